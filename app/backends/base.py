@@ -1,0 +1,96 @@
+"""The interface every TTS backend implements, and what the pipeline may ask of it.
+
+A backend turns one chunk of text into one WAV file. It knows nothing of
+books, chapters, caches or the CLI: the pipeline calls it, never the other way.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class VoiceOptions:
+    """What the user asked the voice to be; each backend uses what applies."""
+
+    #: A preset or uploaded voice name (--voice).
+    voice: str | None = None
+    #: Voice design / performance direction (--instructions).
+    instructions: str | None = None
+    #: A reference clip to clone (--clone), and its transcript (--transcription).
+    clone: Path | None = None
+    transcription: str | None = None
+    language: str | None = None
+    #: Extra backend-specific parameters; part of the cache key.
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+class Backend(ABC):
+    """A source of speech. Used as a context manager around a run."""
+
+    #: Registry name (--backend).
+    name: str = ""
+
+    @property
+    @abstractmethod
+    def default_chunk_size(self) -> int:
+        """Return the chunk size in words that suits this backend/model."""
+
+    @property
+    def max_chunk_words(self) -> int | None:
+        """Return a hard cap on words per request, or None."""
+        return None
+
+    @property
+    def concurrency(self) -> int:
+        """Return how many synthesize() calls the pipeline may run at once."""
+        return 1
+
+    @abstractmethod
+    def identity(self) -> dict[str, Any]:
+        """Return everything besides the text and seed that affects the audio.
+
+        It goes into every chunk's cache key: change any of it and the chunk
+        is rendered again.
+        """
+
+    def start(self) -> None:
+        """Get ready to synthesize (load a voice, boot or find a server)."""
+
+    def stop(self) -> None:
+        """Release what start() took (stop a server this backend started)."""
+
+    @abstractmethod
+    def synthesize(self, text: str, seed: int, out_path: Path) -> None:
+        """Write `text` spoken as a WAV file at `out_path`.
+
+        Raise app.errors.BackendError (or a subclass) on failure; set
+        `.transient` on errors worth retrying. Must be thread-safe when
+        `concurrency` > 1.
+        """
+
+    def __enter__(self) -> "Backend":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@dataclass(frozen=True)
+class BackendOptions:
+    """Everything a user chose that a backend factory needs."""
+
+    model: str | None = None
+    voice: VoiceOptions = field(default_factory=VoiceOptions)
+    #: External servers (--api-url, repeatable). Empty: the backend manages its own.
+    api_urls: tuple[str, ...] = ()
+    #: Requests in flight; None lets the backend decide (adaptive for servers).
+    concurrency: int | None = None
+    #: Managed-server port and bind host.
+    port: int | None = None
+    host: str = "127.0.0.1"
+    #: A named server profile (sglomni: "throughput" for MOSS-TTS-Local).
+    profile: str | None = None

@@ -1,0 +1,118 @@
+"""The app's exceptions, in one place.
+
+Every error a user can cause or meet is one of these; `app.cli` turns each
+into one line (what is wrong, what to do) and an exit code. Anything else is a
+bug and gets a traceback only with AUDIOBOOK_DEBUG=1.
+
+    AudiobookError                 base; .hint is the next thing to try
+    ├── InputError                 the book or an option is unusable (exit 2)
+    │   ├── BookNotFound
+    │   ├── UnsupportedFormat
+    │   ├── CorruptBook
+    │   └── EmptyBook
+    ├── OutputError                cannot write output or cache (exit 3)
+    ├── ConfigError                settings, catalog key, unknown backend (exit 2)
+    ├── BackendError               a backend failed to produce audio (exit 4)
+    │   ├── ServerError            a TTS server answered with an error
+    │   │   └── OutOfMemory        ... CUDA out of memory
+    │   ├── ServerUnavailable      cannot connect / server died
+    │   ├── BadAudio               the answer was not usable audio
+    │   └── ServerStartError       a managed server did not come up (.log_path)
+    ├── ProvisionError             venv/package/model install failed (.log_path)
+    ├── LockedError                another run holds the book's lock (exit 5)
+    └── Cancelled                  Ctrl-C or SIGTERM (exit 130)
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class AudiobookError(Exception):
+    """Base of every error the CLI reports as one line."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None, log_path: Path | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.log_path = log_path
+
+    def one_line(self) -> str:
+        """Return the message, the log path and the hint as one line."""
+        parts = [self.message.rstrip(".") + "."]
+        if self.log_path is not None:
+            parts.append(f"Full log: {self.log_path}.")
+        if self.hint:
+            parts.append(self.hint.rstrip(".") + ".")
+        return " ".join(parts)
+
+
+class InputError(AudiobookError):
+    exit_code = 2
+
+
+class BookNotFound(InputError):
+    pass
+
+
+class UnsupportedFormat(InputError):
+    pass
+
+
+class CorruptBook(InputError):
+    pass
+
+
+class EmptyBook(InputError):
+    pass
+
+
+class OutputError(AudiobookError):
+    exit_code = 3
+
+
+class ConfigError(AudiobookError):
+    exit_code = 2
+
+
+class BackendError(AudiobookError):
+    exit_code = 4
+
+    #: Whether retrying the same request may succeed (5xx, timeouts, dropped connections).
+    transient = False
+
+
+class ServerError(BackendError):
+    def __init__(self, message: str, *, status: int | None = None, transient: bool = False, **kw):
+        super().__init__(message, **kw)
+        self.status = status
+        self.transient = transient
+
+
+class OutOfMemory(ServerError):
+    pass
+
+
+class ServerUnavailable(BackendError):
+    transient = True
+
+
+class BadAudio(BackendError):
+    transient = True
+
+
+class ServerStartError(BackendError):
+    pass
+
+
+class ProvisionError(AudiobookError):
+    exit_code = 4
+
+
+class LockedError(AudiobookError):
+    exit_code = 5
+
+
+class Cancelled(AudiobookError):
+    exit_code = 130
