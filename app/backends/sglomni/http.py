@@ -1,0 +1,229 @@
+"""The only module of the app that makes HTTP requests: one client per endpoint.
+
+Every transport failure and every error status leaves this module as one of
+the app's own errors (app.errors), with a one-line message that says what
+went wrong and what to do. Modelled on ollama-python's `_request_raw` and
+httpx's explicit `Timeout`/`Limits`.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from app.errors import (
+    AudiobookError,
+    BackendError,
+    OutOfMemory,
+    ServerError,
+    ServerUnavailable,
+)
+
+#: The seed's remediation for upstream's request-time CUDA OOM (colocated stages, unset pool).
+OOM_HINT = (
+    "The server's static memory pool leaves too little room for generation: restart it with a "
+    "smaller budget, e.g. `sgl-omni serve ... --mem-fraction-static 0.70` (the vendored configs "
+    "pin 0.70 for Qwen3-TTS/Voxtral, 0.87 for MOSS-TTS, 0.80 for Higgs), or free GPU memory "
+    "held by other processes"
+)
+
+#: Patterns of secrets that must never reach a message or a log line.
+_SECRETS = (
+    re.compile(r"\bhf_[A-Za-z0-9]{8,}"),
+    re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"),
+    re.compile(r"(?i)\b(bearer|token|api[_-]?key|authorization)(\s*[:=]\s*|\s+)[^\s,;\"']+"),
+    re.compile(r"(?<=://)[^/@\s]+:[^/@\s]+@"),
+)
+
+_MAX_MESSAGE = 300
+
+
+def redact(text: str) -> str:
+    """Return `text` with tokens, API keys and URL credentials masked."""
+    for pattern in _SECRETS:
+        text = pattern.sub(lambda m: _mask(m), text)
+    return text
+
+
+def _mask(match: re.Match[str]) -> str:
+    if match.lastindex and match.lastindex >= 2:
+        return f"{match.group(1)}{match.group(2)}***"
+    return "***@" if match.group(0).endswith("@") else "***"
+
+
+def one_line(text: str, limit: int = _MAX_MESSAGE) -> str:
+    """Return `text` collapsed to one redacted line of at most `limit` characters."""
+    flat = " ".join(redact(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def error_text(body: bytes | str) -> str:
+    """Return the human message of an error body (OpenAI envelope, FastAPI detail, or text)."""
+    raw = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        data = None
+    if isinstance(data, dict):
+        err = data.get("error")
+        if isinstance(err, dict) and err.get("message"):
+            return one_line(str(err["message"]))
+        if isinstance(err, str) and err:
+            return one_line(err)
+        detail = data.get("detail")
+        if isinstance(detail, str):
+            return one_line(detail)
+        if detail is not None:
+            return one_line(json.dumps(detail))
+        if data.get("message"):
+            return one_line(str(data["message"]))
+    if "<html" in raw[:500].lower():
+        title = re.search(r"(?is)<title>(.*?)</title>", raw)
+        return one_line(f"an HTML page ({title.group(1).strip() if title else 'no title'})")
+    return one_line(raw) or "no message"
+
+
+def error_for_status(status: int, body: bytes | str, *, url: str) -> BackendError:
+    """Return the app error for an HTTP error `status` with `body` from `url`."""
+    message = error_text(body)
+    where = safe_url(url)
+    if "CUDA out of memory" in message or "OutOfMemoryError" in message:
+        return OutOfMemory(f"{where} ran out of GPU memory (HTTP {status}: {message})",
+                           status=status, transient=True, hint=OOM_HINT)
+    if status >= 500 or status in (408, 425, 429):
+        return ServerError(f"{where} failed (HTTP {status}: {message})", status=status, transient=True,
+                           hint="Retrying; if it persists, check the server log")
+    return ServerError(f"{where} refused the request (HTTP {status}: {message})", status=status,
+                       transient=False)
+
+
+def safe_url(url: str | httpx.URL) -> str:
+    """Return `url` without credentials, query string or fragment."""
+    u = httpx.URL(str(url))
+    port = f":{u.port}" if u.port else ""
+    return f"{u.scheme}://{u.host}{port}{u.path}"
+
+
+def transport_error(exc: httpx.HTTPError, *, url: str, log_path: Path | None = None) -> BackendError:
+    """Return the app error for a transport failure talking to `url`."""
+    where = safe_url(url)
+    managed = f"; see the server log {log_path}" if log_path else ""
+    if isinstance(exc, httpx.ConnectError):
+        hint = ("The managed server may have crashed: check its log, then re-run"
+                if log_path else "Start the server or fix --api-url, then re-run")
+        return ServerUnavailable(f"Cannot connect to the SGLang-Omni server at {where}{managed}",
+                                 hint=hint, log_path=log_path)
+    if isinstance(exc, httpx.TimeoutException):
+        kind = type(exc).__name__
+        err = ServerError(f"{where} did not answer in time ({kind}){managed}", transient=True,
+                          hint="Raise the request timeout or lower --concurrency if this repeats",
+                          log_path=log_path)
+        return err
+    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError,
+                        httpx.NetworkError)):
+        return ServerUnavailable(f"The connection to {where} broke ({type(exc).__name__}){managed}",
+                                 log_path=log_path)
+    return ServerError(f"Request to {where} failed: {one_line(str(exc)) or type(exc).__name__}",
+                       transient=False, log_path=log_path)
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds allowed per phase; synthesis reads are long, everything else short."""
+
+    connect: float = 5.0
+    read: float = 900.0
+    write: float = 60.0
+    pool: float = 900.0
+    #: Read timeout for control calls (/health, /v1/models, voices).
+    control: float = 10.0
+
+
+class Endpoint:
+    """One httpx.Client for one server, safe to share between threads."""
+
+    def __init__(self, base_url: str, *, timeouts: Timeouts = Timeouts(), concurrency: int = 1,
+                 log_path: Path | None = None, headers: Mapping[str, str] | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.timeouts = timeouts
+        self.log_path = log_path
+        limits = httpx.Limits(max_connections=concurrency + 4,
+                              max_keepalive_connections=concurrency + 4)
+        self._client = httpx.Client(
+            base_url=self.base_url,
+            timeout=httpx.Timeout(connect=timeouts.connect, read=timeouts.read,
+                                  write=timeouts.write, pool=timeouts.pool),
+            limits=limits,
+            headers=dict(headers or {}),
+            trust_env=False,  # a proxy from the environment must not sit between us and 127.0.0.1
+        )
+
+    def request(self, method: str, path: str, *, control: bool = False, **kwargs: Any) -> httpx.Response:
+        """Send one request and return the 2xx response, or raise the translated app error."""
+        url = self.base_url + path
+        if control:
+            kwargs.setdefault("timeout", httpx.Timeout(self.timeouts.control,
+                                                       connect=self.timeouts.connect))
+        try:
+            response = self._client.request(method, path, **kwargs)
+        except httpx.HTTPError as exc:
+            raise transport_error(exc, url=url, log_path=self.log_path) from None
+        if response.status_code >= 400:
+            err = error_for_status(response.status_code, response.content, url=url)
+            if self.log_path and err.log_path is None:
+                err.log_path = self.log_path if response.status_code >= 500 else None
+            raise err
+        return response
+
+    def get_json(self, path: str, **kwargs: Any) -> Any:
+        """GET `path` and return its JSON body (control timeout)."""
+        response = self.request("GET", path, control=True, **kwargs)
+        return parse_json(response, url=self.base_url + path)
+
+    def close(self) -> None:
+        """Close the pooled connections."""
+        self._client.close()
+
+    def __enter__(self) -> "Endpoint":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def parse_json(response: httpx.Response, *, url: str) -> Any:
+    """Return `response`'s JSON body or raise a ServerError naming `url`."""
+    try:
+        return response.json()
+    except ValueError:
+        raise ServerError(f"{safe_url(url)} answered with something that is not JSON "
+                          f"({error_text(response.content)[:80]})",
+                          status=response.status_code, transient=False,
+                          hint="Check that the URL points at an sgl-omni server") from None
+
+
+def probe_json(base_url: str, path: str, *, timeout: float = 2.0) -> tuple[int, Any] | None:
+    """GET `base_url+path` once; return (status, JSON or None), or None when nothing answers.
+
+    Used by readiness polling and discovery, where an error is an answer, not a failure.
+    """
+    try:
+        with httpx.Client(timeout=timeout, trust_env=False) as client:
+            response = client.get(base_url.rstrip("/") + path)
+    except httpx.HTTPError:
+        return None
+    try:
+        return response.status_code, response.json()
+    except ValueError:
+        return response.status_code, None
+
+
+__all__ = [
+    "AudiobookError", "Endpoint", "Timeouts", "OOM_HINT", "error_for_status", "error_text",
+    "transport_error", "probe_json", "parse_json", "redact", "one_line", "safe_url",
+]

@@ -1,0 +1,209 @@
+"""Read HTML into blocks (shared with EPUB) and split an HTML book at its headings."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import lxml.html
+from lxml import etree
+
+from app.book.blocks import Block, split_chapters
+from app.book.model import Book
+from app.book.normalize import clean_text
+from app.errors import CorruptBook
+
+#: Elements whose content is never read: code, metadata, navigation, notes, captions.
+_SKIP = frozenset(
+    "head script style template noscript nav svg math object embed iframe canvas audio video "
+    "select button input textarea figcaption rt rp".split()
+)
+#: Elements that end one paragraph and start another.
+_BLOCK = frozenset(
+    "p div section article aside main header footer blockquote pre ul ol li dl dt dd table tr td th "
+    "caption thead tbody tfoot h1 h2 h3 h4 h5 h6 hr br address figure center body html".split()
+)
+_HEADING = {f"h{n}": n for n in range(1, 7)}
+#: epub:type / role values of notes and note references (EPUB 3 Structural Semantics, DPUB-ARIA).
+_NOTE_TYPES = frozenset(
+    "noteref footnote endnote footnotes endnotes rearnote rearnotes note annotation "
+    "doc-noteref doc-footnote doc-endnote doc-endnotes doc-pagebreak pagebreak".split()
+)
+_NOTE_CLASS = re.compile(r"(?:^|[\s_-])(?:noteref|footnote|fnref|endnote|caption|pagenum|page-?break)", re.I)
+_MARKER = re.compile(r"^[\[(]?(?:\d{1,4}|[*\u2020\u2021\u00a7\u00b6]+|[a-z]|[ivx]{1,5})[\])]?$", re.I)
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.S)
+_DECL_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._-]+)""", re.I)
+_ENTITY_DECL = re.compile(rb"<!ENTITY", re.I)
+
+
+@dataclass
+class Document:
+    """One HTML document reduced to what a book needs."""
+
+    blocks: list[Block]
+    title: str = ""
+    author: str = ""
+    #: epub:type / role values on <body> and its top-level sections.
+    types: set[str] = field(default_factory=set)
+
+
+def decode_markup(data: bytes, name: str) -> str:
+    """Return the document's text, honouring a BOM, XML declaration or meta charset."""
+    if _ENTITY_DECL.search(data[:65536]):
+        raise CorruptBook(
+            f"{name} declares XML entities, which this tool refuses to expand (entity-expansion attack)",
+            hint="Use a clean copy of the book",
+        )
+    for bom, enc in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            return data[len(bom):].decode(enc, errors="replace")
+    declared = _DECL_ENCODING.match(data) or _META_CHARSET.search(data[:4096])
+    candidates = [declared.group(1).decode("ascii").lower()] if declared else []
+    for enc in candidates + ["utf-8", "cp1252"]:
+        try:
+            return data.decode(enc)
+        except (UnicodeDecodeError, LookupError):
+            continue
+    return data.decode("latin-1")
+
+
+def parse_html(data: bytes, name: str) -> etree._Element:
+    """Return the parsed tree of an HTML or XHTML document, never touching the network."""
+    text = decode_markup(data, name)
+    # lxml refuses str input that carries an encoding declaration; we already decoded.
+    text = _XML_DECL.sub("", text, count=1).replace("\x00", "")
+    parser = lxml.html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, recover=True)
+    try:
+        root = lxml.html.document_fromstring(text, parser=parser) if text.strip() else None
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
+        raise CorruptBook(f"{name} is not readable HTML ({exc})", hint="Check the file or convert it again") from None
+    if root is None:
+        return lxml.html.document_fromstring("<html><body></body></html>")
+    return root
+
+
+def _tag(el: etree._Element) -> str:
+    """Return the element's local tag name in lower case ('' for comments and entities)."""
+    tag = el.tag
+    if not isinstance(tag, str):
+        return ""
+    return tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower()
+
+
+def _types(el: etree._Element) -> set[str]:
+    """Return the element's epub:type and role tokens."""
+    found: set[str] = set()
+    for key, value in el.attrib.items():
+        key = str(key).lower()
+        if key.endswith("type") and ("epub" in key) or key == "role":
+            found.update(str(value).lower().split())
+    return found
+
+
+def _is_note_marker(el: etree._Element, tag: str) -> bool:
+    """Return whether an inline element is a footnote reference like <sup><a href="#n1">1</a></sup>."""
+    if _types(el) & _NOTE_TYPES or _NOTE_CLASS.search(el.get("class", "") or ""):
+        return True
+    if tag in ("sup", "a"):
+        text = "".join(el.itertext()).strip()
+        linked = tag == "a" and "#" in (el.get("href") or "") or any(
+            "#" in (a.get("href") or "") for a in el.iter("a")
+        )
+        return bool(text) and linked and bool(_MARKER.match(text)) and (tag == "sup" or _superscript(el))
+    return False
+
+
+def _superscript(el: etree._Element) -> bool:
+    """Return whether a link sits inside or wraps a <sup>, as note references do."""
+    parent = el.getparent()
+    return any(True for _ in el.iter("sup")) or (parent is not None and _tag(parent) == "sup")
+
+
+def _skipped(node: etree._Element, tag: str) -> bool:
+    """Return whether an element and its content are left unread."""
+    if tag == "" or tag in _SKIP:
+        return True
+    if tag in ("body", "html"):
+        return False
+    return _is_note_marker(node, tag) or bool(_types(node) & _NOTE_TYPES)
+
+
+class _Walker:
+    """Collect blocks from a tree in document order."""
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.buf: list[str] = []
+        self.level = 0
+        self.pending_ids: set[str] = set()
+
+    def flush(self) -> None:
+        text = "".join(self.buf)
+        self.buf = []
+        if text.strip():
+            self.blocks.append(Block(text, self.level, self.pending_ids))
+            self.pending_ids = set()
+        self.level = 0
+
+    def walk(self, el: etree._Element) -> None:
+        stack: list[tuple[etree._Element, bool]] = [(el, False)]
+        # Iterative, so a deeply nested (or hostile) document cannot overflow the stack.
+        while stack:
+            node, closing = stack.pop()
+            tag = _tag(node)
+            if closing:
+                if tag in _BLOCK:
+                    self.flush()
+                if node.tail:
+                    self.buf.append(node.tail)
+                continue
+            if _skipped(node, tag):
+                if node.tail:
+                    self.buf.append(node.tail)
+                continue
+            if node.get("id"):
+                self.pending_ids.add(node.get("id"))
+            if node.get("name") and tag == "a":
+                self.pending_ids.add(node.get("name"))
+            if tag in _BLOCK:
+                self.flush()
+                self.level = _HEADING.get(tag, 0)
+            if node.text:
+                self.buf.append(node.text)
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node))
+
+
+def document_blocks(root: etree._Element) -> Document:
+    """Return the readable blocks of a parsed document, with its title and section types."""
+    title_el = root.find(".//title")
+    title = clean_text(title_el.text_content()) if title_el is not None else ""
+    author = ""
+    for meta in root.iter("meta"):
+        if (meta.get("name") or "").lower() in ("author", "dc.creator", "creator"):
+            author = clean_text(meta.get("content") or "")
+            break
+    body = root.find(".//body")
+    if body is None:
+        body = root
+    types = _types(body)
+    for child in body:
+        if _tag(child) in ("section", "div", "article"):
+            types |= _types(child)
+    walker = _Walker()
+    walker.walk(body)
+    walker.flush()
+    return Document(walker.blocks, title, author, types)
+
+
+def html_document(data: bytes, name: str) -> Document:
+    """Return the blocks, title and types of an HTML/XHTML file's bytes."""
+    return document_blocks(parse_html(data, name))
+
+
+def load_html(path: Path, data: bytes) -> Book:
+    """Return a book whose chapters start at the headings that divide it."""
+    doc = html_document(data, path.name)
+    chapters = split_chapters(doc.blocks, doc.title or path.stem)
+    return Book(title=doc.title, author=doc.author, chapters=tuple(chapters), source=path)

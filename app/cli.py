@@ -1,0 +1,164 @@
+"""The command line, and the app's one error boundary.
+
+    python audiobook.py BOOK [options]          convert a book
+    python audiobook.py hub                     the terminal UI
+    python audiobook.py backends sglomni ...    manage the SGLang-Omni backend
+
+Every known error becomes one line (what is wrong, what to do) and an exit
+code; a traceback appears only with AUDIOBOOK_DEBUG=1.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+
+from app import __version__
+from app.errors import AudiobookError, Cancelled
+
+DEBUG_VAR = "AUDIOBOOK_DEBUG"
+
+
+def _debug() -> bool:
+    return os.environ.get(DEBUG_VAR, "") not in ("", "0")
+
+
+def build_convert_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="audiobook.py",
+        description="Turn a book (EPUB, TXT, Markdown, HTML) into an M4B audiobook with chapter markers.",
+        epilog="Other commands: 'audiobook.py hub' (terminal UI), "
+               "'audiobook.py backends sglomni list|install|remove|status|setup|start|stop'.",
+    )
+    p.add_argument("book", type=Path, help="the book file (.epub, .txt, .md, .html)")
+    p.add_argument("-o", "--output", type=Path, help="output file (M4B) or folder; default: output/<title>.m4b")
+    p.add_argument("--backend", help="piper (embedded CPU voice) or sglomni (SGLang-Omni server)")
+    p.add_argument("--model", help="sglomni model key (see 'backends sglomni list')")
+    p.add_argument("--chunk-size", type=int, help="words per request; default depends on the backend")
+    p.add_argument("--chapters", help="chapters to convert, e.g. 3-5,9 (see --list-chapters)")
+    p.add_argument("--list-chapters", action="store_true", help="print the chapters that will be read and exit")
+    p.add_argument("--format", dest="fmt", choices=["m4b", "mp3"], help="m4b (default) or one MP3 per chapter")
+    p.add_argument("--no-cache", action="store_true", help="render every chunk again")
+    p.add_argument("--title", help="book title (default: from the book's metadata)")
+    p.add_argument("--author", help="book author (default: from the book's metadata)")
+    voice = p.add_argument_group("voice")
+    voice.add_argument("--voice", help="preset or uploaded voice name (sglomni) or a Piper .onnx voice")
+    voice.add_argument("--instructions", help="voice design / performance direction")
+    voice.add_argument("--clone", type=Path, help="reference clip to clone, e.g. voices/narrator.wav")
+    voice.add_argument("--transcription", help="transcript of the --clone clip (default: transcribed locally)")
+    voice.add_argument("--language", help="language hint sent to the model, e.g. English")
+    server = p.add_argument_group("server (sglomni)")
+    server.add_argument("--api-url", action="append", default=[], dest="api_urls",
+                        help="an external sgl-omni server; repeat for several")
+    server.add_argument("--concurrency", type=int, help="requests in flight (default: adaptive)")
+    server.add_argument("--port", type=int, help="port of the managed server (default from settings: 8100)")
+    server.add_argument("--host", help="bind host of the managed server (default 127.0.0.1)")
+    server.add_argument("--profile", help="server profile, e.g. 'throughput' for moss_tts_local")
+    server.add_argument("--list-voices", action="store_true", help="list the server's voices and exit")
+    p.add_argument("--version", action="version", version=f"audiobook {__version__}")
+    return p
+
+
+def _ask_clamp(size: int, cap: int) -> str:
+    """Ask on the console whether to clamp the chunk size; a closed stdin clamps."""
+    prompt = (f"This model speaks at most {cap} words per request, but the chunk size is {size}.\n"
+              f"[S]et chunk to {cap} / [t] keep {size} (audio may be cut off) / [c]ancel? ")
+    if not sys.stdin or not sys.stdin.isatty():
+        print(f"Chunk size clamped to {cap} words (unattended run).", file=sys.stderr)
+        return "set"
+    try:
+        answer = input(prompt).strip().lower()
+    except EOFError:
+        return "set"
+    return {"t": "keep", "c": "cancel"}.get(answer[:1], "set")
+
+
+def run_convert(argv: list[str]) -> int:
+    from app.convert import ConvertRequest, convert, read_book
+    from app.progress import ConsoleProgress
+
+    args = build_convert_parser().parse_args(argv)
+    req = ConvertRequest(
+        book=args.book, output=args.output, backend=args.backend, model=args.model,
+        chunk_size=args.chunk_size, chapters=args.chapters, fmt=args.fmt, no_cache=args.no_cache,
+        title=args.title, author=args.author, voice=args.voice, instructions=args.instructions,
+        clone=args.clone, transcription=args.transcription, language=args.language,
+        api_urls=tuple(args.api_urls), concurrency=args.concurrency, port=args.port, host=args.host,
+        profile=args.profile,
+    )
+    if args.list_chapters:
+        book = read_book(req)
+        print(f"{book.title} — {book.author}")
+        for ch in book.chapters:
+            print(f"{ch.index:>4}  {ch.title}  ({ch.words} words)")
+        return 0
+    if args.list_voices:
+        from app.backends.sglomni.commands import print_voices
+
+        return print_voices(req)
+    progress = ConsoleProgress()
+    try:
+        output = convert(req, listener=progress, confirm_clamp=_ask_clamp)
+    finally:
+        progress.close()
+    print(output)
+    return 0
+
+
+def run_hub(argv: list[str]) -> int:
+    from app.hub.app import run
+
+    return run(argv)
+
+
+def run_backends(argv: list[str]) -> int:
+    from app.backends.sglomni.commands import main as sglomni_main
+
+    if not argv or argv[0] not in ("sglomni",):
+        print("usage: audiobook.py backends sglomni list|install KEY...|remove KEY...|status|setup|start KEY|stop",
+              file=sys.stderr)
+        return 2
+    return sglomni_main(argv[1:])
+
+
+COMMANDS = {"hub": run_hub, "backends": run_backends}
+
+
+def _raise_on_sigterm(signum, frame):
+    # Treat SIGTERM like Ctrl-C so the same clean-stop path runs.
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line and return the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.DEBUG if _debug() else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        signal.signal(signal.SIGTERM, _raise_on_sigterm)
+    except ValueError:  # not the main thread (tests driving main() from a thread)
+        pass
+    command = COMMANDS.get(argv[0]) if argv else None
+    try:
+        if command is not None:
+            return command(argv[1:])
+        return run_convert(argv)
+    except KeyboardInterrupt:
+        print("Stopped. Finished chunks are saved; run the same command again to resume.", file=sys.stderr)
+        return Cancelled.exit_code
+    except AudiobookError as exc:
+        if _debug():
+            raise
+        print(f"error: {exc.one_line()}", file=sys.stderr)
+        if not isinstance(exc, Cancelled):
+            print(f"(set {DEBUG_VAR}=1 for the traceback)", file=sys.stderr)
+        return exc.exit_code
+    except Exception as exc:  # a bug: say so briefly, details on request
+        if _debug():
+            raise
+        print(f"error: unexpected {type(exc).__name__}: {exc}. This is a bug; "
+              f"run again with {DEBUG_VAR}=1 and report the traceback.", file=sys.stderr)
+        return 1

@@ -1,0 +1,131 @@
+"""Convert a book: the one function the CLI and the hub both call.
+
+It resolves settings and options into a backend and a plan, asks the caller
+the questions only a person can answer (through callbacks), and runs the
+pipeline. It prints nothing: progress goes to the listener.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from app import settings as settings_mod
+from app.audio.ffmpeg import ffmpeg_exe
+from app.backends import BackendOptions, VoiceOptions, create_backend
+from app.backends.base import Backend
+from app.book import load_book, select_chapters
+from app.book.model import Book
+from app.errors import ConfigError, InputError
+from app.pipeline import events as ev
+from app.pipeline.plan import FORMATS, make_plan, resolve_output
+from app.pipeline.run import Converter
+
+
+@dataclass
+class ConvertRequest:
+    """What a user asked for; None means "from settings, else the default"."""
+
+    book: Path
+    output: Path | None = None
+    backend: str | None = None
+    model: str | None = None
+    chunk_size: int | None = None
+    chapters: str | None = None
+    fmt: str | None = None
+    no_cache: bool = False
+    title: str | None = None
+    author: str | None = None
+    voice: str | None = None
+    instructions: str | None = None
+    clone: Path | None = None
+    transcription: str | None = None
+    language: str | None = None
+    api_urls: tuple[str, ...] = ()
+    concurrency: int | None = None
+    port: int | None = None
+    host: str | None = None
+    profile: str | None = None
+    params: dict = field(default_factory=dict)
+
+
+#: Answer to "chunk size exceeds what the model can say in one request".
+ClampAnswer = str  # "set" | "keep" | "cancel"
+
+
+def choose_backend_name(req: ConvertRequest, conf: settings_mod.Settings) -> str:
+    """Return the backend to use: the option, the setting, else sglomni when configured, else piper."""
+    if req.backend:
+        return req.backend
+    if conf.backend:
+        return conf.backend
+    if req.api_urls or req.model or conf.sglomni.remote_url:
+        return "sglomni"
+    return "piper"
+
+
+def read_book(req: ConvertRequest) -> Book:
+    """Load the book and apply --chapters."""
+    book = load_book(req.book, title=req.title, author=req.author)
+    if req.chapters:
+        book = select_chapters(book, req.chapters)
+    return book
+
+
+def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
+    name = choose_backend_name(req, conf)
+    api_urls = req.api_urls or ((conf.sglomni.remote_url,) if conf.sglomni.remote_url and name == "sglomni" else ())
+    clone = req.clone.expanduser() if req.clone else None
+    if clone is not None and not clone.is_file():
+        raise InputError(f"Reference clip {clone} does not exist", hint="Put clips in voices/ and pass --clone voices/NAME.wav")
+    options = BackendOptions(
+        model=req.model or conf.model or None,
+        voice=VoiceOptions(
+            voice=req.voice or conf.voice or None,
+            instructions=req.instructions,
+            clone=clone,
+            transcription=req.transcription,
+            language=req.language,
+            params=dict(req.params),
+        ),
+        api_urls=tuple(api_urls),
+        concurrency=req.concurrency,
+        port=req.port or conf.sglomni.port,
+        host=req.host or conf.sglomni.host,
+        profile=req.profile or conf.sglomni.profile or None,
+    )
+    return create_backend(name, options)
+
+
+def convert(
+    req: ConvertRequest,
+    *,
+    listener: ev.Listener = ev.ignore,
+    confirm_clamp: Callable[[int, int], ClampAnswer] = lambda size, cap: "set",
+    cancel: threading.Event | None = None,
+    conf: settings_mod.Settings | None = None,
+) -> Path:
+    """Convert `req.book` and return the written M4B file (or MP3 folder)."""
+    conf = conf or settings_mod.load()
+    fmt = req.fmt or conf.format or "m4b"
+    if fmt not in FORMATS:
+        raise ConfigError(f"Unknown format '{fmt}'. Valid formats: {', '.join(FORMATS)}")
+    if req.chunk_size is not None and req.chunk_size < 1:
+        raise InputError(f"--chunk-size must be a positive number of words, not {req.chunk_size}")
+    book = read_book(req)
+    backend = build_backend(req, conf)
+    chunk_size = req.chunk_size or conf.chunk_size or backend.default_chunk_size
+    cap = backend.max_chunk_words
+    if cap is not None and chunk_size > cap:
+        answer = confirm_clamp(chunk_size, cap)
+        if answer == "cancel":
+            raise InputError("Cancelled before starting", hint=f"Run again with --chunk-size {cap}")
+        if answer == "set":
+            chunk_size = cap
+            listener(ev.Message(f"Chunk size set to {cap} words for this run (the model's request window)."))
+    output = resolve_output(book, req.output, conf.resolved_output_dir(), fmt)
+    plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output)
+    converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
+                          no_cache=req.no_cache, cancel=cancel)
+    return converter.run()

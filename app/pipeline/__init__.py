@@ -1,0 +1,1 @@
+"""Plan a run, schedule chunks on a backend, cache and resume, report progress."""

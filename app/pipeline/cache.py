@@ -1,0 +1,105 @@
+"""The resume cache: one WAV per finished chunk, keyed by all that shaped it.
+
+A chunk's key hashes its normalized text, its seed and the backend's
+identity (backend, model, voice, parameters), so any change renders it again
+and nothing else. Each WAV has a sidecar with its SHA-256: a corrupted entry
+(a crash mid-copy, a bad disk) is detected on read and rendered again.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import uuid
+from pathlib import Path
+from typing import Any
+
+#: Bump when the cache layout or key recipe changes, so old entries are not reused.
+CACHE_VERSION = 1
+
+
+def normalize_text(text: str) -> str:
+    """Return `text` with whitespace folded, so re-wrapping a paragraph keeps its key."""
+    return " ".join(text.split())
+
+
+def chunk_key(text: str, seed: int, identity: dict[str, Any]) -> str:
+    """Return the cache key of one chunk."""
+    payload = json.dumps(
+        {"v": CACHE_VERSION, "text": normalize_text(text), "seed": seed, "identity": identity},
+        sort_keys=True, ensure_ascii=False, default=str,
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def chunk_seed(text: str) -> int:
+    """Return the seed for a chunk: fixed by its text, so a re-render sounds the same."""
+    digest = hashlib.sha256(normalize_text(text).encode("utf-8")).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+class ChunkCache:
+    """Finished chunks on disk under `root/chunks/ab/abcdef....wav`."""
+
+    def __init__(self, root: Path):
+        self.root = root / "chunks"
+
+    def path_for(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.wav"
+
+    def _meta_path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> Path | None:
+        """Return the chunk's WAV if present and intact; drop a corrupted entry."""
+        wav, meta = self.path_for(key), self._meta_path(key)
+        if not wav.exists() or not meta.exists():
+            return None
+        try:
+            expected = json.loads(meta.read_text())["sha256"]
+        except (OSError, ValueError, KeyError):
+            expected = None
+        if expected != file_sha256(wav):
+            self.discard(key)
+            return None
+        return wav
+
+    def has(self, key: str) -> bool:
+        """Return whether an entry exists (without verifying it; used for planning)."""
+        return self.path_for(key).exists() and self._meta_path(key).exists()
+
+    def temp_path(self, key: str) -> Path:
+        """Return a unique temp name beside the final one, for a backend to write to."""
+        folder = self.path_for(key).parent
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f".{key}.{uuid.uuid4().hex[:8]}.tmp.wav"
+
+    def put(self, key: str, tmp_wav: Path, **info: Any) -> Path:
+        """Move a finished temp WAV into the cache atomically and return its path."""
+        wav, meta = self.path_for(key), self._meta_path(key)
+        digest = file_sha256(tmp_wav)
+        meta_tmp = meta.with_name(f".{meta.name}.{uuid.uuid4().hex[:8]}.tmp")
+        try:
+            meta_tmp.write_text(json.dumps({"sha256": digest, **info}, default=str))
+            os.replace(tmp_wav, wav)
+            os.replace(meta_tmp, meta)
+        finally:
+            for leftover in (tmp_wav, meta_tmp):
+                if leftover.exists():
+                    leftover.unlink()
+        return wav
+
+    def discard(self, key: str) -> None:
+        for p in (self.path_for(key), self._meta_path(key)):
+            try:
+                p.unlink()
+            except FileNotFoundError:
+                pass

@@ -1,0 +1,268 @@
+"""Run a plan: synthesize missing chunks in parallel, assemble and encode chapters
+as they complete, then mux the book.
+
+Only successes reach the cache, each written under a temp name and renamed,
+so Ctrl-C, a crash or a dead server never loses a finished chunk and never
+leaves a half-written one where a good one would be read.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import logging
+import os
+import random
+import shutil
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from app import paths
+from app.audio import wav as wavinfo
+from app.audio.assemble import ChapterAssembler
+from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
+from app.backends.base import Backend
+from app.errors import BackendError, BadAudio, Cancelled, LockedError, OutputError
+from app.pipeline import events as ev
+from app.pipeline.cache import ChunkCache
+from app.pipeline.pauses import pause_seconds
+from app.pipeline.plan import PlannedChapter, PlannedChunk, RunPlan, safe_filename
+from app.pipeline.quality import check_chunk_audio
+
+log = logging.getLogger(__name__)
+
+#: Attempts per chunk for transient failures (5xx, timeouts, bad audio).
+MAX_ATTEMPTS = 4
+
+
+@dataclass
+class _ChapterState:
+    planned: PlannedChapter
+    remaining: int
+    audio_seconds: float = 0.0
+
+
+class Converter:
+    """Convert one RunPlan on one backend. Call run() once."""
+
+    def __init__(
+        self,
+        plan: RunPlan,
+        backend: Backend,
+        *,
+        ffmpeg: str,
+        listener: ev.Listener = ev.ignore,
+        cache: ChunkCache | None = None,
+        work_dir: Path | None = None,
+        no_cache: bool = False,
+        cancel: threading.Event | None = None,
+    ):
+        self.plan = plan
+        self.backend = backend
+        self.ffmpeg = ffmpeg
+        self.emit = listener
+        self.cache = cache or ChunkCache(paths.cache_dir())
+        self.work_dir = work_dir or book_work_dir(plan.book.source)
+        self.no_cache = no_cache
+        self.cancel = cancel or threading.Event()
+        self.meta = BookMeta(title=plan.book.title, author=plan.book.author, cover=plan.book.cover)
+        self._synthesized = 0
+
+    # -- public ---------------------------------------------------------------
+
+    def run(self) -> Path:
+        """Convert the book and return the output path."""
+        paths.ensure(self.work_dir)
+        lock = FileLock(str(self.work_dir / "run.lock"))
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            raise LockedError(
+                f"Another run is converting {self.plan.book.source.name} right now",
+                hint="Wait for it to finish, or stop it; two runs of one book would interleave their files",
+            ) from None
+        try:
+            return self._run()
+        finally:
+            lock.release()
+
+    # -- the run --------------------------------------------------------------
+
+    def _run(self) -> Path:
+        started = time.monotonic()
+        self._check_output_writable()
+        chapters = {pc.chapter.index: _ChapterState(pc, len(pc.chunks)) for pc in self.plan.chapters}
+        todo: deque[PlannedChunk] = deque()
+        cached = 0
+        for pc in self.plan.chunks:
+            if not self.no_cache and self.cache.has(pc.key):
+                cached += 1
+            else:
+                todo.append(pc)
+        self.emit(ev.RunStarted(len(chapters), len(self.plan.chunks), cached, self.backend.name,
+                                self.backend.concurrency))
+
+        encoder = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="encode")
+        encoded: dict[int, cf.Future[ChapterAudio]] = {}
+        try:
+            with self.backend:
+                # Cached chunks count first, and chapters with nothing to render start encoding now.
+                for pc in self.plan.chunks:
+                    if pc not in todo:
+                        path = self.cache.get(pc.key)
+                        if path is None:  # corrupted since planning: render again
+                            todo.append(pc)
+                            continue
+                        self._chunk_finished(chapters, pc, path, True, encoder, encoded)
+                self._synthesize_all(todo, chapters, encoder, encoded)
+            results = [encoded[i].result() for i in sorted(encoded)]
+        except KeyboardInterrupt:
+            self.cancel.set()
+            raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume") from None
+        finally:
+            encoder.shutdown(wait=True, cancel_futures=True)
+        if self.cancel.is_set():
+            raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume")
+
+        self.emit(ev.Muxing(self.plan.output))
+        output = self._write_output(results)
+        total_audio = sum(s.audio_seconds for s in chapters.values())
+        self.emit(ev.RunFinished(output, total_audio, time.monotonic() - started, self._synthesized))
+        return output
+
+    def _synthesize_all(self, todo, chapters, encoder, encoded) -> None:
+        if not todo:
+            return
+        limit = max(1, self.backend.concurrency)
+        pool = cf.ThreadPoolExecutor(max_workers=limit, thread_name_prefix="tts")
+        in_flight: dict[cf.Future[Path], PlannedChunk] = {}
+        try:
+            while todo or in_flight:
+                while todo and len(in_flight) < limit and not self.cancel.is_set():
+                    pc = todo.popleft()
+                    in_flight[pool.submit(self._render_chunk, pc)] = pc
+                if not in_flight:
+                    break
+                done, _ = cf.wait(in_flight, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+                for fut in done:
+                    pc = in_flight.pop(fut)
+                    path = fut.result()  # a permanent failure ends the run; others are saved
+                    self._synthesized += 1
+                    self._chunk_finished(chapters, pc, path, False, encoder, encoded)
+                if self.cancel.is_set() and not in_flight:
+                    break
+        except BaseException:
+            self.cancel.set()
+            raise
+        finally:
+            # In-flight chunks finish and are saved by their worker; queued ones are dropped.
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _render_chunk(self, pc: PlannedChunk) -> Path:
+        """Synthesize one chunk with retries and store it; runs in a worker thread."""
+        attempt = 0
+        words = len(pc.text.split())
+        while True:
+            attempt += 1
+            # A retry after bad audio uses another seed: the same seed would repeat the fault.
+            seed = pc.seed if attempt == 1 else (pc.seed + attempt * 7919) & 0x7FFFFFFF
+            tmp = self.cache.temp_path(pc.key)
+            try:
+                self.backend.synthesize(pc.text, seed, tmp)
+                info = check_chunk_audio(tmp, pc.text)
+                return self.cache.put(pc.key, tmp, seed=seed, seconds=info.seconds, words=words)
+            except BackendError as exc:
+                if not exc.transient or attempt >= MAX_ATTEMPTS or self.cancel.is_set():
+                    if isinstance(exc, BadAudio) and attempt >= MAX_ATTEMPTS:
+                        exc.message = (f"Chapter {pc.chunk.chapter_index}, chunk {pc.chunk.index + 1}: "
+                                       f"{exc.message} (after {attempt} attempts)")
+                    raise
+                delay = min(8.0, 0.5 * 2 ** (attempt - 1)) * (0.5 + random.random())
+                self.emit(ev.ChunkRetry(pc.chunk.chapter_index, attempt, exc.message))
+                log.info("retrying chunk %s after %s: %s", pc.key[:8], type(exc).__name__, exc.message)
+                if self.cancel.wait(delay):
+                    raise
+            finally:
+                if tmp.exists():
+                    tmp.unlink()
+
+    def _chunk_finished(self, chapters, pc: PlannedChunk, path: Path, cached: bool, encoder, encoded) -> None:
+        seconds = wavinfo.duration(path)
+        state = chapters[pc.chunk.chapter_index]
+        state.remaining -= 1
+        state.audio_seconds += seconds
+        self.emit(ev.ChunkDone(pc.chunk.chapter_index, seconds, cached))
+        if state.remaining == 0:
+            encoded[pc.chunk.chapter_index] = encoder.submit(self._encode_chapter, state)
+
+    # -- chapters and output --------------------------------------------------
+
+    def _chapter_file(self, planned: PlannedChapter) -> Path:
+        ext = "m4a" if self.plan.fmt == "m4b" else "mp3"
+        extra = f"{self.meta.title}|{self.meta.author}" if self.plan.fmt == "mp3" else ""
+        return self.work_dir / "chapters" / f"{planned.artifact_key(self.plan.fmt, extra)}.{ext}"
+
+    def _encode_chapter(self, state: _ChapterState) -> ChapterAudio:
+        """Stitch a finished chapter from cached chunks and encode it (pipelined)."""
+        planned = state.planned
+        chapter = planned.chapter
+        target = self._chapter_file(planned)
+        if target.exists() and not self.no_cache:
+            self.emit(ev.ChapterDone(chapter.index, chapter.title, state.audio_seconds))
+            return ChapterAudio(chapter.title, target)
+        paths.ensure(target.parent)
+        wav = target.with_suffix(".wav")
+        with ChapterAssembler(wav) as assembler:
+            for pc in planned.chunks:
+                if self.cancel.is_set():
+                    raise Cancelled("Stopped while assembling a chapter")
+                chunk_path = self.cache.path_for(pc.key)
+                assembler.append(chunk_path, pause_seconds(pc.chunk.pause_after))
+            assembler.finish()
+        try:
+            encode_chapter(wav, target, fmt=self.plan.fmt, meta=self.meta, title=chapter.title,
+                           track=chapter.index, total=len(self.plan.book.chapters), ffmpeg=self.ffmpeg)
+        finally:
+            wav.unlink(missing_ok=True)
+        self.emit(ev.ChapterDone(chapter.index, chapter.title, state.audio_seconds))
+        return ChapterAudio(chapter.title, target)
+
+    def _check_output_writable(self) -> None:
+        folder = self.plan.output.parent if self.plan.fmt == "m4b" else self.plan.output
+        try:
+            paths.ensure(folder)
+        except OSError as exc:
+            raise OutputError(f"Cannot create the output folder {folder} ({exc.strerror})",
+                              hint="Choose another with --output") from None
+        if not os.access(folder, os.W_OK):
+            raise OutputError(f"The output folder {folder} is not writable",
+                              hint="Choose another with --output")
+
+    def _write_output(self, chapters: list[ChapterAudio]) -> Path:
+        out = self.plan.output
+        if self.plan.fmt == "m4b":
+            return mux_m4b(chapters, out, meta=self.meta, ffmpeg=self.ffmpeg)
+        paths.ensure(out)
+        width = max(2, len(str(len(chapters))))
+        for n, ch in enumerate(chapters, 1):
+            final = out / f"{n:0{width}d} - {safe_filename(ch.title, 'chapter')}.mp3"
+            tmp = final.with_name(f".{final.name}.tmp")
+            try:
+                shutil.copyfile(ch.path, tmp)
+                os.replace(tmp, final)
+            except OSError as exc:
+                raise OutputError(f"Cannot write {final} ({exc.strerror})") from None
+            finally:
+                tmp.unlink(missing_ok=True)
+        return out
+
+
+def book_work_dir(source: Path) -> Path:
+    """Return the per-book work folder (encoded chapters, the run lock)."""
+    import hashlib
+
+    digest = hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:16]
+    return paths.work_dir() / f"{safe_filename(source.stem)[:40]}-{digest}"
