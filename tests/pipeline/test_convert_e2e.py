@@ -1,0 +1,88 @@
+"""A real book through real Piper, the real pipeline and real ffmpeg, via the CLI."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app.audio.export import media_duration, read_chapters
+from tests.pipeline.helpers import (CHAPTERS, FFMPEG, ROOT_HINT, chunk_files, peak_level,
+                                    synthesized_count, write_txt_book)
+
+pytestmark = pytest.mark.slow
+
+
+def test_txt_book_becomes_m4b_with_chapter_markers(tmp_path, run_cli, isolated_home):
+    book = write_txt_book(tmp_path)
+    out = tmp_path / "voyage.m4b"
+    result = run_cli(book, "--output", out, "--chunk-size", "8")
+    assert result.returncode == 0, result.stderr
+    assert out.is_file()
+    chapters = read_chapters(out, ffmpeg=FFMPEG)
+    assert [title for title, _, _ in chapters] == list(CHAPTERS)
+    # Markers tile the whole file: each starts where the previous ended.
+    for (_, _, end), (_, start, _) in zip(chapters, chapters[1:]):
+        assert abs(end - start) < 0.05
+    total = media_duration(out, ffmpeg=FFMPEG)
+    assert abs(chapters[-1][2] - total) < 0.5
+    # ~12 words a chapter at Piper's pace: seconds, not silence and not minutes.
+    for title, start, end in chapters:
+        assert 2.0 < end - start < 20.0, title
+    assert peak_level(out) > 0.05
+    assert synthesized_count(result.stderr) > 0
+
+
+def test_second_run_synthesizes_nothing_and_edit_rerenders_one_chapter(tmp_path, run_cli, isolated_home):
+    book = write_txt_book(tmp_path)
+    out = tmp_path / "voyage.m4b"
+    first = run_cli(book, "--output", out, "--chunk-size", "8")
+    assert first.returncode == 0, first.stderr
+    before = chunk_files(isolated_home / "cache")
+    second = run_cli(book, "--output", out, "--chunk-size", "8")
+    assert second.returncode == 0, second.stderr
+    assert synthesized_count(second.stderr) == 0
+    assert chunk_files(isolated_home / "cache") == before
+
+    edited = dict(CHAPTERS)
+    edited["The Storm"] = "By noon the sky had turned black. Mr. Smith tied the sails down and waited."
+    write_txt_book(tmp_path, edited)
+    third = run_cli(book, "--output", out, "--chunk-size", "8")
+    assert third.returncode == 0, third.stderr
+    # Only the edited sentence's chunk is new; the other chapters come from the cache.
+    assert synthesized_count(third.stderr) == 1
+    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == list(edited)
+
+
+def test_sigint_mid_run_then_resume_redoes_nothing(tmp_path, isolated_home):
+    long_chapters = {f"Part {n}": " ".join(["The quiet river ran on past the mill."] * 6) for n in range(1, 4)}
+    long_chapters = {t: f"{text} This is part {i}." for i, (t, text) in enumerate(long_chapters.items(), 1)}
+    book = write_txt_book(tmp_path, long_chapters, name="river.txt")
+    out = tmp_path / "river.m4b"
+    cmd = [sys.executable, str(ROOT_HINT / "audiobook.py"), str(book), "--output", str(out),
+           "--chunk-size", "8", "--concurrency", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    deadline = time.monotonic() + 120
+    while len(chunk_files(isolated_home / "cache")) < 3:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "resume" in err
+    assert not out.exists()
+    done_before = chunk_files(isolated_home / "cache")
+    assert not list((isolated_home / "cache").rglob("*.tmp*"))
+
+    resumed = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    total = int(resumed.stderr.split(" chunks (")[0].rsplit(" ", 1)[1])
+    assert synthesized_count(resumed.stderr) == total - len(done_before)
+    after = chunk_files(isolated_home / "cache")
+    assert all(after[name] == mtime for name, mtime in done_before.items())
+    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == list(long_chapters)
