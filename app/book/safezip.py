@@ -7,6 +7,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
@@ -113,8 +114,6 @@ class SafeZip:
 
 def resolve(base: str, href: str) -> str | None:
     """Return the archive name an href relative to base points at, or None if it leaves the archive."""
-    from urllib.parse import unquote, urlsplit
-
     parts = urlsplit(href)
     if parts.scheme or parts.netloc:
         return None

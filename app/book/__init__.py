@@ -1,0 +1,99 @@
+"""Ingest: read a book file into a Book of chapters and paragraphs, and pick chapters."""
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from app.book.model import Book, Chapter, Cover
+from app.errors import BookNotFound, CorruptBook, EmptyBook, InputError, UnsupportedFormat
+
+__all__ = ["Book", "Chapter", "Cover", "load_book", "select_chapters", "SUPPORTED_SUFFIXES", "MAX_TEXT_BYTES"]
+
+#: Suffix -> format name.
+SUPPORTED_SUFFIXES = {
+    ".epub": "epub",
+    ".txt": "text",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "html",
+    ".htm": "html",
+    ".xhtml": "html",
+}
+#: TXT/Markdown/HTML files larger than this are refused (a long novel is ~2 MB).
+MAX_TEXT_BYTES = 64 * 1024 * 1024
+
+
+def _read_bytes(path: Path) -> bytes:
+    """Return a text-like file's bytes, refusing absurd sizes."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_TEXT_BYTES:
+            raise CorruptBook(f"{path.name} is {size} bytes, over the {MAX_TEXT_BYTES}-byte limit for text books",
+                              hint="Split the file into smaller books")
+        return path.read_bytes()
+    except OSError as exc:
+        raise BookNotFound(f"Cannot read {path}: {exc.strerror or exc}", hint="Check the file's permissions") from None
+
+
+def load_book(path: Path, *, title: str | None = None, author: str | None = None) -> Book:
+    """Return the book at path; title and author override what the file says."""
+    path = Path(path)
+    if not path.exists():
+        raise BookNotFound(f"No such file: {path}", hint="Check the path and try again")
+    if path.is_dir():
+        raise BookNotFound(f"{path} is a folder, not a book file", hint="Pass the .epub, .txt, .md or .html file itself")
+    kind = SUPPORTED_SUFFIXES.get(path.suffix.lower())
+    if kind is None:
+        names = ", ".join(sorted(set(SUPPORTED_SUFFIXES)))
+        raise UnsupportedFormat(
+            f"{path.name}: unsupported format {path.suffix or '(no suffix)'!r}; supported: {names}",
+            hint="Convert the book to EPUB (e.g. with Calibre) or rename a plain-text file to .txt",
+        )
+    if kind == "epub":
+        from app.book.epub import read_epub
+
+        book = read_epub(path)
+    elif kind == "html":
+        from app.book.html import load_html
+
+        book = load_html(path, _read_bytes(path))
+    else:
+        from app.book.text import load_markdown, load_text
+
+        book = (load_markdown if kind == "markdown" else load_text)(path, _read_bytes(path))
+    if not book.chapters:
+        raise EmptyBook(f"{path.name} has no readable text", hint="Check that the file is the book itself, not a scan or a cover")
+    return dataclasses.replace(
+        book,
+        title=title or book.title or path.stem,
+        author=author or book.author or "Unknown",
+    )
+
+
+_RANGE = re.compile(r"^(\d+)?\s*(-)?\s*(\d+)?$")
+
+
+def select_chapters(book: Book, spec: str) -> Book:
+    """Return the book with only the chapters a spec like "3-5,9" or "7-" names, in book order."""
+    total = len(book.chapters)
+    hint = "Run with --list-chapters to see the chapter numbers"
+    wanted: set[int] = set()
+    parts = [p.strip() for p in (spec or "").split(",")]
+    if not any(parts):
+        raise InputError("--chapters is empty; give numbers like 3-5,9", hint=hint)
+    for part in parts:
+        m = _RANGE.match(part)
+        if not part or not m or not (m.group(1) or m.group(3)) or (m.group(2) is None and m.group(3)):
+            raise InputError(f"--chapters {spec!r}: cannot read {part!r}; use numbers and ranges like 3-5,9", hint=hint)
+        lo = int(m.group(1)) if m.group(1) else 1
+        hi = (int(m.group(3)) if m.group(3) else total) if m.group(2) else lo
+        if lo < 1 or hi < 1:
+            raise InputError(f"--chapters {spec!r}: chapters are numbered from 1", hint=hint)
+        if lo > hi:
+            raise InputError(f"--chapters {spec!r}: range {part!r} runs backwards", hint=hint)
+        if hi > total:
+            raise InputError(f"--chapters {spec!r}: chapter {hi} does not exist; the book has {total} chapters",
+                             hint=hint)
+        wanted.update(range(lo, hi + 1))
+    return dataclasses.replace(book, chapters=tuple(c for c in book.chapters if c.index in wanted))
