@@ -1,0 +1,145 @@
+"""The sglomni Backend: a catalog model on a managed or external sgl-omni server."""
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from app import settings as settings_mod
+from app.backends.base import Backend, BackendOptions
+from app.backends.sglomni import catalog, client, server
+from app.backends.sglomni.http import Endpoint, Timeouts
+from app.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+#: In-flight requests: the guide's measured peak (section 7.3: ~96 in flight for 64 running).
+DEFAULT_CONCURRENCY = 96
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class SglomniBackend(Backend):
+    """Speaks through `POST /v1/audio/speech` on one sgl-omni server per model."""
+
+    name = "sglomni"
+
+    def __init__(self, options: BackendOptions, *, settings: Any = None,
+                 timeouts: Timeouts = Timeouts(), retry: client.RetryPolicy = client.RetryPolicy()):
+        self.options = options
+        self.settings = settings if settings is not None else settings_mod.load()
+        key = options.model or self.settings.model
+        if not key:
+            raise ConfigError("No sglomni model chosen",
+                              hint="Pass --model KEY (list them with: python audiobook.py backends sglomni list)")
+        self.spec = catalog.get(key)
+        self.voice = options.voice
+        self.timeouts = timeouts
+        self.retry = retry
+        self.handle: server.ServerHandle | None = None
+        self._client: client.SpeechClient | None = None
+        self._endpoint: Endpoint | None = None
+        self._lock = threading.Lock()
+        self._clone_sha = _sha256(Path(self.voice.clone)) if self.voice.clone else None
+        self._transcript: str | None = None
+        self._transcript_done = False
+
+    # -- what the pipeline asks ------------------------------------------------------------
+    @property
+    def default_chunk_size(self) -> int:
+        return self.spec.default_chunk_size
+
+    @property
+    def max_chunk_words(self) -> int | None:
+        return self.spec.max_chunk_words
+
+    @property
+    def concurrency(self) -> int:
+        return self.options.concurrency or DEFAULT_CONCURRENCY
+
+    @property
+    def profile(self) -> str | None:
+        return self.options.profile or getattr(self.settings.sglomni, "profile", "") or None
+
+    def transcript(self) -> str | None:
+        """Return the clone clip's transcript, resolving it once (Whisper may run)."""
+        if not self._transcript_done:
+            self._transcript = client.resolve_transcript(
+                self.voice, whisper_model=getattr(self.settings, "whisper_model", None))
+            self._transcript_done = True
+        return self._transcript
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "backend": self.name,
+            "model": self.spec.key,
+            "model_path": self.spec.model_path,
+            "voice": self.voice.voice,
+            "instructions": self.voice.instructions,
+            "clone_sha256": self._clone_sha,
+            "transcript": self.transcript(),
+            "language": self.voice.language,
+            "request_extras": dict(self.spec.request_extras),
+            "params": dict(self.voice.params),
+            "profile": self.profile,
+        }
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def start(self) -> None:
+        """Find or boot the server and prepare the request client."""
+        with self._lock:
+            if self._client is not None:
+                return
+            handle = server.ensure_server(self.spec, self.options, self.settings)
+            try:
+                self._connect(handle)
+            except BaseException:
+                handle.stop()
+                raise
+            self.handle = handle
+
+    def _connect(self, handle: server.ServerHandle) -> None:
+        ref_audio = None
+        if self.voice.clone is not None:
+            # A loopback server reads the clip itself; a remote one gets it inline, never our path.
+            ref_audio = client.reference_value(Path(self.voice.clone), loopback=client.is_loopback(handle.base_url))
+        self._endpoint = Endpoint(handle.base_url, timeouts=self.timeouts, concurrency=self.concurrency,
+                                  log_path=handle.log_path)
+        self._client = client.SpeechClient(self._endpoint, self.spec, self.voice, ref_audio=ref_audio,
+                                           ref_text=self.transcript(), retry=self.retry)
+
+    def stop(self) -> None:
+        """Close connections and stop the server only if this backend started it."""
+        with self._lock:
+            if self._endpoint is not None:
+                self._endpoint.close()
+            self._endpoint = self._client = None
+            handle, self.handle = self.handle, None
+        if handle is not None:
+            handle.stop()
+
+    def status_label(self) -> str:
+        """Return the model as shown in status lines, e.g. 'zonos2 (bf16 fallback)'."""
+        return self.handle.label if self.handle else server.config_for(self.spec, self.profile)[1]
+
+    # -- work ------------------------------------------------------------------------------
+    def synthesize(self, text: str, seed: int, out_path: Path) -> None:
+        speech = self._client
+        if speech is None:
+            self.start()
+            speech = self._client
+        assert speech is not None
+        speech.synthesize(text, seed, Path(out_path))
+
+
+def create(options: BackendOptions) -> Backend:
+    """Return an sglomni backend for `options` (the registry's factory)."""
+    return SglomniBackend(options)

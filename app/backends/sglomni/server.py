@@ -1,0 +1,640 @@
+"""The lifecycle of a managed `sgl-omni serve` process, and the policy that picks a server.
+
+Start: detached in its own process group, output to a log file, a pid file in
+paths.run_dir(). Ready: /health answers JSON status "healthy"; the process is
+polled before every probe and the log watched for upstream's silent port move.
+Stop: SIGINT, then SIGTERM, then SIGKILL to the whole group, with split
+timeouts, until no process of the group survives (the stage child holding GPU
+memory is the usual survivor, guide section 4).
+"""
+from __future__ import annotations
+
+import enum
+import json
+import logging
+import os
+import re
+import signal
+import socket
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app import paths, proc
+from app.backends.base import BackendOptions
+from app.backends.sglomni import catalog
+from app.backends.sglomni.catalog import ModelSpec
+from app.backends.sglomni.http import probe_json
+from app.errors import ConfigError, ServerStartError, ServerUnavailable
+
+log = logging.getLogger(__name__)
+
+#: Upstream's launcher (serve/launcher.py find_available_port) logs these when it moves.
+_PORT_IN_USE = re.compile(r"[Pp]ort (\d+) is already in use")
+_PORT_MOVED = re.compile(r"Using port (\d+) instead")
+#: How often readiness is probed; the process is polled before each probe.
+POLL_INTERVAL = 0.2
+_LOG_TAIL_LINES = 20
+
+
+class ServerState(enum.Enum):
+    """Where a managed server is in its life."""
+
+    STOPPED = "stopped"
+    """No process: never started, or stopped and its whole group gone."""
+    STARTING = "starting"
+    """The process runs but /health has not answered "healthy" yet."""
+    READY = "ready"
+    """/health answered "healthy": requests may be sent."""
+    STOPPING = "stopping"
+    """A stop is signalling the process group and waiting for it to go."""
+    FAILED = "failed"
+    """The boot failed (crash, timeout, port moved); the process may still need a stop."""
+
+
+_TRANSITIONS: dict[ServerState, frozenset[ServerState]] = {
+    ServerState.STOPPED: frozenset({ServerState.STARTING}),
+    ServerState.STARTING: frozenset({ServerState.READY, ServerState.FAILED, ServerState.STOPPING}),
+    ServerState.READY: frozenset({ServerState.STOPPING, ServerState.FAILED}),
+    ServerState.STOPPING: frozenset({ServerState.STOPPED, ServerState.FAILED}),
+    ServerState.FAILED: frozenset({ServerState.STOPPING, ServerState.STOPPED, ServerState.STARTING}),
+}
+
+
+class StopPath(enum.Enum):
+    """Which step of a stop ended the process group (tests assert it)."""
+
+    ALREADY_DEAD = "already dead"
+    GRACEFUL = "SIGINT"
+    TERMINATE = "SIGTERM"
+    KILL = "SIGKILL"
+
+
+@dataclass(frozen=True)
+class StopTimeouts:
+    """Seconds to wait after each signal before escalating."""
+
+    graceful: float = 20.0
+    terminate: float = 10.0
+    kill: float = 5.0
+
+
+# --- argv, config, ports ------------------------------------------------------------------
+
+def serve_argv(exe: Path | str, spec: ModelSpec, *, config: Path | None, port: int,
+               host: str = "127.0.0.1", model_name: str | None = None) -> list[str]:
+    """Return the `sgl-omni serve` argv; every flag exists in sglang-omni 0.1.9's cli/serve.py."""
+    argv = [os.fspath(exe), "serve", "--model-path", spec.model_path]
+    if config is not None:
+        argv += ["--config", os.fspath(config)]
+    # --model-name makes /v1/models name what we started (guide trap 6).
+    argv += ["--port", str(port), "--host", host, "--model-name", model_name or spec.key]
+    return argv
+
+
+def sgl_omni_exe() -> Path:
+    """Return the managed venv's `sgl-omni` (venv.sgl_omni_exe when available)."""
+    try:
+        from app.backends.sglomni import venv  # owned by another module; may land later
+        return Path(venv.sgl_omni_exe())
+    except (ImportError, AttributeError):
+        return paths.envs_dir() / "sglomni" / "bin" / "sgl-omni"
+
+
+def config_for(spec: ModelSpec, profile: str | None) -> tuple[Path | None, str]:
+    """Return the config to launch `spec` with and its status label (gpu.config_for when available)."""
+    try:
+        from app.backends.sglomni import gpu
+        path, label = gpu.config_for(spec, profile=profile or None)
+        return (Path(path) if path else None), label
+    except (ImportError, AttributeError):
+        name = (spec.profiles.get(profile) if profile else None) or spec.config_file
+        return (Path(__file__).parent / "configs" / name if name else None), spec.key
+
+
+def install_companions(spec: ModelSpec) -> None:
+    """Install the model's missing companion packages before a boot (venv.install_companions)."""
+    try:
+        from app.backends.sglomni import venv
+        installer = venv.install_companions
+    except (ImportError, AttributeError):
+        return
+    installer(spec)
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """Return whether `port` can be bound on `host`, probing the way uvicorn binds."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host if host not in ("", "localhost") else "127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def port_busy_error(port: int, *, moved_to: int | None = None, log_path: Path | None = None) -> ServerStartError:
+    """Return the error for a port someone else holds, naming the command that finds the holder."""
+    find = f"ss -tlnp 'sport = :{port}'"
+    if moved_to is not None:
+        msg = (f"Port {port} is already in use; sgl-omni moved the server to port {moved_to} "
+               f"where nothing looks for it, so the boot was aborted")
+    else:
+        msg = f"Port {port} is already in use by another process"
+    return ServerStartError(msg, log_path=log_path,
+                            hint=f"Find the holder with `{find}` and stop it, or choose another port "
+                                 f"(Settings → SGLang-Omni port, or --port)")
+
+
+def client_host(host: str) -> str:
+    """Return the address a client uses to reach a server bound to `host`."""
+    return "127.0.0.1" if host in ("", "0.0.0.0", "localhost") else ("::1" if host == "::" else host)
+
+
+def log_tail(path: Path, lines: int = _LOG_TAIL_LINES) -> str:
+    """Return the last `lines` non-empty lines of `path` joined with ' | '."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    kept = [line.strip() for line in text.splitlines() if line.strip()]
+    return " | ".join(kept[-lines:])
+
+
+# --- process groups -----------------------------------------------------------------------
+
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """Return (state, pgid, start ticks) of `pid` from /proc, or None when it is gone."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = raw[raw.rindex(")") + 2:].split()
+    return fields[0], int(fields[2]), int(fields[19])
+
+
+def process_start_ticks(pid: int) -> int | None:
+    """Return the kernel start time of `pid`, which tells a reused pid from ours."""
+    st = _stat(pid)
+    return st[2] if st else None
+
+
+def group_alive(pgid: int) -> bool:
+    """Return whether any non-zombie process of group `pgid` survives."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    if not Path("/proc/self/stat").exists():
+        return True
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            st = _stat(int(entry.name))
+            # A zombie holds no memory; its parent (maybe init in a container) reaps it.
+            if st and st[1] == pgid and st[0] != "Z":
+                return True
+    return False
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _wait_gone(pgid: int, timeout: float, popen: Any = None) -> bool:
+    deadline = time.monotonic() + timeout
+    while True:
+        if popen is not None:
+            popen.poll()  # reap our own child so it does not linger as a zombie
+        if not group_alive(pgid):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+
+
+def stop_group(pgid: int, *, timeouts: StopTimeouts = StopTimeouts(), popen: Any = None) -> StopPath:
+    """Stop every process of group `pgid`: SIGINT, then SIGTERM, then SIGKILL; return the path."""
+    if popen is not None:
+        popen.poll()
+    if not group_alive(pgid):
+        return StopPath.ALREADY_DEAD
+    for sig, wait, path in ((signal.SIGINT, timeouts.graceful, StopPath.GRACEFUL),
+                            (signal.SIGTERM, timeouts.terminate, StopPath.TERMINATE),
+                            (signal.SIGKILL, timeouts.kill, StopPath.KILL)):
+        log.info("stopping sgl-omni group %d with %s", pgid, sig.name)
+        _signal_group(pgid, sig)
+        if _wait_gone(pgid, wait, popen):
+            return path
+    raise ServerStartError(f"Process group {pgid} survived SIGKILL",
+                           hint=f"Check `ps -o pid,stat,cmd -g {pgid}` (a process stuck in the GPU driver)")
+
+
+# --- pid files ----------------------------------------------------------------------------
+
+@dataclass
+class PidRecord:
+    """What a later command needs to find and stop a server this tool started."""
+
+    pid: int
+    pgid: int
+    port: int
+    model: str
+    started_at: float
+    log_path: str
+    host: str = "127.0.0.1"
+    label: str = ""
+    proc_start: int | None = None
+
+    def alive(self) -> bool:
+        """Return whether the recorded process still runs and is the one we started."""
+        ticks = process_start_ticks(self.pid)
+        if self.proc_start is not None and ticks is not None and ticks != self.proc_start:
+            return False  # the pid was reused; Linux never reuses a pid while its group lives
+        return group_alive(self.pgid)
+
+
+def pid_file(port: int) -> Path:
+    """Return the pid file of the managed server on `port`."""
+    return paths.run_dir() / f"sglomni-{port}.json"
+
+
+def write_pidfile(rec: PidRecord) -> Path:
+    """Write `rec` atomically and return its path."""
+    path = pid_file(rec.port)
+    paths.ensure(path.parent)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(asdict(rec), indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def read_pidfile(port: int) -> PidRecord | None:
+    """Return the record for `port`, or None when there is none or it is unreadable."""
+    try:
+        data = json.loads(pid_file(port).read_text(encoding="utf-8"))
+        return PidRecord(**data)
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def all_pidfiles() -> list[PidRecord]:
+    """Return every readable pid-file record."""
+    records = []
+    for path in sorted(paths.run_dir().glob("sglomni-*.json")):
+        try:
+            records.append(PidRecord(**json.loads(path.read_text(encoding="utf-8"))))
+        except (OSError, ValueError, TypeError):
+            continue
+    return records
+
+
+def stop_from_pidfile(port: int | None = None, *, timeouts: StopTimeouts = StopTimeouts()) -> list[StopPath]:
+    """Stop the server(s) this tool started (on `port`, or all) and remove their pid files."""
+    records = [r for r in (read_pidfile(port),) if r] if port is not None else all_pidfiles()
+    results = []
+    for rec in records:
+        results.append(stop_group(rec.pgid, timeouts=timeouts) if rec.alive() else StopPath.ALREADY_DEAD)
+        pid_file(rec.port).unlink(missing_ok=True)
+    return results
+
+
+# --- leftovers ----------------------------------------------------------------------------
+
+def port_holder_pids(port: int) -> set[int]:
+    """Return pids of processes listening on TCP `port` (Linux /proc; empty elsewhere)."""
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            cols = row.split()
+            if len(cols) > 9 and cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(cols[9])
+    if not inodes:
+        return set()
+    holders = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            for fd in (entry / "fd").iterdir():
+                target = os.readlink(fd)
+                if target.startswith("socket:[") and target[8:-1] in inodes:
+                    holders.add(int(entry.name))
+                    break
+        except OSError:
+            continue
+    return holders
+
+
+def is_our_server(pid: int) -> bool:
+    """Return whether `pid` runs `sgl-omni serve` from this tool's managed venv."""
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return False
+    venv_dir = str(paths.envs_dir() / "sglomni")
+    return "serve" in args and any(a.startswith(venv_dir) for a in args)
+
+
+def find_leftover(port: int, *, timeouts: StopTimeouts = StopTimeouts()) -> StopPath | None:
+    """Stop a leftover managed server (pid file, or our process on `port`); return how, or None."""
+    rec = read_pidfile(port)
+    if rec is not None:
+        pid_file(port).unlink(missing_ok=True)
+        if rec.alive():
+            log.warning("stopping a leftover sgl-omni (pid %d, model %s) from an earlier run", rec.pid, rec.model)
+            return stop_group(rec.pgid, timeouts=timeouts)
+    for pid in port_holder_pids(port):
+        if is_our_server(pid):
+            log.warning("stopping a leftover sgl-omni (pid %d) still holding port %d", pid, port)
+            return stop_group(os.getpgid(pid), timeouts=timeouts)
+    return None
+
+
+# --- the managed server -------------------------------------------------------------------
+
+class ManagedServer:
+    """One `sgl-omni serve` process this tool started and owns."""
+
+    def __init__(self, spec: ModelSpec, *, port: int, host: str = "127.0.0.1",
+                 start_timeout: float = 1200.0, profile: str | None = None,
+                 stop_timeouts: StopTimeouts = StopTimeouts()):
+        self.spec = spec
+        self.port = port
+        self.host = host
+        self.start_timeout = start_timeout
+        self.profile = profile
+        self.stop_timeouts = stop_timeouts
+        self.config, self.label = config_for(spec, profile)
+        self.log_path = paths.logs_dir() / f"sglomni-{spec.key}-{port}.log"
+        self.state = ServerState.STOPPED
+        self.last_stop: StopPath | None = None
+        self._popen: Any = None
+        self._pgid: int | None = None
+
+    @property
+    def base_url(self) -> str:
+        """Return the URL clients use."""
+        return f"http://{client_host(self.host)}:{self.port}"
+
+    @property
+    def pid(self) -> int | None:
+        """Return the server's pid while it runs."""
+        return self._popen.pid if self._popen is not None else None
+
+    def _move(self, new: ServerState) -> None:
+        if new not in _TRANSITIONS[self.state]:
+            raise RuntimeError(f"A managed server cannot go from {self.state.value} to {new.value}.")
+        self.state = new
+
+    def argv(self) -> list[str]:
+        """Return the command line this server is started with."""
+        return serve_argv(sgl_omni_exe(), self.spec, config=self.config, port=self.port,
+                          host=self.host, model_name=self.spec.key)
+
+    def start(self) -> None:
+        """Launch the server and return once it is healthy, or raise ServerStartError."""
+        exe = sgl_omni_exe()
+        if not exe.exists():
+            raise ServerStartError(f"sgl-omni is not installed ({exe} is missing)",
+                                   hint="Install it with: python audiobook.py backends sglomni install "
+                                        f"{self.spec.key}")
+        if not port_is_free(self.host, self.port):
+            raise port_busy_error(self.port)
+        self._move(ServerState.STARTING)
+        paths.ensure(self.log_path.parent)
+        argv = self.argv()
+        env = {"LD_LIBRARY_PATH": None,  # guide trap 1: a leaked cuDNN path SIGABRTs the first request
+               "SGLANG_OMNI_STRICT_PORT": "1", "PYTHONUNBUFFERED": "1"}
+        with open(self.log_path, "wb") as log_fh:
+            log_fh.write(("$ " + " ".join(argv) + "\n").encode())
+            log_fh.flush()
+            self._popen = proc.spawn(argv, env=env, stdout=log_fh, new_session=True)
+        self._pgid = self._popen.pid  # new session: the child leads its own group
+        write_pidfile(PidRecord(pid=self._popen.pid, pgid=self._pgid, port=self.port, model=self.spec.key,
+                                started_at=time.time(), log_path=str(self.log_path), host=self.host,
+                                label=self.label, proc_start=process_start_ticks(self._popen.pid)))
+        try:
+            self._wait_ready()
+        except BaseException:
+            if self.state is ServerState.STARTING:
+                self._move(ServerState.FAILED)
+            self.stop()
+            raise
+        self._move(ServerState.READY)
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + self.start_timeout
+        offset = 0
+        while True:
+            offset, moved = self._scan_log(offset)
+            if moved is not None:
+                raise port_busy_error(self.port, moved_to=moved, log_path=self.log_path)
+            code = self._popen.poll()
+            if code is not None:
+                self._raise_exited(code)
+            answer = probe_json(self.base_url, "/health", timeout=2.0)
+            if answer is not None and isinstance(answer[1], dict) and answer[1].get("status") == "healthy":
+                return
+            if time.monotonic() >= deadline:
+                raise ServerStartError(
+                    f"sgl-omni ({self.label}) did not become healthy within {self.start_timeout:g} s",
+                    log_path=self.log_path,
+                    hint="Pre-download the model or raise the start timeout (settings: sglomni.start_timeout)")
+            time.sleep(POLL_INTERVAL)
+
+    def _scan_log(self, offset: int) -> tuple[int, int | None]:
+        """Read the log from `offset`; return the new offset and the port upstream moved to, if any."""
+        try:
+            with open(self.log_path, "rb") as fh:
+                fh.seek(offset)
+                chunk = fh.read()
+        except OSError:
+            return offset, None
+        # Only whole lines: a half-written line is read again next time.
+        end = chunk.rfind(b"\n") + 1
+        text = chunk[:end].decode(errors="replace")
+        moved = _PORT_MOVED.search(text)
+        return offset + end, int(moved.group(1)) if moved else None
+
+    def _raise_exited(self, code: int) -> None:
+        tail = log_tail(self.log_path)
+        if _PORT_IN_USE.search(tail):
+            raise port_busy_error(self.port, log_path=self.log_path)
+        raise ServerStartError(f"sgl-omni ({self.label}) exited during boot with code {code}: "
+                               f"{tail[-600:] or 'no output'}", log_path=self.log_path)
+
+    def stop(self) -> StopPath:
+        """Stop the whole process group (tolerating a dead one) and remove the pid file."""
+        if self.state is ServerState.STOPPED:
+            return self.last_stop or StopPath.ALREADY_DEAD
+        self._move(ServerState.STOPPING)
+        try:
+            path = stop_group(self._pgid, timeouts=self.stop_timeouts, popen=self._popen) \
+                if self._pgid is not None else StopPath.ALREADY_DEAD
+        except BaseException:
+            self._move(ServerState.FAILED)
+            raise
+        if self._popen is not None:
+            self._popen.poll()
+        pid_file(self.port).unlink(missing_ok=True)
+        self.last_stop = path
+        self._move(ServerState.STOPPED)
+        return path
+
+    def status(self) -> dict[str, Any]:
+        """Return state, model key, port, label and log path for the CLI and the hub."""
+        return {"state": self.state.value, "model": self.spec.key, "port": self.port,
+                "label": self.label, "log_path": str(self.log_path), "pid": self.pid,
+                "url": self.base_url}
+
+
+def status(port: int | None = None) -> list[dict[str, Any]]:
+    """Return the status of managed servers known from pid files (on `port`, or all)."""
+    records = [r for r in (read_pidfile(port),) if r] if port is not None else all_pidfiles()
+    out = []
+    for rec in records:
+        if not rec.alive():
+            state = ServerState.STOPPED
+        else:
+            answer = probe_json(f"http://{client_host(rec.host)}:{rec.port}", "/health", timeout=2.0)
+            healthy = answer is not None and isinstance(answer[1], dict) and answer[1].get("status") == "healthy"
+            state = ServerState.READY if healthy else ServerState.STARTING
+        out.append({"state": state.value, "model": rec.model, "port": rec.port, "label": rec.label or rec.model,
+                    "log_path": rec.log_path, "pid": rec.pid, "url": f"http://{client_host(rec.host)}:{rec.port}"})
+    return out
+
+
+# --- which server a run uses --------------------------------------------------------------
+
+@dataclass
+class ServerHandle:
+    """The server a run talks to, and whether this run must stop it."""
+
+    base_url: str
+    started_by_us: bool
+    label: str
+    server: ManagedServer | None = None
+    log_path: Path | None = None
+    hosted: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def managed(self) -> bool:
+        """Return whether this tool manages the server (local log available)."""
+        return self.server is not None or self.log_path is not None
+
+    def stop(self) -> StopPath | None:
+        """Stop the server only if this run started it."""
+        if self.started_by_us and self.server is not None:
+            return self.server.stop()
+        return None
+
+
+def hosted_models(base_url: str) -> tuple[str, ...]:
+    """Return the model ids (and roots) GET /v1/models reports at `base_url`."""
+    answer = probe_json(base_url, "/v1/models", timeout=5.0)
+    if answer is None or not isinstance(answer[1], dict):
+        return ()
+    ids = []
+    for card in answer[1].get("data") or []:
+        if isinstance(card, dict):
+            ids += [str(card[k]) for k in ("id", "root") if card.get(k)]
+    return tuple(dict.fromkeys(ids))
+
+
+def _norm(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def model_matches(spec: ModelSpec, ids: tuple[str, ...]) -> bool:
+    """Return whether a server reporting `ids` hosts `spec`."""
+    names = {_norm(spec.key), _norm(spec.model_path), _norm(spec.model_path.rsplit("/", 1)[-1])}
+    return any(_norm(i) in names for i in ids)
+
+
+def catalog_key_for(ids: tuple[str, ...]) -> str | None:
+    """Return the catalog key a server reporting `ids` hosts, or None when unknown."""
+    for spec in catalog.CATALOG.values():
+        if model_matches(spec, ids):
+            return spec.key
+    return None
+
+
+def _healthy(base_url: str) -> tuple[bool, Any]:
+    answer = probe_json(base_url, "/health", timeout=3.0)
+    if answer is None:
+        return False, None
+    body = answer[1]
+    return isinstance(body, dict) and body.get("status") == "healthy", body
+
+
+def _external(spec: ModelSpec, url: str) -> ServerHandle:
+    healthy, body = _healthy(url)
+    if body is None:
+        raise ServerUnavailable(f"Nothing answers at {url}/health",
+                                hint="Start the server or fix --api-url / Settings → SGLang-Omni remote URL")
+    if not healthy:
+        state = body.get("status") if isinstance(body, dict) else "no JSON status"
+        raise ServerUnavailable(f"The server at {url} is not ready (status: {state})",
+                                hint="Wait for it to finish booting, then re-run")
+    ids = hosted_models(url)
+    if not model_matches(spec, ids):
+        other = catalog_key_for(ids)
+        if other is not None:
+            raise ConfigError(f"The server at {url} hosts '{other}', not '{spec.key}'",
+                              hint=f"Run with --model {other}, or point --api-url at a server hosting {spec.key}")
+        log.warning("the server at %s reports %s; assuming it serves %s", url, ", ".join(ids) or "no model", spec.key)
+    return ServerHandle(base_url=url, started_by_us=False, label=spec.key, hosted=ids)
+
+
+def ensure_server(spec: ModelSpec, options: BackendOptions, settings: Any) -> ServerHandle:
+    """Return the server a run uses, booting the managed one when the seed's policy says so.
+
+    --api-url (or the remote URL setting): used as-is, refused if it hosts another catalog model.
+    Otherwise the configured port: a healthy server hosting this model is used and left running;
+    one this tool started with another model is restarted; a foreign one hosting another model
+    refuses the run; nothing there boots the model (stopping a leftover of ours first).
+    """
+    sg = getattr(settings, "sglomni", settings)
+    url = options.api_urls[0] if options.api_urls else (getattr(sg, "remote_url", "") or "")
+    if url:
+        return _external(spec, url.rstrip("/"))
+    host = options.host or sg.host
+    port = options.port or sg.port
+    base = f"http://{client_host(host)}:{port}"
+    healthy, _ = _healthy(base)
+    if healthy:
+        ids = hosted_models(base)
+        rec = read_pidfile(port)
+        ours = rec is not None and rec.alive()
+        if model_matches(spec, ids):
+            log.info("using the running server at %s (left running)", base)
+            return ServerHandle(base_url=base, started_by_us=False, label=(rec.label if ours else spec.key),
+                                log_path=Path(rec.log_path) if ours else None, hosted=ids)
+        if not ours:
+            hosted = ", ".join(ids) or "an unknown model"
+            raise ConfigError(
+                f"The server at {base} (not started by this tool) hosts {hosted}, not '{spec.key}'",
+                hint=f"Stop it, move the managed server to another port (--port or Settings → SGLang-Omni port), "
+                     f"or use it as it is with --api-url {base} --model <its model>")
+        log.info("restarting the managed server on port %d: it hosts %s, this run needs %s",
+                 port, rec.model, spec.key)
+    find_leftover(port)
+    install_companions(spec)
+    server = ManagedServer(spec, port=port, host=host, start_timeout=float(sg.start_timeout),
+                           profile=options.profile or getattr(sg, "profile", "") or None)
+    server.start()
+    return ServerHandle(base_url=server.base_url, started_by_us=True, label=server.label, server=server,
+                        log_path=server.log_path, hosted=(spec.key,))
