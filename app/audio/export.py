@@ -87,7 +87,8 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
         metadata = tmp.with_name(tmp.name + ".ffmeta.txt")
         streams: list[Path] = []
         try:
-            streams = [_as_adts(c.path, tmp, i, ffmpeg) for i, c in enumerate(chapters)]
+            for i, chapter in enumerate(chapters):
+                streams.append(_as_adts(chapter.path, tmp, i, ffmpeg))
             durations = [adts_duration(s) for s in streams]
             listing.write_text(_concat_list(streams, durations), encoding="utf-8")
             metadata.write_text(_ffmetadata(meta, chapters, durations), encoding="utf-8")
@@ -214,7 +215,11 @@ def _as_adts(path: Path, tmp: Path, index: int, ffmpeg: str) -> Path:
     if is_adts(path):
         return path
     stream = tmp.with_name(f"{tmp.name}.{index}.aac")
-    run_ffmpeg([ffmpeg, "-i", str(path), "-map", "0:a:0", "-c:a", "copy", "-f", "adts", str(stream)])
+    try:
+        run_ffmpeg([ffmpeg, "-i", str(path), "-map", "0:a:0", "-c:a", "copy", "-f", "adts", str(stream)])
+    except BaseException:
+        stream.unlink(missing_ok=True)
+        raise
     return stream
 
 
