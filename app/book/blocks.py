@@ -63,9 +63,10 @@ def _is_bare(title: str) -> bool:
     return bool(m) and not m.group("rest").strip(" .:-\u2013\u2014")
 
 
-def _subtitle(block: Block | None) -> str | None:
-    """Return the block's text if it reads as a chapter's name rather than prose."""
-    if block is None or block.level > 0 and block.level <= MAX_CHAPTER_LEVEL:
+def _subtitle(block: Block | None, level: int, promoted: bool) -> str | None:
+    """Return the block's text if it names the chapter whose bare label precedes it."""
+    # A deeper heading names it; so does a short line after a "CHAPTER I." line of plain text.
+    if block is None or not (block.level > level or promoted and block.level == 0):
         return None
     text = clean_text(block.text)
     if not text or len(text.split()) > 10 or text[-1] in ".!?,;:\"\u201d'":
@@ -90,11 +91,11 @@ def _split_level(blocks: list[Block]) -> int | None:
     return min(repeated) if repeated else min(counts)
 
 
-def _title_for(blocks: list[Block], i: int) -> str:
+def _title_for(blocks: list[Block], i: int, promoted: bool) -> str:
     """Return the chapter title for the heading at i, adding a name line after a bare label."""
     title = clean_text(blocks[i].text)
     if _is_bare(title):
-        sub = _subtitle(blocks[i + 1] if i + 1 < len(blocks) else None)
+        sub = _subtitle(blocks[i + 1] if i + 1 < len(blocks) else None, blocks[i].level, promoted)
         if sub:
             return f"{title.rstrip(' .:')}: {sub}"
     return title
@@ -102,13 +103,14 @@ def _title_for(blocks: list[Block], i: int) -> str:
 
 def split_chapters(blocks: list[Block], fallback_title: str) -> list[Chapter]:
     """Return chapters split at headings, numbered from 1; one chapter when there are none."""
-    if not any(1 <= b.level <= MAX_CHAPTER_LEVEL for b in blocks):
+    promoted = not any(1 <= b.level <= MAX_CHAPTER_LEVEL for b in blocks)
+    if promoted:
         blocks = promote_keyword_headings(blocks)
     level = _split_level(blocks)
     groups: list[tuple[str | None, list[Block]]] = [(None, [])]
     for i, b in enumerate(blocks):
         if level is not None and b.level == level:
-            groups.append((_title_for(blocks, i), [b]))
+            groups.append((_title_for(blocks, i, promoted), [b]))
         else:
             groups[-1][1].append(b)
     preamble = groups.pop(0)[1]

@@ -76,24 +76,26 @@ def text_blocks(text: str) -> list[Block]:
     return blocks
 
 
-def _header_metadata(text: str) -> tuple[str, str]:
-    """Return the title and author from "Title:"/"Author:" lines near the top (Project Gutenberg style)."""
+def _header_metadata(text: str) -> tuple[str, str, str]:
+    """Return the title, the author and the text without "Title:"/"Author:" lines near the top."""
     title = author = ""
-    for line in text[:5000].split("\n")[:60]:
+    lines = text.split("\n")
+    for n, line in enumerate(lines[:60]):
         m = _META_LINE.match(line.strip())
         if m:
+            lines[n] = ""
             key, value = m.group(1).lower(), clean_text(m.group(2))
             if key == "title" and not title:
                 title = value
             elif key in ("author", "by") and not author:
                 author = value
-    return title, author
+    return title, author, "\n".join(lines)
 
 
 def load_text(path: Path, data: bytes) -> Book:
     """Return a plain-text book split at its heading lines."""
     text = decode_text(data, path.name)
-    title, author = _header_metadata(text)
+    title, author, text = _header_metadata(text)
     chapters = split_chapters(text_blocks(text), title or path.stem)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path)
 
@@ -104,7 +106,7 @@ def load_markdown(path: Path, data: bytes) -> Book:
     title = author = ""
     front = _FRONT_MATTER.match(text)
     if front:
-        title, author = _header_metadata(front.group(1))
+        title, author, _ = _header_metadata(front.group(1))
         text = text[front.end():]
     html = MarkdownIt("commonmark", {"html": True}).render(text)
     doc = document_blocks(parse_html(html.encode("utf-8"), path.name))
