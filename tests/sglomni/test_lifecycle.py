@@ -1,0 +1,297 @@
+"""The managed server's life against the double launched as the real `sgl-omni` executable."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app import proc
+from app.backends.base import BackendOptions
+from app.backends.sglomni import catalog, server
+from app.backends.sglomni.server import ManagedServer, ServerState, StopPath, StopTimeouts
+from app.errors import ConfigError, ServerStartError
+
+from .conftest import free_port
+
+MOSS = catalog.get("moss_tts_local")
+FAST_STOP = StopTimeouts(graceful=1.0, terminate=1.0, kill=3.0)
+
+
+def group_members(pgid: int) -> list[int]:
+    """Return the live (non-zombie) pids of group `pgid`, read from /proc."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                raw = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = raw[raw.rindex(")") + 2:].split()
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                out.append(int(entry.name))
+    return out
+
+
+def test_start_ready_and_graceful_stop(requests_log):
+    srv = ManagedServer(MOSS, port=free_port(), start_timeout=15, stop_timeouts=FAST_STOP)
+    srv.start()
+    assert srv.state is ServerState.READY
+    rec = server.read_pidfile(srv.port)
+    assert rec is not None and rec.pid == srv.pid and rec.pgid == srv.pid and rec.model == "moss_tts_local"
+    assert Path(rec.log_path) == srv.log_path
+    # The double saw the exact flags, the strict-port variable, and no leaked LD_LIBRARY_PATH.
+    environ = Path(f"/proc/{srv.pid}/environ").read_bytes().split(b"\0")
+    assert b"SGLANG_OMNI_STRICT_PORT=1" in environ
+    assert not any(e.startswith(b"LD_LIBRARY_PATH=") for e in environ)
+    cmd = Path(f"/proc/{srv.pid}/cmdline").read_bytes().decode().split("\0")
+    assert cmd[cmd.index("--model-name") + 1] == "moss_tts_local"
+    assert cmd[cmd.index("--host") + 1] == "127.0.0.1"
+    assert requests_log("/health"), "readiness must be probed over HTTP"
+    assert srv.status()["state"] == "ready"
+    pgid = srv.pid
+    assert srv.stop() is StopPath.GRACEFUL
+    assert srv.state is ServerState.STOPPED
+    assert group_members(pgid) == []
+    assert server.read_pidfile(srv.port) is None
+
+
+def test_illegal_transition_raises():
+    srv = ManagedServer(MOSS, port=free_port())
+    with pytest.raises(RuntimeError, match="cannot go from stopped to ready"):
+        srv._move(ServerState.READY)
+
+
+def test_crash_on_start_reports_log_tail(monkeypatch):
+    monkeypatch.setenv("SGO_DOUBLE_CRASH", "3")
+    srv = ManagedServer(MOSS, port=free_port(), start_timeout=15, stop_timeouts=FAST_STOP)
+    t0 = time.monotonic()
+    with pytest.raises(ServerStartError) as info:
+        srv.start()
+    assert time.monotonic() - t0 < 10, "a crash must fail fast, not wait for the timeout"
+    assert "exited during boot with code 3" in info.value.message
+    assert "simulated crash while loading weights" in info.value.message
+    assert info.value.log_path == srv.log_path
+    assert srv.state is ServerState.STOPPED
+
+
+def test_slow_boot_within_timeout(monkeypatch):
+    monkeypatch.setenv("SGO_DOUBLE_BOOT_DELAY", "1.0")
+    monkeypatch.setenv("SGO_DOUBLE_WARMUP", "0.6")  # /health says "starting" (503) first
+    srv = ManagedServer(MOSS, port=free_port(), start_timeout=10, stop_timeouts=FAST_STOP)
+    t0 = time.monotonic()
+    srv.start()
+    assert time.monotonic() - t0 >= 1.5
+    assert srv.state is ServerState.READY
+    srv.stop()
+
+
+def test_slow_boot_over_timeout_stops_the_process(monkeypatch):
+    monkeypatch.setenv("SGO_DOUBLE_BOOT_DELAY", "30")
+    srv = ManagedServer(MOSS, port=free_port(), start_timeout=1.0, stop_timeouts=FAST_STOP)
+    with pytest.raises(ServerStartError, match="did not become healthy within 1 s") as info:
+        srv.start()
+    assert info.value.log_path == srv.log_path
+    assert srv.last_stop in (StopPath.GRACEFUL, StopPath.TERMINATE)
+    assert group_members(srv._pgid) == []
+
+
+def test_port_collision_precheck_names_port_and_command():
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    try:
+        srv = ManagedServer(MOSS, port=port, start_timeout=5)
+        with pytest.raises(ServerStartError) as info:
+            srv.start()
+        assert f"Port {port} is already in use" in info.value.message
+        assert f"ss -tlnp 'sport = :{port}'" in info.value.hint
+        assert srv.pid is None, "nothing may be launched onto a taken port"
+    finally:
+        holder.close()
+
+
+def test_port_moved_in_log_aborts_boot_naming_both_ports(monkeypatch):
+    # A version that ignores SGLANG_OMNI_STRICT_PORT prints upstream's lines and moves.
+    monkeypatch.setenv("SGO_DOUBLE_COLLIDE", "1")
+    monkeypatch.setenv("SGO_DOUBLE_IGNORE_STRICT", "1")
+    port = free_port()
+    srv = ManagedServer(MOSS, port=port, start_timeout=10, stop_timeouts=FAST_STOP)
+    with pytest.raises(ServerStartError) as info:
+        srv.start()
+    log_text = srv.log_path.read_text()
+    moved = int(log_text.split("Using port ")[1].split()[0])
+    assert f"Port {port} is already in use on 127.0.0.1." in log_text
+    assert f"Port {port} is already in use" in info.value.message
+    assert f"port {moved}" in info.value.message
+    assert f"ss -tlnp 'sport = :{port}'" in info.value.hint
+    assert group_members(srv._pgid) == []
+
+
+def test_strict_port_refusal_is_reported_as_collision(monkeypatch):
+    monkeypatch.setenv("SGO_DOUBLE_COLLIDE", "1")
+    port = free_port()
+    srv = ManagedServer(MOSS, port=port, start_timeout=10, stop_timeouts=FAST_STOP)
+    with pytest.raises(ServerStartError, match=f"Port {port} is already in use") as info:
+        srv.start()
+    assert "SGLANG_OMNI_STRICT_PORT=1 forbids falling back" in srv.log_path.read_text()
+    assert "ss -tlnp" in info.value.hint
+
+
+def test_ignore_sigterm_takes_the_sigkill_path(monkeypatch):
+    monkeypatch.setenv("SGO_DOUBLE_IGNORE_SIGTERM", "1")
+    srv = ManagedServer(MOSS, port=free_port(), start_timeout=10,
+                        stop_timeouts=StopTimeouts(graceful=0.3, terminate=0.3, kill=3))
+    srv.start()
+    pgid = srv.pid
+    assert srv.stop() is StopPath.KILL
+    assert group_members(pgid) == []
+
+
+def test_child_left_behind_is_killed_with_the_group(monkeypatch):
+    monkeypatch.setenv("SGO_DOUBLE_CHILD", "1")
+    srv = ManagedServer(MOSS, port=free_port(), start_timeout=10,
+                        stop_timeouts=StopTimeouts(graceful=1.0, terminate=0.3, kill=3))
+    srv.start()
+    pgid = srv.pid
+    assert len(group_members(pgid)) == 2, "the double forks a stage child into its group"
+    # The parent exits on SIGINT, the stage child ignores SIGINT and SIGTERM: only SIGKILL clears it.
+    assert srv.stop() is StopPath.KILL
+    assert group_members(pgid) == []
+    # killpg(pgid, 0) may still see the orphaned child as a zombie until init reaps it.
+    assert not server.group_alive(pgid)
+
+
+def test_stop_tolerates_an_already_dead_server():
+    srv = ManagedServer(MOSS, port=free_port(), start_timeout=10, stop_timeouts=FAST_STOP)
+    srv.start()
+    os.killpg(srv.pid, 9)
+    time.sleep(0.2)
+    assert srv.stop() is StopPath.ALREADY_DEAD
+    assert srv.state is ServerState.STOPPED
+
+
+_STARTER = """
+import sys
+from app.backends.sglomni import catalog, server
+srv = server.ManagedServer(catalog.get("moss_tts_local"), port=int(sys.argv[1]), start_timeout=15)
+srv.start()
+print(srv.pid)
+"""
+
+
+def _start_in_another_process(port: int) -> int:
+    done = proc.run([sys.executable, "-c", _STARTER, str(port)], env={"PYTHONPATH": None},
+                    cwd=Path(__file__).resolve().parents[2], timeout=30)
+    assert done.returncode == 0, done.stdout.decode()
+    return int(done.stdout.decode().split()[-1])
+
+
+def test_pidfile_lets_a_new_process_stop_the_server():
+    port = free_port()
+    pid = _start_in_another_process(port)  # that process has exited; the server lives on
+    rec = server.read_pidfile(port)
+    assert rec is not None and rec.pid == pid and rec.alive()
+    listed = server.status(port)
+    assert listed[0]["state"] == "ready" and listed[0]["model"] == "moss_tts_local"
+    assert server.stop_from_pidfile(port, timeouts=FAST_STOP) == [StopPath.GRACEFUL]
+    assert group_members(pid) == []
+    assert server.read_pidfile(port) is None
+
+
+def test_leftover_found_by_pidfile_is_stopped_before_a_start():
+    port = free_port()
+    old = _start_in_another_process(port)
+    srv = ManagedServer(MOSS, port=port, start_timeout=15, stop_timeouts=FAST_STOP)
+    assert server.find_leftover(port, timeouts=FAST_STOP) is StopPath.GRACEFUL
+    srv.start()
+    assert srv.pid != old and group_members(old) == []
+    srv.stop()
+
+
+def test_leftover_found_by_port_holder_without_pidfile():
+    port = free_port()
+    old = _start_in_another_process(port)
+    server.pid_file(port).unlink()  # e.g. the pid file was lost
+    assert old in server.port_holder_pids(port)
+    assert server.is_our_server(old)
+    assert server.find_leftover(port, timeouts=FAST_STOP) is StopPath.GRACEFUL
+    assert group_members(old) == []
+
+
+def test_a_foreign_holder_is_not_touched(external_double):
+    url = external_double("someone_elses")
+    port = int(url.rsplit(":", 1)[1])
+    assert server.find_leftover(port) is None
+    assert server.probe_json(url, "/health")[1]["status"] == "healthy"
+
+
+# --- the policy -----------------------------------------------------------------------------
+
+def test_policy_boots_converts_and_stops_what_it_started(settings):
+    handle = server.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+    assert handle.started_by_us and handle.server.state is ServerState.READY
+    pgid = handle.server.pid
+    assert handle.stop() is StopPath.GRACEFUL
+    assert group_members(pgid) == []
+
+
+def test_policy_uses_a_healthy_server_with_this_model_as_is(settings, external_double):
+    url = external_double("moss_tts_local", port=settings.sglomni.port)
+    handle = server.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+    assert handle.base_url == url and not handle.started_by_us
+    assert handle.stop() is None
+    assert server.probe_json(url, "/health")[1]["status"] == "healthy", "left running"
+
+
+def test_policy_refuses_a_foreign_server_with_another_model(settings, external_double):
+    url = external_double("voxtral_tts", port=settings.sglomni.port)
+    with pytest.raises(ConfigError) as info:
+        server.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+    assert "voxtral_tts" in info.value.message and "moss_tts_local" in info.value.message
+    assert f"--api-url {url}" in info.value.hint
+
+
+def test_policy_restarts_our_server_hosting_another_model(settings):
+    port = settings.sglomni.port
+    old = server.ManagedServer(catalog.get("voxtral_tts"), port=port, start_timeout=15)
+    old.start()
+    old_pid = old.pid
+    handle = server.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+    assert handle.started_by_us and group_members(old_pid) == []
+    assert server.hosted_models(handle.base_url)[0] == "moss_tts_local"
+    assert json.loads(server.pid_file(port).read_text())["model"] == "moss_tts_local"
+    handle.stop()
+
+
+def test_api_url_with_another_catalog_model_is_refused(external_double, settings):
+    url = external_double("voxtral_tts")
+    with pytest.raises(ConfigError, match="hosts 'voxtral_tts', not 'moss_tts_local'"):
+        server.ensure_server(MOSS, BackendOptions(model="moss_tts_local", api_urls=(url,)), settings)
+
+
+def test_serve_argv_only_uses_flags_of_the_real_cli():
+    """Every flag serve_argv emits is declared by sglang-omni 0.1.9's cli/serve.py (read by AST)."""
+    import ast
+    src = Path("/tmp/sgo/src/sglang_omni/cli/serve.py")
+    if not src.exists():
+        pytest.skip("the unpacked sglang-omni 0.1.9 source is not on this machine")
+    tree = ast.parse(src.read_text())
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "serve")
+    declared = set()
+    for arg in fn.args.args[1:]:
+        declared.add("--" + arg.arg.replace("_", "-"))
+        for node in ast.walk(arg.annotation):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("--"):
+                declared.add(node.value)
+    argv = server.serve_argv("/x/sgl-omni", MOSS, config=Path("/c.yaml"), port=8100, host="127.0.0.1",
+                             model_name="moss_tts_local")
+    assert argv[1] == "serve"
+    used = {a for a in argv if a.startswith("--")}
+    assert used == {"--model-path", "--config", "--port", "--host", "--model-name"}
+    assert used <= declared
