@@ -135,8 +135,9 @@ def _raise_on_sigterm(signum, frame):
 def main(argv: list[str] | None = None) -> int:
     """Run the command line and return the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(level=logging.DEBUG if _debug() else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if _debug():  # the app's own debug lines, not every library's
+        logging.getLogger("app").setLevel(logging.DEBUG)
     try:
         signal.signal(signal.SIGTERM, _raise_on_sigterm)
     except ValueError:  # not the main thread (tests driving main() from a thread)

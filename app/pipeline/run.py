@@ -96,11 +96,16 @@ class Converter:
         self._check_output_writable()
         chapters = {pc.chapter.index: _ChapterState(pc, len(pc.chunks)) for pc in self.plan.chapters}
         todo: deque[PlannedChunk] = deque()
+        # Identical chunks (a repeated refrain, "* * *") are rendered once and shared.
+        self._twins: dict[str, list[PlannedChunk]] = {}
         cached = 0
         for pc in self.plan.chunks:
             if not self.no_cache and self.cache.has(pc.key):
                 cached += 1
+            elif pc.key in self._twins:
+                self._twins[pc.key].append(pc)
             else:
+                self._twins[pc.key] = []
                 todo.append(pc)
         self.emit(ev.RunStarted(len(chapters), len(self.plan.chunks), cached, self.backend.name,
                                 self.backend.concurrency))
@@ -110,10 +115,13 @@ class Converter:
         try:
             with self.backend:
                 # Cached chunks count first, and chapters with nothing to render start encoding now.
+                queued = {pc.key for pc in todo}
                 for pc in self.plan.chunks:
-                    if pc not in todo:
+                    if pc.key not in queued:
                         path = self.cache.get(pc.key)
                         if path is None:  # corrupted since planning: render again
+                            queued.add(pc.key)
+                            self._twins.setdefault(pc.key, [])
                             todo.append(pc)
                             continue
                         self._chunk_finished(chapters, pc, path, True, encoder, encoded)
@@ -152,6 +160,8 @@ class Converter:
                     path = fut.result()  # a permanent failure ends the run; others are saved
                     self._synthesized += 1
                     self._chunk_finished(chapters, pc, path, False, encoder, encoded)
+                    for twin in self._twins.pop(pc.key, []):
+                        self._chunk_finished(chapters, twin, path, True, encoder, encoded)
                 if self.cancel.is_set() and not in_flight:
                     break
         except BaseException:
@@ -201,7 +211,7 @@ class Converter:
     # -- chapters and output --------------------------------------------------
 
     def _chapter_file(self, planned: PlannedChapter) -> Path:
-        ext = "m4a" if self.plan.fmt == "m4b" else "mp3"
+        ext = "aac" if self.plan.fmt == "m4b" else "mp3"
         extra = f"{self.meta.title}|{self.meta.author}" if self.plan.fmt == "mp3" else ""
         return self.work_dir / "chapters" / f"{planned.artifact_key(self.plan.fmt, extra)}.{ext}"
 

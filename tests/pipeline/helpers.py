@@ -26,6 +26,11 @@ def write_txt_book(folder: Path, chapters: dict[str, str] = CHAPTERS, name: str 
     return path
 
 
+def titles(chapters: dict[str, str]) -> list[str]:
+    """Return the chapter titles the TXT heading lines produce."""
+    return [f"Chapter {n}: {title}" for n, title in enumerate(chapters, 1)]
+
+
 def chunk_files(cache_root: Path) -> dict[str, float]:
     """Return {cached chunk WAV name: mtime} under a cache folder."""
     return {p.name: p.stat().st_mtime for p in (cache_root / "chunks").rglob("*.wav")

@@ -1,0 +1,1 @@
+"""The terminal UI (Textual): `python audiobook.py hub`."""

@@ -1,0 +1,337 @@
+"""Generate Audiobooks: the form, and the live view of a run."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, OptionList, RichLog, Select, Static
+from textual.widgets.option_list import Option
+
+from app.backends.sglomni import catalog
+from app.convert import ConvertRequest, convert, read_book
+from app.errors import AudiobookError, Cancelled
+from app.hub import adapters
+from app.hub.modals import ClampModal, FilePickModal
+from app.hub.threads import ask_from_thread, ui
+from app.pipeline import events as ev
+from app.progress import RunStats, hms
+
+BACKENDS = [("Piper — CPU, bundled voice", "piper"), ("SGLang-Omni — GPU server", "sglomni")]
+FORMATS = [("M4B with chapters", "m4b"), ("MP3, one per chapter", "mp3")]
+#: Voice select value for "the model's own default voice".
+DEFAULT_VOICE = "default:"
+
+
+class GenerateScreen(Screen):
+    """Pick a book, backend, model and voice, then start a run."""
+
+    BINDINGS = [Binding("ctrl+r", "start", "Start"), Binding("ctrl+o", "browse", "Browse"),
+                Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.server_voice_names: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        conf = self.app.conf
+        yield Header()
+        with VerticalScroll(id="form"):
+            yield Label("Book file (EPUB, TXT, Markdown, HTML)")
+            with Horizontal(classes="row"):
+                yield Input(placeholder="path/to/book.epub", id="book")
+                yield Button("Browse…", id="browse")
+            yield Label("Backend")
+            yield Select(BACKENDS, value=conf.backend or "piper", allow_blank=False, id="backend")
+            yield Label("Model (SGLang-Omni) — capabilities: tts, clone, design", id="model-label")
+            specs = list(catalog.CATALOG.values())
+            yield OptionList(*[Option(Text(row), id=spec.key) for row, spec in zip(catalog.picker_rows(specs), specs)],
+                             id="model")
+            yield Label("Voice")
+            yield Select([("(default voice)", DEFAULT_VOICE)], value=DEFAULT_VOICE, allow_blank=False, id="voice")
+            yield Label("Instructions (voice design / performance direction)")
+            yield Input(id="instructions")
+            with Horizontal(classes="row"):
+                with Vertical(classes="cell"):
+                    yield Label("Chunk size (words; empty = default)")
+                    yield Input(value=str(conf.chunk_size) if conf.chunk_size else "", type="integer", id="chunk")
+                with Vertical(classes="cell"):
+                    yield Label("Format")
+                    yield Select(FORMATS, value=conf.format or "m4b", allow_blank=False, id="format")
+            with Horizontal(classes="buttons"):
+                yield Button("Start", variant="primary", id="start")
+                yield Button("Back", id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        conf = self.app.conf
+        models = self.query_one("#model", OptionList)
+        keys = list(catalog.CATALOG)
+        if conf.model in keys:
+            models.highlighted = keys.index(conf.model)
+        else:
+            models.highlighted = 0
+        self._backend_changed()
+        self.query_one("#book", Input).focus()
+        self.load_server_voices()
+
+    # -- form behaviour --------------------------------------------------------------------
+
+    @property
+    def backend(self) -> str:
+        return str(self.query_one("#backend", Select).value)
+
+    @property
+    def model_key(self) -> str | None:
+        models = self.query_one("#model", OptionList)
+        if models.highlighted is None:
+            return None
+        return models.get_option_at_index(models.highlighted).id
+
+    def _backend_changed(self) -> None:
+        sglomni = self.backend == "sglomni"
+        self.query_one("#model", OptionList).display = sglomni
+        self.query_one("#model-label", Label).display = sglomni
+        self._fill_voices()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "backend":
+            self._backend_changed()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "model":
+            self._fill_voices()
+
+    def _fill_voices(self) -> None:
+        """Offer the model's presets, the server's voices and the clips in voices/."""
+        options: list[tuple[str, str]] = [("(default voice)", DEFAULT_VOICE)]
+        if self.backend == "sglomni" and self.model_key:
+            spec = catalog.get(self.model_key)
+            options += [(f"preset: {name}", f"voice:{name}") for name in spec.preset_voices]
+            options += [(f"server: {name}", f"voice:{name}") for name in self.server_voice_names
+                        if name not in spec.preset_voices]
+            if "clone" in spec.capabilities:
+                options += [(f"clip: {p.name}", f"clone:{p}") for p in adapters.voice_clips()]
+        select = self.query_one("#voice", Select)
+        current = select.value
+        select.set_options(options)
+        values = [v for _, v in options]
+        select.value = current if current in values else DEFAULT_VOICE
+
+    @work(thread=True, exclusive=True, group="voices")
+    def load_server_voices(self) -> None:
+        """Ask the configured server for its voices, off the UI thread."""
+        names = adapters.server_voices(self.app.conf)
+        if names:
+            def apply() -> None:
+                self.server_voice_names = names
+                self._fill_voices()
+            ui(self.app, apply)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "browse":
+            self.action_browse()
+        elif event.button.id == "start":
+            self.action_start()
+        elif event.button.id == "back":
+            self.app.pop_screen()
+
+    def action_browse(self) -> None:
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.query_one("#book", Input).value = str(path)
+        self.app.push_screen(FilePickModal(Path.cwd()), chosen)
+
+    def request(self) -> ConvertRequest | None:
+        """Return the ConvertRequest the form describes, or None after telling the user what is missing."""
+        book = self.query_one("#book", Input).value.strip()
+        if not book:
+            self.notify("Choose a book file first.", severity="error")
+            return None
+        path = Path(book).expanduser()
+        if not path.is_file():
+            self.notify(f"{path} is not a file.", severity="error")
+            return None
+        chunk_text = self.query_one("#chunk", Input).value.strip()
+        chunk = int(chunk_text) if chunk_text else None
+        if chunk is not None and chunk < 1:
+            self.notify("Chunk size must be a positive number of words.", severity="error")
+            return None
+        voice_value = str(self.query_one("#voice", Select).value)
+        kind, _, arg = voice_value.partition(":")
+        req = ConvertRequest(
+            book=path, backend=self.backend,
+            model=self.model_key if self.backend == "sglomni" else None,
+            chunk_size=chunk, fmt=str(self.query_one("#format", Select).value),
+            voice=arg if kind == "voice" else None, clone=Path(arg) if kind == "clone" else None,
+            instructions=self.query_one("#instructions", Input).value.strip() or None,
+        )
+        return req
+
+    def action_start(self) -> None:
+        req = self.request()
+        if req is not None:
+            self.app.push_screen(RunScreen(req))
+
+
+class RunScreen(Screen):
+    """The live view of one conversion: chapters, chunks, audio, realtime factor, ETA."""
+
+    BINDINGS = [Binding("c", "cancel", "Cancel run"), Binding("r", "again", "Run again / resume"),
+                Binding("escape", "back", "Back")]
+
+    def __init__(self, req: ConvertRequest) -> None:
+        super().__init__()
+        self.req = req
+        self.cancel_event = threading.Event()
+        self.stats = RunStats()
+        self.running = False
+        self.output: Path | None = None
+        self.outcome = ""
+        self._rows: dict[int, object] = {}
+        self._chunks: dict[int, int] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical():
+            target = self.req.backend + (f" / {self.req.model}" if self.req.model else "")
+            yield Static(Text(f"{self.req.book.name} on {target}"), id="title", classes="heading")
+            yield Static("Status: preparing", id="status")
+            yield Static("", id="stats")
+            table: DataTable = DataTable(id="chapters", cursor_type="row")
+            yield table
+            yield RichLog(id="log", wrap=True, markup=False, max_lines=300)
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", variant="error", id="cancel")
+                yield Button("Run again", id="again", disabled=True)
+                yield Button("Back", id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("#", "Chapter", "Chunks", "Audio", "Status")
+        self.start()
+
+    def start(self) -> None:
+        self.cancel_event = threading.Event()
+        self.stats = RunStats()
+        self.running = True
+        self.output = None
+        self.outcome = ""
+        self.query_one("#cancel", Button).disabled = False
+        self.query_one("#again", Button).disabled = True
+        self.query_one("#status", Static).update("Status: preparing")
+        self.app.begin_task("convert", self.cancel_event.set)
+        self.run_conversion()
+
+    # -- the worker ------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="convert")
+    def run_conversion(self) -> None:
+        """Read the book's chapters for the table, then convert through app.convert.convert."""
+        try:
+            book = read_book(self.req)
+            ui(self.app, self._fill_chapters, [(ch.index, ch.title) for ch in book.chapters])
+            output = convert(self.req, listener=self._listener, confirm_clamp=self._ask_clamp,
+                             cancel=self.cancel_event, conf=self.app.conf)
+            ui(self.app, self._ended, "done", f"Done: {output}", output)
+        except Cancelled as exc:
+            ui(self.app, self._ended, "cancelled", f"Cancelled: {exc.message} (press R to resume)", None)
+        except AudiobookError as exc:
+            ui(self.app, self._ended, "failed", f"Failed: {exc.one_line()}", None)
+        except Exception as exc:  # a bug must not leave the screen saying "running"
+            ui(self.app, self._ended, "failed", f"Failed: unexpected {type(exc).__name__}: {exc}", None)
+
+    def _listener(self, event: ev.Event) -> None:
+        ui(self.app, self._on_event, event)
+
+    def _ask_clamp(self, size: int, cap: int) -> str:
+        answer = ask_from_thread(self.app, ClampModal(size, cap), self.cancel_event)
+        return answer or "cancel"
+
+    # -- UI updates ------------------------------------------------------------------------
+
+    def _fill_chapters(self, chapters: list[tuple[int, str]]) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        self._rows.clear()
+        self._chunks.clear()
+        for index, title in chapters:
+            self._rows[index] = table.add_row(str(index), Text(title[:40]), "0", "0:00:00", "waiting",
+                                              key=str(index))
+            self._chunks[index] = 0
+        self.query_one("#status", Static).update("Status: starting the backend")
+
+    def _set(self, index: int, column: int, value: str) -> None:
+        table = self.query_one(DataTable)
+        if str(index) in {str(k) for k in self._rows}:
+            table.update_cell_at((table.get_row_index(str(index)), column), value)
+
+    def _on_event(self, event: ev.Event) -> None:
+        self.stats.on(event)
+        log = self.query_one("#log", RichLog)
+        if isinstance(event, ev.RunStarted):
+            self.query_one("#status", Static).update(
+                f"Status: converting — {event.total_chunks} chunks ({event.cached_chunks} already done) "
+                f"on {event.backend}, {event.concurrency} at a time")
+        elif isinstance(event, ev.ChunkDone):
+            self._chunks[event.chapter_index] = self._chunks.get(event.chapter_index, 0) + 1
+            self._set(event.chapter_index, 2, str(self._chunks[event.chapter_index]))
+            self._set(event.chapter_index, 4, "rendering")
+        elif isinstance(event, ev.ChapterDone):
+            self._set(event.chapter_index, 3, hms(event.audio_seconds))
+            self._set(event.chapter_index, 4, "done")
+        elif isinstance(event, ev.ChunkRetry):
+            log.write(f"retrying a chunk of chapter {event.chapter_index} (attempt {event.attempt + 1}): "
+                      f"{event.reason}")
+        elif isinstance(event, ev.Muxing):
+            self.query_one("#status", Static).update(f"Status: writing {event.output}")
+        elif isinstance(event, ev.RunFinished):
+            log.write(f"{event.synthesized_chunks} chunks synthesized in {hms(event.wall_seconds)}")
+        elif isinstance(event, ev.Message):
+            log.write(event.text)
+        self._show_stats()
+
+    def _show_stats(self) -> None:
+        s = self.stats
+        eta = "--:--:--" if s.eta is None else hms(s.eta)
+        self.query_one("#stats", Static).update(
+            f"chunks {s.done}/{s.total}   audio {hms(s.audio)}   {s.realtime_factor:.1f}x realtime   ETA {eta}")
+
+    def _ended(self, outcome: str, line: str, output: Path | None) -> None:
+        self.running = False
+        self.outcome = outcome
+        self.output = output
+        self.app.end_task("convert")
+        self.query_one("#status", Static).update(Text(line))
+        self.query_one("#log", RichLog).write(line)
+        self.query_one("#cancel", Button).disabled = True
+        self.query_one("#again", Button).disabled = False
+        self._show_stats()
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        {"cancel": self.action_cancel, "again": self.action_again, "back": self.action_back}[
+            str(event.button.id)]()
+
+    def action_cancel(self) -> None:
+        if self.running and not self.cancel_event.is_set():
+            self.cancel_event.set()
+            self.query_one("#status", Static).update(
+                "Status: cancelling — finished chunks are kept; run again to resume")
+
+    def action_again(self) -> None:
+        if not self.running:
+            self.start()
+
+    def action_back(self) -> None:
+        if self.running:
+            self.notify("A run is in progress; cancel it (C) before leaving.", severity="warning")
+            return
+        self.app.pop_screen()

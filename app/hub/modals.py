@@ -1,0 +1,151 @@
+"""Small modal questions the hub asks: confirm, chunk clamp, model choice, file choice."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, DirectoryTree, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+MODAL_CSS = """
+ModalScreen { align: center middle; }
+.dialog { width: 70; max-width: 95%; height: auto; max-height: 90%; border: thick $accent;
+          background: $surface; padding: 1 2; }
+.dialog .question { width: 100%; margin-bottom: 1; }
+.dialog Horizontal { height: auto; width: 100%; }
+.dialog Button { margin-right: 1; }
+.dialog OptionList { height: auto; max-height: 16; }
+.dialog DirectoryTree { height: 20; }
+"""
+
+
+class ConfirmModal(ModalScreen[bool]):
+    """Ask a yes/no question; Enter or y confirms, Escape or n declines."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+
+    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__()
+        self.question = question
+        self.yes, self.no = yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="confirm"):
+            yield Label(self.question, classes="question")
+            with Horizontal():
+                yield Button(self.yes, variant="error", id="yes")
+                yield Button(self.no, variant="primary", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+
+class ClampModal(ModalScreen[str]):
+    """Offer to clamp the chunk size to the model's request window: "set", "keep" or "cancel"."""
+
+    BINDINGS = [Binding("s", "answer('set')", "Set"), Binding("k,t", "answer('keep')", "Keep"),
+                Binding("c,escape", "answer('cancel')", "Cancel")]
+
+    def __init__(self, size: int, cap: int) -> None:
+        super().__init__()
+        self.size, self.cap = size, cap
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="clamp"):
+            yield Label(f"This model speaks at most {self.cap} words per request, but the chunk size is "
+                        f"{self.size}. Longer chunks may be cut off mid-sentence.", classes="question")
+            with Horizontal():
+                yield Button(f"Set Chunk to {self.cap}", variant="primary", id="set")
+                yield Button(f"Keep {self.size}", id="keep")
+                yield Button("Cancel", variant="error", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#set", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(str(event.button.id))
+
+    def action_answer(self, value: str) -> None:
+        self.dismiss(value)
+
+
+class PickModal(ModalScreen["str | None"]):
+    """Pick one of `choices` (id, prompt); Escape returns None."""
+
+    BINDINGS = [Binding("escape", "dismiss_none", "Cancel")]
+
+    def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="pick"):
+            yield Label(self.title_text, classes="question")
+            yield OptionList(*[Option(prompt, id=key) for key, prompt in self.choices], id="pick-list")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
+
+
+class FilePickModal(ModalScreen["Path | None"]):
+    """Browse for a book file with a DirectoryTree; Escape returns None."""
+
+    BINDINGS = [Binding("escape", "dismiss_none", "Cancel")]
+
+    def __init__(self, start: Path) -> None:
+        super().__init__()
+        self.start = start
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="filepick"):
+            yield Label(f"Choose a book (EPUB, TXT, Markdown, HTML) under {self.start}", classes="question")
+            yield DirectoryTree(self.start, id="tree")
+
+    def on_mount(self) -> None:
+        self.query_one(DirectoryTree).focus()
+
+    def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
+        self.dismiss(Path(event.path))
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
+
+
+class MessageModal(ModalScreen[None]):
+    """Show a message until Enter or Escape."""
+
+    BINDINGS = [Binding("escape,enter", "close", "Close")]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="message"):
+            yield Static(self.text, classes="question")
+            yield Button("OK", variant="primary", id="ok")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+__all__ = ["ConfirmModal", "ClampModal", "PickModal", "FilePickModal", "MessageModal", "MODAL_CSS"]
