@@ -19,6 +19,7 @@ model's rate and channels. Misbehaviour is chosen by environment variables:
   SGO_DOUBLE_BAD=html|text|truncated  the first SGO_DOUBLE_BAD_COUNT (1) speech answers are not WAV
   SGO_DOUBLE_KV_CAPACITY=N      reject input+max_new_tokens > N like Higgs's thinker scheduler
   SGO_DOUBLE_SPEECH=piper|tone  real Piper speech (default) or a fast tone
+  SGO_DOUBLE_SLOW=S             every speech request takes S seconds longer
 """
 from __future__ import annotations
 
@@ -286,6 +287,7 @@ class Handler(BaseHTTPRequestHandler):
         with self.state.lock:
             self.state.speech_count += 1
             n = self.state.speech_count
+        time.sleep(float(env("SGO_DOUBLE_SLOW", "0")))
         if n <= int(env("SGO_DOUBLE_FAIL", "0")):
             message = OOM_TEXT if env("SGO_DOUBLE_OOM") == "1" else "Error generating speech: engine step failed"
             return self._json(500, error_payload(message, error_type="server_error", code=None))

@@ -1,0 +1,291 @@
+"""Payloads, responses, retries and error mapping against the double over real HTTP."""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import wave
+from pathlib import Path
+
+import pytest
+
+from app.backends.base import BackendOptions, VoiceOptions
+from app.backends.sglomni import catalog, client, server
+from app.backends.sglomni.backend import SglomniBackend
+from app.backends.sglomni.http import OOM_HINT, Endpoint, Timeouts, error_text
+from app.errors import BackendError, BadAudio, OutOfMemory, ServerError, ServerUnavailable
+
+from .conftest import free_port
+
+FAST = client.RetryPolicy(attempts=3, base=0.01, cap=0.02)
+
+
+def make_clip(path: Path, seconds: float = 1.0, rate: int = 16000) -> Path:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(b"\x01\x00" * int(rate * seconds))
+    return path
+
+
+def backend_for(url: str, model: str, settings, **voice) -> SglomniBackend:
+    opts = BackendOptions(model=model, api_urls=(url,), voice=VoiceOptions(**voice))
+    b = SglomniBackend(opts, settings=settings, retry=FAST)
+    b.start()
+    return b
+
+
+def speech_bodies(requests_log) -> list[dict]:
+    return [r["json"] for r in requests_log("/v1/audio/speech")]
+
+
+def wav_format(path: Path) -> tuple[int, int, int]:
+    with wave.open(str(path)) as w:
+        return w.getframerate(), w.getnchannels(), w.getnframes()
+
+
+# --- payloads ---------------------------------------------------------------------------------
+
+def test_reference_less_payload_and_model_rate(external_double, requests_log, settings, tmp_path):
+    url = external_double("moss_tts_local")
+    b = backend_for(url, "moss_tts_local", settings)
+    out = tmp_path / "out" / "c1.wav"
+    b.synthesize("The lighthouse blinked twice.", 7, out)
+    assert speech_bodies(requests_log) == [
+        {"input": "The lighthouse blinked twice.", "response_format": "wav", "stream": False, "seed": 7}]
+    rate, channels, frames = wav_format(out)
+    assert (rate, channels) == (48000, 2) and frames > 0
+    assert [p.name for p in out.parent.iterdir()] == ["c1.wav"], "no temp file left behind"
+    b.stop()
+
+
+def test_real_piper_speech_through_the_double(external_double, settings, tmp_path):
+    url = external_double("zonos2", env={"SGO_DOUBLE_SPEECH": "piper"})
+    clip = make_clip(tmp_path / "ref.wav")
+    b = backend_for(url, "zonos2", settings, clone=clip, transcription="A reference.")
+    out = tmp_path / "z.wav"
+    b.synthesize("Hello from the double.", 1, out)
+    rate, channels, frames = wav_format(out)
+    assert (rate, channels) == (44100, 1)
+    with wave.open(str(out)) as w:
+        samples = w.readframes(frames)
+    assert 0.3 < frames / rate < 5 and max(samples[1::2]) > 8, "real, audible speech"
+    b.stop()
+
+
+def test_clone_on_loopback_sends_the_local_path(external_double, requests_log, settings, tmp_path):
+    url = external_double("moss_tts_local")
+    clip = make_clip(tmp_path / "narrator.wav")
+    b = backend_for(url, "moss_tts_local", settings, clone=clip, transcription="Hello there.")
+    b.synthesize("Cloned words.", 3, tmp_path / "c.wav")
+    body = speech_bodies(requests_log)[0]
+    assert body["ref_audio"] == str(clip.resolve()) and body["ref_text"] == "Hello there."
+    assert b.identity()["clone_sha256"] and b.identity()["transcript"] == "Hello there."
+    b.stop()
+
+
+def test_clone_on_a_remote_server_is_inlined_never_a_path(tmp_path, settings):
+    clip = make_clip(tmp_path / "narrator.wav")
+    b = SglomniBackend(BackendOptions(model="moss_tts_local",
+                                      voice=VoiceOptions(clone=clip, transcription="Hi.")), settings=settings)
+    b._connect(server.ServerHandle(base_url="http://192.0.2.10:8000", started_by_us=False, label="x"))
+    body = b._client.payload("Remote words.", 5)
+    assert body["ref_audio"].startswith("data:audio/wav;base64,")
+    assert base64.b64decode(body["ref_audio"].split(",", 1)[1]) == clip.read_bytes()
+    assert str(tmp_path) not in json.dumps(body)
+    b._endpoint.close()
+
+
+def test_data_uri_reference_is_accepted_by_the_server(external_double, requests_log, tmp_path):
+    url = external_double("moss_tts")
+    clip = make_clip(tmp_path / "r.wav")
+    spec = catalog.get("moss_tts")
+    with Endpoint(url) as ep:
+        speech = client.SpeechClient(ep, spec, VoiceOptions(), ref_audio=client.reference_value(clip, loopback=False),
+                                     ref_text="Words.", retry=FAST)
+        info = speech.synthesize("Some text.", 2, tmp_path / "o.wav")
+    assert info.sample_rate == 24000
+    assert speech_bodies(requests_log)[0]["ref_audio"].startswith("data:audio/wav;base64,")
+
+
+def test_preset_voice(external_double, requests_log, settings, tmp_path):
+    url = external_double("qwen3_tts_0_6b_customvoice")
+    b = backend_for(url, "qwen3_tts_0_6b_customvoice", settings, voice="Vivian")
+    b.synthesize("Preset voice.", 1, tmp_path / "v.wav")
+    assert speech_bodies(requests_log)[0]["voice"] == "Vivian"
+    b.stop()
+
+
+def test_unknown_voice_is_a_one_line_non_transient_error(external_double, requests_log, settings, tmp_path):
+    url = external_double("qwen3_tts_0_6b_customvoice")
+    b = backend_for(url, "qwen3_tts_0_6b_customvoice", settings, voice="Nobody")
+    with pytest.raises(ServerError) as info:
+        b.synthesize("x", 1, tmp_path / "v.wav")
+    assert info.value.status == 400 and not info.value.transient
+    assert "Unknown voice 'Nobody'" in info.value.message and "\n" not in info.value.message
+    assert len(speech_bodies(requests_log)) == 1, "4xx is not retried"
+    b.stop()
+
+
+def test_design_instructions_and_language(external_double, requests_log, settings, tmp_path):
+    url = external_double("qwen3_tts_1_7b_voicedesign")
+    b = backend_for(url, "qwen3_tts_1_7b_voicedesign", settings,
+                    instructions="A warm adult female narrator", language="English")
+    b.synthesize("Designed.", 9, tmp_path / "d.wav")
+    body = speech_bodies(requests_log)[0]
+    assert body["instructions"] == "A warm adult female narrator" and body["language"] == "English"
+    b.stop()
+
+
+def test_zonos2_extras_and_required_reference(external_double, requests_log, settings, tmp_path):
+    url = external_double("zonos2")
+    clip = make_clip(tmp_path / "z.wav")
+    b = backend_for(url, "zonos2", settings, clone=clip, transcription="Ref.")
+    b.synthesize("Zonos words.", 4, tmp_path / "z_out.wav")
+    assert speech_bodies(requests_log)[0]["max_new_tokens"] == 12288
+    b.stop()
+    with pytest.raises(BackendError, match="needs a reference clip"):
+        client.build_payload(catalog.get("zonos2"), VoiceOptions(), "x", 1)
+
+
+def test_higgs_refits_to_the_reported_window_and_resends_once(external_double, requests_log, settings, tmp_path):
+    url = external_double("higgs_audio_v3_tts", env={"SGO_DOUBLE_KV_CAPACITY": "4095"})
+    b = backend_for(url, "higgs_audio_v3_tts", settings)
+    assert b.max_chunk_words == 80
+    text = " ".join(["word"] * 80)  # double: input_tokens = 200 + 12*80 = 1160
+    b.synthesize(text, 1, tmp_path / "h.wav")
+    sent = [body["max_new_tokens"] for body in speech_bodies(requests_log)]
+    assert sent == [3000, 4095 - 1160]
+    b.stop()
+
+
+def test_higgs_never_resends_as_is_when_nothing_fits(external_double, requests_log, settings, tmp_path):
+    url = external_double("higgs_audio_v3_tts", env={"SGO_DOUBLE_KV_CAPACITY": "250"})
+    b = backend_for(url, "higgs_audio_v3_tts", settings)
+    with pytest.raises(ServerError, match="cannot fit this request") as info:
+        b.synthesize("far too long for the window", 1, tmp_path / "h.wav")
+    assert not info.value.transient
+    assert [body["max_new_tokens"] for body in speech_bodies(requests_log)] == [3000]
+    b.stop()
+
+
+def test_kv_message_numbers_parse_from_upstreams_format():
+    msg = ("Request requires more tokens than the thinker KV cache can hold (input_tokens=1500, "
+           "max_new_tokens=3000, required_tokens=4500, kv_capacity=4095). Current mem_fraction_static is "
+           "0.800; try setting --thinker-mem-fraction-static higher.")
+    assert client.parse_kv_window(msg) == (1500, 3000, 4500, 4095)
+    assert client.refit_max_new_tokens(msg) == 2595
+
+
+# --- errors and retries -----------------------------------------------------------------------
+
+def test_transient_500s_are_retried_then_succeed(external_double, requests_log, settings, tmp_path):
+    url = external_double("moss_tts_local", env={"SGO_DOUBLE_FAIL": "2"})
+    b = backend_for(url, "moss_tts_local", settings)
+    b.synthesize("Eventually.", 1, tmp_path / "e.wav")
+    assert len(speech_bodies(requests_log)) == 3
+    assert len({json.dumps(x) for x in speech_bodies(requests_log)}) == 1, "same seed, same request"
+    b.stop()
+
+
+def test_persistent_oom_names_the_mem_fraction_remediation(external_double, requests_log, settings, tmp_path):
+    url = external_double("moss_tts_local", env={"SGO_DOUBLE_FAIL": "99", "SGO_DOUBLE_OOM": "1"})
+    b = backend_for(url, "moss_tts_local", settings)
+    with pytest.raises(OutOfMemory) as info:
+        b.synthesize("x", 1, tmp_path / "e.wav")
+    assert info.value.hint == OOM_HINT and "--mem-fraction-static 0.70" in info.value.one_line()
+    assert "HTTP 500: CUDA out of memory" in info.value.message
+    assert len(speech_bodies(requests_log)) == FAST.attempts
+    assert not (tmp_path / "e.wav").exists()
+    b.stop()
+
+
+def test_connection_refused_names_the_managed_log(tmp_path):
+    log = tmp_path / "server.log"
+    with Endpoint(f"http://127.0.0.1:{free_port()}", log_path=log) as ep:
+        with pytest.raises(ServerUnavailable) as info:
+            ep.get_json("/health")
+    assert "Cannot connect to the SGLang-Omni server" in info.value.message
+    assert str(log) in info.value.one_line() and info.value.transient
+
+
+def test_read_timeout_is_transient(external_double, tmp_path):
+    url = external_double("moss_tts_local", env={"SGO_DOUBLE_SLOW": "2"})
+    with Endpoint(url, timeouts=Timeouts(read=0.3)) as ep:
+        speech = client.SpeechClient(ep, catalog.get("moss_tts_local"), VoiceOptions(),
+                                     retry=client.RetryPolicy(attempts=1))
+        with pytest.raises(ServerError, match="did not answer in time") as info:
+            speech.synthesize("slow", 1, tmp_path / "t.wav")
+    assert info.value.transient
+
+
+@pytest.mark.parametrize("bad", ["html", "text", "truncated"])
+def test_non_wav_bodies_are_bad_audio_and_retried(bad, external_double, requests_log, settings, tmp_path):
+    url = external_double("moss_tts_local", env={"SGO_DOUBLE_BAD": bad, "SGO_DOUBLE_BAD_COUNT": "1"})
+    b = backend_for(url, "moss_tts_local", settings)
+    b.synthesize("fine the second time", 1, tmp_path / "ok.wav")
+    assert len(speech_bodies(requests_log)) == 2
+    b.stop()
+    url2 = external_double("moss_tts_local", env={"SGO_DOUBLE_BAD": bad, "SGO_DOUBLE_BAD_COUNT": "99"})
+    b2 = backend_for(url2, "moss_tts_local", settings)
+    with pytest.raises(BadAudio):
+        b2.synthesize("never", 1, tmp_path / "bad.wav")
+    assert not (tmp_path / "bad.wav").exists()
+    b2.stop()
+
+
+def test_check_wav_rejects_truncation_and_accepts_whole_files():
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
+        w.setnchannels(2)
+        w.setsampwidth(2)
+        w.setframerate(48000)
+        w.writeframes(b"\0\0\0\0" * 480)
+    data = buf.getvalue()
+    assert client.check_wav(data) == client.WavInfo(48000, 2, 2, 480)
+    with pytest.raises(BadAudio, match="truncated"):
+        client.check_wav(data[:-100])
+    with pytest.raises(BadAudio, match="HTML page"):
+        client.check_wav(b"<html><body>oops</body></html>")
+
+
+def test_error_text_parses_envelopes_and_hides_tokens():
+    body = json.dumps({"error": {"message": "bad token hf_abcdefghijklmnop\nsecond line", "type": "x", "code": 400}})
+    text = error_text(body)
+    assert text == "bad token *** second line"
+    assert error_text('{"detail": "Not Found"}') == "Not Found"
+    assert error_text('{"success": false, "error": "Voice \'a\' not found"}') == "Voice 'a' not found"
+
+
+# --- discovery and voices ---------------------------------------------------------------------
+
+def test_discovery_and_voice_round_trip(external_double, tmp_path):
+    url = external_double("moss_tts_local")
+    clip = make_clip(tmp_path / "mine.wav")
+    with Endpoint(url) as ep:
+        assert client.health(ep)["status"] == "healthy"
+        assert client.list_models(ep) == ["moss_tts_local"]
+        meta = client.upload_voice(ep, "mine", clip, consent="owner", ref_text="Hi.")
+        assert meta["name"] == "mine" and meta["file_size"] == clip.stat().st_size
+        listed = client.list_voices(ep)
+        assert "mine" in listed["voices"] and listed["uploaded_voices"][0]["ref_text"] == "Hi."
+        assert client.delete_voice(ep, "mine") is True
+        assert client.delete_voice(ep, "mine") is False
+        assert "mine" not in client.list_voices(ep)["voices"]
+
+
+# --- the backend around a managed server ------------------------------------------------------
+
+def test_backend_boots_synthesizes_and_stops_its_own_server(settings, tmp_path):
+    b = SglomniBackend(BackendOptions(model="moss_tts_local"), settings=settings, retry=FAST)
+    assert b.concurrency == 96 and b.default_chunk_size == 40
+    ident = b.identity()
+    assert ident["backend"] == "sglomni" and ident["model"] == "moss_tts_local" and ident["clone_sha256"] is None
+    with b:
+        pgid = b.handle.server.pid
+        assert b.handle.started_by_us
+        b.synthesize("Managed.", 1, tmp_path / "m.wav")
+        assert wav_format(tmp_path / "m.wav")[:2] == (48000, 2)
+    assert not server.group_alive(pgid)
+    assert SglomniBackend(BackendOptions(model="moss_tts_local", concurrency=8), settings=settings).concurrency == 8
