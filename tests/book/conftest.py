@@ -125,9 +125,9 @@ def _page(body: str, title: str = "Old Format") -> str:
             f"</title></head><body>{body}</body></html>")
 
 
-def make_epub2(path: Path, *, extra: dict[str, bytes] | None = None) -> Path:
-    """Write an EPUB 2 with an NCX and no nav document, by hand."""
-    files = {
+def epub2_files() -> dict[str, bytes]:
+    """Return the entries of the EPUB 2 fixture (without mimetype)."""
+    return {
         "META-INF/container.xml": b'<?xml version="1.0"?><container version="1.0" '
         b'xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
         b'media-type="application/oebps-package+xml"/></rootfiles></container>',
@@ -143,6 +143,11 @@ def make_epub2(path: Path, *, extra: dict[str, bytes] | None = None) -> Path:
         "OEBPS/text/b2.html": _page("<p>The wind kept blowing.</p>").encode(),
         "OEBPS/text/c.html": _page("<h2>Third Time</h2><p>It ended well.</p>").encode(),
     }
+
+
+def make_epub2(path: Path, *, extra: dict[str, bytes] | None = None) -> Path:
+    """Write an EPUB 2 with an NCX and no nav document, by hand; extra adds or replaces entries."""
+    files = epub2_files()
     files.update(extra or {})
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")
@@ -227,3 +232,9 @@ def epub2_builder():
 def epub3_builder():
     """Return the EPUB 3 builder."""
     return make_epub3
+
+
+@pytest.fixture
+def epub2_parts():
+    """Return the EPUB 2 fixture's entries, to build hostile variants from."""
+    return epub2_files()

@@ -1,0 +1,97 @@
+"""Chunking: sentence-aware, bounded, lossless, with the right pauses."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from app.book.chunking import Pause, chunk_chapter, split_sentences
+from app.book.model import Chapter
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _check(chapter: Chapter, max_words: int) -> list:
+    chunks = chunk_chapter(chapter, max_words)
+    for c in chunks:
+        n = len(c.text.split())
+        assert n <= max_words or n == 1, c.text
+        assert c.text == c.text.strip() and c.text
+        assert c.chapter_index == chapter.index
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    assert _squash("".join(c.text for c in chunks)) == _squash("".join(chapter.paragraphs))
+    return chunks
+
+
+def test_abbreviations_and_decimals_do_not_end_sentences():
+    text = "Mr. Smith paid $3.50 for it, e.g. the apple. Dr. Jones left at 4 p.m. on Friday. Then it rained."
+    assert split_sentences(text) == [
+        "Mr. Smith paid $3.50 for it, e.g. the apple.", "Dr. Jones left at 4 p.m. on Friday.", "Then it rained."]
+
+
+def test_chunks_are_whole_sentences_and_pauses_mark_boundaries():
+    ch = Chapter(3, "T", ("One two three. Four five six. Seven eight.", "Nine ten."))
+    chunks = _check(ch, 6)
+    assert [c.text for c in chunks] == ["One two three. Four five six.", "Seven eight.", "Nine ten."]
+    assert [c.pause_after for c in chunks] == [Pause.SENTENCE, Pause.PARAGRAPH, Pause.CHAPTER]
+
+
+def test_chunks_never_span_paragraphs():
+    ch = Chapter(1, "T", ("Short one.", "Short two.", "Short three."))
+    chunks = _check(ch, 100)
+    assert [c.text for c in chunks] == ["Short one.", "Short two.", "Short three."]
+
+
+def test_long_sentence_is_cut_at_the_best_punctuation():
+    sentence = ("The rain fell on the roofs of the town, and the wind blew hard; "
+                "nobody went out that night, not even the baker who always walked his dog.")
+    chunks = _check(Chapter(1, "T", (sentence,)), 14)
+    assert chunks[0].text.endswith("blew hard;")
+
+
+def test_sentence_without_punctuation_is_cut_at_word_boundaries():
+    words = [f"w{i}" for i in range(25)]
+    chunks = _check(Chapter(1, "T", (" ".join(words),)), 10)
+    assert [len(c.text.split()) for c in chunks] == [10, 10, 5]
+
+
+def test_ten_thousand_word_paragraph_is_fast_and_lossless():
+    sentences = ["Mr. Smith walked to the market in the morning and bought 3.5 kg of apples.",
+                 "It was, e.g., a fine day; the sun shone.", "Did he pay?", "He did!"]
+    para = " ".join(sentences[i % 4] for i in range(1400))
+    assert len(para.split()) > 10_000
+    start = time.perf_counter()
+    chunks = _check(Chapter(1, "T", (para,)), 40)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.0, f"{elapsed:.2f}s"
+    assert not any(c.text.startswith("Smith") for c in chunks)
+    # No sentence punctuation at all: also fast.
+    start = time.perf_counter()
+    _check(Chapter(1, "T", (" ".join(["word"] * 10_000),)), 40)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_other_scripts_are_split():
+    assert len(split_sentences("Привет. Как дела? Хорошо.", "ru")) == 3
+    assert split_sentences("Just words", "xx-unknown") == ["Just words"]
+
+
+def test_max_words_must_be_positive():
+    with pytest.raises(ValueError):
+        chunk_chapter(Chapter(1, "T", ("Hi.",)), 0)
+
+
+_word = st.text(alphabet=st.characters(categories=("L", "N", "P")), min_size=1, max_size=12)
+_para = st.lists(_word, min_size=1, max_size=80).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(paragraphs=st.lists(_para, min_size=1, max_size=5), max_words=st.integers(1, 30))
+def test_chunking_properties_hold_for_any_text(paragraphs, max_words):
+    chunks = _check(Chapter(1, "T", tuple(paragraphs)), max_words)
+    assert chunks[-1].pause_after is Pause.CHAPTER
+    assert sum(c.pause_after is not Pause.SENTENCE for c in chunks) == len(paragraphs)
