@@ -17,7 +17,7 @@ CSS = MODAL_CSS + """
 .menu { padding: 1 2; }
 .menu OptionList { height: auto; max-height: 12; width: 60; }
 #form { padding: 0 1; }
-#form Label { margin-top: 1; }
+#form Label { margin-top: 0; }
 .row { height: auto; }
 .row Input { width: 1fr; }
 .cell { width: 1fr; height: auto; }
