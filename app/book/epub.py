@@ -88,9 +88,13 @@ def _split_href(base: str, href: str) -> tuple[str | None, str]:
 def _read_package(zf: SafeZip, book: str) -> _Package:
     """Return the parsed OPF package document."""
     opf = None
-    if zf.has("META-INF/container.xml"):
-        root = parse_xml(zf.read("META-INF/container.xml"), "META-INF/container.xml", book)
-        for rf in _descendants(root, "rootfile"):
+    try:
+        container = parse_xml(zf.read("META-INF/container.xml"), "META-INF/container.xml", book)
+    except CorruptBook:
+        # A missing or damaged container.xml is survivable: look for the package document directly.
+        container = None
+    if container is not None:
+        for rf in _descendants(container, "rootfile"):
             path = rf.get("full-path") or ""
             if path.endswith(".opf") and zf.has(path):
                 opf = path

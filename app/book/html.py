@@ -35,6 +35,7 @@ _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.S)
 _DECL_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._-]+)""", re.I)
 _ENTITY_DECL = re.compile(rb"<!ENTITY", re.I)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 @dataclass
@@ -72,10 +73,14 @@ def parse_html(data: bytes, name: str) -> etree._Element:
     """Return the parsed tree of an HTML or XHTML document, never touching the network."""
     text = decode_markup(data, name)
     # lxml refuses str input that carries an encoding declaration; we already decoded.
-    text = _XML_DECL.sub("", text, count=1).replace("\x00", "")
-    parser = lxml.html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, recover=True)
+    # lxml refuses control characters in str input; one stray byte should not sink a whole book.
+    text = _CONTROL.sub("", _XML_DECL.sub("", text, count=1))
+    parser = lxml.html.HTMLParser(
+        encoding="utf-8", no_network=True, remove_comments=True, remove_pis=True, recover=True
+    )
     try:
-        root = lxml.html.document_fromstring(text, parser=parser) if text.strip() else None
+        # Bytes with a fixed encoding: a (possibly mangled) declaration in the text cannot mislead lxml.
+        root = lxml.html.document_fromstring(text.encode("utf-8"), parser=parser) if text.strip() else None
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         raise CorruptBook(f"{name} is not readable HTML ({exc})", hint="Check the file or convert it again") from None
     if root is None:

@@ -8,9 +8,6 @@ docstring; the lead is told in the report so the fallback can be deleted.
 """
 from __future__ import annotations
 
-import importlib
-import os
-import shutil
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -18,113 +15,33 @@ from typing import Any, Callable
 from app import paths
 from app import settings as settings_mod
 from app.backends.sglomni import catalog, server
-from app.errors import ProvisionError
 
 Log = Callable[[str], None]
 
 
-def _models_module() -> Any | None:
-    """Return app.backends.sglomni.models when it exists (written by another helper)."""
-    try:
-        return importlib.import_module("app.backends.sglomni.models")
-    except ImportError:
-        return None
-
-
-# --- the Hugging Face cache ---------------------------------------------------------------
-
-def hf_hub_cache() -> Path:
-    """Return the Hugging Face hub cache folder, read from the environment at call time."""
-    if os.environ.get("HF_HUB_CACHE"):
-        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
-    if os.environ.get("HF_HOME"):
-        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "huggingface" / "hub"
-
-
-def repo_cache_dir(repo: str) -> Path:
-    """Return the cache folder huggingface_hub uses for model repo `repo`."""
-    return hf_hub_cache() / ("models--" + repo.replace("/", "--"))
-
-
-def _repo_present(repo: str) -> bool:
-    snapshots = repo_cache_dir(repo) / "snapshots"
-    return snapshots.is_dir() and any(p.is_dir() and any(p.iterdir()) for p in snapshots.iterdir())
-
-
-def fallback_installed() -> set[str]:
-    """FALLBACK for models.installed(): keys whose every repo has a non-empty snapshot in the cache."""
-    return {key for key, spec in catalog.CATALOG.items() if all(_repo_present(r) for r in spec.all_repos)}
-
-
 def installed_models() -> set[str]:
-    """Return the catalog keys whose weights are on disk."""
-    mod = _models_module()
-    if mod is not None and hasattr(mod, "installed"):
-        return set(mod.installed())
-    return fallback_installed()
+    """Return the catalog keys whose weights are fully in the HF cache (models.installed)."""
+    from app.backends.sglomni import models
+    return models.installed()
 
 
-def fallback_remove(keys: list[str], stop_server: Callable[[str], Any] | None = None, log: Log = print) -> None:
-    """FALLBACK for models.remove(): stop a server hosting the model, delete repos no kept model shares."""
-    keys = list(keys)
-    keep = installed_models() - set(keys)
-    shared = {repo for k in keep for repo in catalog.get(k).all_repos}
-    for key in keys:
-        if stop_server is not None:
-            stop_server(key)
-        for repo in catalog.get(key).all_repos:
-            if repo in shared:
-                log(f"keeping {repo}: another installed model uses it")
-                continue
-            log(f"removing {repo_cache_dir(repo)}")
-            shutil.rmtree(repo_cache_dir(repo), ignore_errors=True)
-
-
-def remove_models(keys: list[str], *, stop_server: Callable[[str], Any], log: Log = print) -> None:
+def remove_models(keys: list[str], *, stop_server: Callable[[str], Any], log: Log = print) -> list[str]:
     """Remove the cached weights of `keys`, stopping a managed server that hosts one of them first."""
-    mod = _models_module()
-    if mod is not None and hasattr(mod, "remove"):
-        try:
-            mod.remove(keys, stop_server=stop_server)
-        except TypeError:
-            mod.remove(keys)
-        return
-    fallback_remove(keys, stop_server, log)
+    from app.backends.sglomni import models
+    return models.remove(keys, stop_server=stop_server, progress=log)
 
 
-def install_models(keys: list[str], *, progress: Callable[..., Any] | None = None,
-                   cancel_event: threading.Event | None = None) -> Any:
-    """Install `keys` (companion recipe, then weights) through models.install."""
-    mod = _models_module()
-    if mod is None or not hasattr(mod, "install"):
-        raise ProvisionError("Model installs are not available in this build (app.backends.sglomni.models is missing)",
-                             hint="Use: python audiobook.py backends sglomni install KEY")
-    return mod.install(keys, progress=progress, cancel_event=cancel_event)
+def install_models(keys: list[str], *, progress: Log | None = None,
+                   cancel_event: threading.Event | None = None) -> list[str]:
+    """Install `keys` (companion recipe, then weights; resumable, cancelable) through models.install."""
+    from app.backends.sglomni import models
+    return models.install(keys, progress=progress, cancel_event=cancel_event)
 
 
-def missing_system_packages(keys: list[str] | None = None) -> list[tuple[str, str, str]]:
-    """Return (model key, binary, remediation) for each system package a model needs and PATH lacks."""
-    mod = _models_module()
-    if mod is not None and hasattr(mod, "missing_system_packages"):
-        try:
-            found = mod.missing_system_packages(keys) if keys is not None else mod.missing_system_packages()
-            out = []
-            for item in found:
-                if isinstance(item, tuple) and len(item) == 3:
-                    out.append(item)
-            if out or not found:
-                return out
-        except TypeError:
-            pass
-    rows = []
-    for key in keys if keys is not None else list(catalog.CATALOG):
-        for pkg in catalog.get(key).system_packages:
-            if shutil.which(pkg.binary) is None:
-                rows.append((key, pkg.binary, pkg.remediation))
-    return rows
+def missing_system(keys: list[str]) -> list[str]:
+    """Return "key: binary not found: remediation" for each system package a model needs and PATH lacks."""
+    from app.backends.sglomni import models
+    return [f"{key}: {line}" for key in keys for line in models.missing_system_packages(catalog.get(key))]
 
 
 # --- venv and GPU -------------------------------------------------------------------------

@@ -102,8 +102,8 @@ class ConfigureScreen(Screen):
         self._show_system()
 
     def _show_system(self) -> None:
-        rows = adapters.missing_system_packages(sorted(self.checked)) if self.checked else []
-        text = "\n".join(f"{key}: needs `{binary}` — {fix}" for key, binary, fix in rows)
+        rows = adapters.missing_system(sorted(self.checked))
+        text = "\n".join(rows)
         self.query_one("#system", Static).update(Text("Missing system packages:\n" + text) if rows else "")
 
     def action_toggle(self) -> None:
@@ -189,10 +189,9 @@ class ConfigureScreen(Screen):
         finally:
             ui(self.app, self._finished)
 
-    def _progress(self, *args: Any, **kwargs: Any) -> None:
-        """Show whatever progress models.install reports, as one line."""
-        parts = [str(a) for a in args] + [f"{k}={v}" for k, v in kwargs.items()]
-        self._log(" ".join(parts))
+    def _progress(self, line: str) -> None:
+        """Show a progress line from models.install."""
+        self._log(str(line))
 
     def _finished(self) -> None:
         self.running = False

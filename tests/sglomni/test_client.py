@@ -289,3 +289,14 @@ def test_backend_boots_synthesizes_and_stops_its_own_server(settings, tmp_path):
         assert wav_format(tmp_path / "m.wav")[:2] == (48000, 2)
     assert not server.group_alive(pgid)
     assert SglomniBackend(BackendOptions(model="moss_tts_local", concurrency=8), settings=settings).concurrency == 8
+
+
+def test_transcript_comes_from_the_clip_cache_when_not_given(external_double, requests_log, settings, tmp_path):
+    from app.backends.sglomni import transcribe
+    clip = make_clip(tmp_path / "voices" / "n.wav") if (tmp_path / "voices").mkdir() is None else None
+    transcribe.transcript_path(clip).write_text("Cached words of the clip.\n")
+    url = external_double("moss_tts_local")
+    b = backend_for(url, "moss_tts_local", settings, clone=clip)
+    b.synthesize("Hello.", 1, tmp_path / "t.wav")
+    assert speech_bodies(requests_log)[0]["ref_text"] == "Cached words of the clip."
+    b.stop()

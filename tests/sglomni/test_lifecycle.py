@@ -295,3 +295,30 @@ def test_serve_argv_only_uses_flags_of_the_real_cli():
     used = {a for a in argv if a.startswith("--")}
     assert used == {"--model-path", "--config", "--port", "--host", "--model-name"}
     assert used <= declared
+
+
+def test_zonos2_without_fp8_gpu_launches_the_bf16_fallback_and_says_so():
+    srv = ManagedServer(catalog.get("zonos2"), port=free_port(), start_timeout=15, stop_timeouts=FAST_STOP)
+    assert srv.label == "zonos2 (bf16 fallback)"  # no nvidia-smi here: capability unknown
+    srv.start()
+    cmd = Path(f"/proc/{srv.pid}/cmdline").read_bytes().decode().split("\0")
+    assert Path(cmd[cmd.index("--config") + 1]).name == catalog.get("zonos2").fallback_config_file
+    assert srv.status()["label"] == "zonos2 (bf16 fallback)"
+    assert server.status(srv.port)[0]["label"] == "zonos2 (bf16 fallback)"
+    srv.stop()
+
+
+def test_stop_model_stops_only_servers_hosting_that_model():
+    a = ManagedServer(MOSS, port=free_port(), start_timeout=15, stop_timeouts=FAST_STOP)
+    b = ManagedServer(catalog.get("voxtral_tts"), port=free_port(), start_timeout=15, stop_timeouts=FAST_STOP)
+    a.start()
+    b.start()
+    assert server.stop_model("voxtral_tts", timeouts=FAST_STOP) == [StopPath.GRACEFUL]
+    assert group_members(b.pid) == [] and group_members(a.pid) != []
+    a.stop()
+
+
+def test_settings_profile_applies_only_to_models_that_have_it():
+    assert server.pick_profile(MOSS, None, "throughput") == "throughput"
+    assert server.pick_profile(catalog.get("voxtral_tts"), None, "throughput") is None
+    assert server.pick_profile(MOSS, "throughput", "") == "throughput"

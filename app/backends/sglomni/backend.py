@@ -67,7 +67,7 @@ class SglomniBackend(Backend):
 
     @property
     def profile(self) -> str | None:
-        return self.options.profile or getattr(self.settings.sglomni, "profile", "") or None
+        return server.pick_profile(self.spec, self.options.profile, getattr(self.settings.sglomni, "profile", ""))
 
     def transcript(self) -> str | None:
         """Return the clone clip's transcript, resolving it once (Whisper may run)."""

@@ -92,11 +92,12 @@ def resolve_transcript(voice: VoiceOptions, *, whisper_model: str | None = None)
         return None
     if voice.transcription and voice.transcription.strip():
         return voice.transcription.strip()
+    from app.backends.sglomni import transcribe
     try:
-        from app.backends.sglomni import transcribe  # another module; may land later
         text = transcribe.transcript_for(Path(voice.clone), model=whisper_model) \
             if whisper_model else transcribe.transcript_for(Path(voice.clone))
-    except ImportError:
+    except Exception as exc:  # the transcript is optional: a Whisper failure must not block the run
+        log.warning("transcribing %s failed (%s)", voice.clone, exc)
         text = None
     if text and text.strip():
         return text.strip()

@@ -23,7 +23,7 @@ from typing import Any
 
 from app import paths, proc
 from app.backends.base import BackendOptions
-from app.backends.sglomni import catalog
+from app.backends.sglomni import catalog, gpu, venv
 from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import probe_json
 from app.errors import ConfigError, ServerStartError, ServerUnavailable
@@ -94,33 +94,26 @@ def serve_argv(exe: Path | str, spec: ModelSpec, *, config: Path | None, port: i
 
 
 def sgl_omni_exe() -> Path:
-    """Return the managed venv's `sgl-omni` (venv.sgl_omni_exe when available)."""
-    try:
-        from app.backends.sglomni import venv  # owned by another module; may land later
-        return Path(venv.sgl_omni_exe())
-    except (ImportError, AttributeError):
-        return paths.envs_dir() / "sglomni" / "bin" / "sgl-omni"
+    """Return the managed venv's `sgl-omni`."""
+    return Path(venv.sgl_omni_exe())
 
 
 def config_for(spec: ModelSpec, profile: str | None) -> tuple[Path | None, str]:
-    """Return the config to launch `spec` with and its status label (gpu.config_for when available)."""
-    try:
-        from app.backends.sglomni import gpu
-        path, label = gpu.config_for(spec, profile=profile or None)
-        return (Path(path) if path else None), label
-    except (ImportError, AttributeError):
-        name = (spec.profiles.get(profile) if profile else None) or spec.config_file
-        return (Path(__file__).parent / "configs" / name if name else None), spec.key
+    """Return the config to launch `spec` with and its status label, e.g. 'zonos2 (bf16 fallback)'."""
+    path, label = gpu.config_for(spec, profile=profile or None)
+    return (Path(path) if path else None), label
 
 
 def install_companions(spec: ModelSpec) -> None:
-    """Install the model's missing companion packages before a boot (venv.install_companions)."""
-    try:
-        from app.backends.sglomni import venv
-        installer = venv.install_companions
-    except (ImportError, AttributeError):
-        return
-    installer(spec)
+    """Install the model's missing companion packages before a boot."""
+    venv.install_companions(spec, log=lambda line: log.info("%s", line))
+
+
+def pick_profile(spec: ModelSpec, explicit: str | None, configured: str | None) -> str | None:
+    """Return the server profile: an explicit one always, the settings' one only where the model has it."""
+    if explicit:
+        return explicit
+    return configured if configured and configured in spec.profiles else None
 
 
 def port_is_free(host: str, port: int) -> bool:
@@ -305,6 +298,11 @@ def stop_from_pidfile(port: int | None = None, *, timeouts: StopTimeouts = StopT
         results.append(stop_group(rec.pgid, timeouts=timeouts) if rec.alive() else StopPath.ALREADY_DEAD)
         pid_file(rec.port).unlink(missing_ok=True)
     return results
+
+
+def stop_model(key: str, *, timeouts: StopTimeouts = StopTimeouts()) -> list[StopPath]:
+    """Stop every managed server hosting model `key` (before its weights are removed)."""
+    return [stop_from_pidfile(rec.port, timeouts=timeouts)[0] for rec in all_pidfiles() if rec.model == key]
 
 
 # --- leftovers ----------------------------------------------------------------------------
@@ -634,7 +632,7 @@ def ensure_server(spec: ModelSpec, options: BackendOptions, settings: Any) -> Se
     find_leftover(port)
     install_companions(spec)
     server = ManagedServer(spec, port=port, host=host, start_timeout=float(sg.start_timeout),
-                           profile=options.profile or getattr(sg, "profile", "") or None)
+                           profile=pick_profile(spec, options.profile, getattr(sg, "profile", "")))
     server.start()
     return ServerHandle(base_url=server.base_url, started_by_us=True, label=server.label, server=server,
                         log_path=server.log_path, hosted=(spec.key,))
