@@ -1,0 +1,96 @@
+"""`python audiobook.py backends sglomni ...`: the command-line face of manage.py."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from app import settings as settings_mod
+from app.backends.sglomni import catalog, manage
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="audiobook.py backends sglomni",
+                                description="Manage the SGLang-Omni backend: venv, models, servers.")
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="the model catalog; * marks installed models")
+    sub.add_parser("status", help="venv, GPU, installed models and running servers")
+    sub.add_parser("setup", help="provision the managed venv (app/envs/sglomni)")
+    inst = sub.add_parser("install", help="install models: companion packages, then weights")
+    inst.add_argument("keys", nargs="+", metavar="KEY")
+    rem = sub.add_parser("remove", help="remove models' cached weights (stopping a server hosting one)")
+    rem.add_argument("keys", nargs="+", metavar="KEY")
+    start = sub.add_parser("start", help="start a managed server for a model and leave it running")
+    start.add_argument("key", metavar="KEY")
+    start.add_argument("--port", type=int)
+    start.add_argument("--host")
+    start.add_argument("--profile", help="e.g. throughput (moss_tts_local)")
+    stop = sub.add_parser("stop", help="stop managed servers (all, or the one on --port)")
+    stop.add_argument("--port", type=int)
+    voices = sub.add_parser("voices", help="list the voices a server offers")
+    voices.add_argument("--api-url")
+    return p
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    conf = settings_mod.load()
+    if args.command == "list":
+        for row in manage.models.list_rows():
+            print(row)
+    elif args.command == "status":
+        print(f"venv: {'ready' if manage.venv_provisioned() else 'not provisioned'} ({manage.venv.venv_dir()})")
+        print(f"GPU: {'nvidia-smi answers' if manage.gpu_ok() else 'nvidia-smi does not answer (no NVIDIA GPU?)'}")
+        for row in manage.models.status_rows():
+            print(row)
+        servers = manage.server_status()
+        for st in servers:
+            print(f"server: {st['label']} on port {st['port']}: {st['state']} (log: {st['log_path']})")
+        if not servers:
+            print("server: none started by this tool")
+    elif args.command == "setup":
+        if not manage.gpu_ok():
+            print("WARNING: nvidia-smi does not answer. SGLang-Omni serves TTS on NVIDIA GPUs only; "
+                  "the venv installs, but a server will not start here.", file=sys.stderr)
+        python = manage.provision_venv(log=_say)
+        print(f"ready: {python}")
+    elif args.command == "install":
+        for key in args.keys:
+            catalog.get(key)  # validate every key before downloading anything
+        for line in manage.missing_system(args.keys):
+            print(line, file=sys.stderr)
+        done = manage.install_models(args.keys, progress=_say)
+        print(f"installed: {', '.join(done)}")
+    elif args.command == "remove":
+        for key in args.keys:
+            catalog.get(key)
+        removed = manage.remove_models(args.keys, log=_say)
+        print(f"removed: {', '.join(removed) or 'nothing was cached'}")
+    elif args.command == "start":
+        server = manage.prepare_server(args.key, conf, profile=args.profile, port=args.port, host=args.host,
+                                       log=_say)
+        server.start()
+        print(f"ready: {server.label} at {server.base_url} (stop it with: python audiobook.py backends sglomni stop)")
+    elif args.command == "stop":
+        stopped = manage.stop_server(args.port)
+        print(f"stopped {len(stopped)} server(s)" if stopped else "no managed server was running")
+    elif args.command == "voices":
+        for name in manage.server_voices(manage.server_url(conf, args.api_url)):
+            print(name)
+    return 0
+
+
+def print_voices(req) -> int:
+    """Print the voices of the server a conversion would use (--list-voices)."""
+    conf = settings_mod.load()
+    url = manage.server_url(conf, req.api_urls[0] if req.api_urls else None)
+    names = manage.server_voices(url)
+    if not names:
+        print(f"No voices listed at {url} (is a server running there?)", file=sys.stderr)
+        return 1
+    for name in names:
+        print(name)
+    return 0
