@@ -300,3 +300,34 @@ def test_transcript_comes_from_the_clip_cache_when_not_given(external_double, re
     b.synthesize("Hello.", 1, tmp_path / "t.wav")
     assert speech_bodies(requests_log)[0]["ref_text"] == "Cached words of the clip."
     b.stop()
+
+
+def test_a_managed_server_that_dies_mid_run_is_restarted(settings, tmp_path):
+    import os
+    b = SglomniBackend(BackendOptions(model="moss_tts_local"), settings=settings,
+                       retry=client.RetryPolicy(attempts=2, base=0.01, cap=0.02))
+    with b:
+        b.synthesize("Before.", 1, tmp_path / "a.wav")
+        first = b.handle.server.pid
+        os.killpg(first, 9)
+        b.synthesize("After the crash.", 2, tmp_path / "b.wav")
+        assert b.restarts == 1 and b.handle.server.pid != first
+        assert (tmp_path / "a.wav").exists() and (tmp_path / "b.wav").exists()
+        second = b.handle.server.pid
+    assert not server.group_alive(second)
+
+
+def test_every_payload_field_is_a_createspeechrequest_field(tmp_path):
+    """Field names come from sglang-omni 0.1.9's serve/protocol.py (read by AST, not copied)."""
+    import ast
+    src = Path("/tmp/sgo/src/sglang_omni/serve/protocol.py")
+    if not src.exists():
+        pytest.skip("the unpacked sglang-omni 0.1.9 source is not on this machine")
+    tree = ast.parse(src.read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "CreateSpeechRequest")
+    fields = {n.target.id for n in cls.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+    clip = make_clip(tmp_path / "c.wav")
+    voice = VoiceOptions(voice="v", instructions="i", clone=clip, transcription="t", language="English")
+    for spec in catalog.CATALOG.values():
+        body = client.build_payload(spec, voice, "text", 1, ref_audio=str(clip), ref_text="t", model_name=spec.key)
+        assert set(body) <= fields, (spec.key, set(body) - fields)

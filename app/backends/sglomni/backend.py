@@ -11,12 +11,14 @@ from app import settings as settings_mod
 from app.backends.base import Backend, BackendOptions
 from app.backends.sglomni import catalog, client, server
 from app.backends.sglomni.http import Endpoint, Timeouts
-from app.errors import ConfigError
+from app.errors import ConfigError, ServerUnavailable
 
 log = logging.getLogger(__name__)
 
 #: In-flight requests: the guide's measured peak (section 7.3: ~96 in flight for 64 running).
 DEFAULT_CONCURRENCY = 96
+#: Restarts of a managed server that died mid-run, per backend lifetime.
+MAX_RESTARTS = 3
 
 
 def _sha256(path: Path) -> str:
@@ -51,6 +53,8 @@ class SglomniBackend(Backend):
         self._clone_sha = _sha256(Path(self.voice.clone)) if self.voice.clone else None
         self._transcript: str | None = None
         self._transcript_done = False
+        self._generation = 0
+        self.restarts = 0
 
     # -- what the pipeline asks ------------------------------------------------------------
     @property
@@ -130,14 +134,47 @@ class SglomniBackend(Backend):
         """Return the model as shown in status lines, e.g. 'zonos2 (bf16 fallback)'."""
         return self.handle.label if self.handle else server.config_for(self.spec, self.profile)[1]
 
+    def _managed_server_died(self) -> bool:
+        handle = self.handle
+        return (handle is not None and handle.started_by_us and handle.server is not None
+                and handle.server.pid is not None and not server.group_alive(handle.server.pid))
+
+    def restart(self, generation: int) -> None:
+        """Restart the managed server once per failure `generation` (bounded by MAX_RESTARTS)."""
+        with self._lock:
+            if generation != self._generation:
+                return  # another thread already restarted it
+            if self.restarts >= MAX_RESTARTS:
+                raise ServerUnavailable(f"The managed server died {self.restarts + 1} times during this run",
+                                        log_path=self.handle.log_path if self.handle else None,
+                                        hint="Check the server log; finished chunks are kept, re-run to resume")
+            self.restarts += 1
+            log.warning("the managed sgl-omni server died; restarting it (%d/%d)", self.restarts, MAX_RESTARTS)
+            old, self.handle = self.handle, None
+            if self._endpoint is not None:
+                self._endpoint.close()
+            self._endpoint = self._client = None
+            if old is not None:
+                old.stop()
+            handle = server.ensure_server(self.spec, self.options, self.settings)
+            self._connect(handle)
+            self.handle = handle
+            self._generation += 1
+
     # -- work ------------------------------------------------------------------------------
     def synthesize(self, text: str, seed: int, out_path: Path) -> None:
-        speech = self._client
-        if speech is None:
+        if self._client is None:
             self.start()
-            speech = self._client
-        assert speech is not None
-        speech.synthesize(text, seed, Path(out_path))
+        while True:
+            generation, speech = self._generation, self._client
+            assert speech is not None
+            try:
+                speech.synthesize(text, seed, Path(out_path))
+                return
+            except ServerUnavailable:
+                if not self._managed_server_died():
+                    raise
+            self.restart(generation)
 
 
 def create(options: BackendOptions) -> Backend:
