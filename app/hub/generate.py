@@ -193,6 +193,7 @@ class RunScreen(Screen):
         self.running = False
         self.output: Path | None = None
         self.outcome = ""
+        self.clamp_answer: str | None = None
         self._rows: dict[int, object] = {}
         self._chunks: dict[int, int] = {}
 
@@ -223,6 +224,7 @@ class RunScreen(Screen):
         self.running = True
         self.output = None
         self.outcome = ""
+        self.clamp_answer = None
         self.query_one("#cancel", Button).disabled = False
         self.query_one("#again", Button).disabled = True
         self.query_one("#status", Static).update("Status: preparing")
@@ -243,7 +245,10 @@ class RunScreen(Screen):
         except Cancelled as exc:
             ui(self.app, self._ended, "cancelled", f"Cancelled: {exc.message} (press R to resume)", None)
         except AudiobookError as exc:
-            ui(self.app, self._ended, "failed", f"Failed: {exc.one_line()}", None)
+            if self.clamp_answer == "cancel":
+                ui(self.app, self._ended, "cancelled", "Cancelled before starting.", None)
+            else:
+                ui(self.app, self._ended, "failed", f"Failed: {exc.one_line()}", None)
         except Exception as exc:  # a bug must not leave the screen saying "running"
             ui(self.app, self._ended, "failed", f"Failed: unexpected {type(exc).__name__}: {exc}", None)
 
@@ -252,7 +257,8 @@ class RunScreen(Screen):
 
     def _ask_clamp(self, size: int, cap: int) -> str:
         answer = ask_from_thread(self.app, ClampModal(size, cap), self.cancel_event)
-        return answer or "cancel"
+        self.clamp_answer = answer or "cancel"
+        return self.clamp_answer
 
     # -- UI updates ------------------------------------------------------------------------
 

@@ -57,15 +57,15 @@ class ClampModal(ModalScreen[str]):
 
     def __init__(self, size: int, cap: int) -> None:
         super().__init__()
-        self.size, self.cap = size, cap
+        self.chunk_words, self.cap_words = size, cap
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="clamp"):
-            yield Label(f"This model speaks at most {self.cap} words per request, but the chunk size is "
-                        f"{self.size}. Longer chunks may be cut off mid-sentence.", classes="question")
+            yield Label(f"This model speaks at most {self.cap_words} words per request, but the chunk size is "
+                        f"{self.chunk_words}. Longer chunks may be cut off mid-sentence.", classes="question")
             with Horizontal():
-                yield Button(f"Set Chunk to {self.cap}", variant="primary", id="set")
-                yield Button(f"Keep {self.size}", id="keep")
+                yield Button(f"Set Chunk to {self.cap_words}", variant="primary", id="set")
+                yield Button(f"Keep {self.chunk_words}", id="keep")
                 yield Button("Cancel", variant="error", id="cancel")
 
     def on_mount(self) -> None:
