@@ -80,7 +80,7 @@ def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str
     chapters = []
     for chapter in book.chapters:
         planned = []
-        for chunk in chunk_chapter(chapter, chunk_size):
+        for chunk in chunk_chapter(chapter, chunk_size, book.language):
             seed = chunk_seed(chunk.text)
             planned.append(PlannedChunk(chunk, seed, chunk_key(chunk.text, seed, identity)))
         if planned:
