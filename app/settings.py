@@ -64,8 +64,11 @@ def _from_dict(cls, data: dict, where: str):
     kwargs = {}
     for name, value in data.items():
         f = known[name]
-        if dataclasses.is_dataclass(f.default_factory) if f.default_factory is not dataclasses.MISSING else False:
-            kwargs[name] = _from_dict(f.default_factory, value, f"{where}{name}.")
+        nested = f.default_factory if f.default_factory is not dataclasses.MISSING else None
+        if nested is not None and dataclasses.is_dataclass(nested):
+            if not isinstance(value, dict):
+                raise ConfigError(f"Setting '{where}{name}' in {paths.settings_file()} must be a [{name}] table")
+            kwargs[name] = _from_dict(nested, value, f"{where}{name}.")
         else:
             kwargs[name] = value
     return cls(**kwargs)

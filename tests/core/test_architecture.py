@@ -1,0 +1,56 @@
+"""The arrows of ARCHITECTURE.md, checked on the import graph."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+APP = Path(__file__).resolve().parents[2] / "app"
+
+
+def _imports(folder: Path) -> dict[Path, set[str]]:
+    found = {}
+    for path in folder.rglob("*.py"):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module)
+        found[path] = names
+    return found
+
+
+def _offenders(folder: str, forbidden: tuple[str, ...]) -> list[str]:
+    return [f"{p.relative_to(APP)} imports {name}"
+            for p, names in _imports(APP / folder).items()
+            for name in names if name.startswith(forbidden)]
+
+
+def test_backends_use_nothing_above_them():
+    assert _offenders("backends", ("app.pipeline", "app.cli", "app.hub", "app.convert", "app.progress")) == []
+
+
+def test_book_and_audio_know_no_backend_or_pipeline():
+    assert _offenders("book", ("app.backends", "app.pipeline", "app.audio")) == []
+    assert _offenders("audio", ("app.backends", "app.pipeline")) == []
+
+
+def test_only_proc_starts_subprocesses():
+    starters = ("subprocess.run(", "subprocess.Popen(", "subprocess.call(", "subprocess.check_",
+                "os.system(", "os.popen(", "os.spawn", "os.exec", "create_subprocess_")
+    users = sorted(p.relative_to(APP).as_posix() for p in APP.rglob("*.py")
+                   if any(s in p.read_text() for s in starters))
+    assert users == ["proc.py"], users
+
+
+def test_only_the_sglomni_http_module_imports_httpx():
+    users = sorted(p.relative_to(APP).as_posix() for p, names in _imports(APP).items()
+                   if any(n == "httpx" or n.startswith("httpx.") for n in names))
+    assert users == ["backends/sglomni/http.py"], users
+
+
+def test_no_shell_true_and_no_unsafe_yaml():
+    for path in APP.rglob("*.py"):
+        text = path.read_text()
+        assert "shell=True" not in text, path
+        assert "yaml.load(" not in text, path
