@@ -41,10 +41,16 @@ def plan_diff(installed: set[str], checked: set[str]) -> tuple[list[str], list[s
     return ([k for k in order if k in installed - checked], [k for k in order if k in checked - installed])
 
 
+class ModelTree(Tree):
+    """The checkbox tree: Space checks/unchecks instead of folding."""
+
+    BINDINGS = [Binding("space", "screen.toggle", "Check/uncheck")]
+
+
 class ConfigureScreen(Screen):
     """Check models to install, uncheck to remove; Apply runs the diff as one task."""
 
-    BINDINGS = [Binding("space", "toggle", "Check/uncheck"), Binding("a", "apply", "Apply"),
+    BINDINGS = [Binding("a", "apply", "Apply"),
                 Binding("c", "cancel_task", "Cancel task"), Binding("escape", "back", "Back")]
 
     def __init__(self) -> None:
@@ -59,7 +65,7 @@ class ConfigureScreen(Screen):
         with Vertical():
             yield Static("SGLang-Omni models — Space checks/unchecks, A applies. Checked = installed after Apply.",
                          classes="heading")
-            tree: Tree[str | None] = Tree("SGLang-Omni models", id="models")
+            tree: Tree[str | None] = ModelTree("SGLang-Omni models", id="models")
             tree.show_root = False
             yield tree
             yield Static("", id="system")
