@@ -1,0 +1,120 @@
+"""Start/Stop Backend Servers against the server double installed as the managed venv's sgl-omni."""
+from __future__ import annotations
+
+import pytest
+
+from app.backends.sglomni import server
+from app.hub.app import HubApp
+from app.hub.modals import PickModal
+from app.hub.servers import ServersScreen
+from tests.hub.conftest import fake_download, screen_text, wait_for
+
+pytestmark = pytest.mark.hub
+
+
+async def open_servers(pilot) -> ServersScreen:
+    await pilot.press("s")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, ServersScreen)
+    return pilot.app.screen
+
+
+async def test_zero_models_points_at_configure(double_venv, port):
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_servers(pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Status: no model downloaded" in text
+        assert "Configure Backends… → Configure SGLang-Omni" in text
+        assert server.read_pidfile(port) is None and not screen.busy
+
+
+async def test_one_model_starts_without_asking_and_stops(double_venv, port):
+    fake_download("voxtral_tts")
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_servers(pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        assert not isinstance(app.screen, PickModal)
+        await wait_for(pilot, lambda: "Status: ready" in screen_text(app), timeout=30, what="ready")
+        assert f"voxtral_tts on port {port}" in screen_text(app)
+        rec = server.read_pidfile(port)
+        assert rec is not None and rec.model == "voxtral_tts" and rec.alive()
+        assert server.hosted_models(f"http://127.0.0.1:{port}")[0] == "voxtral_tts"
+        # The live log shows the double's boot lines (the argv line is written by ManagedServer).
+        await wait_for(pilot, lambda: any("--model-path mistralai/Voxtral-4B-TTS-2603" in line
+                                          for line in screen.query_one("#serverlog").lines), what="the log")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
+        assert not rec.alive() and server.read_pidfile(port) is None
+
+
+async def test_several_models_ask_which_and_start_the_choice(double_venv, port):
+    fake_download("voxtral_tts")
+    fake_download("higgs_audio_v3_tts")
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_servers(pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickModal), what="the model question")
+        text = screen_text(app)
+        assert "Higgs Audio v3 TTS" in text and "Voxtral TTS 4B" in text
+        # Catalog order: Higgs first, Voxtral second.
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: "Status: ready" in screen_text(app), timeout=30, what="ready")
+        assert server.read_pidfile(port).model == "voxtral_tts"
+        assert "voxtral_tts" in server.hosted_models(f"http://127.0.0.1:{port}")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
+
+
+async def test_a_failed_boot_shows_failed_with_the_log_tail(double_venv, port, monkeypatch):
+    monkeypatch.setenv("SGO_DOUBLE_CRASH", "3")
+    fake_download("voxtral_tts")
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_servers(pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: "Status: failed" in screen_text(app), timeout=30, what="failed")
+        assert "exited during boot with code 3" in screen_text(app)
+        assert any(line.startswith("log tail:") for line in screen.query_one("#serverlog").lines)
+        assert app.tasks == {}
+
+
+async def test_zonos2_is_tagged_with_its_bf16_fallback(double_venv, port, monkeypatch):
+    from app.backends.sglomni import venv
+
+    # The DAC companions would be pip-installed into the test interpreter: say they are present.
+    monkeypatch.setattr(venv, "missing_companions", lambda spec: [])
+    fake_download("zonos2")
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_servers(pilot)
+        await pilot.press("s")
+        # No nvidia-smi here, so the compute capability is unknown and the bf16 config is chosen.
+        await wait_for(pilot, lambda: "Status: ready — zonos2 (bf16 fallback)" in screen_text(app), timeout=30,
+                       what="ready with the tag")
+        assert server.read_pidfile(port).label == "zonos2 (bf16 fallback)"
+        await pilot.press("x")
+        await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
+
+
+async def test_a_reopened_hub_finds_the_running_server(double_venv, port):
+    fake_download("voxtral_tts")
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_servers(pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: "Status: ready" in screen_text(app), timeout=30, what="ready")
+    # The server outlives the hub (it is not work in progress); a new hub reads its pid file.
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_servers(pilot)
+        await wait_for(pilot, lambda: f"Status: ready — voxtral_tts on port {port}" in screen_text(app),
+                       what="status from the pid file")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
+    assert server.read_pidfile(port) is None
