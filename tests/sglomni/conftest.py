@@ -31,7 +31,7 @@ def fake_venv(tmp_path, monkeypatch):
     bin_dir = envs / "sglomni" / "bin"
     bin_dir.mkdir(parents=True)
     exe = bin_dir / "sgl-omni"
-    exe.write_text(f"#!{sys.executable}\nimport runpy, sys\n"
+    exe.write_text(f"#!{sys.executable}\nimport os, runpy\nos.environ['SGO_DOUBLE_EXE'] = __file__\n"
                    f"runpy.run_path({str(DOUBLE)!r}, run_name='__main__')\n")
     exe.chmod(0o755)
     (bin_dir / "python").symlink_to(sys.executable)

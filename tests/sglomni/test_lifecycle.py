@@ -322,3 +322,25 @@ def test_settings_profile_applies_only_to_models_that_have_it():
     assert server.pick_profile(MOSS, None, "throughput") == "throughput"
     assert server.pick_profile(catalog.get("voxtral_tts"), None, "throughput") is None
     assert server.pick_profile(MOSS, "throughput", "") == "throughput"
+
+
+def test_leftover_stage_process_holding_the_gpu_is_stopped(monkeypatch, tmp_path):
+    """A stage child that outlived its server (no pid file, no port) is found through nvidia-smi."""
+    monkeypatch.setenv("SGO_DOUBLE_CHILD", "1")
+    port = free_port()
+    srv = ManagedServer(MOSS, port=port, start_timeout=15, stop_timeouts=FAST_STOP)
+    srv.start()
+    pgid = srv.pid
+    child = next(p for p in group_members(pgid) if p != pgid)
+    os.kill(srv.pid, 9)  # kill -9 of the parent only: the guide's stopping gotcha
+    srv._popen.wait(5)
+    server.pid_file(port).unlink()
+    assert group_members(pgid) == [child]
+    fake_bin = tmp_path / "fakebin"
+    fake_bin.mkdir()
+    smi = fake_bin / "nvidia-smi"
+    smi.write_text(f'#!/bin/sh\ncase "$1" in --query-compute-apps=*) echo {child};; *) exit 1;; esac\n')
+    smi.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake_bin}:{os.environ['PATH']}")
+    assert server.find_leftover(port, timeouts=FAST_STOP) is StopPath.KILL
+    assert group_members(pgid) == []

@@ -15,7 +15,9 @@ import logging
 import os
 import re
 import signal
+import shutil
 import socket
+import subprocess
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -346,8 +348,35 @@ def is_our_server(pid: int) -> bool:
     return "serve" in args and any(a.startswith(venv_dir) for a in args)
 
 
+def gpu_holder_pids() -> set[int]:
+    """Return pids nvidia-smi lists as GPU compute processes (empty without nvidia-smi)."""
+    if shutil.which("nvidia-smi") is None:
+        return set()
+    try:
+        done = proc.run(["nvidia-smi", "--query-compute-apps=pid", "--format=csv,noheader"], timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return set()
+    if done.returncode != 0:
+        return set()
+    return {int(tok) for tok in done.stdout.decode(errors="replace").split() if tok.isdigit()}
+
+
+def _from_our_venv(pid: int) -> bool:
+    """Return whether `pid` runs from the managed venv (a server or one of its stage processes)."""
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return False
+    venv_dir = str(paths.envs_dir() / "sglomni")
+    return any(a.startswith(venv_dir) for a in args)
+
+
 def find_leftover(port: int, *, timeouts: StopTimeouts = StopTimeouts()) -> StopPath | None:
-    """Stop a leftover managed server (pid file, or our process on `port`); return how, or None."""
+    """Stop a leftover managed server (pid file, our process on `port` or on the GPU); return how, or None.
+
+    A stage process that survived an earlier stop keeps its GPU memory pinned and the
+    next boot dies with a spurious CUDA out of memory (guide section 4).
+    """
     rec = read_pidfile(port)
     if rec is not None:
         pid_file(port).unlink(missing_ok=True)
@@ -357,8 +386,19 @@ def find_leftover(port: int, *, timeouts: StopTimeouts = StopTimeouts()) -> Stop
     for pid in port_holder_pids(port):
         if is_our_server(pid):
             log.warning("stopping a leftover sgl-omni (pid %d) still holding port %d", pid, port)
-            return stop_group(os.getpgid(pid), timeouts=timeouts)
-    return None
+            try:
+                return stop_group(os.getpgid(pid), timeouts=timeouts)
+            except ProcessLookupError:
+                return StopPath.ALREADY_DEAD
+    path = None
+    for pid in gpu_holder_pids():
+        if _from_our_venv(pid):
+            log.warning("stopping a leftover sgl-omni process (pid %d) still holding GPU memory", pid)
+            try:
+                path = stop_group(os.getpgid(pid), timeouts=timeouts)
+            except ProcessLookupError:
+                continue
+    return path
 
 
 # --- the managed server -------------------------------------------------------------------

@@ -319,7 +319,10 @@ def spawn_stage_child() -> None:
             "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
             "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
             "time.sleep(3600)\n")
-    child = subprocess.Popen([sys.executable, "-c", code])  # inherits our process group
+    # Run it with the venv's python (as upstream's stage processes do), so it looks like ours.
+    venv_python = Path(env("SGO_DOUBLE_EXE", sys.executable)).with_name("python")
+    python = str(venv_python) if venv_python.exists() else sys.executable
+    child = subprocess.Popen([python, "-c", code])  # inherits our process group
     logger.info("Stage tts_engine started in process %d", child.pid)
 
 
