@@ -1,0 +1,57 @@
+"""A small book through the CLI, the sglomni backend and the double, into an M4B."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.audio.export import read_chapters
+from app.backends.sglomni import server
+from tests.pipeline.helpers import CHAPTERS, FFMPEG, titles, write_txt_book
+
+from .conftest import free_port
+
+pytestmark = pytest.mark.slow
+
+
+def our_processes(envs: Path) -> list[int]:
+    """Return live pids whose command line runs from the throwaway managed venv."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            args = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if stat[stat.rindex(")") + 2] != "Z" and str(envs) in args:
+            found.append(int(entry.name))
+    return found
+
+
+def test_api_url_run_produces_the_m4b_and_leaves_the_server_running(tmp_path, run_cli, external_double,
+                                                                     requests_log):
+    url = external_double("moss_tts_local")
+    book = write_txt_book(tmp_path)
+    out = tmp_path / "voyage.m4b"
+    result = run_cli(book, "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", url,
+                     "--output", out, "--chunk-size", "8", timeout=240)
+    assert result.returncode == 0, result.stderr
+    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
+    bodies = [r["json"] for r in requests_log("/v1/audio/speech")]
+    assert bodies and all(b["response_format"] == "wav" and isinstance(b["seed"], int) for b in bodies)
+    assert server.probe_json(url, "/health")[1]["status"] == "healthy", "an external server is left running"
+
+
+def test_managed_run_boots_converts_and_leaves_no_process(tmp_path, run_cli, fake_venv, requests_log):
+    book = write_txt_book(tmp_path)
+    out = tmp_path / "voyage.m4b"
+    port = free_port()
+    result = run_cli(book, "--backend", "sglomni", "--model", "moss_tts_local", "--port", port,
+                     "--output", out, "--chunk-size", "8", timeout=240)
+    assert result.returncode == 0, result.stderr
+    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
+    assert requests_log("/v1/audio/speech"), "the managed double synthesized the book"
+    assert server.read_pidfile(port) is None
+    assert our_processes(fake_venv.parent.parent) == [], "no orphan of the managed server"
