@@ -48,6 +48,11 @@ class Backend(ABC):
         """Return how many synthesize() calls the pipeline may run at once."""
         return 1
 
+    @property
+    def adaptive(self) -> bool:
+        """Return whether `concurrency` is a ceiling the pipeline may search below, not a pinned value."""
+        return False
+
     @abstractmethod
     def identity(self) -> dict[str, Any]:
         """Return everything besides the text and seed that affects the audio.
