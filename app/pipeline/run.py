@@ -26,6 +26,7 @@ from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
 from app.backends.base import Backend
 from app.errors import BackendError, BadAudio, Cancelled, LockedError, OutputError
+from app.pipeline import adaptive
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
 from app.pipeline.pauses import pause_seconds
@@ -144,20 +145,27 @@ class Converter:
     def _synthesize_all(self, todo, chapters, encoder, encoded) -> None:
         if not todo:
             return
-        limit = max(1, self.backend.concurrency)
-        pool = cf.ThreadPoolExecutor(max_workers=limit, thread_name_prefix="tts")
-        in_flight: dict[cf.Future[Path], PlannedChunk] = {}
+        # The limit moves with measured goodput unless pinned (app/pipeline/adaptive.py).
+        limiter = adaptive.limit_for(self.backend)
+        busy = adaptive.busy_signals(self.backend)
+        pool = cf.ThreadPoolExecutor(max_workers=max(1, self.backend.concurrency), thread_name_prefix="tts")
+        in_flight: dict[cf.Future[Path], tuple[PlannedChunk, float]] = {}
         try:
             while todo or in_flight:
-                while todo and len(in_flight) < limit and not self.cancel.is_set():
+                while todo and len(in_flight) < limiter.limit and not self.cancel.is_set():
                     pc = todo.popleft()
-                    in_flight[pool.submit(self._render_chunk, pc)] = pc
+                    in_flight[pool.submit(self._render_chunk, pc)] = (pc, time.monotonic())
+                    limiter.on_sent(len(in_flight))
                 if not in_flight:
                     break
                 done, _ = cf.wait(in_flight, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+                now_busy = adaptive.busy_signals(self.backend)
+                limiter.on_error(now_busy - busy)
+                busy = now_busy
                 for fut in done:
-                    pc = in_flight.pop(fut)
+                    pc, sent = in_flight.pop(fut)
                     path = fut.result()  # a permanent failure ends the run; others are saved
+                    limiter.on_done(time.monotonic() - sent, wavinfo.duration(path), len(in_flight) + 1)
                     self._synthesized += 1
                     self._chunk_finished(chapters, pc, path, False, encoder, encoded)
                     for twin in self._twins.pop(pc.key, []):
