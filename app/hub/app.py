@@ -24,7 +24,7 @@ CSS = MODAL_CSS + """
 .buttons { height: auto; margin: 1 0 0 0; }
 .buttons Button { margin-right: 1; }
 #model { height: auto; max-height: 14; }
-#models { height: 1fr; min-height: 8; }
+#models { height: 2fr; min-height: 6; }
 #task, #log, #serverlog, #wizardlog { height: 1fr; min-height: 4; border: round $panel; }
 #chapters { height: auto; max-height: 12; }
 #system { color: $warning; height: auto; }

@@ -73,9 +73,10 @@ class ServersScreen(Screen):
     def refresh_status(self) -> None:
         self.query_one("#status", Static).update(Text(self.status_line()))
         remote = self.app.conf.sglomni.remote_url
-        self.query_one("#detail", Static).update(
-            Text(f"Runs use the remote server {remote} (Settings); this screen manages the local one."
-                 if remote else ""))
+        notes = [NO_MODELS] if self.message == "no model downloaded" else []
+        if remote:
+            notes.append(f"Runs use the remote server {remote} (Settings); this screen manages the local one.")
+        self.query_one("#detail", Static).update(Text("\n".join(notes)))
         self._read_log()
 
     def _follow(self, path: Path) -> None:

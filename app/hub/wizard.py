@@ -39,7 +39,7 @@ class WizardScreen(Screen):
             yield Static("", id="venv")
             with Horizontal(classes="buttons"):
                 yield Button("Provision venv", variant="primary", id="provision")
-                yield Button("Choose models…", id="models")
+                yield Button("Choose models…", id="choose-models")
                 yield Button("Skip / Done", id="skip")
             yield RichLog(id="wizardlog", wrap=True, markup=False, max_lines=300)
         yield Footer()
@@ -67,7 +67,7 @@ class WizardScreen(Screen):
             gpu.update(Text(NO_GPU, style="bold white on red"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        {"provision": self.action_provision, "models": self.action_models, "skip": self.action_skip}[
+        {"provision": self.action_provision, "choose-models": self.action_models, "skip": self.action_skip}[
             str(event.button.id)]()
 
     def action_provision(self) -> None:
