@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.backends.base import BackendOptions, VoiceOptions
-from app.backends.sglomni import catalog, client, server
+from app.backends.sglomni import catalog, client, policy, server
 from app.backends.sglomni.backend import SglomniBackend
 from app.backends.sglomni.http import OOM_HINT, Endpoint, Timeouts, error_text
 from app.errors import BackendError, BadAudio, OutOfMemory, ServerError, ServerUnavailable
@@ -89,7 +89,7 @@ def test_clone_on_a_remote_server_is_inlined_never_a_path(tmp_path, settings):
     clip = make_clip(tmp_path / "narrator.wav")
     b = SglomniBackend(BackendOptions(model="moss_tts_local",
                                       voice=VoiceOptions(clone=clip, transcription="Hi.")), settings=settings)
-    b._connect(server.ServerHandle(base_url="http://192.0.2.10:8000", started_by_us=False, label="x"))
+    b._connect(policy.ServerHandle(base_url="http://192.0.2.10:8000", started_by_us=False, label="x"))
     body = b._client.payload("Remote words.", 5)
     assert body["ref_audio"].startswith("data:audio/wav;base64,")
     assert base64.b64decode(body["ref_audio"].split(",", 1)[1]) == clip.read_bytes()

@@ -12,7 +12,7 @@ import pytest
 
 from app import proc
 from app.backends.base import BackendOptions
-from app.backends.sglomni import catalog, server
+from app.backends.sglomni import catalog, policy, server
 from app.backends.sglomni.server import ManagedServer, ServerState, StopPath, StopTimeouts
 from app.errors import ConfigError, ServerStartError
 
@@ -234,7 +234,7 @@ def test_a_foreign_holder_is_not_touched(external_double):
 # --- the policy -----------------------------------------------------------------------------
 
 def test_policy_boots_converts_and_stops_what_it_started(settings):
-    handle = server.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+    handle = policy.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
     assert handle.started_by_us and handle.server.state is ServerState.READY
     pgid = handle.server.pid
     assert handle.stop() is StopPath.GRACEFUL
@@ -243,7 +243,7 @@ def test_policy_boots_converts_and_stops_what_it_started(settings):
 
 def test_policy_uses_a_healthy_server_with_this_model_as_is(settings, external_double):
     url = external_double("moss_tts_local", port=settings.sglomni.port)
-    handle = server.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+    handle = policy.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
     assert handle.base_url == url and not handle.started_by_us
     assert handle.stop() is None
     assert server.probe_json(url, "/health")[1]["status"] == "healthy", "left running"
@@ -252,7 +252,7 @@ def test_policy_uses_a_healthy_server_with_this_model_as_is(settings, external_d
 def test_policy_refuses_a_foreign_server_with_another_model(settings, external_double):
     url = external_double("voxtral_tts", port=settings.sglomni.port)
     with pytest.raises(ConfigError) as info:
-        server.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+        policy.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
     assert "voxtral_tts" in info.value.message and "moss_tts_local" in info.value.message
     assert f"--api-url {url}" in info.value.hint
 
@@ -262,9 +262,9 @@ def test_policy_restarts_our_server_hosting_another_model(settings):
     old = server.ManagedServer(catalog.get("voxtral_tts"), port=port, start_timeout=15)
     old.start()
     old_pid = old.pid
-    handle = server.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+    handle = policy.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
     assert handle.started_by_us and group_members(old_pid) == []
-    assert server.hosted_models(handle.base_url)[0] == "moss_tts_local"
+    assert policy.hosted_models(handle.base_url)[0] == "moss_tts_local"
     assert json.loads(server.pid_file(port).read_text())["model"] == "moss_tts_local"
     handle.stop()
 
@@ -272,7 +272,7 @@ def test_policy_restarts_our_server_hosting_another_model(settings):
 def test_api_url_with_another_catalog_model_is_refused(external_double, settings):
     url = external_double("voxtral_tts")
     with pytest.raises(ConfigError, match="hosts 'voxtral_tts', not 'moss_tts_local'"):
-        server.ensure_server(MOSS, BackendOptions(model="moss_tts_local", api_urls=(url,)), settings)
+        policy.ensure_server(MOSS, BackendOptions(model="moss_tts_local", api_urls=(url,)), settings)
 
 
 def test_serve_argv_only_uses_flags_of_the_real_cli():

@@ -9,7 +9,7 @@ from typing import Any
 
 from app import settings as settings_mod
 from app.backends.base import Backend, BackendOptions
-from app.backends.sglomni import catalog, client, server
+from app.backends.sglomni import catalog, client, policy, server
 from app.backends.sglomni.http import Endpoint, Timeouts
 from app.errors import ConfigError, ServerUnavailable
 
@@ -46,7 +46,7 @@ class SglomniBackend(Backend):
         self.voice = options.voice
         self.timeouts = timeouts
         self.retry = retry
-        self.handle: server.ServerHandle | None = None
+        self.handle: policy.ServerHandle | None = None
         self._client: client.SpeechClient | None = None
         self._endpoint: Endpoint | None = None
         self._lock = threading.Lock()
@@ -102,7 +102,7 @@ class SglomniBackend(Backend):
         with self._lock:
             if self._client is not None:
                 return
-            handle = server.ensure_server(self.spec, self.options, self.settings)
+            handle = policy.ensure_server(self.spec, self.options, self.settings)
             try:
                 self._connect(handle)
             except BaseException:
@@ -110,7 +110,7 @@ class SglomniBackend(Backend):
                 raise
             self.handle = handle
 
-    def _connect(self, handle: server.ServerHandle) -> None:
+    def _connect(self, handle: policy.ServerHandle) -> None:
         ref_audio = None
         if self.voice.clone is not None:
             # A loopback server reads the clip itself; a remote one gets it inline, never our path.
@@ -156,7 +156,7 @@ class SglomniBackend(Backend):
             self._endpoint = self._client = None
             if old is not None:
                 old.stop()
-            handle = server.ensure_server(self.spec, self.options, self.settings)
+            handle = policy.ensure_server(self.spec, self.options, self.settings)
             self._connect(handle)
             self.handle = handle
             self._generation += 1

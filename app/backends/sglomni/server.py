@@ -1,11 +1,11 @@
-"""The lifecycle of a managed `sgl-omni serve` process, and the policy that picks a server.
+"""The lifecycle of a managed `sgl-omni serve` process.
 
 Start: detached in its own process group, output to a log file, a pid file in
 paths.run_dir(). Ready: /health answers JSON status "healthy"; the process is
 polled before every probe and the log watched for upstream's silent port move.
-Stop: SIGINT, then SIGTERM, then SIGKILL to the whole group, with split
-timeouts, until no process of the group survives (the stage child holding GPU
-memory is the usual survivor, guide section 4).
+Stop: the whole group (procgroup.stop_group), until no member survives (the
+stage child holding GPU memory is the usual survivor, guide section 4).
+Which server a run uses (boot, adopt, refuse) is policy.py's concern.
 """
 from __future__ import annotations
 
@@ -14,21 +14,19 @@ import json
 import logging
 import os
 import re
-import signal
-import shutil
 import socket
-import subprocess
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from app import paths, proc
-from app.backends.base import BackendOptions
-from app.backends.sglomni import catalog, gpu, venv
+from app.backends.sglomni import gpu, venv
 from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import probe_json
-from app.errors import ConfigError, ServerStartError, ServerUnavailable
+from app.backends.sglomni.procgroup import (StopPath, StopTimeouts, gpu_holder_pids, group_alive,
+                                            port_holder_pids, process_start_ticks, stop_group)
+from app.errors import ServerStartError
 
 log = logging.getLogger(__name__)
 
@@ -62,24 +60,6 @@ _TRANSITIONS: dict[ServerState, frozenset[ServerState]] = {
     ServerState.STOPPING: frozenset({ServerState.STOPPED, ServerState.FAILED}),
     ServerState.FAILED: frozenset({ServerState.STOPPING, ServerState.STOPPED, ServerState.STARTING}),
 }
-
-
-class StopPath(enum.Enum):
-    """Which step of a stop ended the process group (tests assert it)."""
-
-    ALREADY_DEAD = "already dead"
-    GRACEFUL = "SIGINT"
-    TERMINATE = "SIGTERM"
-    KILL = "SIGKILL"
-
-
-@dataclass(frozen=True)
-class StopTimeouts:
-    """Seconds to wait after each signal before escalating."""
-
-    graceful: float = 20.0
-    terminate: float = 10.0
-    kill: float = 5.0
 
 
 # --- argv, config, ports ------------------------------------------------------------------
@@ -155,79 +135,6 @@ def log_tail(path: Path, lines: int = _LOG_TAIL_LINES) -> str:
         return ""
     kept = [line.strip() for line in text.splitlines() if line.strip()]
     return " | ".join(kept[-lines:])
-
-
-# --- process groups -----------------------------------------------------------------------
-
-def _stat(pid: int) -> tuple[str, int, int] | None:
-    """Return (state, pgid, start ticks) of `pid` from /proc, or None when it is gone."""
-    try:
-        raw = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = raw[raw.rindex(")") + 2:].split()
-    return fields[0], int(fields[2]), int(fields[19])
-
-
-def process_start_ticks(pid: int) -> int | None:
-    """Return the kernel start time of `pid`, which tells a reused pid from ours."""
-    st = _stat(pid)
-    return st[2] if st else None
-
-
-def group_alive(pgid: int) -> bool:
-    """Return whether any non-zombie process of group `pgid` survives."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    if not Path("/proc/self/stat").exists():
-        return True
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            st = _stat(int(entry.name))
-            # A zombie holds no memory; its parent (maybe init in a container) reaps it.
-            if st and st[1] == pgid and st[0] != "Z":
-                return True
-    return False
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    try:
-        os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _wait_gone(pgid: int, timeout: float, popen: Any = None) -> bool:
-    deadline = time.monotonic() + timeout
-    while True:
-        if popen is not None:
-            popen.poll()  # reap our own child so it does not linger as a zombie
-        if not group_alive(pgid):
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.05)
-
-
-def stop_group(pgid: int, *, timeouts: StopTimeouts = StopTimeouts(), popen: Any = None) -> StopPath:
-    """Stop every process of group `pgid`: SIGINT, then SIGTERM, then SIGKILL; return the path."""
-    if popen is not None:
-        popen.poll()
-    if not group_alive(pgid):
-        return StopPath.ALREADY_DEAD
-    for sig, wait, path in ((signal.SIGINT, timeouts.graceful, StopPath.GRACEFUL),
-                            (signal.SIGTERM, timeouts.terminate, StopPath.TERMINATE),
-                            (signal.SIGKILL, timeouts.kill, StopPath.KILL)):
-        log.info("stopping sgl-omni group %d with %s", pgid, sig.name)
-        _signal_group(pgid, sig)
-        if _wait_gone(pgid, wait, popen):
-            return path
-    raise ServerStartError(f"Process group {pgid} survived SIGKILL",
-                           hint=f"Check `ps -o pid,stat,cmd -g {pgid}` (a process stuck in the GPU driver)")
 
 
 # --- pid files ----------------------------------------------------------------------------
@@ -309,35 +216,6 @@ def stop_model(key: str, *, timeouts: StopTimeouts = StopTimeouts()) -> list[Sto
 
 # --- leftovers ----------------------------------------------------------------------------
 
-def port_holder_pids(port: int) -> set[int]:
-    """Return pids of processes listening on TCP `port` (Linux /proc; empty elsewhere)."""
-    inodes: set[str] = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            rows = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            cols = row.split()
-            if len(cols) > 9 and cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
-                inodes.add(cols[9])
-    if not inodes:
-        return set()
-    holders = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            for fd in (entry / "fd").iterdir():
-                target = os.readlink(fd)
-                if target.startswith("socket:[") and target[8:-1] in inodes:
-                    holders.add(int(entry.name))
-                    break
-        except OSError:
-            continue
-    return holders
-
-
 def is_our_server(pid: int) -> bool:
     """Return whether `pid` runs `sgl-omni serve` from this tool's managed venv."""
     try:
@@ -346,19 +224,6 @@ def is_our_server(pid: int) -> bool:
         return False
     venv_dir = str(paths.envs_dir() / "sglomni")
     return "serve" in args and any(a.startswith(venv_dir) for a in args)
-
-
-def gpu_holder_pids() -> set[int]:
-    """Return pids nvidia-smi lists as GPU compute processes (empty without nvidia-smi)."""
-    if shutil.which("nvidia-smi") is None:
-        return set()
-    try:
-        done = proc.run(["nvidia-smi", "--query-compute-apps=pid", "--format=csv,noheader"], timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
-        return set()
-    if done.returncode != 0:
-        return set()
-    return {int(tok) for tok in done.stdout.decode(errors="replace").split() if tok.isdigit()}
 
 
 def _from_our_venv(pid: int) -> bool:
@@ -555,31 +420,6 @@ def status(port: int | None = None) -> list[dict[str, Any]]:
     return out
 
 
-# --- which server a run uses --------------------------------------------------------------
-
-@dataclass
-class ServerHandle:
-    """The server a run talks to, and whether this run must stop it."""
-
-    base_url: str
-    started_by_us: bool
-    label: str
-    server: ManagedServer | None = None
-    log_path: Path | None = None
-    hosted: tuple[str, ...] = field(default_factory=tuple)
-
-    @property
-    def managed(self) -> bool:
-        """Return whether this tool manages the server (local log available)."""
-        return self.server is not None or self.log_path is not None
-
-    def stop(self) -> StopPath | None:
-        """Stop the server only if this run started it."""
-        if self.started_by_us and self.server is not None:
-            return self.server.stop()
-        return None
-
-
 def hosted_models(base_url: str) -> tuple[str, ...]:
     """Return the model ids (and roots) GET /v1/models reports at `base_url`."""
     answer = probe_json(base_url, "/v1/models", timeout=5.0)
@@ -590,89 +430,3 @@ def hosted_models(base_url: str) -> tuple[str, ...]:
         if isinstance(card, dict):
             ids += [str(card[k]) for k in ("id", "root") if card.get(k)]
     return tuple(dict.fromkeys(ids))
-
-
-def _norm(name: str) -> str:
-    return name.strip().lower().replace("-", "_")
-
-
-def model_matches(spec: ModelSpec, ids: tuple[str, ...]) -> bool:
-    """Return whether a server reporting `ids` hosts `spec`."""
-    names = {_norm(spec.key), _norm(spec.model_path), _norm(spec.model_path.rsplit("/", 1)[-1])}
-    return any(_norm(i) in names for i in ids)
-
-
-def catalog_key_for(ids: tuple[str, ...]) -> str | None:
-    """Return the catalog key a server reporting `ids` hosts, or None when unknown."""
-    for spec in catalog.CATALOG.values():
-        if model_matches(spec, ids):
-            return spec.key
-    return None
-
-
-def _healthy(base_url: str) -> tuple[bool, Any]:
-    answer = probe_json(base_url, "/health", timeout=3.0)
-    if answer is None:
-        return False, None
-    body = answer[1]
-    return isinstance(body, dict) and body.get("status") == "healthy", body
-
-
-def _external(spec: ModelSpec, url: str) -> ServerHandle:
-    healthy, body = _healthy(url)
-    if body is None:
-        raise ServerUnavailable(f"Nothing answers at {url}/health",
-                                hint="Start the server or fix --api-url / Settings → SGLang-Omni remote URL")
-    if not healthy:
-        state = body.get("status") if isinstance(body, dict) else "no JSON status"
-        raise ServerUnavailable(f"The server at {url} is not ready (status: {state})",
-                                hint="Wait for it to finish booting, then re-run")
-    ids = hosted_models(url)
-    if not model_matches(spec, ids):
-        other = catalog_key_for(ids)
-        if other is not None:
-            raise ConfigError(f"The server at {url} hosts '{other}', not '{spec.key}'",
-                              hint=f"Run with --model {other}, or point --api-url at a server hosting {spec.key}")
-        log.warning("the server at %s reports %s; assuming it serves %s", url, ", ".join(ids) or "no model", spec.key)
-    return ServerHandle(base_url=url, started_by_us=False, label=spec.key, hosted=ids)
-
-
-def ensure_server(spec: ModelSpec, options: BackendOptions, settings: Any) -> ServerHandle:
-    """Return the server a run uses, booting the managed one when the seed's policy says so.
-
-    --api-url (or the remote URL setting): used as-is, refused if it hosts another catalog model.
-    Otherwise the configured port: a healthy server hosting this model is used and left running;
-    one this tool started with another model is restarted; a foreign one hosting another model
-    refuses the run; nothing there boots the model (stopping a leftover of ours first).
-    """
-    sg = getattr(settings, "sglomni", settings)
-    url = options.api_urls[0] if options.api_urls else (getattr(sg, "remote_url", "") or "")
-    if url:
-        return _external(spec, url.rstrip("/"))
-    host = options.host or sg.host
-    port = options.port or sg.port
-    base = f"http://{client_host(host)}:{port}"
-    healthy, _ = _healthy(base)
-    if healthy:
-        ids = hosted_models(base)
-        rec = read_pidfile(port)
-        ours = rec is not None and rec.alive()
-        if model_matches(spec, ids):
-            log.info("using the running server at %s (left running)", base)
-            return ServerHandle(base_url=base, started_by_us=False, label=(rec.label if ours else spec.key),
-                                log_path=Path(rec.log_path) if ours else None, hosted=ids)
-        if not ours:
-            hosted = ", ".join(ids) or "an unknown model"
-            raise ConfigError(
-                f"The server at {base} (not started by this tool) hosts {hosted}, not '{spec.key}'",
-                hint=f"Stop it, move the managed server to another port (--port or Settings → SGLang-Omni port), "
-                     f"or use it as it is with --api-url {base} --model <its model>")
-        log.info("restarting the managed server on port %d: it hosts %s, this run needs %s",
-                 port, rec.model, spec.key)
-    find_leftover(port)
-    install_companions(spec)
-    server = ManagedServer(spec, port=port, host=host, start_timeout=float(sg.start_timeout),
-                           profile=pick_profile(spec, options.profile, getattr(sg, "profile", "")))
-    server.start()
-    return ServerHandle(base_url=server.base_url, started_by_us=True, label=server.label, server=server,
-                        log_path=server.log_path, hosted=(spec.key,))

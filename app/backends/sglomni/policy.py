@@ -1,0 +1,127 @@
+"""Which server a run uses: the seed's policy for managed, adopted and external servers."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.backends.base import BackendOptions
+from app.backends.sglomni import catalog
+from app.backends.sglomni.catalog import ModelSpec
+from app.backends.sglomni.http import probe_json
+from app.backends.sglomni.procgroup import StopPath
+from app.backends.sglomni.server import (ManagedServer, client_host, find_leftover, hosted_models,
+                                         install_companions, pick_profile, read_pidfile)
+from app.errors import ConfigError, ServerUnavailable
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ServerHandle:
+    """The server a run talks to, and whether this run must stop it."""
+
+    base_url: str
+    started_by_us: bool
+    label: str
+    server: ManagedServer | None = None
+    log_path: Path | None = None
+    hosted: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def managed(self) -> bool:
+        """Return whether this tool manages the server (local log available)."""
+        return self.server is not None or self.log_path is not None
+
+    def stop(self) -> StopPath | None:
+        """Stop the server only if this run started it."""
+        if self.started_by_us and self.server is not None:
+            return self.server.stop()
+        return None
+
+
+def _norm(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def model_matches(spec: ModelSpec, ids: tuple[str, ...]) -> bool:
+    """Return whether a server reporting `ids` hosts `spec`."""
+    names = {_norm(spec.key), _norm(spec.model_path), _norm(spec.model_path.rsplit("/", 1)[-1])}
+    return any(_norm(i) in names for i in ids)
+
+
+def catalog_key_for(ids: tuple[str, ...]) -> str | None:
+    """Return the catalog key a server reporting `ids` hosts, or None when unknown."""
+    for spec in catalog.CATALOG.values():
+        if model_matches(spec, ids):
+            return spec.key
+    return None
+
+
+def _healthy(base_url: str) -> tuple[bool, Any]:
+    answer = probe_json(base_url, "/health", timeout=3.0)
+    if answer is None:
+        return False, None
+    body = answer[1]
+    return isinstance(body, dict) and body.get("status") == "healthy", body
+
+
+def _external(spec: ModelSpec, url: str) -> ServerHandle:
+    healthy, body = _healthy(url)
+    if body is None:
+        raise ServerUnavailable(f"Nothing answers at {url}/health",
+                                hint="Start the server or fix --api-url / Settings → SGLang-Omni remote URL")
+    if not healthy:
+        state = body.get("status") if isinstance(body, dict) else "no JSON status"
+        raise ServerUnavailable(f"The server at {url} is not ready (status: {state})",
+                                hint="Wait for it to finish booting, then re-run")
+    ids = hosted_models(url)
+    if not model_matches(spec, ids):
+        other = catalog_key_for(ids)
+        if other is not None:
+            raise ConfigError(f"The server at {url} hosts '{other}', not '{spec.key}'",
+                              hint=f"Run with --model {other}, or point --api-url at a server hosting {spec.key}")
+        log.warning("the server at %s reports %s; assuming it serves %s", url, ", ".join(ids) or "no model", spec.key)
+    return ServerHandle(base_url=url, started_by_us=False, label=spec.key, hosted=ids)
+
+
+def ensure_server(spec: ModelSpec, options: BackendOptions, settings: Any) -> ServerHandle:
+    """Return the server a run uses, booting the managed one when the seed's policy says so.
+
+    --api-url (or the remote URL setting): used as-is, refused if it hosts another catalog model.
+    Otherwise the configured port: a healthy server hosting this model is used and left running;
+    one this tool started with another model is restarted; a foreign one hosting another model
+    refuses the run; nothing there boots the model (stopping a leftover of ours first).
+    """
+    sg = getattr(settings, "sglomni", settings)
+    url = options.api_urls[0] if options.api_urls else (getattr(sg, "remote_url", "") or "")
+    if url:
+        return _external(spec, url.rstrip("/"))
+    host = options.host or sg.host
+    port = options.port or sg.port
+    base = f"http://{client_host(host)}:{port}"
+    healthy, _ = _healthy(base)
+    if healthy:
+        ids = hosted_models(base)
+        rec = read_pidfile(port)
+        ours = rec is not None and rec.alive()
+        if model_matches(spec, ids):
+            log.info("using the running server at %s (left running)", base)
+            return ServerHandle(base_url=base, started_by_us=False, label=(rec.label if ours else spec.key),
+                                log_path=Path(rec.log_path) if ours else None, hosted=ids)
+        if not ours:
+            hosted = ", ".join(ids) or "an unknown model"
+            raise ConfigError(
+                f"The server at {base} (not started by this tool) hosts {hosted}, not '{spec.key}'",
+                hint=f"Stop it, move the managed server to another port (--port or Settings → SGLang-Omni port), "
+                     f"or use it as it is with --api-url {base} --model <its model>")
+        log.info("restarting the managed server on port %d: it hosts %s, this run needs %s",
+                 port, rec.model, spec.key)
+    find_leftover(port)
+    install_companions(spec)
+    server = ManagedServer(spec, port=port, host=host, start_timeout=float(sg.start_timeout),
+                           profile=pick_profile(spec, options.profile, getattr(sg, "profile", "")))
+    server.start()
+    return ServerHandle(base_url=server.base_url, started_by_us=True, label=server.label, server=server,
+                        log_path=server.log_path, hosted=(spec.key,))
