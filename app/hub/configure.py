@@ -14,7 +14,7 @@ from textual.widgets import Button, Footer, Header, RichLog, Static, Tree
 
 from app.backends.sglomni import catalog
 from app.errors import AudiobookError, Cancelled
-from app.hub import adapters
+from app.backends.sglomni import manage
 from app.hub.menu import MenuScreen
 from app.hub.modals import ConfirmModal
 from app.hub.threads import ask_from_thread, ui
@@ -84,7 +84,7 @@ class ConfigureScreen(Screen):
 
     def reload(self) -> None:
         """Re-read what is on disk and rebuild the tree with installed models checked."""
-        self.installed = adapters.installed_models()
+        self.installed = manage.installed_models()
         self.checked = set(self.installed)
         tree = self.query_one(Tree)
         tree.clear()
@@ -108,7 +108,7 @@ class ConfigureScreen(Screen):
         self._show_system()
 
     def _show_system(self) -> None:
-        rows = adapters.missing_system(sorted(self.checked))
+        rows = manage.missing_system(sorted(self.checked))
         text = "\n".join(rows)
         self.query_one("#system", Static).update(Text("Missing system packages:\n" + text) if rows else "")
 
@@ -165,7 +165,6 @@ class ConfigureScreen(Screen):
     @work(thread=True, exclusive=True, group="configure")
     def run_diff(self, removals: list[str], installs: list[str]) -> None:
         """Remove (each after a confirm) first, then install with progress; then re-read the disk."""
-        port = self.app.conf.sglomni.port
         try:
             for key in removals:
                 if self.cancel_event.is_set():
@@ -177,12 +176,11 @@ class ConfigureScreen(Screen):
                     self._log(f"kept {key}")
                     continue
                 self._log(f"removing {key} …")
-                adapters.remove_models([key], stop_server=lambda k: adapters.stop_server_hosting(k, port),
-                                       log=self._log)
+                manage.remove_models([key], log=self._log)
                 self._log(f"removed {key}")
             if installs:
                 self._log(f"installing {', '.join(installs)} …")
-                adapters.install_models(installs, progress=self._progress, cancel_event=self.cancel_event)
+                manage.install_models(installs, progress=self._progress, cancel_event=self.cancel_event)
                 if self.cancel_event.is_set():
                     raise Cancelled("Cancelled")
                 self._log("installs finished")

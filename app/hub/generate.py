@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from app.backends.sglomni import catalog
 from app.convert import ConvertRequest, convert, read_book
 from app.errors import AudiobookError, Cancelled
-from app.hub import adapters
+from app.backends.sglomni import manage
 from app.hub.modals import ClampModal, FilePickModal
 from app.hub.threads import ask_from_thread, ui
 from app.pipeline import events as ev
@@ -116,7 +116,7 @@ class GenerateScreen(Screen):
             options += [(f"server: {name}", f"voice:{name}") for name in self.server_voice_names
                         if name not in spec.preset_voices]
             if "clone" in spec.capabilities:
-                options += [(f"clip: {p.name}", f"clone:{p}") for p in adapters.voice_clips()]
+                options += [(f"clip: {p.name}", f"clone:{p}") for p in manage.voice_clips()]
         select = self.query_one("#voice", Select)
         current = select.value
         select.set_options(options)
@@ -126,7 +126,7 @@ class GenerateScreen(Screen):
     @work(thread=True, exclusive=True, group="voices")
     def load_server_voices(self) -> None:
         """Ask the configured server for its voices, off the UI thread."""
-        names = adapters.server_voices(self.app.conf)
+        names = manage.server_voices(manage.server_url(self.app.conf))
         if names:
             def apply() -> None:
                 self.server_voice_names = names

@@ -13,7 +13,7 @@ from textual.widgets import Button, Footer, Header, Log, Static
 
 from app.backends.sglomni import catalog, server
 from app.errors import AudiobookError
-from app.hub import adapters
+from app.backends.sglomni import manage
 from app.hub.modals import PickModal
 from app.hub.threads import ui
 
@@ -61,7 +61,8 @@ class ServersScreen(Screen):
             state, label = managed.state.value, managed.label
             self._follow(managed.log_path)
         else:
-            found = adapters.server_status(port)
+            known = manage.server_status(port)
+            found = known[0] if known else None
             if found is None:
                 return "Status: " + (self.message or "stopped")
             state, label = found["state"], found["label"]
@@ -112,7 +113,7 @@ class ServersScreen(Screen):
         if self.busy:
             self.notify("The server is busy; wait or stop it.", severity="warning")
             return
-        downloaded = [k for k in catalog.CATALOG if k in adapters.installed_models()]
+        downloaded = [k for k in catalog.CATALOG if k in manage.installed_models()]
         if not downloaded:
             self.message = "no model downloaded"
             self.query_one(Log).write_line(NO_MODELS)
@@ -143,7 +144,7 @@ class ServersScreen(Screen):
         managed = self.app.managed_server
         if managed is not None and managed.state is server.ServerState.STARTING:
             try:
-                server.stop_from_pidfile(self.app.conf.sglomni.port)
+                manage.stop_server(self.app.conf.sglomni.port)
             except AudiobookError:
                 pass
 
@@ -152,7 +153,7 @@ class ServersScreen(Screen):
         """Install missing companions, then start the server and wait until it is ready."""
         app = self.app
         try:
-            managed = adapters.prepare_server(key, app.conf, log=lambda line: ui(app, self._note, line))
+            managed = manage.prepare_server(key, app.conf, log=lambda line: ui(app, self._note, line))
             ui(app, setattr, app, "managed_server", managed)
             managed.start()
             ui(app, self._note, f"{managed.label} is ready at {managed.base_url}")
@@ -186,7 +187,11 @@ class ServersScreen(Screen):
     def stop_worker(self) -> None:
         app = self.app
         try:
-            adapters.stop_server(app.conf.sglomni.port, app.managed_server)
+            managed = app.managed_server
+            # A boot in progress is stopped through its pid file; the booting worker then
+            # sees the process exit and finishes the ManagedServer's own cleanup.
+            booting = managed is not None and managed.state is server.ServerState.STARTING
+            manage.stop_server(app.conf.sglomni.port, None if booting else managed)
             ui(app, self._note, "server stopped")
         except AudiobookError as exc:
             ui(app, self._failed, exc.one_line(), "")

@@ -12,7 +12,7 @@ from textual.widgets import Button, Footer, Header, RichLog, Static
 from app import paths
 from app import settings as settings_mod
 from app.errors import AudiobookError
-from app.hub import adapters
+from app.backends.sglomni import manage
 from app.hub.threads import ui
 
 #: Shown in red when nvidia-smi does not answer.
@@ -49,14 +49,14 @@ class WizardScreen(Screen):
         self.check_gpu()
 
     def _show_venv(self) -> None:
-        ok = adapters.venv_provisioned()
+        ok = manage.venv_provisioned()
         self.query_one("#venv", Static).update(
             "sglang-omni venv: ready" if ok else "sglang-omni venv: not provisioned — P installs it "
                                                  "(a few GB; resumable by running it again)")
 
     @work(thread=True, exclusive=True, group="wizard-gpu")
     def check_gpu(self) -> None:
-        ok = adapters.gpu_ok()
+        ok = manage.gpu_ok()
         ui(self.app, self._show_gpu, ok)
 
     def _show_gpu(self, ok: bool) -> None:
@@ -81,7 +81,7 @@ class WizardScreen(Screen):
     def provision(self) -> None:
         log = self.query_one("#wizardlog", RichLog)
         try:
-            adapters.provision_venv(lambda line: ui(self.app, log.write, line))
+            manage.provision_venv(lambda line: ui(self.app, log.write, line))
             ui(self.app, log.write, "venv ready")
         except AudiobookError as exc:
             ui(self.app, log.write, f"error: {exc.one_line()}")
