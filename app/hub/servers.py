@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Log, Static
 
-from app.backends.sglomni import catalog, server
+from app.backends.sglomni import catalog, policy, server
 from app.errors import AudiobookError
 from app.backends.sglomni import manage
 from app.hub.modals import PickModal
@@ -33,6 +33,8 @@ class ServersScreen(Screen):
         self._log_offset = 0
         self.busy = False
         self.message = ""
+        #: What the remote server (Settings → remote URL) answered last.
+        self.remote_line = ""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -50,6 +52,23 @@ class ServersScreen(Screen):
     def on_mount(self) -> None:
         self.refresh_status()
         self.set_interval(0.5, self.refresh_status)
+        if self.app.conf.sglomni.remote_url:
+            self.probe_remote()
+            self.set_interval(5.0, self.probe_remote)
+
+    @work(thread=True, exclusive=True, group="remote-probe")
+    def probe_remote(self) -> None:
+        """Discover the remote server: GET /health, then the model GET /v1/models reports."""
+        url = manage.server_url(self.app.conf)
+        answer = server.probe_json(url, "/health", timeout=2.0)
+        if answer is None:
+            line = f"Remote server {url}: not answering"
+        else:
+            body = answer[1]
+            state = body.get("status", "no status") if isinstance(body, dict) else "no JSON status"
+            hosted = ", ".join(policy.hosted_models(url)) or "no model listed"
+            line = f"Remote server {url}: {state}, hosts {hosted}"
+        ui(self.app, setattr, self, "remote_line", line)
 
     # -- status ----------------------------------------------------------------------------
 
@@ -76,7 +95,8 @@ class ServersScreen(Screen):
         remote = self.app.conf.sglomni.remote_url
         notes = [NO_MODELS] if self.message == "no model downloaded" else []
         if remote:
-            notes.append(f"Runs use the remote server {remote} (Settings); this screen manages the local one.")
+            notes.append(self.remote_line or f"Remote server {remote}: probing…")
+            notes.append("Runs use the remote server (Settings); Start/Stop manage the local one.")
         self.query_one("#detail", Static).update(Text("\n".join(notes)))
         self._read_log()
 
