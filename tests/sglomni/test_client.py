@@ -331,3 +331,10 @@ def test_every_payload_field_is_a_createspeechrequest_field(tmp_path):
     for spec in catalog.CATALOG.values():
         body = client.build_payload(spec, voice, "text", 1, ref_audio=str(clip), ref_text="t", model_name=spec.key)
         assert set(body) <= fields, (spec.key, set(body) - fields)
+
+
+def test_missing_clone_clip_is_an_input_error(settings, tmp_path):
+    from app.errors import InputError
+    with pytest.raises(InputError, match="does not exist"):
+        SglomniBackend(BackendOptions(model="moss_tts_local", voice=VoiceOptions(clone=tmp_path / "nope.wav")),
+                       settings=settings)

@@ -11,7 +11,7 @@ from app import settings as settings_mod
 from app.backends.base import Backend, BackendOptions
 from app.backends.sglomni import catalog, client, policy, server
 from app.backends.sglomni.http import Endpoint, Timeouts
-from app.errors import ConfigError, ServerUnavailable
+from app.errors import ConfigError, InputError, ServerUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,9 @@ class SglomniBackend(Backend):
         self._client: client.SpeechClient | None = None
         self._endpoint: Endpoint | None = None
         self._lock = threading.Lock()
+        if self.voice.clone is not None and not Path(self.voice.clone).is_file():
+            raise InputError(f"Reference clip {self.voice.clone} does not exist",
+                             hint="Put 10-20 s of clean speech in voices/ and pass --clone voices/NAME.wav")
         self._clone_sha = _sha256(Path(self.voice.clone)) if self.voice.clone else None
         self._transcript: str | None = None
         self._transcript_done = False
