@@ -85,7 +85,7 @@ def prepare_server(key: str, conf: settings_mod.Settings, *, profile: str | None
     server.find_leftover(port)
     venv.install_companions(spec, log=log)
     managed = server.ManagedServer(spec, port=port, host=host or sg.host, start_timeout=float(sg.start_timeout),
-                                   profile=profile or sg.profile or None)
+                                   profile=server.pick_profile(spec, profile, sg.profile))
     log(f"Starting {managed.label} on port {port}; log: {managed.log_path}")
     return managed
 
