@@ -20,7 +20,7 @@ from tests.hub.test_generate import choose_sglomni
 pytestmark = pytest.mark.hub
 
 BOOK = ("The Lighthouse\n\n" + " ".join(
-    f"Sentence {n} tells of the keeper, who climbed the stairs at dusk." for n in range(1, 61)) + "\n")
+    f"Sentence {n} tells of the keeper, who climbed the stairs at dusk." for n in range(1, 41)) + "\n")
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ async def pick_model(pilot, key: str) -> None:
 async def test_cancel_then_resume_on_the_managed_double(double_venv, port, tmp_path, monkeypatch):
     record = tmp_path / "requests.jsonl"
     monkeypatch.setenv("SGO_DOUBLE_RECORD", str(record))
-    monkeypatch.setenv("SGO_DOUBLE_SLOW", "1.0")
+    monkeypatch.setenv("SGO_DOUBLE_SLOW", "0.7")
     book = tmp_path / "lighthouse.txt"
     book.write_text(BOOK)
     app = HubApp(setup_wizard=False)
@@ -66,7 +66,7 @@ async def test_cancel_then_resume_on_the_managed_double(double_venv, port, tmp_p
         await pilot.press("ctrl+r")
         run = app.screen
         assert isinstance(run, RunScreen)
-        # Cancel while the first batch of requests is in flight (the double sleeps 1 s in each):
+        # Cancel while the first batch of requests is in flight (the double sleeps 0.7 s in each):
         # those finish and are kept, the queued rest is dropped.
         await wait_for(pilot, lambda: record.exists() and '"/v1/audio/speech"' in record.read_text(),
                        timeout=40, what="the first speech request")
