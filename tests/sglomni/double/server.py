@@ -20,6 +20,8 @@ model's rate and channels. Misbehaviour is chosen by environment variables:
   SGO_DOUBLE_KV_CAPACITY=N      reject input+max_new_tokens > N like Higgs's thinker scheduler
   SGO_DOUBLE_SPEECH=piper|tone  real Piper speech (default) or a fast tone
   SGO_DOUBLE_SLOW=S             every speech request takes S seconds longer
+  SGO_DOUBLE_SLOTS=N            at most N speech requests run at once; the rest queue (a batch limit)
+  SGO_DOUBLE_NO_VOICES=1        no /v1/audio/voices routes (404), like a server without voice uploads
 """
 from __future__ import annotations
 
@@ -143,6 +145,8 @@ class State:
         self.speech_count = 0
         self.lock = threading.Lock()
         self.record_path = env("SGO_DOUBLE_RECORD")
+        slots = int(env("SGO_DOUBLE_SLOTS", "0"))
+        self.slots = threading.BoundedSemaphore(slots) if slots > 0 else None
 
     def record(self, entry: dict) -> None:
         if self.record_path:
@@ -195,7 +199,7 @@ class Handler(BaseHTTPRequestHandler):
                 "permission": [{"id": "modelperm-default", "object": "model_permission",
                                 "allow_create_engine": False, "allow_sampling": True, "allow_logprobs": True}],
                 "root": m.name}]})
-        if url.path == "/v1/audio/voices":
+        if url.path == "/v1/audio/voices" and env("SGO_DOUBLE_NO_VOICES") != "1":
             if parse_qs(url.query).get("names_only") == ["true"]:
                 return self._json(200, {"uploaded_voice_names": sorted(v["name"] for v in self.state.voices.values())})
             uploaded = sorted(self.state.voices.values(), key=lambda v: v["name"].lower())
@@ -208,7 +212,7 @@ class Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         self.state.record({"method": "DELETE", "path": url.path})
         prefix = "/v1/audio/voices/"
-        if url.path.startswith(prefix):
+        if url.path.startswith(prefix) and env("SGO_DOUBLE_NO_VOICES") != "1":
             name = url.path[len(prefix):]
             if self.state.voices.pop(name.lower(), None) is None:
                 return self._json(404, {"success": False, "error": f"Voice '{name}' not found"})
@@ -219,6 +223,9 @@ class Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         raw = self._body()
         if url.path == "/v1/audio/voices":
+            if env("SGO_DOUBLE_NO_VOICES") == "1":
+                self.state.record({"method": "POST", "path": url.path, "refused": True})
+                return self._json(404, {"detail": "Not Found"})
             return self._upload(raw)
         try:
             payload = json.loads(raw or b"null")
@@ -287,7 +294,11 @@ class Handler(BaseHTTPRequestHandler):
         with self.state.lock:
             self.state.speech_count += 1
             n = self.state.speech_count
-        time.sleep(float(env("SGO_DOUBLE_SLOW", "0")))
+        if self.state.slots is not None:
+            with self.state.slots:
+                time.sleep(float(env("SGO_DOUBLE_SLOW", "0")))
+        else:
+            time.sleep(float(env("SGO_DOUBLE_SLOW", "0")))
         if n <= int(env("SGO_DOUBLE_FAIL", "0")):
             message = OOM_TEXT if env("SGO_DOUBLE_OOM") == "1" else "Error generating speech: engine step failed"
             return self._json(500, error_payload(message, error_type="server_error", code=None))
