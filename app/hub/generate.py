@@ -196,6 +196,7 @@ class RunScreen(Screen):
         self.clamp_answer: str | None = None
         self._rows: dict[int, object] = {}
         self._chunks: dict[int, int] = {}
+        self._state: dict[int, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -243,7 +244,8 @@ class RunScreen(Screen):
                              cancel=self.cancel_event, conf=self.app.conf)
             ui(self.app, self._ended, "done", f"Done: {output}", output)
         except Cancelled as exc:
-            ui(self.app, self._ended, "cancelled", f"Cancelled: {exc.message} (press R to resume)", None)
+            ui(self.app, self._ended, "cancelled",
+               "Cancelled — finished chunks are saved; press R to resume where it stopped.", None)
         except AudiobookError as exc:
             if self.clamp_answer == "cancel":
                 ui(self.app, self._ended, "cancelled", "Cancelled before starting.", None)
@@ -267,16 +269,20 @@ class RunScreen(Screen):
         table.clear()
         self._rows.clear()
         self._chunks.clear()
+        self._state.clear()
         for index, title in chapters:
             self._rows[index] = table.add_row(str(index), Text(title[:40]), "0", "0:00:00", "waiting",
                                               key=str(index))
             self._chunks[index] = 0
+            self._state[index] = "waiting"
         self.query_one("#status", Static).update("Status: starting the backend")
 
     def _set(self, index: int, column: int, value: str) -> None:
+        if column == 4:
+            self._state[index] = value
         table = self.query_one(DataTable)
         if str(index) in {str(k) for k in self._rows}:
-            table.update_cell_at((table.get_row_index(str(index)), column), value)
+            table.update_cell_at((table.get_row_index(str(index)), column), value, update_width=True)
 
     def _on_event(self, event: ev.Event) -> None:
         self.stats.on(event)
@@ -314,6 +320,10 @@ class RunScreen(Screen):
         self.outcome = outcome
         self.output = output
         self.app.end_task("convert")
+        if outcome != "done":
+            for index, state in list(self._state.items()):
+                if state != "done":
+                    self._set(index, 4, "stopped" if outcome == "cancelled" else "failed")
         self.query_one("#status", Static).update(Text(line))
         self.query_one("#log", RichLog).write(line)
         self.query_one("#cancel", Button).disabled = True

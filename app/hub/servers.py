@@ -33,6 +33,8 @@ class ServersScreen(Screen):
         self._log_offset = 0
         self.busy = False
         self.message = ""
+        #: True when Stop was pressed while the server was still booting.
+        self.boot_stopped = False
         #: What the remote server (Settings → remote URL) answered last.
         self.remote_line = ""
 
@@ -156,6 +158,7 @@ class ServersScreen(Screen):
         """Boot `key` in a worker; the status line follows it."""
         self.busy = True
         self.message = ""
+        self.boot_stopped = False
         self.app.begin_task("server", self._abort_boot)
         self.boot(key)
 
@@ -189,6 +192,10 @@ class ServersScreen(Screen):
         self.query_one(Log).write_line(line)
 
     def _failed(self, message: str, tail: str) -> None:
+        if self.boot_stopped:  # the user stopped the boot: its exit is not a failure
+            self.message = ""
+            self.query_one(Log).write_line("boot stopped")
+            return
         self.message = f"failed — {message}"
         if tail:
             self.query_one(Log).write_line("log tail: " + tail)
@@ -201,6 +208,9 @@ class ServersScreen(Screen):
 
     def action_stop(self) -> None:
         self.message = ""
+        managed = self.app.managed_server
+        if self.busy and managed is not None and managed.state is server.ServerState.STARTING:
+            self.boot_stopped = True
         self.stop_worker()
 
     @work(thread=True, exclusive=True, group="server-stop")

@@ -118,3 +118,20 @@ async def test_a_reopened_hub_finds_the_running_server(double_venv, port):
         await pilot.press("x")
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
     assert server.read_pidfile(port) is None
+
+
+async def test_stop_during_a_boot_stops_it_cleanly(double_venv, port, monkeypatch):
+    monkeypatch.setenv("SGO_DOUBLE_BOOT_DELAY", "30")
+    fake_download("voxtral_tts")
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_servers(pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: "Status: starting — voxtral_tts" in screen_text(app), what="starting")
+        rec = server.read_pidfile(port)
+        assert rec is not None and rec.alive()
+        await pilot.press("x")
+        await wait_for(pilot, lambda: not screen.busy, timeout=30, what="the boot to end")
+        await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), what="stopped")
+        assert "failed" not in screen_text(app)
+        assert not rec.alive() and app.tasks == {}

@@ -73,6 +73,8 @@ async def test_cancel_then_resume_on_the_managed_double(double_venv, port, tmp_p
         await pilot.press("c")
         await wait_for(pilot, lambda: run.outcome, timeout=30, what="the cancel")
         assert run.outcome == "cancelled", screen_text(app)
+        assert "press R to resume" in screen_text(app)
+        assert "stopped" in run.query_one("#chapters").get_row_at(0)
         first_done = run.stats.done
         assert 1 <= first_done < run.stats.total
         assert server.read_pidfile(port) is None  # the run stopped the server it started
