@@ -16,7 +16,7 @@ import struct
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from app.backends.base import VoiceOptions
 from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import Endpoint, parse_json, safe_url
-from app.errors import BackendError, BadAudio, OutputError, ServerError
+from app.errors import BackendError, BadAudio, OutputError, ServerError, ServerUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -206,11 +206,15 @@ class SpeechClient:
     """Turns chunks into WAV files on one server; thread-safe."""
 
     def __init__(self, endpoint: Endpoint, spec: ModelSpec, voice: VoiceOptions, *,
-                 ref_audio: str | None = None, ref_text: str | None = None,
-                 retry: RetryPolicy = RetryPolicy(), sleep: Callable[[float], None] = time.sleep):
+                 ref_audio: str | None = None, ref_text: str | None = None, voice_name: str | None = None,
+                 failover: bool = False, retry: RetryPolicy = RetryPolicy(),
+                 sleep: Callable[[float], None] = time.sleep):
         self.endpoint = endpoint
         self.spec = spec
-        self.voice = voice
+        # An uploaded reference voice is named in "voice" and replaces ref_audio/ref_text.
+        self.voice = replace(voice, voice=voice_name) if voice_name else voice
+        #: Raise ServerUnavailable at once: another server of the pool takes the chunk.
+        self.failover = failover
         self.ref_audio = ref_audio
         self.ref_text = ref_text
         self.retry = retry
@@ -233,6 +237,8 @@ class SpeechClient:
                 break
             except BackendError as exc:
                 if not exc.transient or attempt >= self.retry.attempts:
+                    raise
+                if self.failover and isinstance(exc, ServerUnavailable):
                     raise
                 pause = self.retry.delay(attempt)
                 log.warning("attempt %d/%d failed (%s); retrying in %.1f s",
