@@ -173,6 +173,15 @@ class Endpoint:
             response = self._client.request(method, path, **kwargs)
         except httpx.HTTPError as exc:
             raise transport_error(exc, url=url, log_path=self.log_path) from None
+        except RuntimeError:
+            if not self._client.is_closed:
+                raise
+            # A server restart closed this endpoint under a waiting request; retrying on it
+            # cannot succeed, so the caller must reconnect (not transient).
+            err = ServerUnavailable(f"The connection to {safe_url(url)} was closed for a server restart",
+                                    log_path=self.log_path)
+            err.transient = False
+            raise err from None
         if response.status_code >= 400:
             err = error_for_status(response.status_code, response.content, url=url)
             if self.log_path and err.log_path is None:
