@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Build (or find) the conformance venv: sglang-omni 0.1.9's server stack on a CPU, plus Piper.
 #
-# The venv lives outside the clone, keyed by a hash of requirements.lock and of this script:
+# The venv lives outside the clone, keyed by a hash of requirements.lock (and RECIPE below):
 #   ${AUDIOBOOK_CONFORMANCE_VENV:-$HOME/.cache/audiobook-conformance/venv-<hash>}
 # It is rebuilt only when one of them changes. The last line printed on stdout is the venv path.
+# `env.sh --check` only reports: prints the path and exits 0 if built, exits 3 if not.
 # Interpreter: $CONFORMANCE_PYTHON, else python3.11, python3.12 (sglang-omni 0.1.9 needs 3.11-3.12).
 set -euo pipefail
 
@@ -26,13 +27,19 @@ pick_python() {
 
 PYTHON="$(pick_python)"
 PYVER="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
-HASH="$(cat "$LOCK" "$HERE/env.sh" <(echo "$PYVER") | sha256sum | cut -c1-12)"
+# Bump RECIPE when the post-install steps below change; the lock covers everything else.
+RECIPE=1
+HASH="$(cat "$LOCK" <(echo "recipe $RECIPE python $PYVER") | sha256sum | cut -c1-12)"
 VENV="${AUDIOBOOK_CONFORMANCE_VENV:-$HOME/.cache/audiobook-conformance/venv-$HASH}"
 STAMP="$VENV/.conformance-complete"
 
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$HASH" ]; then
     echo "$VENV"
     exit 0
+fi
+if [ "${1:-}" = "--check" ]; then
+    echo "conformance env: not built at $VENV" >&2
+    exit 3
 fi
 
 mkdir -p "$(dirname "$VENV")"
