@@ -81,6 +81,7 @@ async def test_a_failed_boot_shows_failed_with_the_log_tail(double_venv, port, m
         await wait_for(pilot, lambda: "Status: failed" in screen_text(app), timeout=30, what="failed")
         assert "exited during boot with code 3" in screen_text(app)
         assert any(line.startswith("log tail:") for line in screen.query_one("#serverlog").lines)
+        await wait_for(pilot, lambda: not screen.busy, what="the boot worker to finish")
         assert app.tasks == {}
 
 
