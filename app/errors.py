@@ -81,6 +81,8 @@ class BackendError(AudiobookError):
 
     #: Whether retrying the same request may succeed (5xx, timeouts, dropped connections).
     transient = False
+    #: Whether the backend already retried it with backoff (so the pipeline does not multiply attempts).
+    retried = False
 
 
 class ServerError(BackendError):

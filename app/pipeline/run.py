@@ -193,7 +193,7 @@ class Converter:
                 info = check_chunk_audio(tmp, pc.text)
                 return self.cache.put(pc.key, tmp, seed=seed, seconds=info.seconds, words=words)
             except BackendError as exc:
-                if not exc.transient or attempt >= MAX_ATTEMPTS or self.cancel.is_set():
+                if not exc.transient or exc.retried or attempt >= MAX_ATTEMPTS or self.cancel.is_set():
                     if isinstance(exc, BadAudio) and attempt >= MAX_ATTEMPTS:
                         exc.message = (f"Chapter {pc.chunk.chapter_index}, chunk {pc.chunk.index + 1}: "
                                        f"{exc.message} (after {attempt} attempts)")

@@ -236,7 +236,13 @@ class SpeechClient:
                 info = check_wav(data)
                 break
             except BackendError as exc:
-                if not exc.transient or attempt >= self.retry.attempts:
+                if not exc.transient:
+                    raise
+                if attempt >= self.retry.attempts:
+                    if not isinstance(exc, BadAudio):
+                        # Retried here already: the pipeline must not multiply the attempts
+                        # (4 x 4 requests and half a minute before a dead server is reported).
+                        exc.retried = True
                     raise
                 if self.failover and isinstance(exc, ServerUnavailable):
                     raise
