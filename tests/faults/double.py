@@ -1,0 +1,131 @@
+"""The sglomni server double with per-request faults for the fault suite.
+
+Runs tests/sglomni/double/server.py (every SGO_DOUBLE_* variable still works)
+and adds faults that depend on the request, chosen by environment variables:
+
+  FAULT_LOG=FILE             append every speech request as {"n", "input", "seed", "fault"} JSON
+  FAULT_FAIL_EVERY=N         every Nth speech request answers HTTP 500; every other one of those
+                             carries upstream's CUDA out-of-memory text
+  FAULT_HANG_EVERY=N         every Nth speech request sleeps FAULT_HANG_SECONDS (30) before answering
+  FAULT_FORMATS=R/C,R/C,...  answer request n in format n mod len (sample rate / channels)
+  FAULT_FLOAT=1              answer 32-bit float WAV
+  FAULT_SILENT=first|all     silent audio for a text's first seed, or for every seed
+  FAULT_RUNAWAY=first        90 s of audio for a text's first seed
+  FAULT_BAD_EVERY=N          every Nth answer is (in turn) an HTML page, plain text or a truncated WAV
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+import threading
+import time
+import wave
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.sglomni.double import server as base  # noqa: E402
+
+_lock = threading.Lock()
+_count = 0
+_first_seed: dict[str, int] = {}
+
+
+def _env_int(name: str) -> int:
+    return int(os.environ.get(name, "0") or 0)
+
+
+def _log(entry: dict) -> None:
+    path = os.environ.get("FAULT_LOG")
+    if path:
+        with _lock, open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry) + "\n")
+
+
+def _wav(pcm_float, rate: int, channels: int, *, as_float: bool = False) -> bytes:
+    import numpy as np
+    frames = np.repeat(np.asarray(pcm_float, dtype=np.float64)[:, None], channels, axis=1)
+    if as_float:
+        data = frames.astype("<f4").tobytes()
+        fmt = (b"fmt " + (16).to_bytes(4, "little") + (3).to_bytes(2, "little") + channels.to_bytes(2, "little")
+               + rate.to_bytes(4, "little") + (rate * channels * 4).to_bytes(4, "little")
+               + (channels * 4).to_bytes(2, "little") + (32).to_bytes(2, "little"))
+        body = b"WAVE" + fmt + b"data" + len(data).to_bytes(4, "little") + data
+        return b"RIFF" + len(body).to_bytes(4, "little") + body
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes((np.clip(frames, -1, 1) * 32767).astype("<i2").tobytes())
+    return buf.getvalue()
+
+
+def _tone(words: int, rate: int, seconds_per_word: float = 0.25):
+    import numpy as np
+    n = int(rate * seconds_per_word * max(1, words))
+    return 0.3 * np.sin(2 * np.pi * 220 * np.arange(n) / rate)
+
+
+_original_speech = base.Handler._speech
+
+
+def _speech(self, p: dict):
+    global _count
+    text = p.get("input") if isinstance(p.get("input"), str) else ""
+    seed = p.get("seed")
+    with _lock:
+        _count += 1
+        n = _count
+        first = _first_seed.setdefault(text, seed) == seed
+    m = self.state.model
+    words = len(text.split())
+    fault = None
+    try:
+        every = _env_int("FAULT_HANG_EVERY")
+        if every and n % every == 0:
+            fault = "hang"
+            time.sleep(float(os.environ.get("FAULT_HANG_SECONDS", "30")))
+            return self._send(200, _wav(_tone(words, m.rate), m.rate, m.channels), "audio/wav")
+        every = _env_int("FAULT_FAIL_EVERY")
+        if every and n % every == 0:
+            oom = (n // every) % 2 == 1
+            fault = "oom" if oom else "500"
+            message = base.OOM_TEXT if oom else "Error generating speech: engine step failed"
+            return self._json(500, base.error_payload(message, error_type="server_error", code=None))
+        every = _env_int("FAULT_BAD_EVERY")
+        if every and n % every == 0:
+            fault = ("html", "text", "truncated")[(n // every) % 3]
+            if fault == "html":
+                return self._send(502, b"<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>",
+                                  "text/html")
+            if fault == "text":
+                return self._send(200, b"upstream connect error", "text/plain")
+            return self._send(200, _wav(_tone(words, m.rate), m.rate, m.channels)[:300], "audio/wav")
+        silent = os.environ.get("FAULT_SILENT")
+        if silent == "all" or (silent == "first" and first):
+            fault = "silent"
+            return self._send(200, _wav(_tone(words, m.rate) * 0, m.rate, m.channels), "audio/wav")
+        if os.environ.get("FAULT_RUNAWAY") == "first" and first:
+            fault = "runaway"
+            return self._send(200, _wav(_tone(360, m.rate), m.rate, m.channels), "audio/wav")
+        formats = os.environ.get("FAULT_FORMATS")
+        if formats or os.environ.get("FAULT_FLOAT") == "1":
+            choices = [tuple(int(x) for x in f.split("/")) for f in (formats or f"{m.rate}/{m.channels}").split(",")]
+            rate, channels = choices[n % len(choices)]
+            fault = f"{rate}/{channels}" + ("/float" if os.environ.get("FAULT_FLOAT") == "1" else "")
+            return self._send(200, _wav(_tone(words, rate), rate, channels,
+                                        as_float=os.environ.get("FAULT_FLOAT") == "1"), "audio/wav")
+        return _original_speech(self, p)
+    finally:
+        _log({"n": n, "input": text, "seed": seed, "fault": fault, "t": time.time()})
+
+
+base.Handler._speech = _speech
+
+if __name__ == "__main__":
+    sys.exit(base.main())
