@@ -28,7 +28,7 @@ pick_python() {
 PYTHON="$(pick_python)"
 PYVER="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
 # Bump RECIPE when the post-install steps below change; the lock covers everything else.
-RECIPE=1
+RECIPE=2
 HASH="$(cat "$LOCK" <(echo "recipe $RECIPE python $PYVER") | sha256sum | cut -c1-12)"
 VENV="${AUDIOBOOK_CONFORMANCE_VENV:-$HOME/.cache/audiobook-conformance/venv-$HASH}"
 STAMP="$VENV/.conformance-complete"
@@ -63,6 +63,10 @@ echo "conformance env: building $VENV with $PYTHON ($PYVER)" >&2
 # PyPI's torchaudio links CUDA libraries that a CPU torch does not have; without its compiled
 # extension torchaudio imports as pure Python, which is all sglang-omni's HTTP path uses.
 rm -f "$BUILD"/lib/python*/site-packages/torchaudio/lib/*.so
+
+# Bytecode up front, in parallel: servers then start in seconds, also where
+# PYTHONDONTWRITEBYTECODE is set (as on this project's machines) and nothing is cached later.
+"$BUILD/bin/python" -m compileall -q -j 0 "$BUILD"/lib/python*/site-packages >/dev/null || true
 
 # Smoke: the modules the tier drives import, and torch is the CPU build.
 "$BUILD/bin/python" - "$HERE" <<'PY' >&2
