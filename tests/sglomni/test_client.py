@@ -75,7 +75,7 @@ def test_real_piper_speech_through_the_double(external_double, settings, tmp_pat
 
 
 def test_clone_on_loopback_sends_the_local_path(external_double, requests_log, settings, tmp_path):
-    url = external_double("moss_tts_local")
+    url = external_double("moss_tts_local", env={"SGO_DOUBLE_NO_VOICES": "1"})  # no upload: per request
     clip = make_clip(tmp_path / "narrator.wav")
     b = backend_for(url, "moss_tts_local", settings, clone=clip, transcription="Hello there.")
     b.synthesize("Cloned words.", 3, tmp_path / "c.wav")
@@ -90,11 +90,11 @@ def test_clone_on_a_remote_server_is_inlined_never_a_path(tmp_path, settings):
     b = SglomniBackend(BackendOptions(model="moss_tts_local",
                                       voice=VoiceOptions(clone=clip, transcription="Hi.")), settings=settings)
     b._connect(policy.ServerHandle(base_url="http://192.0.2.10:8000", started_by_us=False, label="x"))
-    body = b._client.payload("Remote words.", 5)
+    body = b.pool.members[0].speech.payload("Remote words.", 5)
     assert body["ref_audio"].startswith("data:audio/wav;base64,")
     assert base64.b64decode(body["ref_audio"].split(",", 1)[1]) == clip.read_bytes()
     assert str(tmp_path) not in json.dumps(body)
-    b._endpoint.close()
+    b.stop()
 
 
 def test_data_uri_reference_is_accepted_by_the_server(external_double, requests_log, tmp_path):
@@ -298,7 +298,8 @@ def test_transcript_comes_from_the_clip_cache_when_not_given(external_double, re
     url = external_double("moss_tts_local")
     b = backend_for(url, "moss_tts_local", settings, clone=clip)
     b.synthesize("Hello.", 1, tmp_path / "t.wav")
-    assert speech_bodies(requests_log)[0]["ref_text"] == "Cached words of the clip."
+    uploads = [r for r in requests_log("/v1/audio/voices") if r["method"] == "POST"]
+    assert uploads[0]["fields"]["ref_text"] == "Cached words of the clip."  # stored with the uploaded voice
     b.stop()
 
 

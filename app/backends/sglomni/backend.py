@@ -4,12 +4,14 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from app import settings as settings_mod
 from app.backends.base import Backend, BackendOptions
-from app.backends.sglomni import catalog, client, policy, server
+from app.backends.sglomni import catalog, client, policy, reference, server
+from app.backends.sglomni.endpoints import EndpointPool
 from app.backends.sglomni.http import Endpoint, Timeouts
 from app.errors import ConfigError, InputError, ServerUnavailable
 
@@ -47,8 +49,8 @@ class SglomniBackend(Backend):
         self.timeouts = timeouts
         self.retry = retry
         self.handle: policy.ServerHandle | None = None
-        self._client: client.SpeechClient | None = None
-        self._endpoint: Endpoint | None = None
+        #: The servers this run speaks to (one unless --api-url is repeated).
+        self._client: EndpointPool | None = None
         self._lock = threading.Lock()
         if self.voice.clone is not None and not Path(self.voice.clone).is_file():
             raise InputError(f"Reference clip {self.voice.clone} does not exist",
@@ -70,7 +72,11 @@ class SglomniBackend(Backend):
 
     @property
     def concurrency(self) -> int:
-        return self.options.concurrency or DEFAULT_CONCURRENCY
+        if self.options.concurrency:
+            return self.options.concurrency
+        # A ceiling per GPU-worth of server: several --api-url or a router's workers add up.
+        pool = self._client
+        return DEFAULT_CONCURRENCY * (pool.workers if pool else max(1, len(self.options.api_urls)))
 
     @property
     def profile(self) -> str | None:
@@ -105,6 +111,9 @@ class SglomniBackend(Backend):
         with self._lock:
             if self._client is not None:
                 return
+            if len(self.options.api_urls) > 1:
+                self._connect_many()
+                return
             handle = policy.ensure_server(self.spec, self.options, self.settings)
             try:
                 self._connect(handle)
@@ -114,21 +123,66 @@ class SglomniBackend(Backend):
             self.handle = handle
 
     def _connect(self, handle: policy.ServerHandle) -> None:
-        ref_audio = None
-        if self.voice.clone is not None:
-            # A loopback server reads the clip itself; a remote one gets it inline, never our path.
-            ref_audio = client.reference_value(Path(self.voice.clone), loopback=client.is_loopback(handle.base_url))
-        self._endpoint = Endpoint(handle.base_url, timeouts=self.timeouts, concurrency=self.concurrency,
-                                  log_path=handle.log_path)
-        self._client = client.SpeechClient(self._endpoint, self.spec, self.voice, ref_audio=ref_audio,
-                                           ref_text=self.transcript(), retry=self.retry)
+        self._client = self._open_pool([(handle.base_url, handle.log_path)])
+
+    def _connect_many(self) -> None:
+        """Check every --api-url server (the model each hosts) and open the pool over them."""
+        servers, down, first_error = [], set(), None
+        for url in dict.fromkeys(u.rstrip("/") for u in self.options.api_urls):
+            try:
+                handle = self._check_server(url)
+            except ServerUnavailable as exc:
+                # A server still booting or down joins later through the pool's /health probes.
+                log.warning("%s; continuing with the other servers", exc.message)
+                down.add(url)
+                first_error = first_error or exc
+                handle = None
+            servers.append((url, handle.log_path if handle else None))
+        if len(down) == len(servers):
+            assert first_error is not None
+            raise first_error
+        self._client = self._open_pool(servers, down=down)
+        self.handle = None
+
+    def _check_server(self, url: str) -> policy.ServerHandle:
+        """Return the handle of external server `url` after checking it hosts this run's model."""
+        return policy.ensure_server(self.spec, replace(self.options, api_urls=(url,)), self.settings)
+
+    def _open_pool(self, servers: list, *, down: set[str] = frozenset()) -> EndpointPool:
+        clip, transcript = (Path(self.voice.clone), self.transcript()) if self.voice.clone else (None, None)
+        concurrency = self.concurrency
+
+        def make_endpoint(url: str, log_path: Path | None) -> Endpoint:
+            return Endpoint(url, timeouts=self.timeouts, concurrency=concurrency, log_path=log_path)
+
+        def make_speech(endpoint: Endpoint, ref: reference.Reference | None, failover: bool) -> client.SpeechClient:
+            return client.SpeechClient(endpoint, self.spec, self.voice, ref_audio=ref.ref_audio if ref else None,
+                                       ref_text=ref.ref_text if ref else None, voice_name=ref.voice if ref else None,
+                                       failover=failover, retry=self.retry)
+
+        def prepare(endpoint: Endpoint, health: Any) -> reference.Reference | None:
+            if clip is None:
+                return None
+            assert self._clone_sha is not None
+            return reference.prepare(endpoint, self.spec, clip, self._clone_sha, transcript, health=health)
+
+        def fallback(url: str) -> reference.Reference | None:
+            return reference.inline(clip, transcript, base_url=url) if clip is not None else None
+
+        return EndpointPool.open(servers, make_endpoint=make_endpoint, make_speech=make_speech, prepare=prepare,
+                                 check=self._check_server, fallback=fallback, down=down)
+
+    @property
+    def pool(self) -> EndpointPool | None:
+        """Return the servers of this run once started."""
+        return self._client
 
     def stop(self) -> None:
         """Close connections and stop the server only if this backend started it."""
         with self._lock:
-            if self._endpoint is not None:
-                self._endpoint.close()
-            self._endpoint = self._client = None
+            if self._client is not None:
+                self._client.close()
+            self._client = None
             handle, self.handle = self.handle, None
         if handle is not None:
             handle.stop()
@@ -157,9 +211,9 @@ class SglomniBackend(Backend):
             self._generation += 1
             log.warning("the managed sgl-omni server died; restarting it (%d/%d)", self.restarts, MAX_RESTARTS)
             old, self.handle = self.handle, None
-            if self._endpoint is not None:
-                self._endpoint.close()
-            self._endpoint = self._client = None
+            if self._client is not None:
+                self._client.close()
+            self._client = None
             if old is not None:
                 old.stop()
             handle = policy.ensure_server(self.spec, self.options, self.settings)
