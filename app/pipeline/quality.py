@@ -8,12 +8,12 @@ instead of being stitched into the book.
 from __future__ import annotations
 
 import re
-import wave
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from app.audio import wav as wavinfo
 from app.errors import BadAudio
 
 #: Speech is ~2.5 words a second; these bounds are generous on purpose, so only
@@ -39,15 +39,10 @@ def _spoken_words(text: str) -> int:
 
 def check_chunk_audio(path: Path, text: str) -> ChunkAudio:
     """Return the chunk's audio facts, or raise BadAudio if it cannot be speech of `text`."""
-    try:
-        with wave.open(str(path), "rb") as wav:
-            rate, channels, width, frames = (wav.getframerate(), wav.getnchannels(),
-                                             wav.getsampwidth(), wav.getnframes())
-            data = wav.readframes(frames)
-    except (wave.Error, EOFError, OSError) as exc:
-        raise BadAudio(f"The backend returned audio that is not a readable WAV ({exc})") from None
-    if width != 2 or frames == 0 or rate <= 0:
-        raise BadAudio(f"The backend returned empty or non-16-bit audio ({frames} frames, {width * 8}-bit)")
+    # app.audio.wav reads every format the assembler converts (float, 24-bit, extensible),
+    # where the stdlib `wave` module rejects float WAVs as unreadable.
+    info = wavinfo.read_info(path)
+    rate, channels, frames = info.sample_rate, info.channels, info.frames
     seconds = frames / rate
     words = _spoken_words(text)
     if words:
@@ -55,7 +50,25 @@ def check_chunk_audio(path: Path, text: str) -> ChunkAudio:
             raise BadAudio(f"Runaway audio: {seconds:.1f} s for {words} words")
         if words >= 4 and seconds < MIN_SECONDS_PER_WORD * words:
             raise BadAudio(f"Audio too short: {seconds:.2f} s for {words} words")
-        samples = np.frombuffer(data, dtype="<i2")
-        if samples.size and np.abs(samples).max() < SILENCE_PEAK * 32768:
+        if _peak(path, info) < SILENCE_PEAK:
             raise BadAudio(f"Silent audio for {words} words")
     return ChunkAudio(seconds, rate, channels)
+
+
+def _peak(path: Path, info: wavinfo.WavInfo) -> float:
+    """Return the peak level (of full scale) of the WAV's samples."""
+    with open(path, "rb") as fh:
+        fh.seek(info.data_offset)
+        raw = fh.read(info.frames * info.frame_bytes)
+    w = info.sample_width
+    if info.format_tag == wavinfo.FORMAT_FLOAT:
+        samples = np.frombuffer(raw, dtype="<f4" if w == 4 else "<f8")
+        return float(np.abs(samples).max()) if samples.size else 0.0
+    if w == 1:
+        samples = np.frombuffer(raw, dtype=np.uint8).astype(np.int16) - 128
+    elif w == 3:
+        samples = np.frombuffer(raw, dtype=np.uint8)[2::3].astype(np.int8)  # the top byte carries the level
+        w = 1
+    else:
+        samples = np.frombuffer(raw, dtype="<i2" if w == 2 else "<i4")
+    return float(np.abs(samples.astype(np.float64)).max()) / (1 << (8 * w - 1)) if samples.size else 0.0
