@@ -8,9 +8,10 @@ httpx's explicit `Timeout`/`Limits`.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -132,12 +133,25 @@ def transport_error(exc: httpx.HTTPError, *, url: str, log_path: Path | None = N
                        transient=False, log_path=log_path)
 
 
+#: Environment variable with the per-request synthesis timeout in seconds.
+READ_TIMEOUT_VAR = "AUDIOBOOK_REQUEST_TIMEOUT"
+
+
+def _env_seconds(name: str, default: float) -> float:
+    try:
+        value = float(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
 @dataclass(frozen=True)
 class Timeouts:
     """Seconds allowed per phase; synthesis reads are long, everything else short."""
 
     connect: float = 5.0
-    read: float = 900.0
+    #: Seconds one synthesis request may take; READ_TIMEOUT_VAR overrides it (tests, slow GPUs).
+    read: float = field(default_factory=lambda: _env_seconds(READ_TIMEOUT_VAR, 900.0))
     write: float = 60.0
     pool: float = 900.0
     #: Read timeout for control calls (/health, /v1/models, voices).
