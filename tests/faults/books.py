@@ -22,3 +22,14 @@ def book(folder: Path, n_chapters: int = 3, sentences: int = 4, name: str = "riv
 
 def chapter_titles(n_chapters: int = 3) -> list[str]:
     return [f"Chapter {c}: Part {c}" for c in range(1, n_chapters + 1)]
+
+
+def expected_chapter_seconds(path: Path, chunk_size: int, seconds_per_word: float = 0.25) -> list[float]:
+    """Return each chapter's length if every chunk is the double's tone (0.25 s a word) plus its pause."""
+    from app.book import load_book
+    from app.pipeline.pauses import pause_seconds
+    from app.pipeline.plan import make_plan
+
+    plan = make_plan(load_book(path), {}, chunk_size=chunk_size, fmt="m4b", output=path.with_suffix(".m4b"))
+    return [sum(seconds_per_word * max(1, len(pc.text.split())) + pause_seconds(pc.chunk.pause_after)
+                for pc in ch.chunks) for ch in plan.chapters]

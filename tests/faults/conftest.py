@@ -53,6 +53,15 @@ def fault_log(tmp_path):
     return read
 
 
+@pytest.fixture
+def requests_log_path(tmp_path):
+    """Return a function giving every request the double recorded (SGO_DOUBLE_RECORD)."""
+    def read() -> list[dict]:
+        path = tmp_path / "requests.jsonl"
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+    return read
+
+
 class External:
     """A fault double started by hand (as a user starts sgl-omni), on 127.0.0.1 or another address."""
 

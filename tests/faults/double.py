@@ -10,7 +10,7 @@ and adds faults that depend on the request, chosen by environment variables:
   FAULT_FORMATS=R/C,R/C,...  answer request n in format n mod len (sample rate / channels)
   FAULT_FLOAT=1              answer 32-bit float WAV
   FAULT_SILENT=first|all     silent audio for a text's first seed, or for every seed
-  FAULT_RUNAWAY=first        90 s of audio for a text's first seed
+  FAULT_RUNAWAY=WORD         90 s of audio for the first seed of texts containing WORD
   FAULT_BAD_EVERY=N          every Nth answer is (in turn) an HTML page, plain text or a truncated WAV
 """
 from __future__ import annotations
@@ -88,7 +88,8 @@ def _speech(self, p: dict):
     try:
         every = _env_int("FAULT_HANG_EVERY")
         if every and n % every == 0:
-            fault = "hang"
+            _log({"n": n, "input": text, "seed": seed, "fault": "hang", "t": time.time()})
+            fault = "hang-answered"
             time.sleep(float(os.environ.get("FAULT_HANG_SECONDS", "30")))
             return self._send(200, _wav(_tone(words, m.rate), m.rate, m.channels), "audio/wav")
         every = _env_int("FAULT_FAIL_EVERY")
@@ -106,13 +107,14 @@ def _speech(self, p: dict):
             if fault == "text":
                 return self._send(200, b"upstream connect error", "text/plain")
             return self._send(200, _wav(_tone(words, m.rate), m.rate, m.channels)[:300], "audio/wav")
+        runaway = os.environ.get("FAULT_RUNAWAY")
+        if runaway and runaway in text and first:
+            fault = "runaway"
+            return self._send(200, _wav(_tone(360, m.rate), m.rate, m.channels), "audio/wav")
         silent = os.environ.get("FAULT_SILENT")
         if silent == "all" or (silent == "first" and first):
             fault = "silent"
             return self._send(200, _wav(_tone(words, m.rate) * 0, m.rate, m.channels), "audio/wav")
-        if os.environ.get("FAULT_RUNAWAY") == "first" and first:
-            fault = "runaway"
-            return self._send(200, _wav(_tone(360, m.rate), m.rate, m.channels), "audio/wav")
         formats = os.environ.get("FAULT_FORMATS")
         if formats or os.environ.get("FAULT_FLOAT") == "1":
             choices = [tuple(int(x) for x in f.split("/")) for f in (formats or f"{m.rate}/{m.channels}").split(",")]
