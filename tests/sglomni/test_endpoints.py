@@ -294,3 +294,26 @@ def test_a_router_in_front_of_several_workers_gets_the_clip_inline(doubles, sett
 def be_spec():
     from app.backends.sglomni import catalog
     return catalog.get("moss_tts_local")
+
+
+def test_a_remote_router_gets_a_small_clip_inline_without_any_upload(tmp_path):
+    clip = make_clip(tmp_path / "narrator.wav")  # 48 KB: far below the router's 1 MiB routing limit
+    router_health = {"status": "healthy", "total_workers": 4, "routable_workers": 4, "voice_routing": {}}
+    with Endpoint("http://192.0.2.10:8000") as ep:  # never contacted: nothing to upload
+        started = time.monotonic()
+        ref = reference.prepare(ep, be_spec(), clip, _sha256(clip), "Hi.", health=router_health)
+    assert ref.how == "inline" and ref.ref_audio.startswith("data:audio/wav;base64,")
+    assert time.monotonic() - started < 1.0
+
+
+@pytest.mark.slow
+def test_cli_with_two_api_urls_makes_the_m4b_from_both(doubles, run_cli, tmp_path):
+    from app.audio.export import read_chapters
+    from tests.pipeline.helpers import CHAPTERS, FFMPEG, titles, write_txt_book
+    a, b_ = doubles("a", SGO_DOUBLE_SPEECH="tone"), doubles("b", SGO_DOUBLE_SPEECH="tone")
+    out = tmp_path / "voyage.m4b"
+    result = run_cli(write_txt_book(tmp_path), "--backend", "sglomni", "--model", "moss_tts_local",
+                     "--api-url", a.url, "--api-url", b_.url, "--output", out, "--chunk-size", "8", timeout=240)
+    assert result.returncode == 0, result.stderr
+    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
+    assert a.speech() and b_.speech(), "both servers rendered chunks"

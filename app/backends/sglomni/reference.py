@@ -27,6 +27,8 @@ UPLOADED_VOICE_MODELS = frozenset({
     "qwen3_tts_0_6b_base", "qwen3_tts_1_7b_base", "higgs_audio_v3_tts", "moss_tts", "moss_tts_local",
     "moss_tts_local_voice_acting", "dots_tts_mf", "fish_s2_pro",
 })
+#: sglang_omni_router's ROUTE_METADATA_JSON_LIMIT_BYTES, and room for the rest of the body.
+ROUTER_BODY_LIMIT, _BODY_SLACK = 1024 * 1024, 64 * 1024
 #: Upstream's accepted reference length for uploads (MIN/MAX_REFERENCE_AUDIO_SECONDS).
 _MIN_SECONDS, _MAX_SECONDS = 1.0, 30.0
 
@@ -87,9 +89,15 @@ def prepare(endpoint: Endpoint, spec: ModelSpec, clip: Path, clip_sha256: str, t
     workers = behind_router(health)
     if workers > 1:
         # The router pins every request naming an uploaded voice to one owner worker
-        # (sglang_omni_router voice_routing.py): inlining keeps all its workers busy.
-        log.info("%s is an sgl-omni router over %d workers: sending the clip inline", where, workers)
-        return fallback
+        # (sglang_omni_router voice_routing.py), and so any JSON body over 1 MiB
+        # (route_metadata.py): a small inline clip keeps all its workers busy.
+        if fallback.how == "path" or len(fallback.ref_audio or "") + _BODY_SLACK <= ROUTER_BODY_LIMIT:
+            log.info("%s is an sgl-omni router over %d workers: sending the clip %s", where, workers,
+                     "by path" if fallback.how == "path" else "inline")
+            return fallback
+        log.warning("%s is an sgl-omni router: a clip this large pins every request to one of its %d "
+                    "workers; use a shorter 16 kHz mono clip (under ~700 KB) or pass each server with "
+                    "--api-url", where, workers)
     seconds = _clip_seconds(clip)
     if seconds is not None and not _MIN_SECONDS <= seconds <= _MAX_SECONDS:
         return fallback
