@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from app import testhooks
 from app.audio.adts import adts_duration, is_adts
 from app.audio.ffmpeg import new_log_file, probe_output, run_ffmpeg
 from app.audio.wav import read_info
@@ -106,6 +107,7 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
             for stream, chapter in zip(streams, chapters):
                 if stream != chapter.path:
                     stream.unlink(missing_ok=True)
+        testhooks.pause_at("mux")
         os.replace(tmp, out)
     return out
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from app import paths
+from app import paths, testhooks
 from app.audio import wav as wavinfo
 from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
@@ -239,6 +239,7 @@ class Converter:
                     raise Cancelled("Stopped while assembling a chapter")
                 chunk_path = self.cache.path_for(pc.key)
                 assembler.append(chunk_path, pause_seconds(pc.chunk.pause_after))
+                testhooks.pause_at("stitch", self.cancel)
             assembler.finish()
         try:
             encode_chapter(wav, target, fmt=self.plan.fmt, meta=self.meta, title=chapter.title,
