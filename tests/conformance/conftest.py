@@ -6,7 +6,6 @@ in CI (CI=true) or with CONFORMANCE_BUILD=1 the venv is built here.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,12 +18,6 @@ HERE = Path(__file__).resolve().parent
 
 #: The servers most tests talk to: catalog key -> (extra environment).
 FLEET = ("moss_tts_local", "higgs_audio_v3_tts", "qwen3_tts_0_6b_base", "qwen3_tts_1_7b_voicedesign")
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if HERE in Path(str(item.fspath)).resolve().parents:
-            item.add_marker(pytest.mark.conformance)
 
 
 @pytest.fixture(scope="session")
@@ -114,4 +107,3 @@ def ffmpeg() -> str:
     return imageio_ffmpeg.get_ffmpeg_exe()
 
 
-__all__ = ["cpu_server", "shutil"]

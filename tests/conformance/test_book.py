@@ -1,6 +1,8 @@
 """A small book through `audiobook.py` into an M4B: via sglang-omni's router, and via the app's managed boot."""
 from __future__ import annotations
 
+import pytest
+
 import re
 import subprocess
 from pathlib import Path
@@ -11,6 +13,8 @@ from app.backends.sglomni import server as lifecycle
 from tests.pipeline.helpers import CHAPTERS, FFMPEG, titles, write_txt_book
 
 from .conformance_harness import free_port, make_fake_managed_venv, server_env
+
+pytestmark = pytest.mark.conformance
 
 
 def audio_stream(path: Path) -> tuple[int, str]:
