@@ -112,6 +112,7 @@ def test_a_remote_server_never_receives_a_local_file_path(tmp_path, cli, externa
 SECRETS = ("hf_SuperSecretToken123456", "sk-abcdefSECRET987654")
 
 
+@pytest.mark.slow
 def test_tokens_and_api_keys_never_reach_logs_or_error_messages(tmp_path, cli, external, isolated_home, fault_env):
     env = {"HF_TOKEN": SECRETS[0], "HUGGING_FACE_HUB_TOKEN": SECRETS[0], "OPENAI_API_KEY": SECRETS[1],
            "AUDIOBOOK_DEBUG": "0"}

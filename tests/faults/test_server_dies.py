@@ -5,6 +5,8 @@ import os
 import signal
 from collections import Counter
 
+import pytest
+
 from app.audio.export import read_chapters
 from app.backends.sglomni import server
 from tests.pipeline.helpers import FFMPEG
@@ -21,6 +23,7 @@ def answered(fault_log) -> Counter:
     return Counter(r["input"] for r in fault_log() if r["fault"] is None)
 
 
+@pytest.mark.slow
 def test_managed_server_killed_mid_book_is_restarted_and_nothing_is_redone(tmp_path, cli, fault_log,
                                                                            isolated_home, fault_env):
     port = free_port()
@@ -43,6 +46,7 @@ def test_managed_server_killed_mid_book_is_restarted_and_nothing_is_redone(tmp_p
     assert venv_processes(fault_env) == [], "the restarted server was stopped at the end"
 
 
+@pytest.mark.slow
 def test_external_server_killed_mid_book_is_a_clear_error_and_the_rerun_resumes(tmp_path, cli, external, fault_log,
                                                                                 isolated_home):
     url = external.start(env={"SGO_DOUBLE_SLOW": "0.15"})
