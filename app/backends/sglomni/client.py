@@ -108,6 +108,19 @@ def resolve_transcript(voice: VoiceOptions, *, whisper_model: str | None = None)
 
 # --- payload ------------------------------------------------------------------------------
 
+#: sglang-omni 0.1.9 accepts language *names* (serve/protocol.py SUPPORTED_TTS_LANGUAGES,
+#: case-insensitive) and refuses ISO codes with a 400, so `--language en` is mapped here.
+_ISO_LANGUAGES = {"zh": "Chinese", "en": "English", "ja": "Japanese", "ko": "Korean", "de": "German",
+                  "fr": "French", "ru": "Russian", "pt": "Portuguese", "es": "Spanish", "it": "Italian",
+                  "auto": "Auto"}
+
+
+def language_name(value: str) -> str:
+    """Return the server's name for an ISO 639-1 code ("en", "en-GB"); other values unchanged."""
+    code = value.strip().lower().replace("_", "-").split("-")[0]
+    return _ISO_LANGUAGES.get(code, value.strip()) if len(code) <= 4 else value.strip()
+
+
 def build_payload(spec: ModelSpec, voice: VoiceOptions, text: str, seed: int, *,
                   ref_audio: str | None = None, ref_text: str | None = None,
                   model_name: str | None = None) -> dict[str, Any]:
@@ -120,7 +133,7 @@ def build_payload(spec: ModelSpec, voice: VoiceOptions, text: str, seed: int, *,
     if voice.instructions:
         payload["instructions"] = voice.instructions
     if voice.language:
-        payload["language"] = voice.language
+        payload["language"] = language_name(voice.language)
     if ref_audio is not None:
         payload["ref_audio"] = ref_audio
         if ref_text:
