@@ -186,7 +186,19 @@ def test_transient_500s_are_retried_then_succeed(external_double, requests_log, 
     b.synthesize("Eventually.", 1, tmp_path / "e.wav")
     assert len(speech_bodies(requests_log)) == 3
     assert len({json.dumps(x) for x in speech_bodies(requests_log)}) == 1, "same seed, same request"
+    # The two 500s reach the pipeline's adaptive limit as busy signals.
+    assert b.busy_signals == 2
+    assert b.adaptive
     b.stop()
+
+
+def test_pinned_concurrency_is_not_adaptive(settings):
+    from app.backends import BackendOptions
+    from app.backends.sglomni.backend import create
+
+    assert create(BackendOptions(model="moss_tts_local", api_urls=("http://127.0.0.1:9",))).adaptive
+    pinned = create(BackendOptions(model="moss_tts_local", api_urls=("http://127.0.0.1:9",), concurrency=12))
+    assert not pinned.adaptive and pinned.concurrency == 12
 
 
 def test_persistent_oom_names_the_mem_fraction_remediation(external_double, requests_log, settings, tmp_path):

@@ -60,6 +60,9 @@ class SglomniBackend(Backend):
         self._transcript_done = False
         self._generation = 0
         self.restarts = 0
+        #: Running count of 429/5xx answers, read by the pipeline's adaptive limit.
+        self.busy_signals = 0
+        self._busy_lock = threading.Lock()
 
     # -- what the pipeline asks ------------------------------------------------------------
     @property
@@ -69,6 +72,15 @@ class SglomniBackend(Backend):
     @property
     def max_chunk_words(self) -> int | None:
         return self.spec.max_chunk_words
+
+    @property
+    def adaptive(self) -> bool:
+        """Return True unless --concurrency pins the in-flight count (then it is exact)."""
+        return not self.options.concurrency
+
+    def _count_busy(self) -> None:
+        with self._busy_lock:
+            self.busy_signals += 1
 
     @property
     def concurrency(self) -> int:
@@ -158,7 +170,7 @@ class SglomniBackend(Backend):
         def make_speech(endpoint: Endpoint, ref: reference.Reference | None, failover: bool) -> client.SpeechClient:
             return client.SpeechClient(endpoint, self.spec, self.voice, ref_audio=ref.ref_audio if ref else None,
                                        ref_text=ref.ref_text if ref else None, voice_name=ref.voice if ref else None,
-                                       failover=failover, retry=self.retry)
+                                       failover=failover, retry=self.retry, on_busy=self._count_busy)
 
         def prepare(endpoint: Endpoint, health: Any) -> reference.Reference | None:
             if clip is None:

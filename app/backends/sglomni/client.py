@@ -215,14 +215,22 @@ def write_atomic(out_path: Path, data: bytes) -> None:
 
 # --- the speech client --------------------------------------------------------------------
 
+#: Status codes that mean "too much load" (or a failing server) rather than a bad request.
+_BUSY = frozenset({429, 500, 502, 503, 504})
+
+
 class SpeechClient:
     """Turns chunks into WAV files on one server; thread-safe."""
 
     def __init__(self, endpoint: Endpoint, spec: ModelSpec, voice: VoiceOptions, *,
                  ref_audio: str | None = None, ref_text: str | None = None, voice_name: str | None = None,
                  failover: bool = False, retry: RetryPolicy = RetryPolicy(),
-                 sleep: Callable[[float], None] = time.sleep):
+                 sleep: Callable[[float], None] = time.sleep,
+                 on_busy: Callable[[], None] | None = None):
         self.endpoint = endpoint
+        #: Called on each 429/5xx answer: the server is saturated or failing (the
+        #: pipeline's adaptive in-flight limit backs off on it).
+        self.on_busy = on_busy
         self.spec = spec
         # An uploaded reference voice is named in "voice" and replaces ref_audio/ref_text.
         self.voice = replace(voice, voice=voice_name) if voice_name else voice
@@ -249,6 +257,8 @@ class SpeechClient:
                 info = check_wav(data)
                 break
             except BackendError as exc:
+                if self.on_busy is not None and isinstance(exc, ServerError) and (exc.status or 0) in _BUSY:
+                    self.on_busy()
                 if not exc.transient:
                     raise
                 if attempt >= self.retry.attempts:
