@@ -98,10 +98,15 @@ def test_reference_less_with_language_and_seed(fleet, tmp_path):
     assert record["references"] == []
 
 
-def test_iso_language_code_is_refused_by_moss_tts_local(fleet, tmp_path):
-    """0.1.9 validates language against names ("English"), not ISO codes: the app must send names."""
+def test_iso_language_code_is_sent_as_the_name_the_server_accepts(fleet, tmp_path):
+    """0.1.9 validates language against names ("English") and 400s on ISO codes: the app maps them."""
+    record = speak(fleet["moss_tts_local"], VoiceOptions(language="en"), tmp_path / "x.wav")
+    assert record["tts_params"]["language"] == "English"
+
+
+def test_unknown_language_is_refused_with_the_servers_list(fleet, tmp_path):
     with pytest.raises(ServerError) as err:
-        speak(fleet["moss_tts_local"], VoiceOptions(language="en"), tmp_path / "x.wav")
+        speak(fleet["moss_tts_local"], VoiceOptions(language="Klingon"), tmp_path / "x.wav")
     assert err.value.status == 400 and not err.value.transient
     assert "language must be one of" in err.value.message
 
