@@ -1,0 +1,79 @@
+"""Benchmark 5: the piper backend through the whole CLI vs Piper's own loop on the same text.
+
+Writes a ~4-minute text (synthbook), then, interleaved `--repeat` times: the CLI with its default
+concurrency (2 workers on 2 cores), the CLI with --concurrency 1, and benchmarks/piperloop.py with
+1 and 2 threads. Each is its own process, timed from spawn to exit; the CLI gets a fresh
+AUDIOBOOK_HOME (no cache). Rate = audio seconds / wall seconds (CLI audio read from the M4B).
+
+    .venv/bin/python -m benchmarks.bench_piper --minutes 4 --repeat 3
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from app import proc
+from benchmarks import runcli
+from benchmarks.synthbook import write_book
+
+
+def m4b_seconds(path: Path) -> float:
+    """Return the duration ffmpeg reports for `path`."""
+    import imageio_ffmpeg
+
+    r = proc.run([imageio_ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-i", str(path)])
+    h, m, s = re.search(rb"Duration: (\d+):(\d+):([\d.]+)", r.stdout).groups()
+    return int(h) * 3600 + int(m) * 60 + float(s)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--minutes", type=float, default=4.0)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="bench5-"))
+    book = write_book(tmp / "book.txt", args.minutes / 60, chapters=2)
+    print(runcli.machine(), flush=True)
+    modes = {"cli-default": [], "cli-c1": ["--concurrency", "1"], "loop-1": ["--threads", "1"],
+             "loop-2": ["--threads", "2"]}
+    results: dict[str, list[dict]] = {m: [] for m in modes}
+    for rep in range(args.repeat):
+        for mode, extra in modes.items():
+            if mode.startswith("cli"):
+                out = tmp / f"{mode}-{rep}.m4b"
+                run = runcli.run_cli([str(book), "--backend", "piper", "--output", str(out), *extra],
+                                     tmp / f"home-{mode}-{rep}")
+                if run.returncode != 0:
+                    raise SystemExit(f"{mode} failed:\n" + "\n".join(s for _, s in run.lines[-20:]))
+                wall, audio, cpu = run.wall, m4b_seconds(out), run.cpu_share
+            else:
+                t0 = time.monotonic()
+                r = proc.run([sys.executable, "-m", "benchmarks.piperloop", str(book),
+                              str(tmp / f"{mode}-{rep}"), *extra], cwd=runcli.ROOT, timeout=1800)
+                wall = time.monotonic() - t0
+                if r.returncode != 0:
+                    raise SystemExit(f"{mode} failed:\n{r.stdout.decode()[-2000:]}")
+                info = json.loads(r.stdout.decode().strip().splitlines()[-1])
+                audio, cpu = info["audio_s"], -1.0
+            res = {"wall_s": round(wall, 2), "audio_s": round(audio, 2), "rate": round(audio / wall, 3),
+                   "cpu": round(cpu, 2), "load1": round(os.getloadavg()[0], 2)}
+            if not mode.startswith("cli"):
+                res["synth_rate"] = round(info["audio_s"] / info["synth_s"], 3)
+            results[mode].append(res)
+            print(mode, rep, json.dumps(res), flush=True)
+    med = {m: statistics.median(r["rate"] for r in rs) for m, rs in results.items()}
+    print(json.dumps({"median_rate": med,
+                      "cli-default/loop-1": round(med["cli-default"] / med["loop-1"], 3),
+                      "cli-c1/loop-1": round(med["cli-c1"] / med["loop-1"], 3),
+                      "cli-default/loop-2": round(med["cli-default"] / med["loop-2"], 3)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
