@@ -43,6 +43,11 @@ class WavInfo:
         return self.frames / self.sample_rate if self.sample_rate else 0.0
 
     @property
+    def seconds(self) -> float:
+        """Return the duration in seconds (the name the HTTP client's callers use)."""
+        return self.duration
+
+    @property
     def frame_bytes(self) -> int:
         return self.sample_width * self.channels
 

@@ -243,7 +243,7 @@ class RunScreen(Screen):
             output = convert(self.req, listener=self._listener, confirm_clamp=self._ask_clamp,
                              cancel=self.cancel_event, conf=self.app.conf)
             ui(self.app, self._ended, "done", f"Done: {output}", output)
-        except Cancelled as exc:
+        except Cancelled:
             ui(self.app, self._ended, "cancelled",
                "Cancelled — finished chunks are saved; press R to resume where it stopped.", None)
         except AudiobookError as exc:

@@ -14,6 +14,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from app.files import sha256_file as file_sha256
+
 #: Bump when the cache layout or key recipe changes, so old entries are not reused.
 CACHE_VERSION = 1
 
@@ -36,14 +38,6 @@ def chunk_seed(text: str) -> int:
     """Return the seed for a chunk: fixed by its text, so a re-render sounds the same."""
     digest = hashlib.sha256(normalize_text(text).encode("utf-8")).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 class ChunkCache:

@@ -14,6 +14,7 @@ import pytest
 
 from app import proc
 from tests.sglomni.conftest import free_port
+from tests.support import install_fake_sgl_omni, processes_running_from
 
 ROOT = Path(__file__).resolve().parents[2]
 DOUBLE = Path(__file__).resolve().parent / "double.py"
@@ -23,13 +24,7 @@ DOUBLE = Path(__file__).resolve().parent / "double.py"
 def fault_env(tmp_path, monkeypatch, isolated_home):
     """Install the fault double as the managed venv's `sgl-omni` and isolate the app."""
     envs = tmp_path / "envs"
-    bin_dir = envs / "sglomni" / "bin"
-    bin_dir.mkdir(parents=True)
-    exe = bin_dir / "sgl-omni"
-    exe.write_text(f"#!{sys.executable}\nimport os, runpy\nos.environ['SGO_DOUBLE_EXE'] = __file__\n"
-                   f"runpy.run_path({str(DOUBLE)!r}, run_name='__main__')\n")
-    exe.chmod(0o755)
-    (bin_dir / "python").symlink_to(sys.executable)
+    install_fake_sgl_omni(envs, DOUBLE, prelude="os.environ['SGO_DOUBLE_EXE'] = __file__\n")
     for var in [v for v in os.environ if v.startswith(("SGO_DOUBLE_", "FAULT_", "AUDIOBOOK_TEST_"))]:
         monkeypatch.delenv(var)
     monkeypatch.setenv("AUDIOBOOK_ENVS", str(envs))
@@ -175,18 +170,7 @@ def error_line(stderr: str) -> str:
 
 def venv_processes(envs: Path) -> list[int]:
     """Return live pids whose command line runs from the throwaway managed venv."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            args = (entry / "cmdline").read_bytes().decode(errors="replace")
-        except OSError:
-            continue
-        if stat[stat.rindex(")") + 2] != "Z" and str(envs) in args:
-            found.append(int(entry.name))
-    return found
+    return processes_running_from(envs)
 
 
 def cached_chunks(home: Path) -> dict[str, float]:

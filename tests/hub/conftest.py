@@ -4,11 +4,12 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
-import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.support import install_fake_sgl_omni
 
 from app.backends.sglomni import catalog
 
@@ -85,12 +86,7 @@ def port(monkeypatch) -> int:
 def double_venv(tmp_path, monkeypatch):
     """Install the server double (tests/sglomni/double) as the managed venv's `sgl-omni`."""
     envs = tmp_path / "envs"
-    bin_dir = envs / "sglomni" / "bin"
-    bin_dir.mkdir(parents=True)
-    exe = bin_dir / "sgl-omni"
-    exe.write_text(f"#!{sys.executable}\nimport runpy\nrunpy.run_path({str(DOUBLE)!r}, run_name='__main__')\n")
-    exe.chmod(0o755)
-    (bin_dir / "python").symlink_to(sys.executable)
+    exe = install_fake_sgl_omni(envs, DOUBLE)
     monkeypatch.setenv("AUDIOBOOK_ENVS", str(envs))
     monkeypatch.setenv("SGO_DOUBLE_SPEECH", "tone")
     yield exe

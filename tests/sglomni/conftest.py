@@ -13,6 +13,7 @@ import pytest
 
 from app import proc
 from app.settings import Settings, SglomniSettings
+from tests.support import install_fake_sgl_omni
 
 DOUBLE = Path(__file__).resolve().parent / "double" / "server.py"
 
@@ -28,13 +29,7 @@ def free_port() -> int:
 def fake_venv(tmp_path, monkeypatch):
     """Install the double as `sgl-omni` in a temp AUDIOBOOK_ENVS/sglomni/bin and isolate the app."""
     envs = tmp_path / "envs"
-    bin_dir = envs / "sglomni" / "bin"
-    bin_dir.mkdir(parents=True)
-    exe = bin_dir / "sgl-omni"
-    exe.write_text(f"#!{sys.executable}\nimport os, runpy\nos.environ['SGO_DOUBLE_EXE'] = __file__\n"
-                   f"runpy.run_path({str(DOUBLE)!r}, run_name='__main__')\n")
-    exe.chmod(0o755)
-    (bin_dir / "python").symlink_to(sys.executable)
+    exe = install_fake_sgl_omni(envs, DOUBLE, prelude="os.environ['SGO_DOUBLE_EXE'] = __file__\n")
     monkeypatch.setenv("AUDIOBOOK_ENVS", str(envs))
     monkeypatch.setenv("AUDIOBOOK_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("AUDIOBOOK_LOGS", str(tmp_path / "home" / "logs"))

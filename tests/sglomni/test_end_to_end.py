@@ -9,6 +9,8 @@ from app.audio.export import read_chapters
 from app.backends.sglomni import server
 from tests.pipeline.helpers import CHAPTERS, FFMPEG, titles, write_txt_book
 
+from tests.support import processes_running_from
+
 from .conftest import free_port
 
 pytestmark = pytest.mark.slow
@@ -16,18 +18,7 @@ pytestmark = pytest.mark.slow
 
 def our_processes(envs: Path) -> list[int]:
     """Return live pids whose command line runs from the throwaway managed venv."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            args = (entry / "cmdline").read_bytes().decode(errors="replace")
-        except OSError:
-            continue
-        if stat[stat.rindex(")") + 2] != "Z" and str(envs) in args:
-            found.append(int(entry.name))
-    return found
+    return processes_running_from(envs)
 
 
 def test_api_url_run_produces_the_m4b_and_leaves_the_server_running(tmp_path, run_cli, external_double,

@@ -14,7 +14,8 @@ import pytest
 from app import proc
 from app.backends.base import BackendOptions, VoiceOptions
 from app.backends.sglomni import client, reference
-from app.backends.sglomni.backend import SglomniBackend, _sha256
+from app.backends.sglomni.backend import SglomniBackend
+from app.files import sha256_file as _sha256
 from app.backends.sglomni.http import Endpoint, probe_json
 from app.errors import ConfigError
 

@@ -7,7 +7,6 @@ on the phonemizer and the model.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import wave
@@ -16,6 +15,7 @@ from typing import Any
 
 from app.backends.base import Backend, BackendOptions
 from app.errors import BackendError, ConfigError
+from app.files import sha256_file
 
 #: The only voice bundled; `--voice` may name a local .onnx voice instead.
 BUNDLED_VOICE = "en_US-joe-medium"
@@ -50,7 +50,7 @@ class PiperBackend(Backend):
             self._model_path = _bundled_model()
         self._voice = None
         self._lock = threading.Lock()
-        self._model_digest = _file_digest(self._model_path)
+        self._model_digest = sha256_file(self._model_path)[:16]
 
     @property
     def default_chunk_size(self) -> int:
@@ -89,14 +89,6 @@ class PiperBackend(Backend):
     def sample_rate(self) -> int:
         self.start()
         return self._voice.config.sample_rate
-
-
-def _file_digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()[:16]
 
 
 def create(options: BackendOptions) -> PiperBackend:

@@ -1,7 +1,6 @@
 """The sglomni Backend: a catalog model on a managed or external sgl-omni server."""
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 from dataclasses import replace
@@ -14,6 +13,7 @@ from app.backends.sglomni import catalog, client, policy, reference, server
 from app.backends.sglomni.endpoints import EndpointPool
 from app.backends.sglomni.http import Endpoint, Timeouts
 from app.errors import ConfigError, InputError, ServerUnavailable
+from app.files import sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -21,14 +21,6 @@ log = logging.getLogger(__name__)
 DEFAULT_CONCURRENCY = 96
 #: Restarts of a managed server that died mid-run, per backend lifetime.
 MAX_RESTARTS = 3
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class SglomniBackend(Backend):
@@ -55,7 +47,7 @@ class SglomniBackend(Backend):
         if self.voice.clone is not None and not Path(self.voice.clone).is_file():
             raise InputError(f"Reference clip {self.voice.clone} does not exist",
                              hint="Put 10-20 s of clean speech in voices/ and pass --clone voices/NAME.wav")
-        self._clone_sha = _sha256(Path(self.voice.clone)) if self.voice.clone else None
+        self._clone_sha = sha256_file(Path(self.voice.clone)) if self.voice.clone else None
         self._transcript: str | None = None
         self._transcript_done = False
         self._generation = 0

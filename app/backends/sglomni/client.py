@@ -9,11 +9,8 @@ import base64
 import ipaddress
 import logging
 import mimetypes
-import os
 import random
 import re
-import struct
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -24,7 +21,9 @@ from urllib.parse import urlsplit
 from app.backends.base import VoiceOptions
 from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import Endpoint, parse_json, safe_url
+from app.audio.wav import WavInfo, validate_wav_bytes
 from app.errors import BackendError, BadAudio, OutputError, ServerError, ServerUnavailable
+from app.files import write_bytes_atomic
 
 log = logging.getLogger(__name__)
 
@@ -47,18 +46,6 @@ class RetryPolicy:
     def delay(self, attempt: int) -> float:
         """Return the pause before retry number `attempt` (1-based)."""
         return random.uniform(0, min(self.cap, self.base * 2 ** (attempt - 1)))
-
-
-@dataclass(frozen=True)
-class WavInfo:
-    sample_rate: int
-    channels: int
-    sample_width: int
-    frames: int
-
-    @property
-    def seconds(self) -> float:
-        return self.frames / self.sample_rate
 
 
 # --- reference clip -----------------------------------------------------------------------
@@ -167,50 +154,16 @@ def refit_max_new_tokens(message: str) -> int | None:
 
 def check_wav(data: bytes) -> WavInfo:
     """Return the WAV's format, or raise BadAudio for anything that is not complete WAV audio."""
-    head = data[:12]
-    if len(data) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
-        what = "an HTML page" if b"<html" in data[:512].lower() else f"{len(data)} bytes of non-WAV data"
-        raise BadAudio(f"The server sent {what} instead of a WAV file")
-    pos, fmt = 12, None
-    while pos + 8 <= len(data):
-        chunk_id, size = data[pos:pos + 4], struct.unpack("<I", data[pos + 4:pos + 8])[0]
-        body = pos + 8
-        if chunk_id == b"fmt ":
-            if size < 16 or body + 16 > len(data):
-                break
-            tag, channels, rate, _byte_rate, _align, bits = struct.unpack("<HHIIHH", data[body:body + 16])
-            fmt = (tag, channels, rate, bits)
-        elif chunk_id == b"data":
-            if fmt is None:
-                raise BadAudio("The server's WAV has its data before its format")
-            tag, channels, rate, bits = fmt
-            width = bits // 8
-            if channels < 1 or rate < 1 or width < 1:
-                raise BadAudio(f"The server's WAV has an impossible format ({channels} ch, {rate} Hz, {bits} bit)")
-            available = len(data) - body
-            if size > available:
-                raise BadAudio(f"The server's WAV is truncated ({available} of {size} audio bytes)")
-            frames = size // (channels * width)
-            if frames == 0:
-                raise BadAudio("The server's WAV holds no audio")
-            return WavInfo(rate, channels, width, frames)
-        pos = body + size + (size & 1)
-    raise BadAudio("The server's WAV is truncated (no complete fmt and data chunks)")
+    return validate_wav_bytes(data)
 
 
 def write_atomic(out_path: Path, data: bytes) -> None:
     """Write `data` to `out_path` through a temp file in the same folder."""
-    out_path = Path(out_path)
-    tmp = out_path.with_name(f".{out_path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
-        out_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(data)
-        os.replace(tmp, out_path)
+        write_bytes_atomic(out_path, data)
     except OSError as exc:
         raise OutputError(f"Cannot write {out_path}: {exc.strerror or exc}",
                           hint="Check free space and permissions of the cache folder") from exc
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 # --- the speech client --------------------------------------------------------------------

@@ -1,0 +1,39 @@
+"""Helpers shared by test folders: the fake managed venv and process checks."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def install_fake_sgl_omni(envs: Path, script: Path, *, prelude: str = "") -> Path:
+    """Create envs/sglomni/bin/sgl-omni running `script` with this interpreter; return it.
+
+    The app's real lifecycle code then launches `script` exactly as it would
+    launch the real sgl-omni of the managed venv.
+    """
+    bin_dir = envs / "sglomni" / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    exe = bin_dir / "sgl-omni"
+    exe.write_text(f"#!{sys.executable}\nimport os, runpy\n{prelude}"
+                   f"runpy.run_path({str(script)!r}, run_name='__main__')\n")
+    exe.chmod(0o755)
+    python = bin_dir / "python"
+    if not python.exists():
+        python.symlink_to(sys.executable)
+    return exe
+
+
+def processes_running_from(folder: Path) -> list[int]:
+    """Return live (non-zombie) pids whose command line mentions `folder`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            args = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if stat[stat.rindex(")") + 2] != "Z" and str(folder) in args:
+            found.append(int(entry.name))
+    return found
