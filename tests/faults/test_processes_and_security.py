@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import socket
-import sys
 import wave
 from pathlib import Path
 
