@@ -63,17 +63,22 @@ def build_convert_parser() -> argparse.ArgumentParser:
 
 
 def _ask_clamp(size: int, cap: int) -> str:
-    """Ask on the console whether to clamp the chunk size; a closed stdin clamps."""
-    prompt = (f"This model speaks at most {cap} words per request, but the chunk size is {size}.\n"
-              f"[S]et chunk to {cap} / [t] keep {size} (audio may be cut off) / [c]ancel? ")
-    if not sys.stdin or not sys.stdin.isatty():
-        print(f"Chunk size clamped to {cap} words (unattended run).", file=sys.stderr)
-        return "set"
+    """Ask on the console whether to clamp the chunk size; a closed stdin clamps.
+
+    An unattended run (no stdin, /dev/null, end of input) must never narrate
+    chunks the model cuts off silently, so anything but an explicit "t" or "c"
+    sets the chunk size to the model's cap.
+    """
+    print(f"This model speaks at most {cap} words per request, but the chunk size is {size}.\n"
+          f"[S]et chunk to {cap} / [t] keep {size} (audio may be cut off) / [c]ancel? ",
+          end="", file=sys.stderr, flush=True)
     try:
-        answer = input(prompt).strip().lower()
-    except EOFError:
-        return "set"
-    return {"t": "keep", "c": "cancel"}.get(answer[:1], "set")
+        line = sys.stdin.readline() if sys.stdin and not sys.stdin.closed else ""
+    except (OSError, ValueError):
+        line = ""
+    if not line:
+        print("(no answer: unattended run)", file=sys.stderr)
+    return {"t": "keep", "c": "cancel"}.get(line.strip().lower()[:1], "set")
 
 
 def run_convert(argv: list[str]) -> int:

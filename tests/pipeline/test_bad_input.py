@@ -1,7 +1,6 @@
 """Bad input: one clear line, a non-zero exit, no traceback, nothing lost."""
 from __future__ import annotations
 
-import pytest
 from filelock import FileLock
 
 from tests.pipeline.helpers import write_txt_book

@@ -46,3 +46,37 @@ def test_managed_run_boots_converts_and_leaves_no_process(tmp_path, run_cli, fak
     assert requests_log("/v1/audio/speech"), "the managed double synthesized the book"
     assert server.read_pidfile(port) is None
     assert our_processes(fake_venv.parent.parent) == [], "no orphan of the managed server"
+
+
+def _long_chapter_book(folder: Path) -> Path:
+    sentences = " ".join(f"Sentence number {n} walks slowly along the quiet shore of the bay." for n in range(1, 25))
+    path = folder / "long.txt"
+    path.write_text(f"Chapter 1: Shore\n\n{sentences}\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("answer, words_cap", [("", 80), ("t\n", 120), ("S\n", 80)])
+def test_higgs_chunk_size_question_on_the_console(tmp_path, run_cli, external_double, requests_log,
+                                                  answer, words_cap):
+    """Above Higgs's 80-word window the CLI asks [S/t/c]; a closed stdin (unattended) clamps."""
+    url = external_double("higgs_audio_v3_tts", "bosonai/higgs-audio-v3-tts-4b")
+    result = run_cli(_long_chapter_book(tmp_path), "--backend", "sglomni", "--model", "higgs_audio_v3_tts",
+                     "--api-url", url, "--chunk-size", "120", "--output", tmp_path / "h.m4b",
+                     input=answer, timeout=240)
+    assert result.returncode == 0, result.stderr
+    assert "[S]et chunk to 80" in result.stderr
+    assert ("Chunk size set to 80 words" in result.stderr) == (answer != "t\n")
+    bodies = [r["json"] for r in requests_log("/v1/audio/speech")]
+    longest = max(len(b["input"].split()) for b in bodies)
+    assert longest <= words_cap
+    if answer != "t\n":
+        assert all(b["max_new_tokens"] == 3000 for b in bodies)
+
+
+def test_higgs_question_answered_cancel_stops_before_any_request(tmp_path, run_cli, external_double, requests_log):
+    url = external_double("higgs_audio_v3_tts", "bosonai/higgs-audio-v3-tts-4b")
+    result = run_cli(_long_chapter_book(tmp_path), "--backend", "sglomni", "--model", "higgs_audio_v3_tts",
+                     "--api-url", url, "--chunk-size", "120", "--output", tmp_path / "h.m4b", input="c\n")
+    assert result.returncode == 2
+    assert "--chunk-size 80" in result.stderr
+    assert requests_log("/v1/audio/speech") == []
