@@ -33,7 +33,7 @@ def build_convert_parser() -> argparse.ArgumentParser:
         epilog="Other commands: 'audiobook.py hub' (terminal UI), "
                "'audiobook.py backends sglomni list|install|remove|status|setup|start|stop'.",
     )
-    p.add_argument("book", type=Path, help="the book file (.epub, .txt, .md, .html)")
+    p.add_argument("book", type=Path, nargs="?", help="the book file (.epub, .txt, .md, .html)")
     p.add_argument("-o", "--output", type=Path, help="output file (M4B) or folder; default: output/<title>.m4b")
     p.add_argument("--backend", help="piper (embedded CPU voice) or sglomni (SGLang-Omni server)")
     p.add_argument("--model", help="sglomni model key (see 'backends sglomni list')")
@@ -49,7 +49,8 @@ def build_convert_parser() -> argparse.ArgumentParser:
     voice.add_argument("--instructions", help="voice design / performance direction")
     voice.add_argument("--clone", type=Path, help="reference clip to clone, e.g. voices/narrator.wav")
     voice.add_argument("--transcription", help="transcript of the --clone clip (default: transcribed locally)")
-    voice.add_argument("--language", help="language hint sent to the model, e.g. English")
+    voice.add_argument("--language", help="language sent to the model, e.g. English (or en)")
+    voice.add_argument("--whisper-model", help="Whisper model for the --clone transcript (default tiny.en)")
     server = p.add_argument_group("server (sglomni)")
     server.add_argument("--api-url", action="append", default=[], dest="api_urls",
                         help="an external sgl-omni server; repeat for several")
@@ -85,12 +86,20 @@ def run_convert(argv: list[str]) -> int:
     from app.convert import ConvertRequest, convert, read_book
     from app.progress import ConsoleProgress
 
-    args = build_convert_parser().parse_args(argv)
+    parser = build_convert_parser()
+    args = parser.parse_args(argv)
+    if args.list_voices:
+        from app.backends.sglomni.commands import print_voices
+
+        return print_voices(tuple(args.api_urls))
+    if args.book is None:
+        parser.error("the book file is required (e.g. python audiobook.py samples/aesop.epub)")
     req = ConvertRequest(
         book=args.book, output=args.output, backend=args.backend, model=args.model,
         chunk_size=args.chunk_size, chapters=args.chapters, fmt=args.fmt, no_cache=args.no_cache,
         title=args.title, author=args.author, voice=args.voice, instructions=args.instructions,
         clone=args.clone, transcription=args.transcription, language=args.language,
+        whisper_model=args.whisper_model,
         api_urls=tuple(args.api_urls), concurrency=args.concurrency, port=args.port, host=args.host,
         profile=args.profile,
     )
@@ -100,10 +109,6 @@ def run_convert(argv: list[str]) -> int:
         for ch in book.chapters:
             print(f"{ch.index:>4}  {ch.title}  ({ch.words} words)")
         return 0
-    if args.list_voices:
-        from app.backends.sglomni.commands import print_voices
-
-        return print_voices(req)
     progress = ConsoleProgress()
     try:
         output = convert(req, listener=progress, confirm_clamp=_ask_clamp)

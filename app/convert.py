@@ -42,6 +42,7 @@ class ConvertRequest:
     clone: Path | None = None
     transcription: str | None = None
     language: str | None = None
+    whisper_model: str | None = None
     api_urls: tuple[str, ...] = ()
     concurrency: int | None = None
     port: int | None = None
@@ -87,6 +88,7 @@ def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
             clone=clone,
             transcription=req.transcription,
             language=req.language,
+            whisper_model=req.whisper_model or conf.whisper_model or None,
             params=dict(req.params),
         ),
         api_urls=tuple(api_urls),

@@ -23,6 +23,9 @@ class VoiceOptions:
     clone: Path | None = None
     transcription: str | None = None
     language: str | None = None
+    #: Whisper model that transcribes a --clone clip without --transcription
+    #: (a size such as "base.en", or a local CTranslate2 model folder).
+    whisper_model: str | None = None
     #: Extra backend-specific parameters; part of the cache key.
     params: dict[str, Any] = field(default_factory=dict)
 

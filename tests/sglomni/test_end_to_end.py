@@ -80,3 +80,21 @@ def test_higgs_question_answered_cancel_stops_before_any_request(tmp_path, run_c
     assert result.returncode == 2
     assert "--chunk-size 80" in result.stderr
     assert requests_log("/v1/audio/speech") == []
+
+
+def test_list_voices_prints_presets_and_uploaded_voices(tmp_path, run_cli, external_double):
+    from app.backends.sglomni import client
+    from app.backends.sglomni.http import Endpoint
+
+    url = external_double("voxtral_tts", "mistralai/Voxtral-4B-TTS-2603")
+    clip = tmp_path / "narrator.wav"
+    import wave
+    with wave.open(str(clip), "wb") as w:
+        w.setnchannels(1); w.setsampwidth(2); w.setframerate(24000)
+        w.writeframes((b"\x10\x20" * 24000 * 3))
+    with Endpoint(url) as ep:
+        client.upload_voice(ep, "my_narrator", clip, ref_text="Hello.")
+    result = run_cli("--list-voices", "--api-url", url)
+    assert result.returncode == 0, result.stderr
+    names = result.stdout.split()
+    assert "my_narrator" in names and "casual_male" in names

@@ -90,7 +90,7 @@ class SglomniBackend(Backend):
         """Return the clone clip's transcript, resolving it once (Whisper may run)."""
         if not self._transcript_done:
             self._transcript = client.resolve_transcript(
-                self.voice, whisper_model=getattr(self.settings, "whisper_model", None))
+                self.voice, whisper_model=self.voice.whisper_model or getattr(self.settings, "whisper_model", None))
             self._transcript_done = True
         return self._transcript
 

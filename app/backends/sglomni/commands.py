@@ -83,10 +83,10 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def print_voices(req) -> int:
+def print_voices(api_urls: tuple[str, ...] = ()) -> int:
     """Print the voices of the server a conversion would use (--list-voices)."""
     conf = settings_mod.load()
-    url = manage.server_url(conf, req.api_urls[0] if req.api_urls else None)
+    url = manage.server_url(conf, api_urls[0] if api_urls else None)
     names = manage.server_voices(url)
     if not names:
         print(f"No voices listed at {url} (is a server running there?)", file=sys.stderr)
