@@ -27,6 +27,7 @@ def main() -> None:
     ap.add_argument("--time-scale", type=float, default=1.0)
     ap.add_argument("--reruns", type=int, default=3)
     ap.add_argument("--port", type=int, default=8733)
+    ap.add_argument("--concurrency", type=int, default=0, help="pin in-flight requests (0: adaptive default)")
     ap.add_argument("--keep", action="store_true", help="keep the temp folder (cache is ~7 GB for 10 h)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench2-"))
@@ -35,11 +36,12 @@ def main() -> None:
     url = f"http://127.0.0.1:{args.port}"
     home = tmp / "home"
     cli = [str(book), "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", url,
-           "--output", str(tmp / "book.m4b")]
+           "--output", str(tmp / "book.m4b")] + (["--concurrency", str(args.concurrency)] if args.concurrency else [])
     server = runcli.start_loadgen(args.port, args.time_scale, max_seconds=7200)
     try:
         before = runcli.stats(args.port)
-        run = runcli.run_cli(cli, home, timeout=7200, poll=0.2)
+        with runcli.InFlightSampler(args.port, period=5) as sampler:
+            run = runcli.run_cli(cli, home, timeout=7200, poll=0.2)
         after = runcli.stats(args.port)
         if run.returncode != 0:
             raise SystemExit("first run failed:\n" + "\n".join(s for _, s in run.lines[-30:]))
@@ -48,7 +50,7 @@ def main() -> None:
                  "rtf_wall": round(audio / run.wall, 2), "client_cpu": round(run.cpu_share, 2),
                  "python_hwm_mb": round(run.main_hwm_mb, 1), "ffmpeg_hwm_mb": round(run.ffmpeg_hwm_mb, 1),
                  "ffmpeg_children": run.ffmpeg_count, "tree_peak_mb": round(run.tree_peak_mb, 1),
-                 "load1": round(os.getloadavg()[0], 2), **(run.tail() or {})}
+                 "load1": round(os.getloadavg()[0], 2), **sampler.summary(), **(run.tail() or {})}
         print("first", json.dumps(first), flush=True)
         reruns = []
         for i in range(args.reruns):

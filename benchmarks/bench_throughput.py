@@ -32,6 +32,8 @@ def main() -> None:
     ap.add_argument("--time-scale", type=float, default=1.0)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--port", type=int, default=8732)
+    ap.add_argument("--entry", default=str(runcli.ROOT / "audiobook.py"),
+                    help="CLI script to run (a what-if wrapper such as benchmarks/whatif_cohort_fix.py)")
     ap.add_argument("--modes", default="adaptive,fixed96,serial")
     args = ap.parse_args()
 
@@ -53,7 +55,8 @@ def main() -> None:
                 if conc:
                     cli += ["--concurrency", str(conc)]
                 before, s_cpu0 = runcli.stats(args.port), runcli.proc_cpu(server.pid)
-                run = runcli.run_cli(cli, tmp / f"home-{mode}-{rep}")
+                with runcli.InFlightSampler(args.port) as sampler:
+                    run = runcli.run_cli(cli, tmp / f"home-{mode}-{rep}", entry=Path(args.entry))
                 after, s_cpu1 = runcli.stats(args.port), runcli.proc_cpu(server.pid)
                 if run.returncode != 0:
                     raise SystemExit(f"{mode} failed:\n" + "\n".join(s for _, s in run.lines[-30:]))
@@ -63,6 +66,7 @@ def main() -> None:
                      "client_cpu": round(run.cpu_share, 2),
                      "server_cpu": round((s_cpu1 - s_cpu0) / run.wall, 2),
                      "refused": after["refused"] - before["refused"], "load1": round(os.getloadavg()[0], 2),
+                     **sampler.summary(),
                      **(run.tail() or {})}
                 results.setdefault(mode, []).append(r)
                 print(mode, rep, json.dumps(r), flush=True)

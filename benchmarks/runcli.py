@@ -94,12 +94,12 @@ def _children(root: int) -> list[int]:
 
 
 def run_cli(args: list[str], home: Path, *, timeout: float = 3600, poll: float = 0.1,
-            echo: bool = False) -> CliRun:
+            echo: bool = False, entry: Path = ROOT / "audiobook.py") -> CliRun:
     """Run `python audiobook.py *args` with a private AUDIOBOOK_HOME and return what it measured."""
     home.mkdir(parents=True, exist_ok=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    child = proc.spawn([sys.executable, str(ROOT / "audiobook.py"), *args], cwd=ROOT,
+    child = proc.spawn([sys.executable, str(entry), *args], cwd=ROOT,
                        env={"AUDIOBOOK_HOME": str(home), "PYTHONUNBUFFERED": "1"},
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     run = CliRun(returncode=-1, wall=0.0, cpu=0.0)
@@ -168,6 +168,39 @@ def start_loadgen(port: int, scale: float, *extra: str, max_seconds: float = 300
 def stats(port: int) -> dict:
     """Return the load generator's counters."""
     return httpx.get(f"http://127.0.0.1:{port}/stats", timeout=10, trust_env=False).json()
+
+
+class InFlightSampler:
+    """Poll the load generator's /health once a second for requests in the server (queued + running)."""
+
+    def __init__(self, port: int, period: float = 1.0):
+        self.url = f"http://127.0.0.1:{port}/health"
+        self.period = period
+        self.samples: list[int] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        with httpx.Client(timeout=5, trust_env=False) as client:
+            while not self._stop.wait(self.period):
+                try:
+                    self.samples.append(int(client.get(self.url).json()["in_system"]))
+                except (httpx.HTTPError, ValueError, KeyError):
+                    continue
+
+    def __enter__(self) -> "InFlightSampler":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def summary(self) -> dict[str, int]:
+        """Return the median and max in flight over the middle 80% of the run."""
+        s = self.samples
+        mid = s[len(s) // 10: len(s) - len(s) // 10] or s
+        return {"inflight_p50": int(sorted(mid)[len(mid) // 2]) if mid else 0, "inflight_max": max(s, default=0)}
 
 
 def stop(server: subprocess.Popen) -> None:
