@@ -8,9 +8,11 @@ from __future__ import annotations
 import base64
 import ipaddress
 import logging
+import os
 import mimetypes
 import random
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -21,9 +23,8 @@ from urllib.parse import urlsplit
 from app.backends.base import VoiceOptions
 from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import Endpoint, parse_json, safe_url
-from app.audio.wav import WavInfo, validate_wav_bytes
+from app.audio.wav import WavInfo, read_info, validate_wav_bytes
 from app.errors import BackendError, BadAudio, OutputError, ServerError, ServerUnavailable
-from app.files import write_bytes_atomic
 
 log = logging.getLogger(__name__)
 
@@ -157,15 +158,6 @@ def check_wav(data: bytes) -> WavInfo:
     return validate_wav_bytes(data)
 
 
-def write_atomic(out_path: Path, data: bytes) -> None:
-    """Write `data` to `out_path` through a temp file in the same folder."""
-    try:
-        write_bytes_atomic(out_path, data)
-    except OSError as exc:
-        raise OutputError(f"Cannot write {out_path}: {exc.strerror or exc}",
-                          hint="Check free space and permissions of the cache folder") from exc
-
-
 # --- the speech client --------------------------------------------------------------------
 
 #: Status codes that mean "too much load" (or a failing server) rather than a bad request.
@@ -202,13 +194,31 @@ class SpeechClient:
     def synthesize(self, text: str, seed: int, out_path: Path) -> WavInfo:
         """Write `text` as WAV to `out_path`, retrying transient failures; return its format."""
         body = self.payload(text, seed)
+        out_path = Path(out_path)
+        part = out_path.with_name(f".{out_path.name}.{threading.get_ident()}.part")
+        try:
+            out_path.parent.mkdir(parents=True, exist_ok=True)
+            info = self._fetch_with_retries(body, part)
+            try:
+                os.replace(part, out_path)
+            except OSError as exc:
+                raise OutputError(f"Cannot write {out_path}: {exc.strerror or exc}",
+                                  hint="Check free space and permissions of the cache folder") from exc
+        finally:
+            part.unlink(missing_ok=True)
+        if (info.sample_rate, info.channels) != (self.spec.sample_rate, self.spec.channels):
+            log.debug("%s answered %d Hz/%d ch (catalog: %d Hz/%d ch)", self.spec.key, info.sample_rate,
+                      info.channels, self.spec.sample_rate, self.spec.channels)
+        return info
+
+    def _fetch_with_retries(self, body: dict[str, Any], part: Path) -> WavInfo:
+        """Stream the answer to `body` into `part` and check it is whole WAV audio, retrying."""
         attempt = 0
         while True:
             attempt += 1
             try:
-                data = self._post_with_refit(body)
-                info = check_wav(data)
-                break
+                self._post_with_refit(body, part)
+                return read_info(part)
             except BackendError as exc:
                 if self.on_busy is not None and isinstance(exc, ServerError) and (exc.status or 0) in _BUSY:
                     self.on_busy()
@@ -226,18 +236,17 @@ class SpeechClient:
                 log.warning("attempt %d/%d failed (%s); retrying in %.1f s",
                             attempt, self.retry.attempts, exc.message, pause)
                 self._sleep(pause)
-        if (info.sample_rate, info.channels) != (self.spec.sample_rate, self.spec.channels):
-            log.debug("%s answered %d Hz/%d ch (catalog: %d Hz/%d ch)", self.spec.key, info.sample_rate,
-                      info.channels, self.spec.sample_rate, self.spec.channels)
-        write_atomic(out_path, data)
-        return info
 
-    def _post(self, body: dict[str, Any]) -> bytes:
-        return self.endpoint.request("POST", "/v1/audio/speech", json=body).content
-
-    def _post_with_refit(self, body: dict[str, Any]) -> bytes:
+    def _post(self, body: dict[str, Any], dest: Path) -> None:
         try:
-            return self._post(body)
+            self.endpoint.download("POST", "/v1/audio/speech", dest, json=body)
+        except OSError as exc:
+            raise OutputError(f"Cannot write {dest.parent}: {exc.strerror or exc}",
+                              hint="Check free space and permissions of the cache folder") from exc
+
+    def _post_with_refit(self, body: dict[str, Any], dest: Path) -> None:
+        try:
+            return self._post(body, dest)
         except ServerError as exc:
             if exc.status != 400 or KV_WINDOW_MARKER not in exc.message:
                 raise
@@ -249,7 +258,7 @@ class SpeechClient:
         log.info("refitting max_new_tokens to %d for the server's KV window and resending once", fitted)
         # Resend once with the fitted budget: the same request is never retried as-is.
         try:
-            return self._post({**body, "max_new_tokens": fitted})
+            return self._post({**body, "max_new_tokens": fitted}, dest)
         except ServerError as exc:
             if KV_WINDOW_MARKER in exc.message:
                 raise ServerError(f"{self.spec.key} rejected the request again after refitting "
@@ -308,5 +317,5 @@ def delete_voice(endpoint: Endpoint, name: str) -> bool:
 
 
 __all__ = ["RetryPolicy", "WavInfo", "SpeechClient", "build_payload", "check_wav", "reference_value",
-           "resolve_transcript", "is_loopback", "parse_kv_window", "refit_max_new_tokens", "write_atomic",
+           "resolve_transcript", "is_loopback", "parse_kv_window", "refit_max_new_tokens",
            "health", "list_models", "list_voices", "upload_voice", "delete_voice", "safe_url"]
