@@ -94,13 +94,13 @@ def _children(root: int) -> list[int]:
 
 
 def run_cli(args: list[str], home: Path, *, timeout: float = 3600, poll: float = 0.1,
-            echo: bool = False, entry: Path = ROOT / "audiobook.py") -> CliRun:
+            echo: bool = False, entry: Path = ROOT / "audiobook.py", env: dict[str, str] | None = None) -> CliRun:
     """Run `python audiobook.py *args` with a private AUDIOBOOK_HOME and return what it measured."""
     home.mkdir(parents=True, exist_ok=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     child = proc.spawn([sys.executable, str(entry), *args], cwd=ROOT,
-                       env={"AUDIOBOOK_HOME": str(home), "PYTHONUNBUFFERED": "1"},
+                       env={"AUDIOBOOK_HOME": str(home), "PYTHONUNBUFFERED": "1", **(env or {})},
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     run = CliRun(returncode=-1, wall=0.0, cpu=0.0)
     ffmpeg_seen: dict[int, float] = {}
