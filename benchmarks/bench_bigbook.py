@@ -60,6 +60,8 @@ def main() -> None:
             reruns.append(r.wall)
             print("rerun", i, json.dumps({"wall_s": round(r.wall, 2), "python_hwm_mb": round(r.main_hwm_mb, 1),
                                           "ffmpeg_hwm_mb": round(r.ffmpeg_hwm_mb, 1),
+                                          "to_converting_s": round(r.first("Converting") or -1, 2),
+                                          "to_writing_s": round(r.first("writing ") or -1, 2),
                                           "requests": runcli.stats(args.port)["requests"] - after["requests"]}),
                   flush=True)
         print(json.dumps({"peak_python_mb": first["python_hwm_mb"], "peak_tree_mb": first["tree_peak_mb"],
