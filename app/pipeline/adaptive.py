@@ -34,9 +34,10 @@ class InFlightLimit(Protocol):
     @property
     def limit(self) -> int: ...
 
-    def on_sent(self, in_flight: int) -> None: ...
+    def on_sent(self, in_flight: int) -> float: ...
 
-    def on_done(self, latency: float, audio_seconds: float, in_flight: int) -> None: ...
+    def on_done(self, latency: float, audio_seconds: float, in_flight: int,
+                sent_at: float | None = None) -> None: ...
 
     def on_error(self, count: int = 1) -> None: ...
 
@@ -51,10 +52,12 @@ class FixedLimit:
     def limit(self) -> int:
         return self._limit
 
-    def on_sent(self, in_flight: int) -> None:
+    def on_sent(self, in_flight: int) -> float:
         """Ignore a request sent: the limit is fixed."""
+        return 0.0
 
-    def on_done(self, latency: float, audio_seconds: float, in_flight: int) -> None:
+    def on_done(self, latency: float, audio_seconds: float, in_flight: int,
+                sent_at: float | None = None) -> None:
         """Ignore a completion: the limit is fixed."""
 
     def on_error(self, count: int = 1) -> None:
@@ -118,26 +121,34 @@ class AdaptiveLimit:
     def limit(self) -> int:
         return self._limit
 
-    def on_sent(self, in_flight: int) -> None:
-        """Record one request sent, with `in_flight` requests outstanding counting it."""
+    def on_sent(self, in_flight: int) -> float:
+        """Record one request sent, with `in_flight` requests outstanding counting it.
+
+        Return the send time on this limiter's clock: hand it back to on_done()
+        as `sent_at`, so a completion is matched to its cohort exactly (rebuilding
+        it as now - latency drifts by microseconds and can drop the last one).
+        """
         now = self._clock()
         with self._lock:
             self._outstanding += 1
             # The cohort opens once most requests sent under the previous limit have finished
             # (waiting for the very last, often a long chunk, would only slow the search).
             if self._old > self._limit * self.cfg.old_fraction or self._cohort_full():
-                return
+                return now
             self._sent += 1
             if self._sent == 1:
                 self._cohort_from = now
             self._cohort_to = now
+        return now
 
-    def on_done(self, latency: float, audio_seconds: float, in_flight: int) -> None:
+    def on_done(self, latency: float, audio_seconds: float, in_flight: int,
+                sent_at: float | None = None) -> None:
         """Record one completed request: wall seconds it took, audio it produced, requests in flight."""
         now = self._clock()
         with self._lock:
             self._outstanding = max(0, self._outstanding - 1)
-            sent_at = now - latency
+            if sent_at is None:
+                sent_at = now - latency
             if sent_at < self._epoch_start - 1e-9:
                 self._old = max(0, self._old - 1)
                 return

@@ -149,13 +149,14 @@ class Converter:
         limiter = adaptive.limit_for(self.backend)
         busy = adaptive.busy_signals(self.backend)
         pool = cf.ThreadPoolExecutor(max_workers=max(1, self.backend.concurrency), thread_name_prefix="tts")
-        in_flight: dict[cf.Future[Path], tuple[PlannedChunk, float]] = {}
+        in_flight: dict[cf.Future[Path], tuple[PlannedChunk, float, float]] = {}
         try:
             while todo or in_flight:
                 while todo and len(in_flight) < limiter.limit and not self.cancel.is_set():
                     pc = todo.popleft()
-                    in_flight[pool.submit(self._render_chunk, pc)] = (pc, time.monotonic())
-                    limiter.on_sent(len(in_flight))
+                    fut = pool.submit(self._render_chunk, pc)
+                    in_flight[fut] = (pc, time.monotonic(), 0.0)
+                    in_flight[fut] = (pc, in_flight[fut][1], limiter.on_sent(len(in_flight)))
                 if not in_flight:
                     break
                 done, _ = cf.wait(in_flight, timeout=0.5, return_when=cf.FIRST_COMPLETED)
@@ -163,9 +164,10 @@ class Converter:
                 limiter.on_error(now_busy - busy)
                 busy = now_busy
                 for fut in done:
-                    pc, sent = in_flight.pop(fut)
+                    pc, sent, ticket = in_flight.pop(fut)
                     path = fut.result()  # a permanent failure ends the run; others are saved
-                    limiter.on_done(time.monotonic() - sent, wavinfo.duration(path), len(in_flight) + 1)
+                    limiter.on_done(time.monotonic() - sent, wavinfo.duration(path), len(in_flight) + 1,
+                                    sent_at=ticket)
                     self._synthesized += 1
                     self._chunk_finished(chapters, pc, path, False, encoder, encoded)
                     for twin in self._twins.pop(pc.key, []):

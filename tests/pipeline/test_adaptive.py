@@ -168,3 +168,23 @@ def test_limit_for_picks_adaptive_only_when_the_backend_allows():
     assert isinstance(pinned, FixedLimit) and pinned.limit == 12
     assert isinstance(limit_for(_Backend(2, False)), FixedLimit)
     assert busy_signals(_Backend(1, False)) == 0
+
+
+def test_cohorts_finish_when_latency_is_measured_on_another_clock():
+    """The loop times requests itself; the limiter must match completions by its own send ticket.
+
+    Rebuilding the send time as now - latency (the first version) dropped the last request of
+    a cohort whenever the two clocks disagreed by a hair, so a real run never left 32.
+    """
+    from app.pipeline.adaptive import AdaptiveConfig, AdaptiveLimit
+
+    ticks = iter(range(10**9))
+    lim = AdaptiveLimit(256, AdaptiveConfig(), clock=lambda: next(ticks) * 0.001)
+    start_limit = lim.limit
+    for _round in range(4):
+        tickets = [lim.on_sent(n + 1) for n in range(lim.limit)]
+        for ticket in tickets:
+            # 0.5 s by the loop's own clock; the limiter's clock says something slightly different.
+            lim.on_done(0.5, 9.0, len(tickets), sent_at=ticket)
+    assert lim.history, "no cohort ever finished"
+    assert lim.limit > start_limit
