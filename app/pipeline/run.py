@@ -8,6 +8,8 @@ leaves a half-written one where a good one would be read.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import hashlib
+import json
 import logging
 import os
 import random
@@ -26,6 +28,7 @@ from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
 from app.backends.base import Backend
 from app.errors import BackendError, BadAudio, Cancelled, LockedError, OutputError
+from app.files import write_bytes_atomic
 from app.pipeline import adaptive
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
@@ -96,12 +99,19 @@ class Converter:
         started = time.monotonic()
         self._check_output_writable()
         chapters = {pc.chapter.index: _ChapterState(pc, len(pc.chunks)) for pc in self.plan.chapters}
+        # A chapter whose encoded file exists needs none of its chunks: not rendered, not even
+        # read and hashed again (a cached re-run of a 10-hour book would hash gigabytes).
+        ready = {} if self.no_cache else {
+            i: seconds for i, st in chapters.items()
+            if (seconds := self._encoded_seconds(st.planned)) is not None}
         todo: deque[PlannedChunk] = deque()
         # Identical chunks (a repeated refrain, "* * *") are rendered once and shared.
         self._twins: dict[str, list[PlannedChunk]] = {}
         cached = 0
         for pc in self.plan.chunks:
-            if not self.no_cache and self.cache.has(pc.key):
+            if pc.chunk.chapter_index in ready:
+                cached += 1
+            elif not self.no_cache and self.cache.has(pc.key):
                 cached += 1
             elif pc.key in self._twins:
                 self._twins[pc.key].append(pc)
@@ -111,22 +121,31 @@ class Converter:
         self.emit(ev.RunStarted(len(chapters), len(self.plan.chunks), cached, self.backend.name,
                                 self.backend.concurrency))
 
-        encoder = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="encode")
+        # Two encoders: one AAC encode keeps up with ~50x realtime here, and a saturated GPU
+        # server can outrun it, leaving a backlog after the last chunk.
+        encoder = cf.ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1), thread_name_prefix="encode")
         encoded: dict[int, cf.Future[ChapterAudio]] = {}
         try:
-            with self.backend:
-                # Cached chunks count first, and chapters with nothing to render start encoding now.
-                queued = {pc.key for pc in todo}
-                for pc in self.plan.chunks:
-                    if pc.key not in queued:
-                        path = self.cache.get(pc.key)
-                        if path is None:  # corrupted since planning: render again
-                            queued.add(pc.key)
-                            self._twins.setdefault(pc.key, [])
-                            todo.append(pc)
-                            continue
-                        self._chunk_finished(chapters, pc, path, True, encoder, encoded)
-                self._synthesize_all(todo, chapters, encoder, encoded)
+            for index, seconds in ready.items():
+                state = chapters[index]
+                state.remaining, state.audio_seconds = 0, seconds
+                for _ in state.planned.chunks:
+                    self.emit(ev.ChunkDone(index, seconds / len(state.planned.chunks), True))
+                encoded[index] = encoder.submit(self._encode_chapter, state)
+            # Cached chunks count first, and chapters with nothing to render start encoding now.
+            queued = {pc.key for pc in todo}
+            for pc in self.plan.chunks:
+                if pc.key not in queued and pc.chunk.chapter_index not in ready:
+                    path = self.cache.get(pc.key)
+                    if path is None:  # corrupted since planning: render again
+                        queued.add(pc.key)
+                        self._twins.setdefault(pc.key, [])
+                        todo.append(pc)
+                        continue
+                    self._chunk_finished(chapters, pc, path, True, encoder, encoded)
+            if todo:  # a finished book boots no server and loads no voice
+                with self.backend:
+                    self._synthesize_all(todo, chapters, encoder, encoded)
             results = [encoded[i].result() for i in sorted(encoded)]
         except KeyboardInterrupt:
             self.cancel.set()
@@ -225,6 +244,15 @@ class Converter:
         extra = f"{self.meta.title}|{self.meta.author}" if self.plan.fmt == "mp3" else ""
         return self.work_dir / "chapters" / f"{planned.artifact_key(self.plan.fmt, extra)}.{ext}"
 
+    def _encoded_seconds(self, planned: PlannedChapter) -> float | None:
+        """Return the audio length of the chapter's encoded file, or None if it is not done."""
+        target = self._chapter_file(planned)
+        try:
+            info = json.loads(target.with_suffix(".json").read_text())
+            return float(info["audio_seconds"]) if target.exists() else None
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
     def _encode_chapter(self, state: _ChapterState) -> ChapterAudio:
         """Stitch a finished chapter from cached chunks and encode it (pipelined)."""
         planned = state.planned
@@ -246,6 +274,8 @@ class Converter:
         try:
             encode_chapter(wav, target, fmt=self.plan.fmt, meta=self.meta, title=chapter.title,
                            track=chapter.index, total=len(self.plan.book.chapters), ffmpeg=self.ffmpeg)
+            write_bytes_atomic(target.with_suffix(".json"),
+                               json.dumps({"audio_seconds": state.audio_seconds}).encode())
         finally:
             wav.unlink(missing_ok=True)
         self.emit(ev.ChapterDone(chapter.index, chapter.title, state.audio_seconds))
@@ -265,7 +295,13 @@ class Converter:
     def _write_output(self, chapters: list[ChapterAudio]) -> Path:
         out = self.plan.output
         if self.plan.fmt == "m4b":
-            return mux_m4b(chapters, out, meta=self.meta, ffmpeg=self.ffmpeg)
+            stamp = self._output_stamp(chapters)
+            if not self.no_cache and self._read_stamp(out) == stamp:
+                self.emit(ev.Message(f"{out} is up to date."))
+                return out
+            mux_m4b(chapters, out, meta=self.meta, ffmpeg=self.ffmpeg)
+            self._write_stamp(out, stamp)
+            return out
         paths.ensure(out)
         width = max(2, len(str(len(chapters))))
         for n, ch in enumerate(chapters, 1):
@@ -281,9 +317,37 @@ class Converter:
         return out
 
 
+    # -- "is the output already this?" ---------------------------------------------
+    # The stamp names the exact chapter files and metadata an M4B was muxed from, with the
+    # M4B's size and mtime, so a cached re-run skips the mux but any edit (or a replaced
+    # output file) muxes again.
+
+    def _output_stamp(self, chapters: list[ChapterAudio]) -> dict:
+        cover = self.meta.cover
+        return {"chapters": [[c.title, c.path.name] for c in chapters], "title": self.meta.title,
+                "author": self.meta.author,
+                "cover": hashlib.sha256(cover.data).hexdigest() if cover else None}
+
+    def _stamp_path(self, out: Path) -> Path:
+        return self.work_dir / f"output-{hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12]}.json"
+
+    def _read_stamp(self, out: Path) -> dict | None:
+        try:
+            data = json.loads(self._stamp_path(out).read_text())
+            st = out.stat()
+        except (OSError, ValueError):
+            return None
+        if data.get("size") != st.st_size or data.get("mtime_ns") != st.st_mtime_ns:
+            return None
+        return data.get("stamp")
+
+    def _write_stamp(self, out: Path, stamp: dict) -> None:
+        st = out.stat()
+        write_bytes_atomic(self._stamp_path(out), json.dumps(
+            {"stamp": stamp, "size": st.st_size, "mtime_ns": st.st_mtime_ns}).encode())
+
+
 def book_work_dir(source: Path) -> Path:
     """Return the per-book work folder (encoded chapters, the run lock)."""
-    import hashlib
-
     digest = hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:16]
     return paths.work_dir() / f"{safe_filename(source.stem)[:40]}-{digest}"

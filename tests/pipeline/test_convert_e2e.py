@@ -42,10 +42,13 @@ def test_second_run_synthesizes_nothing_and_edit_rerenders_one_chapter(tmp_path,
     first = run_cli(book, "--output", out, "--chunk-size", "8")
     assert first.returncode == 0, first.stderr
     before = chunk_files(isolated_home / "cache")
+    muxed = out.stat().st_mtime_ns
     second = run_cli(book, "--output", out, "--chunk-size", "8")
     assert second.returncode == 0, second.stderr
     assert synthesized_count(second.stderr) == 0
     assert chunk_files(isolated_home / "cache") == before
+    # Nothing changed: the M4B is not even muxed again.
+    assert "is up to date" in second.stderr and out.stat().st_mtime_ns == muxed
 
     edited = dict(CHAPTERS)
     edited["The Storm"] = "By noon the sky had turned black. Mr. Smith tied the sails down and waited."
