@@ -16,7 +16,7 @@ import signal
 import sys
 from pathlib import Path
 
-from app import __version__
+from app import __version__, allocator
 from app.errors import AudiobookError, Cancelled
 
 DEBUG_VAR = "AUDIOBOOK_DEBUG"
@@ -145,6 +145,7 @@ def _raise_on_sigterm(signum, frame):
 def main(argv: list[str] | None = None) -> int:
     """Run the command line and return the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    allocator.tune()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if _debug():  # the app's own debug lines, not every library's
         logging.getLogger("app").setLevel(logging.DEBUG)

@@ -44,3 +44,12 @@ def test_cli_reads_the_settings_file(tmp_path, run_cli, isolated_home):
     result = run_cli(book)
     assert result.returncode == 2
     assert "Unknown backend 'nonesuch'" in result.stderr
+
+
+def test_allocator_tuning_takes_effect_on_glibc_linux():
+    import platform
+
+    from app import allocator
+
+    expected = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+    assert allocator.tune() is expected
