@@ -188,20 +188,24 @@ class Endpoint:
         except httpx.HTTPError as exc:
             raise transport_error(exc, url=url, log_path=self.log_path) from None
         except RuntimeError:
-            if not self._client.is_closed:
-                raise
-            # A server restart closed this endpoint under a waiting request; retrying on it
-            # cannot succeed, so the caller must reconnect (not transient).
-            err = ServerUnavailable(f"The connection to {safe_url(url)} was closed for a server restart",
-                                    log_path=self.log_path)
-            err.transient = False
-            raise err from None
+            raise self._closed_error(url) from None
         if response.status_code >= 400:
             err = error_for_status(response.status_code, response.content, url=url)
             if self.log_path and err.log_path is None:
                 err.log_path = self.log_path if response.status_code >= 500 else None
             raise err
         return response
+
+    def _closed_error(self, url: str) -> Exception:
+        """Return the error for a request that met this endpoint closed (re-raise anything else)."""
+        if not self._client.is_closed:
+            raise  # noqa: PLE0704 - called only from an except block: the RuntimeError is not ours
+        # A server restart closed this endpoint under a waiting request; retrying on it
+        # cannot succeed, so the caller must reconnect (not transient).
+        err = ServerUnavailable(f"The connection to {safe_url(url)} was closed for a server restart",
+                                log_path=self.log_path)
+        err.transient = False
+        return err
 
     def download(self, method: str, path: str, dest: Path, **kwargs: Any) -> int:
         """Send one request and stream its 2xx body into `dest`; return the byte count.
@@ -227,12 +231,7 @@ class Endpoint:
         except httpx.HTTPError as exc:
             raise transport_error(exc, url=url, log_path=self.log_path) from None
         except RuntimeError:
-            if not self._client.is_closed:
-                raise
-            err = ServerUnavailable(f"The connection to {safe_url(url)} was closed for a server restart",
-                                    log_path=self.log_path)
-            err.transient = False
-            raise err from None
+            raise self._closed_error(url) from None
 
     def get_json(self, path: str, **kwargs: Any) -> Any:
         """GET `path` and return its JSON body (control timeout)."""
