@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.audio.export import FORMATS
 from app.book.chunking import Chunk, Pause, chunk_chapter
 from app.book.model import Book, Chapter
 from app.pipeline.cache import chunk_key, chunk_seed
 
-FORMATS = ("m4b", "mp3")
 
 
 @dataclass(frozen=True)
