@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 AUDIOBOOK_EXTRAS="[test]" bash scripts/setup.sh
+bash scripts/system-deps.sh
 .venv/bin/python -m pytest -m "not conformance" "$@"
 if [ -f tests/conformance/env.sh ]; then
     bash tests/conformance/env.sh

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# System packages the tests use as independent readers and validators, from Debian:
+#   ffmpeg (ffprobe reads chapter tracks back), epubcheck (validates EPUB output),
+#   chromium + chromium-driver (drives the web hub in a real browser).
+# The app itself needs none of them (its ffmpeg comes from the imageio-ffmpeg wheel).
+# Idempotent: installs only what is missing. Skipped when AUDIOBOOK_NO_APT=1.
+set -euo pipefail
+[ "${AUDIOBOOK_NO_APT:-0}" = "1" ] && exit 0
+need=()
+command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
+command -v epubcheck >/dev/null 2>&1 || need+=(epubcheck)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+[ ${#need[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
