@@ -40,7 +40,9 @@ def build_convert_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-size", type=int, help="words per request; default depends on the backend")
     p.add_argument("--chapters", help="chapters to convert, e.g. 3-5,9 (see --list-chapters)")
     p.add_argument("--list-chapters", action="store_true", help="print the chapters that will be read and exit")
-    p.add_argument("--format", dest="fmt", choices=["m4b", "mp3"], help="m4b (default) or one MP3 per chapter")
+    p.add_argument("--format", dest="fmt", metavar="LIST",
+                   help="comma-separated outputs, siblings with one stem: m4b (default), mp3 (one per chapter), "
+                        "epub (read-along EPUB 3), srt, vtt (captions); e.g. m4b,epub,vtt")
     p.add_argument("--no-cache", action="store_true", help="render every chunk again")
     p.add_argument("--title", help="book title (default: from the book's metadata)")
     p.add_argument("--author", help="book author (default: from the book's metadata)")

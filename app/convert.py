@@ -17,9 +17,10 @@ from app.backends import BackendOptions, VoiceOptions, create_backend
 from app.backends.base import Backend
 from app.book import load_book, select_chapters
 from app.book.model import Book
-from app.errors import ConfigError, InputError
+from app.errors import InputError
 from app.pipeline import events as ev
-from app.pipeline.plan import FORMATS, make_plan, resolve_output
+from app.output.formats import parse_formats
+from app.pipeline.plan import make_plan, resolve_output
 from app.pipeline.run import Converter
 
 
@@ -108,11 +109,11 @@ def convert(
     cancel: threading.Event | None = None,
     conf: settings_mod.Settings | None = None,
 ) -> Path:
-    """Convert `req.book` and return the written M4B file (or MP3 folder)."""
+    """Convert `req.book` and return the first requested output (M4B file, MP3 folder, EPUB, ...)."""
     conf = conf or settings_mod.load()
-    fmt = req.fmt or conf.format or "m4b"
-    if fmt not in FORMATS:
-        raise ConfigError(f"Unknown format '{fmt}'. Valid formats: {', '.join(FORMATS)}")
+    formats = parse_formats(req.fmt, conf.format)
+    # The audio the run's first output is named after: an MP3 folder, else the M4B's file name.
+    fmt = "mp3" if formats[0] == "mp3" else "m4b"
     if req.chunk_size is not None and req.chunk_size < 1:
         raise InputError(f"--chunk-size must be a positive number of words, not {req.chunk_size}")
     book = read_book(req)
@@ -127,7 +128,7 @@ def convert(
             chunk_size = cap
             listener(ev.Message(f"Chunk size set to {cap} words for this run (the model's request window)."))
     output = resolve_output(book, req.output, conf.resolved_output_dir(), fmt)
-    plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output)
+    plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, formats=formats)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, cancel=cancel)
     return converter.run()

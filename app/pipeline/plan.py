@@ -45,6 +45,12 @@ class RunPlan:
     fmt: str
     output: Path
     chunk_size: int
+    #: Every output this run writes (app/output/formats.py); `output` is the first one's path.
+    formats: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.formats:
+            object.__setattr__(self, "formats", (self.fmt,))
 
     @property
     def chunks(self) -> list[PlannedChunk]:
@@ -75,7 +81,8 @@ def resolve_output(book: Book, output: Path | None, default_dir: Path, fmt: str)
     return output
 
 
-def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str, output: Path) -> RunPlan:
+def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str, output: Path,
+              formats: tuple[str, ...] = ()) -> RunPlan:
     """Chunk every chapter and give each chunk its seed and cache key."""
     chapters = []
     for chapter in book.chapters:
@@ -85,7 +92,8 @@ def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str
             planned.append(PlannedChunk(chunk, seed, chunk_key(chunk.text, seed, identity)))
         if planned:
             chapters.append(PlannedChapter(chapter, tuple(planned)))
-    return RunPlan(book=book, chapters=tuple(chapters), fmt=fmt, output=output, chunk_size=chunk_size)
+    return RunPlan(book=book, chapters=tuple(chapters), fmt=fmt, output=output, chunk_size=chunk_size,
+                   formats=formats or (fmt,))
 
 
 __all__ = ["Pause", "PlannedChunk", "PlannedChapter", "RunPlan", "make_plan", "resolve_output", "FORMATS"]

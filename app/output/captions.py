@@ -1,0 +1,117 @@
+"""SRT and WebVTT captions on the M4B's timeline: one cue per sentence, chapter titles as cues.
+
+A sentence's cue stays up until the next one starts, so the pauses are covered
+and the last cue ends where the audiobook ends. A sentence too long to read
+as one caption is split at its clauses, its time shared by characters.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.files import write_bytes_atomic
+from app.output.timing import ChapterTiming
+
+#: Two lines of 42 characters: the common broadcast and streaming caption limit.
+LINE_CHARS = 42
+MAX_CUE_CHARS = 2 * LINE_CHARS
+#: A chapter title that is not read aloud is shown this long over the chapter's first words.
+TITLE_SECONDS = 2.0
+_CLAUSE = re.compile(r"(?<=[,;:\u2014\u2013])\s+")
+
+
+@dataclass(frozen=True)
+class Cue:
+    id: str
+    start: float
+    end: float
+    text: str
+
+
+def book_cues(chapters: list[ChapterTiming]) -> list[Cue]:
+    """Return the book's cues in time order on the concatenated chapters' timeline."""
+    cues: list[Cue] = []
+    offset = 0.0
+    total = sum(ch.duration for ch in chapters)
+    flat = []
+    for ch in chapters:
+        if not ch.title_spoken:
+            cues.append(Cue(f"c{ch.index:02d}-title", offset, offset + min(TITLE_SECONDS, ch.duration), ch.title))
+        for i, s in enumerate(ch.sentences):
+            start = offset if i == 0 else offset + s.start  # the chapter's first cue opens with it
+            flat.append((s, start))
+        offset += ch.duration
+    for n, (s, start) in enumerate(flat):
+        end = flat[n + 1][1] if n + 1 < len(flat) else total
+        cues.extend(_split_cue(s.id, start, max(end, start), s.text))
+    cues.sort(key=lambda c: (c.start, not c.id.endswith("-title")))
+    return cues
+
+
+def _split_cue(cue_id: str, start: float, end: float, text: str) -> list[Cue]:
+    """Return one cue, or several split at clauses when the text is too long to read as one."""
+    pieces = _clauses(text) if len(text) > MAX_CUE_CHARS else [text]
+    if len(pieces) == 1:
+        return [Cue(cue_id, start, end, text)]
+    total = sum(len(p) for p in pieces)
+    out, t = [], start
+    for k, piece in enumerate(pieces):
+        nxt = end if k == len(pieces) - 1 else t + (end - start) * len(piece) / total
+        out.append(Cue(f"{cue_id}-{k + 1}", t, nxt, piece))
+        t = nxt
+    return out
+
+
+def _clauses(text: str) -> list[str]:
+    """Return `text` cut at clause punctuation into pieces of at most MAX_CUE_CHARS where it can be."""
+    pieces: list[str] = []
+    for part in _CLAUSE.split(text):
+        if pieces and len(pieces[-1]) + 1 + len(part) <= MAX_CUE_CHARS:
+            pieces[-1] += " " + part
+        else:
+            pieces.append(part)
+    out: list[str] = []
+    for piece in pieces:  # a clause still too long: cut between words
+        out.extend(textwrap.wrap(piece, MAX_CUE_CHARS) if len(piece) > MAX_CUE_CHARS else [piece])
+    return out
+
+
+def _lines(text: str) -> str:
+    return "\n".join(textwrap.wrap(text, LINE_CHARS)) or text
+
+
+def _stamp(seconds: float, sep: str) -> str:
+    ms = round(max(0.0, seconds) * 1000)
+    h, rem = divmod(ms, 3_600_000)
+    m, rem = divmod(rem, 60_000)
+    s, ms = divmod(rem, 1000)
+    return f"{h:02d}:{m:02d}:{s:02d}{sep}{ms:03d}"
+
+
+def _vtt_text(text: str) -> str:
+    # A cue payload may not hold "-->", and & < > are markup.
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("-->", "\u2192")
+
+
+def render_vtt(cues: list[Cue]) -> str:
+    blocks = ["WEBVTT"]
+    for c in cues:
+        blocks.append(f"{c.id}\n{_stamp(c.start, '.')} --> {_stamp(c.end, '.')}\n{_vtt_text(_lines(c.text))}")
+    return "\n\n".join(blocks) + "\n"
+
+
+def render_srt(cues: list[Cue]) -> str:
+    blocks = []
+    for n, c in enumerate(cues, 1):
+        blocks.append(f"{n}\n{_stamp(c.start, ',')} --> {_stamp(c.end, ',')}\n{_lines(c.text)}")
+    return "\n\n".join(blocks) + "\n"
+
+
+def write_captions(chapters: list[ChapterTiming], out: Path, fmt: str) -> Path:
+    """Write the book's captions as `fmt` ("srt" or "vtt") to `out` atomically."""
+    cues = book_cues(chapters)
+    text = render_vtt(cues) if fmt == "vtt" else render_srt(cues)
+    write_bytes_atomic(out, text.encode("utf-8"))
+    return out
