@@ -19,7 +19,7 @@ from app.book.model import Book
 from app.errors import OutputError
 from app.output.captions import write_captions
 from app.output.epub import write_epub
-from app.output.timing import ChapterTiming, WordsFor, time_chapter
+from app.output.timing import ChapterTiming, MarksFor, time_chapter
 
 
 @dataclass(frozen=True)
@@ -36,22 +36,22 @@ class ChapterRender:
     aac: Path
 
 
-def chapter_timings(book: Book, chapters: Sequence[ChapterRender], words_for: WordsFor) -> list[ChapterTiming]:
+def chapter_timings(book: Book, chapters: Sequence[ChapterRender], marks_for: MarksFor) -> list[ChapterTiming]:
     """Return each chapter's sentence timings on its encoded file's timeline."""
     return [
         time_chapter(ch.index, ch.title, ch.chunks, ch.placements, duration=adts_duration(ch.aac),
-                     offset=AAC_PRIMING_SAMPLES / ch.sample_rate, language=book.language, words_for=words_for)
+                     offset=AAC_PRIMING_SAMPLES / ch.sample_rate, language=book.language, marks_for=marks_for)
         for ch in chapters
     ]
 
 
 def write_read_along(book: Book, chapters: Sequence[ChapterRender], outputs: dict[str, Path], *, ffmpeg: str,
-                     words_for: WordsFor, narrator: str = "") -> list[Path]:
+                     marks_for: MarksFor, narrator: str = "") -> list[Path]:
     """Write the requested epub/srt/vtt outputs and return their paths."""
     wanted = [fmt for fmt in ("epub", "srt", "vtt") if fmt in outputs]
     if not wanted:
         return []
-    timings = chapter_timings(book, chapters, words_for)
+    timings = chapter_timings(book, chapters, marks_for)
     written = []
     for fmt in wanted:
         out = outputs[fmt]

@@ -23,7 +23,7 @@ from xml.sax.saxutils import escape, quoteattr
 from app.audio.ffmpeg import run_ffmpeg
 from app.book.model import Book
 from app.errors import OutputError
-from app.output.timing import ChapterTiming
+from app.output.timing import METHODS, ChapterTiming
 
 #: The class a reading system puts on the sentence being read (media:active-class).
 ACTIVE_CLASS = "-epub-media-overlay-active"
@@ -163,9 +163,10 @@ def _timing_note(timings: list[ChapterTiming]) -> str:
     for t in timings:
         for method, n in t.methods.items():
             counts[method] = counts.get(method, 0) + n
-    labels = {"exact": "exact at chunk boundaries", "words": "from word timestamps",
-              "gaps": "estimated and placed at pauses", "proportional": "estimated by length"}
-    parts = [f"{counts[m]} {labels[m]}" for m in ("exact", "words", "gaps", "proportional") if counts.get(m)]
+    labels = {"exact": "exact at chunk boundaries", "engine": "exact from the voice's sentence output",
+              "words": "from word timestamps", "gaps": "estimated and placed at pauses",
+              "proportional": "estimated by length"}
+    parts = [f"{counts[m]} {labels[m]}" for m in METHODS if counts.get(m)]
     return "Read-along sentence timing: " + "; ".join(parts) + "."
 
 

@@ -4,6 +4,8 @@ The pipeline knows exactly where every chunk's speech starts and ends (the
 assembler places it) and what follows it. Inside a chunk a sentence boundary
 comes, best first, from:
 
+- ``engine``: the engine spoke sentence by sentence and said where each
+  starts (Piper), when its sentences are the book's;
 - ``words``: word timestamps kept beside the cached chunk (verification's
   sidecar, ``<key>.words.json``), mapped through the chunk's head trim;
 - ``gaps``: a proportional estimate (by characters) moved to the nearest quiet
@@ -25,10 +27,16 @@ from typing import Callable, Sequence
 from app.audio.assemble import Placement
 from app.book.chunking import Chunk, Pause, split_sentences
 
-#: A boundary estimate only moves to a gap this close (seconds); further means the gap is another boundary.
+#: A pause point is matched only to a gap this close to its estimate (seconds, x2).
 SNAP_SECONDS = 0.8
+#: Costs (seconds of misplacement) of leaving a pause point without a gap (a comma read
+#: without a breath) or a gap without a pause point (a breath mid-clause).
+SKIP_POINT = 0.5
+SKIP_GAP = 0.5
+#: Punctuation after which a narrator may pause inside a sentence.
+_CLAUSE_PUNCT = re.compile(r"[,;:\u2014\u2013)](?=\s)")
 #: Methods, best first (see the module docstring).
-METHODS = ("exact", "words", "gaps", "proportional")
+METHODS = ("exact", "engine", "words", "gaps", "proportional")
 
 
 @dataclass(frozen=True)
@@ -65,7 +73,17 @@ class ChapterTiming:
         return _fold(" ".join(first)) == _fold(self.title)
 
 
-WordsFor = Callable[[str], "list[tuple[str, float, float]] | None"]
+@dataclass(frozen=True)
+class ChunkMarks:
+    """What is known about timing inside one chunk's own WAV (seconds from its first sample)."""
+
+    #: Where each sentence starts, from an engine that speaks sentence by sentence.
+    sentence_starts: tuple[float, ...] | None = None
+    #: (word, start, end) from speech recognition of the take.
+    words: tuple[tuple[str, float, float], ...] | None = None
+
+
+MarksFor = Callable[[str], ChunkMarks]
 
 
 def time_chapter(
@@ -77,7 +95,7 @@ def time_chapter(
     duration: float,
     offset: float = 0.0,
     language: str = "en",
-    words_for: WordsFor = lambda key: None,
+    marks_for: MarksFor = lambda key: ChunkMarks(),
 ) -> ChapterTiming:
     """Return the chapter's sentence timings.
 
@@ -89,10 +107,9 @@ def time_chapter(
     paragraph = 0
     for (chunk, key), placed in zip(chunks, placements):
         texts = split_sentences(chunk.text, language) or [chunk.text]
-        bounds, method = _boundaries(texts, placed, words_for(key))
-        timing.methods["exact"] = timing.methods.get("exact", 0) + 1
-        if len(texts) > 1:
-            timing.methods[method] = timing.methods.get(method, 0) + len(texts) - 1
+        bounds, methods = _boundaries(texts, placed, marks_for(key))
+        for method in ["exact", *methods]:  # the chunk's start is exact; then each inner boundary
+            timing.methods[method] = timing.methods.get(method, 0) + 1
         for text, (a, b) in zip(texts, zip(bounds, bounds[1:])):
             n = len(timing.sentences)
             timing.sentences.append(Sentence(f"c{index:02d}-s{n + 1:04d}", paragraph, chunk.index, text,
@@ -102,67 +119,118 @@ def time_chapter(
     return timing
 
 
-def _boundaries(texts: list[str], placed: Placement, words) -> tuple[list[float], str]:
-    """Return len(texts)+1 times from the chunk's speech start to its end, and the method used."""
+def _boundaries(texts: list[str], placed: Placement, marks: ChunkMarks) -> tuple[list[float], list[str]]:
+    """Return len(texts)+1 times from the chunk's speech start to its end, and each inner one's method."""
     start, end = placed.start, placed.end
     if len(texts) == 1:
-        return [start, end], "exact"
+        return [start, end], []
+
+    def chapter_time(t: float) -> float:  # chunk-WAV seconds -> chapter seconds, inside the speech
+        return min(end, max(start, t - placed.lead_trim + start))
+
+    starts = marks.sentence_starts
+    if starts and len(starts) == len(texts):
+        return [start, *(chapter_time(t) for t in starts[1:]), end], ["engine"] * (len(texts) - 1)
     counts = [len(t.split()) for t in texts]
+    words = marks.words
     if words and len(words) == sum(counts):
         inner, i = [], 0
         for n in counts[:-1]:
             i += n
-            inner.append(min(end, max(start, words[i][1] - placed.lead_trim + start)))
-        return [start, *inner, end], "words"
-    weights = [len(t) for t in texts]
-    total = sum(weights) or 1
-    estimates, acc = [], 0
-    for w in weights[:-1]:
-        acc += w
-        estimates.append(start + (end - start) * acc / total)
-    snapped, used = _snap(estimates, placed.gaps)
-    return [start, *snapped, end], "gaps" if used else "proportional"
+            inner.append(chapter_time(words[i][1]))
+        return [start, *inner, end], ["words"] * len(inner)
+    return _from_gaps(texts, placed)
 
 
-def _snap(estimates: list[float], gaps: Sequence[tuple[float, float]]) -> tuple[list[float], bool]:
-    """Move each estimate to the middle of the nearest unused gap within SNAP_SECONDS, keeping order."""
-    out: list[float] = []
-    used = False
-    floor = -1.0
-    free = list(gaps)
-    for est in estimates:
-        near = [g for g in free if g[0] > floor and abs((g[0] + g[1]) / 2 - est) <= SNAP_SECONDS]
-        if near:
-            # The longest nearby gap: a sentence end is a longer breath than a comma.
-            best = max(near, key=lambda g: (g[1] - g[0]) - 0.25 * abs((g[0] + g[1]) / 2 - est))
-            free.remove(best)
-            # Start the next sentence a little before its first sound, so nothing is clipped.
-            value = max(best[0], best[1] - 0.05)
-            used = True
+def _pause_points(texts: list[str]) -> tuple[list[float], list[int]]:
+    """Return where a reader may pause (fractions of the chunk's characters) and which are sentence ends.
+
+    Punctuation inside a sentence (a comma, a dash) often leaves a gap too;
+    counting those lets the gaps be matched in order instead of guessed.
+    """
+    joined = " ".join(texts)
+    total = len(joined) or 1
+    points: list[float] = []
+    ends: list[int] = []
+    pos = 0
+    for k, text in enumerate(texts):
+        for m in _CLAUSE_PUNCT.finditer(text):
+            points.append((pos + m.end()) / total)
+        pos += len(text) + 1
+        if k < len(texts) - 1:
+            ends.append(len(points))
+            points.append(pos / total)
+    return points, ends
+
+
+def _from_gaps(texts: list[str], placed: Placement) -> tuple[list[float], list[str]]:
+    """Return sentence boundaries from the chunk's quiet gaps matched in order to its pause points."""
+    start, end = placed.start, placed.end
+    points, ends = _pause_points(texts)
+    estimates = [start + (end - start) * f for f in points]
+    gaps = [g for g in placed.gaps if start < g[0] and g[1] < end]
+    match = _align(estimates, [(a + b) / 2 for a, b in gaps])
+    # Anchors: matched pause points at their gap; the rest placed between neighbouring anchors by length.
+    anchors = [(0.0, start)] + [(points[i], _gap_boundary(gaps[j])) for i, j in sorted(match.items())] + [(1.0, end)]
+    bounds = [start]
+    methods = []
+    for i in ends:
+        if i in match:
+            bounds.append(_gap_boundary(gaps[match[i]]))
+            methods.append("gaps")
         else:
-            value = est
-        value = max(value, floor)
-        out.append(value)
-        floor = value
-    return out, used
+            bounds.append(_interpolate(anchors, points[i]))
+            methods.append("proportional")
+    bounds.append(end)
+    for k in range(1, len(bounds)):  # keep order whatever the estimates did
+        bounds[k] = max(bounds[k], bounds[k - 1])
+    return bounds, methods
 
 
-def load_words(cache_root: Path) -> WordsFor:
-    """Return a lookup of a chunk's word timestamps from its sidecar, or None when it has none."""
-    def words_for(key: str):
-        path = cache_root / "chunks" / key[:2] / f"{key}.words.json"
-        try:
-            if path.stat().st_size > 4 * 1024 * 1024:  # a chunk is seconds of speech; refuse nonsense
-                return None
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        items = data.get("words", []) if isinstance(data, dict) else data
-        try:
-            return [(str(w["word"]), float(w["start"]), float(w["end"])) for w in items]
-        except (KeyError, TypeError, ValueError):
-            return None
-    return words_for
+def _align(estimates: list[float], gaps: list[float]) -> dict[int, int]:
+    """Match pause points to gap midpoints in order, minimizing distance; either side may go unmatched."""
+    m, n = len(estimates), len(gaps)
+    inf = float("inf")
+    cost = [[inf] * (n + 1) for _ in range(m + 1)]
+    step = [[""] * (n + 1) for _ in range(m + 1)]
+    cost[0][0] = 0.0
+    for i in range(m + 1):
+        for j in range(n + 1):
+            here = cost[i][j]
+            if here == inf:
+                continue
+            if i < m and here + SKIP_POINT < cost[i + 1][j]:
+                cost[i + 1][j], step[i + 1][j] = here + SKIP_POINT, "p"
+            if j < n and here + SKIP_GAP < cost[i][j + 1]:
+                cost[i][j + 1], step[i][j + 1] = here + SKIP_GAP, "g"
+            if i < m and j < n:
+                d = abs(estimates[i] - gaps[j])
+                if d <= SNAP_SECONDS * 2 and here + d < cost[i + 1][j + 1]:
+                    cost[i + 1][j + 1], step[i + 1][j + 1] = here + d, "m"
+    match: dict[int, int] = {}
+    i, j = m, n
+    while i or j:
+        move = step[i][j]
+        if move == "m":
+            i, j = i - 1, j - 1
+            match[i] = j
+        elif move == "p":
+            i -= 1
+        else:
+            j -= 1
+    return match
+
+
+def _gap_boundary(gap: tuple[float, float]) -> float:
+    # The next sentence starts a little before its first sound, so nothing of it is clipped.
+    return max(gap[0], gap[1] - 0.05)
+
+
+def _interpolate(anchors: list[tuple[float, float]], f: float) -> float:
+    for (f0, t0), (f1, t1) in zip(anchors, anchors[1:]):
+        if f0 <= f <= f1:
+            return t0 if f1 == f0 else t0 + (t1 - t0) * (f - f0) / (f1 - f0)
+    return anchors[-1][1]
 
 
 def _clamp(t: float, duration: float) -> float:

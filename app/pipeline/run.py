@@ -28,7 +28,7 @@ from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
 from app.output import ChapterRender, write_read_along
 from app.output.formats import READ_ALONG, sibling_outputs
-from app.output.timing import load_words
+from app.output.timing import ChunkMarks
 from app.backends.base import Backend
 from app.errors import BackendError, BadAudio, Cancelled, LockedError, OutputError
 from app.files import write_bytes_atomic
@@ -219,9 +219,10 @@ class Converter:
             seed = pc.seed if attempt == 1 else (pc.seed + attempt * 7919) & 0x7FFFFFFF
             tmp = self.cache.temp_path(pc.key)
             try:
-                self.backend.synthesize(pc.text, seed, tmp)
+                starts = self.backend.synthesize(pc.text, seed, tmp)
                 info = check_chunk_audio(tmp, pc.text)
-                return self.cache.put(pc.key, tmp, seed=seed, seconds=info.seconds, words=words)
+                extra = {"sentence_starts": [round(s, 4) for s in starts]} if starts else {}
+                return self.cache.put(pc.key, tmp, seed=seed, seconds=info.seconds, words=words, **extra)
             except BackendError as exc:
                 if not exc.transient or exc.retried or attempt >= MAX_ATTEMPTS or self.cancel.is_set():
                     if isinstance(exc, BadAudio) and attempt >= MAX_ATTEMPTS:
@@ -322,9 +323,13 @@ class Converter:
         renders = [ChapterRender(i, r.title, [(pc.chunk, pc.key) for pc in by_index[i].chunks], r.placements,
                                  r.sample_rate, r.files["m4b"]) for i, r in records.items() if "m4b" in r.files]
         for path in write_read_along(self.plan.book, renders, self.outputs, ffmpeg=self.ffmpeg,
-                                     words_for=load_words(self.cache.root.parent), narrator=self.backend.name):
+                                     marks_for=self._marks, narrator=self.backend.name):
             self.emit(ev.Message(f"Wrote {path}"))
         return self.outputs[self.plan.formats[0]]
+
+    def _marks(self, key: str) -> ChunkMarks:
+        starts, words = self.cache.marks(key)
+        return ChunkMarks(starts, words)
 
     def _write_m4b(self, chapters: list[ChapterAudio], out: Path) -> None:
         stamp = self._output_stamp(chapters)
