@@ -25,7 +25,7 @@ def parse_formats(spec: str | None, default: str = "m4b") -> tuple[str, ...]:
     names = [part.strip().lower().lstrip(".") for part in text.split(",")]
     if not any(names):
         raise ConfigError("--format is empty", hint=f"Give one or more of: {', '.join(FORMATS)} (e.g. m4b,epub,vtt)")
-    unknown = [n for n in names if n not in FORMATS]
+    unknown = [n for n in names if n and n not in FORMATS]
     if unknown or "" in names:
         bad = ", ".join(repr(n) for n in unknown) or "an empty entry"
         raise ConfigError(f"--format {text!r}: unknown format {bad}. Valid formats: {', '.join(FORMATS)}",

@@ -30,9 +30,11 @@ from app.book.chunking import Chunk, Pause, split_sentences
 #: A pause point is matched only to a gap this close to its estimate (seconds, x2).
 SNAP_SECONDS = 0.8
 #: Costs (seconds of misplacement) of leaving a pause point without a gap (a comma read
-#: without a breath) or a gap without a pause point (a breath mid-clause).
-SKIP_POINT = 0.5
-SKIP_GAP = 0.5
+#: without a breath) or a gap without a pause point: cheap for a short one (a stop consonant),
+#: dear for a long one (a breath is where punctuation was).
+SKIP_POINT = 1.0
+SKIP_GAP = 0.2
+SKIP_GAP_PER_SECOND = 4.0
 #: Punctuation after which a narrator may pause inside a sentence.
 _CLAUSE_PUNCT = re.compile(r"[,;:\u2014\u2013)](?=\s)")
 #: Methods, best first (see the module docstring).
@@ -169,7 +171,7 @@ def _from_gaps(texts: list[str], placed: Placement) -> tuple[list[float], list[s
     points, ends = _pause_points(texts)
     estimates = [start + (end - start) * f for f in points]
     gaps = [g for g in placed.gaps if start < g[0] and g[1] < end]
-    match = _align(estimates, [(a + b) / 2 for a, b in gaps])
+    match = _align(estimates, gaps)
     # Anchors: matched pause points at their gap; the rest placed between neighbouring anchors by length.
     anchors = [(0.0, start)] + [(points[i], _gap_boundary(gaps[j])) for i, j in sorted(match.items())] + [(1.0, end)]
     bounds = [start]
@@ -187,8 +189,8 @@ def _from_gaps(texts: list[str], placed: Placement) -> tuple[list[float], list[s
     return bounds, methods
 
 
-def _align(estimates: list[float], gaps: list[float]) -> dict[int, int]:
-    """Match pause points to gap midpoints in order, minimizing distance; either side may go unmatched."""
+def _align(estimates: list[float], gaps: list[tuple[float, float]]) -> dict[int, int]:
+    """Match pause points to gaps in order, minimizing distance; either side may go unmatched."""
     m, n = len(estimates), len(gaps)
     inf = float("inf")
     cost = [[inf] * (n + 1) for _ in range(m + 1)]
@@ -201,10 +203,11 @@ def _align(estimates: list[float], gaps: list[float]) -> dict[int, int]:
                 continue
             if i < m and here + SKIP_POINT < cost[i + 1][j]:
                 cost[i + 1][j], step[i + 1][j] = here + SKIP_POINT, "p"
-            if j < n and here + SKIP_GAP < cost[i][j + 1]:
-                cost[i][j + 1], step[i][j + 1] = here + SKIP_GAP, "g"
+            skip = SKIP_GAP + SKIP_GAP_PER_SECOND * (gaps[j][1] - gaps[j][0]) if j < n else 0.0
+            if j < n and here + skip < cost[i][j + 1]:
+                cost[i][j + 1], step[i][j + 1] = here + skip, "g"
             if i < m and j < n:
-                d = abs(estimates[i] - gaps[j])
+                d = abs(estimates[i] - (gaps[j][0] + gaps[j][1]) / 2)
                 if d <= SNAP_SECONDS * 2 and here + d < cost[i + 1][j + 1]:
                     cost[i + 1][j + 1], step[i + 1][j + 1] = here + d, "m"
     match: dict[int, int] = {}
