@@ -91,8 +91,8 @@ def _stamp(seconds: float, sep: str) -> str:
 
 
 def _vtt_text(text: str) -> str:
-    # A cue payload may not hold "-->", and & < > are markup.
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("-->", "\u2192")
+    # & < > are markup in a cue payload; escaping ">" also keeps "-->" out of it.
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def render_vtt(cues: list[Cue]) -> str:
