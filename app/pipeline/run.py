@@ -303,7 +303,7 @@ class Converter:
         return record
 
     def _check_output_writable(self) -> None:
-        folder = self.plan.output.parent if self.plan.output.suffix else self.plan.output
+        folder = self.plan.output if self.plan.fmt == "mp3" else self.plan.output.parent
         try:
             paths.ensure(folder)
         except OSError as exc:

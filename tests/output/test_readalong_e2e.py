@@ -105,6 +105,14 @@ def test_txt_book_gives_a_read_along_epub_and_captions_that_follow_the_audio(tmp
         if cue.start > offset:  # a chapter's first cue opens with the chapter
             assert abs(cue.start - (clip.begin + offset)) < 0.01
 
+    # MP3s and SRT from the same cache: nothing synthesized, the MP3 folder beside the rest.
+    again = run_cli(book, "--format", "mp3,srt", "--output", out)
+    assert again.returncode == 0, again.stderr
+    assert synthesized_count(again.stderr) == 0
+    mp3s = sorted(p.name for p in (tmp_path / "out" / "Voyage").iterdir())
+    assert mp3s == ["01 - Chapter 1 The Harbour.mp3", "02 - Chapter 2 The Storm.mp3", "03 - Chapter 3 The Return.mp3"]
+    assert out.with_suffix(".srt").read_text().count("-->") == len(cues)
+
 
 @pytest.mark.slow
 def test_epub_source_then_new_formats_from_the_cache(tmp_path, run_cli):
