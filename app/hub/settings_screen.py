@@ -14,7 +14,7 @@ from app.errors import AudiobookError
 
 BACKEND_CHOICES = [("Automatic (SGLang-Omni when configured, else Piper)", ""), ("Piper", "piper"),
                    ("SGLang-Omni", "sglomni")]
-FORMAT_CHOICES = [("M4B", "m4b"), ("MP3", "mp3")]
+FORMAT_CHOICES = [("M4B", "m4b"), ("MP3", "mp3"), ("M4B + read-along EPUB + WebVTT", "m4b,epub,vtt")]
 
 
 class SettingsScreen(Screen):

@@ -26,12 +26,12 @@ from app import paths, testhooks
 from app.audio import wav as wavinfo
 from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
-from app.output import ChapterRender, write_read_along
-from app.output.formats import READ_ALONG, sibling_outputs
-from app.output.timing import ChunkMarks
 from app.backends.base import Backend
 from app.errors import BackendError, BadAudio, Cancelled, LockedError, OutputError
 from app.files import write_bytes_atomic
+from app.output import ChapterRender, write_read_along
+from app.output.formats import READ_ALONG, sibling_outputs
+from app.output.timing import ChunkMarks
 from app.pipeline import adaptive
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
