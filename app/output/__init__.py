@@ -20,6 +20,7 @@ from app.errors import OutputError
 from app.output.captions import write_captions
 from app.output.epub import write_epub
 from app.output.timing import ChapterTiming, MarksFor, time_chapter
+from app.output.written import show_written
 
 
 @dataclass(frozen=True)
@@ -34,15 +35,19 @@ class ChapterRender:
     sample_rate: int
     #: The chapter's AAC (ADTS) file, the one the M4B is muxed from.
     aac: Path
+    #: The chapter's paragraphs as written, when the chunks were a spoken form of them.
+    written: tuple[str, ...] | None = None
 
 
 def chapter_timings(book: Book, chapters: Sequence[ChapterRender], marks_for: MarksFor) -> list[ChapterTiming]:
     """Return each chapter's sentence timings on its encoded file's timeline."""
-    return [
-        time_chapter(ch.index, ch.title, ch.chunks, ch.placements, duration=adts_duration(ch.aac),
-                     offset=AAC_PRIMING_SAMPLES / ch.sample_rate, language=book.language, marks_for=marks_for)
-        for ch in chapters
-    ]
+    timings = []
+    for ch in chapters:
+        timing = time_chapter(ch.index, ch.title, ch.chunks, ch.placements, duration=adts_duration(ch.aac),
+                              offset=AAC_PRIMING_SAMPLES / ch.sample_rate, language=book.language,
+                              marks_for=marks_for)
+        timings.append(show_written(timing, ch.written, book.language) if ch.written else timing)
+    return timings
 
 
 def write_read_along(book: Book, chapters: Sequence[ChapterRender], outputs: dict[str, Path], *, ffmpeg: str,

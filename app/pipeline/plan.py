@@ -47,6 +47,9 @@ class RunPlan:
     chunk_size: int
     #: Every output this run writes (app/output/formats.py); `output` is the first one's path.
     formats: tuple[str, ...] = ()
+    #: The book as written, when `book` is the spoken form the chunks are made of: the
+    #: read-along EPUB and captions show this text, timed on the spoken chunks.
+    source_book: Book | None = None
 
     def __post_init__(self) -> None:
         if not self.formats:
@@ -84,6 +87,8 @@ def resolve_output(book: Book, output: Path | None, default_dir: Path, fmt: str)
 def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str, output: Path,
               formats: tuple[str, ...] = ()) -> RunPlan:
     """Chunk every chapter and give each chunk its seed and cache key."""
+    # Kept before any spoken-form rewrite of `book`: read-along outputs show the book as written.
+    written = book
     chapters = []
     for chapter in book.chapters:
         planned = []
@@ -93,7 +98,7 @@ def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str
         if planned:
             chapters.append(PlannedChapter(chapter, tuple(planned)))
     return RunPlan(book=book, chapters=tuple(chapters), fmt=fmt, output=output, chunk_size=chunk_size,
-                   formats=formats or (fmt,))
+                   formats=formats or (fmt,), source_book=written)
 
 
 __all__ = ["Pause", "PlannedChunk", "PlannedChapter", "RunPlan", "make_plan", "resolve_output", "FORMATS"]

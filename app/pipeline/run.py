@@ -320,8 +320,10 @@ class Converter:
         if "mp3" in self.outputs:
             self._write_mp3([ChapterAudio(r.title, r.files["mp3"]) for r in records.values()], self.outputs["mp3"])
         by_index = {pc.chapter.index: pc for pc in self.plan.chapters}
+        written = {c.index: c.paragraphs for c in (self.plan.source_book or self.plan.book).chapters}
         renders = [ChapterRender(i, r.title, [(pc.chunk, pc.key) for pc in by_index[i].chunks], r.placements,
-                                 r.sample_rate, r.files["m4b"]) for i, r in records.items() if "m4b" in r.files]
+                                 r.sample_rate, r.files["m4b"], written.get(i))
+                   for i, r in records.items() if "m4b" in r.files]
         for path in write_read_along(self.plan.book, renders, self.outputs, ffmpeg=self.ffmpeg,
                                      marks_for=self._marks, narrator=self.backend.name):
             self.emit(ev.Message(f"Wrote {path}"))

@@ -73,3 +73,22 @@ def test_a_title_that_is_not_read_is_not_spoken():
     t = time_chapter(1, "The Fox", [(Chunk(1, 0, "Once upon a time.", Pause.CHAPTER), "a")],
                      [Placement(0.0, 1.0, 0.0)], duration=2.0)
     assert not t.title_spoken
+
+
+def test_the_written_text_is_shown_while_timing_follows_the_spoken_chunks():
+    from app.output.written import show_written
+
+    chunks = [(Chunk(1, 0, "Chapter one", Pause.PARAGRAPH), "a"),
+              (Chunk(1, 1, "It cost twenty-one pounds. Doctor Lee paid.", Pause.PARAGRAPH), "b"),
+              (Chunk(1, 2, "Ten to one. He won.", Pause.CHAPTER), "c")]
+    placements = [Placement(0.0, 1.0, 0.0), Placement(2.0, 5.0, 0.0, gaps=((3.6, 3.9),)), Placement(6.0, 8.0, 0.0)]
+    spoken = time_chapter(1, "Chapter 1", chunks, placements, duration=9.0)
+    written = ("Chapter 1", "It cost \u00a321. Dr. Lee paid.", "10:1 \u2014 he won.")
+    shown = show_written(spoken, written)
+    assert [s.text for s in shown.sentences] == ["Chapter 1", "It cost \u00a321.", "Dr. Lee paid.", "10:1 \u2014 he won."]
+    # One to one where the counts agree (times kept); a paragraph that splits differently is one element.
+    assert [(s.start, s.end) for s in shown.sentences[1:3]] == [(s.start, s.end) for s in spoken.sentences[1:3]]
+    assert (shown.sentences[3].start, shown.sentences[3].end) == (spoken.sentences[3].start, spoken.sentences[4].end)
+    assert shown.title_spoken
+    # A different paragraph structure keeps the spoken text rather than misplace words.
+    assert show_written(spoken, ("Chapter 1", "All of it.")).sentences == spoken.sentences
