@@ -14,9 +14,10 @@ from pathlib import Path
 from app.files import write_bytes_atomic
 from app.output.timing import ChapterTiming
 
-#: Two lines of 42 characters: the common broadcast and streaming caption limit.
+#: Two lines of 42 characters: the common broadcast and streaming caption limit. A cue holds a
+#: little less than both lines' worth, since lines break between words.
 LINE_CHARS = 42
-MAX_CUE_CHARS = 2 * LINE_CHARS
+MAX_CUE_CHARS = 2 * LINE_CHARS - 6
 #: A chapter title that is not read aloud is shown this long over the chapter's first words.
 TITLE_SECONDS = 2.0
 _CLAUSE = re.compile(r"(?<=[,;:\u2014\u2013])\s+")
@@ -73,12 +74,38 @@ def _clauses(text: str) -> list[str]:
         else:
             pieces.append(part)
     out: list[str] = []
-    for piece in pieces:  # a clause still too long: cut between words
-        out.extend(textwrap.wrap(piece, MAX_CUE_CHARS) if len(piece) > MAX_CUE_CHARS else [piece])
+    for piece in pieces:  # a clause still too long: cut between words into even parts
+        out.extend(_even_parts(piece) if len(piece) > MAX_CUE_CHARS else [piece])
     return out
 
 
+def _even_parts(text: str) -> list[str]:
+    """Return `text` cut between words into the fewest parts of about equal length that fit a cue."""
+    words = text.split()
+    parts = -(-len(text) // MAX_CUE_CHARS)
+    while True:
+        target = len(text) / parts
+        out, current = [], ""
+        for word in words:
+            if current and (len(current) + 1 + len(word) > target + 8 or len(current) + 1 + len(word) > MAX_CUE_CHARS):
+                out.append(current)
+                current = word
+            else:
+                current = f"{current} {word}" if current else word
+        out.append(current)
+        if all(len(p) <= MAX_CUE_CHARS for p in out) or parts > len(words):
+            return out
+        parts += 1
+
+
 def _lines(text: str) -> str:
+    """Return the cue text on one line, or two balanced ones (broken at the space nearest the middle)."""
+    if len(text) <= LINE_CHARS:
+        return text
+    fits = [i for i, ch in enumerate(text) if ch == " " and max(i, len(text) - i - 1) <= LINE_CHARS]
+    if fits:
+        cut = min(fits, key=lambda i: abs(i - len(text) / 2))
+        return f"{text[:cut]}\n{text[cut + 1:]}"
     return "\n".join(textwrap.wrap(text, LINE_CHARS)) or text
 
 

@@ -33,7 +33,7 @@ def test_cues_follow_the_book_timeline_and_the_last_ends_with_the_audio():
 
 
 def test_a_long_sentence_is_split_at_its_clauses_with_time_shared_by_length():
-    long = ("The storm came in from the west, darker than anyone on the pier had ever seen it; "
+    long = ("The storm came in from the west, darker than anyone had ever seen it; "
             "the boats ran for the harbour, and the gulls went quiet.")
     cues = book_cues([chapter(1, "One", [(0, long, 0.0, 10.0)], 10.0)])
     cues = [c for c in cues if not c.id.endswith("title")]
@@ -58,3 +58,19 @@ def test_vtt_escapes_markup_and_arrows():
     vtt = render_vtt(cues)
     payload = vtt.split("\n")[-2]
     assert payload == "Fish &amp; chips &lt;b&gt; --&gt; here."  # no cue-timing arrow inside a cue
+
+
+def test_a_cue_is_at_most_two_balanced_lines():
+    text = "A famished Fox saw some clusters of ripe black grapes hanging from a vine."
+    vtt = render_vtt(book_cues([chapter(1, "One", [(0, "One", 0, 1), (1, text, 1.0, 5.0)], 5.0)]))
+    lines = vtt.rstrip("\n").split("\n")[-2:]
+    assert " ".join(lines) == text and all(len(line) <= 42 for line in lines)
+    assert abs(len(lines[0]) - len(lines[1])) <= 12
+
+
+def test_a_long_sentence_without_clauses_is_cut_into_even_parts():
+    text = ("A famished Fox saw some clusters of ripe black grapes hanging from a trellised vine "
+            "high above the old stone wall of the vineyard")
+    cues = [c for c in book_cues([chapter(1, "One", [(0, "One", 0, 1), (1, text, 1.0, 9.0)], 9.0)])][1:]
+    assert len(cues) == 2 and " ".join(c.text for c in cues) == text
+    assert all(len(c.text) <= 78 for c in cues) and abs(len(cues[0].text) - len(cues[1].text)) <= 16

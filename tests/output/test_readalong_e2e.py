@@ -8,6 +8,7 @@ import zipfile
 
 import pytest
 
+from app.output.captions import MAX_CUE_CHARS
 from tests.output.readers import epubcheck, ffprobe_duration, overlay, read_vtt
 from tests.pipeline.helpers import FFMPEG, ROOT_HINT, synthesized_count, write_txt_book
 
@@ -138,7 +139,7 @@ def test_epub_source_then_new_formats_from_the_cache(tmp_path, run_cli):
     # Long sentences of the fables become several cues (split at clauses), each sentence at least one.
     cues = read_vtt(out.with_suffix(".vtt"))
     assert list(dict.fromkeys(re.sub(r"-\d+$", "", c.id) for c in cues)) == [c.sentence_id for ch in clips for c in ch]
-    assert len(cues) > sum(map(len, clips)) and all(len(c.text) <= 84 for c in cues)
+    assert len(cues) > sum(map(len, clips)) and all(len(c.text) <= MAX_CUE_CHARS for c in cues)
     assert out.with_suffix(".srt").read_text().count("-->") == len(cues)
 
 
