@@ -27,7 +27,7 @@ from app.audio import wav as wavinfo
 from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
 from app.backends.base import Backend
-from app.errors import BackendError, BadAudio, Cancelled, LockedError, OutputError
+from app.errors import BackendError, BadAudio, Cancelled, ConfigError, LockedError, OutputError
 from app.files import write_bytes_atomic
 from app.output import ChapterRender, write_read_along
 from app.output.formats import READ_ALONG, sibling_outputs
@@ -303,6 +303,11 @@ class Converter:
         return record
 
     def _check_output_writable(self) -> None:
+        source = self.plan.book.source.resolve()
+        for fmt, path in self.outputs.items():
+            if path.resolve() == source:  # e.g. book.epub --format epub --output book.epub
+                raise ConfigError(f"The {fmt} output {path} is the book being read; it would be overwritten",
+                                  hint="Choose another --output file or folder")
         folder = self.plan.output if self.plan.fmt == "mp3" else self.plan.output.parent
         try:
             paths.ensure(folder)

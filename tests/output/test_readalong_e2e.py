@@ -150,3 +150,13 @@ def test_an_unknown_format_is_one_line_and_exit_2(tmp_path, run_cli):
     lines = [ln for ln in result.stderr.splitlines() if ln.startswith("error:")]
     assert len(lines) == 1 and "'epub3'" in lines[0] and "m4b, mp3, epub, srt, vtt" in lines[0]
     assert "Traceback" not in result.stderr and not (tmp_path / "x.m4b").exists()
+
+
+def test_an_epub_output_never_overwrites_the_book_it_reads(tmp_path, run_cli):
+    book = tmp_path / "Fables.epub"
+    book.write_bytes((ROOT_HINT / "samples" / "aesop.epub").read_bytes())
+    before = book.read_bytes()
+    result = run_cli(book, "--format", "m4b,epub", "--output", tmp_path / "Fables.m4b")
+    assert result.returncode == 2, result.stderr
+    assert "is the book being read" in result.stderr and "Traceback" not in result.stderr
+    assert book.read_bytes() == before and not (tmp_path / "Fables.m4b").exists()
