@@ -4,10 +4,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from markdown_it import MarkdownIt
-
 from app.book.blocks import Block, split_chapters
 from app.book.html import document_blocks, parse_html
+from app.book.mdrender import render_markdown
 from app.book.model import Book
 from app.book.normalize import clean_text, looks_binary
 from app.errors import CorruptBook
@@ -108,7 +107,7 @@ def load_markdown(path: Path, data: bytes) -> Book:
     if front:
         title, author, _ = _header_metadata(front.group(1))
         text = text[front.end():]
-    html = MarkdownIt("commonmark", {"html": True}).render(text)
+    html = render_markdown(text)
     doc = document_blocks(parse_html(html.encode("utf-8"), path.name))
     if not title:
         heads = [b for b in doc.blocks if b.level == 1]
