@@ -17,6 +17,8 @@ from typing import Any
 
 import httpx
 
+from app.urls import display_url
+
 from app.errors import (
     AudiobookError,
     BackendError,
@@ -104,10 +106,8 @@ def error_for_status(status: int, body: bytes | str, *, url: str) -> BackendErro
 
 
 def safe_url(url: str | httpx.URL) -> str:
-    """Return `url` without credentials, query string or fragment."""
-    u = httpx.URL(str(url))
-    port = f":{u.port}" if u.port else ""
-    return f"{u.scheme}://{u.host}{port}{u.path}"
+    """Return `url` without credentials, query string or fragment (app.urls.display_url)."""
+    return display_url(url)
 
 
 def transport_error(exc: httpx.HTTPError, *, url: str, log_path: Path | None = None) -> BackendError:
