@@ -3,6 +3,7 @@
     python audiobook.py BOOK [options]          convert a book
     python audiobook.py hub                     the terminal UI
     python audiobook.py backends sglomni ...    manage the SGLang-Omni backend
+    python audiobook.py cache [prune]           the cache's size per book; free what no book needs
 
 Every known error becomes one line (what is wrong, what to do) and an exit
 code; a traceback appears only with AUDIOBOOK_DEBUG=1.
@@ -31,7 +32,7 @@ def build_convert_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="audiobook.py",
         description="Turn a book (EPUB, TXT, Markdown, HTML) into an M4B audiobook with chapter markers.",
-        epilog="Other commands: 'audiobook.py hub' (terminal UI), "
+        epilog="Other commands: 'audiobook.py hub' (terminal UI), 'audiobook.py cache [prune]', "
                "'audiobook.py backends sglomni list|install|remove|status|setup|start|stop'.",
     )
     p.add_argument("book", type=Path, nargs="?", help="the book file (.epub, .txt, .md, .html)")
@@ -135,7 +136,13 @@ def run_backends(argv: list[str]) -> int:
     return sglomni_main(argv[1:])
 
 
-COMMANDS = {"hub": run_hub, "backends": run_backends}
+def run_cache(argv: list[str]) -> int:
+    from app.cachecmd import main as cache_main
+
+    return cache_main(argv)
+
+
+COMMANDS = {"hub": run_hub, "backends": run_backends, "cache": run_cache}
 
 
 def _raise_on_sigterm(signum, frame):

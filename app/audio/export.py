@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from app.audio.ffmpeg import probe_output, run_ffmpeg
 from app.audio.wav import read_info
 from app.book.model import Cover
 from app.errors import OutputError
+from app.files import temp_tag
 
 log = logging.getLogger(__name__)
 
@@ -248,7 +248,8 @@ def _temp_beside(out: Path):
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"Cannot create {out.parent}: {exc.strerror or exc}", hint="Choose a writable --output folder") from None
-    tmp = out.with_name(f".{out.stem}.{uuid.uuid4().hex[:8]}.part{out.suffix}")
+    # The tag names this process, so the next run can sweep what a killed one left (app.files).
+    tmp = out.with_name(f".{out.stem}.{temp_tag()}.part{out.suffix}")
     try:
         yield tmp
     finally:
@@ -273,7 +274,7 @@ def _cover_file(cover: Cover | None, folder: Path, ffmpeg: str):
         yield None
         return
     suffix = _COPYABLE_COVERS.get(cover.media_type.lower())
-    token = uuid.uuid4().hex[:8]
+    token = temp_tag()
     raw = folder / f".cover.{token}.img"
     png = folder / f".cover.{token}.png"
     try:
