@@ -111,7 +111,7 @@ def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
         api_urls=tuple(api_urls),
         concurrency=req.concurrency,
         port=req.port or conf.sglomni.port,
-        host=req.host or conf.sglomni.host,
+        host=(req.host or conf.sglomni.host).strip().strip("[]"),  # "[::]" and "::" alike
         profile=req.profile or conf.sglomni.profile or None,
     )
     return create_backend(name, options)

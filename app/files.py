@@ -68,3 +68,16 @@ def is_stale_temp(path: Path, *, untagged_after: float = UNTAGGED_STALE_SECONDS)
         return time.time() - path.lstat().st_mtime > untagged_after
     except OSError:
         return False
+
+
+#: Bytes a file name may take on common file systems (ext4, APFS, NTFS in UTF-16 units) is 255;
+#: names made from titles stay well under it, leaving room for temp prefixes and tags.
+NAME_BYTES = 150
+
+
+def truncate_utf8(text: str, max_bytes: int = NAME_BYTES) -> str:
+    """Return `text` cut to at most `max_bytes` bytes of UTF-8, never inside a character."""
+    data = text.encode("utf-8", "surrogateescape")
+    if len(data) <= max_bytes:
+        return text
+    return data[:max_bytes].decode("utf-8", "ignore").rstrip(" .")

@@ -93,8 +93,14 @@ def error_text(body: bytes | str) -> str:
 
 def error_for_status(status: int, body: bytes | str, *, url: str) -> BackendError:
     """Return the app error for an HTTP error `status` with `body` from `url`."""
-    message = error_text(body)
     where = safe_url(url)
+    if 300 <= status < 400:
+        # Not followed on purpose: a redirect can point a request (and its reference clip) anywhere.
+        return ServerError(f"{where} answered with a redirect (HTTP {status}), not audio",
+                           status=status, transient=False,
+                           hint="Point --api-url at the server's own address (the one it redirects to), "
+                                "not at a proxy or login page")
+    message = error_text(body)
     if "CUDA out of memory" in message or "OutOfMemoryError" in message:
         return OutOfMemory(f"{where} ran out of GPU memory (HTTP {status}: {message})",
                            status=status, transient=True, hint=OOM_HINT)
@@ -189,7 +195,7 @@ class Endpoint:
             raise transport_error(exc, url=url, log_path=self.log_path) from None
         except RuntimeError:
             raise self._closed_error(url) from None
-        if response.status_code >= 400:
+        if response.status_code >= 300:  # redirects are not followed (see error_for_status)
             err = error_for_status(response.status_code, response.content, url=url)
             if self.log_path and err.log_path is None:
                 err.log_path = self.log_path if response.status_code >= 500 else None
@@ -217,7 +223,7 @@ class Endpoint:
         url = self.base_url + path
         try:
             with self._client.stream(method, path, **kwargs) as response:
-                if response.status_code >= 400:
+                if response.status_code >= 300:  # redirects are not followed (see error_for_status)
                     err = error_for_status(response.status_code, response.read(), url=url)
                     if self.log_path and err.log_path is None and response.status_code >= 500:
                         err.log_path = self.log_path
