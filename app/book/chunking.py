@@ -166,8 +166,17 @@ def split_sentences(paragraph: str, language: str = "en") -> list[str]:
     seg = _segmenter(language)
     out: list[str] = []
     for window in _windows(paragraph):
+        run: list[str] = []  # adjacent ambiguous pieces go to pysbd together (fewer calls)
         for piece in _safe_sentences(window):
-            out.extend(seg.segment(piece) if _INNER_STOP.search(piece.rstrip()) else (piece,))
+            if _INNER_STOP.search(piece.rstrip()):
+                run.append(piece)
+                continue
+            if run:
+                out.extend(seg.segment("".join(run)))
+                run = []
+            out.append(piece)
+        if run:
+            out.extend(seg.segment("".join(run)))
     return [s.strip() for s in out if s.strip()]
 
 

@@ -40,15 +40,17 @@ def decode_text(data: bytes, name: str) -> str:
 
 def _join_lines(lines: list[str]) -> str:
     """Return hard-wrapped lines as one paragraph, rejoining words hyphenated at a line end."""
-    out = ""
+    # A list, not repeated string concatenation: a 2 MB hard-wrapped paragraph is 30,000 lines.
+    parts: list[str] = []
     for line in (ln.strip() for ln in lines):
         if not line:
             continue
-        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and line[:1].islower():
-            out += line
+        last = parts[-1] if parts else ""
+        if last.endswith("-") and len(last) > 1 and last[-2].isalpha() and line[:1].islower():
+            parts[-1] = last + line
         else:
-            out = f"{out} {line}" if out else line
-    return out
+            parts.append(line)
+    return " ".join(parts)
 
 
 def text_blocks(text: str) -> list[Block]:
