@@ -15,7 +15,7 @@ import re
 _SECRETS = (
     re.compile(r"\bhf_[A-Za-z0-9]{8,}"),
     re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"),
-    re.compile(r"(?i)\b(bearer|token|api[_-]?key|authorization|password|passwd)(\s*[:=]\s*|\s+)[^\s,;\"'&]+"),
+    re.compile(r"(?i)\b(bearer|token|api[_-]?key|authorization|password|passwd)(\s*[:=]\s*|\s+)(?:(?:bearer|basic|token)\s+)?[^\s,;\"'&]+"),
     # Any userinfo in a URL, "user:pass@" and a bare "token@" alike.
     re.compile(r"(?<=://)[^/?#@\s]+@"),
 )
