@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import tempfile
 import uuid
 import zipfile
 from pathlib import Path
@@ -23,6 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 from app.audio.ffmpeg import run_ffmpeg
 from app.book.model import Book
 from app.errors import OutputError
+from app.files import temp_tag
 from app.output.timing import METHODS, ChapterTiming
 
 #: The class a reading system puts on the sentence being read (media:active-class).
@@ -51,19 +51,22 @@ def write_epub(book: Book, chapters: list[tuple[ChapterTiming, Path]], out: Path
         raise OutputError("No chapters to put in the read-along EPUB",
                           hint="Check --chapters selects at least one chapter")
     out = Path(out)
-    tmp = out.with_name(f".{out.stem}.{uuid.uuid4().hex[:8]}.part.epub")
+    # Temp names carry the run's tag, so a killed run's parts are swept by the next one.
+    tmp = out.with_name(f".{out.stem}.{temp_tag()}.part.epub")
+    audio = [tmp.with_name(f"{tmp.name}.{n:03d}.m4a") for n in range(1, len(chapters) + 1)]
     try:
-        with tempfile.TemporaryDirectory(prefix=".epub-audio.", dir=out.parent) as work:
-            audio = [_to_mp4(path, Path(work) / f"{n:03d}.m4a", ffmpeg) for n, (_, path) in enumerate(chapters, 1)]
-            with zipfile.ZipFile(tmp, "w") as zf:
-                # The mimetype entry comes first and uncompressed: readers sniff the container by it.
-                zf.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip", compress_type=zipfile.ZIP_STORED)
-                _write_package(zf, book, [t for t, _ in chapters], audio, narrator)
+        for (_, adts), clip in zip(chapters, audio):
+            _to_mp4(adts, clip, ffmpeg)
+        with zipfile.ZipFile(tmp, "w") as zf:
+            # The mimetype entry comes first and uncompressed: readers sniff the container by it.
+            zf.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+            _write_package(zf, book, [t for t, _ in chapters], audio, narrator)
         tmp.replace(out)
     except OSError as exc:
         raise OutputError(f"Cannot write {out} ({exc.strerror or exc})", hint="Check free disk space") from None
     finally:
-        tmp.unlink(missing_ok=True)
+        for part in (tmp, *audio):
+            part.unlink(missing_ok=True)
     return out
 
 
