@@ -20,7 +20,7 @@ from app.book.model import Book
 from app.errors import InputError
 from app.urls import check_server_url
 from app.pipeline import events as ev
-from app.output.formats import parse_formats
+from app.output.formats import parse_formats, sibling_outputs
 from app.pipeline.plan import make_plan, resolve_output
 from app.pipeline.run import Converter
 
@@ -143,7 +143,9 @@ def convert(
         if answer == "set":
             chunk_size = cap
             listener(ev.Message(f"Chunk size set to {cap} words for this run (the model's request window)."))
-    output = resolve_output(book, req.output, conf.resolved_output_dir(), fmt)
+    # Every output is a sibling of one stem; the plan names the first format's own path
+    # (`--output dir/Book.m4b --format mp3,srt` -> the folder dir/Book and dir/Book.srt).
+    output = sibling_outputs(resolve_output(book, req.output, conf.resolved_output_dir(), fmt), formats)[formats[0]]
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, formats=formats)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, cancel=cancel)
