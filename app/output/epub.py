@@ -27,8 +27,10 @@ from app.output.timing import METHODS, ChapterTiming
 
 #: The class a reading system puts on the sentence being read (media:active-class).
 ACTIVE_CLASS = "-epub-media-overlay-active"
-#: Cover images a reading system must support (EPUB 3 core media types).
-_COVER_TYPES = {"image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp"}
+#: Cover images every reading system supports (EPUB 3.2 core media types), by their magic bytes:
+#: the bytes decide, since books do mislabel their covers.
+_COVER_MAGIC = ((b"\xff\xd8\xff", "image/jpeg", "jpg"), (b"\x89PNG\r\n\x1a\n", "image/png", "png"),
+                (b"GIF87a", "image/gif", "gif"), (b"GIF89a", "image/gif", "gif"))
 _CSS = f"""body {{ font-family: serif; line-height: 1.5; margin: 0 5%; }}
 h1 {{ text-align: center; margin: 2em 0 1em; }}
 p {{ text-indent: 1.2em; margin: 0 0 0.4em; }}
@@ -84,10 +86,9 @@ def _put(zf: zipfile.ZipFile, name: str, text: str) -> None:
 def _write_package(zf, book: Book, timings: list[ChapterTiming], audio: list[Path], narrator: str) -> None:
     zf.writestr("META-INF/container.xml", _CONTAINER, compress_type=zipfile.ZIP_DEFLATED)
     lang = book.language or "en"
-    cover_name = None
-    if book.cover is not None and book.cover.media_type.lower() in _COVER_TYPES:
-        cover_name = f"images/cover.{_COVER_TYPES[book.cover.media_type.lower()]}"
-        zf.writestr(f"OEBPS/{cover_name}", book.cover.data, compress_type=zipfile.ZIP_STORED)
+    cover = _cover_kind(book.cover.data) if book.cover is not None else None
+    if cover is not None:
+        zf.writestr(f"OEBPS/images/cover.{cover[1]}", book.cover.data, compress_type=zipfile.ZIP_STORED)
     _put(zf, "style.css", _CSS)
     _put(zf, "nav.xhtml", _nav(book, timings, lang))
     for n, (timing, clip) in enumerate(zip(timings, audio), 1):
@@ -95,7 +96,7 @@ def _write_package(zf, book: Book, timings: list[ChapterTiming], audio: list[Pat
         _put(zf, f"smil/{n:03d}.smil", _smil(timing, n))
         # AAC does not shrink under deflate; storing it lets a reader seek without inflating.
         zf.write(clip, f"OEBPS/audio/{n:03d}.m4a", compress_type=zipfile.ZIP_STORED)
-    _put(zf, "content.opf", _opf(book, timings, cover_name, narrator, lang))
+    _put(zf, "content.opf", _opf(book, timings, cover, narrator, lang))
 
 
 def _xhtml(title: str, lang: str, body: str) -> str:
@@ -173,7 +174,13 @@ def _timing_note(timings: list[ChapterTiming]) -> str:
     return "Read-along sentence timing: " + "; ".join(parts) + "."
 
 
-def _opf(book: Book, timings: list[ChapterTiming], cover: str | None, narrator: str, lang: str) -> str:
+def _cover_kind(data: bytes) -> tuple[str, str] | None:
+    """Return (media type, extension) of a cover image in a core format, or None (left out)."""
+    return next(((kind, ext) for magic, kind, ext in _COVER_MAGIC if data.startswith(magic)), None)
+
+
+def _opf(book: Book, timings: list[ChapterTiming], cover: tuple[str, str] | None, narrator: str,
+         lang: str) -> str:
     modified = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     meta = [
         f'<dc:identifier id="bookid">{escape(_identifier(book))}</dc:identifier>',
@@ -190,7 +197,8 @@ def _opf(book: Book, timings: list[ChapterTiming], cover: str | None, narrator: 
     items = ['<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>',
              '<item id="css" href="style.css" media-type="text/css"/>']
     if cover:
-        items.append(f'<item id="cover" href="{cover}" media-type="{_media_type(cover)}" properties="cover-image"/>')
+        items.append(f'<item id="cover" href="images/cover.{cover[1]}" media-type="{cover[0]}" '
+                     'properties="cover-image"/>')
     spine = []
     for n, t in enumerate(timings, 1):
         meta.append(f'<meta property="media:duration" refines="#smil-{n:03d}">{clock(t.duration)}</meta>')
@@ -210,10 +218,6 @@ def _opf(book: Book, timings: list[ChapterTiming], cover: str | None, narrator: 
         f"<manifest>\n{nl.join(items)}\n</manifest>\n"
         f"<spine>\n{nl.join(spine)}\n</spine>\n</package>\n"
     )
-
-
-def _media_type(name: str) -> str:
-    return {v: k for k, v in _COVER_TYPES.items()}[name.rsplit(".", 1)[-1]]
 
 
 _CONTAINER = """<?xml version="1.0" encoding="UTF-8"?>
