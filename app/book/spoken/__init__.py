@@ -1,0 +1,91 @@
+"""Spoken forms: text written out as a voice should say it, before any backend sees it.
+
+One module per concern (numbers, dates, roman, links, symbols), the words of
+each language as data (languages.py). The passes run in a fixed order: the
+lexicon first (a user's word beats every rule), then links (which contain dots
+and slashes the later passes would read), then the most specific number forms
+(times, dates, money) before the general ones (plain cardinals).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from app.book.model import Book
+from app.book.normalize import clean_text, is_speakable
+from app.book.spoken import dates, links, numbers, roman, symbols
+from app.book.spoken.languages import LANGUAGES, Language, base_code, language_for
+from app.book.spoken.links import LINK_MODES
+
+__all__ = ["LANGUAGES", "LINK_MODES", "Language", "Speaker", "base_code", "language_for", "speak", "speak_book"]
+
+
+class Speaker:
+    """Write out text in one language, with a lexicon of words and how to say them."""
+
+    def __init__(self, language: str | None = "en", lexicon: dict[str, str] | None = None, *, links: str = "read"):
+        if links not in LINK_MODES:
+            raise ValueError(f"links must be one of {LINK_MODES}, not {links!r}")
+        self.language: Language = language_for(language)
+        self.lexicon = dict(lexicon or {})
+        self.links = links
+        self._lexicon_re = _lexicon_pattern(self.lexicon)
+
+    def __call__(self, text: str) -> str:
+        """Return one paragraph in spoken form."""
+        lang = self.language
+        if self._lexicon_re is not None:
+            text = self._lexicon_re.sub(lambda m: self._say_word(m[0]), text)
+        text = links.links(text, lang, self.links)
+        text = symbols.bullets(text)
+        text = dates.times(text, lang)
+        text = symbols.abbreviations(text, lang)
+        text = dates.numeric_dates(text, lang)
+        text = dates.written_dates(text, lang)
+        text = numbers.money(text, lang)
+        text = numbers.percent(text, lang)
+        text = numbers.units(text, lang)
+        text = roman.romans(text, lang)
+        text = numbers.ordinals(text, lang)
+        text = numbers.years(text, lang)
+        text = numbers.ranges(text, lang)
+        text = numbers.plain(text, lang)
+        text = symbols.symbols(text, lang)
+        return clean_text(text)
+
+    def _say_word(self, word: str) -> str:
+        return self.lexicon.get(word) or self.lexicon[_fold(word, self.lexicon)]
+
+    def book(self, book: Book) -> Book:
+        """Return the book with every paragraph in spoken form (empty ones dropped)."""
+        chapters = []
+        for chapter in book.chapters:
+            paragraphs = tuple(p for p in map(self, chapter.paragraphs) if is_speakable(p))
+            chapters.append(dataclasses.replace(chapter, paragraphs=paragraphs))
+        return dataclasses.replace(book, chapters=tuple(c for c in chapters if c.paragraphs))
+
+
+def _fold(word: str, lexicon: dict[str, str]) -> str:
+    """Return the lexicon key a word matches without regard to case."""
+    low = word.casefold()
+    return next(k for k in lexicon if k.casefold() == low)
+
+
+def _lexicon_pattern(lexicon: dict[str, str]) -> re.Pattern | None:
+    """Return a regex for every lexicon word as a whole word, longest first, case-insensitive."""
+    if not lexicon:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(lexicon, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+
+
+def speak(text: str, language: str | None = "en", lexicon: dict[str, str] | None = None) -> str:
+    """Return text written out as it should be spoken."""
+    return Speaker(language, lexicon)(text)
+
+
+def speak_book(book: Book, lexicon: dict[str, str] | None = None, *, language: str | None = None,
+               links: str = "read") -> Book:
+    """Return the book in spoken form, in its own language unless one is given."""
+    return Speaker(language or book.language, lexicon, links=links).book(book)
+
