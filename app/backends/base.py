@@ -47,6 +47,16 @@ class Backend(ABC):
         return None
 
     @property
+    def voice_language(self) -> str | None:
+        """Return the language tag the voice speaks ("en_US"), or None when it speaks what it is given."""
+        return None
+
+    @property
+    def voice_name(self) -> str:
+        """Return the voice's name for messages."""
+        return self.name
+
+    @property
     def concurrency(self) -> int:
         """Return how many synthesize() calls the pipeline may run at once."""
         return 1

@@ -7,6 +7,7 @@ on the phonemizer and the model.
 """
 from __future__ import annotations
 
+import json
 import os
 import threading
 import wave
@@ -56,6 +57,22 @@ class PiperBackend(Backend):
     def default_chunk_size(self) -> int:
         # Piper speaks sentence by sentence; chunks only bound request size.
         return 60
+
+    @property
+    def voice_language(self) -> str | None:
+        """Return the language code in the voice's .onnx.json ("en_US"), or None without one."""
+        config = self._model_path.with_name(self._model_path.name + ".json")
+        try:
+            data = json.loads(config.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        language = data.get("language") if isinstance(data, dict) else None
+        code = language.get("code") if isinstance(language, dict) else None
+        return code if isinstance(code, str) and code else None
+
+    @property
+    def voice_name(self) -> str:
+        return self._model_path.stem
 
     @property
     def concurrency(self) -> int:

@@ -14,10 +14,11 @@ import re
 from app.book.model import Book
 from app.book.normalize import clean_text, is_speakable
 from app.book.spoken import dates, links, numbers, roman, symbols
-from app.book.spoken.languages import LANGUAGES, Language, base_code, language_for
+from app.book.spoken.languages import LANGUAGES, Language, base_code, display_name, language_for
 from app.book.spoken.links import LINK_MODES
 
-__all__ = ["LANGUAGES", "LINK_MODES", "Language", "Speaker", "base_code", "language_for", "speak", "speak_book"]
+__all__ = ["LANGUAGES", "LINK_MODES", "Language", "Speaker", "base_code", "display_name", "language_for", "speak",
+           "speak_book"]
 
 
 class Speaker:
@@ -62,7 +63,8 @@ class Speaker:
         for chapter in book.chapters:
             paragraphs = tuple(p for p in map(self, chapter.paragraphs) if is_speakable(p))
             chapters.append(dataclasses.replace(chapter, paragraphs=paragraphs))
-        return dataclasses.replace(book, chapters=tuple(c for c in chapters if c.paragraphs))
+        return dataclasses.replace(book, chapters=tuple(c for c in chapters if c.paragraphs),
+                                   language=self.language.code)
 
 
 def _fold(word: str, lexicon: dict[str, str]) -> str:

@@ -163,14 +163,34 @@ GERMAN = Language(
 LANGUAGES: dict[str, Language] = {lang.code: lang for lang in (ENGLISH, GERMAN)}
 
 
+#: Language names users and sglang-omni write, to ISO 639-1 codes ("--language German").
+NAMES = {"english": "en", "german": "de", "deutsch": "de", "french": "fr", "spanish": "es", "italian": "it",
+         "portuguese": "pt", "dutch": "nl", "russian": "ru", "chinese": "zh", "japanese": "ja", "korean": "ko",
+         "polish": "pl", "swedish": "sv", "danish": "da", "norwegian": "no", "finnish": "fi", "czech": "cs",
+         "turkish": "tr", "ukrainian": "uk", "arabic": "ar", "hindi": "hi"}
+#: English names of codes, for messages.
+_CODE_NAMES = {code: name.title() for name, code in reversed(list(NAMES.items()))}
+
+
 def base_code(tag: str | None) -> str:
-    """Return the ISO 639-1 part of a language tag ("en-GB" -> "en", "de_AT" -> "de")."""
-    return (tag or "").strip().replace("_", "-").split("-")[0].lower()
+    """Return the ISO 639-1 code of a tag or name ("en-GB" -> "en", "de_AT" -> "de", "German" -> "de")."""
+    value = (tag or "").strip()
+    if value.lower() in NAMES:
+        return NAMES[value.lower()]
+    return value.replace("_", "-").split("-")[0].lower()
+
+
+def display_name(tag: str | None) -> str:
+    """Return "German (de)" for a tag, for messages."""
+    code = base_code(tag)
+    return f"{_CODE_NAMES.get(code, code)} ({code})"
 
 
 def language_for(tag: str | None) -> Language:
     """Return the spoken-forms language of a tag; English conventions for British/Commonwealth dates too."""
     code = base_code(tag) or "en"
+    if (tag or "").strip().lower() in NAMES:
+        tag = code
     lang = LANGUAGES.get(code)
     if lang is not None:
         region = (tag or "").replace("_", "-").split("-")[1:2]
