@@ -259,10 +259,22 @@ def read_epub(path: Path, limits: Limits | None = None) -> Book:
                 order.append(name)
         chapters = _toc_chapters(entries, docs, order) or _spine_chapters(docs, order)
         cover = _cover(zf, pkg)
+        hints = _pronunciation_hints(zf, pkg)
     return Book(
         title=pkg.title, author=", ".join(pkg.authors), chapters=tuple(chapters), source=path,
-        language=pkg.language, cover=cover,
+        language=pkg.language, cover=cover, lexicon=tuple(hints.items()),
     )
+
+
+def _pronunciation_hints(zf: SafeZip, pkg: _Package) -> dict[str, str]:
+    """Return the aliases of the package's PLS lexicons (EPUB 3 text-to-speech enhancements)."""
+    from app.book.lexicon import parse_pls
+
+    hints: dict[str, str] = {}
+    for name, media, _ in pkg.items.values():
+        if media == "application/pls+xml" and zf.has(name):
+            hints.update(parse_pls(zf.read(name), name))
+    return hints
 
 
 def _refuse_drm(zf: SafeZip, book: str) -> None:

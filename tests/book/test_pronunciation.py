@@ -1,0 +1,109 @@
+"""Pronunciation hints: the book's PLS lexicon and ssml:ph, the user's lexicon file on top of all."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ebooklib import epub
+
+from app.book import load_book
+from app.book.lexicon import load_user_lexicon, parse_pls
+from app.cli import main
+from app.convert import ConvertRequest, speaker_for
+from app.errors import InputError
+from app.pipeline.plan import make_plan
+
+PLS = b"""<?xml version="1.0" encoding="UTF-8"?>
+<lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa" xml:lang="en">
+  <lexeme><grapheme>Hermione</grapheme><alias>her my oh nee</alias></lexeme>
+  <lexeme><grapheme>Nike</grapheme><phoneme>\xcb\x88na\xc9\xaaki</phoneme></lexeme>
+  <lexeme><grapheme>SQL</grapheme><grapheme>Sql</grapheme><alias>sequel</alias></lexeme>
+</lexicon>
+"""
+BODY = ('<h1>The Visit</h1><p>Hermione met <span ssml:ph="\u02c8na\u026aki" ssml:alphabet="ipa">Nike</span> '
+        "and spoke SQL with Dr. Moss in 1867.</p>")
+
+
+def _epub_with_pls(path: Path) -> Path:
+    book = epub.EpubBook()
+    book.set_identifier("pls-test")
+    book.set_title("Hints")
+    book.set_language("en")
+    book.add_author("A. Writer")
+    page = epub.EpubHtml(title="The Visit", file_name="visit.xhtml", lang="en")
+    page.content = (
+        '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ssml="http://www.w3.org/2001/10/synthesis">'
+        f"<head><title>The Visit</title></head><body>{BODY}</body></html>"
+    )
+    book.add_item(page)
+    book.add_item(epub.EpubItem(uid="lex", file_name="lexicon.pls", media_type="application/pls+xml", content=PLS))
+    book.toc = [epub.Link("visit.xhtml", "The Visit", "visit")]
+    book.add_item(epub.EpubNav())
+    book.add_item(epub.EpubNcx())
+    book.spine = ["nav", page]
+    epub.write_epub(str(path), book)
+    return path
+
+
+def _spoken(book) -> str:
+    plan = make_plan(book, {}, chunk_size=200, fmt="m4b", output=Path("x.m4b"))
+    return " ".join(pc.text for pc in plan.chunks)
+
+
+def test_pls_aliases_are_parsed_and_phoneme_only_lexemes_left_out():
+    assert parse_pls(PLS, "lexicon.pls") == {"Hermione": "her my oh nee", "SQL": "sequel", "Sql": "sequel"}
+
+
+def test_a_broken_pls_file_costs_nothing():
+    assert parse_pls(b"<lexicon><lexeme>", "bad.pls") == {}
+
+
+def test_epub_pls_aliases_are_spoken_and_ssml_ph_words_stay_as_printed(tmp_path):
+    book = load_book(_epub_with_pls(tmp_path / "hints.epub"))
+    spoken = _spoken(book)
+    assert "her my oh nee met Nike and spoke sequel with Doctor Moss in eighteen sixty-seven." in spoken
+    assert "\u02c8na\u026aki" not in spoken  # the IPA of ssml:ph is never read out as text
+
+
+def test_the_user_lexicon_overrides_the_books_hints(tmp_path):
+    epub_path = _epub_with_pls(tmp_path / "hints.epub")
+    lexicon = tmp_path / "mine.toml"
+    lexicon.write_text('Hermione = "her mee oh nee"\n"Dr." = "Drive"\n', encoding="utf-8")
+    book = load_book(epub_path)
+    speaker = speaker_for(ConvertRequest(book=epub_path, lexicon=lexicon), book)
+    spoken = _spoken_with(book, speaker)
+    assert "her mee oh nee met Nike and spoke sequel with Drive Moss" in spoken
+
+
+def _spoken_with(book, speaker) -> str:
+    plan = make_plan(book, {}, chunk_size=200, fmt="m4b", output=Path("x.m4b"), speaker=speaker)
+    return " ".join(pc.text for pc in plan.chunks)
+
+
+def test_the_app_homes_lexicon_toml_applies_without_an_option(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUDIOBOOK_HOME", str(tmp_path))
+    (tmp_path / "lexicon.toml").write_text('[words]\nMoss = "Mossy"\n', encoding="utf-8")
+    epub_path = _epub_with_pls(tmp_path / "hints.epub")
+    book = load_book(epub_path)
+    assert "Doctor Mossy" in _spoken_with(book, speaker_for(ConvertRequest(book=epub_path), book))
+
+
+@pytest.mark.parametrize("content, message", [
+    ("Hermione = 3\n", "must map to a string"),
+    ("Hermione = \n", "not valid TOML"),
+])
+def test_a_bad_lexicon_is_one_line_and_exit_code_2(tmp_path, capsys, content, message):
+    lexicon = tmp_path / "bad.toml"
+    lexicon.write_text(content, encoding="utf-8")
+    book = tmp_path / "b.txt"
+    book.write_text("Title: T\n\nHello there.\n", encoding="utf-8")
+    code = main([str(book), "--lexicon", str(lexicon), "--export-text", str(tmp_path / "out.md")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "out.md").exists()
+
+
+def test_a_missing_lexicon_file_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="does not exist"):
+        load_user_lexicon(tmp_path / "nope.toml")
