@@ -39,18 +39,23 @@ class Speaker:
             text = self._lexicon_re.sub(lambda m: self._say_word(m[0]), text)
         text = links.links(text, lang, self.links)
         text = symbols.bullets(text)
-        text = dates.times(text, lang)
+        digits = any(ch.isdigit() for ch in text)
+        if digits:
+            text = dates.times(text, lang)
         text = symbols.abbreviations(text, lang)
-        text = dates.numeric_dates(text, lang)
-        text = dates.written_dates(text, lang)
-        text = numbers.money(text, lang)
-        text = numbers.percent(text, lang)
-        text = numbers.units(text, lang)
+        if digits:
+            # Most prose has no digits: these passes are skipped for it (a cached re-run re-plans the book).
+            text = dates.numeric_dates(text, lang)
+            text = dates.written_dates(text, lang)
+            text = numbers.money(text, lang)
+            text = numbers.percent(text, lang)
+            text = numbers.units(text, lang)
         text = roman.romans(text, lang)
-        text = numbers.ordinals(text, lang)
-        text = numbers.years(text, lang)
-        text = numbers.ranges(text, lang)
-        text = numbers.plain(text, lang)
+        if digits:
+            text = numbers.ordinals(text, lang)
+            text = numbers.years(text, lang)
+            text = numbers.ranges(text, lang)
+            text = numbers.plain(text, lang)
         text = symbols.symbols(text, lang)
         return clean_text(text)
 
