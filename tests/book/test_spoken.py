@@ -14,6 +14,11 @@ EN = {
         ("pages 3-5", "pages three to five"),
         ("version 1.2.3", "version one dot two dot three"),
         ("0 errors", "zero errors"),
+        ("See Figure 3-1.", "See Figure three-one."),
+        ("1/2 cup, 3/4 mile, 5/8 inch", "one half cup, three quarters mile, five eighths inch"),
+        ("24/7", "twenty-four seven"),
+        ("a 4x4 grid, 1.5x faster", "a four by four grid, one point five times faster"),
+        ("3D and MP3", "3D and MP3"),
     ],
     "ordinals": [
         ("the 21st century", "the twenty-first century"),
@@ -46,6 +51,7 @@ EN = {
         ("at 9:05 p.m. Then", "at nine oh five p m. Then"),
         ("at 7:00", "at seven o'clock"),
         ("at 11:00 AM sharp", "at eleven a m sharp"),
+        ("from 10am to 5 p.m. Then", "from ten a m to five p m. Then"),
     ],
     "dates": [
         ("On 3/4/2021 we met.", "On March fourth, twenty twenty-one we met."),
@@ -77,6 +83,7 @@ EN = {
         ("see p. 12", "see page twelve"),
         ("No. 5", "number five"),
         ("No, I will not.", "No, I will not."),
+        ("Mrs Dalloway met Dr Who in St Ives", "Missus Dalloway met Doctor Who in Saint Ives"),
         ("Smith vs. Jones", "Smith versus Jones"),
     ],
     "units and symbols": [
@@ -89,6 +96,7 @@ EN = {
         ("Tom & Jerry", "Tom and Jerry"),
         ("#1 fan", "number one fan"),
         ("and/or", "and or"),
+        ("run /usr/bin/ffprobe", "run /usr/bin/ffprobe"),
         ("§ 5", "section five"),
         ("2 + 2 = 4", "two plus two equals four"),
     ],

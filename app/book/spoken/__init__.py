@@ -50,6 +50,8 @@ class Speaker:
             text = numbers.money(text, lang)
             text = numbers.percent(text, lang)
             text = numbers.units(text, lang)
+            text = numbers.fractions(text, lang)
+            text = numbers.multipliers(text, lang)
         text = roman.romans(text, lang)
         if digits:
             text = numbers.ordinals(text, lang)

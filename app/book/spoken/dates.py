@@ -111,6 +111,12 @@ def times(text: str, lang: Language) -> str:
                 words += "."  # "at 9 p.m. Then": the abbreviation's stop also ended the sentence
         return words
 
+    if lang.code == "en":
+        # "10am", "5 p.m.": an hour without minutes.
+        text = re.sub(r"(?<![\w:.])(?P<h>1[0-2]|0?[1-9])\s?(?P<ampm>[ap])\.?m\b\.?",
+                      lambda m: f"{cardinal(int(m['h']), lang)} {m['ampm'].lower()} m"
+                      + ("." if m[0].endswith(".") and re.match(r"\s+[A-Z]|\s*$", m.string[m.end():]) else ""),
+                      text, flags=re.IGNORECASE)
     pattern = r"(?<![\w:.])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])(?:\s?(?P<ampm>[ap]\.?m\.?|[AP]\.?M\.?)(?![\w]))?"
     if lang.code == "de":
         pattern += r"(?:\s?Uhr\b)?"

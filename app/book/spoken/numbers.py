@@ -197,7 +197,7 @@ def years(text: str, lang: Language) -> str:
             return m[0]
         return year(int(m[0]), lang)
 
-    return _sub(r"(?<![\w.,$£€#])(?:1[1-9]\d\d|20\d\d)(?![\w.,]?\d)", single, text)
+    return _sub(r"(?<![\w.,$£€#])(?<!\d-)(?:1[1-9]\d\d|20\d\d)(?![\w.,]?\d)", single, text)
 
 
 def ranges(text: str, lang: Language) -> str:
@@ -210,7 +210,43 @@ def ranges(text: str, lang: Language) -> str:
             return m[0]
         return f"{cardinal(a, lang)} {lang.range_word} {cardinal(b, lang)}"
 
-    return _sub(rf"(?<![\w.,])(?P<a>{num})\s?[-\u2013]\s?(?P<b>{num})(?![\w.,]?\d)", say, text)
+    text = _sub(rf"(?<![\w.,])(?P<a>{num})\s?\u2013\s?(?P<b>{num})(?![\w.,]?\d)", say, text)
+
+    def hyphen(m: re.Match) -> str:
+        # A hyphen is a range only when it counts upwards (3-5); "Figure 3-1" and "555-1234" are labels.
+        a, b = parse(m["a"], lang), parse(m["b"], lang)
+        return say(m) if a is not None and b is not None and a < b and len(m["b"]) <= 4 else m[0]
+
+    return _sub(rf"(?<![\w.,-])(?P<a>{num})-(?P<b>{num})(?![\w.,-]?\d)", hyphen, text)
+
+
+#: English names of the common fractions' denominators (singular, plural).
+_FRACTIONS_EN = {2: ("half", "halves"), 4: ("quarter", "quarters")}
+
+
+def fractions(text: str, lang: Language) -> str:
+    """Return text with simple proper fractions (1/2, 3/4, 5/8) read: "one half", "three quarters"."""
+    if lang.code != "en":
+        return text
+
+    def say(m: re.Match) -> str:
+        top, bottom = int(m[1]), int(m[2])
+        if not 0 < top < bottom <= 16:
+            return m[0]
+        one, many = _FRACTIONS_EN.get(bottom) or (ordinal(bottom, lang), ordinal(bottom, lang) + "s")
+        return f"{cardinal(top, lang)} {one if top == 1 else many}"
+
+    return _sub(r"(?<![\w/.])(\d{1,2})/(\d{1,2})(?![\w/]|\.\d)", say, text)
+
+
+def multipliers(text: str, lang: Language) -> str:
+    """Return "4x4" as "four by four" and "1.5x" as "one point five times" (English)."""
+    if lang.code != "en":
+        return text
+    num = number_re(lang)
+    text = _sub(rf"(?<![\w.,])({num})\s?[x\u00d7]\s?({num})(?![\w.,]?\d)",
+                lambda m: f"{m[1]} by {m[2]}", text)
+    return _sub(rf"(?<![\w.,])({num})x\b", lambda m: f"{m[1]} times", text)
 
 
 def plain(text: str, lang: Language) -> str:
@@ -234,4 +270,5 @@ def plain(text: str, lang: Language) -> str:
         words = cardinal(value, lang)
         return f"{lang.minus} {words}" if m["sign"] else words
 
-    return _sub(rf"(?:(?<![\w-])(?P<sign>[-\u2212])(?=\d))?(?<![\w.,])(?P<num>{num})(?![\d])", say, text)
+    # A number glued to letters ("MP3", "3D", "H.264") is a name: the voice reads it as printed.
+    return _sub(rf"(?:(?<![\w-])(?P<sign>[-\u2212])(?=\d))?(?<![\w.,])(?P<num>{num})(?![\w])", say, text)

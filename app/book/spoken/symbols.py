@@ -35,6 +35,9 @@ def abbreviations(text: str, lang: Language) -> str:
         # "St. Paul" is a saint, "Baker St." a street.
         text = re.sub(r"(?<![\w.])St\.(?=\s+[A-Z])", "Saint", text)
         text = re.sub(r"(?<=\w) St\.", " Street", text)
+        # British style writes titles without the stop: "Mr Smith", "Dr Who", "St Ives".
+        text = re.sub(r"\b(Mr|Mrs|Ms|Dr|St)\b(?=\s+[A-Z])",
+                      lambda m: {"St": "Saint"}.get(m[1]) or lang.abbreviations[m[1] + "."], text)
     if lang.symbols.get("#"):
         text = re.sub(r"(?<![\w#&])#\s?(?=\d)", lang.symbols["#"] + " ", text)
     if lang.number_labels:
@@ -76,7 +79,8 @@ def symbols(text: str, lang: Language) -> str:
         for symbol in ("&", "+", "=", "<", ">", "@"):
             # Only a symbol standing free between words; "C++" and "a=b" stay as printed.
             text = re.sub(rf"(?<=\s){re.escape(symbol)}(?=\s)", words[symbol], text)
-    text = re.sub(r"(?<=[A-Za-z])/(?=[A-Za-z])", " ", text)  # "and/or", "input/output"
+    # "and/or", "input/output"; a path like /usr/bin stays as printed.
+    text = re.sub(r"(?<![\w/.])([A-Za-z]+)/([A-Za-z]+)(?![\w/])", r"\1 \2", text)
     text = re.sub(r"\s*(?:--|\u2192|\|)\s*", ", ", text)
     text = re.sub(r"[\^\\_]+", " ", text)
     return re.sub(r"\s{2,}", " ", text).strip()
