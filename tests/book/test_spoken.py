@@ -14,6 +14,7 @@ EN = {
         ("pages 3-5", "pages three to five"),
         ("version 1.2.3", "version one dot two dot three"),
         ("0 errors", "zero errors"),
+        ("call 0800", "call zero eight zero zero"),
         ("See Figure 3-1.", "See Figure three-one."),
         ("1/2 cup, 3/4 mile, 5/8 inch", "one half cup, three quarters mile, five eighths inch"),
         ("24/7", "twenty-four seven"),
@@ -122,6 +123,8 @@ DE = {
         ("1.234.567 Menschen", "eine Million zweihundertvierunddreißigtausendfünfhundertsiebenundsechzig Menschen"),
         ("Pi ist 3,14", "Pi ist drei Komma eins vier"),
         ("Seiten 3-5", "Seiten drei bis fünf"),
+        ("Version 2.0", "Version zwei Punkt null"),
+        ("Tel. 0123", "Tel. null eins zwei drei"),
     ],
     "ordinals": [
         ("der 2. Weltkrieg", "der zweite Weltkrieg"),
@@ -130,6 +133,8 @@ DE = {
     "years": [
         ("Im Jahr 1867 regnete es.", "Im Jahr achtzehnhundertsiebenundsechzig regnete es."),
         ("seit 2021", "seit zweitausendeinundzwanzig"),
+        ("Er wurde 1867 geboren.", "Er wurde achtzehnhundertsiebenundsechzig geboren."),
+        ("die 1920er Jahre", "die neunzehnhundertzwanziger Jahre"),
     ],
     "money": [
         ("Es kostet 5,50 €.", "Es kostet fünf Euro und fünfzig Cent."),
@@ -143,6 +148,7 @@ DE = {
     "dates": [
         ("Am 3.4.2021 trafen wir uns.", "Am dritten April zweitausendeinundzwanzig trafen wir uns."),
         ("am 3. Mai 2021", "am dritten Mai zweitausendeinundzwanzig"),
+        ("am 24.12. kam er", "am vierundzwanzigsten Dezember kam er"),
     ],
     "roman": [
         ("Kapitel XII", "Kapitel Zwölf"),
@@ -156,6 +162,7 @@ DE = {
         ("d. h. nichts", "das heißt nichts"),
         ("siehe S. 12", "siehe Seite zwölf"),
         ("Nr. 5", "Nummer fünf"),
+        ("S. 5 ff.", "Seite fünf folgende"),
     ],
     "units and symbols": [
         ("Es ist 5 km weit.", "Es ist fünf Kilometer weit."),

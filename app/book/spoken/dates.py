@@ -47,6 +47,10 @@ def numeric_dates(text: str, lang: Language) -> str:
         return _date(int(m[1]), int(m[2]), _full_year(m[3]), lang) or m[0]
 
     text = re.sub(r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\w]|\.\d)", dotted, text)
+    if lang.code == "de":
+        # "am 24.12." without a year.
+        text = re.sub(r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.(?!\d)",
+                      lambda m: _date(int(m[1]), int(m[2]), None, lang) or m[0], text)
     return _german_case(text, lang) if lang.code == "de" else text
 
 

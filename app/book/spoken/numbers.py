@@ -160,7 +160,7 @@ def ordinals(text: str, lang: Language) -> str:
     return text
 
 
-def _is_year_context(text: str, start: int, end: int) -> bool:
+def _is_year_context(text: str, start: int, end: int, lang: Language) -> bool:
     """Return whether a four-digit number reads as a year where it stands."""
     before = text[:start].rstrip().rsplit(None, 1)
     prev = before[-1].lower().strip("(\"'\u201c") if before else ""
@@ -169,8 +169,13 @@ def _is_year_context(text: str, start: int, end: int) -> bool:
         return True
     if re.match(rf"\s?{_ERA}", after):
         return True
+    if bool(re.match(r"\s+(?:and|to|or|und|bis|oder)\b", after)):
+        return True
+    if lang.code == "de":
+        # German capitalizes nouns: "1867 Soldaten" counts, "1867 geboren" is a year.
+        return not re.match(r"\s*[A-ZÄÖÜ]", after)
     # "He died 1867." and "(1867)": nothing counted follows it.
-    return not re.match(r"\s*[A-Za-zÄÖÜäöüß]", after) or bool(re.match(r"\s+(?:and|to|or|und|bis|oder)\b", after))
+    return not re.match(r"\s*[A-Za-z]", after)
 
 
 def years(text: str, lang: Language) -> str:
@@ -182,6 +187,8 @@ def years(text: str, lang: Language) -> str:
         words = year(int(m[1]), lang)
         return words[:-1] + "ies" if words.endswith("y") else words + "s"
 
+    if lang.code == "de":
+        text = _sub(r"\b(1[1-9]\d0|20[0-9]0)er\b", lambda m: year(int(m[1]), lang) + "er", text)
     if lang.code == "en":
         text = _sub(r"\b(1[1-9]\d0|20[0-9]0)'?s\b", decade, text)
         text = _sub(r"(?<![\w.,])['\u2019]?([2-9]0)'?s\b", lambda m: cardinal(int(m[1]), lang)[:-1] + "ies", text)
@@ -193,7 +200,7 @@ def years(text: str, lang: Language) -> str:
     text = _sub(r"(?<![\w.,])(1[1-9]\d\d|20\d\d)\s?[-\u2013\u2014]\s?(1[1-9]\d\d|20\d\d)(?![\w.,]\d)", span, text)
 
     def single(m: re.Match) -> str:
-        if not _is_year_context(m.string, m.start(), m.end()):
+        if not _is_year_context(m.string, m.start(), m.end(), lang):
             return m[0]
         return year(int(m[0]), lang)
 
@@ -260,7 +267,11 @@ def plain(text: str, lang: Language) -> str:
             return m[0]  # 1.234.567: German thousands, read below
         return f" {point} ".join(cardinal(int(p), lang) for p in m[0].split("."))
 
-    text = _sub(r"(?<![\w.])\d+(?:\.\d+){2,}(?![\w.]?\d)", version, text)
+    # German writes decimals with a comma, so 2.0 is a version there, as 1.2.3 is everywhere.
+    dots = r"(?:\.\d+)+" if lang.code == "de" else r"(?:\.\d+){2,}"
+    text = _sub(rf"(?<![\w.])\d+{dots}(?![\w.]?\d)", version, text)
+    # A leading zero makes a code, not a quantity: "0123" is read digit by digit.
+    text = _sub(r"(?<![\w.,])0\d+(?![\w.,]?\d)", lambda m: " ".join(cardinal(int(d), lang) for d in m[0]), text)
     num = number_re(lang)
 
     def say(m: re.Match) -> str:
