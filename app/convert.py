@@ -81,22 +81,26 @@ def read_book(req: ConvertRequest) -> Book:
     return book
 
 
-def speaker_for(req: ConvertRequest, book: Book) -> Speaker:
-    """Return the spoken-forms writer for the book: its language (or --language) and the lexicons merged."""
+def speaker_for(req: ConvertRequest, book: Book, backend: Backend | None = None) -> Speaker:
+    """Return the spoken-forms writer: the book's language (or --language), its hints, the user's lexicons.
+
+    The backend says whether it takes phonemes (Piper does): then the book's
+    IPA hints are passed on as phonemes, else their aliases are said.
+    """
     home_file = lexicon_mod.default_lexicon_file()
-    words = lexicon_mod.merged(dict(book.lexicon), home_file if home_file.is_file() else None, req.lexicon)
+    words = lexicon_mod.user_words(home_file if home_file.is_file() else None, req.lexicon)
     if req.links not in ("read", "skip"):
         raise InputError(f"--links must be 'read' or 'skip', not {req.links!r}")
-    return Speaker(req.language or book.language, words, links=req.links)
+    return Speaker(req.language or book.language, words, hints=book.lexicon,
+                   phonemes=backend.phoneme_markup if backend is not None else None, links=req.links)
 
 
-def export_text(req: ConvertRequest, path: Path) -> Path:
+def export_text(req: ConvertRequest, path: Path, conf: settings_mod.Settings | None = None) -> Path:
     """Write exactly what would be spoken, chapter by chapter, as Markdown; return the file."""
     book = read_book(req)
-    speaker = speaker_for(req, book)
+    speaker = speaker_for(req, book, build_backend(req, conf or settings_mod.load()))
     titles = {c.index: speaker(c.title) for c in book.chapters}
-    spoken = speaker.book(book)
-    return write_markdown(spoken, path, titles)
+    return write_markdown(speaker.book(book), path, titles)
 
 
 def language_warning(book_language: str, voice_language: str | None, voice: str) -> str | None:
@@ -161,7 +165,7 @@ def convert(
             chunk_size = cap
             listener(ev.Message(f"Chunk size set to {cap} words for this run (the model's request window)."))
     output = resolve_output(book, req.output, conf.resolved_output_dir(), fmt)
-    speaker = speaker_for(req, book)
+    speaker = speaker_for(req, book, backend)
     warning = language_warning(req.language or book.language, backend.voice_language, backend.voice_name)
     if warning:
         listener(ev.Message(warning))

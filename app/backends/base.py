@@ -56,6 +56,10 @@ class Backend(ABC):
         """Return the voice's name for messages."""
         return self.name
 
+    def phoneme_markup(self, ipa: str) -> str | None:
+        """Return IPA phonemes written as this backend reads them inside text, or None if it takes none."""
+        return None
+
     @property
     def concurrency(self) -> int:
         """Return how many synthesize() calls the pipeline may run at once."""

@@ -47,6 +47,8 @@ class Document:
     author: str = ""
     #: epub:type / role values on <body> and its top-level sections.
     types: set[str] = field(default_factory=set)
+    #: Words marked with ssml:ph (EPUB 3 text-to-speech) -> their IPA phonemes.
+    phonemes: dict[str, str] = field(default_factory=dict)
 
 
 def decode_markup(data: bytes, name: str) -> str:
@@ -142,6 +144,7 @@ class _Walker:
         self.buf: list[str] = []
         self.level = 0
         self.pending_ids: set[str] = set()
+        self.phonemes: dict[str, str] = {}
 
     def flush(self) -> None:
         text = "".join(self.buf)
@@ -169,6 +172,7 @@ class _Walker:
                 continue
             if node.get("id"):
                 self.pending_ids.add(node.get("id"))
+            _note_phonemes(node, self.phonemes)
             if node.get("name") and tag == "a":
                 self.pending_ids.add(node.get("name"))
             if tag in _BLOCK:
@@ -178,6 +182,27 @@ class _Walker:
                 self.buf.append(node.text)
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node))
+
+
+def _ssml(node: etree._Element, name: str) -> str | None:
+    """Return an ssml: attribute of an element (ssml:ph, ssml:alphabet), parsed as HTML or as XML."""
+    for key, value in node.attrib.items():
+        key = str(key)
+        if key.endswith((f":{name}", f"}}{name}")) and "ssml" in key.lower() or key.endswith("synthesis}" + name):
+            return str(value)
+    return None
+
+
+def _note_phonemes(node: etree._Element, phonemes: dict[str, str]) -> None:
+    """Record the IPA of an element marked ssml:ph (other alphabets are not read)."""
+    ph = _ssml(node, "ph")
+    if not ph:
+        return
+    alphabet = next((a for a in (_ssml(el, "alphabet") for el in node.iterancestors(None)) if a), None)
+    alphabet = _ssml(node, "alphabet") or alphabet or "ipa"
+    word = clean_text(node.text_content())
+    if word and alphabet.lower() == "ipa":
+        phonemes[word] = clean_text(ph)
 
 
 def document_blocks(root: etree._Element) -> Document:
@@ -199,7 +224,7 @@ def document_blocks(root: etree._Element) -> Document:
     walker = _Walker()
     walker.walk(body)
     walker.flush()
-    return Document(walker.blocks, title, author, types)
+    return Document(walker.blocks, title, author, types, walker.phonemes)
 
 
 def html_document(data: bytes, name: str) -> Document:

