@@ -66,7 +66,7 @@ class Speaker:
             text = self._lexicon_re.sub(hold, text)
         text = links.links(text, lang, self.links)
         text = symbols.bullets(text)
-        digits = any(ch.isdigit() for ch in text)
+        digits = bool(lang.n2w) and any(ch.isdigit() for ch in text)
         if digits:
             text = dates.times(text, lang)
         text = symbols.abbreviations(text, lang)

@@ -45,8 +45,15 @@ def parse(text: str, lang: Language) -> Decimal | None:
 
 
 def _words(value, lang: Language, to: str = "cardinal") -> str:
-    """Return num2words' words without the commas it puts between thousands."""
-    return num2words(value, lang=lang.n2w, to=to).replace(",", "")
+    """Return num2words' words without the commas it puts between thousands.
+
+    A language module without years or ordinals falls back to the cardinal,
+    and one without even that leaves the digits for the voice.
+    """
+    try:
+        return num2words(value, lang=lang.n2w, to=to).replace(",", "")
+    except (NotImplementedError, OverflowError, ValueError, TypeError, KeyError, IndexError):
+        return _words(value, lang) if to != "cardinal" else str(value)
 
 
 def cardinal(value: Decimal | int, lang: Language) -> str:
