@@ -102,12 +102,15 @@ EN = {
         ("run /usr/bin/ffprobe", "run /usr/bin/ffprobe"),
         ("§ 5", "section five"),
         ("2 + 2 = 4", "two plus two equals four"),
+        ("run dpkg --install now", "run dpkg --install now"),
+        ("wait--then go", "wait, then go"),
     ],
     "links": [
         ("See https://www.debian.org/doc/manuals/ for more.", "See a link to debian dot org for more."),
         ("(http://example.com/a?b=c).", "(a link to example dot com)."),
         ("Mail jane.doe@example.org today.", "Mail jane dot doe at example dot org today."),
         ("Visit packages.debian.org now", "Visit packages dot debian dot org now"),
+        ("see en.tldp.org/FAQ/intro.html now", "see a link to en dot tldp dot org now"),
     ],
     "lists": [
         ("* an item", "an item"),
@@ -200,6 +203,7 @@ def test_language_without_words_of_its_own_still_gets_numbers():
 def test_links_can_be_skipped():
     say = Speaker("en", links="skip")
     assert say("See https://debian.org/doc for more.") == "See for more."
+    assert say("Read the guide (www.debian.org/doc).") == "Read the guide."
 
 
 def test_lexicon_overrides_every_rule():

@@ -10,9 +10,11 @@ LINK_MODES = ("read", "skip")
 
 _URL = re.compile(r"(?<![\w@/])(?:(?:https?|ftp)://|www\.)[^\s<>\"'\u201c\u201d]+", re.IGNORECASE)
 _EMAIL = re.compile(r"(?<![\w.+-])(?:mailto:)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-#: A bare host name with a well-known top-level domain ("packages.debian.org").
+#: A bare host name with a well-known top-level domain ("packages.debian.org"), and the path
+#: that makes it a link without a scheme ("en.tldp.org/FAQ/intro.html").
 _HOST = re.compile(
-    r"(?<![\w@/.-])(?:[a-z0-9-]+\.)+(?:org|com|net|edu|gov|io|de|uk|eu|info|dev|fr|ch|at)\b(?![\w@-]|\.\w)",
+    r"(?<![\w@/.-])(?P<host>(?:[a-z0-9-]+\.)+(?:org|com|net|edu|gov|io|de|uk|eu|info|dev|fr|ch|at))\b"
+    r"(?![\w@-]|\.\w)(?P<path>/[^\s<>\"'\u201c\u201d]*)?",
     re.IGNORECASE,
 )
 #: Characters that end a sentence or a parenthesis, not the link.
@@ -50,6 +52,14 @@ def links(text: str, lang: Language, mode: str = "read") -> str:
         return text  # no words for "dot" in this language: leave them for the voice
     text = _EMAIL.sub(lambda m: _email(m, lang, mode), text)
     text = _URL.sub(lambda m: _url(m, lang, mode), text)
-    if mode == "read":
-        text = _HOST.sub(lambda m: _host_words(m[0], lang), text)
+    text = _HOST.sub(lambda m: _host(m, lang, mode), text)
+    if mode == "skip":
+        text = re.sub(r"\s*[(\[<]\s*[)\]>]", "", text)  # "(see https://...)" left nothing inside
     return text
+
+
+def _host(m: re.Match, lang: Language, mode: str) -> str:
+    """Return a bare host name spoken; with a path it is a link, said or skipped like one."""
+    if not m["path"]:
+        return _host_words(m["host"], lang) if mode == "read" else m[0]
+    return _url(m, lang, mode)

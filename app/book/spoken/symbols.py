@@ -81,6 +81,7 @@ def symbols(text: str, lang: Language) -> str:
             text = re.sub(rf"(?<=\s){re.escape(symbol)}(?=\s)", words[symbol], text)
     # "and/or", "input/output"; a path like /usr/bin stays as printed.
     text = re.sub(r"(?<![\w/.])([A-Za-z]+)/([A-Za-z]+)(?![\w/])", r"\1 \2", text)
-    text = re.sub(r"\s*(?:--|\u2192|\|)\s*", ", ", text)
+    # "--" as a typed dash between words is a pause; "--install" (a command option) stays as printed.
+    text = re.sub(r"(?<=\w)--(?=\w)|\s+--\s+|\s*[\u2192|]\s*", ", ", text)
     text = re.sub(r"[\^\\_]+", " ", text)
     return re.sub(r"\s{2,}", " ", text).strip()
