@@ -22,6 +22,10 @@ EN = {
         ("24/7", "twenty-four seven"),
         ("a 4x4 grid, 1.5x faster", "a four by four grid, one point five times faster"),
         ("3D and MP3", "3D and MP3"),
+        ("the 680x0 family", "the 680x0 family"),
+        ('serial "19990513"', 'serial "one nine nine nine zero five one three"'),
+        ("ISO-8859-1", "ISO-eighty-eight fifty-nine-one"),
+        ("pages 3-12 and 10-20", "pages three to twelve and ten to twenty"),
     ],
     "ordinals": [
         ("the 21st century", "the twenty-first century"),
@@ -53,6 +57,7 @@ EN = {
         ("at 10:30", "at ten thirty"),
         ("at 9:05 p.m. Then", "at nine oh five p m. Then"),
         ("at 7:00", "at seven o'clock"),
+        ("at 18:10:35", "at eighteen ten thirty-five"),
         ("at 11:00 AM sharp", "at eleven a m sharp"),
         ("from 10am to 5 p.m. Then", "from ten a m to five p m. Then"),
     ],
@@ -110,6 +115,7 @@ EN = {
         ("(http://example.com/a?b=c).", "(a link to example dot com)."),
         ("Mail jane.doe@example.org today.", "Mail jane dot doe at example dot org today."),
         ("Visit packages.debian.org now", "Visit packages dot debian dot org now"),
+        ("write to <admin@debian.org>.", "write to admin at debian dot org."),
         ("see en.tldp.org/FAQ/intro.html now", "see a link to en dot tldp dot org now"),
     ],
     "lists": [

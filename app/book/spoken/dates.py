@@ -121,6 +121,13 @@ def times(text: str, lang: Language) -> str:
                       lambda m: f"{cardinal(int(m['h']), lang)} {m['ampm'].lower()} m"
                       + ("." if m[0].endswith(".") and re.match(r"\s+[A-Z]|\s*$", m.string[m.end():]) else ""),
                       text, flags=re.IGNORECASE)
+    def with_seconds(m: re.Match) -> str:
+        hour, minute, second = int(m[1]), int(m[2]), int(m[3])
+        if hour > 24 or minute > 59 or second > 60:
+            return m[0]
+        return " ".join(cardinal(n, lang) for n in (hour, minute, second))
+
+    text = re.sub(r"(?<![\w:.])(\d{1,2}):(\d{2}):(\d{2})(?![\d:])", with_seconds, text)
     pattern = r"(?<![\w:.])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])(?:\s?(?P<ampm>[ap]\.?m\.?|[AP]\.?M\.?)(?![\w]))?"
     if lang.code == "de":
         pattern += r"(?:\s?Uhr\b)?"

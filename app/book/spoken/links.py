@@ -50,6 +50,8 @@ def links(text: str, lang: Language, mode: str = "read") -> str:
     """Return text with URLs, email addresses and bare host names read out (or skipped)."""
     if not lang.dot and mode == "read":
         return text  # no words for "dot" in this language: leave them for the voice
+    # "<jane@example.org>" and "<https://...>": the angle brackets only mark the address.
+    text = re.sub(r"<\s*((?:mailto:)?[^<>\s]+@[^<>\s]+|(?:https?|ftp)://[^<>\s]+)\s*>", r"\1", text)
     text = _EMAIL.sub(lambda m: _email(m, lang, mode), text)
     text = _URL.sub(lambda m: _url(m, lang, mode), text)
     text = _HOST.sub(lambda m: _host(m, lang, mode), text)

@@ -211,7 +211,9 @@ def years(text: str, lang: Language) -> str:
             return m[0]
         return year(int(m[0]), lang)
 
-    return _sub(r"(?<![\w.,$£€#])(?<!\d-)(?:1[1-9]\d\d|20\d\d)(?![\w.,]?\d)", single, text)
+    text = _sub(r"(?<![\w.,$£€#])(?<!\d-)(?:1[1-9]\d\d|20\d\d)(?![\w.,]?\d)", single, text)
+    # A four-digit number in a name is said in pairs, like a year: "ISO-8859" -> "ISO-eighty-eight fifty-nine".
+    return _sub(r"(?<=[A-Za-z]-)[1-9]\d{3}(?![\w.,]?\d)", lambda m: year(int(m[0]), lang), text)
 
 
 def ranges(text: str, lang: Language) -> str:
@@ -229,7 +231,9 @@ def ranges(text: str, lang: Language) -> str:
     def hyphen(m: re.Match) -> str:
         # A hyphen is a range only when it counts upwards (3-5); "Figure 3-1" and "555-1234" are labels.
         a, b = parse(m["a"], lang), parse(m["b"], lang)
-        return say(m) if a is not None and b is not None and a < b and len(m["b"]) <= 4 else m[0]
+        counts_up = a is not None and b is not None and a < b and len(m["b"]) <= 4
+        # Same width (10-20) or a one-digit start (3-12); "555-1234" is a phone number.
+        return say(m) if counts_up and (len(m["a"]) == len(m["b"]) or len(m["a"]) == 1) else m[0]
 
     return _sub(rf"(?<![\w.,-])(?P<a>{num})-(?P<b>{num})(?![\w.,-]?\d)", hyphen, text)
 
@@ -258,8 +262,9 @@ def multipliers(text: str, lang: Language) -> str:
     if lang.code != "en":
         return text
     num = number_re(lang)
+    # "680x0" (a processor family) is a name, not a size.
     text = _sub(rf"(?<![\w.,])({num})\s?[x\u00d7]\s?({num})(?![\w.,]?\d)",
-                lambda m: f"{m[1]} by {m[2]}", text)
+                lambda m: f"{m[1]} by {m[2]}" if m[2].strip("0") else m[0], text)
     return _sub(rf"(?<![\w.,])({num})x\b", lambda m: f"{m[1]} times", text)
 
 
@@ -283,7 +288,8 @@ def plain(text: str, lang: Language) -> str:
 
     def say(m: re.Match) -> str:
         value = parse(m["num"], lang)
-        if value is None:
+        if value is None or re.fullmatch(r"\d{7,}", m["num"]):
+            # An unseparated run of seven or more digits is an identifier: read it digit by digit.
             return " ".join(cardinal(int(d), lang) for d in re.sub(r"\D", "", m["num"]))
         words = cardinal(value, lang)
         return f"{lang.minus} {words}" if m["sign"] else words
