@@ -49,6 +49,7 @@ class Speaker:
             if said:
                 self.lexicon[word] = said
         self.lexicon.update(lexicon or {})
+        self._folded = {word.casefold(): said for word, said in self.lexicon.items()}
         self._lexicon_re = _lexicon_pattern(self.lexicon)
 
     def __call__(self, text: str) -> str:
@@ -91,7 +92,8 @@ class Speaker:
         return clean_text(text)
 
     def _say_word(self, word: str) -> str:
-        return self.lexicon.get(word) or self.lexicon[_fold(word, self.lexicon)]
+        """Return what the lexicon says for a word: its exact entry, else the entry matching without case."""
+        return self.lexicon.get(word) or self._folded.get(word.casefold(), word)
 
     def book(self, book: Book) -> Book:
         """Return the book with every paragraph in spoken form (empty ones dropped)."""
@@ -101,12 +103,6 @@ class Speaker:
             chapters.append(dataclasses.replace(chapter, paragraphs=paragraphs))
         return dataclasses.replace(book, chapters=tuple(c for c in chapters if c.paragraphs),
                                    language=self.language.code)
-
-
-def _fold(word: str, lexicon: dict[str, str]) -> str:
-    """Return the lexicon key a word matches without regard to case."""
-    low = word.casefold()
-    return next(k for k in lexicon if k.casefold() == low)
 
 
 def _lexicon_pattern(lexicon: dict[str, str]) -> re.Pattern | None:
