@@ -1,0 +1,175 @@
+"""The web hub's one hub process, which browser tabs attach to and detach from.
+
+textual-serve starts a new app process for every websocket and quits it when
+the tab closes, which would stop a conversion running in it. Here the server
+keeps one hub process instead: closing the tab only detaches the page (the
+process's output is drained and dropped meanwhile, so it never blocks), and
+the next page that opens attaches to the same process and asks it to redraw,
+so a running conversion is shown again where it is. A newer tab takes the
+session over from an older one; quitting the hub (Ctrl+Q) ends the process and
+the next page starts a fresh one.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+from typing import Sequence
+
+from aiohttp import WSCloseCode, web
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+
+from app import proc
+
+log = logging.getLogger(__name__)
+
+#: Ctrl+L: the hub's "redraw the whole screen" key, sent when a page attaches.
+REDRAW = b"\x0c"
+#: A write that only switches terminal modes (alternate screen, mouse reporting, cursor, paste):
+#: remembered and replayed to a page that attaches later, whose fresh terminal has none of them.
+_MODE_WRITE = re.compile(rb"(?:\x1b\[\?[0-9;]+[hl])+")
+_MODE = re.compile(rb"\x1b\[\?([0-9;]+)[hl]")
+#: Seconds the hub may take to cancel its work and exit when the server stops, before SIGTERM.
+QUIT_SECONDS = 30.0
+#: Seconds between SIGTERM and SIGKILL.
+TERM_SECONDS = 5.0
+
+
+class HubProcess(AppService):
+    """textual-serve's app process, started through app.proc (an argv, never a shell)."""
+
+    def __init__(self, argv: Sequence[str], **kwargs) -> None:
+        super().__init__(" ".join(argv), **kwargs)
+        self.argv = list(argv)
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
+        wanted = self._build_environment(width=width, height=height)
+        overrides = {key: value for key, value in wanted.items() if os.environ.get(key) != value}
+        self._process = process = await proc.spawn_piped(self.argv, env=overrides)
+        self._stdin = process.stdin
+        return process
+
+    @property
+    def alive(self) -> bool:
+        """True while the hub process runs and its output is being read."""
+        return (self._process is not None and self._process.returncode is None
+                and self._task is not None and not self._task.done())
+
+    async def finish(self, quit_seconds: float = QUIT_SECONDS, term_seconds: float = TERM_SECONDS) -> None:
+        """Ask the hub to quit (it cancels its work cleanly), then SIGTERM, then SIGKILL."""
+        process, task = self._process, self._task
+        if process is None or task is None:
+            return
+        await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
+        await self.send_meta({"type": "quit"})
+        for signal_it, wait in ((None, quit_seconds), (process.terminate, term_seconds), (process.kill, None)):
+            if signal_it is not None and process.returncode is None:
+                try:
+                    signal_it()
+                except ProcessLookupError:
+                    pass
+            try:
+                await asyncio.wait_for(asyncio.shield(task), wait)
+                break
+            except asyncio.TimeoutError:
+                log.warning("the hub process did not exit within %s s", wait)
+        await process.wait()
+
+
+class HubSession:
+    """The server's one hub process and the page (websocket) currently showing it."""
+
+    def __init__(self, argv: Sequence[str], downloads: DownloadManager) -> None:
+        self.argv = list(argv)
+        self._downloads = downloads
+        self._process: HubProcess | None = None
+        self._page: web.WebSocketResponse | None = None
+        self._modes: dict[bytes, bytes] = {}
+        self._lock = asyncio.Lock()
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.alive
+
+    @property
+    def pid(self) -> int | None:
+        """The hub process's id while it runs."""
+        if not self.running:
+            return None
+        return self._process._process.pid
+
+    async def attach(self, page: web.WebSocketResponse, width: int, height: int) -> None:
+        """Show the hub on `page`: start it, or redraw the running one there."""
+        async with self._lock:
+            previous, self._page = self._page, page
+            if previous is not None and not previous.closed:
+                await previous.close(code=WSCloseCode.GOING_AWAY, message=b"The hub was opened in another tab.")
+            if self.running:
+                for mode in list(self._modes.values()):
+                    await page.send_bytes(mode)
+                await self._process.set_terminal_size(width, height)
+                await self._process.send_bytes(REDRAW)
+                return
+            self._modes.clear()
+            self._process = HubProcess(
+                self.argv, write_bytes=self._to_page, write_str=self._str_to_page, close=self._hub_exited,
+                download_manager=self._downloads)
+            await self._process.start(width, height)
+
+    async def detach(self, page: web.WebSocketResponse) -> None:
+        """Forget `page` (its tab closed); the hub process keeps running."""
+        if self._page is page:
+            self._page = None
+            if self.running:
+                await self._process.blur()
+
+    async def stop(self) -> None:
+        """End the hub process (the server is stopping)."""
+        if self._process is not None:
+            await self._process.finish()
+
+    # -- what a page sends (only the attached page is heard) ------------------------------
+
+    def _from(self, page: web.WebSocketResponse) -> HubProcess | None:
+        return self._process if page is self._page and self.running else None
+
+    async def send_bytes(self, page: web.WebSocketResponse, data: bytes) -> None:
+        if (hub := self._from(page)) is not None:
+            await hub.send_bytes(data)
+
+    async def set_terminal_size(self, page: web.WebSocketResponse, width: int, height: int) -> None:
+        if (hub := self._from(page)) is not None:
+            await hub.set_terminal_size(width, height)
+
+    async def focus(self, page: web.WebSocketResponse, focused: bool) -> None:
+        if (hub := self._from(page)) is not None:
+            await (hub.focus() if focused else hub.blur())
+
+    # -- what the hub sends -----------------------------------------------------------------
+
+    async def _to_page(self, data: bytes) -> None:
+        if _MODE_WRITE.fullmatch(data):
+            for match in _MODE.finditer(data):
+                self._modes[match.group(1)] = match.group(0)
+        page = self._page
+        if page is not None and not page.closed:
+            try:
+                await page.send_bytes(data)
+            except (ConnectionError, RuntimeError):  # the tab went away mid-write
+                pass
+
+    async def _str_to_page(self, text: str) -> None:
+        page = self._page
+        if page is not None and not page.closed:
+            try:
+                await page.send_str(text)
+            except (ConnectionError, RuntimeError):
+                pass
+
+    async def _hub_exited(self) -> None:
+        """The hub quit (Ctrl+Q): close the page; the next page starts a new hub."""
+        page, self._page = self._page, None
+        if page is not None and not page.closed:
+            await page.close()
