@@ -84,7 +84,10 @@ class HubSession:
     def __init__(self, argv: Sequence[str], downloads: DownloadManager) -> None:
         self.argv = list(argv)
         self._downloads = downloads
+        #: The hub that pages attach to; None before the first page and after the hub ended.
         self._process: HubProcess | None = None
+        #: Every hub started, until it has exited (one that is quitting may outlive its successor's start).
+        self._all: set[HubProcess] = set()
         self._page: web.WebSocketResponse | None = None
         self._modes: dict[bytes, bytes] = {}
         self._lock = asyncio.Lock()
@@ -92,13 +95,6 @@ class HubSession:
     @property
     def running(self) -> bool:
         return self._process is not None and self._process.alive
-
-    @property
-    def pid(self) -> int | None:
-        """The hub process's id while it runs."""
-        if not self.running:
-            return None
-        return self._process._process.pid
 
     async def attach(self, page: web.WebSocketResponse, width: int, height: int) -> None:
         """Show the hub on `page`: start it, or redraw the running one there."""
@@ -112,11 +108,38 @@ class HubSession:
                 await self._process.set_terminal_size(width, height)
                 await self._process.send_bytes(REDRAW)
                 return
-            self._modes.clear()
-            self._process = HubProcess(
-                self.argv, write_bytes=self._to_page, write_str=self._str_to_page, close=self._hub_exited,
-                download_manager=self._downloads)
-            await self._process.start(width, height)
+            await self._start(width, height)
+
+    async def _start(self, width: int, height: int) -> None:
+        """Start a hub whose output goes to whichever page is attached, for as long as it is the current hub."""
+        hub: HubProcess | None = None
+
+        def current() -> bool:
+            return hub is not None and hub is self._process
+
+        async def to_page(data: bytes) -> None:
+            if current():
+                await self._to_page(data)
+
+        async def str_to_page(text: str) -> None:
+            if current():
+                await self._str_to_page(text)
+
+        async def ended() -> None:
+            # However the hub ends (Ctrl+Q, a crash at start), the page is told rather than left blank.
+            if current():
+                self._process = None
+                page, self._page = self._page, None
+                if page is not None and not page.closed:
+                    await page.close()
+
+        self._modes.clear()
+        hub = HubProcess(self.argv, write_bytes=to_page, write_str=str_to_page, close=ended,
+                         download_manager=self._downloads)
+        self._process = hub
+        self._all.add(hub)
+        await hub.start(width, height)
+        hub._task.add_done_callback(lambda _: (self._all.discard(hub), asyncio.ensure_future(ended())))
 
     async def detach(self, page: web.WebSocketResponse) -> None:
         """Forget `page` (its tab closed); the hub process keeps running."""
@@ -126,9 +149,8 @@ class HubSession:
                 await self._process.blur()
 
     async def stop(self) -> None:
-        """End the hub process (the server is stopping)."""
-        if self._process is not None:
-            await self._process.finish()
+        """End every hub process (the server is stopping)."""
+        await asyncio.gather(*(hub.finish() for hub in list(self._all)))
 
     # -- what a page sends (only the attached page is heard) ------------------------------
 
@@ -167,9 +189,3 @@ class HubSession:
                 await page.send_str(text)
             except (ConnectionError, RuntimeError):
                 pass
-
-    async def _hub_exited(self) -> None:
-        """The hub quit (Ctrl+Q): close the page; the next page starts a new hub."""
-        page, self._page = self._page, None
-        if page is not None and not page.closed:
-            await page.close()

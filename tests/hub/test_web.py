@@ -444,7 +444,7 @@ class Terminal:
 
 
 @pytest.mark.slow
-async def test_a_second_tab_takes_the_same_hub_over(start_hub):
+async def test_a_second_tab_takes_the_same_hub_over_and_quitting_ends_it(start_hub):
     import aiohttp
 
     hub = start_hub("--port", "0")
@@ -465,6 +465,13 @@ async def test_a_second_tab_takes_the_same_hub_over(start_hub):
                 assert message.type == aiohttp.WSMsgType.CLOSE and "another tab" in message.extra
                 await second.type("\x1b")  # Escape: back to the menu, from the page that holds the hub
                 await second.until("Generate Audiobooks")
+                await second.type("\x11")  # Ctrl+Q: the hub ends, and the page is told
+                message = await second_ws.receive(timeout=30)
+                while message.type == aiohttp.WSMsgType.BINARY:
+                    message = await second_ws.receive(timeout=30)
+                assert message.type == aiohttp.WSMsgType.CLOSE
+        async with session.ws_connect(Terminal.url(hub)) as third_ws:
+            await Terminal(third_ws).until("Generate Audiobooks")  # a fresh hub for the next page
     assert hub.stop() == 130
 
 
