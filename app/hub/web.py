@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 import aiohttp_jinja2
 from aiohttp import WSMsgType, web
+from aiohttp.web_runner import GracefulExit
 from textual_serve.server import Server, to_int
 
 from app import settings as settings_mod
@@ -200,8 +201,12 @@ class WebHub(Server):
                 await self.session.focus(page, kind == "focus")
 
     def run(self) -> None:
-        """Serve until Ctrl+C or SIGTERM."""
-        web.run_app(self._make_app(), sock=self.sock, handle_signals=True, print=None, access_log=None)
+        """Serve until Ctrl+C or SIGTERM; a second one while the hub winds down ends it at once."""
+        try:
+            web.run_app(self._make_app(), sock=self.sock, handle_signals=True, print=None, access_log=None)
+        except GracefulExit:
+            self.session.kill()
+            print("Stopped at once. Finished chunks are saved; a run resumes when started again.", flush=True)
 
 
 def bind(host: str, port: int) -> socket.socket:

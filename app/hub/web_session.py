@@ -15,6 +15,7 @@ import asyncio
 import logging
 import os
 import re
+import signal
 from typing import Sequence
 
 from aiohttp import WSCloseCode, web
@@ -78,6 +79,20 @@ class HubProcess(AppService):
         await process.wait()
 
 
+    def kill(self) -> None:
+        """SIGKILL the hub process if it still runs (outputs are written atomically, so none is left half-written)."""
+        process = self._process
+        if process is None:
+            return
+        try:
+            # Only a child of ours that has not been reaped yet is signalled (never a reused pid).
+            if os.waitpid(process.pid, os.WNOHANG) == (0, 0):
+                os.kill(process.pid, signal.SIGKILL)
+                os.waitpid(process.pid, 0)  # reap it: the event loop that would have is gone
+        except (ProcessLookupError, ChildProcessError):
+            pass
+
+
 class HubSession:
     """The server's one hub process and the page (websocket) currently showing it."""
 
@@ -139,7 +154,14 @@ class HubSession:
         self._process = hub
         self._all.add(hub)
         await hub.start(width, height)
-        hub._task.add_done_callback(lambda _: (self._all.discard(hub), asyncio.ensure_future(ended())))
+        hub._task.add_done_callback(lambda _: self._reap(hub, ended))
+
+    def _reap(self, hub: HubProcess, ended) -> None:
+        # The output task also ends when the server's loop cancels it on shutdown: keep a hub
+        # that still runs, so a second Ctrl+C can kill it.
+        if hub._process is not None and hub._process.returncode is not None:
+            self._all.discard(hub)
+        asyncio.ensure_future(ended())
 
     async def detach(self, page: web.WebSocketResponse) -> None:
         """Forget `page` (its tab closed); the hub process keeps running."""
@@ -151,6 +173,11 @@ class HubSession:
     async def stop(self) -> None:
         """End every hub process (the server is stopping)."""
         await asyncio.gather(*(hub.finish() for hub in list(self._all)))
+
+    def kill(self) -> None:
+        """Kill every hub process now (a second Ctrl+C); no event loop needed."""
+        for hub in list(self._all):
+            hub.kill()
 
     # -- what a page sends (only the attached page is heard) ------------------------------
 

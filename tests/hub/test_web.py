@@ -81,7 +81,7 @@ class WebHub:
             left = True
         except ProcessLookupError:
             left = False
-        assert not left, "a process of hub --web outlived it"
+        assert not left, f"a process of hub --web outlived it: {subprocess.run(['ps', '-o', 'pid,stat,args', '-g', str(self.proc.pid)], capture_output=True, text=True).stdout} {''.join(self.output)}"
         return code
 
 
@@ -473,6 +473,19 @@ async def test_a_second_tab_takes_the_same_hub_over_and_quitting_ends_it(start_h
         async with session.ws_connect(Terminal.url(hub)) as third_ws:
             await Terminal(third_ws).until("Generate Audiobooks")  # a fresh hub for the next page
     assert hub.stop() == 130
+
+
+async def test_a_second_ctrl_c_ends_the_server_and_its_hub_at_once(start_hub):
+    import aiohttp
+
+    hub = start_hub("--port", "0")
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(Terminal.url(hub)) as ws:
+            await Terminal(ws).until("Generate Audiobooks")
+            hub.proc.send_signal(signal.SIGINT)
+            time.sleep(0.05)
+            hub.proc.send_signal(signal.SIGINT)
+            assert hub.stop(timeout=10) == 130  # and stop() finds no process of the server's group left
 
 
 @pytest.mark.slow
