@@ -60,24 +60,25 @@ class HubProcess(AppService):
 
     async def finish(self, quit_seconds: float = QUIT_SECONDS, term_seconds: float = TERM_SECONDS) -> None:
         """Ask the hub to quit (it cancels its work cleanly), then SIGTERM, then SIGKILL."""
-        process, task = self._process, self._task
-        if process is None or task is None:
+        process = self._process
+        if process is None:
             return
         await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
         await self.send_meta({"type": "quit"})
-        for signal_it, wait in ((None, quit_seconds), (process.terminate, term_seconds), (process.kill, None)):
-            if signal_it is not None and process.returncode is None:
+        for send, wait in ((None, quit_seconds), (process.terminate, term_seconds), (process.kill, None)):
+            if send is not None and process.returncode is None:
+                log.warning("the hub process did not exit in time; sending %s", send.__name__)
                 try:
-                    signal_it()
+                    send()
                 except ProcessLookupError:
                     pass
             try:
-                await asyncio.wait_for(asyncio.shield(task), wait)
+                await asyncio.wait_for(process.wait(), wait)
                 break
             except asyncio.TimeoutError:
-                log.warning("the hub process did not exit within %s s", wait)
-        await process.wait()
-
+                continue
+        if self._task is not None:
+            await self._task  # the rest of its output, up to end of file
 
     def kill(self) -> None:
         """SIGKILL the hub process if it still runs (outputs are written atomically, so none is left half-written)."""
