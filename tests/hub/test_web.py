@@ -515,3 +515,38 @@ async def test_stopping_the_server_mid_run_stops_the_conversion_cleanly_and_it_r
     assert again.returncode == 0, again.stderr
     resumed = int(re.search(r"\((\d+) already done\)", again.stderr + again.stdout).group(1))
     assert resumed >= done, "the re-run picks up the chunks finished before the stop"
+
+
+STUBBORN_HUB = r"""
+import json, signal, sys
+if sys.argv[1] == "stubborn":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+sys.stdout.buffer.write(b"__GANGLION__\n")
+sys.stdout.buffer.flush()
+stdin = sys.stdin.buffer
+while header := stdin.read(5):
+    payload = stdin.read(int.from_bytes(header[1:], "big"))
+    if header[:1] == b"M" and json.loads(payload)["type"] == "quit" and sys.argv[1] == "polite":
+        sys.exit(0)
+"""
+
+
+@pytest.mark.parametrize("kind, code", [("polite", 0), ("stubborn", -signal.SIGKILL)])
+async def test_a_hub_that_will_not_quit_is_terminated_then_killed(tmp_path, kind, code):
+    from textual_serve.download_manager import DownloadManager
+
+    from app.hub.web_session import HubProcess
+
+    script = tmp_path / "hub.py"
+    script.write_text(STUBBORN_HUB)
+
+    async def ignore(*_) -> None:
+        return None
+
+    hub = HubProcess([sys.executable, str(script), kind], write_bytes=ignore, write_str=ignore, close=ignore,
+                     download_manager=DownloadManager())
+    await hub.start(80, 24)
+    assert hub.alive
+    await hub.finish(quit_seconds=1.0, term_seconds=0.5)
+    assert hub._process.returncode == code
+    assert not hub.alive
