@@ -187,9 +187,12 @@ class WebHub(Server):
             if message.type != WSMsgType.TEXT:
                 continue
             try:
-                kind, data = message.json()
-            except (ValueError, TypeError):
+                envelope = message.json()
+            except ValueError:
                 continue  # not the textual.js protocol: ignore it
+            if not isinstance(envelope, list) or not envelope:
+                continue
+            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
             if kind == "stdin" and isinstance(data, str):
                 await self.session.send_bytes(page, data.encode("utf-8"))
             elif kind == "resize" and isinstance(data, dict):
