@@ -38,7 +38,7 @@ class WebSettings:
     #: Address the page is served on; only a loopback one here (another needs --host on the command line).
     host: str = "127.0.0.1"
     #: TCP port of the page (0: any free port).
-    port: int = 8080
+    port: int = field(default=8080, metadata={"min": 0, "max": 65535})
     #: A fixed access token (a password) for the page; "" makes a fresh random one at every start.
     token: str = ""
 

@@ -77,8 +77,15 @@ class HubApp(App):
             cancel()
 
     def begin_task(self, name: str, cancel: Callable[[], None]) -> None:
-        """Record work in progress so quitting asks first."""
-        self.tasks[name] = cancel
+        """Record work in progress so quitting asks first; its cancel runs once, however the hub is left."""
+        called: list[bool] = []
+
+        def cancel_once() -> None:
+            if not called:
+                called.append(True)
+                cancel()
+
+        self.tasks[name] = cancel_once
 
     def end_task(self, name: str) -> None:
         """Forget finished work."""
