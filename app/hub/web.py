@@ -38,6 +38,11 @@ TOKEN_PARAM = "token"
 TOKEN_BYTES = 32
 #: Largest websocket message a page may send (keys, resizes, pings are tiny).
 MAX_MESSAGE = 64 * 1024
+#: The page may load and connect to this server only: textual-serve's page asks Google for a font,
+#: which the browser then refuses (it falls back to a local monospace font) rather than telling
+#: a third party who opens the hub. No other site may frame the page.
+CONTENT_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+                  "img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'")
 REFUSED = ("This page needs the access token. Open the address that 'audiobook.py hub --web' printed "
            "(it ends in ?token=...).\n")
 
@@ -139,7 +144,10 @@ class WebHub(Server):
         origin = request.headers.get("Origin")
         if request.path == "/ws" and origin and urlsplit(origin).netloc != request.host:
             return web.Response(status=403, text="A page from another site may not drive the hub.\n")
-        return await handler(request)
+        response = await handler(request)
+        if not response.prepared:  # a websocket or a download has sent its headers already
+            response.headers["Content-Security-Policy"] = CONTENT_POLICY
+        return response
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()

@@ -26,6 +26,10 @@ def test_the_page_shows_the_menu_and_the_keyboard_picks_an_entry(start_hub, page
     assert "Start/Stop Backend Servers" in page.text()
     assert_real_png(page.screenshot("web-hub-menu"))
 
+    local = f"http://127.0.0.1:{hub.port}/"
+    assert any(url.startswith(local) for url in page.requests.values())
+    assert page.foreign_requests(local) == {}, "the page asks no other host for anything"
+
     page.keys("g")
     page.wait_text("Book file (EPUB, TXT, Markdown, HTML)")
     assert_real_png(page.screenshot("web-hub-generate"))

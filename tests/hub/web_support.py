@@ -182,6 +182,9 @@ class Page:
         self.sockets = 0
         #: The raw terminal bytes the current websocket brought.
         self.raw = b""
+        #: Every request the page made (id -> URL), and why the browser refused any (id -> reason).
+        self.requests: dict[str, str] = {}
+        self.refused: dict[str, str] = {}
 
     def open(self, url: str) -> None:
         self.driver.get(url)
@@ -197,6 +200,10 @@ class Page:
                 self.stream = pyte.ByteStream(self.screen)
                 self.sockets += 1
                 self.raw = b""
+            elif message["method"] == "Network.requestWillBeSent":
+                self.requests[message["params"]["requestId"]] = message["params"]["request"]["url"]
+            elif message["method"] == "Network.loadingFailed":
+                self.refused[message["params"]["requestId"]] = message["params"].get("blockedReason", "")
             elif message["method"] == "Network.webSocketFrameReceived" and self.stream is not None:
                 frame = message["params"]["response"]
                 if frame["opcode"] == 2:  # binary: terminal output
@@ -216,6 +223,13 @@ class Page:
                 return shown
             time.sleep(0.2)
         raise AssertionError(f"the page never showed {needle!r}; it shows:\n{self.text()}")
+
+    def foreign_requests(self, origin: str) -> dict[str, str]:
+        """Return the requests for anything but `origin` that the browser did not refuse (URL -> reason)."""
+        self._pump()
+        return {url: self.refused.get(rid, "sent") for rid, url in self.requests.items()
+                if url.startswith(("http:", "https:", "ws:", "wss:")) and not url.startswith(origin)
+                and self.refused.get(rid) != "csp"}
 
     def keys(self, *keys: str) -> None:
         """Type into the terminal, as a user at the keyboard does."""
