@@ -113,18 +113,15 @@ class WebHub(Server):
 
     # -- addresses ---------------------------------------------------------------------------
 
-    def url(self, with_token: bool = True) -> str:
-        """Return the address to open in a browser."""
+    def url(self) -> str:
+        """Return the address to open in a browser, with the token (or where to find it)."""
         host = self.options.host
         if host in ("0.0.0.0", "::", ""):  # every interface: name this machine
             host = socket.gethostname()
         elif ":" in host:
             host = f"[{host}]"
-        base = f"http://{host}:{self.port}/"
-        if not with_token:
-            return base
-        return base + f"?{TOKEN_PARAM}=" + ("<web.token from settings.toml>" if self.options.token_from_settings
-                                            else self.options.token)
+        token = "<web.token from settings.toml>" if self.options.token_from_settings else self.options.token
+        return f"http://{host}:{self.port}/?{TOKEN_PARAM}={token}"
 
     # -- the guard ---------------------------------------------------------------------------
 
