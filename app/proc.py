@@ -105,8 +105,9 @@ async def spawn_piped(
     *,
     env: Mapping[str, str | None] | None = None,
     cwd: Path | None = None,
+    stderr: IO[bytes] | int = asyncio.subprocess.PIPE,
 ) -> asyncio.subprocess.Process:
-    """Start `argv` for an asyncio caller, with pipes on stdin, stdout and stderr."""
+    """Start `argv` for an asyncio caller, with pipes on stdin and stdout, and stderr a pipe or `stderr`."""
     args = _argv(argv)
     log.debug("spawn (asyncio): %s", " ".join(args))
     return await asyncio.create_subprocess_exec(
@@ -115,5 +116,5 @@ async def spawn_piped(
         cwd=cwd,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
+        stderr=stderr,
     )

@@ -16,13 +16,14 @@ import logging
 import os
 import re
 import signal
+from pathlib import Path
 from typing import Sequence
 
 from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from app import proc
+from app import paths, proc
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,11 @@ QUIT_SECONDS = 30.0
 TERM_SECONDS = 5.0
 
 
+def hub_log() -> Path:
+    """Return the file the web hub's hub processes write their errors to."""
+    return paths.logs_dir() / "web-hub.log"
+
+
 class HubProcess(AppService):
     """textual-serve's app process, started through app.proc (an argv, never a shell)."""
 
@@ -48,7 +54,14 @@ class HubProcess(AppService):
     async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
         wanted = self._build_environment(width=width, height=height)
         overrides = {key: value for key, value in wanted.items() if os.environ.get(key) != value}
-        self._process = process = await proc.spawn_piped(self.argv, env=overrides)
+        log_path = hub_log()
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(log_path, "ab") as log_file:
+            process = await proc.spawn_piped(self.argv, env=overrides, stderr=log_file)
+        # textual-serve would keep the app's stderr in memory without bound; it goes to the log instead.
+        process.stderr = asyncio.StreamReader()
+        process.stderr.feed_eof()
+        self._process = process
         self._stdin = process.stdin
         return process
 
@@ -162,6 +175,9 @@ class HubSession:
         # that still runs, so a second Ctrl+C can kill it.
         if hub._process is not None and hub._process.returncode is not None:
             self._all.discard(hub)
+            if hub._process.returncode != 0:
+                log.warning("The hub process ended with exit code %s; its messages are in %s",
+                            hub._process.returncode, hub_log())
         asyncio.ensure_future(ended())
 
     async def detach(self, page: web.WebSocketResponse) -> None:

@@ -187,6 +187,8 @@ async def test_stopping_the_server_mid_run_stops_the_conversion_cleanly_and_it_r
 
 STUBBORN_HUB = r"""
 import json, signal, sys
+if sys.argv[1] == "broken":
+    sys.exit("the hub could not start: a message for the log")
 if sys.argv[1] == "stubborn":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 sys.stdout.buffer.write(b"__GANGLION__\n")
@@ -218,3 +220,22 @@ async def test_a_hub_that_will_not_quit_is_terminated_then_killed(tmp_path, kind
     await hub.finish(quit_seconds=1.0, term_seconds=0.5)
     assert hub._process.returncode == code
     assert not hub.alive
+
+
+async def test_a_hub_that_fails_leaves_its_message_in_the_log(tmp_path):
+    from textual_serve.download_manager import DownloadManager
+
+    from app.hub.web_session import HubProcess, hub_log
+
+    script = tmp_path / "hub.py"
+    script.write_text(STUBBORN_HUB)
+
+    async def ignore(*_) -> None:
+        return None
+
+    hub = HubProcess([sys.executable, str(script), "broken"], write_bytes=ignore, write_str=ignore, close=ignore,
+                     download_manager=DownloadManager())
+    await hub.start(80, 24)
+    await hub.finish(quit_seconds=10.0, term_seconds=1.0)
+    assert hub._process.returncode == 1
+    assert "the hub could not start: a message for the log" in hub_log().read_text()
