@@ -198,13 +198,13 @@ class _Walker:
             stack.extend((child, False) for child in reversed(node))
 
 
+_SSML_NS = "{http://www.w3.org/2001/10/synthesis}"
+
+
 def _ssml(node: etree._Element, name: str) -> str | None:
-    """Return an ssml: attribute of an element (ssml:ph, ssml:alphabet), parsed as HTML or as XML."""
-    for key, value in node.attrib.items():
-        key = str(key)
-        if key.endswith((f":{name}", f"}}{name}")) and "ssml" in key.lower() or key.endswith("synthesis}" + name):
-            return str(value)
-    return None
+    """Return an ssml: attribute (ssml:ph, ssml:alphabet) as the HTML parser or an XML parser names it."""
+    value = node.get(f"ssml:{name}") or node.get(f"{_SSML_NS}{name}")
+    return str(value) if value else None
 
 
 def _note_phonemes(node: etree._Element, phonemes: dict[str, str]) -> None:
@@ -212,8 +212,9 @@ def _note_phonemes(node: etree._Element, phonemes: dict[str, str]) -> None:
     ph = _ssml(node, "ph")
     if not ph:
         return
-    alphabet = next((a for a in (_ssml(el, "alphabet") for el in node.iterancestors(None)) if a), None)
-    alphabet = _ssml(node, "alphabet") or alphabet or "ipa"
+    # ssml:alphabet is inherited from the nearest ancestor that sets it; IPA when none does.
+    alphabet = _ssml(node, "alphabet") or next(
+        (a for a in (_ssml(el, "alphabet") for el in node.iterancestors()) if a), "ipa")
     word = clean_text(node.text_content())
     if word and alphabet.lower() == "ipa":
         phonemes[word] = clean_text(ph)

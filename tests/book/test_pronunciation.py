@@ -162,3 +162,18 @@ def test_piper_says_the_ssml_ph_phonemes_and_whisper_hears_them(tmp_path, run_cl
     # The hint replaced the printed word; tiny.en writes the phonemes as "Nike", now and then "aki".
     assert not re.search(r"black|blax|zor", heard), heard
     assert re.search(r"\b(?:nike|nikey|niki|nicky|naiki|aki)\b", heard), heard
+
+
+@pytest.mark.parametrize("markup, found", [
+    ('<p><span ssml:ph="\u02c8na\u026aki">Nike</span> shoes</p>', {"Nike": "\u02c8na\u026aki"}),
+    ('<p ssml:alphabet="x-sampa"><span ssml:ph="naIki">Nike</span></p>', {}),
+    ('<div ssml:alphabet="ipa"><p><span ssml:ph="\u02c8na\u026aki">Nike</span></p></div>', {"Nike": "\u02c8na\u026aki"}),
+])
+def test_ssml_ph_is_collected_in_ipa_only(markup, found):
+    from app.book.html import html_document
+
+    page = ('<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ssml="http://www.w3.org/2001/10/synthesis">'
+            f"<body>{markup}</body></html>").encode()
+    doc = html_document(page, "page.xhtml")
+    assert doc.phonemes == found
+    assert "Nike" in " ".join(b.text for b in doc.blocks)  # the printed word stays in the text
