@@ -2,6 +2,7 @@
 
     python audiobook.py BOOK [options]          convert a book
     python audiobook.py hub                     the terminal UI
+    python audiobook.py hub --web               the same UI in a browser page
     python audiobook.py backends sglomni ...    manage the SGLang-Omni backend
     python audiobook.py cache [prune]           the cache's size per book; free what no book needs
 
@@ -42,6 +43,14 @@ def build_convert_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-size", type=int, help="words per request; default depends on the backend")
     p.add_argument("--chapters", help="chapters to convert, e.g. 3-5,9 (see --list-chapters)")
     p.add_argument("--list-chapters", action="store_true", help="print the chapters that will be read and exit")
+    p.add_argument("--export-text", type=Path, metavar="FILE.md",
+                   help="write exactly what will be spoken, chapter by chapter, as Markdown (convert it back to "
+                        "fix the text), and exit")
+    p.add_argument("--lexicon", type=Path, metavar="FILE.toml",
+                   help="words and how to say them (word = \"say it\"); wins over the app home's lexicon.toml "
+                        "and the book's own hints")
+    p.add_argument("--links", choices=["read", "skip"], default="read",
+                   help="read URLs and emails as 'a link to debian dot org' (default) or skip them")
     p.add_argument("--format", dest="fmt", metavar="LIST",
                    help="comma-separated outputs, siblings with one stem: m4b (default), mp3 (one per chapter), "
                         "epub (read-along EPUB 3), srt, vtt (captions); e.g. m4b,epub,vtt")
@@ -53,7 +62,8 @@ def build_convert_parser() -> argparse.ArgumentParser:
     voice.add_argument("--instructions", help="voice design / performance direction")
     voice.add_argument("--clone", type=Path, help="reference clip to clone, e.g. voices/narrator.wav")
     voice.add_argument("--transcription", help="transcript of the --clone clip (default: transcribed locally)")
-    voice.add_argument("--language", help="language sent to the model, e.g. English (or en)")
+    voice.add_argument("--language", help="the book's language (default: its metadata, e.g. dc:language); chooses "
+                                          "how numbers are read and is sent to the model, e.g. en or German")
     voice.add_argument("--whisper-model", help="Whisper model for the --clone transcript (default tiny.en)")
     server = p.add_argument_group("server (sglomni)")
     server.add_argument("--api-url", action="append", default=[], dest="api_urls",
@@ -105,8 +115,13 @@ def run_convert(argv: list[str]) -> int:
         clone=args.clone, transcription=args.transcription, language=args.language,
         whisper_model=args.whisper_model,
         api_urls=tuple(args.api_urls), concurrency=args.concurrency, port=args.port, host=args.host,
-        profile=args.profile,
+        profile=args.profile, lexicon=args.lexicon, links=args.links,
     )
+    if args.export_text:
+        from app.convert import export_text
+
+        print(export_text(req, args.export_text))
+        return 0
     if args.list_chapters:
         book = read_book(req)
         print(f"{book.title} — {book.author}")
@@ -122,10 +137,33 @@ def run_convert(argv: list[str]) -> int:
     return 0
 
 
+def build_hub_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="audiobook.py hub", description="The audiobook hub (terminal UI).")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--setup", dest="wizard", action="store_true", default=None,
+                       help="open the setup wizard even when it already ran")
+    group.add_argument("--no-setup", dest="wizard", action="store_false", help="skip the first-start wizard")
+    web = p.add_argument_group("in a browser")
+    web.add_argument("--web", action="store_true", help="serve the hub to a browser page and print its address")
+    web.add_argument("--host", help="address to serve on (default from settings: 127.0.0.1); any other "
+                                    "address is reachable from other machines, behind the page's token")
+    web.add_argument("--port", type=int, help="port to serve on (default from settings: 8080; 0: any free port)")
+    return p
+
+
 def run_hub(argv: list[str]) -> int:
+    parser = build_hub_parser()
+    args = parser.parse_args(argv)
+    hub_args = [] if args.wizard is None else ["--setup" if args.wizard else "--no-setup"]
+    if args.web:
+        from app.hub.web import serve
+
+        return serve(args.host, args.port, tuple(hub_args))
+    if args.host is not None or args.port is not None:
+        parser.error("--host and --port go with --web (the hub in a browser)")
     from app.hub.app import run
 
-    return run(argv)
+    return run(hub_args)
 
 
 def run_backends(argv: list[str]) -> int:
