@@ -10,6 +10,7 @@ paragraph becomes one element timed from its first spoken sentence to its last.
 from __future__ import annotations
 
 import dataclasses
+import re
 from itertools import groupby
 
 from app.book.chunking import split_sentences
@@ -19,6 +20,9 @@ from app.output.timing import ChapterTiming, Sentence
 def show_written(timing: ChapterTiming, paragraphs: tuple[str, ...], language: str = "en") -> ChapterTiming:
     """Return the timing with each sentence's text taken from the written paragraphs where they match."""
     spoken = [list(group) for _, group in groupby(timing.sentences, key=lambda s: s.paragraph)]
+    if len(spoken) != len(paragraphs):
+        # The spoken form drops paragraphs with nothing to say ("* * *"); so do we.
+        paragraphs = tuple(p for p in paragraphs if re.search(r"\w", p))
     if len(spoken) != len(paragraphs):
         return timing  # not the same chapter structure: keep the spoken text rather than misplace words
     shown: list[Sentence] = []

@@ -92,3 +92,12 @@ def test_the_written_text_is_shown_while_timing_follows_the_spoken_chunks():
     assert shown.title_spoken
     # A different paragraph structure keeps the spoken text rather than misplace words.
     assert show_written(spoken, ("Chapter 1", "All of it.")).sentences == spoken.sentences
+
+
+def test_written_paragraphs_with_nothing_to_say_are_skipped_like_the_spoken_form_skips_them():
+    from app.output.written import show_written
+
+    chunks = [(Chunk(1, 0, "One.", Pause.PARAGRAPH), "a"), (Chunk(1, 1, "Two.", Pause.CHAPTER), "b")]
+    spoken = time_chapter(1, "T", chunks, [Placement(0.0, 1.0, 0.0), Placement(2.0, 3.0, 0.0)], duration=4.0)
+    shown = show_written(spoken, ("1.", "* * *", "2."))
+    assert [s.text for s in shown.sentences] == ["1.", "2."]
