@@ -2,7 +2,8 @@
 
 Usage: python fake_hub.py SPEC.json PORTFILE. SPEC maps repo ids to {"files": {name: text}};
 a file named in "slow" is streamed in small chunks with a pause between them, so a
-test can cancel mid-download. Every request line is appended to SPEC + ".log".
+test can cancel mid-download. Every request line (and its Range header, when a download
+resumes) is appended to SPEC + ".log".
 """
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ class Hub(BaseHTTPRequestHandler):
 
     def _route(self):
         with open(LOG, "a") as fh:
-            fh.write(f"{self.command} {self.path}\n")
+            rng = self.headers.get("Range")
+            fh.write(f"{self.command} {self.path}" + (f" Range: {rng}" if rng else "") + "\n")
         path = unquote(urlparse(self.path).path)
         for repo, info in SPEC["repos"].items():
             files, sha = info["files"], _sha(repo)
