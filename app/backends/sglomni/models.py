@@ -1,9 +1,9 @@
 """Install, remove and list catalog models: companion packages plus weights in the standard HF cache.
 
-Weights are fetched by a child process, `hf download` (huggingface_hub's own CLI, run by
-the app's interpreter through app.proc), which writes each blob to a `.incomplete` file
-and renames it only when complete. A cancel ends that process group, so the transfer
-stops at once; the cache stays valid and a re-run resumes the partial blob (HTTP Range).
+Weights are fetched by a child process (hf_fetch.py, huggingface_hub's download code run by
+the app's interpreter through app.proc), which writes each blob to a `.incomplete` file and
+renames it only when complete. A cancel ends that process group, so the transfer stops at
+once; the cache stays valid and a re-run resumes the partial blob (HTTP Range).
 """
 from __future__ import annotations
 
@@ -103,8 +103,8 @@ DOWNLOAD_TIMEOUT = 4 * 3600.0
 
 
 def download_argv(repo: str) -> list[str]:
-    """Return the `hf download` command for `repo` into the standard cache."""
-    return [sys.executable, "-m", "huggingface_hub.cli.hf", "download", repo, "--cache-dir", str(hub_cache())]
+    """Return the command that downloads `repo` into the standard cache (resuming partial files)."""
+    return [sys.executable, "-m", "app.backends.sglomni.hf_fetch", repo, str(hub_cache())]
 
 
 def _decisive_line(log_path: Path) -> str:
@@ -120,7 +120,7 @@ def _decisive_line(log_path: Path) -> str:
 
 
 def _download(repo: str, cancel_event: threading.Event | None) -> None:
-    """Fetch `repo` with a child `hf download`; end its process group when `cancel_event` is set."""
+    """Fetch `repo` in a child process; end its process group when `cancel_event` is set."""
     log_path = paths.ensure(paths.logs_dir()) / f"hf-download-{repo.replace('/', '--')}.log"
     # The token comes from huggingface_hub's own lookup in the child and is never logged here.
     # HF_ENDPOINT (a mirror) and the cache variables pass through from the environment.
