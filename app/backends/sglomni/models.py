@@ -165,8 +165,13 @@ def install(
     for spec in specs:
         for line in missing_system_packages(spec):
             say(f"{spec.key}: {line} (the download continues; the server needs it to synthesize)")
-        if companions and spec.companion_packages and venv.is_provisioned():
-            venv.install_companions(spec, pip_args=pip_args, log=say)
+        if companions and spec.companion_packages:
+            if venv.is_provisioned():
+                venv.install_companions(spec, pip_args=pip_args, log=say)
+            else:
+                # Weights need no venv; the companions install with `setup`'s venv at the first start.
+                say(f"{spec.key}: no managed venv yet, so its companion packages wait: run "
+                    f"{venv.SETUP_COMMAND} (the first server start installs them)")
         label = install_label(spec)
         for repo in spec.all_repos:
             say(f"{label}: downloading {repo} ...")
