@@ -86,6 +86,8 @@ class ModelSpec:
     min_compute_capability: float | None = None
     #: Named alternative configs, e.g. {"throughput": "moss_tts_local_throughput.yaml"}.
     profiles: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: Programs a profile's server needs on PATH, e.g. {"throughput": ("ninja", "nvcc")}.
+    profile_tools: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     #: What its 0.1.9 request builder takes (requests.py builds each request from it).
     request: RequestFields = RequestFields(source="")
     #: Hard cap on words per request (Higgs: 80), or None.
@@ -198,6 +200,8 @@ def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelS
         channels=2,
         config_file="moss_tts_local.yaml",
         profiles=MappingProxyType({"throughput": "moss_tts_local_throughput.yaml"}),
+        # Capturing CUDA graphs past the stock batch sizes JIT-compiles kernels (guide, trap 7).
+        profile_tools=MappingProxyType({"throughput": ("ninja", "nvcc")}),
         request=_MOSS_TTS_LOCAL_REQUEST,
         default_chunk_size=40,
         vram_notes=notes,
@@ -249,8 +253,8 @@ _ENTRIES = (
         config_file="moss_tts.yaml",
         request=_MOSS_TTS_REQUEST,
         vram_notes=(
-            "~17.1 GB of bf16 weights: mem_fraction_static 0.87 (floor ~0.828 on a clean 24 GB card); "
-            "needs a 24 GB-class card"
+            "~17.1 GB of bf16 weights in 0.1.9's stock engine budget (0.72 of the card: ~1.4 GB of KV "
+            "on 24 GiB); needs a 24 GB-class card"
         ),
     ),
     _moss_tts_local(

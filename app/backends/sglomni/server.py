@@ -310,6 +310,7 @@ class ManagedServer:
     def start(self) -> None:
         """Launch the server and return once it is healthy, or raise ServerStartError."""
         venv.require_usable()
+        gpu.require_profile_tools(self.spec, self.profile, extra_path=venv.venv_dir() / "bin")
         if not port_is_free(self.host, self.port):
             raise port_busy_error(self.port)
         self._move(ServerState.STARTING)
