@@ -78,6 +78,10 @@ class Backend(ABC):
         is rendered again.
         """
 
+    def describe(self) -> str:
+        """Return how a run's header names this backend (and its model, where it has one)."""
+        return self.name
+
     def start(self) -> None:
         """Get ready to synthesize (load a voice, boot or find a server)."""
 
