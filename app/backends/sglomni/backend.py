@@ -38,6 +38,8 @@ class SglomniBackend(Backend):
             raise ConfigError("No sglomni model chosen",
                               hint="Pass --model KEY (list them with: python audiobook.py backends sglomni list)")
         self.spec = catalog.get(key)
+        if not options.api_urls and not getattr(self.settings.sglomni, "remote_url", ""):
+            server.check_bind_host(options.host or self.settings.sglomni.host)  # before any install or boot
         self.voice = options.voice
         self.timeouts = timeouts
         self.retry = retry
