@@ -17,7 +17,7 @@ from app.backends import BackendOptions, VoiceOptions, create_backend
 from app.backends.base import Backend
 from app.book import load_book, select_chapters
 from app.book.model import Book
-from app.errors import ConfigError, InputError
+from app.errors import ConfigError, InputError, environment_error
 from app.urls import check_server_url
 from app.pipeline import events as ev
 from app.pipeline.plan import FORMATS, make_plan, resolve_output
@@ -146,4 +146,10 @@ def convert(
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, cancel=cancel)
-    return converter.run()
+    try:
+        return converter.run()
+    except OSError as exc:  # a read-only home, a file where a folder should be, a full disk: both faces say so
+        error = environment_error(exc)
+        if error is None:
+            raise
+        raise error from exc
