@@ -20,12 +20,12 @@ from app.book import lexicon as lexicon_mod
 from app.book.export_text import write_markdown
 from app.book.model import Book
 from app.book.spoken import Speaker, base_code, display_name
-from app.errors import InputError
-from app.urls import check_server_url
+from app.errors import InputError, environment_error
 from app.pipeline import events as ev
 from app.output.formats import parse_formats, sibling_outputs
 from app.pipeline.plan import make_plan, resolve_output
 from app.pipeline.run import Converter
+from app.urls import check_server_url
 
 
 @dataclass
@@ -192,4 +192,10 @@ def convert(
                      formats=formats)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, cancel=cancel)
-    return converter.run()
+    try:
+        return converter.run()
+    except OSError as exc:  # a read-only home, a file where a folder should be, a full disk: both faces say so
+        error = environment_error(exc)
+        if error is None:
+            raise
+        raise error from exc

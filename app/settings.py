@@ -67,7 +67,7 @@ class Settings:
 
 
 #: What each annotation asks of a TOML value, as said in an error message.
-_EXPECTED = {"str": "a string in quotes", "int": "a whole number", "float": "a number"}
+_EXPECTED = {"str": "a string in quotes", "int": "a whole number", "float": "a number", "bool": "true or false"}
 
 
 def _check_value(f: dataclasses.Field, value, key: str, path: Path):
@@ -78,6 +78,7 @@ def _check_value(f: dataclasses.Field, value, key: str, path: Path):
         # TOML booleans are Python bools, which are ints: true is not a port number.
         "int": isinstance(value, int) and not isinstance(value, bool),
         "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "bool": isinstance(value, bool),
     }.get(kind, True)
     if not ok:
         raise ConfigError(

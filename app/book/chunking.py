@@ -34,12 +34,11 @@ class Chunk:
     pause_after: Pause
 
 
-#: pysbd is roughly 40 µs a word and slower on long inputs, so long paragraphs are
-#: cut into windows of about this many words at unambiguous sentence ends first.
-_WINDOW_WORDS = 120
 #: A sentence end that is safe to cut at without pysbd: terminal punctuation,
 #: optional closing quotes, whitespace, then an opening quote or a capital.
 _SAFE_END = re.compile(r"(?<=[.!?])[\"')\]\u201d\u2019]*\s+(?=[\"'(\[\u201c\u2018]?[A-Z])")
+#: How far back the word before a sentence end is looked for (a bounded look keeps the scan linear).
+_LOOKBACK = 64
 #: Words before a full stop that do not end a sentence.
 _ABBREVIATIONS = frozenset(
     "mr mrs ms dr st mt prof sr jr vs etc no vol ch fig gen col capt lt sgt rev hon gov sen rep "
@@ -52,9 +51,8 @@ _BREAKS = (re.compile(r"[;]$"), re.compile(r"[:]$"), re.compile(r"[\u2014\u2013]
 
 #: A sentence mark with more text after it: the piece may hold several sentences (or an abbreviation).
 _INNER_STOP = re.compile(r"[.!?\u3002\uff01\uff1f\u0964][\"')\]\u201d\u2019]*\s*\S")
-#: How far back the word before a sentence end is looked for.
-_LOOKBACK = 64
-#: A window longer than this (about 1,500 words) with no safe sentence end is cut at whitespace.
+#: A stretch longer than this (about 1,500 words) with no safe sentence end is cut at whitespace,
+#: and ambiguous sentences are handed to pysbd in runs of about this size.
 _MAX_WINDOW_CHARS = 10_000
 #: Tokens longer than this are not words (see split_tokens).
 _MAX_TOKEN_CHARS = 45
@@ -70,35 +68,6 @@ def _segmenter(language: str) -> pysbd.Segmenter:
     if code not in pysbd.languages.LANGUAGE_CODES:
         code = "en"
     return pysbd.Segmenter(language=code, clean=False)
-
-
-def _word_before(paragraph: str, end: int) -> str:
-    """Return the word that ends at `end`, looking back a bounded distance (keeps planning linear)."""
-    tail = paragraph[max(0, end - _LOOKBACK):end].rsplit(None, 1)
-    return tail[-1].rstrip(".!?\"')]\u201d\u2019").lower() if tail else ""
-
-
-def _windows(paragraph: str) -> list[str]:
-    """Return the paragraph cut at safe sentence ends into pieces of about _WINDOW_WORDS words.
-
-    Linear in the paragraph's length: a 2 MB hard-wrapped text is one paragraph
-    with tens of thousands of sentence ends, and copying the text before each of
-    them made planning quadratic (57 s before the first request).
-    """
-    if len(paragraph) < _WINDOW_WORDS * 8:
-        return [paragraph]
-    pieces, start, words = [], 0, 0
-    last = 0
-    for m in _SAFE_END.finditer(paragraph):
-        words += paragraph.count(" ", last, m.start()) + 1
-        last = m.start()
-        word = _word_before(paragraph, m.start())
-        if words < _WINDOW_WORDS or word in _ABBREVIATIONS or len(word) <= 1 or "." in word:
-            continue
-        pieces.append(paragraph[start:m.end()])
-        start, words = m.end(), 0
-    pieces.append(paragraph[start:])
-    return [w for p in pieces if p for w in _bounded(p)]
 
 
 def _bounded(window: str) -> list[str]:
@@ -143,40 +112,56 @@ def split_tokens(text: str) -> str:
     return " ".join(out)
 
 
-def _safe_sentences(window: str) -> list[str]:
-    """Return the window cut at every unambiguous sentence end (see _SAFE_END and _ABBREVIATIONS)."""
+def _safe_sentences(paragraph: str) -> list[str]:
+    """Return the paragraph cut at every unambiguous sentence end (see _SAFE_END and _ABBREVIATIONS).
+
+    One pass over the text: a 2 MB hard-wrapped paragraph has tens of thousands of
+    sentence ends, and copying the text before each of them (as this once did) made
+    planning quadratic (57 s before the first request).
+    """
     pieces, start = [], 0
-    for m in _SAFE_END.finditer(window):
-        word = _word_before(window, m.start())
+    for m in _SAFE_END.finditer(paragraph):
+        tail = paragraph[max(0, m.start() - _LOOKBACK):m.start()].rsplit(None, 1)
+        word = tail[-1].rstrip(".!?\"')]\u201d\u2019").lower() if tail else ""
         if word in _ABBREVIATIONS or len(word) <= 1 or "." in word:
             continue
-        pieces.append(window[start:m.end()])
+        pieces.append(paragraph[start:m.end()])
         start = m.end()
-    pieces.append(window[start:])
+    pieces.append(paragraph[start:])
     return pieces
 
 
 def split_sentences(paragraph: str, language: str = "en") -> list[str]:
     """Return the paragraph's sentences, stripped, abbreviation-safe.
 
-    Only the stretches with a full stop, ! or ? that is not an unambiguous sentence end
-    ("Mr. Smith", "3.50", a lower-case sentence start) go to pysbd; plain prose is
-    cut at its unambiguous ends, which keeps a whole novel's planning to seconds.
+    Only the sentences with a full stop, ! or ? that is not an unambiguous sentence end
+    ("Mr. Smith", "3.50", a lower-case sentence start) go to pysbd (roughly 40 µs a
+    word), in runs of neighbours; plain prose is cut at its unambiguous ends, which
+    keeps a whole novel's planning to seconds.
     """
     seg = _segmenter(language)
     out: list[str] = []
-    for window in _windows(paragraph):
-        run: list[str] = []  # adjacent ambiguous pieces go to pysbd together (fewer calls)
-        for piece in _safe_sentences(window):
-            if _INNER_STOP.search(piece.rstrip()):
-                run.append(piece)
-                continue
-            if run:
-                out.extend(seg.segment("".join(run)))
-                run = []
-            out.append(piece)
+    run: list[str] = []
+    size = 0
+
+    def flush() -> None:
+        nonlocal size
         if run:
             out.extend(seg.segment("".join(run)))
+            run.clear()
+            size = 0
+
+    for piece in _safe_sentences(paragraph):
+        for part in _bounded(piece):
+            if _INNER_STOP.search(part.rstrip()):
+                run.append(part)
+                size += len(part)
+                if size > _MAX_WINDOW_CHARS:
+                    flush()
+                continue
+            flush()
+            out.append(part)
+    flush()
     return [s.strip() for s in out if s.strip()]
 
 

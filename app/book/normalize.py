@@ -1,7 +1,6 @@
 """Turn raw extracted text into clean plain-text paragraphs."""
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable
 
@@ -12,7 +11,6 @@ _INVISIBLE = dict.fromkeys(
     map(ord, "\u00ad\u200b\u2060\ufeff\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"),
     None,
 )
-_SPACE_RUN = re.compile(r"\s+")
 
 
 def _keep(ch: str) -> str:
@@ -31,7 +29,8 @@ def clean_text(text: str) -> str:
     text = unicodedata.normalize("NFC", text).translate(_INVISIBLE)
     if not text.isprintable():
         text = "".join(_keep(ch) for ch in text)
-    return _SPACE_RUN.sub(" ", text).strip()
+    # str.split() folds the same whitespace as \s+ (Py_UNICODE_ISSPACE), several times faster on megabytes.
+    return " ".join(text.split())
 
 
 def is_speakable(text: str) -> bool:

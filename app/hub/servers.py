@@ -98,7 +98,7 @@ class ServersScreen(Screen):
         remote = self.app.conf.sglomni.remote_url
         notes = [NO_MODELS] if self.message == "no model downloaded" else []
         if remote:
-            notes.append(self.remote_line or f"Remote server {remote}: probing…")
+            notes.append(self.remote_line or f"Remote server {display_url(remote)}: probing…")
             notes.append("Runs use the remote server (Settings); Start/Stop manage the local one.")
         self.query_one("#detail", Static).update(Text("\n".join(notes)))
         self._read_log()

@@ -11,6 +11,7 @@ from app import paths
 from app import settings as settings_mod
 from app.backends.sglomni import catalog
 from app.errors import AudiobookError
+from app.urls import check_server_url
 
 BACKEND_CHOICES = [("Automatic (SGLang-Omni when configured, else Piper)", ""), ("Piper", "piper"),
                    ("SGLang-Omni", "sglomni")]
@@ -77,9 +78,12 @@ class SettingsScreen(Screen):
         if port is None or chunk is None:
             return
         remote = self.query_one("#remote_url", Input).value.strip()
-        if remote and not remote.startswith(("http://", "https://")):
-            self.notify("The remote URL must start with http:// or https://", severity="error")
-            return
+        if remote:
+            try:
+                check_server_url(remote, what="The remote URL")  # the same rule as --api-url
+            except AudiobookError as exc:
+                self.notify(exc.one_line(), severity="error")
+                return
         try:
             conf = settings_mod.load()
         except AudiobookError:

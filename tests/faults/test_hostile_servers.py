@@ -79,6 +79,15 @@ def _use_hostile_double(external, monkeypatch) -> None:
 
 # -- CLI runs --------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("host", ["::", "[::]", "::1"])
+def test_an_ipv6_bind_host_for_the_managed_server_is_refused_with_the_reason(tmp_path, run_cli, host):
+    """sglang-omni 0.1.9 probes its port with an AF_INET socket: an IPv6 host fails its boot."""
+    book = river_book(tmp_path, 1, 1)
+    result = run_cli(*sglomni_args(book, tmp_path / "o.m4b", "--host", host))
+    assert result.returncode == 2, result.stderr
+    assert "binds IPv4 addresses only" in error_line(result.stderr)
+
+
 @pytest.mark.parametrize("url,needle", [
     ("http://[::1", "not a valid URL"),
     ("file:///etc/passwd", "'file://'"),

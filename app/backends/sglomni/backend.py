@@ -35,6 +35,8 @@ class SglomniBackend(Backend):
         self.settings = settings if settings is not None else settings_mod.load()
         key = options.model or self.settings.model or policy.served_model(options, self.settings)
         self.spec = catalog.get(key)
+        if not options.api_urls and not getattr(self.settings.sglomni, "remote_url", ""):
+            server.check_bind_host(options.host or self.settings.sglomni.host)  # before any install or boot
         self.voice = options.voice
         for warning in requests.check_options(self.spec, self.voice):
             log.warning("%s", warning)

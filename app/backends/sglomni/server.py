@@ -26,7 +26,7 @@ from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import probe_json
 from app.backends.sglomni.procgroup import (StopPath, StopTimeouts, gpu_holder_pids, group_alive,
                                             port_holder_pids, process_start_ticks, stop_group)
-from app.errors import ServerStartError
+from app.errors import ConfigError, ServerStartError
 from app.urls import url_host
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,20 @@ def pick_profile(spec: ModelSpec, explicit: str | None, configured: str | None) 
     if explicit:
         return explicit
     return configured if configured and configured in spec.profiles else None
+
+
+def check_bind_host(host: str) -> str:
+    """Return the managed server's bind host, or raise ConfigError for one sgl-omni cannot bind.
+
+    sglang-omni 0.1.9 probes its port with an AF_INET socket (serve/launcher.py
+    find_available_port), so an IPv6 address fails the boot under the strict-port
+    setting this app uses; say so before anything starts.
+    """
+    bare = host.strip().strip("[]")
+    if ":" in bare:
+        raise ConfigError(f"The managed server cannot bind {host}: sglang-omni 0.1.9 binds IPv4 addresses only",
+                          hint="Use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every IPv4 interface)")
+    return bare
 
 
 def port_is_free(host: str, port: int) -> bool:
@@ -279,7 +293,7 @@ class ManagedServer:
                  stop_timeouts: StopTimeouts = StopTimeouts()):
         self.spec = spec
         self.port = port
-        self.host = host
+        self.host = check_bind_host(host)
         self.start_timeout = start_timeout
         self.profile = profile
         self.stop_timeouts = stop_timeouts
