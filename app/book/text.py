@@ -7,17 +7,24 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from app.book.blocks import Block, split_chapters
+from app.book.cleanup import is_prompt_block
 from app.book.html import document_blocks, parse_html
-from app.book.model import Book
-from app.book.normalize import clean_text, looks_binary
+from app.book.model import Book, ReadOptions
+from app.book.normalize import clean_text, is_speakable, looks_binary
 from app.errors import CorruptBook
 
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _BLANK = re.compile(r"\n[ \t\f\v\u00a0]*\n")
 _META_LINE = re.compile(r"^(title|author|by)\s*:\s*(.+)$", re.IGNORECASE)
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*\n", re.S)
+#: A bullet at a line's start: "* item", "- item", "• item".
+_BULLET = re.compile(r"^\s*[*\u2022+-]\s+(?=\S)")
+#: A contents entry line: "1. Title", "  2.3. Title", "Chapter 4. Title", "A. Title", "IV. Title".
+_TOC_ENTRY = re.compile(r"^\s*(?:(?i:chapter|appendix|part)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.)\s+\S")
 #: Lines longer than this are not hard-wrapped prose: one line is one paragraph.
 _UNWRAPPED_LINE = 100
+#: A first line longer than this is prose, not the book's title.
+_MAX_TITLE_WORDS = 12
 
 
 def decode_text(data: bytes, name: str) -> str:
@@ -53,27 +60,68 @@ def _join_lines(lines: list[str]) -> str:
 
 
 def text_blocks(text: str) -> list[Block]:
-    """Return the paragraphs of plain text, with '#' heading lines as headings."""
+    """Return the paragraphs of plain text, with '#' heading lines as headings.
+
+    A contents listing is left out, and its top-level entries name the chapter headings in the body
+    ("1. Definitions and overview" listed, "Chapter 1. Definitions and overview" or the bare line there).
+    Bullet items become paragraphs of their own without the bullet, and shell command blocks are code.
+    """
     paragraphs = _BLANK.split(text)
     if len(paragraphs) == 1:
         lines = text.split("\n")
         if len(lines) > 1 and max(len(ln) for ln in lines) > _UNWRAPPED_LINE:
             paragraphs = lines
     blocks: list[Block] = []
+    entries: set[str] = set()
     for para in paragraphs:
+        raw = para.split("\n")
+        if _is_contents(raw):
+            entries.update(_top_entries(raw))
+            continue
+        if is_prompt_block(raw):
+            blocks.append(Block("\n".join(raw), kind="code"))
+            continue
         lines: list[str] = []
-        for line in para.split("\n"):
+        for line in raw:
             m = _ATX.match(line)
-            if m:
-                if lines:
+            bullet = _BULLET.match(line)
+            if m or bullet:
+                if lines and _join_lines(lines):
                     blocks.append(Block(_join_lines(lines)))
-                    lines = []
+                lines = []
+            if m:
                 blocks.append(Block(m.group(2), len(m.group(1))))
+            elif bullet:
+                lines.append(line[bullet.end():])
             else:
                 lines.append(line)
         if lines and _join_lines(lines):
             blocks.append(Block(_join_lines(lines)))
+    if entries:
+        blocks = [Block(b.text, 1, b.ids) if not b.level and _entry_key(b.text) in entries else b for b in blocks]
     return blocks
+
+
+def _is_contents(lines: list[str]) -> bool:
+    """Return whether a block of lines is a table of contents: mostly numbered entry lines."""
+    lines = [ln for ln in lines if ln.strip()]
+    if len(lines) < 3 or not _TOC_ENTRY.match(lines[0]):
+        return False
+    return sum(1 for ln in lines if _TOC_ENTRY.match(ln)) >= 0.5 * len(lines)
+
+
+def _top_entries(lines: list[str]) -> set[str]:
+    """Return the keys of a contents block's least-indented entries (the chapters)."""
+    numbered = [ln for ln in lines if _TOC_ENTRY.match(ln)]
+    indent = min(len(ln) - len(ln.lstrip()) for ln in numbered)
+    return {_entry_key(ln) for ln in numbered if len(ln) - len(ln.lstrip()) == indent}
+
+
+def _entry_key(text: str) -> str:
+    """Return a heading or contents entry without its "Chapter"/"Appendix" word, for matching."""
+    line = clean_text(text)
+    line = re.sub(r"^(?:chapter|appendix|part)\s+", "", line, flags=re.IGNORECASE)
+    return line.casefold() if len(line.split()) <= 16 else ""
 
 
 def _header_metadata(text: str) -> tuple[str, str, str]:
@@ -92,15 +140,26 @@ def _header_metadata(text: str) -> tuple[str, str, str]:
     return title, author, "\n".join(lines)
 
 
-def load_text(path: Path, data: bytes) -> Book:
+def _title_line(text: str) -> str:
+    """Return the text's first line when it reads as a title (short, not a sentence), else ""."""
+    first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
+    m = _ATX.match(first)
+    line = clean_text(m.group(2) if m else first)
+    if not line or len(line.split()) > _MAX_TITLE_WORDS or line[-1] in ".,;:!" or "@" in line:
+        return ""
+    return line if is_speakable(line) else ""
+
+
+def load_text(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:
     """Return a plain-text book split at its heading lines."""
     text = decode_text(data, path.name)
     title, author, text = _header_metadata(text)
-    chapters = split_chapters(text_blocks(text), title or path.stem)
+    title = title or _title_line(text)
+    chapters = split_chapters(text_blocks(text), title or path.stem, options or ReadOptions())
     return Book(title=title, author=author, chapters=tuple(chapters), source=path)
 
 
-def load_markdown(path: Path, data: bytes) -> Book:
+def load_markdown(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:
     """Return a Markdown book split at its headings, with the syntax stripped."""
     text = decode_text(data, path.name)
     title = author = ""
@@ -108,10 +167,11 @@ def load_markdown(path: Path, data: bytes) -> Book:
     if front:
         title, author, _ = _header_metadata(front.group(1))
         text = text[front.end():]
-    html = MarkdownIt("commonmark", {"html": True}).render(text)
+    # Tables are GitHub-flavoured Markdown, not CommonMark: enable them so a table is read row by row.
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(text)
     doc = document_blocks(parse_html(html.encode("utf-8"), path.name))
     if not title:
         heads = [b for b in doc.blocks if b.level == 1]
         title = clean_text(heads[0].text) if len(heads) == 1 else ""
-    chapters = split_chapters(doc.blocks, title or path.stem)
+    chapters = split_chapters(doc.blocks, title or path.stem, options or ReadOptions())
     return Book(title=title, author=author, chapters=tuple(chapters), source=path)
