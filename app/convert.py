@@ -15,7 +15,7 @@ from app import settings as settings_mod
 from app.audio.ffmpeg import ffmpeg_exe
 from app.backends import BackendOptions, VoiceOptions, create_backend
 from app.backends.base import Backend
-from app.book import load_book, select_chapters
+from app.book import ReadOptions, load_book, select_chapters
 from app.book.model import Book
 from app.errors import ConfigError, InputError
 from app.pipeline import events as ev
@@ -48,6 +48,10 @@ class ConvertRequest:
     port: int | None = None
     host: str | None = None
     profile: str | None = None
+    #: Read front and back matter (licence, index, title pages) too.
+    include_matter: bool = False
+    #: How code blocks are read: "mention" (default), "skip" or "read".
+    code: str = "mention"
     params: dict = field(default_factory=dict)
 
 
@@ -68,7 +72,8 @@ def choose_backend_name(req: ConvertRequest, conf: settings_mod.Settings) -> str
 
 def read_book(req: ConvertRequest) -> Book:
     """Load the book and apply --chapters."""
-    book = load_book(req.book, title=req.title, author=req.author)
+    options = ReadOptions(include_matter=req.include_matter, code=req.code, language=req.language)
+    book = load_book(req.book, title=req.title, author=req.author, options=options)
     if req.chapters:
         book = select_chapters(book, req.chapters)
     return book
