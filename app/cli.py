@@ -177,6 +177,10 @@ def main(argv: list[str] | None = None) -> int:
         if command is not None:
             return command(argv[1:])
         return run_convert(argv)
+    except BrokenPipeError:
+        # The reader went away (`--list-chapters | head`): not an error, and nothing more to write.
+        sys.stdout = None
+        return 0
     except KeyboardInterrupt:
         print("Stopped. Finished chunks are saved; run the same command again to resume.", file=sys.stderr)
         return Cancelled.exit_code
