@@ -47,16 +47,27 @@ def decode_text(data: bytes, name: str) -> str:
 
 
 def _join_lines(lines: list[str]) -> str:
-    """Return hard-wrapped lines as one paragraph, rejoining words hyphenated at a line end."""
+    """Return hard-wrapped lines as one paragraph, rejoining words hyphenated and URLs or paths broken at a line end."""
     out = ""
     for line in (ln.strip() for ln in lines):
         if not line:
             continue
         if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and line[:1].islower():
             out += line
+        elif out and _broken_path(out.rsplit(" ", 1)[-1], line):
+            out += line
         else:
             out = f"{out} {line}" if out else line
     return out
+
+
+def _broken_path(tail: str, line: str) -> bool:
+    """Return whether a line continues a URL or file path that the wrapper broke ("https://" + "www...")."""
+    if tail.endswith(":") and line.startswith("//"):
+        return True
+    if tail == "~" and line.startswith("/"):
+        return True
+    return tail.endswith("/") and ("://" in tail or tail.startswith(("/", "~/"))) and not line.startswith("(")
 
 
 def text_blocks(text: str) -> list[Block]:
