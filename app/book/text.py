@@ -16,7 +16,11 @@ from app.errors import CorruptBook
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _BLANK = re.compile(r"\n[ \t\f\v\u00a0]*\n")
 _META_LINE = re.compile(r"^(title|author|by)\s*:\s*(.+)$", re.IGNORECASE)
+#: A by-line under a title: "Written by Ian A. Murdock", "by Jane Austen".
+_BYLINE = re.compile(r"^(?:written\s+)?by\s+([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){1,4})$", re.IGNORECASE)
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*\n", re.S)
+#: A setext underline: a line of only "=" or only "-".
+_UNDERLINE = re.compile(r"^\s*(?:=+|-+)\s*$")
 #: A bullet at a line's start: "* item", "- item", "• item".
 _BULLET = re.compile(r"^\s*[*\u2022+-]\s+(?=\S)")
 #: A contents entry line: "1. Title", "  2.3. Title", "Chapter 4. Title", "A. Title", "IV. Title".
@@ -25,6 +29,8 @@ _TOC_ENTRY = re.compile(r"^\s*(?:(?i:chapter|appendix|part)\s+)?(?:\d+(?:\.\d+)*
 _UNWRAPPED_LINE = 100
 #: A first line longer than this is prose, not the book's title.
 _MAX_TITLE_WORDS = 12
+#: The title is looked for among this many paragraphs at the top (after notes, rules, banners).
+_TITLE_SEARCH_PARAGRAPHS = 4
 
 
 def decode_text(data: bytes, name: str) -> str:
@@ -93,15 +99,20 @@ def text_blocks(text: str) -> list[Block]:
             blocks.append(Block("\n".join(raw), kind="code"))
             continue
         lines: list[str] = []
-        for line in raw:
+        for n, line in enumerate(raw):
             m = _ATX.match(line)
             bullet = _BULLET.match(line)
-            if m or bullet:
+            setext = _setext_level(line, raw[n + 1] if n + 1 < len(raw) else "")
+            if m or bullet or setext:
                 if lines and _join_lines(lines):
                     blocks.append(Block(_join_lines(lines)))
                 lines = []
             if m:
                 blocks.append(Block(m.group(2), len(m.group(1))))
+            elif setext:
+                blocks.append(Block(line.strip(), setext))
+            elif _UNDERLINE.match(line) and n and _setext_level(raw[n - 1], line):
+                continue
             elif bullet:
                 lines.append(line[bullet.end():])
             else:
@@ -111,6 +122,15 @@ def text_blocks(text: str) -> list[Block]:
     if entries:
         blocks = [Block(b.text, 1, b.ids) if not b.level and _entry_key(b.text) in entries else b for b in blocks]
     return blocks
+
+
+def _setext_level(line: str, under: str) -> int:
+    """Return 1 or 2 when the next line underlines this one with = or - (a setext heading), else 0."""
+    m = _UNDERLINE.match(under)
+    text = line.strip()
+    if not m or not text or _UNDERLINE.match(line) or not 0.7 <= len(under.strip()) / len(text) <= 1.4:
+        return 0
+    return 1 if under.strip()[0] == "=" else 2
 
 
 def _is_contents(lines: list[str]) -> bool:
@@ -148,17 +168,23 @@ def _header_metadata(text: str) -> tuple[str, str, str]:
                 title = value
             elif key in ("author", "by") and not author:
                 author = value
+        elif not author and (by := _BYLINE.match(line.strip())) and by.group(1)[0].isupper():
+            author = clean_text(by.group(1))
     return title, author, "\n".join(lines)
 
 
 def _title_line(text: str) -> str:
-    """Return the text's first line when it reads as a title (short, not a sentence), else ""."""
-    first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
-    m = _ATX.match(first)
-    line = clean_text(m.group(2) if m else first)
-    if not line or len(line.split()) > _MAX_TITLE_WORDS or line[-1] in ".,;:!" or "@" in line:
+    """Return the first one-line paragraph near the top when it reads as a title (short, not a sentence)."""
+    for para in _BLANK.split(text.strip())[:_TITLE_SEARCH_PARAGRAPHS]:
+        lines = [ln.strip() for ln in para.split("\n") if ln.strip() and is_speakable(ln)]
+        if len(lines) != 1:
+            continue
+        m = _ATX.match(lines[0])
+        line = clean_text(m.group(2) if m else lines[0])
+        if len(line.split()) <= _MAX_TITLE_WORDS and line[-1] not in ".,;:!" and "@" not in line:
+            return line
         return ""
-    return line if is_speakable(line) else ""
+    return ""
 
 
 def load_text(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:

@@ -80,13 +80,18 @@ BOOKS = {
         ),
         CorpusBook(
             "text-faq", "debian-faq", "usr/share/doc/debian/FAQ/debian-faq.en.txt.gz",
-            "DocBook to plain text (FAQ)", "prose",
+            "DocBook to plain text (FAQ)", "technical",
             ("Table of Contents", "Permission is granted", "(https://"),
         ),
         CorpusBook(
             "text-maint", "maint-guide", "usr/share/doc/maint-guide/maint-guide.en.txt.gz",
             "DocBook to plain text (manual)", "technical",
             ("Table of Contents", "This document may be used under the terms", "(https://"),
+        ),
+        CorpusBook(
+            "text-manifesto", "debian-history", "usr/share/doc/debian-history/debian-manifesto.gz",
+            "plain text with setext headings (essay)", "prose",
+            ("=====", "Please note that this document is provided"),
         ),
     )
 }
@@ -108,6 +113,8 @@ def fetch(book: CorpusBook) -> Path:
     root = CACHE / "root"
     src = root / book.path
     target = src.with_suffix("") if src.suffix == ".gz" else src
+    if target.suffix not in (".txt", ".html", ".epub"):
+        target = target.with_name(target.name + ".txt")  # a plain-text file named without a suffix
     if target.is_file():
         return target
     debs = CACHE / "debs"
@@ -237,6 +244,9 @@ def expected_titles(book: CorpusBook, path: Path) -> list[str]:
     elif book.key == "asciidoc-git":
         # AsciiDoc builds its (scripted) TOC from the level-1 section titles: <h2> in the page.
         titles = [t for kind, lvl, t in html_events(path.read_text(encoding="utf-8")) if kind == "h" and lvl == 2]
+    elif book.key == "text-manifesto":
+        # No contents listing: its sections are the lines underlined with "=".
+        titles = re.findall(r"^(\S[^\n]*)\n=+[ \t]*$", path.read_text(encoding="utf-8"), re.M)
     else:
         titles = _text_toc(path.read_text(encoding="utf-8"))
     return [t for t in titles if t not in book.matter]
@@ -275,7 +285,9 @@ def chapter_body(book: CorpusBook, path: Path, title: str) -> str:
                    len(events))
         return " ".join(t for _, _, t in events[start:end])
     lines = path.read_text(encoding="utf-8").splitlines()
-    heads = [i for i, ln in enumerate(lines) if re.match(r"^(?:Chapter \d+|Appendix [A-Z])\. ", ln)]
+    titled = {title_key(t) for t in expected_titles(book, path)}
+    heads = [i for i, ln in enumerate(lines) if re.match(r"^(?:Chapter\s+\d+|Appendix\s+[A-Z])\.\s", ln)
+             or title_key(ln) in titled]
     start = next(i for i in heads if title_key(lines[i]) == title_key(title))
     end = next((i for i in heads if i > start), len(lines))
     return " ".join(ln.strip() for ln in lines[start:end])

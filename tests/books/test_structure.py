@@ -20,7 +20,7 @@ def _load(key: str, include_matter: bool = False) -> Book:
 def test_chapters_and_titles_match_the_books_own_toc(key):
     book = BOOKS[key]
     expected = expected_titles(book, fetch(book))
-    assert len(expected) >= 5, expected  # the independent TOC reader found the TOC
+    assert len(expected) >= 3, expected  # the independent TOC reader found the TOC
     assert [title_key(c.title) for c in _load(key).chapters] == [title_key(t) for t in expected]
 
 
