@@ -50,8 +50,13 @@ _CREDIT = re.compile(
 _FOOTER = re.compile(r"^(?:last updated|last modified|©\s*copyright|copyright\s*©)\b", re.IGNORECASE)
 #: Credit and footer paragraphs are short; a long paragraph naming Sphinx is prose about Sphinx.
 _CREDIT_MAX_WORDS = 40
-#: A plain-text line that opens with a shell prompt: "$ make", "# apt-get install x".
+#: A plain-text line that opens with a shell prompt: "$ make", "% ls", ">>> import x".
 _PROMPT = re.compile(r"^\s*(?:[$%]|>>>)\s+\S")
+#: A rule or setext underline ("=====", "-----", "*****"): layout, not a symbol to speak.
+_RULE = re.compile(r"^\s*([=\-*_~#+.])\1*\s*$")
+#: A plain-text block this much punctuation and symbols (ignoring spaces) is a diagram or code listing.
+_SYMBOLIC_SHARE = 0.3
+_MIN_SYMBOLIC_CHARS = 12
 
 
 def is_matter_title(title: str) -> bool:
@@ -76,10 +81,20 @@ def strip_inline(text: str) -> str:
     return _TEXT_NOTE_MARK.sub("", _NAV_LINKS.sub("", _LINK_TARGET.sub("", text)))
 
 
-def is_prompt_block(lines: list[str]) -> bool:
-    """Return whether every line of a plain-text block is a shell command after a prompt."""
-    lines = [ln for ln in lines if ln.strip()]
-    return bool(lines) and all(_PROMPT.match(ln) for ln in lines)
+def is_code_block(lines: list[str]) -> bool:
+    """Return whether a plain-text block is code: it opens with a shell prompt, or is mostly symbols.
+
+    A command and what it prints ("$ cat > hello <<EOF" and the lines after) or an ASCII diagram
+    ("configure.ac --+-> autoreconf") would be spelled out symbol by symbol.
+    """
+    lines = [ln for ln in lines if ln.strip() and not _RULE.match(ln)]
+    if not lines:
+        return False
+    if _PROMPT.match(lines[0]):
+        return True
+    text = "".join("".join(lines).split())
+    symbols = sum(1 for ch in text if not ch.isalnum())
+    return len(text) >= _MIN_SYMBOLIC_CHARS and symbols / len(text) > _SYMBOLIC_SHARE
 
 
 def narration(blocks: Iterable[Block], options: ReadOptions) -> tuple[str, ...]:

@@ -172,6 +172,8 @@ class _Walker:
         self.buf: list[str] = []
         self.level = 0
         self.pending_ids: set[str] = set()
+        #: Open table rows: paragraphs inside a cell stay on the row's line.
+        self.rows = 0
 
     def flush(self, kind: str = "text") -> None:
         text = "".join(self.buf).strip().rstrip(";").strip()
@@ -197,7 +199,12 @@ class _Walker:
             node, closing = stack.pop()
             tag = _tag(node)
             if closing:
-                if tag in _BLOCK:
+                if tag == "tr":
+                    self.rows -= 1
+                    self.flush()
+                elif tag in _BLOCK and self.rows:
+                    self.buf.append(" ")
+                elif tag in _BLOCK:
                     self.flush()
                 elif tag in _CELL and "".join(self.buf).strip():
                     self.buf[:] = ["".join(self.buf).rstrip(), "; "]
@@ -217,7 +224,12 @@ class _Walker:
                 if node.tail:
                     self.buf.append(node.tail)
                 continue
-            if tag in _BLOCK:
+            if tag == "tr":
+                self.flush()
+                self.rows += 1
+            elif tag in _BLOCK and self.rows:
+                self.buf.append(" ")
+            elif tag in _BLOCK:
                 self.flush()
                 self.level = _HEADING.get(tag, 0)
             if node.text:

@@ -7,7 +7,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from app.book.blocks import Block, split_chapters
-from app.book.cleanup import is_prompt_block
+from app.book.cleanup import is_code_block
 from app.book.html import document_blocks, parse_html
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text, is_speakable, looks_binary
@@ -95,7 +95,7 @@ def text_blocks(text: str) -> list[Block]:
         if _is_contents(raw):
             entries.update(_top_entries(raw))
             continue
-        if is_prompt_block(raw):
+        if is_code_block(raw):
             blocks.append(Block("\n".join(raw), kind="code"))
             continue
         lines: list[str] = []

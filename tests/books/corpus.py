@@ -284,7 +284,12 @@ def chapter_body(book: CorpusBook, path: Path, title: str) -> str:
         end = next((i for i in range(start + 1, len(events)) if events[i][0] == "h" and events[i][1] <= level),
                    len(events))
         return " ".join(t for _, _, t in events[start:end])
-    lines = path.read_text(encoding="utf-8").splitlines()
+    text = path.read_text(encoding="utf-8")
+    if "Table of Contents" in text:
+        # The body starts after the contents block, whose entries repeat the chapter titles.
+        toc = text.index("Table of Contents")
+        text = text[text.index("\n\n", text.index("\n\n", toc) + 2):]
+    lines = text.splitlines()
     titled = {title_key(t) for t in expected_titles(book, path)}
     heads = [i for i, ln in enumerate(lines) if re.match(r"^(?:Chapter\s+\d+|Appendix\s+[A-Z])\.\s", ln)
              or title_key(ln) in titled]
