@@ -14,6 +14,7 @@ from lxml import etree
 
 from app.book.blocks import UNLISTED_MIN_WORDS, Block
 from app.book.cleanup import body_words, is_matter_title, narration, real_title
+from app.book.encryption import refuse_encrypted_text
 from app.book.html import Document, html_document
 from app.book.model import Book, Chapter, Cover, ReadOptions
 from app.book.normalize import clean_text
@@ -171,8 +172,9 @@ def read_epub(path: Path, limits: Limits | None = None, options: ReadOptions | N
     options = options or ReadOptions()
     book = path.name
     with SafeZip(path, limits) as zf:
-        _refuse_drm(zf, book)
         pkg = _read_package(zf, book)
+        refuse_encrypted_text(zf, {pkg.opf, *(name for name, media, _ in pkg.items.values()
+                                              if media in _HTML_TYPES or media.endswith("ncx+xml"))}, book)
         entries, landmarks, nav = read_toc(zf, pkg.items, pkg.ncx_id, book)
         entries = chapter_entries(entries)
         marked = set() if options.include_matter else {
@@ -205,16 +207,6 @@ def read_epub(path: Path, limits: Limits | None = None, options: ReadOptions | N
 def _matter_entry(title: str) -> bool:
     """Return whether a TOC label names a page that is not narration (contents, licence, index)."""
     return bool(_NON_NARRATION_TITLE.match(title.strip(" .:"))) or is_matter_title(title)
-
-
-def _refuse_drm(zf: SafeZip, book: str) -> None:
-    """Raise when content documents are encrypted (DRM); obfuscated fonts alone are fine."""
-    if not zf.has("META-INF/encryption.xml"):
-        return
-    root = parse_xml(zf.read("META-INF/encryption.xml"), "META-INF/encryption.xml", book)
-    for ref in descendants(root, "CipherReference"):
-        if re.search(r"\.(x?html?|xml|opf|ncx)$", ref.get("URI") or "", re.I):
-            raise CorruptBook(f"{book} is DRM-protected (its text is encrypted)", hint="Convert a DRM-free copy")
 
 
 def _located(
