@@ -250,3 +250,16 @@ def test_setext_headings_divide_plain_text(tmp_path):
                     + "\n\nSecond Part\n===========\n\n" + "More words. " * 20 + "\n")
     book = load_book(path)
     assert (book.title, book.author, titles(book)) == ("The Essay", "Ann Lee", ["First Part", "Second Part"])
+
+
+def test_list_chapters_shows_title_words_and_the_first_words(tmp_path, run_cli):
+    path = tmp_path / "widget-faq.txt"
+    path.write_text(FAQ)
+    result = run_cli(path, "--list-chapters")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "The Widget FAQ — Unknown"
+    assert lines[1].split() == ["1", "1.", "Definitions", "and", "overview", "(26", "words)"]
+    # The heading is not repeated: the opening is what is spoken after it.
+    assert lines[2].strip().startswith("1.1. What is a widget? A widget is a small thing.")
+    assert "--include-matter" in run_cli("--help").stdout
