@@ -6,6 +6,7 @@ share one rule for where chapters start.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from app.book.model import Chapter, ReadOptions
@@ -159,22 +160,29 @@ def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOption
         ((t, p) for t, p in titled if p), start=1)]
 
 
-def _fold_title_pages(groups: list[tuple[str | None, list[Block]]], book_title: str) -> list[tuple[str | None, list[Block]]]:
+def _fold_title_pages(
+    groups: list[tuple[str | None, list[Block]]], book_title: str
+) -> list[tuple[str | None, list[Block]]]:
     """Return the groups with heading-only ones folded into the next title ("Part Two: Chapter 5").
 
-    A heading-only group whose title comes back later is a contents listing and is dropped; one
-    that repeats the book's title is the title page and adds nothing to the next title.
+    A heading whose title comes back later, with at most one line under it, is a contents listing
+    and is dropped; a heading-only group repeating the book's title is the title page and adds
+    nothing to the next title.
     """
     from app.book.cleanup import body_words
 
     out: list[tuple[str | None, list[Block]]] = []
     prefix = ""
+    # Titles still to come, counted, so "comes back later" is one look-up (books with thousands of headings).
+    later = Counter((t or "").casefold() for t, _ in groups)
     for n, (title, blocks) in enumerate(groups):
-        later = {(t or "").casefold() for t, _ in groups[n + 1:]}
+        key = (title or "").casefold()
+        later[key] -= 1
+        if key and later[key] > 0 and sum(1 for b in blocks if not b.level) <= 1:
+            continue  # a contents listing: the title, perhaps one line, and the chapter itself comes later
         if not body_words(blocks) and n + 1 < len(groups):
-            name = title or ""
-            if name and name.casefold() not in later and name.casefold() != book_title.casefold():
-                prefix = f"{prefix}: {name}" if prefix else name
+            if key and key != book_title.casefold():
+                prefix = f"{prefix}: {title}" if prefix else title
             continue
         if prefix:
             title = f"{prefix}: {title}" if title else prefix
