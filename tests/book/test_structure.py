@@ -263,3 +263,31 @@ def test_list_chapters_shows_title_words_and_the_first_words(tmp_path, run_cli):
     # The heading is not repeated: the opening is what is spoken after it.
     assert lines[2].strip().startswith("1.1. What is a widget? A widget is a small thing.")
     assert "--include-matter" in run_cli("--help").stdout
+
+
+@pytest.mark.parametrize("title, matter", [
+    ("Appendix C GNU Free Documentation License", True), ("B. GNU General Public License version 2", True),
+    ("The MIT License", True), ("Appendix D Indexes", True), ("Index", True), ("Table of Contents", True),
+    ("Copying This Manual", True), ("License to Kill", False), ("Indian Summer", False),
+    ("Contents of the Heart", False), ("Chapter 3. The Index Card", False),
+])
+def test_matter_titles(title, matter):
+    from app.book.cleanup import is_matter_title
+
+    assert is_matter_title(title) is matter
+
+
+@pytest.mark.parametrize("text, boilerplate", [
+    ("Next: Introduction, Previous: (dir), Up: (dir) [Contents][Index]", True),
+    ("© Copyright 2021, Ubuntu Developers. Created using Sphinx 4.2.0.", True),
+    ("Last updated 2023-01-05 10:11:12 UTC", True),
+    ("^[12] See Section 1.1.", True),
+    ("Sphinx was created using docutils, and this chapter explains at length how the two fit together "
+     "in a long paragraph about the tools themselves, which is narration and not a credit line at all, "
+     "because it keeps going well past forty words of prose about generators.", False),
+    ("The next chapter explains the previous one.", False),
+])
+def test_boilerplate_paragraphs(text, boilerplate):
+    from app.book.cleanup import is_boilerplate
+
+    assert is_boilerplate(text) is boilerplate
