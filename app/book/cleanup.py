@@ -133,6 +133,8 @@ def person_name(text: str) -> str:
 def real_title(text: str, source_stem: str) -> str:
     """Return a metadata title, or "" when it is a file name or slug ("developers-reference")."""
     title = clean_text(text)
-    if not title or "@" in title or title.casefold() == source_stem.casefold() or _SLUG.match(title):
+    # A slug is lower case ("developers-reference"); "Catch-22" or "Spider-Man" is a title.
+    slug = bool(_SLUG.match(title)) and title == title.lower()
+    if not title or "@" in title or title.casefold() == source_stem.casefold() or slug:
         return ""
     return title

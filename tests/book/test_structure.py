@@ -291,3 +291,13 @@ def test_boilerplate_paragraphs(text, boilerplate):
     from app.book.cleanup import is_boilerplate
 
     assert is_boilerplate(text) is boilerplate
+
+
+@pytest.mark.parametrize("title, stem, kept", [
+    ("developers-reference", "x", ""), ("my_book", "x", ""), ("notes", "notes", ""),
+    ("Catch-22", "x", "Catch-22"), ("Spider-Man", "x", "Spider-Man"), ("ann@example.org", "x", ""),
+])
+def test_metadata_titles_that_are_file_names_are_not_titles(title, stem, kept):
+    from app.book.cleanup import real_title
+
+    assert real_title(title, stem) == kept
