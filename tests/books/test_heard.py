@@ -21,8 +21,9 @@ pytestmark = pytest.mark.slow
 SAMPLE_WORDS = 150
 #: The issue's goals: prose and technical text (the floor for a clean Sphinx chapter was 15%).
 GOAL = {"prose": 0.12, "technical": 0.20}
-#: How far over the clean-extraction floor a book may be when it misses the goal (ASR noise between two takes).
-FLOOR_MARGIN = 0.03
+#: How far over the clean-extraction floor a book may be when it misses the goal: the noise between two
+#: takes of ~150 words (Piper varies its delivery a little; tiny.en then mishears different words).
+FLOOR_MARGIN = 0.05
 
 
 @pytest.fixture(scope="module")
