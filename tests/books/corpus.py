@@ -299,7 +299,10 @@ def chapter_body(book: CorpusBook, path: Path, title: str) -> str:
              or title_key(ln) in titled]
     start = next(i for i in heads if title_key(lines[i]) == title_key(title))
     end = next((i for i in heads if i > start), len(lines))
-    return " ".join(ln.strip() for ln in lines[start:end])
+    body = " ".join(ln.strip() for ln in lines[start:end])
+    # DocBook's text rendering writes each link's target after it, "(https://...)", and footnote marks
+    # "^[12]": the HTML has neither in its text (the target is an href, the note is elsewhere).
+    return re.sub(r"\(\s*(?:https?|ftp)://[^)]*\)|\^\[\d+\]", " ", body)
 
 
 def words(text: str) -> list[str]:
