@@ -22,8 +22,9 @@ SAMPLE_WORDS = 150
 #: The issue's goals: prose and technical text (the floor for a clean Sphinx chapter was 15%).
 GOAL = {"prose": 0.12, "technical": 0.20}
 #: How far over the clean-extraction floor a book may be when it misses the goal: the noise between two
-#: takes of ~150 words (Piper varies its delivery a little; tiny.en then mishears different words).
-FLOOR_MARGIN = 0.05
+#: takes of ~150 words (Piper samples its delivery; tiny.en then mishears different words: 5.5 points
+#: measured between two runs of the FAQ sample). A navigation bar and footer read aloud add more than this.
+FLOOR_MARGIN = 0.08
 
 
 @pytest.fixture(scope="module")
