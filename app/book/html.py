@@ -70,6 +70,8 @@ class Document:
     types: set[str] = field(default_factory=set)
     #: The document's declared language (lang / xml:lang on <html> or <body>), "" when none.
     language: str = ""
+    #: Words marked with ssml:ph (EPUB 3 text-to-speech) -> their IPA phonemes.
+    phonemes: dict[str, str] = field(default_factory=dict)
 
 
 def decode_markup(data: bytes, name: str) -> str:
@@ -188,6 +190,7 @@ class _Walker:
         self.pending_ids: set[str] = set()
         #: Open table rows: paragraphs inside a cell stay on the row's line.
         self.rows = 0
+        self.phonemes: dict[str, str] = {}
 
     def flush(self, kind: str = "text") -> None:
         text = "".join(self.buf).strip().rstrip(";").strip()
@@ -231,6 +234,7 @@ class _Walker:
                 continue
             if node.get("id"):
                 self.pending_ids.add(node.get("id"))
+            _note_phonemes(node, self.phonemes)
             if node.get("name") and tag == "a":
                 self.pending_ids.add(node.get("name"))
             if tag == "pre":
@@ -252,6 +256,28 @@ class _Walker:
             stack.extend((child, False) for child in reversed(node))
 
 
+_SSML_NS = "{http://www.w3.org/2001/10/synthesis}"
+
+
+def _ssml(node: etree._Element, name: str) -> str | None:
+    """Return an ssml: attribute (ssml:ph, ssml:alphabet) as the HTML parser or an XML parser names it."""
+    value = node.get(f"ssml:{name}") or node.get(f"{_SSML_NS}{name}")
+    return str(value) if value else None
+
+
+def _note_phonemes(node: etree._Element, phonemes: dict[str, str]) -> None:
+    """Record the IPA of an element marked ssml:ph (other alphabets are not read)."""
+    ph = _ssml(node, "ph")
+    if not ph:
+        return
+    # ssml:alphabet is inherited from the nearest ancestor that sets it; IPA when none does.
+    alphabet = _ssml(node, "alphabet") or next(
+        (a for a in (_ssml(el, "alphabet") for el in node.iterancestors()) if a), "ipa")
+    word = clean_text(node.text_content())
+    if word and alphabet.lower() == "ipa":
+        phonemes[word] = clean_text(ph)
+
+
 def document_blocks(root: etree._Element) -> Document:
     """Return the readable blocks of a parsed document, with its title and section types."""
     title_el = root.find(".//title")
@@ -271,7 +297,8 @@ def document_blocks(root: etree._Element) -> Document:
     walker = _Walker()
     walker.walk(body)
     walker.flush()
-    return Document(walker.blocks, title, author, types, _language(root, body))
+    return Document(walker.blocks, title, author, types, language=_language(root, body),
+                    phonemes=walker.phonemes)
 
 
 def _language(root: etree._Element, body: etree._Element) -> str:
