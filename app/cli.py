@@ -58,7 +58,9 @@ def build_convert_parser() -> argparse.ArgumentParser:
                         "and the book's own hints")
     p.add_argument("--links", choices=["read", "skip"], default="read",
                    help="read URLs and emails as 'a link to debian dot org' (default) or skip them")
-    p.add_argument("--format", dest="fmt", choices=["m4b", "mp3"], help="m4b (default) or one MP3 per chapter")
+    p.add_argument("--format", dest="fmt", metavar="LIST",
+                   help="comma-separated outputs, siblings with one stem: m4b (default), mp3 (one per chapter), "
+                        "epub (read-along EPUB 3), srt, vtt (captions); e.g. m4b,epub,vtt")
     p.add_argument("--no-cache", action="store_true", help="render every chunk again")
     p.add_argument("--title", help="book title (default: from the book's metadata)")
     p.add_argument("--author", help="book author (default: from the book's metadata)")

@@ -20,10 +20,11 @@ from app.book import lexicon as lexicon_mod
 from app.book.export_text import write_markdown
 from app.book.model import Book
 from app.book.spoken import Speaker, base_code, display_name
-from app.errors import ConfigError, InputError
+from app.errors import InputError
 from app.urls import check_server_url
 from app.pipeline import events as ev
-from app.pipeline.plan import FORMATS, make_plan, resolve_output
+from app.output.formats import parse_formats, sibling_outputs
+from app.pipeline.plan import make_plan, resolve_output
 from app.pipeline.run import Converter
 
 
@@ -168,11 +169,11 @@ def convert(
     cancel: threading.Event | None = None,
     conf: settings_mod.Settings | None = None,
 ) -> Path:
-    """Convert `req.book` and return the written M4B file (or MP3 folder)."""
+    """Convert `req.book` and return the first requested output (M4B file, MP3 folder, EPUB, ...)."""
     conf = conf or settings_mod.load()
-    fmt = req.fmt or conf.format or "m4b"
-    if fmt not in FORMATS:
-        raise ConfigError(f"Unknown format '{fmt}'. Valid formats: {', '.join(FORMATS)}")
+    formats = parse_formats(req.fmt, conf.format)
+    # The audio the run's first output is named after: an MP3 folder, else the M4B's file name.
+    fmt = "mp3" if formats[0] == "mp3" else "m4b"
     check_numbers(req)
     book = read_book(req)
     backend = build_backend(req, conf)
@@ -185,12 +186,15 @@ def convert(
         if answer == "set":
             chunk_size = cap
             listener(ev.Message(f"Chunk size set to {cap} words for this run (the model's request window)."))
-    output = resolve_output(book, req.output, conf.resolved_output_dir(), fmt)
+    # Every output is a sibling of one stem; the plan names the first format's own path
+    # (`--output dir/Book.m4b --format mp3,srt` -> the folder dir/Book and dir/Book.srt).
+    output = sibling_outputs(resolve_output(book, req.output, conf.resolved_output_dir(), fmt), formats)[formats[0]]
     speaker = speaker_for(req, book, backend)
     warning = language_warning(req.language or book.language, backend.voice_language, backend.voice_name)
     if warning:
         listener(ev.Message(warning))
-    plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker)
+    plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
+                     formats=formats)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, cancel=cancel)
     return converter.run()

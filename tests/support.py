@@ -37,3 +37,31 @@ def processes_running_from(folder: Path) -> list[int]:
         if stat[stat.rindex(")") + 2] != "Z" and str(folder) in args:
             found.append(int(entry.name))
     return found
+
+
+_UNPACKED = Path("/tmp/sgo/src")  # `pip download --no-deps sglang-omni==0.1.9` unpacked by hand
+
+
+def conformance_venv() -> Path | None:
+    """Return the built conformance venv (tests/conformance/env.sh), or None if not built."""
+    import subprocess
+    env_sh = Path(__file__).resolve().parent / "conformance" / "env.sh"
+    done = subprocess.run(["bash", str(env_sh), "--check"], capture_output=True, text=True)
+    lines = done.stdout.strip().splitlines()
+    return Path(lines[-1]) if done.returncode == 0 and lines else None
+
+
+def sglang_omni_source() -> Path | None:
+    """Return a folder holding the real sglang-omni 0.1.9 package `sglang_omni/`, or None.
+
+    The conformance venv installs the pinned wheel, so its site-packages is the
+    upstream source itself; scripts/test.sh builds it before the first tier runs.
+    """
+    if (_UNPACKED / "sglang_omni").is_dir():
+        return _UNPACKED
+    venv = conformance_venv()
+    if venv is not None:
+        for site in sorted(venv.glob("lib/python3*/site-packages")):
+            if (site / "sglang_omni").is_dir():
+                return site
+    return None

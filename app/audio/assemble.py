@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import struct
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,28 @@ _SILENCE_BLOCK_SECONDS = 1.0
 _MAX_DATA_BYTES = 0xFFFFFFFF - 36
 _HEADER_BYTES = 44
 _OUT_WIDTH = 2  # 16-bit PCM
+#: A stretch quieter than this (dBFS, in 10 ms windows) inside a chunk counts as a gap between words.
+GAP_DB = -40.0
+#: Gaps shorter than this are the stops inside words, not the breath between sentences.
+MIN_GAP_SECONDS = 0.08
+_GAP_WINDOW_SECONDS = 0.01
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where an appended chunk's speech landed in the chapter, in chapter seconds.
+
+    Read-along outputs time sentences from these: exact at the chunk's ends,
+    and the quiet gaps inside are where a sentence boundary can fall.
+    """
+
+    #: First and last sample of speech (after trimming), before the pause.
+    start: float
+    end: float
+    #: Seconds cut from the head of the chunk's own WAV, to map chunk-relative times.
+    lead_trim: float
+    #: Quiet stretches inside the speech, (start, end) in chapter seconds.
+    gaps: tuple[tuple[float, float], ...] = ()
 
 
 class ChapterAssembler:
@@ -70,8 +93,8 @@ class ChapterAssembler:
         if not self._done:
             self.abort()
 
-    def append(self, chunk_wav: Path, pause_after: float) -> None:
-        """Trim the chunk's silent ends, convert it to the chapter format, append it and a pause."""
+    def append(self, chunk_wav: Path, pause_after: float) -> Placement:
+        """Trim the chunk's silent ends, convert it, append it and a pause; return where it landed."""
         if self._done:
             raise RuntimeError("append() after finish() or abort()")
         info = read_info(chunk_wav)
@@ -80,14 +103,19 @@ class ChapterAssembler:
         if self.channels is None:
             self.channels = min(info.channels, 2)
         samples = _read_float(Path(chunk_wav), info)
-        samples = _trim(samples, info.sample_rate)
+        samples, lead = _trim(samples, info.sample_rate)
+        start = self.seconds
+        gaps: tuple[tuple[float, float], ...] = ()
         if len(samples):
             samples = _to_channels(samples, self.channels)
             samples = _resample(samples, info.sample_rate, self.sample_rate)
+            gaps = tuple((start + a, start + b) for a, b in quiet_gaps(samples, self.sample_rate))
             _fade_edges(samples, self.sample_rate)
             self._write(_to_int16(samples))
         del samples
+        placed = Placement(start, self.seconds, lead / info.sample_rate, gaps)
         self._write_silence(pause_after)
+        return placed
 
     def finish(self) -> Path:
         """Complete the WAV header, move the chapter into place and return its path."""
@@ -189,16 +217,35 @@ def _read_float(path: Path, info: WavInfo) -> np.ndarray:
     return data.reshape(-1, info.channels)
 
 
-def _trim(samples: np.ndarray, rate: int) -> np.ndarray:
-    """Cut silence before the first and after the last sound, keeping KEEP_SECONDS around them."""
+def _trim(samples: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
+    """Cut silence before the first and after the last sound, keeping KEEP_SECONDS around them.
+
+    Return the kept samples and how many frames were cut from the head.
+    """
     threshold = 10.0 ** (SILENCE_DB / 20.0)
     loud = np.flatnonzero(np.abs(samples).max(axis=1) > threshold)
     if loud.size == 0:
-        return samples[:0]
+        return samples[:0], 0
     keep = int(KEEP_SECONDS * rate)
     start = max(0, int(loud[0]) - keep)
     end = min(len(samples), int(loud[-1]) + 1 + keep)
-    return samples[start:end]
+    return samples[start:end], start
+
+
+def quiet_gaps(samples: np.ndarray, rate: int) -> list[tuple[float, float]]:
+    """Return (start, end) seconds of stretches under GAP_DB lasting at least MIN_GAP_SECONDS."""
+    window = max(1, int(_GAP_WINDOW_SECONDS * rate))
+    count = len(samples) // window
+    if count < 3:
+        return []
+    frames = samples[: count * window].reshape(count, window, -1)
+    rms = np.sqrt(np.mean(np.square(frames, dtype=np.float32), axis=(1, 2)))
+    quiet = rms < 10.0 ** (GAP_DB / 20.0)
+    # Run boundaries of the quiet mask; padded so runs touching either edge close.
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], quiet.astype(np.int8), [0]))))
+    step = window / rate
+    return [(a * step, b * step) for a, b in zip(edges[::2], edges[1::2])
+            if a > 0 and b < count and (b - a) * step >= MIN_GAP_SECONDS]
 
 
 def _to_channels(samples: np.ndarray, channels: int) -> np.ndarray:

@@ -29,6 +29,10 @@ AAC_BITRATE = {1: "64k", 2: "96k"}
 MP3_BITRATE = {1: "64k", 2: "128k"}
 #: Formats encode_chapter understands.
 FORMATS = ("m4b", "mp3")
+#: Samples of encoder delay ffmpeg's AAC encoder puts before the first input sample. ADTS
+#: cannot say so, so every player of the chapter file (and of the M4B muxed from it) hears
+#: the audio this much later than the WAV had it: timings on that timeline add it.
+AAC_PRIMING_SAMPLES = 1024
 #: Cover media types an MP4/ID3 attached picture can carry as-is.
 _COPYABLE_COVERS = {"image/jpeg": ".jpg", "image/jpg": ".jpg", "image/png": ".png"}
 

@@ -89,8 +89,12 @@ class Backend(ABC):
         """Release what start() took (stop a server this backend started)."""
 
     @abstractmethod
-    def synthesize(self, text: str, seed: int, out_path: Path) -> None:
+    def synthesize(self, text: str, seed: int, out_path: Path) -> list[float] | None:
         """Write `text` spoken as a WAV file at `out_path`.
+
+        An engine that speaks sentence by sentence (Piper) returns the second
+        each sentence starts at in that WAV, which makes read-along timing
+        exact; others return None.
 
         Raise app.errors.BackendError (or a subclass) on failure; set
         `.transient` on errors worth retrying. Must be thread-safe when

@@ -10,12 +10,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label, OptionList, RichLog, Select, Static
+from textual.widgets import (Button, DataTable, Footer, Header, Input, Label, OptionList, RichLog, Select,
+                             SelectionList, Static)
 from textual.widgets.option_list import Option
 
 from app.backends.sglomni import catalog
 from app.convert import ConvertRequest, convert, read_book
 from app.errors import AudiobookError, Cancelled
+from app.output.formats import DESCRIPTIONS, FORMATS, parse_formats
 from app.backends.sglomni import manage
 from app.hub.modals import ClampModal, FilePickModal
 from app.hub.threads import ask_from_thread, ui
@@ -23,9 +25,16 @@ from app.pipeline import events as ev
 from app.progress import RunStats, hms
 
 BACKENDS = [("Piper — CPU, bundled voice", "piper"), ("SGLang-Omni — GPU server", "sglomni")]
-FORMATS = [("M4B with chapters", "m4b"), ("MP3, one per chapter", "mp3")]
 #: Voice select value for "the model's own default voice".
 DEFAULT_VOICE = "default:"
+
+
+def _default_formats(setting: str) -> tuple[str, ...]:
+    """Return the formats the settings name, or just m4b when the setting is unreadable."""
+    try:
+        return parse_formats(setting)
+    except AudiobookError:
+        return ("m4b",)
 
 
 class GenerateScreen(Screen):
@@ -60,9 +69,9 @@ class GenerateScreen(Screen):
                 with Vertical(classes="cell"):
                     yield Label("Chunk size (words; empty = default)")
                     yield Input(value=str(conf.chunk_size) if conf.chunk_size else "", type="integer", id="chunk")
-                with Vertical(classes="cell"):
-                    yield Label("Format")
-                    yield Select(FORMATS, value=conf.format or "m4b", allow_blank=False, id="format")
+            yield Label("Formats (Space toggles; all are written side by side with one name)")
+            yield SelectionList(*[(DESCRIPTIONS[f], f, f in _default_formats(conf.format)) for f in FORMATS],
+                                id="format")
             with Horizontal(classes="buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Back", id="back")
@@ -162,12 +171,16 @@ class GenerateScreen(Screen):
         if chunk is not None and chunk < 1:
             self.notify("Chunk size must be a positive number of words.", severity="error")
             return None
+        formats = [f for f in FORMATS if f in self.query_one("#format", SelectionList).selected]
+        if not formats:
+            self.notify("Choose at least one format.", severity="error")
+            return None
         voice_value = str(self.query_one("#voice", Select).value)
         kind, _, arg = voice_value.partition(":")
         req = ConvertRequest(
             book=path, backend=self.backend,
             model=self.model_key if self.backend == "sglomni" else None,
-            chunk_size=chunk, fmt=str(self.query_one("#format", Select).value),
+            chunk_size=chunk, fmt=",".join(formats),
             voice=arg if kind == "voice" else None, clone=Path(arg) if kind == "clone" else None,
             instructions=self.query_one("#instructions", Input).value.strip() or None,
         )

@@ -14,7 +14,7 @@ from app.errors import AudiobookError
 
 BACKEND_CHOICES = [("Automatic (SGLang-Omni when configured, else Piper)", ""), ("Piper", "piper"),
                    ("SGLang-Omni", "sglomni")]
-FORMAT_CHOICES = [("M4B", "m4b"), ("MP3", "mp3")]
+FORMAT_CHOICES = [("M4B", "m4b"), ("MP3", "mp3"), ("M4B + read-along EPUB + WebVTT", "m4b,epub,vtt")]
 
 
 class SettingsScreen(Screen):
@@ -41,7 +41,10 @@ class SettingsScreen(Screen):
             yield Label("Chunk size in words (0: the backend's default)")
             yield Input(str(conf.chunk_size), type="integer", id="chunk_size")
             yield Label("Format")
-            yield Select(FORMAT_CHOICES, value=conf.format or "m4b", allow_blank=False, id="format")
+            # A list set in the file (m4b,epub,vtt) stays a choice, so saving keeps it.
+            choices = FORMAT_CHOICES + ([(conf.format, conf.format)]
+                                        if conf.format and conf.format not in dict(FORMAT_CHOICES).values() else [])
+            yield Select(choices, value=conf.format or "m4b", allow_blank=False, id="format")
             with Horizontal(classes="buttons"):
                 yield Button("Save", variant="primary", id="save")
                 yield Button("Back", id="back")

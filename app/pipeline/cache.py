@@ -18,6 +18,16 @@ from app.files import sha256_file as file_sha256
 
 #: Bump when the cache layout or key recipe changes, so old entries are not reused.
 CACHE_VERSION = 1
+#: A chunk's timing sidecar larger than this is not one (a chunk is seconds of speech).
+_MAX_SIDECAR_BYTES = 4 * 1024 * 1024
+
+
+def _floats(items) -> tuple[float, ...]:
+    return tuple(float(x) for x in items)
+
+
+def _words(items) -> tuple[tuple[str, float, float], ...]:
+    return tuple((str(w["word"]), float(w["start"]), float(w["end"])) for w in items)
 
 
 def normalize_text(text: str) -> str:
@@ -106,6 +116,26 @@ class ChunkCache:
         if not self.root.is_dir():
             return []
         return [p for p in self.root.glob("??/.*") if p.is_file() and is_stale_temp(p)]
+
+    def marks(self, key: str) -> tuple[tuple[float, ...] | None, tuple[tuple[str, float, float], ...] | None]:
+        """Return the timing known inside a chunk: sentence starts (engine) and word timestamps (verification).
+
+        Word timestamps live in `<key>.words.json` ({"words": [{"word", "start", "end"}, ...]} or the
+        bare list); either is None when absent or unreadable, and read-along timing falls back.
+        """
+        return self._read_small(self._meta_path(key), "sentence_starts", _floats), \
+            self._read_small(self._meta_path(key).with_suffix(".words.json"), "words", _words)
+
+    @staticmethod
+    def _read_small(path: Path, field: str, convert):
+        try:
+            if path.stat().st_size > _MAX_SIDECAR_BYTES:  # a chunk is seconds of speech; refuse nonsense
+                return None
+            data = json.loads(path.read_text(encoding="utf-8"))
+            items = data.get(field) if isinstance(data, dict) else data
+            return convert(items) if items else None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
 
     def discard(self, key: str) -> None:
         for p in (self.path_for(key), self._meta_path(key)):

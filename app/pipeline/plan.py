@@ -47,6 +47,15 @@ class RunPlan:
     fmt: str
     output: Path
     chunk_size: int
+    #: Every output this run writes (app/output/formats.py); `output` is the first one's path.
+    formats: tuple[str, ...] = ()
+    #: The book as written, when `book` is the spoken form the chunks are made of: the
+    #: read-along EPUB and captions show this text, timed on the spoken chunks.
+    source_book: Book | None = None
+
+    def __post_init__(self) -> None:
+        if not self.formats:
+            object.__setattr__(self, "formats", (self.fmt,))
 
     @property
     def chunks(self) -> list[PlannedChunk]:
@@ -79,12 +88,14 @@ def resolve_output(book: Book, output: Path | None, default_dir: Path, fmt: str)
 
 
 def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str, output: Path,
-              speaker: Speaker | None = None) -> RunPlan:
+              speaker: Speaker | None = None, formats: tuple[str, ...] = ()) -> RunPlan:
     """Put the text in spoken form, chunk every chapter and give each chunk its seed and cache key.
 
     The spoken form is what is cached, synthesized and verified, so it is made
     here, once, before anything is keyed; `speaker` defaults to the book's language.
     """
+    # Kept before the spoken-form rewrite of `book`: read-along outputs show the book as written.
+    written = book
     book = (speaker or Speaker(book.language, hints=book.lexicon)).book(book)
     chapters = []
     for chapter in book.chapters:
@@ -94,7 +105,8 @@ def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str
             planned.append(PlannedChunk(chunk, seed, chunk_key(chunk.text, seed, identity)))
         if planned:
             chapters.append(PlannedChapter(chapter, tuple(planned)))
-    return RunPlan(book=book, chapters=tuple(chapters), fmt=fmt, output=output, chunk_size=chunk_size)
+    return RunPlan(book=book, chapters=tuple(chapters), fmt=fmt, output=output, chunk_size=chunk_size,
+                   formats=formats or (fmt,), source_book=written)
 
 
 __all__ = ["Pause", "PlannedChunk", "PlannedChapter", "RunPlan", "make_plan", "resolve_output", "FORMATS"]

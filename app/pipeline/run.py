@@ -25,11 +25,15 @@ from app.audio import wav as wavinfo
 from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
 from app.backends.base import Backend
-from app.errors import BackendError, BadAudio, Cancelled, OutputError
+from app.errors import BackendError, BadAudio, Cancelled, ConfigError, OutputError
 from app.files import write_bytes_atomic
+from app.output import ChapterRender, write_read_along
+from app.output.formats import READ_ALONG, sibling_outputs
+from app.output.timing import ChunkMarks
 from app.pipeline import adaptive, bookrun
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
+from app.pipeline.chapter_files import ChapterRecord, read_sidecar, write_sidecar
 from app.pipeline.pauses import pause_seconds
 from app.pipeline.plan import PlannedChapter, PlannedChunk, RunPlan, safe_filename
 from app.pipeline.quality import check_chunk_audio
@@ -71,6 +75,11 @@ class Converter:
         self.no_cache = no_cache
         self.cancel = cancel or threading.Event()
         self.meta = BookMeta(title=plan.book.title, author=plan.book.author, cover=plan.book.cover)
+        self.outputs = sibling_outputs(plan.output, plan.formats)
+        # Encodes per chapter: AAC ("m4b") for the M4B and for every read-along output, whose
+        # timeline is the M4B's; MP3 for the MP3 folder.
+        wants_aac = bool(({"m4b"} | READ_ALONG) & set(plan.formats))
+        self.kinds = tuple(k for k, on in (("m4b", wants_aac), ("mp3", "mp3" in plan.formats)) if on)
         self._synthesized = 0
 
     # -- public ---------------------------------------------------------------
@@ -112,7 +121,7 @@ class Converter:
         # Two encoders: one AAC encode keeps up with ~50x realtime here, and a saturated GPU
         # server can outrun it, leaving a backlog after the last chunk.
         encoder = cf.ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1), thread_name_prefix="encode")
-        encoded: dict[int, cf.Future[ChapterAudio]] = {}
+        encoded: dict[int, cf.Future[ChapterRecord]] = {}
         try:
             for index, seconds in ready.items():
                 state = chapters[index]
@@ -134,7 +143,7 @@ class Converter:
             if todo:  # a finished book boots no server and loads no voice
                 with self.backend:
                     self._synthesize_all(todo, chapters, encoder, encoded)
-            results = [encoded[i].result() for i in sorted(encoded)]
+            results = {i: encoded[i].result() for i in sorted(encoded)}
         except KeyboardInterrupt:
             self.cancel.set()
             raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume") from None
@@ -143,7 +152,7 @@ class Converter:
         if self.cancel.is_set():
             raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume")
 
-        self.emit(ev.Muxing(self.plan.output))
+        self.emit(ev.Muxing(self.outputs[self.plan.formats[0]]))
         output = self._write_output(results)
         total_audio = sum(s.audio_seconds for s in chapters.values())
         self.emit(ev.RunFinished(output, total_audio, time.monotonic() - started, self._synthesized))
@@ -198,9 +207,10 @@ class Converter:
             seed = pc.seed if attempt == 1 else (pc.seed + attempt * 7919) & 0x7FFFFFFF
             tmp = self.cache.temp_path(pc.key)
             try:
-                self.backend.synthesize(pc.text, seed, tmp)
+                starts = self.backend.synthesize(pc.text, seed, tmp)
                 info = check_chunk_audio(tmp, pc.text)
-                return self.cache.put(pc.key, tmp, seed=seed, seconds=info.seconds, words=words)
+                extra = {"sentence_starts": [round(s, 4) for s in starts]} if starts else {}
+                return self.cache.put(pc.key, tmp, seed=seed, seconds=info.seconds, words=words, **extra)
             except BackendError as exc:
                 if not exc.transient or exc.retried or attempt >= MAX_ATTEMPTS or self.cancel.is_set():
                     if isinstance(exc, BadAudio) and attempt >= MAX_ATTEMPTS:
@@ -227,50 +237,66 @@ class Converter:
 
     # -- chapters and output --------------------------------------------------
 
-    def _chapter_file(self, planned: PlannedChapter) -> Path:
-        ext = "aac" if self.plan.fmt == "m4b" else "mp3"
-        extra = f"{self.meta.title}|{self.meta.author}" if self.plan.fmt == "mp3" else ""
-        return self.work_dir / "chapters" / f"{planned.artifact_key(self.plan.fmt, extra)}.{ext}"
+    def _chapter_file(self, planned: PlannedChapter, kind: str) -> Path:
+        ext = "aac" if kind == "m4b" else "mp3"
+        extra = f"{self.meta.title}|{self.meta.author}" if kind == "mp3" else ""
+        return self.work_dir / "chapters" / f"{planned.artifact_key(kind, extra)}.{ext}"
+
+    def _finished_record(self, planned: PlannedChapter) -> ChapterRecord | None:
+        """Return the chapter's record if every encode this run needs exists, else None."""
+        records = [read_sidecar(self._chapter_file(planned, kind), planned.chapter.title) for kind in self.kinds]
+        if not records or any(r is None for r in records):
+            return None
+        record = records[0]
+        record.files = {kind: self._chapter_file(planned, kind) for kind in self.kinds}
+        return record
 
     def _encoded_seconds(self, planned: PlannedChapter) -> float | None:
-        """Return the audio length of the chapter's encoded file, or None if it is not done."""
-        target = self._chapter_file(planned)
-        try:
-            info = json.loads(target.with_suffix(".json").read_text())
-            return float(info["audio_seconds"]) if target.exists() else None
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+        """Return the audio length of the chapter's encoded files, or None if they are not all done."""
+        record = self._finished_record(planned)
+        return record.audio_seconds if record else None
 
-    def _encode_chapter(self, state: _ChapterState) -> ChapterAudio:
+    def _encode_chapter(self, state: _ChapterState) -> ChapterRecord:
         """Stitch a finished chapter from cached chunks and encode it (pipelined)."""
         planned = state.planned
         chapter = planned.chapter
-        target = self._chapter_file(planned)
-        if target.exists() and not self.no_cache:
+        record = None if self.no_cache else self._finished_record(planned)
+        if record is not None:
             self.emit(ev.ChapterDone(chapter.index, chapter.title, state.audio_seconds))
-            return ChapterAudio(chapter.title, target)
-        paths.ensure(target.parent)
-        wav = target.with_suffix(".wav")
+            return record
+        targets = {kind: self._chapter_file(planned, kind) for kind in self.kinds}
+        first = targets[self.kinds[0]]
+        paths.ensure(first.parent)
+        wav = first.with_suffix(".wav")
+        placements = []
         with ChapterAssembler(wav) as assembler:
             for pc in planned.chunks:
                 if self.cancel.is_set():
                     raise Cancelled("Stopped while assembling a chapter")
                 chunk_path = self.cache.path_for(pc.key)
-                assembler.append(chunk_path, pause_seconds(pc.chunk.pause_after))
+                placements.append(assembler.append(chunk_path, pause_seconds(pc.chunk.pause_after)))
                 testhooks.pause_at("stitch", self.cancel)
             assembler.finish()
+        record = ChapterRecord(chapter.title, state.audio_seconds, assembler.sample_rate, placements, targets)
         try:
-            encode_chapter(wav, target, fmt=self.plan.fmt, meta=self.meta, title=chapter.title,
-                           track=chapter.index, total=len(self.plan.book.chapters), ffmpeg=self.ffmpeg)
-            write_bytes_atomic(target.with_suffix(".json"),
-                               json.dumps({"audio_seconds": state.audio_seconds}).encode())
+            for kind, target in targets.items():
+                if not self.no_cache and read_sidecar(target, chapter.title) is not None:
+                    continue  # this encode is done; only the other format is new
+                encode_chapter(wav, target, fmt=kind, meta=self.meta, title=chapter.title,
+                               track=chapter.index, total=len(self.plan.book.chapters), ffmpeg=self.ffmpeg)
+                write_sidecar(target, record)
         finally:
             wav.unlink(missing_ok=True)
         self.emit(ev.ChapterDone(chapter.index, chapter.title, state.audio_seconds))
-        return ChapterAudio(chapter.title, target)
+        return record
 
     def _check_output_writable(self) -> None:
-        folder = self.plan.output.parent if self.plan.fmt == "m4b" else self.plan.output
+        source = self.plan.book.source.resolve()
+        for fmt, path in self.outputs.items():
+            if path.resolve() == source:  # e.g. book.epub --format epub --output book.epub
+                raise ConfigError(f"The {fmt} output {path} is the book being read; it would be overwritten",
+                                  hint="Choose another --output file or folder")
+        folder = self.plan.output if self.plan.fmt == "mp3" else self.plan.output.parent
         try:
             paths.ensure(folder)
         except OSError as exc:
@@ -280,16 +306,35 @@ class Converter:
             raise OutputError(f"The output folder {folder} is not writable",
                               hint="Choose another with --output")
 
-    def _write_output(self, chapters: list[ChapterAudio]) -> Path:
-        out = self.plan.output
-        if self.plan.fmt == "m4b":
-            stamp = self._output_stamp(chapters)
-            if not self.no_cache and self._read_stamp(out) == stamp:
-                self.emit(ev.Message(f"{out} is up to date."))
-                return out
-            mux_m4b(chapters, out, meta=self.meta, ffmpeg=self.ffmpeg)
-            self._write_stamp(out, stamp)
-            return out
+    def _write_output(self, records: dict[int, ChapterRecord]) -> Path:
+        """Write every requested output and return the first format's."""
+        if "m4b" in self.outputs:
+            self._write_m4b([ChapterAudio(r.title, r.files["m4b"]) for r in records.values()], self.outputs["m4b"])
+        if "mp3" in self.outputs:
+            self._write_mp3([ChapterAudio(r.title, r.files["mp3"]) for r in records.values()], self.outputs["mp3"])
+        by_index = {pc.chapter.index: pc for pc in self.plan.chapters}
+        written = {c.index: c.paragraphs for c in (self.plan.source_book or self.plan.book).chapters}
+        renders = [ChapterRender(i, r.title, [(pc.chunk, pc.key) for pc in by_index[i].chunks], r.placements,
+                                 r.sample_rate, r.files["m4b"], written.get(i))
+                   for i, r in records.items() if "m4b" in r.files]
+        for path in write_read_along(self.plan.book, renders, self.outputs, ffmpeg=self.ffmpeg,
+                                     marks_for=self._marks, narrator=self.backend.name):
+            self.emit(ev.Message(f"Wrote {path}"))
+        return self.outputs[self.plan.formats[0]]
+
+    def _marks(self, key: str) -> ChunkMarks:
+        starts, words = self.cache.marks(key)
+        return ChunkMarks(starts, words)
+
+    def _write_m4b(self, chapters: list[ChapterAudio], out: Path) -> None:
+        stamp = self._output_stamp(chapters)
+        if not self.no_cache and self._read_stamp(out) == stamp:
+            self.emit(ev.Message(f"{out} is up to date."))
+            return
+        mux_m4b(chapters, out, meta=self.meta, ffmpeg=self.ffmpeg)
+        self._write_stamp(out, stamp)
+
+    def _write_mp3(self, chapters: list[ChapterAudio], out: Path) -> None:
         paths.ensure(out)
         width = max(2, len(str(len(chapters))))
         for n, ch in enumerate(chapters, 1):
@@ -302,7 +347,6 @@ class Converter:
                 raise OutputError(f"Cannot write {final} ({exc.strerror})") from None
             finally:
                 tmp.unlink(missing_ok=True)
-        return out
 
 
     # -- "is the output already this?" ---------------------------------------------

@@ -192,3 +192,28 @@ def test_real_piper_chunk(tmp_path):
     assert len(speech) / rate <= len(raw_samples) / raw_rate + TOL
     spans = sound_spans(samples, rate, threshold=10 ** (-50 / 20))
     assert spans[0][0] <= KEEP_SECONDS + TOL
+
+
+def test_append_reports_where_speech_and_its_inner_gaps_landed(tmp_path):
+    """Placements are what read-along timing is built on: check them against the written samples."""
+    rate = 16000
+    first = write_wav(tmp_path / "a.wav", np.concatenate(
+        [silence(0.5, rate), tone(1.0, rate), silence(0.3, rate), tone(0.8, rate), silence(0.4, rate)]), rate)
+    second = write_wav(tmp_path / "b.wav", np.concatenate([silence(0.2, rate), tone(0.6, rate, 300)]), rate)
+    out = tmp_path / "chapter.wav"
+    with ChapterAssembler(out) as asm:
+        a = asm.append(first, 0.75)
+        b = asm.append(second, 1.5)
+        asm.finish()
+    assert a.start == 0.0 and a.lead_trim == pytest.approx(0.5 - KEEP_SECONDS, abs=1e-3)
+    assert a.end == pytest.approx(2.1 + 2 * KEEP_SECONDS, abs=1e-3)
+    assert b.start == pytest.approx(a.end + 0.75, abs=1e-3) and b.gaps == ()
+    # The one inner gap: the 0.3 s of silence between the tones, found to within a 10 ms window.
+    (g0, g1), = a.gaps
+    assert g0 == pytest.approx(KEEP_SECONDS + 1.0, abs=0.011) and g1 == pytest.approx(KEEP_SECONDS + 1.3, abs=0.011)
+    # Independent check on the file: the samples say the same.
+    pcm, _, _ = read_pcm(out)
+    loud = np.flatnonzero(np.abs(pcm[:, 0]) > 0.01) / rate
+    assert loud[0] == pytest.approx(a.start + KEEP_SECONDS, abs=0.005)
+    assert loud[-1] == pytest.approx(b.end, abs=0.005)  # the second chunk ends on its tone: nothing trimmed
+    assert not np.any((loud > g0 + 0.01) & (loud < g1 - 0.01))

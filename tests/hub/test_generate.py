@@ -126,3 +126,31 @@ async def test_piper_run_completes_and_shows_the_output(tmp_path):
         assert "chunks 1/1" in text or re.search(r"chunks (\d+)/\1", text)
         assert "done" in run.query_one("#chapters").get_row_at(0)
         assert app.tasks == {}
+
+
+async def test_format_list_offers_every_output_and_builds_the_request(tmp_path):
+    """The form lists m4b, mp3, epub, srt and vtt; toggling by keyboard gives the CLI's --format list."""
+    book = tmp_path / "tiny.txt"
+    book.write_text("A Tiny Book\n\nThe fox ran home.\n")
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 50)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        screen = app.screen
+        formats = screen.query_one("#format")
+        assert [formats.get_option_at_index(i).value for i in range(formats.option_count)] == [
+            "m4b", "mp3", "epub", "srt", "vtt"]
+        assert formats.selected == ["m4b"]  # the settings' default
+        screen.query_one("#book").value = str(book)
+        formats.focus()
+        await pilot.pause()
+        formats.highlighted = 0
+        await pilot.press("down", "down", "space", "down", "down", "space")
+        await pilot.pause()
+        assert screen.request().fmt == "m4b,epub,vtt"
+        formats.highlighted = 0
+        await pilot.press("space")  # m4b off: only the read-along outputs
+        await pilot.pause()
+        assert screen.request().fmt == "epub,vtt"
+        formats.deselect_all()
+        assert screen.request() is None  # nothing chosen: the form says so instead of starting

@@ -335,10 +335,11 @@ def test_a_managed_server_that_dies_mid_run_is_restarted(settings, tmp_path):
 def test_every_payload_field_is_a_createspeechrequest_field(tmp_path):
     """Field names come from sglang-omni 0.1.9's serve/protocol.py (read by AST, not copied)."""
     import ast
-    src = Path("/tmp/sgo/src/sglang_omni/serve/protocol.py")
-    if not src.exists():
-        pytest.skip("the unpacked sglang-omni 0.1.9 source is not on this machine")
-    tree = ast.parse(src.read_text())
+    from tests.support import sglang_omni_source
+    root = sglang_omni_source()
+    if root is None:
+        pytest.skip("sglang-omni 0.1.9's source is not on this machine (bash tests/conformance/env.sh)")
+    tree = ast.parse((root / "sglang_omni" / "serve/protocol.py").read_text())
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "CreateSpeechRequest")
     fields = {n.target.id for n in cls.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
     clip = make_clip(tmp_path / "c.wav")

@@ -278,10 +278,11 @@ def test_api_url_with_another_catalog_model_is_refused(external_double, settings
 def test_serve_argv_only_uses_flags_of_the_real_cli():
     """Every flag serve_argv emits is declared by sglang-omni 0.1.9's cli/serve.py (read by AST)."""
     import ast
-    src = Path("/tmp/sgo/src/sglang_omni/cli/serve.py")
-    if not src.exists():
-        pytest.skip("the unpacked sglang-omni 0.1.9 source is not on this machine")
-    tree = ast.parse(src.read_text())
+    from tests.support import sglang_omni_source
+    root = sglang_omni_source()
+    if root is None:
+        pytest.skip("sglang-omni 0.1.9's source is not on this machine (bash tests/conformance/env.sh)")
+    tree = ast.parse((root / "sglang_omni" / "cli/serve.py").read_text())
     fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "serve")
     declared = set()
     for arg in fn.args.args[1:]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import venv
 from pathlib import Path
@@ -120,8 +121,16 @@ def test_picker_rows_align_columns():
 @pytest.fixture(scope="session")
 def config_venv(tmp_path_factory):
     """A throwaway venv with only what sglang-omni's config schema imports (no torch)."""
-    if not SGO_SRC.is_dir():
-        pytest.skip("the unpacked sglang-omni 0.1.9 source is not at /tmp/sgo/src")
+    global SGO_SRC
+    from tests.support import sglang_omni_source
+    found = sglang_omni_source()
+    if found is None:
+        pytest.skip("sglang-omni 0.1.9's source is not on this machine (bash tests/conformance/env.sh)")
+    # The package alone, as an unpacked wheel would hold it: a venv's site-packages would
+    # bring torch and sglang along, which this schema-only check must do without.
+    SGO_SRC = tmp_path_factory.mktemp("sgo")
+    shutil.copytree(found / "sglang_omni", SGO_SRC / "sglang_omni",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     root = tmp_path_factory.mktemp("cfgvenv")
     venv.EnvBuilder(with_pip=True).create(root)
     py = root / "bin" / "python"

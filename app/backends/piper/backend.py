@@ -115,16 +115,33 @@ class PiperBackend(Backend):
                         hint="A Piper voice is an .onnx model with its .onnx.json config beside it; "
                              "omit --voice to use the bundled one") from None
 
-    def synthesize(self, text: str, seed: int, out_path: Path) -> None:
+    def synthesize(self, text: str, seed: int, out_path: Path) -> list[float]:
+        """Write the chunk's WAV and return the second each of Piper's sentences starts at."""
         # Piper's synthesis is deterministic for a given voice; `seed` is unused.
         self.start()
+        starts: list[float] = []
+        frames = 0
         try:
             with wave.open(str(out_path), "wb") as wav:
-                self._voice.synthesize_wav(text, wav)
+                # Piper yields one audio chunk per sentence: where each begins is exact timing.
+                for n, piece in enumerate(self._voice.synthesize(text)):
+                    if n == 0:
+                        wav.setframerate(piece.sample_rate)
+                        wav.setsampwidth(piece.sample_width)
+                        wav.setnchannels(piece.sample_channels)
+                    starts.append(frames / piece.sample_rate)
+                    data = piece.audio_int16_bytes
+                    wav.writeframes(data)
+                    frames += len(data) // (piece.sample_width * piece.sample_channels)
+                if not starts:
+                    raise BackendError(f"Piper produced no audio for {text[:40]!r}")
+        except BackendError:
+            raise
         except OSError as exc:  # a full disk or a folder in the way is the environment, not the voice
             raise environment_error(exc) or BackendError(f"Piper could not write a chunk ({exc})") from exc
         except Exception as exc:  # onnxruntime/phonemizer errors have no common base
             raise BackendError(f"Piper could not speak a chunk ({exc})") from exc
+        return starts
 
     @property
     def sample_rate(self) -> int:
