@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from app import __version__, allocator
+from app.book.model import CODE_CHOICES
 from app.errors import AudiobookError, Cancelled, environment_error
 from app.redact import RedactingFilter, redact
 
@@ -42,7 +43,13 @@ def build_convert_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="sglomni model key (see 'backends sglomni list')")
     p.add_argument("--chunk-size", type=int, help="words per request; default depends on the backend")
     p.add_argument("--chapters", help="chapters to convert, e.g. 3-5,9 (see --list-chapters)")
-    p.add_argument("--list-chapters", action="store_true", help="print the chapters that will be read and exit")
+    p.add_argument("--list-chapters", action="store_true",
+                   help="print each chapter's title, words and first words, and exit")
+    p.add_argument("--include-matter", action="store_true",
+                   help="also read front and back matter (title pages, licence, contents, index)")
+    p.add_argument("--code", choices=CODE_CHOICES,
+                   help="code blocks: 'mention' says \"Code example.\" (default), 'skip' leaves them out, "
+                        "'read' reads them as text")
     p.add_argument("--export-text", type=Path, metavar="FILE.md",
                    help="write exactly what will be spoken, chapter by chapter, as Markdown (convert it back to "
                         "fix the text), and exit")
@@ -115,7 +122,8 @@ def run_convert(argv: list[str]) -> int:
         clone=args.clone, transcription=args.transcription, language=args.language,
         whisper_model=args.whisper_model,
         api_urls=tuple(args.api_urls), concurrency=args.concurrency, port=args.port, host=args.host,
-        profile=args.profile, lexicon=args.lexicon, links=args.links,
+        profile=args.profile, include_matter=args.include_matter, code=args.code or "mention",
+        lexicon=args.lexicon, links=args.links,
     )
     if args.export_text:
         from app.convert import export_text
@@ -123,10 +131,7 @@ def run_convert(argv: list[str]) -> int:
         print(export_text(req, args.export_text))
         return 0
     if args.list_chapters:
-        book = read_book(req)
-        print(f"{book.title} — {book.author}")
-        for ch in book.chapters:
-            print(f"{ch.index:>4}  {ch.title}  ({ch.words} words)")
+        print_chapters(read_book(req))
         return 0
     progress = ConsoleProgress()
     try:
@@ -135,6 +140,21 @@ def run_convert(argv: list[str]) -> int:
         progress.close()
     print(output)
     return 0
+
+
+#: Words of each chapter's opening shown by --list-chapters.
+LIST_OPENING_WORDS = 12
+
+
+def print_chapters(book) -> None:
+    """Print the book's chapters: number, title, words, and the first words that will be spoken."""
+    print(f"{book.title} — {book.author}")
+    for ch in book.chapters:
+        # The heading is spoken first; the opening shown is what follows it.
+        paras = ch.paragraphs[1:] if ch.paragraphs[0].casefold() == ch.title.casefold() else ch.paragraphs
+        words = " ".join(paras).split()
+        opening = " ".join(words[:LIST_OPENING_WORDS]) + (" …" if len(words) > LIST_OPENING_WORDS else "")
+        print(f"{ch.index:>4}  {ch.title}  ({ch.words} words)\n      {opening}")
 
 
 def build_hub_parser() -> argparse.ArgumentParser:
@@ -208,6 +228,10 @@ def main(argv: list[str] | None = None) -> int:
         if command is not None:
             return command(argv[1:])
         return run_convert(argv)
+    except BrokenPipeError:
+        # The reader went away (`--list-chapters | head`): not an error, and nothing more to write.
+        sys.stdout = None
+        return 0
     except KeyboardInterrupt:
         print("Stopped. Finished chunks are saved; run the same command again to resume.", file=sys.stderr)
         return Cancelled.exit_code

@@ -15,7 +15,7 @@ from app import settings as settings_mod
 from app.audio.ffmpeg import ffmpeg_exe
 from app.backends import BackendOptions, VoiceOptions, create_backend
 from app.backends.base import Backend
-from app.book import load_book, select_chapters
+from app.book import ReadOptions, load_book, select_chapters
 from app.book import lexicon as lexicon_mod
 from app.book.export_text import write_markdown
 from app.book.model import Book
@@ -53,6 +53,10 @@ class ConvertRequest:
     port: int | None = None
     host: str | None = None
     profile: str | None = None
+    #: Read front and back matter (licence, index, title pages) too.
+    include_matter: bool = False
+    #: How code blocks are read: "mention" (default), "skip" or "read".
+    code: str = "mention"
     #: A lexicon file (word -> how to say it) on top of the app home's lexicon.toml.
     lexicon: Path | None = None
     #: "read" URLs and emails ("a link to debian dot org") or "skip" them.
@@ -88,7 +92,8 @@ def choose_backend_name(req: ConvertRequest, conf: settings_mod.Settings) -> str
 
 def read_book(req: ConvertRequest) -> Book:
     """Load the book and apply --chapters."""
-    book = load_book(req.book, title=req.title, author=req.author)
+    options = ReadOptions(include_matter=req.include_matter, code=req.code, language=req.language)
+    book = load_book(req.book, title=req.title, author=req.author, options=options)
     if req.chapters is not None:  # --chapters "" is a mistake, not "all of them"
         book = select_chapters(book, req.chapters)
     return book

@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 from app.book.inputfile import MAX_EPUB_BYTES, MAX_TEXT_BYTES, check_book_file, read_book_bytes
-from app.book.model import Book, Chapter, Cover
+from app.book.model import Book, Chapter, Cover, ReadOptions
 from app.errors import BookNotFound, EmptyBook, InputError, UnsupportedFormat
 
-__all__ = ["Book", "Chapter", "Cover", "load_book", "select_chapters", "SUPPORTED_SUFFIXES", "MAX_TEXT_BYTES"]
+__all__ = ["Book", "Chapter", "Cover", "ReadOptions", "load_book", "select_chapters", "SUPPORTED_SUFFIXES", "MAX_TEXT_BYTES"]
 
 #: Suffix -> format name.
 SUPPORTED_SUFFIXES = {
@@ -21,8 +21,14 @@ SUPPORTED_SUFFIXES = {
     ".htm": "html",
     ".xhtml": "html",
 }
-def load_book(path: Path, *, title: str | None = None, author: str | None = None) -> Book:
+
+
+def load_book(path: Path, *, title: str | None = None, author: str | None = None,
+              options: ReadOptions | None = None) -> Book:
     """Return the book at path; title and author override what the file says."""
+    from app.book.cleanup import person_name, real_title
+
+    options = options or ReadOptions()
     path = Path(path)
     if not path.exists() and not path.is_symlink():
         raise BookNotFound(f"No such file: {path}", hint="Check the path and try again")
@@ -39,21 +45,22 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
     if kind == "epub":
         from app.book.epub import read_epub
 
-        book = read_epub(path)
+        book = read_epub(path, options=options)
     elif kind == "html":
         from app.book.html import load_html
 
-        book = load_html(path, read_book_bytes(path))
+        book = load_html(path, read_book_bytes(path), options)
     else:
         from app.book.text import load_markdown, load_text
 
-        book = (load_markdown if kind == "markdown" else load_text)(path, read_book_bytes(path))
+        book = (load_markdown if kind == "markdown" else load_text)(path, read_book_bytes(path), options)
     if not book.chapters:
         raise EmptyBook(f"{path.name} has no readable text", hint="Check that the file is the book itself, not a scan or a cover")
     return dataclasses.replace(
         book,
-        title=title or book.title or path.stem,
-        author=author or book.author or "Unknown",
+        # The file name only when the book names itself nowhere (no metadata, no heading).
+        title=title or real_title(book.title, path.stem) or path.stem,
+        author=author or person_name(book.author) or "Unknown",
     )
 
 

@@ -6,13 +6,16 @@ share one rule for where chapters start.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
-from app.book.model import Chapter
-from app.book.normalize import clean_paragraphs, clean_text
+from app.book.model import Chapter, ReadOptions
+from app.book.normalize import clean_text
 
 #: Headings deeper than this never start a chapter (h4+ are sections).
 MAX_CHAPTER_LEVEL = 3
+#: Front matter outside the chapters is read only when it is this long (a real unlisted prologue).
+UNLISTED_MIN_WORDS = 300
 
 _NUMBER_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
@@ -21,8 +24,8 @@ _NUMBER_WORDS = (
 )
 #: "Chapter 12", "CHAPTER XII.", "Part One", "Book the First", "Chapter 1: The Beginning".
 _KEYWORD_HEADING = re.compile(
-    rf"^(?:chapter|part|book|volume|canto|letter)\s+"
-    rf"(?:the\s+)?(?:\d+|[ivxlcdm]+|(?:{_NUMBER_WORDS})(?:[\s-](?:{_NUMBER_WORDS}))?)\b"
+    rf"^(?:chapter|part|book|volume|canto|letter|appendix)\s+"
+    rf"(?:the\s+)?(?:\d+|[ivxlcdm]+|[a-z]|(?:{_NUMBER_WORDS})(?:[\s-](?:{_NUMBER_WORDS}))?)\b"
     r"\s*(?P<rest>[.:\-\u2013\u2014]?.*)$",
     re.IGNORECASE,
 )
@@ -41,6 +44,8 @@ class Block:
     level: int = 0
     #: Element ids that start at or inside this block (EPUB TOC anchors).
     ids: set[str] = field(default_factory=set)
+    #: "text", or "code" for a preformatted block (read per ReadOptions.code).
+    kind: str = "text"
 
 
 def keyword_heading(text: str) -> bool:
@@ -76,19 +81,39 @@ def _subtitle(block: Block | None, level: int, promoted: bool) -> str | None:
 
 def promote_keyword_headings(blocks: list[Block]) -> list[Block]:
     """Return blocks with one-line "Chapter N"-style paragraphs marked as level-1 headings."""
-    return [Block(b.text, 1, b.ids) if b.level == 0 and keyword_heading(b.text) else b for b in blocks]
+    return [Block(b.text, 1, b.ids, b.kind) if b.level == 0 and b.kind == "text" and keyword_heading(b.text) else b
+            for b in blocks]
+
+
+#: A heading level divides the body only if no one of its sections holds more than this share of the
+#: words: a title <h1> (or texinfo's "Top" <h1>) spans the whole book and must not hide the chapters.
+_MAX_SECTION_SHARE = 0.8
 
 
 def _split_level(blocks: list[Block]) -> int | None:
-    """Return the heading level that divides the book: the highest one used at least twice."""
+    """Return the heading level that divides the book: the highest one repeated that spreads the text."""
     counts: dict[int, int] = {}
     for b in blocks:
         if 1 <= b.level <= MAX_CHAPTER_LEVEL:
             counts[b.level] = counts.get(b.level, 0) + 1
     if not counts:
         return None
-    repeated = [lvl for lvl, n in counts.items() if n >= 2]
-    return min(repeated) if repeated else min(counts)
+    repeated = sorted(lvl for lvl, n in counts.items() if n >= 2)
+    for level in repeated:
+        if _largest_share(blocks, level) <= _MAX_SECTION_SHARE:
+            return level
+    return repeated[0] if repeated else min(counts)
+
+
+def _largest_share(blocks: list[Block], level: int) -> float:
+    """Return the largest share of the words that one section at this heading level holds."""
+    sections = [0]
+    for b in blocks:
+        if 0 < b.level <= level:
+            sections.append(0)
+        sections[-1] += len(b.text.split())
+    total = sum(sections)
+    return max(sections) / total if total else 1.0
 
 
 def _title_for(blocks: list[Block], i: int, promoted: bool) -> str:
@@ -101,8 +126,16 @@ def _title_for(blocks: list[Block], i: int, promoted: bool) -> str:
     return title
 
 
-def split_chapters(blocks: list[Block], fallback_title: str) -> list[Chapter]:
-    """Return chapters split at headings, numbered from 1; one chapter when there are none."""
+def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOptions | None = None) -> list[Chapter]:
+    """Return chapters split at headings, numbered from 1; one chapter when there are none.
+
+    Text before the first chapter heading is front matter (title page, licence, contents): it is
+    read only when it is long enough to be a real unlisted prologue or the options include matter.
+    Chapters titled as matter (licence, index) are left out unless the options include them.
+    """
+    from app.book.cleanup import body_words, is_matter_title, narration
+
+    options = options or ReadOptions()
     promoted = not any(1 <= b.level <= MAX_CHAPTER_LEVEL for b in blocks)
     if promoted:
         blocks = promote_keyword_headings(blocks)
@@ -117,20 +150,42 @@ def split_chapters(blocks: list[Block], fallback_title: str) -> list[Chapter]:
     if preamble and groups and all(b.level for b in preamble):
         # Only headings before the first chapter (the book's title): read them with chapter 1.
         groups[0] = (groups[0][0], preamble + groups[0][1])
-    elif preamble:
+    elif preamble and (not groups or options.include_matter or body_words(preamble) >= UNLISTED_MIN_WORDS):
         heads = [b for b in preamble if b.level]
         groups.insert(0, (clean_text(heads[0].text) if heads else fallback_title, preamble))
-    titled = [(t, clean_paragraphs(b.text for b in bs)) for t, bs in groups]
-    # A heading with nothing under it whose title comes back later is a contents listing.
-    later: list[set[str]] = []
-    seen: set[str] = set()
-    for t, _ in reversed(titled):
-        later.append(set(seen))
-        seen.add((t or "").casefold())
-    later.reverse()
-    chapters = []
-    for (title, paras), after in zip(titled, later):
-        if not paras or (len(paras) <= 2 and (title or "").casefold() in after):
+    if not options.include_matter:
+        groups = [(t, bs) for t, bs in groups if not (t and is_matter_title(t))]
+    titled = [(t, narration(bs, options)) for t, bs in _fold_title_pages(groups, fallback_title)]
+    return [Chapter(n, title or fallback_title, paras) for n, (title, paras) in enumerate(
+        ((t, p) for t, p in titled if p), start=1)]
+
+
+def _fold_title_pages(
+    groups: list[tuple[str | None, list[Block]]], book_title: str
+) -> list[tuple[str | None, list[Block]]]:
+    """Return the groups with heading-only ones folded into the next title ("Part Two: Chapter 5").
+
+    A heading whose title comes back later, with at most one line under it, is a contents listing
+    and is dropped; a heading-only group repeating the book's title is the title page and adds
+    nothing to the next title.
+    """
+    from app.book.cleanup import body_words
+
+    out: list[tuple[str | None, list[Block]]] = []
+    prefix = ""
+    # Titles still to come, counted, so "comes back later" is one look-up (books with thousands of headings).
+    later = Counter((t or "").casefold() for t, _ in groups)
+    for n, (title, blocks) in enumerate(groups):
+        key = (title or "").casefold()
+        later[key] -= 1
+        if key and later[key] > 0 and sum(1 for b in blocks if not b.level) <= 1:
+            continue  # a contents listing: the title, perhaps one line, and the chapter itself comes later
+        if not body_words(blocks) and n + 1 < len(groups):
+            if key and key != book_title.casefold():
+                prefix = f"{prefix}: {title}" if prefix else title
             continue
-        chapters.append(Chapter(len(chapters) + 1, title or fallback_title, paras))
-    return chapters
+        if prefix:
+            title = f"{prefix}: {title}" if title else prefix
+            prefix = ""
+        out.append((title, blocks))
+    return out

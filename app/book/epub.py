@@ -9,16 +9,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
-from app.book.blocks import Block
+from app.book.blocks import UNLISTED_MIN_WORDS, Block
+from app.book.cleanup import body_words, is_matter_title, narration, real_title
 from app.book.encryption import refuse_encrypted_text
-from app.book.html import Document, html_document, parse_html
-from app.book.model import Book, Chapter, Cover
-from app.book.normalize import clean_paragraphs, clean_text
+from app.book.html import Document, html_document
+from app.book.model import Book, Chapter, Cover, ReadOptions
+from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml, resolve
+from app.book.toc import Entry, chapter_entries, children, descendants, local, read_toc
 from app.errors import CorruptBook
 
 _HINT = "Use a clean copy of the book, or convert it again with Calibre"
@@ -38,18 +39,12 @@ _NON_NARRATION_TITLE = re.compile(
     re.IGNORECASE,
 )
 _COPYRIGHT_TEXT = re.compile(r"all rights reserved|\bISBN\b|\bcopyright\s*(?:©|\(c\)|\d{4})", re.IGNORECASE)
-#: Front matter not in the TOC is kept only when it is this long (a real unlisted prologue).
-_UNLISTED_MIN_WORDS = 300
-
-
-@dataclass
-class _Entry:
-    """One table-of-contents entry."""
-
-    title: str
-    name: str
-    fragment: str
-    depth: int
+#: Language names --language may give, as primary subtags (codes pass through as they are).
+_LANGUAGE_NAMES = {
+    "english": "en", "german": "de", "deutsch": "de", "french": "fr", "spanish": "es", "italian": "it",
+    "portuguese": "pt", "dutch": "nl", "russian": "ru", "polish": "pl", "chinese": "zh", "japanese": "ja",
+    "korean": "ko",
+}
 
 
 @dataclass
@@ -59,7 +54,8 @@ class _Package:
     opf: str
     title: str = ""
     authors: list[str] = field(default_factory=list)
-    language: str = "en"
+    #: dc:language values in order; the first is the book's.
+    languages: list[str] = field(default_factory=list)
     #: manifest id -> (archive name, media type, properties)
     items: dict[str, tuple[str, str, set[str]]] = field(default_factory=dict)
     spine: list[str] = field(default_factory=list)
@@ -67,23 +63,9 @@ class _Package:
     cover_id: str = ""
     guide: list[tuple[str, str]] = field(default_factory=list)
 
-
-def _local(el: etree._Element) -> str:
-    tag = el.tag
-    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
-
-
-def _children(el: etree._Element, name: str) -> list[etree._Element]:
-    return [c for c in el if _local(c) == name]
-
-
-def _descendants(el: etree._Element, name: str) -> list[etree._Element]:
-    return [c for c in el.iter() if _local(c) == name]
-
-
-def _split_href(base: str, href: str) -> tuple[str | None, str]:
-    """Return (archive name, fragment) for an href found in the document at base."""
-    return resolve(base, href), unquote(urlsplit(href).fragment)
+    @property
+    def language(self) -> str:
+        return self.languages[0] if self.languages else "en"
 
 
 def _read_package(zf: SafeZip, book: str) -> _Package:
@@ -95,7 +77,7 @@ def _read_package(zf: SafeZip, book: str) -> _Package:
         # A missing or damaged container.xml is survivable: look for the package document directly.
         container = None
     if container is not None:
-        for rf in _descendants(container, "rootfile"):
+        for rf in descendants(container, "rootfile"):
             path = rf.get("full-path") or ""
             if path.endswith(".opf") and zf.has(path):
                 opf = path
@@ -106,112 +88,44 @@ def _read_package(zf: SafeZip, book: str) -> _Package:
         raise CorruptBook(f"{book} has no package document (.opf); it is not an EPUB", hint=_HINT)
     root = parse_xml(zf.read(opf), opf, book)
     pkg = _Package(opf)
-    for meta in _descendants(root, "metadata")[:1]:
+    for meta in descendants(root, "metadata")[:1]:
         for el in meta.iter():
-            name, text = _local(el), clean_text("".join(el.itertext()))
+            name, text = local(el), clean_text("".join(el.itertext()))
             if name == "title" and text and not pkg.title:
                 pkg.title = text
             elif name == "creator" and text:
                 pkg.authors.append(text)
-            elif name == "language" and text and pkg.language == "en":
-                pkg.language = text
+            elif name == "language" and text:
+                pkg.languages.append(text)
             elif name == "meta" and (el.get("name") or "").lower() == "cover":
                 pkg.cover_id = el.get("content") or ""
-    for item in _descendants(root, "item"):
+    for item in descendants(root, "item"):
         name = resolve(opf, item.get("href") or "")
         if item.get("id") and name:
             props = set((item.get("properties") or "").split())
             pkg.items[item.get("id")] = (name, (item.get("media-type") or "").lower(), props)
-    for spine in _descendants(root, "spine")[:1]:
+    for spine in descendants(root, "spine")[:1]:
         pkg.ncx_id = spine.get("toc") or ""
-        for ref in _children(spine, "itemref"):
+        for ref in children(spine, "itemref"):
             if ref.get("idref") in pkg.items and (ref.get("linear") or "yes").lower() != "no":
                 pkg.spine.append(ref.get("idref"))
-    for ref in _descendants(root, "reference"):
+    for ref in descendants(root, "reference"):
         name = resolve(opf, ref.get("href") or "")
         if name:
             pkg.guide.append(((ref.get("type") or "").lower(), name))
     return pkg
 
 
-def _nav_entries(root: etree._Element, base: str) -> tuple[list[_Entry], list[tuple[str, str]]]:
-    """Return the TOC entries and (type, name) landmarks of an EPUB 3 navigation document."""
-    entries: list[_Entry] = []
-    landmarks: list[tuple[str, str]] = []
-    navs = [n for n in root.iter("nav")]
-    toc = next((n for n in navs if "toc" in (n.get("epub:type") or "").split()), navs[0] if navs else None)
-    for nav in navs:
-        if "landmarks" in (nav.get("epub:type") or "").split():
-            for a in nav.iter("a"):
-                name, _ = _split_href(base, a.get("href") or "")
-                if name:
-                    for t in (a.get("epub:type") or "").lower().split():
-                        landmarks.append((t, name))
-
-    def walk(ol: etree._Element, depth: int) -> None:
-        for li in ol:
-            if not isinstance(li.tag, str) or li.tag != "li":
-                continue
-            link = next((c for c in li if c.tag in ("a", "span")), None)
-            if link is not None and link.tag == "a" and link.get("href"):
-                name, frag = _split_href(base, link.get("href"))
-                if name:
-                    entries.append(_Entry(clean_text(link.text_content()), name, frag, depth))
-            for sub in li:
-                if sub.tag == "ol":
-                    walk(sub, depth + 1)
-
-    if toc is not None:
-        for ol in toc.iter("ol"):
-            walk(ol, 1)
-            break
-    return entries, landmarks
-
-
-def _ncx_entries(root: etree._Element, base: str) -> list[_Entry]:
-    """Return the TOC entries of an EPUB 2 NCX document."""
-    entries: list[_Entry] = []
-
-    def walk(parent: etree._Element, depth: int) -> None:
-        for point in _children(parent, "navPoint"):
-            label = next(iter(_descendants(point, "text")), None)
-            content = next(iter(_children(point, "content")), None)
-            if content is not None and content.get("src"):
-                name, frag = _split_href(base, content.get("src"))
-                if name:
-                    title = clean_text("".join(label.itertext())) if label is not None else ""
-                    entries.append(_Entry(title, name, frag, depth))
-            walk(point, depth + 1)
-
-    for nav_map in _descendants(root, "navMap")[:1]:
-        walk(nav_map, 1)
-    return entries
-
-
-def _toc(zf: SafeZip, pkg: _Package, book: str) -> tuple[list[_Entry], list[tuple[str, str]], str | None]:
-    """Return the TOC entries, landmarks and the nav document's name (EPUB 3 nav, else NCX)."""
-    nav = next((v[0] for v in pkg.items.values() if "nav" in v[2]), None)
-    if nav and zf.has(nav):
-        entries, landmarks = _nav_entries(parse_html(zf.read(nav), f"{book}: {nav}"), nav)
-        if entries:
-            return entries, landmarks, nav
-    else:
-        landmarks = []
-    ncx = pkg.items.get(pkg.ncx_id) or next(
-        (v for v in pkg.items.values() if v[1] == "application/x-dtbncx+xml"), None
-    )
-    if ncx and zf.has(ncx[0]):
-        return _ncx_entries(parse_xml(zf.read(ncx[0]), ncx[0], book), ncx[0]), landmarks, nav
-    return [], landmarks, nav
-
-
-def _non_narration(doc: Document, name: str, marked: set[str]) -> bool:
+def _non_narration(doc: Document, name: str, marked: set[str], listed: set[str]) -> bool:
     """Return whether a spine document is cover, contents, copyright, index or similar."""
     if name in marked or doc.types & NON_NARRATION:
         return True
     heading = next((clean_text(b.text) for b in doc.blocks if b.level), "")
     if _NON_NARRATION_TITLE.match(doc.title.strip(" .:")) or _NON_NARRATION_TITLE.match(heading.strip(" .:")):
         return True
+    if name in listed:
+        # A page the TOC lists as a chapter is never dropped for a copyright line in its footer.
+        return False
     words = sum(len(b.text.split()) for b in doc.blocks)
     return words < 400 and any(_COPYRIGHT_TEXT.search(b.text) for b in doc.blocks)
 
@@ -238,32 +152,55 @@ def _find(blocks: list[Block], fragment: str) -> int:
     return 0
 
 
-def read_epub(path: Path, limits: Limits | None = None) -> Book:
+def _primary(language: str) -> str:
+    """Return a language's primary subtag ("de" for "de-AT" or "German"), lower case."""
+    code = language.strip().lower().replace("_", "-").split("-")[0]
+    return _LANGUAGE_NAMES.get(code, code)
+
+
+def _in_language(order: list[str], docs: dict[str, Document], language: str) -> list[str]:
+    """Return the spine documents in the book's language when the spine holds several translations."""
+    wanted = _primary(language)
+    marked = {n: _primary(docs[n].language) for n in order if docs[n].language}
+    if len(set(marked.values())) < 2 or wanted not in marked.values():
+        return order
+    return [n for n in order if marked.get(n, wanted) == wanted]
+
+
+def read_epub(path: Path, limits: Limits | None = None, options: ReadOptions | None = None) -> Book:
     """Return the narrated chapters of an EPUB, with metadata and cover."""
+    options = options or ReadOptions()
     book = path.name
     with SafeZip(path, limits) as zf:
         pkg = _read_package(zf, book)
         refuse_encrypted_text(zf, {pkg.opf, *(name for name, media, _ in pkg.items.values()
                                               if media in _HTML_TYPES or media.endswith("ncx+xml"))}, book)
-        entries, landmarks, nav = _toc(zf, pkg, book)
-        marked = {name for kind, name in landmarks + pkg.guide if kind in NON_NARRATION}
-        if nav:
-            marked.add(nav)
+        entries, landmarks, nav = read_toc(zf, pkg.items, pkg.ncx_id, book)
+        entries = chapter_entries(entries)
+        marked = set() if options.include_matter else {
+            name for kind, name in landmarks + pkg.guide if kind in NON_NARRATION
+        }
+        listed = {e.name for e in entries if not _matter_entry(e.title)}
         docs: dict[str, Document] = {}
         order: list[str] = []
         for idref in pkg.spine:
             name, media, _ = pkg.items[idref]
-            if media not in _HTML_TYPES or name in docs or not zf.has(name):
+            if media not in _HTML_TYPES or name in docs or not zf.has(name) or name == nav:
                 continue
             doc = html_document(zf.read(name), f"{book}: {name}")
             docs[name] = doc
-            if not _non_narration(doc, name, marked):
+            if options.include_matter or not _non_narration(doc, name, marked, listed):
                 order.append(name)
-        chapters = _toc_chapters(entries, docs, order) or _spine_chapters(docs, order)
+        order = _in_language(order, docs, options.language or pkg.language)
+        title = real_title(pkg.title, path.stem) or next(
+            (h for h in (_heading(docs[n]) for n in docs) if h), ""
+        )
+        chapters = (_toc_chapters(entries, docs, order, options, title)
+                    or _spine_chapters(docs, order, options))
         cover = _cover(zf, pkg)
         hints = _pronunciation_hints(zf, pkg, docs.values())
     return Book(
-        title=pkg.title, author=", ".join(pkg.authors), chapters=tuple(chapters), source=path,
+        title=title, author=", ".join(pkg.authors), chapters=tuple(chapters), source=path,
         language=pkg.language, cover=cover, lexicon=hints,
     )
 
@@ -279,52 +216,46 @@ def _pronunciation_hints(zf: SafeZip, pkg: _Package, docs) -> tuple[tuple[str, s
     return book_hints(pls, {word: ipa for doc in docs for word, ipa in doc.phonemes.items()})
 
 
-def _usable_entries(
-    entries: list[_Entry], docs: dict[str, Document], order: list[str]
-) -> list[tuple[tuple[int, int] | None, _Entry]]:
+def _matter_entry(title: str) -> bool:
+    """Return whether a TOC label names a page that is not narration (contents, licence, index)."""
+    return bool(_NON_NARRATION_TITLE.match(title.strip(" .:"))) or is_matter_title(title)
+
+
+def _located(
+    entries: list[Entry], docs: dict[str, Document], order: list[str]
+) -> list[tuple[tuple[int, int], Entry]]:
     """Return TOC entries in reading order, with same-file sub-entries folded into their parent."""
     position = {name: i for i, name in enumerate(order)}
-    kept: list[_Entry] = []
-    parents: dict[int, _Entry] = {}
+    located: list[tuple[tuple[int, int], Entry]] = []
+    parents: dict[int, Entry] = {}
     for e in entries:
         parents[e.depth] = e
         parent = parents.get(e.depth - 1)
-        if e.name not in docs:
+        if e.name not in position:
             continue
         # A section anchor inside its chapter's own file is not a chapter of its own.
         if parent is not None and e.depth > 1 and parent.name == e.name and e.fragment:
             continue
-        kept.append(e)
-    located: list[tuple[tuple[int, int] | None, _Entry]] = []
-    for e in kept:
-        if e.name in position:
-            located.append(((position[e.name], _find(docs[e.name].blocks, e.fragment)), e))
-        else:
-            located.append((None, e))
+        located.append(((position[e.name], _find(docs[e.name].blocks, e.fragment)), e))
     return located
 
 
-def _toc_chapters(entries: list[_Entry], docs: dict[str, Document], order: list[str]) -> list[Chapter]:
+def _toc_chapters(
+    entries: list[Entry], docs: dict[str, Document], order: list[str], options: ReadOptions, book_title: str
+) -> list[Chapter]:
     """Return chapters spanning from each TOC entry to the next, in spine order."""
-    located = [(pos, e) for pos, e in _usable_entries(entries, docs, order) if pos is not None]
-    if not located:
-        return []
-    starts: dict[tuple[int, int], _Entry] = {}
-    for pos, e in sorted(located, key=lambda x: x[0]):
+    starts: dict[tuple[int, int], Entry] = {}
+    for pos, e in sorted(_located(entries, docs, order), key=lambda x: x[0]):
         starts.setdefault(pos, e)
+    if not starts:
+        return []
     bounds = sorted(starts)
-    chapters: list[tuple[str, tuple[str, ...]]] = []
+    spans: list[tuple[str, list[Block], bool]] = []
     first = bounds[0]
     for i in range(first[0]):
-        doc = docs[order[i]]
-        paras = clean_paragraphs(b.text for b in doc.blocks)
-        if sum(len(p.split()) for p in paras) >= _UNLISTED_MIN_WORDS:
-            chapters.append((_doc_title(doc, ""), paras))
+        spans.append(("", docs[order[i]].blocks, False))
     if first[1] > 0:
-        pre = docs[order[first[0]]].blocks[: first[1]]
-        paras = clean_paragraphs(b.text for b in pre)
-        if sum(len(p.split()) for p in paras) >= _UNLISTED_MIN_WORDS:
-            chapters.append((_doc_title(Document(pre), ""), paras))
+        spans.append(("", docs[order[first[0]]].blocks[: first[1]], False))
     for k, start in enumerate(bounds):
         end = bounds[k + 1] if k + 1 < len(bounds) else (len(order), 0)
         blocks: list[Block] = []
@@ -333,22 +264,42 @@ def _toc_chapters(entries: list[_Entry], docs: dict[str, Document], order: list[
             lo = start[1] if i == start[0] else 0
             hi = end[1] if i == end[0] else len(doc_blocks)
             blocks.extend(doc_blocks[lo:hi])
-        entry = starts[start]
-        if _NON_NARRATION_TITLE.match(entry.title.strip(" .:")):
+        spans.append((starts[start].title, blocks, True))
+    return _numbered(_fold_parts(spans, options, book_title))
+
+
+def _fold_parts(
+    spans: list[tuple[str, list[Block], bool]], options: ReadOptions, book_title: str
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Return (title, paragraphs): unlisted front pages only when long, part-title pages in the next title."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    prefix = ""
+    for n, (title, blocks, listed) in enumerate(spans):
+        if listed and _matter_entry(title) and not options.include_matter:
             continue
-        chapters.append((entry.title or _doc_title(Document(blocks), ""), clean_paragraphs(b.text for b in blocks)))
-    return _numbered(chapters)
+        if not listed:
+            if options.include_matter or body_words(blocks) >= UNLISTED_MIN_WORDS:
+                out.append((_heading(Document(blocks)), narration(blocks, options)))
+            continue
+        if not body_words(blocks) and n + 1 < len(spans):
+            # A page that is only a title ("Part II: Customizing") names the chapters that follow it.
+            if title and clean_text(title).casefold() != book_title.casefold():
+                prefix = f"{prefix}: {title}" if prefix else title
+            continue
+        full = f"{prefix}: {title}" if prefix and title else (title or prefix)
+        prefix = ""
+        out.append((full or _heading(Document(blocks)), narration(blocks, options)))
+    return out
 
 
-def _doc_title(doc: Document, fallback: str) -> str:
-    """Return a document's first heading, else its <title>, else the fallback."""
-    heading = next((clean_text(b.text) for b in doc.blocks if b.level), "")
-    return heading or doc.title or fallback
+def _heading(doc: Document) -> str:
+    """Return a document's first heading, else its <title>."""
+    return next((clean_text(b.text) for b in doc.blocks if b.level), "") or doc.title
 
 
-def _spine_chapters(docs: dict[str, Document], order: list[str]) -> list[Chapter]:
+def _spine_chapters(docs: dict[str, Document], order: list[str], options: ReadOptions) -> list[Chapter]:
     """Return one chapter per narrated spine document (no usable TOC)."""
-    return _numbered([(_doc_title(docs[n], ""), clean_paragraphs(b.text for b in docs[n].blocks)) for n in order])
+    return _numbered([(_heading(docs[n]), narration(docs[n].blocks, options)) for n in order])
 
 
 def _numbered(chapters: list[tuple[str, tuple[str, ...]]]) -> list[Chapter]:

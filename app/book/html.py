@@ -10,7 +10,7 @@ from lxml import etree
 
 from app.book.blocks import Block, split_chapters
 from app.book.hidden import is_hidden
-from app.book.model import Book
+from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.errors import CorruptBook
 
@@ -21,8 +21,28 @@ _SKIP = frozenset(
 )
 #: Elements that end one paragraph and start another.
 _BLOCK = frozenset(
-    "p div section article aside main header footer blockquote pre ul ol li dl dt dd table tr td th "
+    "p div section article aside main header footer blockquote pre ul ol li dl dt dd table tr "
     "caption thead tbody tfoot h1 h2 h3 h4 h5 h6 hr br address figure center body html".split()
+)
+#: Table cells: a row is read as one line, its cells set apart.
+_CELL = frozenset(("td", "th"))
+#: Class names generators give to what is not narration: navigation bars (Sphinx related/relbar and
+#: sidebar, DocBook navheader/navfooter, texinfo nav-panel), contents and index listings (DocBook and
+#: texinfo toc/contents, Sphinx genindex, texinfo printindex), link targets shown in brackets
+#: (Sphinx link-target), heading permalinks, and paragraph or line numbers (SiSU ocn, Pygments linenos).
+_SKIP_CLASS = frozenset(
+    "navheader navfooter nav-panel navigation related relbar rellinks sphinxsidebar sphinxsidebarwrapper "
+    "breadcrumbs breadcrumb toc toc-title contents shortcontents short-toc genindex printindex index-entry "
+    "link-target headerlink anchorjs-link ocn lnkocn paranum para-num parnum lineno linenos linenodiv "
+    "line-number line-numbers pagenum page-number skip-link copiable-link copiable-anchor section-toc mini-toc "
+    "summary-letter".split()
+)
+#: Classes that mark page headers and footers; skipped unless they hold a heading (some books put the
+#: chapter title in a "header" block).
+_FRAME_CLASS = frozenset("header footer page-header page-footer site-footer docfooter".split())
+#: epub:type / role values of blocks that are not narration (EPUB 3 Structural Semantics, DPUB-ARIA, ARIA).
+_NOT_NARRATION_TYPES = frozenset(
+    "navigation toc doc-toc index doc-index page-list doc-pagelist landmarks banner contentinfo".split()
 )
 _HEADING = {f"h{n}": n for n in range(1, 7)}
 #: epub:type / role values of notes and note references (EPUB 3 Structural Semantics, DPUB-ARIA).
@@ -48,6 +68,8 @@ class Document:
     author: str = ""
     #: epub:type / role values on <body> and its top-level sections.
     types: set[str] = field(default_factory=set)
+    #: The document's declared language (lang / xml:lang on <html> or <body>), "" when none.
+    language: str = ""
     #: Words marked with ssml:ph (EPUB 3 text-to-speech) -> their IPA phonemes.
     phonemes: dict[str, str] = field(default_factory=dict)
 
@@ -147,7 +169,15 @@ def _skipped(node: etree._Element, tag: str) -> bool:
         return False
     if is_hidden(node):
         return True
-    return _is_note_marker(node, tag) or bool(_types(node) & _NOTE_TYPES)
+    types = _types(node)
+    if types & _NOTE_TYPES or types & _NOT_NARRATION_TYPES:
+        return True
+    classes = set((node.get("class") or "").lower().split())
+    if classes & _SKIP_CLASS or any(c.startswith("index-") for c in classes):
+        return True
+    if classes & _FRAME_CLASS and not any(_tag(d) in _HEADING for d in node.iter()):
+        return True
+    return _is_note_marker(node, tag)
 
 
 class _Walker:
@@ -158,15 +188,26 @@ class _Walker:
         self.buf: list[str] = []
         self.level = 0
         self.pending_ids: set[str] = set()
+        #: Open table rows: paragraphs inside a cell stay on the row's line.
+        self.rows = 0
         self.phonemes: dict[str, str] = {}
 
-    def flush(self) -> None:
-        text = "".join(self.buf)
+    def flush(self, kind: str = "text") -> None:
+        text = "".join(self.buf).strip().rstrip(";").strip()
         self.buf = []
-        if text.strip():
-            self.blocks.append(Block(text, self.level, self.pending_ids))
+        if text:
+            self.blocks.append(Block(text, self.level, self.pending_ids, kind))
             self.pending_ids = set()
         self.level = 0
+
+    def code(self, node: etree._Element) -> None:
+        """Take a <pre> block whole: its text is code, read or not as the options say."""
+        self.flush()
+        for el in node.iter():
+            if isinstance(el.tag, str) and el.get("id"):
+                self.pending_ids.add(el.get("id"))
+        self.buf.append("".join(t for t in node.itertext() if isinstance(t, str)))
+        self.flush("code")
 
     def walk(self, el: etree._Element) -> None:
         stack: list[tuple[etree._Element, bool]] = [(el, False)]
@@ -175,8 +216,15 @@ class _Walker:
             node, closing = stack.pop()
             tag = _tag(node)
             if closing:
-                if tag in _BLOCK:
+                if tag == "tr":
+                    self.rows -= 1
                     self.flush()
+                elif tag in _BLOCK and self.rows:
+                    self.buf.append(" ")
+                elif tag in _BLOCK:
+                    self.flush()
+                elif tag in _CELL and "".join(self.buf).strip():
+                    self.buf[:] = ["".join(self.buf).rstrip(), "; "]
                 if node.tail:
                     self.buf.append(node.tail)
                 continue
@@ -189,7 +237,17 @@ class _Walker:
             _note_phonemes(node, self.phonemes)
             if node.get("name") and tag == "a":
                 self.pending_ids.add(node.get("name"))
-            if tag in _BLOCK:
+            if tag == "pre":
+                self.code(node)
+                if node.tail:
+                    self.buf.append(node.tail)
+                continue
+            if tag == "tr":
+                self.flush()
+                self.rows += 1
+            elif tag in _BLOCK and self.rows:
+                self.buf.append(" ")
+            elif tag in _BLOCK:
                 self.flush()
                 self.level = _HEADING.get(tag, 0)
             if node.text:
@@ -239,7 +297,18 @@ def document_blocks(root: etree._Element) -> Document:
     walker = _Walker()
     walker.walk(body)
     walker.flush()
-    return Document(walker.blocks, title, author, types, walker.phonemes)
+    return Document(walker.blocks, title, author, types, language=_language(root, body),
+                    phonemes=walker.phonemes)
+
+
+def _language(root: etree._Element, body: etree._Element) -> str:
+    """Return the lang or xml:lang declared on <body> or <html>."""
+    for el in (body, root):
+        for key, value in el.attrib.items():
+            if str(key) == "lang" or str(key).endswith("}lang") or str(key) == "xml:lang":
+                if str(value).strip():
+                    return str(value).strip()
+    return ""
 
 
 def html_document(data: bytes, name: str) -> Document:
@@ -247,8 +316,10 @@ def html_document(data: bytes, name: str) -> Document:
     return document_blocks(parse_html(data, name))
 
 
-def load_html(path: Path, data: bytes) -> Book:
+def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:
     """Return a book whose chapters start at the headings that divide it."""
     doc = html_document(data, path.name)
-    chapters = split_chapters(doc.blocks, doc.title or path.stem)
-    return Book(title=doc.title, author=doc.author, chapters=tuple(chapters), source=path)
+    title = doc.title or next((clean_text(b.text) for b in doc.blocks if b.level == 1), "")
+    chapters = split_chapters(doc.blocks, title or path.stem, options or ReadOptions())
+    return Book(title=title, author=doc.author, chapters=tuple(chapters), source=path,
+                language=(doc.language or "en").split("-")[0].lower() or "en")

@@ -1,25 +1,21 @@
-"""Render Markdown to the HTML the ingest reads, with code blocks left unread.
+"""Render Markdown to the HTML the ingest reads.
 
-A fenced or indented code block read aloud is symbols one by one ("open
-paren, x, equals ..."), minutes of noise in a technical book. Each block
-becomes one short spoken note instead, so a listener knows something was
-there. (Inline `code` stays: it is usually a word or a name.)
+Code blocks stay <pre> blocks, so `--code` decides for them as for any book
+(by default one short spoken note, so a listener knows something was there:
+read aloud, a block is symbols one by one, "open paren, x, equals ...").
+Inline `code` stays: it is usually a word or a name. Tables are GitHub-flavoured
+Markdown, not CommonMark: they are enabled so that a table is read row by row.
 """
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-#: What a listener hears in place of a code block.
-CODE_BLOCK_NOTE = "Code example omitted."
+from app.book.cleanup import CODE_MENTION
 
-
-def _note(*_args) -> str:
-    return f"<p>{CODE_BLOCK_NOTE}</p>\n"
+#: What a listener hears in place of a code block (with the default --code mention).
+CODE_BLOCK_NOTE = CODE_MENTION
 
 
 def render_markdown(text: str) -> str:
-    """Return the HTML of a Markdown text (CommonMark, raw HTML allowed), code blocks replaced by a note."""
-    md = MarkdownIt("commonmark", {"html": True})
-    md.add_render_rule("fence", _note)
-    md.add_render_rule("code_block", _note)
-    return md.render(text)
+    """Return the HTML of a Markdown text (CommonMark with tables, raw HTML allowed)."""
+    return MarkdownIt("commonmark", {"html": True}).enable("table").render(text)

@@ -5,6 +5,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+#: How a code block is read: a short spoken mention, nothing, or its text.
+CODE_CHOICES = ("mention", "skip", "read")
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What of a book is read aloud, beyond its narration."""
+
+    #: Keep front and back matter (licence, index, unlisted front pages, text before the first chapter).
+    include_matter: bool = False
+    #: One of CODE_CHOICES; "mention" says "Code example." where a code block stands.
+    code: str = "mention"
+    #: Language of the text to read when the book holds several translations (a code like "de").
+    language: str | None = None
+
+
 @dataclass(frozen=True)
 class Chapter:
     """One narrated chapter: its title and its paragraphs of plain text."""

@@ -77,8 +77,11 @@ def test_list_chapters_prints_index_title_words(tmp_path, run_cli):
     book = write_txt_book(tmp_path)
     result = run_cli(book, "--list-chapters")
     assert result.returncode == 0, result.stderr
-    rows = [l.split() for l in result.stdout.splitlines()[1:]]
+    # Each chapter: "  N  Title  (W words)", then its first words, indented.
+    lines = result.stdout.splitlines()[1:]
+    rows = [line.split() for line in lines[0::2]]
     assert [r[0] for r in rows] == ["1", "2", "3"]
+    assert all(line.startswith("      ") and line.strip() for line in lines[1::2])
     assert "Harbour" in result.stdout and "words)" in result.stdout
 
 

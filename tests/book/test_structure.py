@@ -1,0 +1,303 @@
+"""Structure from the book itself and only the narration, on small books built here (one rule each).
+
+The real-book corpus (tests/books) shows the rules at work on generators' output; these pin each rule.
+"""
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from app.book import ReadOptions, load_book
+from app.book.cleanup import CODE_MENTION
+
+XHTML = ('<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml" '
+         'xmlns:epub="http://www.idpf.org/2007/ops"{lang}><head><title>{title}</title></head><body>{body}</body></html>')
+
+
+def write_epub(path: Path, pages: list[tuple[str, str, str]], nav: str, *, title: str = "A Book",
+               languages: tuple[str, ...] = ("en",), creator: str = "Ann Lee") -> Path:
+    """Write an EPUB 3 of (file name, lang, body) pages in spine order with the given nav body."""
+    manifest = "".join(f'<item id="p{i}" href="{name}" media-type="application/xhtml+xml"/>'
+                       for i, (name, _, _) in enumerate(pages))
+    spine = "".join(f'<itemref idref="p{i}"/>' for i in range(len(pages)))
+    langs = "".join(f"<dc:language>{lang}</dc:language>" for lang in languages)
+    opf = (f'<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">'
+           f'<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">x</dc:identifier>'
+           f"<dc:title>{title}</dc:title><dc:creator>{creator}</dc:creator>{langs}</metadata>"
+           f'<manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>'
+           f"{manifest}</manifest><spine>{spine}</spine></package>")
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("mimetype", "application/epub+zip")
+        zf.writestr("META-INF/container.xml",
+                    '<?xml version="1.0"?><container xmlns="urn:oasis:names:tc:opendocument:xmlns:container" '
+                    'version="1.0"><rootfiles><rootfile full-path="content.opf" '
+                    'media-type="application/oebps-package+xml"/></rootfiles></container>')
+        zf.writestr("content.opf", opf)
+        zf.writestr("nav.xhtml", XHTML.format(lang="", title="Contents", body=nav))
+        for name, lang, body in pages:
+            zf.writestr(name, XHTML.format(lang=f' xml:lang="{lang}" lang="{lang}"' if lang else "",
+                                           title="Navigation", body=body))
+    return path
+
+
+def toc(*items: str) -> str:
+    return f'<nav epub:type="toc"><ol>{"".join(items)}</ol></nav>'
+
+
+def li(href: str, label: str, *children: str) -> str:
+    sub = f"<ol>{''.join(children)}</ol>" if children else ""
+    return f'<li><a href="{href}">{label}</a>{sub}</li>'
+
+
+def prose(n: int, word: str = "word") -> str:
+    return "<p>" + " ".join([word] * n) + ".</p>"
+
+
+def titles(book) -> list[str]:
+    return [c.title for c in book.chapters]
+
+
+def text_of(book) -> str:
+    return "\n".join(p for c in book.chapters for p in c.paragraphs)
+
+
+# ------------------------------------------------------------------ EPUB
+
+
+def test_epub_titles_come_from_the_toc_not_the_page_title(tmp_path):
+    path = write_epub(tmp_path / "b.epub", [("a.xhtml", "", "<h1>One</h1>" + prose(20)),
+                                            ("b.xhtml", "", "<h1>Two</h1>" + prose(20))],
+                      toc(li("a.xhtml", "The First"), li("b.xhtml", "The Second")))
+    assert titles(load_book(path)) == ["The First", "The Second"]
+
+
+def test_single_top_level_toc_entry_takes_its_children_as_chapters(tmp_path):
+    path = write_epub(tmp_path / "b.epub", [("t.xhtml", "", "<h1>A Book</h1>"),
+                                            ("a.xhtml", "", "<h1>One</h1>" + prose(20)),
+                                            ("b.xhtml", "", "<h1>Two</h1>" + prose(20))],
+                      toc(li("t.xhtml", "A Book", li("a.xhtml", "One"), li("b.xhtml", "Two"))))
+    assert titles(load_book(path)) == ["One", "Two"]
+
+
+def test_page_list_nav_is_not_the_toc(tmp_path):
+    nav = ('<nav epub:type="page-list"><ol><li><a href="a.xhtml#p1">1</a></li><li><a href="b.xhtml#p2">2</a></li>'
+           "</ol></nav>" + toc(li("a.xhtml", "One"), li("b.xhtml", "Two")))
+    path = write_epub(tmp_path / "b.epub", [("a.xhtml", "", '<h1 id="p1">One</h1>' + prose(20)),
+                                            ("b.xhtml", "", '<h1 id="p2">Two</h1>' + prose(20))], nav)
+    assert titles(load_book(path)) == ["One", "Two"]
+
+
+def test_part_title_page_folds_into_the_next_chapter_title(tmp_path):
+    path = write_epub(tmp_path / "b.epub", [("p.xhtml", "", "<h1>Part II: Customizing</h1>"),
+                                            ("a.xhtml", "", "<h1>Colours</h1>" + prose(30)),
+                                            ("q.xhtml", "", "<h1>Part III</h1>" + prose(12, "intro")),
+                                            ("b.xhtml", "", "<h1>Fonts</h1>" + prose(30))],
+                      toc(li("p.xhtml", "Part II: Customizing", li("a.xhtml", "Colours")),
+                          li("q.xhtml", "Part III", li("b.xhtml", "Fonts"))))
+    # A part page with body text is a (short) chapter of its own; one without is part of the next title.
+    assert titles(load_book(path)) == ["Part II: Customizing: Colours", "Part III", "Fonts"]
+
+
+def test_short_listed_chapter_with_copyright_footer_is_kept(tmp_path):
+    footer = '<div class="footer">© Copyright 2021, The Team. Created using Sphinx 4.2.0.</div>'
+    nav_bar = '<div class="related" role="navigation"><h3>Navigation</h3><ul><li>next</li><li>previous |</li></ul></div>'
+    path = write_epub(tmp_path / "b.epub", [("a.xhtml", "", nav_bar + "<h1>Tiny</h1>" + prose(40) + footer),
+                                            ("b.xhtml", "", nav_bar + "<h1>Long</h1>" + prose(300) + footer)],
+                      toc(li("a.xhtml", "Tiny"), li("b.xhtml", "Long")))
+    book = load_book(path)
+    assert titles(book) == ["Tiny", "Long"]
+    text = text_of(book)
+    for boilerplate in ("Navigation", "next", "previous", "Copyright", "Sphinx"):
+        assert boilerplate not in text
+
+
+def test_multi_language_epub_reads_the_books_language(tmp_path):
+    pages = [("en.xhtml", "en", "<h1>Hello</h1>" + prose(20, "hello")),
+             ("de.xhtml", "de", "<h1>Hallo</h1>" + prose(20, "hallo"))]
+    nav = toc(li("en.xhtml", "Hello"), li("de.xhtml", "Hallo"))
+    german = load_book(write_epub(tmp_path / "de.epub", pages, nav, languages=("de", "en")))
+    assert titles(german) == ["Hallo"] and "hello" not in text_of(german)
+    english = load_book(tmp_path / "de.epub", options=ReadOptions(language="English"))
+    assert titles(english) == ["Hello"]
+
+
+def test_paragraph_numbers_and_link_targets_are_not_read(tmp_path):
+    body = ('<h1>Coding Style</h1><p class="norm" id="p749"><label class="ocn"><a class="lnkocn" href="#p749">749'
+            '</a></label>This chapter explains the style.</p><p>See the guide<span class="link-target"> '
+            "[https://example.org/guide]</span> and the FAQ (https://example.org/faq) for more.</p>")
+    book = load_book(write_epub(tmp_path / "b.epub", [("a.xhtml", "", body)], toc(li("a.xhtml", "Coding Style"))))
+    assert book.chapters[0].paragraphs[1:] == ("This chapter explains the style.", "See the guide and the FAQ for more.")
+
+
+def test_metadata_title_slug_and_author_email_are_not_used(tmp_path):
+    path = write_epub(tmp_path / "b.epub", [("a.xhtml", "", "<h1>Debian Reference</h1>" + prose(20))],
+                      toc(li("a.xhtml", "Intro")), title="debian-reference",
+                      creator="Ann Lee &lt;ann@example.org&gt;")
+    book = load_book(path)
+    assert (book.title, book.author) == ("Debian Reference", "Ann Lee")
+
+
+# ------------------------------------------------------------------ HTML
+
+
+TEXINFO = """<html><head><title>Manual</title></head><body>
+<h1 class="settitle">The Manual</h1>
+<div class="top"><div class="header"><p>Next: <a href="#Intro">Intro</a>, Up: <a href="#dir">(dir)</a>
+ [<a href="#toc">Contents</a>][<a href="#idx">Index</a>]</p></div>
+<h1 class="top">Manual Features</h1><p>This manual is short.</p>
+<div class="contents"><h2>Table of Contents</h2><ul><li><a href="#Intro">1 Intro</a></li></ul></div></div>
+<div class="chapter"><h2 class="chapter">1 Intro</h2>{intro}</div>
+<div class="chapter"><h2 class="chapter">2 Usage</h2>{usage}<pre class="example">$ tool --flag x</pre></div>
+<div class="appendix"><h2 class="appendix">Appendix A GNU Free Documentation License</h2>{licence}</div>
+<div class="appendix"><h2 class="appendix">Appendix B Indexes</h2><table class="index-cp"><tr><td>tool</td></tr></table></div>
+</body></html>"""
+
+
+def _texinfo(tmp_path) -> Path:
+    path = tmp_path / "manual.html"
+    path.write_text(TEXINFO.format(intro=prose(400, "intro"), usage=prose(400, "usage"),
+                                   licence=prose(50, "licence")))
+    return path
+
+
+def test_title_h1s_do_not_hide_the_chapter_level_and_matter_stays_out(tmp_path):
+    book = load_book(_texinfo(tmp_path))
+    assert titles(book) == ["1 Intro", "2 Usage"]
+    text = text_of(book)
+    assert "Next:" not in text and "Contents" not in text and "licence" not in text
+    assert text.count(CODE_MENTION) == 1 and "--flag" not in text
+
+
+def test_include_matter_brings_licence_and_front_matter_back(tmp_path):
+    book = load_book(_texinfo(tmp_path), options=ReadOptions(include_matter=True))
+    assert "Appendix A GNU Free Documentation License" in titles(book)
+    assert "This manual is short." in text_of(book)
+
+
+@pytest.mark.parametrize("code, expect", [("mention", CODE_MENTION), ("skip", None), ("read", "$ tool --flag x")])
+def test_code_blocks_follow_the_option(tmp_path, code, expect):
+    book = load_book(_texinfo(tmp_path), options=ReadOptions(code=code))
+    usage = book.chapters[1].paragraphs
+    assert usage[-1] == (expect or usage[-1]) and (expect is not None or CODE_MENTION not in usage)
+    if expect is None:
+        assert "$ tool" not in text_of(book)
+
+
+def test_tables_are_read_row_by_row_and_lists_item_by_item(tmp_path):
+    path = tmp_path / "t.md"
+    path.write_text("# Sheet\n\n| Name | Age |\n|---|---|\n| Ann | 30 |\n| Bob | 41 |\n\n* first item\n* second item\n")
+    assert load_book(path).chapters[0].paragraphs == (
+        "Sheet", "Name; Age", "Ann; 30", "Bob; 41", "first item", "second item")
+
+
+# ------------------------------------------------------------------ plain text
+
+
+FAQ = """                      The Widget FAQ
+
+---------------------------------------------------------------------
+
+Copyright (C) 2020 The Widget Team
+
+    Permission is granted to make and distribute verbatim copies of
+    this document provided the copyright notice is preserved.
+
+Table of Contents
+
+1. Definitions and overview
+    1.1. What is a widget?
+2. Getting widgets
+    2.1. Where are they?
+
+1. Definitions and overview
+
+1.1. What is a widget?
+
+    A widget is a small thing. See the site
+    (https://example.org/
+    widgets) for pictures.
+
+    * It is round.
+    * It is blue.
+
+2. Getting widgets
+
+    You buy them. ^[1]
+
+    $ apt-get install widget
+
+    ^[1] Or make them.
+"""
+
+
+def test_plain_text_faq_title_toc_licence_bullets_and_numbered_headings(tmp_path):
+    path = tmp_path / "widget-faq.txt"
+    path.write_text(FAQ)
+    book = load_book(path)
+    assert book.title == "The Widget FAQ"
+    assert titles(book) == ["1. Definitions and overview", "2. Getting widgets"]
+    assert book.chapters[0].paragraphs == ("1. Definitions and overview", "1.1. What is a widget?",
+                                           "A widget is a small thing. See the site for pictures.",
+                                           "It is round.", "It is blue.")
+    assert book.chapters[1].paragraphs == ("2. Getting widgets", "You buy them.", CODE_MENTION)
+
+
+def test_setext_headings_divide_plain_text(tmp_path):
+    path = tmp_path / "essay.txt"
+    path.write_text("The Essay\n\nWritten by Ann Lee\n\nFirst Part\n==========\n\n" + "Words here. " * 20
+                    + "\n\nSecond Part\n===========\n\n" + "More words. " * 20 + "\n")
+    book = load_book(path)
+    assert (book.title, book.author, titles(book)) == ("The Essay", "Ann Lee", ["First Part", "Second Part"])
+
+
+def test_list_chapters_shows_title_words_and_the_first_words(tmp_path, run_cli):
+    path = tmp_path / "widget-faq.txt"
+    path.write_text(FAQ)
+    result = run_cli(path, "--list-chapters")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "The Widget FAQ — Unknown"
+    assert lines[1].split() == ["1", "1.", "Definitions", "and", "overview", "(26", "words)"]
+    # The heading is not repeated: the opening is what is spoken after it.
+    assert lines[2].strip().startswith("1.1. What is a widget? A widget is a small thing.")
+    assert "--include-matter" in run_cli("--help").stdout
+
+
+@pytest.mark.parametrize("title, matter", [
+    ("Appendix C GNU Free Documentation License", True), ("B. GNU General Public License version 2", True),
+    ("The MIT License", True), ("Appendix D Indexes", True), ("Index", True), ("Table of Contents", True),
+    ("Copying This Manual", True), ("License to Kill", False), ("Indian Summer", False),
+    ("Contents of the Heart", False), ("Chapter 3. The Index Card", False),
+])
+def test_matter_titles(title, matter):
+    from app.book.cleanup import is_matter_title
+
+    assert is_matter_title(title) is matter
+
+
+@pytest.mark.parametrize("text, boilerplate", [
+    ("Next: Introduction, Previous: (dir), Up: (dir) [Contents][Index]", True),
+    ("© Copyright 2021, Ubuntu Developers. Created using Sphinx 4.2.0.", True),
+    ("Last updated 2023-01-05 10:11:12 UTC", True),
+    ("^[12] See Section 1.1.", True),
+    ("Sphinx was created using docutils, and this chapter explains at length how the two fit together "
+     "in a long paragraph about the tools themselves, which is narration and not a credit line at all, "
+     "because it keeps going well past forty words of prose about generators.", False),
+    ("The next chapter explains the previous one.", False),
+])
+def test_boilerplate_paragraphs(text, boilerplate):
+    from app.book.cleanup import is_boilerplate
+
+    assert is_boilerplate(text) is boilerplate
+
+
+@pytest.mark.parametrize("title, stem, kept", [
+    ("developers-reference", "x", ""), ("my_book", "x", ""), ("notes", "notes", ""),
+    ("Catch-22", "x", "Catch-22"), ("Spider-Man", "x", "Spider-Man"), ("ann@example.org", "x", ""),
+])
+def test_metadata_titles_that_are_file_names_are_not_titles(title, stem, kept):
+    from app.book.cleanup import real_title
+
+    assert real_title(title, stem) == kept
