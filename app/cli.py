@@ -83,7 +83,7 @@ def _ask_clamp(size: int, cap: int) -> str:
 
 
 def run_convert(argv: list[str]) -> int:
-    from app.convert import ConvertRequest, convert, read_book
+    from app.convert import ConvertRequest, StopControl, convert, read_book
     from app.progress import ConsoleProgress
 
     parser = build_convert_parser()
@@ -110,8 +110,10 @@ def run_convert(argv: list[str]) -> int:
             print(f"{ch.index:>4}  {ch.title}  ({ch.words} words)")
         return 0
     progress = ConsoleProgress()
+    stop = StopControl()
+    _stop_on_signals(stop)
     try:
-        output = convert(req, listener=progress, confirm_clamp=_ask_clamp)
+        output = convert(req, listener=progress, confirm_clamp=_ask_clamp, stop=stop)
     finally:
         progress.close()
     print(output)
@@ -140,6 +142,24 @@ COMMANDS = {"hub": run_hub, "backends": run_backends}
 def _raise_on_sigterm(signum, frame):
     # Treat SIGTERM like Ctrl-C so the same clean-stop path runs.
     raise KeyboardInterrupt
+
+
+def _stop_on_signals(stop) -> None:
+    """Route Ctrl-C and SIGTERM to `stop`: the first drains the run, the second stops it now."""
+    def handler(signum, frame):
+        line = stop.request()
+        try:
+            print(line, file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass  # stderr closed: stopping matters more than saying so
+        if stop.now.is_set():
+            raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGINT, handler)
+        signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (tests driving main() from a thread)
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:

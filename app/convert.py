@@ -21,6 +21,7 @@ from app.errors import ConfigError, InputError
 from app.pipeline import events as ev
 from app.pipeline.plan import FORMATS, make_plan, resolve_output
 from app.pipeline.run import Converter
+from app.pipeline.stopping import StopControl
 
 
 @dataclass
@@ -107,6 +108,7 @@ def convert(
     confirm_clamp: Callable[[int, int], ClampAnswer] = lambda size, cap: "set",
     cancel: threading.Event | None = None,
     conf: settings_mod.Settings | None = None,
+    stop: StopControl | None = None,
 ) -> Path:
     """Convert `req.book` and return the written M4B file (or MP3 folder)."""
     conf = conf or settings_mod.load()
@@ -129,5 +131,5 @@ def convert(
     output = resolve_output(book, req.output, conf.resolved_output_dir(), fmt)
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
-                          no_cache=req.no_cache, cancel=cancel)
+                          no_cache=req.no_cache, stop=stop or StopControl(cancel))
     return converter.run()

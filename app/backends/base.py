@@ -70,6 +70,13 @@ class Backend(ABC):
     def stop(self) -> None:
         """Release what start() took (stop a server this backend started)."""
 
+    def abort(self) -> None:
+        """Cut synthesize() calls in flight, from another thread (the user stopped the run now).
+
+        The default does nothing: a local backend's calls are short, and its worker
+        threads are abandoned at exit.
+        """
+
     @abstractmethod
     def synthesize(self, text: str, seed: int, out_path: Path) -> None:
         """Write `text` spoken as a WAV file at `out_path`.

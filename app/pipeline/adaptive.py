@@ -292,9 +292,4 @@ def limit_for(backend: object) -> InFlightLimit:
     return FixedLimit(maximum)
 
 
-def busy_signals(backend: object) -> int:
-    """Return the backend's running count of transient server errors (0 if it keeps none)."""
-    return int(getattr(backend, "busy_signals", 0) or 0)
-
-
-__all__ = ["InFlightLimit", "FixedLimit", "AdaptiveConfig", "AdaptiveLimit", "limit_for", "busy_signals"]
+__all__ = ["InFlightLimit", "FixedLimit", "AdaptiveConfig", "AdaptiveLimit", "limit_for"]

@@ -12,7 +12,6 @@ import hashlib
 import json
 import logging
 import os
-import random
 import shutil
 import threading
 import time
@@ -27,19 +26,19 @@ from app.audio import wav as wavinfo
 from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
 from app.backends.base import Backend
-from app.errors import BackendError, BadAudio, Cancelled, LockedError, OutputError
+from app.errors import Cancelled, LockedError, OutputError
 from app.files import write_bytes_atomic
 from app.pipeline import adaptive
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
 from app.pipeline.pauses import pause_seconds
 from app.pipeline.plan import PlannedChapter, PlannedChunk, RunPlan, safe_filename
+from app.pipeline.problems import ProblemLog
 from app.pipeline.quality import check_chunk_audio
+from app.pipeline.scheduler import Scheduler
+from app.pipeline.stopping import StopControl
 
 log = logging.getLogger(__name__)
-
-#: Attempts per chunk for transient failures (5xx, timeouts, bad audio).
-MAX_ATTEMPTS = 4
 
 
 @dataclass
@@ -63,6 +62,7 @@ class Converter:
         work_dir: Path | None = None,
         no_cache: bool = False,
         cancel: threading.Event | None = None,
+        stop: StopControl | None = None,
     ):
         self.plan = plan
         self.backend = backend
@@ -71,7 +71,9 @@ class Converter:
         self.cache = cache or ChunkCache(paths.cache_dir())
         self.work_dir = work_dir or book_work_dir(plan.book.source)
         self.no_cache = no_cache
-        self.cancel = cancel or threading.Event()
+        #: First request: send nothing new, keep what finishes; second: cut (app/pipeline/stopping.py).
+        self.stop = stop or StopControl(cancel)
+        self.cancel = self.stop.cancel
         self.meta = BookMeta(title=plan.book.title, author=plan.book.author, cover=plan.book.cover)
         self._synthesized = 0
 
@@ -165,68 +167,35 @@ class Converter:
         if not todo:
             return
         # The limit moves with measured goodput unless pinned (app/pipeline/adaptive.py).
-        limiter = adaptive.limit_for(self.backend)
-        busy = adaptive.busy_signals(self.backend)
-        pool = cf.ThreadPoolExecutor(max_workers=max(1, self.backend.concurrency), thread_name_prefix="tts")
-        in_flight: dict[cf.Future[Path], tuple[PlannedChunk, float, float]] = {}
-        try:
-            while todo or in_flight:
-                while todo and len(in_flight) < limiter.limit and not self.cancel.is_set():
-                    pc = todo.popleft()
-                    fut = pool.submit(self._render_chunk, pc)
-                    in_flight[fut] = (pc, time.monotonic(), 0.0)
-                    in_flight[fut] = (pc, in_flight[fut][1], limiter.on_sent(len(in_flight)))
-                if not in_flight:
-                    break
-                done, _ = cf.wait(in_flight, timeout=0.5, return_when=cf.FIRST_COMPLETED)
-                now_busy = adaptive.busy_signals(self.backend)
-                limiter.on_error(now_busy - busy)
-                busy = now_busy
-                for fut in done:
-                    pc, sent, ticket = in_flight.pop(fut)
-                    path = fut.result()  # a permanent failure ends the run; others are saved
-                    limiter.on_done(time.monotonic() - sent, wavinfo.duration(path), len(in_flight) + 1,
-                                    sent_at=ticket)
-                    self._synthesized += 1
-                    self._chunk_finished(chapters, pc, path, False, encoder, encoded)
-                    for twin in self._twins.pop(pc.key, []):
-                        self._chunk_finished(chapters, twin, path, True, encoder, encoded)
-                if self.cancel.is_set() and not in_flight:
-                    break
-        except BaseException:
-            self.cancel.set()
-            raise
-        finally:
-            # In-flight chunks finish and are saved by their worker; queued ones are dropped.
-            pool.shutdown(wait=True, cancel_futures=True)
+        scheduler = Scheduler(self.backend, adaptive.limit_for(self.backend), self.stop, self._render_chunk,
+                              ProblemLog(lambda line: self.emit(ev.Message(line))))
 
-    def _render_chunk(self, pc: PlannedChunk) -> Path:
-        """Synthesize one chunk with retries and store it; runs in a worker thread."""
-        attempt = 0
-        words = len(pc.text.split())
-        while True:
-            attempt += 1
-            # A retry after bad audio uses another seed: the same seed would repeat the fault.
-            seed = pc.seed if attempt == 1 else (pc.seed + attempt * 7919) & 0x7FFFFFFF
-            tmp = self.cache.temp_path(pc.key)
-            try:
-                self.backend.synthesize(pc.text, seed, tmp)
-                info = check_chunk_audio(tmp, pc.text)
-                return self.cache.put(pc.key, tmp, seed=seed, seconds=info.seconds, words=words)
-            except BackendError as exc:
-                if not exc.transient or exc.retried or attempt >= MAX_ATTEMPTS or self.cancel.is_set():
-                    if isinstance(exc, BadAudio) and attempt >= MAX_ATTEMPTS:
-                        exc.message = (f"Chapter {pc.chunk.chapter_index}, chunk {pc.chunk.index + 1}: "
-                                       f"{exc.message} (after {attempt} attempts)")
-                    raise
-                delay = min(8.0, 0.5 * 2 ** (attempt - 1)) * (0.5 + random.random())
-                self.emit(ev.ChunkRetry(pc.chunk.chapter_index, attempt, exc.message))
-                log.info("retrying chunk %s after %s: %s", pc.key[:8], type(exc).__name__, exc.message)
-                if self.cancel.wait(delay):
-                    raise
-            finally:
-                if tmp.exists():
-                    tmp.unlink()
+        def finished(pc: PlannedChunk, path: Path) -> None:
+            self._synthesized += 1
+            self._chunk_finished(chapters, pc, path, False, encoder, encoded)
+            for twin in self._twins.pop(pc.key, []):
+                self._chunk_finished(chapters, twin, path, True, encoder, encoded)
+
+        scheduler.run(todo, finished)
+
+    def _render_chunk(self, pc: PlannedChunk, attempt: int) -> Path:
+        """Synthesize one chunk (one attempt) and store it if it passes; runs in a worker thread."""
+        # A retry after bad audio uses another seed: the same seed would repeat the fault.
+        seed = pc.seed if attempt == 1 else (pc.seed + attempt * 7919) & 0x7FFFFFFF
+        tmp = self.cache.temp_path(pc.key)
+        try:
+            self.backend.synthesize(pc.text, seed, tmp)
+            return self._accept_take(pc, tmp, seed)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    def _accept_take(self, pc: PlannedChunk, take: Path, seed: int) -> Path:
+        """Check one rendered take of a chunk and move it into the cache; raise BadAudio to retry it.
+
+        The single place a finished chunk is judged: nothing unchecked enters the cache.
+        """
+        info = check_chunk_audio(take, pc.text)
+        return self.cache.put(pc.key, take, seed=seed, seconds=info.seconds, words=len(pc.text.split()))
 
     def _chunk_finished(self, chapters, pc: PlannedChunk, path: Path, cached: bool, encoder, encoded) -> None:
         seconds = wavinfo.duration(path)
