@@ -148,12 +148,14 @@ def _stop_on_signals(stop) -> None:
     """Route Ctrl-C and SIGTERM to `stop`: the first drains the run, the second stops it now."""
     def handler(signum, frame):
         line = stop.request()
+        if not stop.now.is_set():
+            return  # draining: the run prints the line itself (take_notice), within 0.2 s
         try:
-            print(line, file=sys.stderr, flush=True)
+            # On a line of its own: the handler may run in the middle of a progress line.
+            print(f"\n{line}", file=sys.stderr, flush=True)
         except (OSError, ValueError):
             pass  # stderr closed: stopping matters more than saying so
-        if stop.now.is_set():
-            raise KeyboardInterrupt
+        raise KeyboardInterrupt
 
     try:
         signal.signal(signal.SIGINT, handler)

@@ -36,7 +36,8 @@ class ProblemLog:
     """Counts problems by kind and tells the user about them sparingly; thread-safe."""
 
     def __init__(self, say: Callable[[str], None], clock: Callable[[], float] = time.monotonic):
-        self._say = say
+        #: Tell the user one line (the run's listener).
+        self.say = say
         self._clock = clock
         self._lock = threading.Lock()
         self.counts: dict[str, int] = {}
@@ -54,7 +55,7 @@ class ProblemLog:
                 log.debug("%s (%d so far): %s", kind, count, message)
                 return
             self._told[kind] = (now, count)
-        self._say(f"{kind}: {message.rstrip('.')} ({count} so far; {what_next})")
+        self.say(f"{kind}: {message.rstrip('.')} ({count} so far; {what_next})")
 
 
 __all__ = ["ProblemLog", "kind_of", "REPEAT_SECONDS"]

@@ -114,6 +114,9 @@ class Scheduler:
                 if self.stop.now.is_set():
                     raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume")
                 self._promote(ready)
+                notice = self.stop.take_notice()
+                if notice:
+                    self.problems.say(notice)
                 if self.stop.cancel.is_set():
                     if not self._flights:
                         break

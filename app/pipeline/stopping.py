@@ -29,6 +29,7 @@ class StopControl:
         self._lock = threading.Lock()
         self._drain: DrainInfo | None = None
         self._cutters: list[Callable[[], None]] = []
+        self._notice: str | None = None
 
     # -- the run side ---------------------------------------------------------------------
     def draining_with(self, info: DrainInfo | None) -> None:
@@ -54,8 +55,9 @@ class StopControl:
             if in_flight:
                 about = f", about {max(1, round(seconds))} s" if seconds is not None else ""
                 many = "request" if in_flight == 1 else "requests"
-                return (f"Stopping: {in_flight} {many} in flight will finish and be kept{about}; "
-                        f"press Ctrl-C again to stop now")
+                self._notice = (f"Stopping: {in_flight} {many} in flight will finish and be kept{about}; "
+                                f"press Ctrl-C again to stop now")
+                return self._notice
             self.now.set()
             cutters = list(self._cutters)
         for cut in cutters:
@@ -64,6 +66,16 @@ class StopControl:
             except Exception:  # noqa: BLE001 - stopping must not fail on a half-closed connection
                 pass
         return "Stopping now: requests in flight are abandoned; finished chunks are kept"
+
+    def take_notice(self) -> str | None:
+        """Return the drain line once, for the run to show in its own output (None if none is due).
+
+        The run prints it, not a signal handler: a handler runs between two writes of a
+        progress line and would print into the middle of it.
+        """
+        with self._lock:
+            notice, self._notice = self._notice, None
+        return notice
 
     @property
     def stopping(self) -> bool:
