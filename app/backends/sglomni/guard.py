@@ -13,7 +13,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 #: How often the watchdog looks for requests past their deadline.
@@ -25,10 +25,11 @@ class Call:
     """One request in flight: its socket once connected, its deadline, why it was cut."""
 
     deadline: float | None
+    #: Seconds this call was allowed in total (None: no deadline).
+    seconds: float | None = None
     sock: socket.socket | None = None
     #: "deadline" or "abort" once cut; None while it runs.
     cut: str | None = None
-    started: float = field(default_factory=time.monotonic)
 
     def trace(self, event: str, info: dict[str, Any]) -> None:
         """Remember the socket when httpcore reports the connection (httpx `trace` extension)."""
@@ -57,7 +58,7 @@ class Guard:
 
     def open(self, seconds: float | None) -> Call:
         """Register a request allowed `seconds` in total (None: no deadline)."""
-        call = Call(None if seconds is None else time.monotonic() + seconds)
+        call = Call(None if seconds is None else time.monotonic() + seconds, seconds)
         with self._lock:
             if self.aborted:
                 call.cut = "abort"

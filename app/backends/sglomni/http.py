@@ -287,8 +287,7 @@ class Endpoint:
         """Return the error for a request the guard cut (stopped by the user, or out of time)."""
         if call.cut == "abort" or self.guard.aborted:
             return Cancelled("Stopped: the request was abandoned")
-        allowed = (call.deadline or 0) - call.started
-        return ServerError(f"{safe_url(url)} did not finish one chunk within {allowed:.0f} s",
+        return ServerError(f"{safe_url(url)} did not finish one chunk within {call.seconds or 0:.0f} s",
                            transient=True, log_path=self.log_path,
                            hint="Raise AUDIOBOOK_REQUEST_TIMEOUT for a slow server, or lower --concurrency")
 
