@@ -34,7 +34,9 @@ def build_convert_parser() -> argparse.ArgumentParser:
                "'audiobook.py backends sglomni list|install|remove|status|setup|start|stop'.",
     )
     p.add_argument("book", type=Path, nargs="?", help="the book file (.epub, .txt, .md, .html)")
-    p.add_argument("-o", "--output", type=Path, help="output file (M4B) or folder; default: output/<title>.m4b")
+    # A string, not a Path: Path drops the trailing "/" that says "this is a folder".
+    p.add_argument("-o", "--output",
+                   help="output file (its suffix picks the format) or a folder ending in /; default: output/<title>.m4b")
     p.add_argument("--backend", help="piper (embedded CPU voice) or sglomni (SGLang-Omni server)")
     p.add_argument("--model", help="sglomni model key (see 'backends sglomni list')")
     p.add_argument("--chunk-size", type=int, help="words per request; default depends on the backend")
@@ -139,6 +141,14 @@ def run_backends(argv: list[str]) -> int:
 COMMANDS = {"hub": run_hub, "backends": run_backends}
 
 
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def _raise_on_sigterm(signum, frame):
     # Treat SIGTERM like Ctrl-C so the same clean-stop path runs.
     raise KeyboardInterrupt
@@ -183,6 +193,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("Stopped. Finished chunks are saved; run the same command again to resume.", file=sys.stderr)
         return Cancelled.exit_code
+    except BrokenPipeError:
+        # The reader went away (`--list-chapters | head -1`): nothing left to say to it. Point
+        # stdout at /dev/null so the interpreter's final flush cannot fail a second time.
+        _silence_stdout()
+        return 0
     except AudiobookError as exc:
         if _debug():
             raise

@@ -19,7 +19,8 @@ from app.book import load_book, select_chapters
 from app.book.model import Book
 from app.errors import ConfigError, InputError
 from app.pipeline import events as ev
-from app.pipeline.plan import FORMATS, make_plan, resolve_output
+from app.pipeline import outpath
+from app.pipeline.plan import FORMATS, make_plan
 from app.pipeline.run import Converter
 from app.pipeline.stopping import StopControl
 
@@ -29,7 +30,8 @@ class ConvertRequest:
     """What a user asked for; None means "from settings, else the default"."""
 
     book: Path
-    output: Path | None = None
+    #: A file, or a folder when it ends in "/" (kept as the user wrote it: Path drops the slash).
+    output: Path | str | None = None
     backend: str | None = None
     model: str | None = None
     chunk_size: int | None = None
@@ -69,10 +71,13 @@ def choose_backend_name(req: ConvertRequest, conf: settings_mod.Settings) -> str
 
 def read_book(req: ConvertRequest) -> Book:
     """Load the book and apply --chapters."""
-    book = load_book(req.book, title=req.title, author=req.author)
-    if req.chapters:
-        book = select_chapters(book, req.chapters)
-    return book
+    return _read_selection(req)[0]
+
+
+def _read_selection(req: ConvertRequest) -> tuple[Book, Book]:
+    """Return (the chapters to convert, the whole book)."""
+    full = load_book(req.book, title=req.title, author=req.author)
+    return (select_chapters(full, req.chapters) if req.chapters is not None else full), full
 
 
 def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
@@ -112,12 +117,16 @@ def convert(
 ) -> Path:
     """Convert `req.book` and return the written M4B file (or MP3 folder)."""
     conf = conf or settings_mod.load()
-    fmt = req.fmt or conf.format or "m4b"
+    outpath.never_an_input(req.output, [req.book])
+    fmt = outpath.choose_formats([req.fmt] if req.fmt else None, req.output, conf.format or "m4b")[0]
     if fmt not in FORMATS:
         raise ConfigError(f"Unknown format '{fmt}'. Valid formats: {', '.join(FORMATS)}")
     if req.chunk_size is not None and req.chunk_size < 1:
         raise InputError(f"--chunk-size must be a positive number of words, not {req.chunk_size}")
-    book = read_book(req)
+    book, full = _read_selection(req)
+    output = outpath.resolve_output(book, req.output, conf.resolved_output_dir(), fmt,
+                                    label=outpath.selection_label(book, full))
+    outpath.check_output(output, fmt, inputs=[req.book])
     backend = build_backend(req, conf)
     chunk_size = req.chunk_size or conf.chunk_size or backend.default_chunk_size
     cap = backend.max_chunk_words
@@ -128,7 +137,6 @@ def convert(
         if answer == "set":
             chunk_size = cap
             listener(ev.Message(f"Chunk size set to {cap} words for this run (the model's request window)."))
-    output = resolve_output(book, req.output, conf.resolved_output_dir(), fmt)
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, stop=stop or StopControl(cancel))

@@ -28,7 +28,7 @@ from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
 from app.backends.base import Backend
 from app.errors import Cancelled, LockedError, OutputError
 from app.files import write_bytes_atomic
-from app.pipeline import adaptive
+from app.pipeline import adaptive, outpath
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
 from app.pipeline.pauses import pause_seconds
@@ -251,15 +251,8 @@ class Converter:
         return ChapterAudio(chapter.title, target)
 
     def _check_output_writable(self) -> None:
-        folder = self.plan.output.parent if self.plan.fmt == "m4b" else self.plan.output
-        try:
-            paths.ensure(folder)
-        except OSError as exc:
-            raise OutputError(f"Cannot create the output folder {folder} ({exc.strerror})",
-                              hint="Choose another with --output") from None
-        if not os.access(folder, os.W_OK):
-            raise OutputError(f"The output folder {folder} is not writable",
-                              hint="Choose another with --output")
+        outpath.ensure_writable(self.plan.output if self.plan.fmt in outpath.FOLDER_FORMATS
+                                else self.plan.output.parent)
 
     def _write_output(self, chapters: list[ChapterAudio]) -> Path:
         out = self.plan.output
@@ -272,8 +265,10 @@ class Converter:
             self._write_stamp(out, stamp)
             return out
         paths.ensure(out)
-        width = max(2, len(str(len(chapters))))
-        for n, ch in enumerate(chapters, 1):
+        # Files are numbered by the book's chapter numbers, so a partial run's "03 - ..." is chapter 3.
+        numbers = [pc.chapter.index for pc in self.plan.chapters]
+        width = max(2, len(str(max(numbers))))
+        for n, ch in zip(numbers, chapters):
             final = out / f"{n:0{width}d} - {safe_filename(ch.title, 'chapter')}.mp3"
             tmp = final.with_name(f".{final.name}.tmp")
             try:
