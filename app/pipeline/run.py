@@ -36,7 +36,7 @@ from app.pipeline.plan import PlannedChapter, PlannedChunk, RunPlan, safe_filena
 from app.pipeline.problems import ProblemLog
 from app.pipeline.quality import check_chunk_audio
 from app.pipeline.scheduler import Scheduler
-from app.pipeline.stopping import StopControl
+from app.pipeline.stopping import STOPPED, StopControl
 
 log = logging.getLogger(__name__)
 
@@ -151,11 +151,11 @@ class Converter:
             results = [encoded[i].result() for i in sorted(encoded)]
         except KeyboardInterrupt:
             self.cancel.set()
-            raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume") from None
+            raise Cancelled(STOPPED) from None
         finally:
             encoder.shutdown(wait=True, cancel_futures=True)
         if self.cancel.is_set():
-            raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume")
+            raise Cancelled(STOPPED)
 
         self.emit(ev.Muxing(self.plan.output))
         output = self._write_output(results)
@@ -235,7 +235,7 @@ class Converter:
         with ChapterAssembler(wav) as assembler:
             for pc in planned.chunks:
                 if self.cancel.is_set():
-                    raise Cancelled("Stopped while assembling a chapter")
+                    raise Cancelled(STOPPED)
                 chunk_path = self.cache.path_for(pc.key)
                 assembler.append(chunk_path, pause_seconds(pc.chunk.pause_after))
                 testhooks.pause_at("stitch", self.cancel)

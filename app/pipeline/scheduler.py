@@ -33,7 +33,7 @@ from app.errors import BackendError, Cancelled, ServerBusy, ServerError
 from app.pipeline.adaptive import InFlightLimit
 from app.pipeline.plan import PlannedChunk
 from app.pipeline.problems import ProblemLog
-from app.pipeline.stopping import StopControl
+from app.pipeline.stopping import STOPPED, StopControl
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ class Scheduler:
         try:
             while ready or self._later or self._flights:
                 if self.stop.now.is_set():
-                    raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume")
+                    raise Cancelled(STOPPED)
                 self._promote(ready)
                 notice = self.stop.take_notice()
                 if notice:

@@ -14,6 +14,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+#: The line a stopped run ends with, wherever it stopped.
+STOPPED = "Stopped. Finished chunks are saved; run the same command again to resume"
+
 #: What the scheduler reports while it runs: (requests in flight, seconds they likely need or None).
 DrainInfo = Callable[[], "tuple[int, float | None]"]
 
@@ -83,4 +86,4 @@ class StopControl:
         return self.cancel.is_set()
 
 
-__all__ = ["StopControl", "DrainInfo"]
+__all__ = ["StopControl", "DrainInfo", "STOPPED"]
