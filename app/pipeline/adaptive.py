@@ -96,12 +96,14 @@ class AdaptiveLimit:
     """A goodput-seeking in-flight limit bounded by `max_limit`; thread-safe."""
 
     def __init__(self, max_limit: int, config: AdaptiveConfig = AdaptiveConfig(),
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, *, running_at_once: int = 0):
         self.cfg = config
         self.max_limit = max(1, int(max_limit))
         self._clock = clock
         self._lock = threading.Lock()
-        self._limit = self._clamp(config.start)
+        # Never start below what the server runs at once: fewer would leave its batch part
+        # empty for the whole search (a short book ends before the search gets there).
+        self._limit = self._clamp(max(config.start, running_at_once))
         self._slow_start = True
         self._goodput: dict[int, float] = {}
         self._ratio: dict[int, float] = {}
@@ -288,7 +290,7 @@ def limit_for(backend: object) -> InFlightLimit:
     """Return the in-flight limit for `backend`: adaptive up to its concurrency, or fixed."""
     maximum = max(1, int(getattr(backend, "concurrency", 1)))
     if getattr(backend, "adaptive", False) and maximum > 1:
-        return AdaptiveLimit(maximum)
+        return AdaptiveLimit(maximum, running_at_once=int(getattr(backend, "running_at_once", 0) or 0))
     return FixedLimit(maximum)
 
 

@@ -187,3 +187,13 @@ def test_cohorts_finish_when_latency_is_measured_on_another_clock():
             lim.on_done(0.5, 9.0, len(tickets), sent_at=ticket)
     assert lim.history, "no cohort ever finished"
     assert lim.limit > start_limit
+
+
+def test_the_limit_never_starts_below_what_the_server_runs_at_once():
+    assert AdaptiveLimit(96).limit == 32
+    assert AdaptiveLimit(96, running_at_once=64).limit == 64
+    assert AdaptiveLimit(40, running_at_once=64).limit == 40, "still bounded by the ceiling"
+    backend = _Backend(96, True)
+    backend.running_at_once = 64
+    assert limit_for(backend).limit == 64
+
