@@ -29,7 +29,8 @@ class StopControl:
         self.cancel = cancel or threading.Event()
         #: Set by the second request: cut what is in flight.
         self.now = threading.Event()
-        self._lock = threading.Lock()
+        # Reentrant: a signal handler runs on the main thread, possibly while it holds this lock.
+        self._lock = threading.RLock()
         self._drain: DrainInfo | None = None
         self._cutters: list[Callable[[], None]] = []
         self._notice: str | None = None
