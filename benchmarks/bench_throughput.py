@@ -65,6 +65,7 @@ def main() -> None:
                      "rtf_model": round(audio / (run.wall * args.time_scale), 2),
                      "client_cpu": round(run.cpu_share, 2),
                      "server_cpu": round((s_cpu1 - s_cpu0) / run.wall, 2),
+                     "requests": after["requests"] - before["requests"],
                      "refused": after["refused"] - before["refused"], "load1": round(os.getloadavg()[0], 2),
                      **sampler.summary(),
                      **(run.tail() or {})}
