@@ -3,6 +3,7 @@
     python audiobook.py BOOK [options]          convert a book
     python audiobook.py hub                     the terminal UI
     python audiobook.py backends sglomni ...    manage the SGLang-Omni backend
+    python audiobook.py cache [prune]           the cache's size per book; free what no book needs
 
 Every known error becomes one line (what is wrong, what to do) and an exit
 code; a traceback appears only with AUDIOBOOK_DEBUG=1.
@@ -17,7 +18,8 @@ import sys
 from pathlib import Path
 
 from app import __version__, allocator
-from app.errors import AudiobookError, Cancelled
+from app.errors import AudiobookError, Cancelled, environment_error
+from app.redact import RedactingFilter, redact
 
 DEBUG_VAR = "AUDIOBOOK_DEBUG"
 
@@ -30,7 +32,7 @@ def build_convert_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="audiobook.py",
         description="Turn a book (EPUB, TXT, Markdown, HTML) into an M4B audiobook with chapter markers.",
-        epilog="Other commands: 'audiobook.py hub' (terminal UI), "
+        epilog="Other commands: 'audiobook.py hub' (terminal UI), 'audiobook.py cache [prune]', "
                "'audiobook.py backends sglomni list|install|remove|status|setup|start|stop'.",
     )
     p.add_argument("book", type=Path, nargs="?", help="the book file (.epub, .txt, .md, .html)")
@@ -138,7 +140,13 @@ def run_backends(argv: list[str]) -> int:
     return sglomni_main(argv[1:])
 
 
-COMMANDS = {"hub": run_hub, "backends": run_backends}
+def run_cache(argv: list[str]) -> int:
+    from app.cachecmd import main as cache_main
+
+    return cache_main(argv)
+
+
+COMMANDS = {"hub": run_hub, "backends": run_backends, "cache": run_cache}
 
 
 def _silence_stdout() -> None:
@@ -179,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     allocator.tune()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactingFilter())
     if _debug():  # the app's own debug lines, not every library's
         logging.getLogger("app").setLevel(logging.DEBUG)
     try:
@@ -201,13 +211,25 @@ def main(argv: list[str] | None = None) -> int:
     except AudiobookError as exc:
         if _debug():
             raise
-        print(f"error: {exc.one_line()}", file=sys.stderr)
+        print(redact(f"error: {exc.one_line()}"), file=sys.stderr)
         if not isinstance(exc, Cancelled):
             print(f"(set {DEBUG_VAR}=1 for the traceback)", file=sys.stderr)
         return exc.exit_code
+    except OSError as exc:  # the disk or a folder in the way: the user's environment, unless it is not
+        error = environment_error(exc)
+        if error is None or _debug():
+            return _bug(exc)
+        print(f"error: {error.one_line()}", file=sys.stderr)
+        print(f"(set {DEBUG_VAR}=1 for the traceback)", file=sys.stderr)
+        return error.exit_code
     except Exception as exc:  # a bug: say so briefly, details on request
-        if _debug():
-            raise
-        print(f"error: unexpected {type(exc).__name__}: {exc}. This is a bug; "
-              f"run again with {DEBUG_VAR}=1 and report the traceback.", file=sys.stderr)
-        return 1
+        return _bug(exc)
+
+
+def _bug(exc: BaseException) -> int:
+    """Report an unexpected exception as a bug (the traceback with AUDIOBOOK_DEBUG=1) and return 1."""
+    if _debug():
+        raise exc
+    print(redact(f"error: unexpected {type(exc).__name__}: {exc}. This is a bug; "
+                 f"run again with {DEBUG_VAR}=1 and report the traceback."), file=sys.stderr)
+    return 1

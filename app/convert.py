@@ -18,6 +18,7 @@ from app.backends.base import Backend
 from app.book import load_book, select_chapters
 from app.book.model import Book
 from app.errors import ConfigError, InputError
+from app.urls import check_server_url
 from app.pipeline import events as ev
 from app.pipeline import outpath
 from app.pipeline.plan import FORMATS, make_plan
@@ -58,6 +59,17 @@ class ConvertRequest:
 ClampAnswer = str  # "set" | "keep" | "cancel"
 
 
+def check_numbers(req: ConvertRequest) -> None:
+    """Raise InputError for a numeric option outside its range (before any work starts)."""
+    if req.chunk_size is not None and req.chunk_size < 1:
+        raise InputError(f"--chunk-size must be a positive number of words, not {req.chunk_size}")
+    if req.concurrency is not None and req.concurrency < 1:
+        raise InputError(f"--concurrency must be at least 1 request in flight, not {req.concurrency}",
+                         hint="Omit it to let the client adapt")
+    if req.port is not None and not 1 <= req.port <= 65535:
+        raise InputError(f"--port must be between 1 and 65535, not {req.port}")
+
+
 def choose_backend_name(req: ConvertRequest, conf: settings_mod.Settings) -> str:
     """Return the backend to use: the option, the setting, else sglomni when configured, else piper."""
     if req.backend:
@@ -77,12 +89,19 @@ def read_book(req: ConvertRequest) -> Book:
 def _read_selection(req: ConvertRequest) -> tuple[Book, Book]:
     """Return (the chapters to convert, the whole book)."""
     full = load_book(req.book, title=req.title, author=req.author)
-    return (select_chapters(full, req.chapters) if req.chapters is not None else full), full
+    if req.chapters is None:  # --chapters "" is a mistake, not "all of them"
+        return full, full
+    return select_chapters(full, req.chapters), full
 
 
 def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
     name = choose_backend_name(req, conf)
-    api_urls = req.api_urls or ((conf.sglomni.remote_url,) if conf.sglomni.remote_url and name == "sglomni" else ())
+    if req.api_urls:
+        api_urls = tuple(check_server_url(u, what="--api-url") for u in req.api_urls)
+    elif conf.sglomni.remote_url and name == "sglomni":
+        api_urls = (check_server_url(conf.sglomni.remote_url, what="The remote URL setting"),)
+    else:
+        api_urls = ()
     clone = req.clone.expanduser() if req.clone else None
     if clone is not None and not clone.is_file():
         raise InputError(f"Reference clip {clone} does not exist", hint="Put clips in voices/ and pass --clone voices/NAME.wav")
@@ -100,7 +119,7 @@ def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
         api_urls=tuple(api_urls),
         concurrency=req.concurrency,
         port=req.port or conf.sglomni.port,
-        host=req.host or conf.sglomni.host,
+        host=(req.host or conf.sglomni.host).strip().strip("[]"),  # "[::]" and "::" alike
         profile=req.profile or conf.sglomni.profile or None,
     )
     return create_backend(name, options)
@@ -121,8 +140,7 @@ def convert(
     fmt = outpath.choose_formats([req.fmt] if req.fmt else None, req.output, conf.format or "m4b")[0]
     if fmt not in FORMATS:
         raise ConfigError(f"Unknown format '{fmt}'. Valid formats: {', '.join(FORMATS)}")
-    if req.chunk_size is not None and req.chunk_size < 1:
-        raise InputError(f"--chunk-size must be a positive number of words, not {req.chunk_size}")
+    check_numbers(req)
     book, full = _read_selection(req)
     output = outpath.resolve_output(book, req.output, conf.resolved_output_dir(), fmt,
                                     label=outpath.selection_label(book, full))

@@ -6,6 +6,7 @@ import time
 from typing import TextIO
 
 from app.pipeline import events as ev
+from app.redact import redact
 
 
 def hms(seconds: float) -> str:
@@ -101,7 +102,7 @@ class ConsoleProgress:
             line = (f"done: {event.output} ({hms(event.audio_seconds)} of audio, "
                     f"{event.synthesized_chunks} chunks synthesized in {hms(event.wall_seconds)})")
         elif isinstance(event, ev.Message):
-            line = event.text
+            line = redact(event.text)
         if line:
             print(line, file=self.stream, flush=True)
 
@@ -125,12 +126,12 @@ class ConsoleProgress:
             elif isinstance(event, ev.Muxing):
                 self._progress.update(self._task, description=self._describe() + "  muxing…")
             else:
-                self._progress.console.print(event.text)
+                self._progress.console.print(redact(event.text))
         elif isinstance(event, ev.RunFinished):
             self.close()
             print(f"Done: {event.output} ({hms(event.audio_seconds)} of audio)", file=self.stream)
         elif isinstance(event, ev.Message):
-            print(event.text, file=self.stream)
+            print(redact(event.text), file=self.stream)
 
     def close(self) -> None:
         if self._progress is not None:
