@@ -70,11 +70,14 @@ class Backend(ABC):
     def stop(self) -> None:
         """Release what start() took (stop a server this backend started)."""
 
+    #: Whether abort() ends synthesize() calls in flight at once (a server's requests can be cut;
+    #: a local voice's computation cannot, so a stop waits for it to finish its chunk).
+    cuts_in_flight: bool = False
+
     def abort(self) -> None:
         """Cut synthesize() calls in flight, from another thread (the user stopped the run now).
 
-        The default does nothing: a local backend's calls are short, and its worker
-        threads are abandoned at exit.
+        The default does nothing: a local voice finishes the chunk it is computing.
         """
 
     @abstractmethod

@@ -43,6 +43,9 @@ MAX_ATTEMPTS = 4
 CHUNK_DEADLINE = 1800.0
 #: Seconds the worker threads get to unwind (and delete their temp files) after a cut.
 UNWIND_SECONDS = 1.0
+#: Seconds a local voice gets to finish the chunk it is computing when the run ends: its native
+#: code cannot be interrupted, and a process exiting under it aborts ("terminate called ...").
+LOCAL_UNWIND_SECONDS = 120.0
 
 #: Render one chunk at attempt n (1-based) and return its cached file; runs in a worker thread.
 Render = Callable[[PlannedChunk, int], Path]
@@ -227,7 +230,8 @@ class Scheduler:
             self.backend.abort()
         except Exception:  # noqa: BLE001 - the run is already ending with a better error
             log.debug("abort failed", exc_info=True)
-        deadline = time.monotonic() + UNWIND_SECONDS
+        unwind = UNWIND_SECONDS if getattr(self.backend, "cuts_in_flight", False) else LOCAL_UNWIND_SECONDS
+        deadline = time.monotonic() + unwind
         for flight in list(self._flights.values()):
             flight.thread.join(max(0.0, deadline - time.monotonic()))
 

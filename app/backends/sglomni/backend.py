@@ -32,6 +32,7 @@ class SglomniBackend(Backend):
     """Speaks through `POST /v1/audio/speech` on one sgl-omni server per model."""
 
     name = "sglomni"
+    cuts_in_flight = True
 
     def __init__(self, options: BackendOptions, *, settings: Any = None,
                  timeouts: Timeouts = Timeouts()):
