@@ -189,11 +189,18 @@ def test_cohorts_finish_when_latency_is_measured_on_another_clock():
     assert lim.limit > start_limit
 
 
-def test_the_limit_never_starts_below_what_the_server_runs_at_once():
-    assert AdaptiveLimit(96).limit == 32
-    assert AdaptiveLimit(96, running_at_once=64).limit == 64
-    assert AdaptiveLimit(40, running_at_once=64).limit == 40, "still bounded by the ceiling"
-    backend = _Backend(96, True)
-    backend.running_at_once = 64
-    assert limit_for(backend).limit == 64
-
+def test_an_unpinned_backend_starts_at_its_ceiling_never_below_what_the_server_runs():
+    """A search climbing from 32 spent a 0.5 h book under 64 in flight (benchmark 1b)."""
+    assert AdaptiveLimit(96).limit == 32, "the controller alone keeps its slow-start default"
+    limit = limit_for(_Backend(96, True))
+    assert limit.limit == 96
+    # A saturated server: latency grows with the requests queued, goodput stays flat. From the
+    # ceiling it probes below and, as good with fewer requests, settles lower (less latency).
+    now = [0.0]
+    limit = AdaptiveLimit(96, clock=lambda: now[0], start=96)
+    for _ in range(6):
+        sent = [limit.on_sent(limit.limit) for _ in range(limit.limit)]
+        now[0] += 0.1 * limit.limit
+        for t in sent:
+            limit.on_done(now[0] - t, 9.0, limit.limit, sent_at=t)
+    assert 32 <= limit.limit <= 84, limit.history

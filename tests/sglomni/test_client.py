@@ -201,17 +201,6 @@ def test_pinned_concurrency_is_not_adaptive(settings):
     assert not pinned.adaptive and pinned.concurrency == 12
 
 
-def test_sglomni_knows_what_its_managed_config_runs_at_once(settings):
-    from app.backends import BackendOptions
-    from app.backends.sglomni.backend import STOCK_RUNNING, create
-
-    assert create(BackendOptions(model="moss_tts_local")).running_at_once == STOCK_RUNNING
-    throughput = create(BackendOptions(model="moss_tts_local", profile="throughput"))
-    assert throughput.running_at_once == 64, "the vendored throughput config's max_running_requests"
-    two = create(BackendOptions(model="moss_tts_local", api_urls=("http://127.0.0.1:9", "http://127.0.0.1:10")))
-    assert two.running_at_once == 2 * STOCK_RUNNING
-
-
 def test_persistent_oom_names_the_mem_fraction_remediation(external_double, requests_log, settings, tmp_path):
     url = external_double("moss_tts_local", env={"SGO_DOUBLE_FAIL": "99", "SGO_DOUBLE_OOM": "1"})
     b = backend_for(url, "moss_tts_local", settings)

@@ -7,8 +7,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from app import settings as settings_mod
 from app.backends.base import Backend, BackendOptions
 from app.backends.sglomni import catalog, client, policy, reference, server
@@ -22,8 +20,6 @@ log = logging.getLogger(__name__)
 
 #: In-flight requests: the guide's measured peak (section 7.3: ~96 in flight for 64 running).
 DEFAULT_CONCURRENCY = 96
-#: Requests sglang-omni 0.1.9 runs at once when its config does not say (max_running_requests).
-STOCK_RUNNING = 16
 #: Restarts of a managed server that died mid-run, per backend lifetime.
 MAX_RESTARTS = 3
 
@@ -83,17 +79,6 @@ class SglomniBackend(Backend):
         # A ceiling per GPU-worth of server: several --api-url or a router's workers add up.
         pool = self._client
         return DEFAULT_CONCURRENCY * (pool.workers if pool else max(1, len(self.options.api_urls)))
-
-    @property
-    def running_at_once(self) -> int:
-        """Return how many requests the server runs at once: its vendored config's
-        max_running_requests for a managed server, else upstream's stock 16 (per server)."""
-        servers = self._client.workers if self._client else max(1, len(self.options.api_urls))
-        running = STOCK_RUNNING
-        if not self.options.api_urls:
-            path, _ = server.config_for(self.spec, self.profile)
-            running = _max_running(path) or STOCK_RUNNING
-        return running * servers
 
     @property
     def profile(self) -> str | None:
@@ -259,30 +244,6 @@ class SglomniBackend(Backend):
                 if self._aborted or not self._managed_server_died():
                     raise
             self.restart(generation)
-
-
-def _max_running(config: Path | None) -> int | None:
-    """Return the largest max_running_requests a pipeline config sets anywhere, or None."""
-    if config is None:
-        return None
-    try:
-        data = yaml.safe_load(config.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return None
-    found: list[int] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key == "max_running_requests" and isinstance(value, int):
-                    found.append(value)
-                walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(data)
-    return max(found) if found else None
 
 
 def create(options: BackendOptions) -> Backend:
