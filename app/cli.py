@@ -2,6 +2,7 @@
 
     python audiobook.py BOOK [options]          convert a book
     python audiobook.py hub                     the terminal UI
+    python audiobook.py hub --web               the same UI in a browser page
     python audiobook.py backends sglomni ...    manage the SGLang-Omni backend
     python audiobook.py cache [prune]           the cache's size per book; free what no book needs
 
@@ -124,10 +125,33 @@ def run_convert(argv: list[str]) -> int:
     return 0
 
 
+def build_hub_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="audiobook.py hub", description="The audiobook hub (terminal UI).")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--setup", dest="wizard", action="store_true", default=None,
+                       help="open the setup wizard even when it already ran")
+    group.add_argument("--no-setup", dest="wizard", action="store_false", help="skip the first-start wizard")
+    web = p.add_argument_group("in a browser")
+    web.add_argument("--web", action="store_true", help="serve the hub to a browser page and print its address")
+    web.add_argument("--host", help="address to serve on (default from settings: 127.0.0.1); any other "
+                                    "address is reachable from other machines, behind the page's token")
+    web.add_argument("--port", type=int, help="port to serve on (default from settings: 8080; 0: any free port)")
+    return p
+
+
 def run_hub(argv: list[str]) -> int:
+    parser = build_hub_parser()
+    args = parser.parse_args(argv)
+    hub_args = [] if args.wizard is None else ["--setup" if args.wizard else "--no-setup"]
+    if args.web:
+        from app.hub.web import serve
+
+        return serve(args.host, args.port, tuple(hub_args))
+    if args.host is not None or args.port is not None:
+        parser.error("--host and --port go with --web (the hub in a browser)")
     from app.hub.app import run
 
-    return run(argv)
+    return run(hub_args)
 
 
 def run_backends(argv: list[str]) -> int:

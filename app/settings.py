@@ -32,6 +32,18 @@ class SglomniSettings:
 
 
 @dataclass
+class WebSettings:
+    """Defaults of `hub --web`, the hub served to a browser page."""
+
+    #: Address the page is served on; only a loopback one here (another needs --host on the command line).
+    host: str = "127.0.0.1"
+    #: TCP port of the page (0: any free port).
+    port: int = field(default=8080, metadata={"min": 0, "max": 65535})
+    #: A fixed access token (a password) for the page; "" makes a fresh random one at every start.
+    token: str = ""
+
+
+@dataclass
 class Settings:
     #: Backend used when --backend is not given; "" picks piper unless sglomni is configured.
     backend: str = ""
@@ -48,6 +60,7 @@ class Settings:
     #: Whisper model size for reference-clip transcripts.
     whisper_model: str = "tiny.en"
     sglomni: SglomniSettings = field(default_factory=SglomniSettings)
+    web: WebSettings = field(default_factory=WebSettings)
 
     def resolved_output_dir(self) -> Path:
         return Path(self.output_dir).expanduser() if self.output_dir else paths.output_dir()
