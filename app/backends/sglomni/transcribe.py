@@ -23,6 +23,11 @@ def _installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
+def can_transcribe() -> bool:
+    """Return whether a local Whisper engine is installed to transcribe a reference clip."""
+    return _installed("faster_whisper") or _installed("whisper")
+
+
 def _faster_whisper_model(model: str) -> str:
     if Path(model).expanduser().is_dir():
         return str(Path(model).expanduser())
