@@ -6,9 +6,12 @@ runs the same book against the real 0.1.9 app (tests/conformance/test_book.py).
 """
 from __future__ import annotations
 
+import time
 from collections import Counter, defaultdict
 
 import pytest
+
+from app.pipeline.problems import REPEAT_SECONDS
 
 from .books import book
 from .conftest import sglomni_args
@@ -28,8 +31,10 @@ def test_a_book_converts_against_a_server_whose_queue_holds_two(flags, tmp_path,
     url = external.start(env={"SGO_DOUBLE_SLOTS": "3", "SGO_DOUBLE_QUEUE": "2", "SGO_DOUBLE_SLOW": "0.3"})
     src = book(tmp_path, sentences=8)
     out = tmp_path / "river.m4b"
+    started = time.monotonic()
     run = cli(*sglomni_args(src, out, "--api-url", url, "--chunk-size", 12, *flags))
-    assert run.finish(timeout=180) == 0, run.stderr
+    assert run.finish(timeout=300) == 0, run.stderr
+    elapsed = time.monotonic() - started
     log = fault_log()
     rejected = [r for r in log if r["fault"] == "queue-full"]
     answered = Counter(r["input"] for r in log if r["fault"] is None)
@@ -37,7 +42,9 @@ def test_a_book_converts_against_a_server_whose_queue_holds_two(flags, tmp_path,
     assert len(answered) == 27 and set(answered.values()) == {1}, "every chunk rendered exactly once"
     assert first_seeds_only(log), "no attempt was spent on a busy answer (a retry changes the seed)"
     busy_lines = [line for line in run.stderr.splitlines() if line.startswith("server busy")]
-    assert 1 <= len(busy_lines) <= 4, "one line per kind of problem with a running count, not one per answer"
+    assert 1 <= len(busy_lines) <= 1 + elapsed / REPEAT_SECONDS, \
+        "one line per kind of problem with a running count, not one per answer"
+    assert len(rejected) >= len(busy_lines), "never more lines than busy answers"
     assert "so far" in busy_lines[0] and "no attempt spent" in busy_lines[0]
     assert "error" not in run.stderr.lower()
     assert_sane_chapters(out, src, 12)
