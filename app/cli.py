@@ -38,7 +38,9 @@ def build_convert_parser() -> argparse.ArgumentParser:
                "'audiobook.py backends sglomni list|install|remove|status|setup|start|stop'.",
     )
     p.add_argument("book", type=Path, nargs="?", help="the book file (.epub, .txt, .md, .html)")
-    p.add_argument("-o", "--output", type=Path, help="output file (M4B) or folder; default: output/<title>.m4b")
+    # A string, not a Path: Path drops the trailing "/" that says "this is a folder".
+    p.add_argument("-o", "--output",
+                   help="output file (its suffix picks the format) or a folder ending in /; default: output/<title>.m4b")
     p.add_argument("--backend", help="piper (embedded CPU voice) or sglomni (SGLang-Omni server)")
     p.add_argument("--model", help="sglomni model key (see 'backends sglomni list')")
     p.add_argument("--chunk-size", type=int, help="words per request; default depends on the backend")
@@ -104,7 +106,7 @@ def _ask_clamp(size: int, cap: int) -> str:
 
 
 def run_convert(argv: list[str]) -> int:
-    from app.convert import ConvertRequest, convert, read_book
+    from app.convert import ConvertRequest, StopControl, convert, read_book
     from app.progress import ConsoleProgress
 
     parser = build_convert_parser()
@@ -134,8 +136,10 @@ def run_convert(argv: list[str]) -> int:
         print_chapters(read_book(req))
         return 0
     progress = ConsoleProgress()
+    stop = StopControl()
+    _stop_on_signals(stop)
     try:
-        output = convert(req, listener=progress, confirm_clamp=_ask_clamp)
+        output = convert(req, listener=progress, confirm_clamp=_ask_clamp, stop=stop)
     finally:
         progress.close()
     print(output)
@@ -205,9 +209,37 @@ def run_cache(argv: list[str]) -> int:
 COMMANDS = {"hub": run_hub, "backends": run_backends, "cache": run_cache}
 
 
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def _raise_on_sigterm(signum, frame):
     # Treat SIGTERM like Ctrl-C so the same clean-stop path runs.
     raise KeyboardInterrupt
+
+
+def _stop_on_signals(stop) -> None:
+    """Route Ctrl-C and SIGTERM to `stop`: the first drains the run, the second stops it now."""
+    def handler(signum, frame):
+        line = stop.request()
+        if not stop.now.is_set():
+            return  # draining: the run prints the line itself (take_notice), within 0.2 s
+        try:
+            # On a line of its own: the handler may run in the middle of a progress line.
+            print(f"\n{line}", file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass  # stderr closed: stopping matters more than saying so
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGINT, handler)
+        signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (tests driving main() from a thread)
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,6 +267,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("Stopped. Finished chunks are saved; run the same command again to resume.", file=sys.stderr)
         return Cancelled.exit_code
+    except BrokenPipeError:
+        # The reader went away (`--list-chapters | head -1`): nothing left to say to it. Point
+        # stdout at /dev/null so the interpreter's final flush cannot fail a second time.
+        _silence_stdout()
+        return 0
     except AudiobookError as exc:
         if _debug():
             raise

@@ -23,8 +23,10 @@ from app.book.spoken import Speaker, base_code, display_name
 from app.errors import InputError, environment_error
 from app.pipeline import events as ev
 from app.output.formats import parse_formats, sibling_outputs
-from app.pipeline.plan import make_plan, resolve_output
+from app.pipeline import outpath
+from app.pipeline.plan import make_plan
 from app.pipeline.run import Converter
+from app.pipeline.stopping import StopControl
 from app.urls import check_server_url
 
 
@@ -33,7 +35,8 @@ class ConvertRequest:
     """What a user asked for; None means "from settings, else the default"."""
 
     book: Path
-    output: Path | None = None
+    #: A file, or a folder when it ends in "/" (kept as the user wrote it: Path drops the slash).
+    output: Path | str | None = None
     backend: str | None = None
     model: str | None = None
     chunk_size: int | None = None
@@ -92,11 +95,16 @@ def choose_backend_name(req: ConvertRequest, conf: settings_mod.Settings) -> str
 
 def read_book(req: ConvertRequest) -> Book:
     """Load the book and apply --chapters."""
+    return _read_selection(req)[0]
+
+
+def _read_selection(req: ConvertRequest) -> tuple[Book, Book]:
+    """Return (the chapters to convert, the whole book)."""
     options = ReadOptions(include_matter=req.include_matter, code=req.code, language=req.language)
-    book = load_book(req.book, title=req.title, author=req.author, options=options)
-    if req.chapters is not None:  # --chapters "" is a mistake, not "all of them"
-        book = select_chapters(book, req.chapters)
-    return book
+    full = load_book(req.book, title=req.title, author=req.author, options=options)
+    if req.chapters is None:  # --chapters "" is a mistake, not "all of them"
+        return full, full
+    return select_chapters(full, req.chapters), full
 
 
 def speaker_for(req: ConvertRequest, book: Book, backend: Backend | None = None) -> Speaker:
@@ -168,14 +176,24 @@ def convert(
     confirm_clamp: Callable[[int, int], ClampAnswer] = lambda size, cap: "set",
     cancel: threading.Event | None = None,
     conf: settings_mod.Settings | None = None,
+    stop: StopControl | None = None,
 ) -> Path:
     """Convert `req.book` and return the first requested output (M4B file, MP3 folder, EPUB, ...)."""
     conf = conf or settings_mod.load()
-    formats = parse_formats(req.fmt, conf.format)
-    # The audio the run's first output is named after: an MP3 folder, else the M4B's file name.
-    fmt = "mp3" if formats[0] == "mp3" else "m4b"
+    outpath.never_an_input(req.output, [req.book])
+    formats = choose_formats(req, conf)
     check_numbers(req)
-    book = read_book(req)
+    book, full = _read_selection(req)
+    # Every output is a sibling of one stem, named after the first format's own path
+    # (`--output dir/Book.m4b --format m4b,vtt` -> dir/Book.m4b and dir/Book.vtt).
+    primary = outpath.resolve_output(book, req.output, conf.resolved_output_dir(), formats[0],
+                                     label=outpath.selection_label(book, full))
+    outputs = sibling_outputs(primary, formats)
+    for kind, path in outputs.items():
+        outpath.check_output(path, kind, inputs=[req.book])
+    output = outputs[formats[0]]
+    # The audio the run encodes for its first output: an MP3 folder, else AAC (M4B, read-along).
+    fmt = "mp3" if formats[0] == "mp3" else "m4b"
     backend = build_backend(req, conf)
     chunk_size = req.chunk_size or conf.chunk_size or backend.default_chunk_size
     cap = backend.max_chunk_words
@@ -186,9 +204,6 @@ def convert(
         if answer == "set":
             chunk_size = cap
             listener(ev.Message(f"Chunk size set to {cap} words for this run (the model's request window)."))
-    # Every output is a sibling of one stem; the plan names the first format's own path
-    # (`--output dir/Book.m4b --format mp3,srt` -> the folder dir/Book and dir/Book.srt).
-    output = sibling_outputs(resolve_output(book, req.output, conf.resolved_output_dir(), fmt), formats)[formats[0]]
     speaker = speaker_for(req, book, backend)
     warning = language_warning(req.language or book.language, backend.voice_language, backend.voice_name)
     if warning:
@@ -196,7 +211,7 @@ def convert(
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
                      formats=formats)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
-                          no_cache=req.no_cache, cancel=cancel)
+                          no_cache=req.no_cache, stop=stop or StopControl(cancel))
     try:
         return converter.run()
     except OSError as exc:  # a read-only home, a file where a folder should be, a full disk: both faces say so
@@ -204,3 +219,14 @@ def convert(
         if error is None:
             raise
         raise error from exc
+
+
+def choose_formats(req: ConvertRequest, conf: settings_mod.Settings) -> tuple[str, ...]:
+    """Return the formats to write: --format, else the --output suffix's, else the settings' list.
+
+    A --output suffix that is not among --format is an error naming both (issue 11).
+    """
+    if req.fmt:
+        return tuple(outpath.choose_formats(list(parse_formats(req.fmt)), req.output, "m4b"))
+    by_suffix = outpath.choose_formats(None, req.output, "")[0]
+    return (by_suffix,) if by_suffix else parse_formats(None, conf.format)

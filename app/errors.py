@@ -14,7 +14,8 @@ bug and gets a traceback only with AUDIOBOOK_DEBUG=1.
     ├── ConfigError                settings, catalog key, unknown backend (exit 2)
     ├── BackendError               a backend failed to produce audio (exit 4)
     │   ├── ServerError            a TTS server answered with an error
-    │   │   └── OutOfMemory        ... CUDA out of memory
+    │   │   ├── OutOfMemory        ... CUDA out of memory
+    │   │   └── ServerBusy         ... "queue full", 429, busy: backpressure, not a failure
     │   ├── ServerUnavailable      cannot connect / server died
     │   ├── BadAudio               the answer was not usable audio
     │   └── ServerStartError       a managed server did not come up (.log_path)
@@ -81,9 +82,8 @@ class BackendError(AudiobookError):
     exit_code = 4
 
     #: Whether retrying the same request may succeed (5xx, timeouts, dropped connections).
+    #: The pipeline alone retries (app/pipeline/scheduler.py); backends only classify.
     transient = False
-    #: Whether the backend already retried it with backoff (so the pipeline does not multiply attempts).
-    retried = False
 
 
 class ServerError(BackendError):
@@ -95,6 +95,18 @@ class ServerError(BackendError):
 
 class OutOfMemory(ServerError):
     pass
+
+
+class ServerBusy(ServerError):
+    """The server is saturated (503 queue full, 429, "busy"): send the chunk again later.
+
+    Backpressure, not a failure: the pipeline requeues the chunk without spending one
+    of its attempts and lowers the number of requests it keeps in flight.
+    """
+
+    def __init__(self, message: str, **kw):
+        kw.setdefault("transient", True)
+        super().__init__(message, **kw)
 
 
 class ServerUnavailable(BackendError):

@@ -94,9 +94,6 @@ class ConsoleProgress:
             if now - self._last_line >= 5 or s.done == s.total:
                 self._last_line = now
                 line = f"chunks {s.done}/{s.total}  {self._describe()}"
-        elif isinstance(event, ev.ChunkRetry):
-            line = (f"retrying a chunk of chapter {event.chapter_index} (attempt {event.attempt + 1}): "
-                    f"{redact(event.reason)}")
         elif isinstance(event, ev.ChapterDone):
             line = f"chapter {event.chapter_index} done: {event.title} ({hms(event.audio_seconds)})"
         elif isinstance(event, ev.Muxing):
@@ -123,11 +120,9 @@ class ConsoleProgress:
             self._task = self._progress.add_task(self._describe(), total=event.total_chunks)
         elif isinstance(event, ev.ChunkDone) and self._progress:
             self._progress.update(self._task, advance=1, description=self._describe())
-        elif isinstance(event, (ev.ChapterDone, ev.ChunkRetry, ev.Message, ev.Muxing)) and self._progress:
+        elif isinstance(event, (ev.ChapterDone, ev.Message, ev.Muxing)) and self._progress:
             if isinstance(event, ev.ChapterDone):
                 self._progress.console.print(f"chapter {event.chapter_index} done: {event.title}")
-            elif isinstance(event, ev.ChunkRetry):
-                self._progress.console.print(f"[yellow]retrying a chunk: {redact(event.reason)}")
             elif isinstance(event, ev.Muxing):
                 self._progress.update(self._task, description=self._describe() + "  muxing…")
             else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import tempfile
 import time
@@ -22,7 +23,6 @@ from pathlib import Path
 from benchmarks import runcli
 from benchmarks.synthbook import write_book
 
-MODES = (("adaptive", None), ("fixed96", 96), ("serial", 1))
 
 
 def main() -> None:
@@ -34,20 +34,25 @@ def main() -> None:
     ap.add_argument("--port", type=int, default=8732)
     ap.add_argument("--entry", default=str(runcli.ROOT / "audiobook.py"),
                     help="CLI script to run (a what-if wrapper such as benchmarks/whatif_cohort_fix.py)")
-    ap.add_argument("--modes", default="adaptive,fixed96,serial")
+    ap.add_argument("--modes", default="adaptive,fixed,serial", help="any of adaptive, fixed, serial")
+    ap.add_argument("--fixed", type=int, default=96, help="the fixed pool to compare with (--concurrency N)")
+    ap.add_argument("--loadgen", default="", help="extra load generator flags, e.g. '--max-running 16'")
     args = ap.parse_args()
+    fixed = f"fixed{args.fixed}"
+    modes = (("adaptive", None), (fixed, args.fixed), ("serial", 1))
+    wanted = {fixed if m in ("fixed", fixed) else m for m in args.modes.split(",")}
 
     tmp = Path(tempfile.mkdtemp(prefix="bench1-"))
     book = write_book(tmp / "book.txt", args.hours)
     small = write_book(tmp / "small.txt", args.serial_hours, chapters=3)
     print(runcli.machine(), flush=True)
     url = f"http://127.0.0.1:{args.port}"
-    server = runcli.start_loadgen(args.port, args.time_scale)
+    server = runcli.start_loadgen(args.port, args.time_scale, *shlex.split(args.loadgen))
     results: dict[str, list[dict]] = {}
     try:
         for rep in range(args.repeat):
-            for mode, conc in MODES:
-                if mode not in args.modes.split(","):
+            for mode, conc in modes:
+                if mode not in wanted:
                     continue
                 src = small if mode == "serial" else book
                 cli = [str(src), "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", url,
@@ -65,6 +70,7 @@ def main() -> None:
                      "rtf_model": round(audio / (run.wall * args.time_scale), 2),
                      "client_cpu": round(run.cpu_share, 2),
                      "server_cpu": round((s_cpu1 - s_cpu0) / run.wall, 2),
+                     "requests": after["requests"] - before["requests"],
                      "refused": after["refused"] - before["refused"], "load1": round(os.getloadavg()[0], 2),
                      **sampler.summary(),
                      **(run.tail() or {})}
@@ -75,8 +81,10 @@ def main() -> None:
         runcli.stop(server)
     med = {m: statistics.median(r["rtf_model"] for r in rs) for m, rs in results.items()}
     summary = {"median_rtf": med}
-    if "adaptive" in med and "fixed96" in med:
-        summary["adaptive/fixed96"] = round(med["adaptive"] / med["fixed96"], 3)
+    if "adaptive" in med and fixed in med:
+        summary[f"adaptive/{fixed}"] = round(med["adaptive"] / med[fixed], 3)
+        walls = {m: statistics.median(r["wall_s"] for r in results[m]) for m in ("adaptive", fixed)}
+        summary[f"wall {fixed}/adaptive"] = round(walls[fixed] / walls["adaptive"], 3)
     if "adaptive" in med and "serial" in med:
         summary["adaptive/serial"] = round(med["adaptive"] / med["serial"], 1)
     print(json.dumps(summary), flush=True)

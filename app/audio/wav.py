@@ -20,6 +20,11 @@ FORMAT_EXTENSIBLE = 0xFFFE
 #: Size fields streaming servers write when the length is unknown up front.
 _UNKNOWN_SIZES = (0, 0xFFFFFFFF)
 
+#: Sample rates and channel counts beyond these are not audio a TTS server makes but a broken
+#: or hostile header (a rate of 0xFFFFFFF0 would crash the assembler's resampler later).
+MAX_SAMPLE_RATE = 384_000
+MAX_CHANNELS = 8
+
 #: Stop walking chunks after this many bytes of header (a WAV's fmt/data come early).
 _MAX_HEADER_SCAN = 1 << 20
 
@@ -109,7 +114,7 @@ def _info(fmt: tuple[int, int, int, int], offset: int, data_size: int, size: int
     tag, channels, rate, bits = fmt
     width = bits // 8
     supported = (tag == FORMAT_PCM and bits in (8, 16, 24, 32)) or (tag == FORMAT_FLOAT and bits in (32, 64))
-    if not supported or channels < 1 or rate < 1000:
+    if not supported or not 1 <= channels <= MAX_CHANNELS or not 1000 <= rate <= MAX_SAMPLE_RATE:
         raise BadAudio(
             f"{what} is not PCM audio (format {tag}, {bits} bits, {channels} channels, {rate} Hz)",
             hint="Ask the server for 'wav' (PCM) output",

@@ -88,6 +88,16 @@ class Backend(ABC):
     def stop(self) -> None:
         """Release what start() took (stop a server this backend started)."""
 
+    #: Whether abort() ends synthesize() calls in flight at once (a server's requests can be cut;
+    #: a local voice's computation cannot, so a stop waits for it to finish its chunk).
+    cuts_in_flight: bool = False
+
+    def abort(self) -> None:
+        """Cut synthesize() calls in flight, from another thread (the user stopped the run now).
+
+        The default does nothing: a local voice finishes the chunk it is computing.
+        """
+
     @abstractmethod
     def synthesize(self, text: str, seed: int, out_path: Path) -> list[float] | None:
         """Write `text` spoken as a WAV file at `out_path`.

@@ -57,6 +57,8 @@ class HubApp(App):
         self.tasks: dict[str, Callable[[], None]] = {}
         #: The server this hub started (Start/Stop screen), if any.
         self.managed_server = None
+        #: Whether the "quit anyway?" dialog is open (a second Ctrl+Q must not stack another).
+        self._asking_to_quit = False
 
     def on_mount(self) -> None:
         self.push_screen(MainMenu())
@@ -96,14 +98,18 @@ class HubApp(App):
         if not self.tasks:
             self.exit()
             return
+        if self._asking_to_quit:
+            return
 
         def answered(yes: bool | None) -> None:
+            self._asking_to_quit = False
             if yes:
                 for cancel in list(self.tasks.values()):
                     cancel()
                 self.exit()
 
         work = ", ".join(sorted(self.tasks))
+        self._asking_to_quit = True
         self.push_screen(ConfirmModal(
             f"Work in progress ({work}). Quit anyway? It stops cleanly; finished chunks and downloads are kept "
             f"and resume when you run it again.", yes="Quit", no="Stay"), answered)

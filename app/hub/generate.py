@@ -15,7 +15,7 @@ from textual.widgets import (Button, DataTable, Footer, Header, Input, Label, Op
 from textual.widgets.option_list import Option
 
 from app.backends.sglomni import catalog
-from app.convert import ConvertRequest, convert, read_book
+from app.convert import ConvertRequest, StopControl, convert, read_book
 from app.errors import AudiobookError, Cancelled
 from app.output.formats import DESCRIPTIONS, FORMATS, parse_formats
 from app.backends.sglomni import manage
@@ -201,8 +201,13 @@ class RunScreen(Screen):
     def __init__(self, req: ConvertRequest) -> None:
         super().__init__()
         self.req = req
-        self.cancel_event = threading.Event()
+        #: First Cancel drains (requests in flight finish and are kept), a second cuts them.
+        self.stop = StopControl()
         self.stats = RunStats()
+        # Events from the run's thread wait here for the UI timer: the run never blocks on the
+        # UI (a dialog on top must not stall it), and the UI applies them in batches.
+        self._inbox: list[ev.Event] = []
+        self._inbox_lock = threading.Lock()
         self.running = False
         self.output: Path | None = None
         self.outcome = ""
@@ -230,10 +235,20 @@ class RunScreen(Screen):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("#", "Chapter", "Chunks", "Audio", "Status")
+        # An app timer, not the screen's: it keeps running while a dialog covers this screen.
+        self._flusher = self.app.set_interval(0.2, self._flush_events)
         self.start()
 
+    def on_unmount(self) -> None:
+        self._flusher.stop()
+
+    @property
+    def cancel_event(self) -> threading.Event:
+        """Return the run's "send nothing new" flag (set by the first Cancel)."""
+        return self.stop.cancel
+
     def start(self) -> None:
-        self.cancel_event = threading.Event()
+        self.stop = StopControl()
         self.stats = RunStats()
         self.running = True
         self.output = None
@@ -242,7 +257,7 @@ class RunScreen(Screen):
         self.query_one("#cancel", Button).disabled = False
         self.query_one("#again", Button).disabled = True
         self.query_one("#status", Static).update("Status: preparing")
-        self.app.begin_task("convert", self.cancel_event.set)
+        self.app.begin_task("convert", self.stop_now)
         self.run_conversion()
 
     # -- the worker ------------------------------------------------------------------------
@@ -254,7 +269,7 @@ class RunScreen(Screen):
             book = read_book(self.req)
             ui(self.app, self._fill_chapters, [(ch.index, ch.title) for ch in book.chapters])
             output = convert(self.req, listener=self._listener, confirm_clamp=self._ask_clamp,
-                             cancel=self.cancel_event, conf=self.app.conf)
+                             stop=self.stop, conf=self.app.conf)
             ui(self.app, self._ended, "done", f"Done: {output}", output)
         except Cancelled:
             ui(self.app, self._ended, "cancelled",
@@ -268,7 +283,14 @@ class RunScreen(Screen):
             ui(self.app, self._ended, "failed", f"Failed: unexpected {type(exc).__name__}: {exc}", None)
 
     def _listener(self, event: ev.Event) -> None:
-        ui(self.app, self._on_event, event)
+        with self._inbox_lock:
+            self._inbox.append(event)
+
+    def _flush_events(self) -> None:
+        with self._inbox_lock:
+            events, self._inbox = self._inbox, []
+        for event in events:
+            self._on_event(event)
 
     def _ask_clamp(self, size: int, cap: int) -> str:
         answer = ask_from_thread(self.app, ClampModal(size, cap), self.cancel_event)
@@ -311,9 +333,6 @@ class RunScreen(Screen):
         elif isinstance(event, ev.ChapterDone):
             self._set(event.chapter_index, 3, hms(event.audio_seconds))
             self._set(event.chapter_index, 4, "done")
-        elif isinstance(event, ev.ChunkRetry):
-            log.write(f"retrying a chunk of chapter {event.chapter_index} (attempt {event.attempt + 1}): "
-                      f"{event.reason}")
         elif isinstance(event, ev.Muxing):
             self.query_one("#status", Static).update(f"Status: writing {event.output}")
         elif isinstance(event, ev.RunFinished):
@@ -329,6 +348,7 @@ class RunScreen(Screen):
             f"chunks {s.done}/{s.total}   audio {hms(s.audio)}   {s.realtime_factor:.1f}x realtime   ETA {eta}")
 
     def _ended(self, outcome: str, line: str, output: Path | None) -> None:
+        self._flush_events()  # the last progress first, then the outcome
         self.running = False
         self.outcome = outcome
         self.output = output
@@ -350,10 +370,19 @@ class RunScreen(Screen):
             str(event.button.id)]()
 
     def action_cancel(self) -> None:
-        if self.running and not self.cancel_event.is_set():
-            self.cancel_event.set()
-            self.query_one("#status", Static).update(
-                "Status: cancelling — finished chunks are kept; run again to resume")
+        """Stop the run: the first press lets requests in flight finish, a second cuts them."""
+        if not self.running:
+            return
+        line = self.stop.request()
+        if not self.stop.now.is_set():
+            line = line.replace("press Ctrl-C again", "press C again")
+        self.query_one("#status", Static).update(Text(f"Status: {line}"))
+        self.query_one("#log", RichLog).write(line)
+
+    def stop_now(self) -> None:
+        """Stop the run at once (quitting the hub): requests in flight are cut, finished chunks kept."""
+        self.stop.request()
+        self.stop.request()
 
     def action_again(self) -> None:
         if not self.running:

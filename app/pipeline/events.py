@@ -26,13 +26,6 @@ class ChunkDone:
 
 
 @dataclass(frozen=True)
-class ChunkRetry:
-    chapter_index: int
-    attempt: int
-    reason: str
-
-
-@dataclass(frozen=True)
 class ChapterDone:
     chapter_index: int
     title: str
@@ -59,7 +52,7 @@ class Message:
     text: str
 
 
-Event = Union[RunStarted, ChunkDone, ChunkRetry, ChapterDone, Muxing, RunFinished, Message]
+Event = Union[RunStarted, ChunkDone, ChapterDone, Muxing, RunFinished, Message]
 Listener = Callable[[Event], None]
 
 

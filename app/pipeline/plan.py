@@ -70,23 +70,6 @@ def safe_filename(name: str, fallback: str = "audiobook") -> str:
     return truncate_utf8(cleaned) or fallback
 
 
-def default_output(book: Book, out_dir: Path, fmt: str) -> Path:
-    stem = safe_filename(book.title)
-    return out_dir / (f"{stem}.m4b" if fmt == "m4b" else stem)
-
-
-def resolve_output(book: Book, output: Path | None, default_dir: Path, fmt: str) -> Path:
-    """Return the output file (m4b) or folder (mp3) for `--output FILE_OR_FOLDER`."""
-    if output is None:
-        return default_output(book, default_dir, fmt)
-    output = output.expanduser()
-    if fmt == "m4b":
-        if output.is_dir() or str(output).endswith(("/", "\\")):
-            return default_output(book, output, fmt)
-        return output if output.suffix else output.with_suffix(".m4b")
-    return output
-
-
 def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str, output: Path,
               speaker: Speaker | None = None, formats: tuple[str, ...] = ()) -> RunPlan:
     """Put the text in spoken form, chunk every chapter and give each chunk its seed and cache key.
@@ -109,4 +92,4 @@ def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str
                    formats=formats or (fmt,), source_book=written)
 
 
-__all__ = ["Pause", "PlannedChunk", "PlannedChapter", "RunPlan", "make_plan", "resolve_output", "FORMATS"]
+__all__ = ["Pause", "PlannedChunk", "PlannedChapter", "RunPlan", "make_plan", "safe_filename", "FORMATS"]

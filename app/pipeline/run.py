@@ -12,7 +12,6 @@ import hashlib
 import json
 import logging
 import os
-import random
 import shutil
 import threading
 import time
@@ -25,23 +24,23 @@ from app.audio import wav as wavinfo
 from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
 from app.backends.base import Backend
-from app.errors import BackendError, BadAudio, Cancelled, ConfigError, OutputError
+from app.errors import Cancelled, OutputError
 from app.files import write_bytes_atomic
 from app.output import ChapterRender, write_read_along
 from app.output.formats import READ_ALONG, sibling_outputs
 from app.output.timing import ChunkMarks
-from app.pipeline import adaptive, bookrun
+from app.pipeline import adaptive, bookrun, outpath
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
 from app.pipeline.chapter_files import ChapterRecord, read_sidecar, write_sidecar
 from app.pipeline.pauses import pause_seconds
 from app.pipeline.plan import PlannedChapter, PlannedChunk, RunPlan, safe_filename
+from app.pipeline.problems import ProblemLog
 from app.pipeline.quality import check_chunk_audio
+from app.pipeline.scheduler import Scheduler
+from app.pipeline.stopping import STOPPED, StopControl
 
 log = logging.getLogger(__name__)
-
-#: Attempts per chunk for transient failures (5xx, timeouts, bad audio).
-MAX_ATTEMPTS = 4
 
 
 @dataclass
@@ -65,6 +64,7 @@ class Converter:
         work_dir: Path | None = None,
         no_cache: bool = False,
         cancel: threading.Event | None = None,
+        stop: StopControl | None = None,
     ):
         self.plan = plan
         self.backend = backend
@@ -73,7 +73,9 @@ class Converter:
         self.cache = cache or ChunkCache(paths.cache_dir())
         self.work_dir = work_dir or book_work_dir(plan.book.source)
         self.no_cache = no_cache
-        self.cancel = cancel or threading.Event()
+        #: First request: send nothing new, keep what finishes; second: cut (app/pipeline/stopping.py).
+        self.stop = stop or StopControl(cancel)
+        self.cancel = self.stop.cancel
         self.meta = BookMeta(title=plan.book.title, author=plan.book.author, cover=plan.book.cover)
         self.outputs = sibling_outputs(plan.output, plan.formats)
         # Encodes per chapter: AAC ("m4b") for the M4B and for every read-along output, whose
@@ -146,11 +148,11 @@ class Converter:
             results = {i: encoded[i].result() for i in sorted(encoded)}
         except KeyboardInterrupt:
             self.cancel.set()
-            raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume") from None
+            raise Cancelled(STOPPED) from None
         finally:
             encoder.shutdown(wait=True, cancel_futures=True)
         if self.cancel.is_set():
-            raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume")
+            raise Cancelled(STOPPED)
 
         self.emit(ev.Muxing(self.outputs[self.plan.formats[0]]))
         output = self._write_output(results)
@@ -162,69 +164,37 @@ class Converter:
         if not todo:
             return
         # The limit moves with measured goodput unless pinned (app/pipeline/adaptive.py).
-        limiter = adaptive.limit_for(self.backend)
-        busy = adaptive.busy_signals(self.backend)
-        pool = cf.ThreadPoolExecutor(max_workers=max(1, self.backend.concurrency), thread_name_prefix="tts")
-        in_flight: dict[cf.Future[Path], tuple[PlannedChunk, float, float]] = {}
-        try:
-            while todo or in_flight:
-                while todo and len(in_flight) < limiter.limit and not self.cancel.is_set():
-                    pc = todo.popleft()
-                    fut = pool.submit(self._render_chunk, pc)
-                    in_flight[fut] = (pc, time.monotonic(), 0.0)
-                    in_flight[fut] = (pc, in_flight[fut][1], limiter.on_sent(len(in_flight)))
-                if not in_flight:
-                    break
-                done, _ = cf.wait(in_flight, timeout=0.5, return_when=cf.FIRST_COMPLETED)
-                now_busy = adaptive.busy_signals(self.backend)
-                limiter.on_error(now_busy - busy)
-                busy = now_busy
-                for fut in done:
-                    pc, sent, ticket = in_flight.pop(fut)
-                    path = fut.result()  # a permanent failure ends the run; others are saved
-                    limiter.on_done(time.monotonic() - sent, wavinfo.duration(path), len(in_flight) + 1,
-                                    sent_at=ticket)
-                    self._synthesized += 1
-                    self._chunk_finished(chapters, pc, path, False, encoder, encoded)
-                    for twin in self._twins.pop(pc.key, []):
-                        self._chunk_finished(chapters, twin, path, True, encoder, encoded)
-                if self.cancel.is_set() and not in_flight:
-                    break
-        except BaseException:
-            self.cancel.set()
-            raise
-        finally:
-            # In-flight chunks finish and are saved by their worker; queued ones are dropped.
-            pool.shutdown(wait=True, cancel_futures=True)
+        scheduler = Scheduler(self.backend, adaptive.limit_for(self.backend), self.stop, self._render_chunk,
+                              ProblemLog(lambda line: self.emit(ev.Message(line))))
 
-    def _render_chunk(self, pc: PlannedChunk) -> Path:
-        """Synthesize one chunk with retries and store it; runs in a worker thread."""
-        attempt = 0
-        words = len(pc.text.split())
-        while True:
-            attempt += 1
-            # A retry after bad audio uses another seed: the same seed would repeat the fault.
-            seed = pc.seed if attempt == 1 else (pc.seed + attempt * 7919) & 0x7FFFFFFF
-            tmp = self.cache.temp_path(pc.key)
-            try:
-                starts = self.backend.synthesize(pc.text, seed, tmp)
-                info = check_chunk_audio(tmp, pc.text)
-                extra = {"sentence_starts": [round(s, 4) for s in starts]} if starts else {}
-                return self.cache.put(pc.key, tmp, seed=seed, seconds=info.seconds, words=words, **extra)
-            except BackendError as exc:
-                if not exc.transient or exc.retried or attempt >= MAX_ATTEMPTS or self.cancel.is_set():
-                    if isinstance(exc, BadAudio) and attempt >= MAX_ATTEMPTS:
-                        exc.message = (f"Chapter {pc.chunk.chapter_index}, chunk {pc.chunk.index + 1}: "
-                                       f"{exc.message} (after {attempt} attempts)")
-                    raise
-                delay = min(8.0, 0.5 * 2 ** (attempt - 1)) * (0.5 + random.random())
-                self.emit(ev.ChunkRetry(pc.chunk.chapter_index, attempt, exc.message))
-                log.info("retrying chunk %s after %s: %s", pc.key[:8], type(exc).__name__, exc.message)
-                if self.cancel.wait(delay):
-                    raise
-            finally:
-                if tmp.exists():
-                    tmp.unlink()
+        def finished(pc: PlannedChunk, path: Path) -> None:
+            self._synthesized += 1
+            self._chunk_finished(chapters, pc, path, False, encoder, encoded)
+            for twin in self._twins.pop(pc.key, []):
+                self._chunk_finished(chapters, twin, path, True, encoder, encoded)
+
+        scheduler.run(todo, finished)
+
+    def _render_chunk(self, pc: PlannedChunk, attempt: int) -> Path:
+        """Synthesize one chunk (one attempt) and store it if it passes; runs in a worker thread."""
+        # A retry after bad audio uses another seed: the same seed would repeat the fault.
+        seed = pc.seed if attempt == 1 else (pc.seed + attempt * 7919) & 0x7FFFFFFF
+        tmp = self.cache.temp_path(pc.key)
+        try:
+            starts = self.backend.synthesize(pc.text, seed, tmp)
+            return self._accept_take(pc, tmp, seed, starts)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    def _accept_take(self, pc: PlannedChunk, take: Path, seed: int, starts: list[float] | None = None) -> Path:
+        """Check one rendered take of a chunk and move it into the cache; raise BadAudio to retry it.
+
+        The single place a finished chunk is judged: nothing unchecked enters the cache.
+        """
+        info = check_chunk_audio(take, pc.text)
+        # Sentence starts inside the take, where the engine reports them (Piper): read-along timing.
+        extra = {"sentence_starts": [round(s, 4) for s in starts]} if starts else {}
+        return self.cache.put(pc.key, take, seed=seed, seconds=info.seconds, words=len(pc.text.split()), **extra)
 
     def _chunk_finished(self, chapters, pc: PlannedChunk, path: Path, cached: bool, encoder, encoded) -> None:
         seconds = wavinfo.duration(path)
@@ -272,7 +242,7 @@ class Converter:
         with ChapterAssembler(wav) as assembler:
             for pc in planned.chunks:
                 if self.cancel.is_set():
-                    raise Cancelled("Stopped while assembling a chapter")
+                    raise Cancelled(STOPPED)
                 chunk_path = self.cache.path_for(pc.key)
                 placements.append(assembler.append(chunk_path, pause_seconds(pc.chunk.pause_after)))
                 testhooks.pause_at("stitch", self.cancel)
@@ -291,20 +261,9 @@ class Converter:
         return record
 
     def _check_output_writable(self) -> None:
-        source = self.plan.book.source.resolve()
+        # The book itself and foreign files were refused in convert(); here: can we write there at all?
         for fmt, path in self.outputs.items():
-            if path.resolve() == source:  # e.g. book.epub --format epub --output book.epub
-                raise ConfigError(f"The {fmt} output {path} is the book being read; it would be overwritten",
-                                  hint="Choose another --output file or folder")
-        folder = self.plan.output if self.plan.fmt == "mp3" else self.plan.output.parent
-        try:
-            paths.ensure(folder)
-        except OSError as exc:
-            raise OutputError(f"Cannot create the output folder {folder} ({exc.strerror})",
-                              hint="Choose another with --output") from None
-        if not os.access(folder, os.W_OK):
-            raise OutputError(f"The output folder {folder} is not writable",
-                              hint="Choose another with --output")
+            outpath.ensure_writable(path if fmt in outpath.FOLDER_FORMATS else path.parent)
 
     def _write_output(self, records: dict[int, ChapterRecord]) -> Path:
         """Write every requested output and return the first format's."""
@@ -336,8 +295,10 @@ class Converter:
 
     def _write_mp3(self, chapters: list[ChapterAudio], out: Path) -> None:
         paths.ensure(out)
-        width = max(2, len(str(len(chapters))))
-        for n, ch in enumerate(chapters, 1):
+        # Files are numbered by the book's chapter numbers, so a partial run's "03 - ..." is chapter 3.
+        numbers = [pc.chapter.index for pc in self.plan.chapters]
+        width = max(2, len(str(max(numbers))))
+        for n, ch in zip(numbers, chapters):
             final = out / f"{n:0{width}d} - {safe_filename(ch.title, 'chapter')}.mp3"
             tmp = final.with_name(f".{final.name}.tmp")
             try:

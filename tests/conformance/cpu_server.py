@@ -128,6 +128,13 @@ class CpuCoordinator:
         self.requests: dict[str, str] = {}
         self.total = 0
         self.record_path = os.environ.get("CONFORMANCE_RECORD")
+        # Admission as upstream's step scheduler does it (scheduling/step_scheduler.py): at most
+        # MAX_RUNNING run, MAX_QUEUED more wait, the rest fail with upstream's own QueueFullError,
+        # which the real HTTP app turns into 503 "The request queue is full.".
+        running = int(os.environ.get("CONFORMANCE_MAX_RUNNING", "0") or 0)
+        self.max_admitted = running + int(os.environ.get("CONFORMANCE_MAX_QUEUED", "0") or 0) if running else 0
+        self.slots = asyncio.Semaphore(running) if running else None
+        self.rejected = 0
         capacity = os.environ.get("CONFORMANCE_KV_CAPACITY")
         self.kv_capacity = int(capacity) if capacity else None
         self.record_lock = threading.Lock()
@@ -136,10 +143,19 @@ class CpuCoordinator:
 
     async def submit(self, request_id: str, request: Any) -> dict[str, Any]:
         """Run one request to completion and return the terminal stage's result."""
-        self.requests[request_id] = "running"
+        if self.max_admitted and len(self.requests) >= self.max_admitted:
+            from sglang_omni.admission import QueueFullError
+
+            self.rejected += 1
+            raise QueueFullError()
+        self.requests[request_id] = "waiting"
         self.total += 1
         try:
-            return await asyncio.to_thread(self.run, request_id, request)
+            if self.slots is None:
+                return await asyncio.to_thread(self.run, request_id, request)
+            async with self.slots:
+                self.requests[request_id] = "running"
+                return await asyncio.to_thread(self.run, request_id, request)
         finally:
             self.requests.pop(request_id, None)
 

@@ -63,3 +63,28 @@ def test_managed_boot_of_the_real_cli_converts_and_stops(tmp_path, run_cli, conf
     assert lifecycle.port_is_free("127.0.0.1", port), "the managed server was stopped"
     logs = list(paths.logs_dir().glob("sglomni-moss_tts_local-*.log"))
     assert logs and "Uvicorn running on http://127.0.0.1:%d" % port in logs[0].read_text()
+
+
+def test_a_book_completes_against_the_real_admission_answering_503(tmp_path, run_cli, conf_python):
+    """The real 0.1.9 HTTP app answers upstream's QueueFullError with 503; the book still completes.
+
+    3 requests run and 2 wait; the app starts with more in flight, so the queue overflows at once.
+    """
+    from .conftest import cpu_server
+
+    srv = cpu_server(conf_python, tmp_path / "server", "moss_tts_local",
+                     env={"CONFORMANCE_MAX_RUNNING": "3", "CONFORMANCE_MAX_QUEUED": "2"}).start()
+    try:
+        srv.wait()
+        book = write_txt_book(tmp_path)
+        out = tmp_path / "voyage.m4b"
+        result = run_cli(book, "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", srv.url,
+                         "--output", out, "--chunk-size", "4", "--language", "English", timeout=400)
+        assert result.returncode == 0, result.stderr[-3000:]
+        busy = [line for line in result.stderr.splitlines() if line.startswith("server busy")]
+        assert busy and "HTTP 503: The request queue is full" in busy[0], result.stderr[-3000:]
+        texts = [r["text"] for r in srv.records()]
+        assert len(texts) >= 6 and len(texts) == len(set(texts)), "every chunk reached the pipeline once"
+        assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
+    finally:
+        srv.stop()

@@ -15,8 +15,6 @@ from app.backends.sglomni.backend import SglomniBackend
 from app.backends.sglomni.http import OOM_HINT, Endpoint
 from app.errors import OutOfMemory, ServerError
 
-FAST_RETRY = client.RetryPolicy(attempts=2, base=0.0, cap=0.0)
-
 pytestmark = pytest.mark.conformance
 
 
@@ -38,7 +36,7 @@ def seconds(frames_rate: list[int]) -> float:
 def backend_for(server, voice: VoiceOptions) -> SglomniBackend:
     """Return the app's own backend pointed at `server` as an external --api-url."""
     return SglomniBackend(BackendOptions(model=server.model_name, voice=voice, api_urls=(server.url,),
-                                         concurrency=2), retry=FAST_RETRY)
+                                         concurrency=2))
 
 
 def speak(server, voice: VoiceOptions, out: Path, *, text="It was a bright cold day in April.", seed=1234):
@@ -129,7 +127,7 @@ def test_clone_with_data_uri(fleet, speech_clip, tmp_path):
     ref = client.reference_value(speech_clip, loopback=False)
     assert ref.startswith("data:audio/wav;base64,")
     with Endpoint(server.url) as ep:
-        speech = client.SpeechClient(ep, spec, VoiceOptions(), ref_audio=ref, ref_text="Narrator.", retry=FAST_RETRY)
+        speech = client.SpeechClient(ep, spec, VoiceOptions(), ref_audio=ref, ref_text="Narrator.")
         info = speech.synthesize("A short line.", 5, tmp_path / "uri.wav")
     assert (info.sample_rate, info.channels) == (48000, 2)
     record = server.records()[-1]
@@ -221,8 +219,8 @@ def test_cuda_oom_500_becomes_out_of_memory(fleet, tmp_path):
     exc = err.value
     assert exc.status == 500 and exc.hint == OOM_HINT
     assert "ran out of GPU memory" in exc.message and "CUDA out of memory" in exc.message
-    # Transient: retried up to the policy's attempts, each reaching the pipeline.
-    assert len(server.records()) - before == FAST_RETRY.attempts
+    # Transient (the pipeline spends its attempts on it); the client itself sends it once.
+    assert exc.transient and len(server.records()) - before == 1
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,9 @@ and adds faults that depend on the request, chosen by environment variables:
   FAULT_SILENT=first|all     silent audio for a text's first seed, or for every seed
   FAULT_RUNAWAY=WORD         90 s of audio for the first seed of texts containing WORD
   FAULT_BAD_EVERY=N          every Nth answer is (in turn) an HTML page, plain text or a truncated WAV
+  FAULT_TRICKLE=first|all    send a WAV header, then one byte every 0.2 s (for a text's first seed, or always)
+  FAULT_ENDLESS=first|all    send a WAV of unknown length whose samples never end (no Content-Length)
+  FAULT_ABSURD=first|all     a short WAV whose header claims a sample rate of 0xFFFFFFF0
 """
 from __future__ import annotations
 
@@ -107,6 +110,12 @@ def _speech(self, p: dict):
             if fault == "text":
                 return self._send(200, b"upstream connect error", "text/plain")
             return self._send(200, _wav(_tone(words, m.rate), m.rate, m.channels)[:300], "audio/wav")
+        for mode in ("TRICKLE", "ENDLESS", "ABSURD"):
+            chosen = os.environ.get(f"FAULT_{mode}")
+            if chosen == "all" or (chosen == "first" and first):
+                fault = mode.lower()
+                _log({"n": n, "input": text, "seed": seed, "fault": f"{fault}-started", "t": time.time()})
+                return getattr(self, f"_fault_{fault}")(words, m.rate, m.channels)
         runaway = os.environ.get("FAULT_RUNAWAY")
         if runaway and runaway in text and first:
             fault = "runaway"
@@ -124,10 +133,61 @@ def _speech(self, p: dict):
                                         as_float=os.environ.get("FAULT_FLOAT") == "1"), "audio/wav")
         return _original_speech(self, p)
     finally:
+        if getattr(self, "queue_full", False):
+            fault, self.queue_full = "queue-full", False
         _log({"n": n, "input": text, "seed": seed, "fault": fault, "t": time.time()})
 
 
+def _wav_head(rate: int, channels: int, data_size: int) -> bytes:
+    fmt = (b"fmt " + (16).to_bytes(4, "little") + (1).to_bytes(2, "little") + channels.to_bytes(2, "little")
+           + rate.to_bytes(4, "little") + ((rate * channels * 2) & 0xFFFFFFFF).to_bytes(4, "little")
+           + (channels * 2).to_bytes(2, "little") + (16).to_bytes(2, "little"))
+    return b"RIFF" + (0xFFFFFFFF).to_bytes(4, "little") + b"WAVE" + fmt + b"data" + data_size.to_bytes(4, "little")
+
+
+def _fault_trickle(self, words: int, rate: int, channels: int):
+    """Promise a whole WAV, then send it a byte at a time: each byte restarts a read timeout."""
+    body = _wav(_tone(words, rate), rate, channels)
+    self.send_response(200)
+    self.send_header("Content-Type", "audio/wav")
+    self.send_header("Content-Length", str(len(body)))
+    self.end_headers()
+    try:
+        for i in range(len(body)):
+            self.wfile.write(body[i:i + 1])
+            self.wfile.flush()
+            time.sleep(0.2)
+    except OSError:
+        pass  # the client cut the request
+
+
+def _fault_endless(self, words: int, rate: int, channels: int):
+    """Stream samples of an unknown-length WAV until the client goes away."""
+    self.send_response(200)
+    self.send_header("Content-Type", "audio/wav")
+    self.send_header("Connection", "close")
+    self.end_headers()
+    self.close_connection = True
+    block = _wav(_tone(words, rate), rate, channels)[44:] or b"\x00\x10" * 4096
+    try:
+        self.wfile.write(_wav_head(rate, channels, 0xFFFFFFFF))
+        while True:
+            self.wfile.write(block)
+    except OSError:
+        pass
+
+
+def _fault_absurd(self, words: int, rate: int, channels: int):
+    """A short WAV whose header claims a sample rate no audio has."""
+    samples = _wav(_tone(1, rate), rate, channels)[44:][:4000]
+    body = _wav_head(0xFFFFFFF0, channels, len(samples)) + samples
+    return self._send(200, body, "audio/wav")
+
+
 base.Handler._speech = _speech
+base.Handler._fault_trickle = _fault_trickle
+base.Handler._fault_endless = _fault_endless
+base.Handler._fault_absurd = _fault_absurd
 
 if __name__ == "__main__":
     sys.exit(base.main())

@@ -52,7 +52,9 @@ async def test_cancel_then_resume_on_the_managed_double(double_venv, port, tmp_p
     monkeypatch.setenv("SGO_DOUBLE_RECORD", str(record))
     monkeypatch.setenv("SGO_DOUBLE_SLOW", "0.7")
     book = tmp_path / "lighthouse.txt"
-    book.write_text(BOOK)
+    # More chunks than the 96 an unpinned run sends at once, so some are still queued at Cancel.
+    book.write_text("The Lighthouse\n\n" + " ".join(
+        f"Sentence {n} tells of the keeper, who climbed the stairs at dusk." for n in range(1, 131)) + "\n")
     app = HubApp(setup_wizard=False)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("g")

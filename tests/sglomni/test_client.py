@@ -13,11 +13,10 @@ from app.backends.base import BackendOptions, VoiceOptions
 from app.backends.sglomni import catalog, client, policy, server
 from app.backends.sglomni.backend import SglomniBackend
 from app.backends.sglomni.http import OOM_HINT, Endpoint, Timeouts, error_text
-from app.errors import BackendError, BadAudio, ConfigError, OutOfMemory, ServerError, ServerUnavailable
+from app.errors import BackendError, BadAudio, ConfigError, OutOfMemory, ServerBusy, ServerError, ServerUnavailable
 
 from .conftest import free_port
 
-FAST = client.RetryPolicy(attempts=3, base=0.01, cap=0.02)
 
 
 def make_clip(path: Path, seconds: float = 1.0, rate: int = 16000) -> Path:
@@ -31,7 +30,7 @@ def make_clip(path: Path, seconds: float = 1.0, rate: int = 16000) -> Path:
 
 def backend_for(url: str, model: str, settings, **voice) -> SglomniBackend:
     opts = BackendOptions(model=model, api_urls=(url,), voice=VoiceOptions(**voice))
-    b = SglomniBackend(opts, settings=settings, retry=FAST)
+    b = SglomniBackend(opts, settings=settings)
     b.start()
     return b
 
@@ -103,7 +102,7 @@ def test_data_uri_reference_is_accepted_by_the_server(external_double, requests_
     spec = catalog.get("moss_tts")
     with Endpoint(url) as ep:
         speech = client.SpeechClient(ep, spec, VoiceOptions(), ref_audio=client.reference_value(clip, loopback=False),
-                                     ref_text="Words.", retry=FAST)
+                                     ref_text="Words.")
         info = speech.synthesize("Some text.", 2, tmp_path / "o.wav")
     assert info.sample_rate == 24000
     assert speech_bodies(requests_log)[0]["ref_audio"].startswith("data:audio/wav;base64,")
@@ -181,14 +180,15 @@ def test_kv_message_numbers_parse_from_upstreams_format():
 
 # --- errors and retries -----------------------------------------------------------------------
 
-def test_transient_500s_are_retried_then_succeed(external_double, requests_log, settings, tmp_path):
-    url = external_double("moss_tts_local", env={"SGO_DOUBLE_FAIL": "2"})
+def test_a_500_is_one_transient_error_and_the_client_does_not_retry(external_double, requests_log, settings,
+                                                                      tmp_path):
+    url = external_double("moss_tts_local", env={"SGO_DOUBLE_FAIL": "1"})
     b = backend_for(url, "moss_tts_local", settings)
+    with pytest.raises(ServerError) as info:
+        b.synthesize("Eventually.", 1, tmp_path / "e.wav")
+    assert info.value.transient and not isinstance(info.value, ServerBusy)
+    assert len(speech_bodies(requests_log)) == 1, "the pipeline alone retries"
     b.synthesize("Eventually.", 1, tmp_path / "e.wav")
-    assert len(speech_bodies(requests_log)) == 3
-    assert len({json.dumps(x) for x in speech_bodies(requests_log)}) == 1, "same seed, same request"
-    # The two 500s reach the pipeline's adaptive limit as busy signals.
-    assert b.busy_signals == 2
     assert b.adaptive
     b.stop()
 
@@ -209,7 +209,8 @@ def test_persistent_oom_names_the_mem_fraction_remediation(external_double, requ
         b.synthesize("x", 1, tmp_path / "e.wav")
     assert info.value.hint == OOM_HINT and "--mem-fraction-static 0.70" in info.value.one_line()
     assert "HTTP 500: CUDA out of memory" in info.value.message
-    assert len(speech_bodies(requests_log)) == FAST.attempts
+    assert len(speech_bodies(requests_log)) == 1
+    assert info.value.transient, "a persisting OOM spends the pipeline's attempts"
     assert not (tmp_path / "e.wav").exists()
     b.stop()
 
@@ -226,26 +227,24 @@ def test_connection_refused_names_the_managed_log(tmp_path):
 def test_read_timeout_is_transient(external_double, tmp_path):
     url = external_double("moss_tts_local", env={"SGO_DOUBLE_SLOW": "2"})
     with Endpoint(url, timeouts=Timeouts(read=0.3)) as ep:
-        speech = client.SpeechClient(ep, catalog.get("moss_tts_local"), VoiceOptions(),
-                                     retry=client.RetryPolicy(attempts=1))
+        speech = client.SpeechClient(ep, catalog.get("moss_tts_local"), VoiceOptions())
         with pytest.raises(ServerError, match="did not answer in time") as info:
             speech.synthesize("slow", 1, tmp_path / "t.wav")
     assert info.value.transient
 
 
 @pytest.mark.parametrize("bad", ["html", "text", "truncated"])
-def test_non_wav_bodies_are_bad_audio_and_retried(bad, external_double, requests_log, settings, tmp_path):
+def test_non_wav_bodies_are_bad_audio_worth_another_attempt(bad, external_double, requests_log, settings,
+                                                              tmp_path):
     url = external_double("moss_tts_local", env={"SGO_DOUBLE_BAD": bad, "SGO_DOUBLE_BAD_COUNT": "1"})
     b = backend_for(url, "moss_tts_local", settings)
+    with pytest.raises(BadAudio) as info:
+        b.synthesize("fine the second time", 1, tmp_path / "ok.wav")
+    assert info.value.transient
+    assert not (tmp_path / "ok.wav").exists() and list(tmp_path.glob(".*part")) == []
     b.synthesize("fine the second time", 1, tmp_path / "ok.wav")
     assert len(speech_bodies(requests_log)) == 2
     b.stop()
-    url2 = external_double("moss_tts_local", env={"SGO_DOUBLE_BAD": bad, "SGO_DOUBLE_BAD_COUNT": "99"})
-    b2 = backend_for(url2, "moss_tts_local", settings)
-    with pytest.raises(BadAudio):
-        b2.synthesize("never", 1, tmp_path / "bad.wav")
-    assert not (tmp_path / "bad.wav").exists()
-    b2.stop()
 
 
 def test_check_wav_rejects_truncation_and_accepts_whole_files():
@@ -292,7 +291,7 @@ def test_discovery_and_voice_round_trip(external_double, tmp_path):
 # --- the backend around a managed server ------------------------------------------------------
 
 def test_backend_boots_synthesizes_and_stops_its_own_server(settings, tmp_path):
-    b = SglomniBackend(BackendOptions(model="moss_tts_local"), settings=settings, retry=FAST)
+    b = SglomniBackend(BackendOptions(model="moss_tts_local"), settings=settings)
     assert b.concurrency == 96 and b.default_chunk_size == 40
     ident = b.identity()
     assert ident["backend"] == "sglomni" and ident["model"] == "moss_tts_local" and ident["clone_sha256"] is None
@@ -319,8 +318,7 @@ def test_transcript_comes_from_the_clip_cache_when_not_given(external_double, re
 
 def test_a_managed_server_that_dies_mid_run_is_restarted(settings, tmp_path):
     import os
-    b = SglomniBackend(BackendOptions(model="moss_tts_local"), settings=settings,
-                       retry=client.RetryPolicy(attempts=2, base=0.01, cap=0.02))
+    b = SglomniBackend(BackendOptions(model="moss_tts_local"), settings=settings)
     with b:
         b.synthesize("Before.", 1, tmp_path / "a.wav")
         first = b.handle.server.pid
@@ -378,9 +376,11 @@ def test_a_zonos2_retake_after_bad_audio_is_another_request_without_a_seed(exter
 
     url = external_double("zonos2", env={"SGO_DOUBLE_BAD": "truncated"})
     b = backend_for(url, "zonos2", settings, clone=make_clip(tmp_path / "z.wav"), transcription="Ref.")
-    b.synthesize("Zonos words.", 4, tmp_path / "z_out.wav")
+    with pytest.raises(BadAudio):  # the client sends once; the pipeline's scheduler asks for the retake
+        b.synthesize("Zonos words.", 4, tmp_path / "z_out.wav")
+    b.synthesize("Zonos words.", 4 + 7919, tmp_path / "z_out.wav")
     bodies = speech_bodies(requests_log)
-    assert len(bodies) == 2 and all("seed" not in body for body in bodies), "retried, never with a seed"
+    assert len(bodies) == 2 and all("seed" not in body for body in bodies), "retaken, never with a seed"
     assert wav_format(tmp_path / "z_out.wav")[0] == 44100
     identity = b.identity()
     assert chunk_key("Zonos words.", 4, identity) != chunk_key("Zonos words.", 4 + 7919, identity)
@@ -398,13 +398,13 @@ def test_voxtral_requests_carry_no_seed_and_its_default_preset(external_double, 
 
 def test_api_url_alone_takes_the_served_model(external_double, settings):
     url = external_double("moss_tts_local")
-    b = SglomniBackend(BackendOptions(api_urls=(url,)), settings=settings, retry=FAST)
+    b = SglomniBackend(BackendOptions(api_urls=(url,)), settings=settings)
     assert b.spec.key == "moss_tts_local"
 
 
 def test_api_url_alone_with_a_model_outside_the_catalog_says_so(external_double, settings):
     url = external_double("someone/else")
     with pytest.raises(ConfigError) as err:
-        SglomniBackend(BackendOptions(api_urls=(url,)), settings=settings, retry=FAST)
+        SglomniBackend(BackendOptions(api_urls=(url,)), settings=settings)
     assert "reports someone/else, which is not in the catalog" in err.value.message
     assert "--model" in err.value.hint

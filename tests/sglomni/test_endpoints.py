@@ -21,7 +21,6 @@ from app.errors import ConfigError
 
 from .conftest import DOUBLE, free_port
 
-FAST = client.RetryPolicy(attempts=2, base=0.01, cap=0.02)
 WORDS = "The ship sailed on through the long grey night."
 
 
@@ -94,7 +93,7 @@ def make_clip(path: Path, seconds: float = 1.5, rate: int = 16000) -> Path:
 
 def backend(urls, settings, *, model="moss_tts_local", concurrency=8, **voice) -> SglomniBackend:
     opts = BackendOptions(model=model, api_urls=tuple(urls), concurrency=concurrency, voice=VoiceOptions(**voice))
-    b = SglomniBackend(opts, settings=settings, retry=FAST)
+    b = SglomniBackend(opts, settings=settings)
     b.start()
     return b
 

@@ -28,9 +28,10 @@ class SglomniBackend(Backend):
     """Speaks through `POST /v1/audio/speech` on one sgl-omni server per model."""
 
     name = "sglomni"
+    cuts_in_flight = True
 
     def __init__(self, options: BackendOptions, *, settings: Any = None,
-                 timeouts: Timeouts = Timeouts(), retry: client.RetryPolicy = client.RetryPolicy()):
+                 timeouts: Timeouts = Timeouts()):
         self.options = options
         self.settings = settings if settings is not None else settings_mod.load()
         key = options.model or self.settings.model or policy.served_model(options, self.settings)
@@ -41,7 +42,6 @@ class SglomniBackend(Backend):
         for warning in requests.check_options(self.spec, self.voice):
             log.warning("%s", warning)
         self.timeouts = timeouts
-        self.retry = retry
         self.handle: policy.ServerHandle | None = None
         #: The servers this run speaks to (one unless --api-url is repeated).
         self._client: EndpointPool | None = None
@@ -56,9 +56,8 @@ class SglomniBackend(Backend):
         self._transcript_done = False
         self._generation = 0
         self.restarts = 0
-        #: Running count of 429/5xx answers, read by the pipeline's adaptive limit.
-        self.busy_signals = 0
-        self._busy_lock = threading.Lock()
+        #: Set by abort(): a dead server is not restarted for a run the user stopped.
+        self._aborted = False
 
     # -- what the pipeline asks ------------------------------------------------------------
     @property
@@ -73,10 +72,6 @@ class SglomniBackend(Backend):
     def adaptive(self) -> bool:
         """Return True unless --concurrency pins the in-flight count (then it is exact)."""
         return not self.options.concurrency
-
-    def _count_busy(self) -> None:
-        with self._busy_lock:
-            self.busy_signals += 1
 
     @property
     def concurrency(self) -> int:
@@ -167,10 +162,9 @@ class SglomniBackend(Backend):
         def make_endpoint(url: str, log_path: Path | None) -> Endpoint:
             return Endpoint(url, timeouts=self.timeouts, concurrency=concurrency, log_path=log_path)
 
-        def make_speech(endpoint: Endpoint, ref: reference.Reference | None, failover: bool) -> client.SpeechClient:
+        def make_speech(endpoint: Endpoint, ref: reference.Reference | None) -> client.SpeechClient:
             return client.SpeechClient(endpoint, self.spec, self.voice, ref_audio=ref.ref_audio if ref else None,
-                                       ref_text=ref.ref_text if ref else None, voice_name=ref.voice if ref else None,
-                                       failover=failover, retry=self.retry, on_busy=self._count_busy)
+                                       ref_text=ref.ref_text if ref else None, voice_name=ref.voice if ref else None)
 
         def prepare(endpoint: Endpoint, health: Any) -> reference.Reference | None:
             if clip is None:
@@ -188,6 +182,13 @@ class SglomniBackend(Backend):
     def pool(self) -> EndpointPool | None:
         """Return the servers of this run once started."""
         return self._client
+
+    def abort(self) -> None:
+        """Cut every request in flight now (a second Ctrl-C); stop() still runs afterwards."""
+        self._aborted = True
+        pool = self._client
+        if pool is not None:
+            pool.abort()
 
     def stop(self) -> None:
         """Close connections and stop the server only if this backend started it."""
@@ -253,7 +254,7 @@ class SglomniBackend(Backend):
             except ServerUnavailable:
                 if generation != self._generation:
                     continue  # another thread restarted the server meanwhile: use the new client
-                if not self._managed_server_died():
+                if self._aborted or not self._managed_server_died():
                     raise
             self.restart(generation)
 

@@ -1,4 +1,4 @@
-"""Requests to an sgl-omni server: the speech payload, WAV checks, retries, voices.
+"""Requests to an sgl-omni server: the speech payload, WAV checks, voices (no retries: the pipeline owns them).
 
 Field names follow sglang-omni 0.1.9's serve/protocol.py (CreateSpeechRequest)
 and the routes of serve/openai_api.py. All HTTP goes through http.Endpoint.
@@ -10,11 +10,8 @@ import ipaddress
 import logging
 import os
 import mimetypes
-import random
 import re
 import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -23,9 +20,10 @@ from urllib.parse import urlsplit
 from app.backends.base import VoiceOptions
 from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import Endpoint, parse_json, safe_url
+from app.audio.bounds import max_answer_bytes, max_speech_seconds
 from app.backends.sglomni.requests import build_payload, language_name  # noqa: F401 - re-exported
 from app.audio.wav import WavInfo, read_info, validate_wav_bytes
-from app.errors import BackendError, BadAudio, OutputError, ServerError, ServerUnavailable
+from app.errors import BackendError, BadAudio, OutputError, ServerError
 
 log = logging.getLogger(__name__)
 
@@ -35,19 +33,6 @@ _KV_NUMBERS = re.compile(r"input_tokens=(\d+), max_new_tokens=(\d+), "
                          r"required_tokens=(\d+), kv_capacity=(\d+)")
 _AUDIO_TYPES = {".wav": "audio/wav", ".flac": "audio/flac", ".mp3": "audio/mpeg",
                 ".ogg": "audio/ogg", ".m4a": "audio/mp4"}
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Bounded exponential backoff with full jitter for transient failures."""
-
-    attempts: int = 4
-    base: float = 1.0
-    cap: float = 30.0
-
-    def delay(self, attempt: int) -> float:
-        """Return the pause before retry number `attempt` (1-based)."""
-        return random.uniform(0, min(self.cap, self.base * 2 ** (attempt - 1)))
 
 
 # --- reference clip -----------------------------------------------------------------------
@@ -122,31 +107,22 @@ def check_wav(data: bytes) -> WavInfo:
 
 # --- the speech client --------------------------------------------------------------------
 
-#: Status codes that mean "too much load" (or a failing server) rather than a bad request.
-_BUSY = frozenset({429, 500, 502, 503, 504})
-
-
 class SpeechClient:
-    """Turns chunks into WAV files on one server; thread-safe."""
+    """Turns chunks into WAV files on one server; thread-safe.
+
+    One call is one request (plus the Higgs refit, a protocol step): a failure
+    leaves as the HTTP module's classified error, and the pipeline alone decides
+    whether and when to send the chunk again.
+    """
 
     def __init__(self, endpoint: Endpoint, spec: ModelSpec, voice: VoiceOptions, *,
-                 ref_audio: str | None = None, ref_text: str | None = None, voice_name: str | None = None,
-                 failover: bool = False, retry: RetryPolicy = RetryPolicy(),
-                 sleep: Callable[[float], None] = time.sleep,
-                 on_busy: Callable[[], None] | None = None):
+                 ref_audio: str | None = None, ref_text: str | None = None, voice_name: str | None = None):
         self.endpoint = endpoint
-        #: Called on each 429/5xx answer: the server is saturated or failing (the
-        #: pipeline's adaptive in-flight limit backs off on it).
-        self.on_busy = on_busy
         self.spec = spec
         # An uploaded reference voice is named in "voice" and replaces ref_audio/ref_text.
         self.voice = replace(voice, voice=voice_name) if voice_name else voice
-        #: Raise ServerUnavailable at once: another server of the pool takes the chunk.
-        self.failover = failover
         self.ref_audio = ref_audio
         self.ref_text = ref_text
-        self.retry = retry
-        self._sleep = sleep
 
     def payload(self, text: str, seed: int) -> dict[str, Any]:
         """Return the request body for `text` at `seed`."""
@@ -154,13 +130,20 @@ class SpeechClient:
                              ref_text=self.ref_text)
 
     def synthesize(self, text: str, seed: int, out_path: Path) -> WavInfo:
-        """Write `text` as WAV to `out_path`, retrying transient failures; return its format."""
+        """Write `text` as WAV to `out_path` and return its format; nothing unchecked reaches it."""
         body = self.payload(text, seed)
         out_path = Path(out_path)
         part = out_path.with_name(f".{out_path.name}.{threading.get_ident()}.part")
+        # The answer is bounded by what the text can plausibly take: a runaway, trickling or
+        # endless answer is cut instead of holding a worker or filling the disk.
+        budget = {"max_bytes": max_answer_bytes(text),
+                  "seconds": self.endpoint.timeouts.read + max_speech_seconds(text)}
         try:
             out_path.parent.mkdir(parents=True, exist_ok=True)
-            info = self._fetch_with_retries(body, part)
+            self._post_with_refit(body, part, budget)
+            info = read_info(part)
+            if info.seconds > max_speech_seconds(text):
+                raise BadAudio(f"Runaway audio: {info.seconds:.0f} s for a chunk of {len(text.split())} words")
             try:
                 os.replace(part, out_path)
             except OSError as exc:
@@ -173,42 +156,16 @@ class SpeechClient:
                       info.channels, self.spec.sample_rate, self.spec.channels)
         return info
 
-    def _fetch_with_retries(self, body: dict[str, Any], part: Path) -> WavInfo:
-        """Stream the answer to `body` into `part` and check it is whole WAV audio, retrying."""
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                self._post_with_refit(body, part)
-                return read_info(part)
-            except BackendError as exc:
-                if self.on_busy is not None and isinstance(exc, ServerError) and (exc.status or 0) in _BUSY:
-                    self.on_busy()
-                if not exc.transient:
-                    raise
-                if attempt >= self.retry.attempts:
-                    if not isinstance(exc, BadAudio):
-                        # Retried here already: the pipeline must not multiply the attempts
-                        # (4 x 4 requests and half a minute before a dead server is reported).
-                        exc.retried = True
-                    raise
-                if self.failover and isinstance(exc, ServerUnavailable):
-                    raise
-                pause = self.retry.delay(attempt)
-                log.warning("attempt %d/%d failed (%s); retrying in %.1f s",
-                            attempt, self.retry.attempts, exc.message, pause)
-                self._sleep(pause)
-
-    def _post(self, body: dict[str, Any], dest: Path) -> None:
+    def _post(self, body: dict[str, Any], dest: Path, budget: dict[str, Any]) -> None:
         try:
-            self.endpoint.download("POST", "/v1/audio/speech", dest, json=body)
+            self.endpoint.download("POST", "/v1/audio/speech", dest, json=body, **budget)
         except OSError as exc:
             raise OutputError(f"Cannot write {dest.parent}: {exc.strerror or exc}",
                               hint="Check free space and permissions of the cache folder") from exc
 
-    def _post_with_refit(self, body: dict[str, Any], dest: Path) -> None:
+    def _post_with_refit(self, body: dict[str, Any], dest: Path, budget: dict[str, Any]) -> None:
         try:
-            return self._post(body, dest)
+            return self._post(body, dest, budget)
         except ServerError as exc:
             if exc.status != 400 or KV_WINDOW_MARKER not in exc.message:
                 raise
@@ -220,7 +177,7 @@ class SpeechClient:
         log.info("refitting max_new_tokens to %d for the server's KV window and resending once", fitted)
         # Resend once with the fitted budget: the same request is never retried as-is.
         try:
-            return self._post({**body, "max_new_tokens": fitted}, dest)
+            return self._post({**body, "max_new_tokens": fitted}, dest, budget)
         except ServerError as exc:
             if KV_WINDOW_MARKER in exc.message:
                 raise ServerError(f"{self.spec.key} rejected the request again after refitting "
@@ -278,6 +235,6 @@ def delete_voice(endpoint: Endpoint, name: str) -> bool:
     return True
 
 
-__all__ = ["RetryPolicy", "WavInfo", "SpeechClient", "build_payload", "check_wav", "reference_value",
+__all__ = ["WavInfo", "SpeechClient", "build_payload", "check_wav", "reference_value",
            "resolve_transcript", "is_loopback", "parse_kv_window", "refit_max_new_tokens",
            "health", "list_models", "list_voices", "upload_voice", "delete_voice", "safe_url"]

@@ -56,8 +56,8 @@ class Member:
     moved_away: int = 0
 
 
-#: Build the request client for one server: (endpoint, reference or None, failover) -> SpeechClient.
-SpeechFactory = Callable[[Endpoint, "Reference | None", bool], client.SpeechClient]
+#: Build the request client for one server: (endpoint, reference or None) -> SpeechClient.
+SpeechFactory = Callable[[Endpoint, "Reference | None"], client.SpeechClient]
 #: Re-check a server before it rejoins (health, hosted model); raises an AudiobookError if unfit.
 Checker = Callable[[str], Any]
 #: Prepare the clip reference for a server: (endpoint, /health body) -> Reference or None.
@@ -91,7 +91,6 @@ class EndpointPool:
 
         Servers in `down` start out of rotation and join when a /health probe finds them ready.
         """
-        failover = len(servers) > 1
         members: list[Member] = []
         opened: list[Endpoint] = []
         try:
@@ -99,12 +98,12 @@ class EndpointPool:
                 endpoint = make_endpoint(url, log_path)
                 opened.append(endpoint)
                 if url in down:
-                    members.append(Member(url=url, endpoint=endpoint, speech=make_speech(endpoint, None, failover),
+                    members.append(Member(url=url, endpoint=endpoint, speech=make_speech(endpoint, None),
                                           alive=False))
                     continue
                 health = _health_body(url)
                 ref = prepare(endpoint, health) if prepare else None
-                members.append(Member(url=url, endpoint=endpoint, speech=make_speech(endpoint, ref, failover),
+                members.append(Member(url=url, endpoint=endpoint, speech=make_speech(endpoint, ref),
                                       reference=ref, workers=max(1, reference.behind_router(health))))
         except BaseException:
             for endpoint in opened:
@@ -119,6 +118,11 @@ class EndpointPool:
                 f"{safe_url(m.url)} {m.served} chunks{'' if m.alive else ' (out)'}" for m in self.members))
         for m in self.members:
             m.endpoint.close()
+
+    def abort(self) -> None:
+        """Cut every request in flight on every server (the user stopped the run now)."""
+        for m in self.members:
+            m.endpoint.abort()
 
     # -- what the backend asks ---------------------------------------------------------------
     @property
@@ -243,7 +247,7 @@ class EndpointPool:
                     ref.voice, exc.message)
         with self._lock:
             member.reference = fallback
-            member.speech = self._make_speech(member.endpoint, fallback, len(self.members) > 1)
+            member.speech = self._make_speech(member.endpoint, fallback)
         return True
 
     # -- probing back in ---------------------------------------------------------------------
@@ -264,7 +268,7 @@ class EndpointPool:
             if not (isinstance(health, dict) and health.get("status") == "healthy"):
                 raise ServerUnavailable(f"{safe_url(member.url)} is not healthy yet")
             ref = self._prepare(member.endpoint, health) if self._prepare else member.reference
-            speech = self._make_speech(member.endpoint, ref, len(self.members) > 1)
+            speech = self._make_speech(member.endpoint, ref)
         except (AudiobookError, OSError) as exc:
             with self._lock:
                 member.probing = False
@@ -281,11 +285,11 @@ class EndpointPool:
 
 
 def _worth_another_server(exc: BackendError) -> bool:
-    """Return whether a chunk that failed with `exc` might succeed on another server."""
-    if isinstance(exc, ServerError):
-        # The client may have cleared .transient after its own retries: judge by the kind.
-        return exc.transient or exc.status is None or exc.status >= 500 or exc.status in (408, 425, 429)
-    return exc.transient  # bad audio
+    """Return whether a chunk that failed with `exc` might succeed on another server.
+
+    The HTTP module's classification decides: busy and transient answers may, refusals not.
+    """
+    return exc.transient
 
 
 def _health_body(url: str) -> Any:

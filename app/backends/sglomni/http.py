@@ -17,12 +17,16 @@ from typing import Any
 
 import httpx
 
+from app.backends.sglomni.guard import Call, Guard
 from app.urls import display_url
 
 from app.errors import (
     AudiobookError,
     BackendError,
+    BadAudio,
     OutOfMemory,
+    Cancelled,
+    ServerBusy,
     ServerError,
     ServerUnavailable,
 )
@@ -91,6 +95,26 @@ def error_text(body: bytes | str) -> str:
     return one_line(raw) or "no message"
 
 
+#: Error text that means "too much load right now", whatever the status code says.
+_BUSY_TEXT = re.compile(r"(?i)queue is full|too many requests|server is busy|overloaded|try again later")
+
+#: What an error answer means for the chunk that got it (the one classification of answers).
+BUSY, TRANSIENT, PERMANENT = "busy", "transient", "permanent"
+
+
+def classify(status: int, message: str) -> str:
+    """Return whether an error answer is BUSY (send later), TRANSIENT (retry) or PERMANENT.
+
+    sglang-omni 0.1.9 answers 503 "The request queue is full." when its admission queue
+    (--max-queue) is full; 429 is the usual rate limit. Both say "not now", not "failed".
+    """
+    if status in (429, 503) or (status >= 500 and _BUSY_TEXT.search(message)):
+        return BUSY
+    if status >= 500 or status in (408, 425):
+        return TRANSIENT
+    return PERMANENT
+
+
 def error_for_status(status: int, body: bytes | str, *, url: str) -> BackendError:
     """Return the app error for an HTTP error `status` with `body` from `url`."""
     where = safe_url(url)
@@ -104,9 +128,13 @@ def error_for_status(status: int, body: bytes | str, *, url: str) -> BackendErro
     if "CUDA out of memory" in message or "OutOfMemoryError" in message:
         return OutOfMemory(f"{where} ran out of GPU memory (HTTP {status}: {message})",
                            status=status, transient=True, hint=OOM_HINT)
-    if status >= 500 or status in (408, 425, 429):
+    kind = classify(status, message)
+    if kind == BUSY:
+        return ServerBusy(f"{where} is busy (HTTP {status}: {message})", status=status,
+                          hint="Chunks wait their turn; lower --concurrency if other clients need the server")
+    if kind == TRANSIENT:
         return ServerError(f"{where} failed (HTTP {status}: {message})", status=status, transient=True,
-                           hint="Retrying; if it persists, check the server log")
+                           hint="If it persists, check the server log")
     return ServerError(f"{where} refused the request (HTTP {status}: {message})", status=status,
                        transient=False)
 
@@ -172,8 +200,10 @@ class Endpoint:
         self.base_url = base_url.rstrip("/")
         self.timeouts = timeouts
         self.log_path = log_path
-        limits = httpx.Limits(max_connections=concurrency + 4,
-                              max_keepalive_connections=concurrency + 4)
+        # No keep-alive: each request opens its own connection, so the guard learns the socket
+        # of every request and can cut it (a local connect costs ~0.1 ms against seconds of speech).
+        limits = httpx.Limits(max_connections=concurrency + 4, max_keepalive_connections=0)
+        self.guard = Guard()
         self._client = httpx.Client(
             base_url=self.base_url,
             timeout=httpx.Timeout(connect=timeouts.connect, read=timeouts.read,
@@ -213,18 +243,26 @@ class Endpoint:
         err.transient = False
         return err
 
-    def download(self, method: str, path: str, dest: Path, **kwargs: Any) -> int:
+    def download(self, method: str, path: str, dest: Path, *, max_bytes: int | None = None,
+                 seconds: float | None = None, **kwargs: Any) -> int:
         """Send one request and stream its 2xx body into `dest`; return the byte count.
 
         The body goes to disk in 64 KiB pieces, so a hundred 48 kHz stereo
-        answers in flight cost no memory of their own. Errors are translated
+        answers in flight cost no memory of their own. The answer may hold at
+        most `max_bytes` and take at most `seconds` in total (checked while it
+        streams; a watchdog cuts a request stuck in a read). Errors are translated
         as in request(); a partial `dest` is left for the caller to delete.
         """
         url = self.base_url + path
+        call = self.guard.open(seconds)
+        if call.cut:
+            self.guard.close(call)
+            raise Cancelled("Stopped before sending")
+        extensions = {**kwargs.pop("extensions", {}), "trace": call.trace}
         try:
-            with self._client.stream(method, path, **kwargs) as response:
+            with self._client.stream(method, path, extensions=extensions, **kwargs) as response:
                 if response.status_code >= 300:  # redirects are not followed (see error_for_status)
-                    err = error_for_status(response.status_code, response.read(), url=url)
+                    err = error_for_status(response.status_code, _bounded_read(response), url=url)
                     if self.log_path and err.log_path is None and response.status_code >= 500:
                         err.log_path = self.log_path
                     raise err
@@ -233,11 +271,35 @@ class Endpoint:
                     for piece in response.iter_bytes(1 << 16):
                         fh.write(piece)
                         written += len(piece)
+                        if max_bytes is not None and written > max_bytes:
+                            raise BadAudio(f"{safe_url(url)} sent more than {max_bytes >> 20} MiB for one "
+                                           f"chunk, far more audio than its text can take",
+                                           hint="Check the server log; the chunk is sent again")
+                        if call.cut or call.over_time():
+                            break
+                if call.cut or call.over_time():
+                    raise self._cut_error(call, url)
                 return written
         except httpx.HTTPError as exc:
+            if call.cut or call.over_time():
+                raise self._cut_error(call, url) from None
             raise transport_error(exc, url=url, log_path=self.log_path) from None
         except RuntimeError:
             raise self._closed_error(url) from None
+        finally:
+            self.guard.close(call)
+
+    def _cut_error(self, call: Call, url: str) -> Exception:
+        """Return the error for a request the guard cut (stopped by the user, or out of time)."""
+        if call.cut == "abort" or self.guard.aborted:
+            return Cancelled("Stopped: the request was abandoned")
+        return ServerError(f"{safe_url(url)} did not finish one chunk within {call.seconds or 0:.0f} s",
+                           transient=True, log_path=self.log_path,
+                           hint="Raise AUDIOBOOK_REQUEST_TIMEOUT for a slow server, or lower --concurrency")
+
+    def abort(self) -> None:
+        """Cut every speech request in flight (the server sees the client go away) and refuse new ones."""
+        self.guard.abort()
 
     def get_json(self, path: str, **kwargs: Any) -> Any:
         """GET `path` and return its JSON body (control timeout)."""
@@ -253,6 +315,20 @@ class Endpoint:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: Bytes of an error body worth reading: the message is in the first few hundred.
+_MAX_ERROR_BODY = 64 << 10
+
+
+def _bounded_read(response: httpx.Response) -> bytes:
+    """Return at most _MAX_ERROR_BODY bytes of an error answer (an endless one must not fill memory)."""
+    data = bytearray()
+    for piece in response.iter_bytes(1 << 14):
+        data += piece
+        if len(data) >= _MAX_ERROR_BODY:
+            break
+    return bytes(data[:_MAX_ERROR_BODY])
 
 
 def parse_json(response: httpx.Response, *, url: str) -> Any:
@@ -283,6 +359,6 @@ def probe_json(base_url: str, path: str, *, timeout: float = 2.0) -> tuple[int, 
 
 
 __all__ = [
-    "AudiobookError", "Endpoint", "Timeouts", "OOM_HINT", "error_for_status", "error_text",
+    "AudiobookError", "Endpoint", "classify", "BUSY", "TRANSIENT", "PERMANENT", "Timeouts", "OOM_HINT", "error_for_status", "error_text",
     "transport_error", "probe_json", "parse_json", "redact", "one_line", "safe_url",
 ]

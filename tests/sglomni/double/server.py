@@ -21,6 +21,8 @@ model's rate and channels. Misbehaviour is chosen by environment variables:
   SGO_DOUBLE_SPEECH=piper|tone  real Piper speech (default) or a fast tone
   SGO_DOUBLE_SLOW=S             every speech request takes S seconds longer
   SGO_DOUBLE_SLOTS=N            at most N speech requests run at once; the rest queue (a batch limit)
+  SGO_DOUBLE_QUEUE=M            with SLOTS, at most M more wait; beyond that HTTP 503 "The request queue
+                                is full." as sglang-omni 0.1.9's admission answers (admission.py)
   SGO_DOUBLE_NO_VOICES=1        no /v1/audio/voices routes (404), like a server without voice uploads
 """
 from __future__ import annotations
@@ -149,6 +151,11 @@ class State:
         self.record_path = env("SGO_DOUBLE_RECORD")
         slots = int(env("SGO_DOUBLE_SLOTS", "0"))
         self.slots = threading.BoundedSemaphore(slots) if slots > 0 else None
+        queue = env("SGO_DOUBLE_QUEUE")
+        #: Requests admitted (running + waiting) may not exceed this; None: unbounded.
+        self.capacity = slots + int(queue) if queue and slots > 0 else None
+        self.admitted = 0
+        self.rejected = 0
 
     def record(self, entry: dict) -> None:
         if self.record_path:
@@ -298,13 +305,27 @@ class Handler(BaseHTTPRequestHandler):
             if refused is not None:
                 return self._json(*refused)
         with self.state.lock:
-            self.state.speech_count += 1
-            n = self.state.speech_count
-        if self.state.slots is not None:
-            with self.state.slots:
+            if self.state.capacity is not None and self.state.admitted >= self.state.capacity:
+                self.state.rejected += 1
+                full = True
+            else:
+                full = False
+                self.state.admitted += 1
+                self.state.speech_count += 1
+                n = self.state.speech_count
+        if full:
+            self.queue_full = True  # read by the fault double's request log
+            return self._json(503, error_payload("The request queue is full.", error_type="server_error",
+                                                 code=503))
+        try:
+            if self.state.slots is not None:
+                with self.state.slots:
+                    time.sleep(float(env("SGO_DOUBLE_SLOW", "0")))
+            else:
                 time.sleep(float(env("SGO_DOUBLE_SLOW", "0")))
-        else:
-            time.sleep(float(env("SGO_DOUBLE_SLOW", "0")))
+        finally:
+            with self.state.lock:
+                self.state.admitted -= 1
         if n <= int(env("SGO_DOUBLE_FAIL", "0")):
             message = OOM_TEXT if env("SGO_DOUBLE_OOM") == "1" else "Error generating speech: engine step failed"
             return self._json(500, error_payload(message, error_type="server_error", code=None))

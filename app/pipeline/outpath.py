@@ -1,0 +1,159 @@
+"""Where a run writes, decided and checked before anything is synthesized: the user's files are safe.
+
+- The `--output` suffix decides the format when `--format` is absent (x.mp3 is MP3); a
+  suffix that contradicts `--format` is an error naming both.
+- A path ending in "/" (or an existing folder) is a folder, created if missing; the book's
+  default name goes inside it.
+- A partial run (`--chapters`) names its selection in the default name
+  ("Title (chapters 2-3).m4b"), so it never replaces the complete book.
+- Output never replaces the book itself or an existing file that is not audio of its
+  format, and every output is written under a suffix that matches its content.
+- The output folder is proven writable (a probe file is created and removed) before
+  the run starts, so a bad location costs nothing (exit 3).
+
+Functions take a list of formats where one run may write several, so more formats
+plug in without new rules.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.book.model import Book
+from app.errors import InputError, OutputError
+from app.pipeline.plan import safe_filename
+
+#: Output suffix -> the format written under it.
+SUFFIX_FORMATS = {".m4b": "m4b", ".mp3": "mp3", ".epub": "epub", ".srt": "srt", ".vtt": "vtt"}
+#: Formats written as one folder of files (one per chapter) rather than one file.
+FOLDER_FORMATS = frozenset({"mp3"})
+#: Leading bytes of an existing file we may replace, per format (ISO BMFF "ftyp" box, MP3 frames/ID3).
+_MAGIC = {"m4b": lambda head: head[4:8] == b"ftyp",
+          "mp3": lambda head: head[:3] == b"ID3" or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0),
+          # A read-along EPUB is a zip; captions are text that starts with a header or a cue number.
+          "epub": lambda head: head[:4] == b"PK\x03\x04",
+          "vtt": lambda head: head.lstrip(b"\xef\xbb\xbf").startswith(b"WEBVTT"),
+          "srt": lambda head: head.lstrip(b"\xef\xbb\xbf")[:1].isdigit()}
+
+
+def is_folder_path(output: Path | str) -> bool:
+    """Return whether the user wrote `output` as a folder (a trailing slash) or it is one."""
+    text = str(output)
+    return text.endswith(("/", os.sep)) or Path(text).expanduser().is_dir()
+
+
+def choose_formats(requested: Sequence[str] | None, output: Path | None, default: str) -> list[str]:
+    """Return the formats to write: --format if given, else the one the --output suffix names, else `default`."""
+    named = None
+    if output is not None and not is_folder_path(output):
+        named = SUFFIX_FORMATS.get(Path(output).suffix.lower())
+    if requested:
+        if named is not None and named not in requested:
+            raise InputError(f"--output {output} names an {named.upper()} file, but --format is "
+                             f"{','.join(requested)}",
+                             hint=f"Drop --format (the suffix decides), or give --output a "
+                                  f"{_suffix_for(requested[0])} name or a folder ending in /")
+        return list(requested)
+    return [named or default]
+
+
+def selection_label(book: Book, full: Book) -> str | None:
+    """Return "chapters 2-3,5" when `book` holds only some of `full`'s chapters, else None."""
+    if len(book.chapters) >= len(full.chapters):
+        return None
+    numbers = [c.index for c in book.chapters]
+    ranges: list[str] = []
+    start = prev = numbers[0]
+    for n in numbers[1:] + [None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        ranges.append(str(start) if start == prev else f"{start}-{prev}")
+        if n is not None:
+            start = prev = n
+    word = "chapter" if len(numbers) == 1 else "chapters"
+    return f"{word} {','.join(ranges)}"
+
+
+def default_name(book: Book, fmt: str, label: str | None = None) -> str:
+    """Return the default file (or folder) name for `book` in `fmt`, naming a partial selection."""
+    stem = safe_filename(book.title)
+    if label:
+        stem = f"{stem} ({label})"
+    return stem if fmt in FOLDER_FORMATS else f"{stem}{_suffix_for(fmt)}"
+
+
+def resolve_output(book: Book, output: Path | None, default_dir: Path, fmt: str, *,
+                   label: str | None = None) -> Path:
+    """Return the file (or, for MP3, the folder) this run writes for `--output` (None: the default)."""
+    if output is None:
+        return default_dir / default_name(book, fmt, label)
+    folder_given = is_folder_path(output)
+    output = Path(output).expanduser()
+    if folder_given:
+        return output / default_name(book, fmt, label)
+    suffix = output.suffix.lower()
+    if fmt in FOLDER_FORMATS:
+        # "x.mp3" names the format: its chapters go to the folder "x" beside it.
+        return output.with_suffix("") if SUFFIX_FORMATS.get(suffix) == fmt else output
+    if not suffix:
+        return output.with_suffix(_suffix_for(fmt))
+    if SUFFIX_FORMATS.get(suffix) != fmt:
+        raise InputError(f"--output {output}: {fmt.upper()} audio is written to a {_suffix_for(fmt)} file, "
+                         f"not {suffix}",
+                         hint=f"Use --output {output.with_suffix(_suffix_for(fmt))} or a folder ending in /")
+    return output
+
+
+def check_output(output: Path, fmt: str, *, inputs: Sequence[Path]) -> None:
+    """Refuse an output that is one of the run's inputs or an existing file that is not `fmt` audio."""
+    never_an_input(output, inputs)
+    if fmt in FOLDER_FORMATS:
+        if output.exists() and not output.is_dir():
+            raise InputError(f"--output {output} is a file, but {fmt.upper()} output is a folder of chapters",
+                             hint="Give a folder, e.g. --output out/")
+        return
+    if output.is_dir():
+        raise InputError(f"--output {output} is a folder", hint="End it with / to write the book inside it")
+    if output.exists():
+        try:
+            with open(output, "rb") as fh:
+                head = fh.read(12)
+        except OSError as exc:
+            raise OutputError(f"Cannot read the existing {output} ({exc.strerror})",
+                              hint="Choose another with --output") from None
+        if head and not _MAGIC[fmt](head):  # an empty file holds nothing to lose
+            raise InputError(f"{output} exists and is not {fmt.upper()} audio; it is left untouched",
+                             hint="Choose another output name, or move that file away")
+
+
+def never_an_input(output: Path | str | None, inputs: Sequence[Path]) -> None:
+    """Refuse an output path that is one of the run's inputs (the book itself)."""
+    if output is None:
+        return
+    target = Path(output).expanduser().resolve()
+    for source in inputs:
+        if target == Path(source).expanduser().resolve():
+            raise InputError(f"--output {output} is the book itself; it would be replaced by audio",
+                             hint="Choose another output name")
+
+
+def ensure_writable(folder: Path) -> None:
+    """Create `folder` if missing and prove a file can be written in it, or raise OutputError (exit 3)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".audiobook-probe-"):
+            pass
+    except OSError as exc:
+        raise OutputError(f"Cannot write to the output folder {folder} ({exc.strerror or exc})",
+                          hint="Choose another with --output") from None
+
+
+def _suffix_for(fmt: str) -> str:
+    return next(s for s, f in SUFFIX_FORMATS.items() if f == fmt)
+
+
+__all__ = ["SUFFIX_FORMATS", "FOLDER_FORMATS", "choose_formats", "selection_label", "default_name",
+           "resolve_output", "check_output", "never_an_input", "ensure_writable", "is_folder_path"]
