@@ -21,6 +21,9 @@ from app.errors import ConfigError, InputError
 from app.pipeline import events as ev
 from app.pipeline.plan import FORMATS, make_plan, resolve_output
 from app.pipeline.run import Converter
+from app.pipeline.verify import DEFAULT_TAKES, VerifySettings
+from app.audio.master import DEFAULT_LUFS, LUFS_RANGE, Target
+from app.listen.local import DEFAULT_MODEL, LocalWhisper
 
 
 @dataclass
@@ -49,6 +52,15 @@ class ConvertRequest:
     host: str | None = None
     profile: str | None = None
     params: dict = field(default_factory=dict)
+    #: Hear every chunk and re-render what was said wrong; None: on for sglomni, off for piper.
+    verify: bool | None = None
+    #: Takes a chunk may get before it is reported as failing.
+    verify_takes: int | None = None
+    #: A server's /v1/audio/transcriptions to listen with, instead of local faster-whisper.
+    asr_url: str | None = None
+    #: Chapter loudness target (LUFS); mastering off with master=False.
+    loudness: float | None = None
+    master: bool = True
 
 
 #: Answer to "chunk size exceeds what the model can say in one request".
@@ -100,6 +112,42 @@ def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
     return create_backend(name, options)
 
 
+def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: Backend,
+                    book: Book) -> VerifySettings | None:
+    """Return how chunks are heard, or None when verification is off.
+
+    On by default for server models (language models skip, stutter and trail off); off for
+    the embedded Piper voice, which reads its phonemes deterministically and would only pay
+    a Whisper pass per chunk on the same CPU it synthesizes on.
+    """
+    enabled = req.verify if req.verify is not None else backend.name != "piper"
+    if not enabled:
+        return None
+    takes = req.verify_takes if req.verify_takes is not None else DEFAULT_TAKES
+    if takes < 1:
+        raise InputError(f"--verify-takes must be at least 1, not {takes}")
+    language = (book.language or "").split("-")[0].lower() or None
+    if req.asr_url:
+        from app.backends.sglomni.asr import ServerTranscriber
+
+        transcriber = ServerTranscriber(req.asr_url)
+    else:
+        transcriber = LocalWhisper(req.whisper_model or conf.whisper_model or DEFAULT_MODEL)
+    return VerifySettings(transcriber, max_takes=takes, language=language)
+
+
+def master_target(req: ConvertRequest) -> Target | None:
+    """Return the chapters' loudness target, or None with --no-master."""
+    if not req.master:
+        return None
+    lufs = DEFAULT_LUFS if req.loudness is None else req.loudness
+    low, high = LUFS_RANGE
+    if not low <= lufs <= high:
+        raise InputError(f"--loudness {lufs:g} is outside {low:g} to {high:g} LUFS",
+                         hint="Audiobook platforms ask for about -23 to -18; the default is -20")
+    return Target(lufs=lufs)
+
+
 def convert(
     req: ConvertRequest,
     *,
@@ -129,5 +177,6 @@ def convert(
     output = resolve_output(book, req.output, conf.resolved_output_dir(), fmt)
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
-                          no_cache=req.no_cache, cancel=cancel)
+                          no_cache=req.no_cache, cancel=cancel,
+                          verify=verify_settings(req, conf, backend, book), master=master_target(req))
     return converter.run()

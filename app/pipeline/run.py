@@ -23,6 +23,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from app import paths, testhooks
+from app.audio import master as mastering
 from app.audio import wav as wavinfo
 from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
@@ -35,6 +36,8 @@ from app.pipeline.cache import ChunkCache
 from app.pipeline.pauses import pause_seconds
 from app.pipeline.plan import PlannedChapter, PlannedChunk, RunPlan, safe_filename
 from app.pipeline.quality import check_chunk_audio
+from app.pipeline.report import RunReport
+from app.pipeline.verify import Verifier, VerifySettings, take_seed
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +66,8 @@ class Converter:
         work_dir: Path | None = None,
         no_cache: bool = False,
         cancel: threading.Event | None = None,
+        verify: VerifySettings | None = None,
+        master: mastering.Target | None = None,
     ):
         self.plan = plan
         self.backend = backend
@@ -74,6 +79,9 @@ class Converter:
         self.cancel = cancel or threading.Event()
         self.meta = BookMeta(title=plan.book.title, author=plan.book.author, cover=plan.book.cover)
         self._synthesized = 0
+        self.verify = verify
+        self.master = master
+        self.report = RunReport(plan, verify, master)
 
     # -- public ---------------------------------------------------------------
 
@@ -125,6 +133,8 @@ class Converter:
         # server can outrun it, leaving a backlog after the last chunk.
         encoder = cf.ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1), thread_name_prefix="encode")
         encoded: dict[int, cf.Future[ChapterAudio]] = {}
+        self._verifier = Verifier(self.verify, self.cache) if self.verify else None
+        recheck: list[PlannedChunk] = []
         try:
             for index, seconds in ready.items():
                 state = chapters[index]
@@ -142,15 +152,20 @@ class Converter:
                         self._twins.setdefault(pc.key, [])
                         todo.append(pc)
                         continue
+                    if self._verifier is not None and not self._trust_verdict(pc):
+                        recheck.append(pc)  # heard under other settings: hear it again, render only if wrong
+                        continue
                     self._chunk_finished(chapters, pc, path, True, encoder, encoded)
-            if todo:  # a finished book boots no server and loads no voice
+            if todo or recheck:  # a finished book boots no server and loads no voice
                 with self.backend:
-                    self._synthesize_all(todo, chapters, encoder, encoded)
+                    self._synthesize_all(todo, chapters, encoder, encoded, recheck)
             results = [encoded[i].result() for i in sorted(encoded)]
         except KeyboardInterrupt:
             self.cancel.set()
             raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume") from None
         finally:
+            if self._verifier is not None:
+                self._verifier.close()
             encoder.shutdown(wait=True, cancel_futures=True)
         if self.cancel.is_set():
             raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume")
@@ -158,40 +173,57 @@ class Converter:
         self.emit(ev.Muxing(self.plan.output))
         output = self._write_output(results)
         total_audio = sum(s.audio_seconds for s in chapters.values())
+        report_path = self.report.write(output)
+        self.emit(ev.Message(self.report.summary(report_path)))
         self.emit(ev.RunFinished(output, total_audio, time.monotonic() - started, self._synthesized))
+        self.report.raise_if_failing(output, report_path)
         return output
 
-    def _synthesize_all(self, todo, chapters, encoder, encoded) -> None:
-        if not todo:
+    def _synthesize_all(self, todo, chapters, encoder, encoded, recheck=()) -> None:
+        if not todo and not recheck:
             return
         # The limit moves with measured goodput unless pinned (app/pipeline/adaptive.py).
         limiter = adaptive.limit_for(self.backend)
         busy = adaptive.busy_signals(self.backend)
         pool = cf.ThreadPoolExecutor(max_workers=max(1, self.backend.concurrency), thread_name_prefix="tts")
         in_flight: dict[cf.Future[Path], tuple[PlannedChunk, float, float]] = {}
+        # Takes being heard (app/pipeline/verify.py), beside the requests in flight.
+        hearing: dict[cf.Future, PlannedChunk] = {}
+        takes: dict[str, int] = {}
+        for pc in recheck:
+            take, seed = self._verifier.kept_take(pc.key, pc.seed)
+            takes[pc.key] = take
+            hearing[self._verifier.submit(pc.key, pc.text, take, seed)] = pc
         try:
-            while todo or in_flight:
+            while todo or in_flight or hearing:
                 while todo and len(in_flight) < limiter.limit and not self.cancel.is_set():
                     pc = todo.popleft()
-                    fut = pool.submit(self._render_chunk, pc)
+                    fut = pool.submit(self._render_chunk, pc, takes.get(pc.key, 0))
                     in_flight[fut] = (pc, time.monotonic(), 0.0)
                     in_flight[fut] = (pc, in_flight[fut][1], limiter.on_sent(len(in_flight)))
-                if not in_flight:
+                if not in_flight and not hearing:
                     break
-                done, _ = cf.wait(in_flight, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+                done, _ = cf.wait([*in_flight, *hearing], timeout=0.5, return_when=cf.FIRST_COMPLETED)
                 now_busy = adaptive.busy_signals(self.backend)
                 limiter.on_error(now_busy - busy)
                 busy = now_busy
                 for fut in done:
+                    if fut in hearing:
+                        pc = hearing.pop(fut)
+                        if self._heard(pc, fut.result(), takes, todo):
+                            self._chunk_checked(chapters, pc, encoder, encoded)
+                        continue
                     pc, sent, ticket = in_flight.pop(fut)
                     path = fut.result()  # a permanent failure ends the run; others are saved
                     limiter.on_done(time.monotonic() - sent, wavinfo.duration(path), len(in_flight) + 1,
                                     sent_at=ticket)
                     self._synthesized += 1
-                    self._chunk_finished(chapters, pc, path, False, encoder, encoded)
-                    for twin in self._twins.pop(pc.key, []):
-                        self._chunk_finished(chapters, twin, path, True, encoder, encoded)
-                if self.cancel.is_set() and not in_flight:
+                    if self._verifier is not None:
+                        take = takes.get(pc.key, 0)
+                        hearing[self._verifier.submit(pc.key, pc.text, take, take_seed(pc.seed, take))] = pc
+                        continue
+                    self._chunk_checked(chapters, pc, encoder, encoded)
+                if self.cancel.is_set() and not in_flight and not hearing:
                     break
         except BaseException:
             self.cancel.set()
@@ -200,14 +232,42 @@ class Converter:
             # In-flight chunks finish and are saved by their worker; queued ones are dropped.
             pool.shutdown(wait=True, cancel_futures=True)
 
-    def _render_chunk(self, pc: PlannedChunk) -> Path:
-        """Synthesize one chunk with retries and store it; runs in a worker thread."""
+    def _chunk_checked(self, chapters, pc: PlannedChunk, encoder, encoded) -> None:
+        """A chunk is final (verified, or verification is off): count it and its twins."""
+        path = self.cache.path_for(pc.key)
+        self._chunk_finished(chapters, pc, path, False, encoder, encoded)
+        for twin in self._twins.pop(pc.key, []):
+            self._chunk_finished(chapters, twin, path, True, encoder, encoded)
+
+    def _heard(self, pc: PlannedChunk, check, takes: dict[str, int], todo: deque) -> bool:
+        """Judge a heard take: queue another take (False) or settle the chunk (True)."""
+        if self._verifier.record(pc.key, check):
+            takes[pc.key] = self._verifier.next_take(pc.key)
+            self.emit(ev.ChunkRetry(pc.chunk.chapter_index, takes[pc.key],
+                                    f"said wrong ({', '.join(check.score.problems)}): rendering take "
+                                    f"{takes[pc.key] + 1}"))
+            todo.appendleft(pc)  # first in line: its chapter waits for it
+            return False
+        self.report.add_verdict(pc, self._verifier.settle(pc.key))
+        return True
+
+    def _trust_verdict(self, pc: PlannedChunk) -> bool:
+        """Return whether the cached chunk's verdict was made with these settings (and note it)."""
+        verdict = self._verifier.stored(pc.key)
+        if verdict is None:
+            return False
+        self.report.add_verdict(pc, verdict)
+        return True
+
+    def _render_chunk(self, pc: PlannedChunk, take: int = 0) -> Path:
+        """Synthesize one take of a chunk with retries and store it; runs in a worker thread."""
         attempt = 0
         words = len(pc.text.split())
         while True:
             attempt += 1
             # A retry after bad audio uses another seed: the same seed would repeat the fault.
-            seed = pc.seed if attempt == 1 else (pc.seed + attempt * 7919) & 0x7FFFFFFF
+            base = take_seed(pc.seed, take)
+            seed = base if attempt == 1 else (base + attempt * 7919) & 0x7FFFFFFF
             tmp = self.cache.temp_path(pc.key)
             try:
                 self.backend.synthesize(pc.text, seed, tmp)
@@ -242,6 +302,9 @@ class Converter:
     def _chapter_file(self, planned: PlannedChapter) -> Path:
         ext = "aac" if self.plan.fmt == "m4b" else "mp3"
         extra = f"{self.meta.title}|{self.meta.author}" if self.plan.fmt == "mp3" else ""
+        # Another verification or mastering setting may change the chapter's audio.
+        extra += f"|{self.master.key() if self.master else 'unmastered'}"
+        extra += f"|{self.verify.fingerprint()}" if self.verify else ""
         return self.work_dir / "chapters" / f"{planned.artifact_key(self.plan.fmt, extra)}.{ext}"
 
     def _encoded_seconds(self, planned: PlannedChapter) -> float | None:
@@ -249,6 +312,8 @@ class Converter:
         target = self._chapter_file(planned)
         try:
             info = json.loads(target.with_suffix(".json").read_text())
+            if target.exists() and info.get("loudness"):
+                self.report.add_loudness(planned.chapter, mastering.ChapterLoudness.from_dict(info["loudness"]))
             return float(info["audio_seconds"]) if target.exists() else None
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -263,7 +328,7 @@ class Converter:
             return ChapterAudio(chapter.title, target)
         paths.ensure(target.parent)
         wav = target.with_suffix(".wav")
-        with ChapterAssembler(wav) as assembler:
+        with ChapterAssembler(wav, loudness=self.master.lufs if self.master else None) as assembler:
             for pc in planned.chunks:
                 if self.cancel.is_set():
                     raise Cancelled("Stopped while assembling a chapter")
@@ -271,11 +336,19 @@ class Converter:
                 assembler.append(chunk_path, pause_seconds(pc.chunk.pause_after))
                 testhooks.pause_at("stitch", self.cancel)
             assembler.finish()
+        measured: list[mastering.ChapterLoudness] = []
         try:
             encode_chapter(wav, target, fmt=self.plan.fmt, meta=self.meta, title=chapter.title,
-                           track=chapter.index, total=len(self.plan.book.chapters), ffmpeg=self.ffmpeg)
-            write_bytes_atomic(target.with_suffix(".json"),
-                               json.dumps({"audio_seconds": state.audio_seconds}).encode())
+                           track=chapter.index, total=len(self.plan.book.chapters), ffmpeg=self.ffmpeg,
+                           audio_filter=mastering.chapter_filter(self.master, assembler.sample_rate)
+                           if self.master else None,
+                           on_output=lambda text: measured.extend(filter(None, [mastering.parse_stats(text)])))
+            loudness = measured[0] if measured else None
+            if loudness is not None:
+                self.report.add_loudness(chapter, loudness)
+            write_bytes_atomic(target.with_suffix(".json"), json.dumps(
+                {"audio_seconds": state.audio_seconds,
+                 "loudness": loudness.as_dict() if loudness else None}).encode())
         finally:
             wav.unlink(missing_ok=True)
         self.emit(ev.ChapterDone(chapter.index, chapter.title, state.audio_seconds))
