@@ -120,7 +120,12 @@ def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: B
     the embedded Piper voice, which reads its phonemes deterministically and would only pay
     a Whisper pass per chunk on the same CPU it synthesizes on.
     """
-    enabled = req.verify if req.verify is not None else backend.name != "piper"
+    setting = (conf.verify or "").strip().lower()
+    if setting not in ("", "on", "off"):
+        raise ConfigError(f"Setting verify = '{conf.verify}' is not one of on, off or empty",
+                          hint="Use \"on\", \"off\", or \"\" for the backend's default")
+    default = backend.name != "piper" if not setting else setting == "on"
+    enabled = req.verify if req.verify is not None else default
     if not enabled:
         return None
     takes = req.verify_takes if req.verify_takes is not None else DEFAULT_TAKES

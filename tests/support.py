@@ -37,3 +37,15 @@ def processes_running_from(folder: Path) -> list[int]:
         if stat[stat.rindex(")") + 2] != "Z" and str(folder) in args:
             found.append(int(entry.name))
     return found
+
+
+def tone_speech_without_verification() -> None:
+    """Save settings that turn verification off: the double's tone has no words to hear.
+
+    Tests that exercise verification use the double's real Piper speech instead.
+    """
+    from app import settings
+
+    conf = settings.load()
+    conf.verify = "off"
+    settings.save(conf)
