@@ -31,6 +31,9 @@ _MIN_SECONDS = 0.4
 _MAX_GAIN_DB = 24.0
 #: Sample peak a leveled chunk may reach in the 16-bit chapter WAV (the encode's limiter does the rest).
 _SAMPLE_CEILING = 0.98
+#: Room the limiter leaves below the ceiling for the lossy encoder: AAC and MP3 rebuild the
+#: waveform from a band-limited spectrum and overshoot the limited peaks by up to ~0.7 dB.
+CODEC_MARGIN_DB = 1.0
 #: Lowest and highest targets loudnorm accepts.
 LUFS_RANGE = (-70.0, -5.0)
 
@@ -81,7 +84,8 @@ def level(samples: np.ndarray, rate: int, lufs: float) -> np.ndarray:
 def chapter_filter(target: Target, sample_rate: int) -> str:
     """Return the ffmpeg audio filter that masters a chapter to `target` during its encode."""
     # loudnorm works at 192 kHz internally (true-peak detection); resample back to the chapter's rate.
-    return (f"loudnorm=I={target.lufs:g}:TP={target.true_peak:g}:LRA={TARGET_LRA:g}:print_format=json,"
+    ceiling = target.true_peak - CODEC_MARGIN_DB
+    return (f"loudnorm=I={target.lufs:g}:TP={ceiling:g}:LRA={TARGET_LRA:g}:print_format=json,"
             f"aresample={sample_rate}")
 
 

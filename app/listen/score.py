@@ -77,6 +77,8 @@ def score(text: str, heard: Transcript, *, language: str | None = None,
           thresholds: Thresholds = Thresholds()) -> Score:
     """Return how well `heard` says `text` (its spoken form), and what is wrong if anything."""
     expected, got = normalize(text), normalize(heard.text)
+    got = _join_compounds(got, set(expected))
+    expected = _join_compounds(expected, set(got))
     if not expected:
         return Score(0.0, 0, 0, (), heard.text)
     if not got:
@@ -102,6 +104,23 @@ def score(text: str, heard: Transcript, *, language: str | None = None,
     if len(got) * 4 < len(expected):
         problems.append(SILENCE)
     return Score(rate, errors, len(expected), tuple(dict.fromkeys(problems)), heard.text)
+
+
+def _join_compounds(words: list[str], vocabulary: set[str]) -> list[str]:
+    """Return `words` with neighbours joined where the other side has them as one word.
+
+    "light house" heard for "lighthouse" (or "every one" for "everyone") is a spelling, not an error.
+    """
+    joined: list[str] = []
+    i = 0
+    while i < len(words):
+        if i + 1 < len(words) and words[i] + words[i + 1] in vocabulary and words[i] not in vocabulary:
+            joined.append(words[i] + words[i + 1])
+            i += 2
+        else:
+            joined.append(words[i])
+            i += 1
+    return joined
 
 
 def _tail_missing(out, count: int, tail: int) -> bool:

@@ -331,7 +331,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(200, Speaker.wav(text, m.rate, m.channels)[:200], "audio/wav")
         said, silence, kind = garble(self.state, text)
         level = gain(text, n)
-        if kind or level != 1.0:
+        if kind or os.environ.get("SGO_DOUBLE_GAIN_DB"):
             self.state.record({"method": "POST", "path": "shaped", "input": text, "garble": kind, "gain": level})
         audio = Speaker.wav(said, m.rate, m.channels, silence_after=silence, gain=level)
         return self._send(200, audio, "audio/wav", {
