@@ -138,6 +138,9 @@ class Converter:
         try:
             for index, seconds in ready.items():
                 state = chapters[index]
+                if self._verifier is not None:  # their verdicts still belong in the report
+                    for pc in state.planned.chunks:
+                        self._trust_verdict(pc)
                 state.remaining, state.audio_seconds = 0, seconds
                 for _ in state.planned.chunks:
                     self.emit(ev.ChunkDone(index, seconds / len(state.planned.chunks), True))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.pipeline.helpers import FFMPEG
-from tests.sglomni.conftest import external_double, fake_venv, requests_log  # noqa: F401  (fixtures)
+from tests.sglomni.conftest import external_double, requests_log  # noqa: F401  (fixtures)
 
 STORY = Path(__file__).with_name("story.txt")
 

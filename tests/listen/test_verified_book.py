@@ -14,6 +14,7 @@ import shutil
 import pytest
 
 from tests.listen.conftest import STORY, book_transcript, story_text, word_error
+from tests.sglomni.conftest import fake_venv  # noqa: F401  (autouse: isolated home, request log)
 
 pytestmark = pytest.mark.slow
 
@@ -25,7 +26,7 @@ def convert(run_cli, url, tmp_path, name, *extra):
     shutil.copyfile(STORY, book)
     out = tmp_path / f"{name}.m4b"
     result = run_cli(book, "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", url,
-                     "--output", out, "--chunk-size", "10", "--verify", *extra, timeout=600)
+                     "--output", out, "--chunk-size", "14", "--verify", *extra, timeout=600)
     return result, out, json.loads(out.with_suffix(".report.json").read_text())
 
 
