@@ -37,7 +37,7 @@ from app.pipeline.pauses import pause_seconds
 from app.pipeline.plan import PlannedChapter, PlannedChunk, RunPlan, safe_filename
 from app.pipeline.quality import check_chunk_audio
 from app.pipeline.report import RunReport
-from app.pipeline.verify import Verifier, VerifySettings, take_seed
+from app.pipeline.verify import Listening, VerifySettings, take_seed
 
 log = logging.getLogger(__name__)
 
@@ -133,14 +133,13 @@ class Converter:
         # server can outrun it, leaving a backlog after the last chunk.
         encoder = cf.ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1), thread_name_prefix="encode")
         encoded: dict[int, cf.Future[ChapterAudio]] = {}
-        self._verifier = Verifier(self.verify, self.cache) if self.verify else None
+        self._listening = Listening(self.verify, self.cache, self.report, self.emit) if self.verify else None
         recheck: list[PlannedChunk] = []
         try:
             for index, seconds in ready.items():
                 state = chapters[index]
-                if self._verifier is not None:  # their verdicts still belong in the report
-                    for pc in state.planned.chunks:
-                        self._trust_verdict(pc)
+                for pc in state.planned.chunks if self._listening else ():
+                    self._listening.trusted(pc)  # their verdicts still belong in the report
                 state.remaining, state.audio_seconds = 0, seconds
                 for _ in state.planned.chunks:
                     self.emit(ev.ChunkDone(index, seconds / len(state.planned.chunks), True))
@@ -155,7 +154,7 @@ class Converter:
                         self._twins.setdefault(pc.key, [])
                         todo.append(pc)
                         continue
-                    if self._verifier is not None and not self._trust_verdict(pc):
+                    if self._listening is not None and not self._listening.trusted(pc):
                         recheck.append(pc)  # heard under other settings: hear it again, render only if wrong
                         continue
                     self._chunk_finished(chapters, pc, path, True, encoder, encoded)
@@ -167,8 +166,8 @@ class Converter:
             self.cancel.set()
             raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume") from None
         finally:
-            if self._verifier is not None:
-                self._verifier.close()
+            if self._listening is not None:
+                self._listening.close()
             encoder.shutdown(wait=True, cancel_futures=True)
         if self.cancel.is_set():
             raise Cancelled("Stopped. Finished chunks are saved; run the same command again to resume")
@@ -191,17 +190,14 @@ class Converter:
         pool = cf.ThreadPoolExecutor(max_workers=max(1, self.backend.concurrency), thread_name_prefix="tts")
         in_flight: dict[cf.Future[Path], tuple[PlannedChunk, float, float]] = {}
         # Takes being heard (app/pipeline/verify.py), beside the requests in flight.
-        hearing: dict[cf.Future, PlannedChunk] = {}
-        takes: dict[str, int] = {}
+        hearing = self._listening.hearing if self._listening else {}
         for pc in recheck:
-            take, seed = self._verifier.kept_take(pc.key, pc.seed)
-            takes[pc.key] = take
-            hearing[self._verifier.submit(pc.key, pc.text, take, seed)] = pc
+            self._listening.hear(pc, recheck=True)
         try:
             while todo or in_flight or hearing:
                 while todo and len(in_flight) < limiter.limit and not self.cancel.is_set():
                     pc = todo.popleft()
-                    fut = pool.submit(self._render_chunk, pc, takes.get(pc.key, 0))
+                    fut = pool.submit(self._render_chunk, pc, self._listening.take(pc) if self._listening else 0)
                     in_flight[fut] = (pc, time.monotonic(), 0.0)
                     in_flight[fut] = (pc, in_flight[fut][1], limiter.on_sent(len(in_flight)))
                 if not in_flight and not hearing:
@@ -211,9 +207,8 @@ class Converter:
                 limiter.on_error(now_busy - busy)
                 busy = now_busy
                 for fut in done:
-                    if fut in hearing:
-                        pc = hearing.pop(fut)
-                        if self._heard(pc, fut.result(), takes, todo):
+                    if fut in hearing:  # settled, or queued again for another take
+                        if (pc := self._listening.heard(fut, todo)) is not None:
                             self._chunk_checked(chapters, pc, encoder, encoded)
                         continue
                     pc, sent, ticket = in_flight.pop(fut)
@@ -221,9 +216,8 @@ class Converter:
                     limiter.on_done(time.monotonic() - sent, wavinfo.duration(path), len(in_flight) + 1,
                                     sent_at=ticket)
                     self._synthesized += 1
-                    if self._verifier is not None:
-                        take = takes.get(pc.key, 0)
-                        hearing[self._verifier.submit(pc.key, pc.text, take, take_seed(pc.seed, take))] = pc
+                    if self._listening is not None:
+                        self._listening.hear(pc)
                         continue
                     self._chunk_checked(chapters, pc, encoder, encoded)
                 if self.cancel.is_set() and not in_flight and not hearing:
@@ -241,26 +235,6 @@ class Converter:
         self._chunk_finished(chapters, pc, path, False, encoder, encoded)
         for twin in self._twins.pop(pc.key, []):
             self._chunk_finished(chapters, twin, path, True, encoder, encoded)
-
-    def _heard(self, pc: PlannedChunk, check, takes: dict[str, int], todo: deque) -> bool:
-        """Judge a heard take: queue another take (False) or settle the chunk (True)."""
-        if self._verifier.record(pc.key, check):
-            takes[pc.key] = self._verifier.next_take(pc.key)
-            self.emit(ev.ChunkRetry(pc.chunk.chapter_index, takes[pc.key],
-                                    f"said wrong ({', '.join(check.score.problems)}): rendering take "
-                                    f"{takes[pc.key] + 1}"))
-            todo.appendleft(pc)  # first in line: its chapter waits for it
-            return False
-        self.report.add_verdict(pc, self._verifier.settle(pc.key))
-        return True
-
-    def _trust_verdict(self, pc: PlannedChunk) -> bool:
-        """Return whether the cached chunk's verdict was made with these settings (and note it)."""
-        verdict = self._verifier.stored(pc.key)
-        if verdict is None:
-            return False
-        self.report.add_verdict(pc, verdict)
-        return True
 
     def _render_chunk(self, pc: PlannedChunk, take: int = 0) -> Path:
         """Synthesize one take of a chunk with retries and store it; runs in a worker thread."""

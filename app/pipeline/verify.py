@@ -27,6 +27,7 @@ from pathlib import Path
 from app.files import write_bytes_atomic
 from app.listen.score import Score, Thresholds, score
 from app.listen.transcript import Transcriber
+from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
 
 #: Takes a chunk may get (the first included) before it is reported as failing.
@@ -171,3 +172,53 @@ class Verifier:
             return Verdict(**data)
         except (OSError, ValueError, KeyError, TypeError):
             return None
+
+
+class Listening:
+    """The scheduler's side of verification: takes being heard, and which take each chunk is on."""
+
+    def __init__(self, settings: VerifySettings, cache: ChunkCache, report, emit: ev.Listener):
+        self.verifier = Verifier(settings, cache)
+        self.report = report
+        self.emit = emit
+        #: Transcriptions under way, by future.
+        self.hearing: dict[cf.Future, object] = {}
+        self._takes: dict[str, int] = {}
+
+    def take(self, pc) -> int:
+        """Return the take the chunk is on (0 for its first)."""
+        return self._takes.get(pc.key, 0)
+
+    def hear(self, pc, *, recheck: bool = False) -> None:
+        """Start hearing the chunk's current take (a cached one when `recheck`)."""
+        if recheck:
+            take, seed = self.verifier.kept_take(pc.key, pc.seed)
+            self._takes[pc.key] = take
+        else:
+            take = self.take(pc)
+            seed = take_seed(pc.seed, take)
+        self.hearing[self.verifier.submit(pc.key, pc.text, take, seed)] = pc
+
+    def heard(self, fut: cf.Future, todo) -> object | None:
+        """Judge a heard take: return the chunk when settled, else queue its next take first and return None."""
+        pc = self.hearing.pop(fut)
+        check = fut.result()  # a listener that fails (server gone) ends the run like a backend would
+        if self.verifier.record(pc.key, check):
+            take = self._takes[pc.key] = self.verifier.next_take(pc.key)
+            self.emit(ev.ChunkRetry(pc.chunk.chapter_index, take,
+                                    f"said wrong ({', '.join(check.score.problems)}): rendering take {take + 1}"))
+            todo.appendleft(pc)  # first in line: its chapter waits for it
+            return None
+        self.report.add_verdict(pc, self.verifier.settle(pc.key))
+        return pc
+
+    def trusted(self, pc) -> bool:
+        """Return whether the cached chunk has a verdict made with these settings (and report it)."""
+        verdict = self.verifier.stored(pc.key)
+        if verdict is None:
+            return False
+        self.report.add_verdict(pc, verdict)
+        return True
+
+    def close(self) -> None:
+        self.verifier.close()
