@@ -2,7 +2,9 @@
 
     python audiobook.py BOOK [options]          convert a book
     python audiobook.py hub                     the terminal UI
+    python audiobook.py hub --web               the same UI in a browser page
     python audiobook.py backends sglomni ...    manage the SGLang-Omni backend
+    python audiobook.py cache [prune]           the cache's size per book; free what no book needs
 
 Every known error becomes one line (what is wrong, what to do) and an exit
 code; a traceback appears only with AUDIOBOOK_DEBUG=1.
@@ -17,7 +19,8 @@ import sys
 from pathlib import Path
 
 from app import __version__, allocator
-from app.errors import AudiobookError, Cancelled
+from app.errors import AudiobookError, Cancelled, environment_error
+from app.redact import RedactingFilter, redact
 
 DEBUG_VAR = "AUDIOBOOK_DEBUG"
 
@@ -30,7 +33,7 @@ def build_convert_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="audiobook.py",
         description="Turn a book (EPUB, TXT, Markdown, HTML) into an M4B audiobook with chapter markers.",
-        epilog="Other commands: 'audiobook.py hub' (terminal UI), "
+        epilog="Other commands: 'audiobook.py hub' (terminal UI), 'audiobook.py cache [prune]', "
                "'audiobook.py backends sglomni list|install|remove|status|setup|start|stop'.",
     )
     p.add_argument("book", type=Path, nargs="?", help="the book file (.epub, .txt, .md, .html)")
@@ -132,10 +135,33 @@ def run_convert(argv: list[str]) -> int:
     return 0
 
 
+def build_hub_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="audiobook.py hub", description="The audiobook hub (terminal UI).")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--setup", dest="wizard", action="store_true", default=None,
+                       help="open the setup wizard even when it already ran")
+    group.add_argument("--no-setup", dest="wizard", action="store_false", help="skip the first-start wizard")
+    web = p.add_argument_group("in a browser")
+    web.add_argument("--web", action="store_true", help="serve the hub to a browser page and print its address")
+    web.add_argument("--host", help="address to serve on (default from settings: 127.0.0.1); any other "
+                                    "address is reachable from other machines, behind the page's token")
+    web.add_argument("--port", type=int, help="port to serve on (default from settings: 8080; 0: any free port)")
+    return p
+
+
 def run_hub(argv: list[str]) -> int:
+    parser = build_hub_parser()
+    args = parser.parse_args(argv)
+    hub_args = [] if args.wizard is None else ["--setup" if args.wizard else "--no-setup"]
+    if args.web:
+        from app.hub.web import serve
+
+        return serve(args.host, args.port, tuple(hub_args))
+    if args.host is not None or args.port is not None:
+        parser.error("--host and --port go with --web (the hub in a browser)")
     from app.hub.app import run
 
-    return run(argv)
+    return run(hub_args)
 
 
 def run_backends(argv: list[str]) -> int:
@@ -148,7 +174,13 @@ def run_backends(argv: list[str]) -> int:
     return sglomni_main(argv[1:])
 
 
-COMMANDS = {"hub": run_hub, "backends": run_backends}
+def run_cache(argv: list[str]) -> int:
+    from app.cachecmd import main as cache_main
+
+    return cache_main(argv)
+
+
+COMMANDS = {"hub": run_hub, "backends": run_backends, "cache": run_cache}
 
 
 def _raise_on_sigterm(signum, frame):
@@ -161,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     allocator.tune()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactingFilter())
     if _debug():  # the app's own debug lines, not every library's
         logging.getLogger("app").setLevel(logging.DEBUG)
     try:
@@ -178,13 +212,25 @@ def main(argv: list[str] | None = None) -> int:
     except AudiobookError as exc:
         if _debug():
             raise
-        print(f"error: {exc.one_line()}", file=sys.stderr)
+        print(redact(f"error: {exc.one_line()}"), file=sys.stderr)
         if not isinstance(exc, Cancelled):
             print(f"(set {DEBUG_VAR}=1 for the traceback)", file=sys.stderr)
         return exc.exit_code
+    except OSError as exc:  # the disk or a folder in the way: the user's environment, unless it is not
+        error = environment_error(exc)
+        if error is None or _debug():
+            return _bug(exc)
+        print(f"error: {error.one_line()}", file=sys.stderr)
+        print(f"(set {DEBUG_VAR}=1 for the traceback)", file=sys.stderr)
+        return error.exit_code
     except Exception as exc:  # a bug: say so briefly, details on request
-        if _debug():
-            raise
-        print(f"error: unexpected {type(exc).__name__}: {exc}. This is a bug; "
-              f"run again with {DEBUG_VAR}=1 and report the traceback.", file=sys.stderr)
-        return 1
+        return _bug(exc)
+
+
+def _bug(exc: BaseException) -> int:
+    """Report an unexpected exception as a bug (the traceback with AUDIOBOOK_DEBUG=1) and return 1."""
+    if _debug():
+        raise exc
+    print(redact(f"error: unexpected {type(exc).__name__}: {exc}. This is a bug; "
+                 f"run again with {DEBUG_VAR}=1 and report the traceback."), file=sys.stderr)
+    return 1

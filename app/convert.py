@@ -18,6 +18,7 @@ from app.backends.base import Backend
 from app.book import load_book, select_chapters
 from app.book.model import Book
 from app.errors import ConfigError, InputError
+from app.urls import check_server_url
 from app.pipeline import events as ev
 from app.pipeline.plan import FORMATS, make_plan, resolve_output
 from app.pipeline.run import Converter
@@ -67,6 +68,17 @@ class ConvertRequest:
 ClampAnswer = str  # "set" | "keep" | "cancel"
 
 
+def check_numbers(req: ConvertRequest) -> None:
+    """Raise InputError for a numeric option outside its range (before any work starts)."""
+    if req.chunk_size is not None and req.chunk_size < 1:
+        raise InputError(f"--chunk-size must be a positive number of words, not {req.chunk_size}")
+    if req.concurrency is not None and req.concurrency < 1:
+        raise InputError(f"--concurrency must be at least 1 request in flight, not {req.concurrency}",
+                         hint="Omit it to let the client adapt")
+    if req.port is not None and not 1 <= req.port <= 65535:
+        raise InputError(f"--port must be between 1 and 65535, not {req.port}")
+
+
 def choose_backend_name(req: ConvertRequest, conf: settings_mod.Settings) -> str:
     """Return the backend to use: the option, the setting, else sglomni when configured, else piper."""
     if req.backend:
@@ -81,14 +93,19 @@ def choose_backend_name(req: ConvertRequest, conf: settings_mod.Settings) -> str
 def read_book(req: ConvertRequest) -> Book:
     """Load the book and apply --chapters."""
     book = load_book(req.book, title=req.title, author=req.author)
-    if req.chapters:
+    if req.chapters is not None:  # --chapters "" is a mistake, not "all of them"
         book = select_chapters(book, req.chapters)
     return book
 
 
 def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
     name = choose_backend_name(req, conf)
-    api_urls = req.api_urls or ((conf.sglomni.remote_url,) if conf.sglomni.remote_url and name == "sglomni" else ())
+    if req.api_urls:
+        api_urls = tuple(check_server_url(u, what="--api-url") for u in req.api_urls)
+    elif conf.sglomni.remote_url and name == "sglomni":
+        api_urls = (check_server_url(conf.sglomni.remote_url, what="The remote URL setting"),)
+    else:
+        api_urls = ()
     clone = req.clone.expanduser() if req.clone else None
     if clone is not None and not clone.is_file():
         raise InputError(f"Reference clip {clone} does not exist", hint="Put clips in voices/ and pass --clone voices/NAME.wav")
@@ -106,7 +123,7 @@ def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
         api_urls=tuple(api_urls),
         concurrency=req.concurrency,
         port=req.port or conf.sglomni.port,
-        host=req.host or conf.sglomni.host,
+        host=(req.host or conf.sglomni.host).strip().strip("[]"),  # "[::]" and "::" alike
         profile=req.profile or conf.sglomni.profile or None,
     )
     return create_backend(name, options)
@@ -166,8 +183,7 @@ def convert(
     fmt = req.fmt or conf.format or "m4b"
     if fmt not in FORMATS:
         raise ConfigError(f"Unknown format '{fmt}'. Valid formats: {', '.join(FORMATS)}")
-    if req.chunk_size is not None and req.chunk_size < 1:
-        raise InputError(f"--chunk-size must be a positive number of words, not {req.chunk_size}")
+    check_numbers(req)
     book = read_book(req)
     backend = build_backend(req, conf)
     chunk_size = req.chunk_size or conf.chunk_size or backend.default_chunk_size

@@ -25,6 +25,7 @@ bug and gets a traceback only with AUDIOBOOK_DEBUG=1.
 """
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 
@@ -123,3 +124,31 @@ class LockedError(AudiobookError):
 
 class Cancelled(AudiobookError):
     exit_code = 130
+
+
+#: errno values that mean the user's disk or folders are in the way, not a bug in the app.
+_ENVIRONMENT_ERRNOS = frozenset({
+    errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.ENOTDIR, errno.EISDIR,
+    errno.EEXIST, errno.ENAMETOOLONG, errno.ELOOP, errno.EMFILE, errno.ENFILE, errno.EFBIG, errno.EIO,
+    errno.ENOTEMPTY, errno.EXDEV,
+})
+_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+def environment_error(exc: OSError) -> OutputError | None:
+    """Return the one-line OutputError (exit 3) for a file-system fault, or None if `exc` is something else.
+
+    A read-only app home, a file where a cache folder should be, a folder where
+    a chunk WAV should be, a full disk: the user's environment, reported with
+    the path and the fix rather than as "This is a bug".
+    """
+    if exc.errno not in _ENVIRONMENT_ERRNOS:
+        return None
+    where = exc.filename if exc.filename is not None else "a file"
+    if exc.errno in _FULL:
+        hint = "Free disk space (or choose another --output / AUDIOBOOK_HOME) and run again; finished chunks are kept"
+    elif exc.errno in (errno.ENOTDIR, errno.EISDIR, errno.EEXIST, errno.ENOTEMPTY):
+        hint = "Something else sits where the app keeps its files: move it away (or set AUDIOBOOK_HOME) and run again"
+    else:
+        hint = "Make the folder writable, or point AUDIOBOOK_HOME / --output somewhere writable"
+    return OutputError(f"Cannot write {where}: {exc.strerror or exc}", hint=hint)

@@ -7,6 +7,7 @@ Modelled on pipx's util.run_subprocess.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import subprocess
@@ -96,4 +97,24 @@ def spawn(
         stdout=stdout,
         stderr=stderr,
         start_new_session=new_session,
+    )
+
+
+async def spawn_piped(
+    argv: Sequence[str | os.PathLike],
+    *,
+    env: Mapping[str, str | None] | None = None,
+    cwd: Path | None = None,
+    stderr: IO[bytes] | int = asyncio.subprocess.PIPE,
+) -> asyncio.subprocess.Process:
+    """Start `argv` for an asyncio caller, with pipes on stdin and stdout, and stderr a pipe or `stderr`."""
+    args = _argv(argv)
+    log.debug("spawn (asyncio): %s", " ".join(args))
+    return await asyncio.create_subprocess_exec(
+        *args,
+        env=child_env(env),
+        cwd=cwd,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=stderr,
     )

@@ -6,6 +6,7 @@ import time
 from typing import TextIO
 
 from app.pipeline import events as ev
+from app.redact import redact
 
 
 def hms(seconds: float) -> str:
@@ -94,7 +95,8 @@ class ConsoleProgress:
                 self._last_line = now
                 line = f"chunks {s.done}/{s.total}  {self._describe()}"
         elif isinstance(event, ev.ChunkRetry):
-            line = f"retrying a chunk of chapter {event.chapter_index} (attempt {event.attempt + 1}): {event.reason}"
+            line = (f"retrying a chunk of chapter {event.chapter_index} (attempt {event.attempt + 1}): "
+                    f"{redact(event.reason)}")
         elif isinstance(event, ev.ChapterDone):
             line = f"chapter {event.chapter_index} done: {event.title} ({hms(event.audio_seconds)})"
         elif isinstance(event, ev.Muxing):
@@ -103,7 +105,7 @@ class ConsoleProgress:
             line = (f"done: {event.output} ({hms(event.audio_seconds)} of audio, "
                     f"{event.synthesized_chunks} chunks synthesized in {hms(event.wall_seconds)})")
         elif isinstance(event, ev.Message):
-            line = event.text
+            line = redact(event.text)
         if line:
             print(line, file=self.stream, flush=True)
 
@@ -125,16 +127,16 @@ class ConsoleProgress:
             if isinstance(event, ev.ChapterDone):
                 self._progress.console.print(f"chapter {event.chapter_index} done: {event.title}")
             elif isinstance(event, ev.ChunkRetry):
-                self._progress.console.print(f"[yellow]retrying a chunk: {event.reason}")
+                self._progress.console.print(f"[yellow]retrying a chunk: {redact(event.reason)}")
             elif isinstance(event, ev.Muxing):
                 self._progress.update(self._task, description=self._describe() + "  muxing…")
             else:
-                self._progress.console.print(event.text)
+                self._progress.console.print(redact(event.text))
         elif isinstance(event, ev.RunFinished):
             self.close()
             print(f"Done: {event.output} ({hms(event.audio_seconds)} of audio)", file=self.stream)
         elif isinstance(event, ev.Message):
-            print(event.text, file=self.stream)
+            print(redact(event.text), file=self.stream)
 
     def close(self) -> None:
         if self._progress is not None:

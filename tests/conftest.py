@@ -23,6 +23,11 @@ def isolated_home(tmp_path_factory, monkeypatch):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("AUDIOBOOK_HOME", str(home))
     monkeypatch.setenv("HF_HOME", str(home / "hf"))
+    # HF_HUB_CACHE (and the older TRANSFORMERS_CACHE) win over HF_HOME: a developer's own
+    # setting must not let a test read or fill the real Hugging Face cache. Removed rather
+    # than set, so a test (or a subprocess) that passes its own HF_HOME gets HF_HOME/hub.
+    for var in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "TRANSFORMERS_CACHE", "HF_HUB_OFFLINE"):
+        monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HF_HUB_DISABLE_TELEMETRY", "1")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "xdg-config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "xdg-cache"))

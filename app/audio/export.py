@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +16,11 @@ from typing import Callable
 
 from app import testhooks
 from app.audio.adts import adts_duration, is_adts
-from app.audio.ffmpeg import new_log_file, probe_output, run_ffmpeg
+from app.audio.ffmpeg import probe_output, run_ffmpeg
 from app.audio.wav import read_info
 from app.book.model import Cover
 from app.errors import OutputError
+from app.files import temp_tag
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +182,10 @@ def _ffmetadata(meta: BookMeta, chapters: list[ChapterAudio], durations: list[fl
 
 def _meta_escape(value: str) -> str:
     value = " ".join(str(value).split())  # a newline would end the entry
-    return re.sub(r"([=;#\\])", r"\\\1", value)
+    escaped = re.sub(r"([=;#\\])", r"\\\1", value)
+    # ffmpeg's reader continues a line after any backslash, escaped or not, so a title
+    # ending in one swallowed the next chapter; a trailing space ends the line (and is invisible).
+    return escaped + " " if escaped.endswith("\\") else escaped
 
 
 def _logical_lines(text: str) -> list[str]:
@@ -255,34 +258,53 @@ def _temp_beside(out: Path):
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"Cannot create {out.parent}: {exc.strerror or exc}", hint="Choose a writable --output folder") from None
-    tmp = out.with_name(f".{out.stem}.{uuid.uuid4().hex[:8]}.part{out.suffix}")
+    # The tag names this process, so the next run can sweep what a killed one left (app.files).
+    tmp = out.with_name(f".{out.stem}.{temp_tag()}.part{out.suffix}")
     try:
         yield tmp
     finally:
         tmp.unlink(missing_ok=True)
 
 
+#: Leading bytes of the image types an MP4/ID3 attached picture can carry as-is.
+_MAGIC = {".jpg": b"\xff\xd8\xff", ".png": b"\x89PNG\r\n\x1a\n"}
+
+
 @contextmanager
 def _cover_file(cover: Cover | None, folder: Path, ffmpeg: str):
-    """Yield a JPEG/PNG file of the cover (converting other image types), or None without one."""
+    """Yield a JPEG/PNG file of the cover that ffmpeg decodes cleanly, or None.
+
+    A book's declared media type can lie (a WebP or a truncated JPEG labelled
+    image/jpeg), and a cover ffmpeg cannot copy fails the mux after hours of
+    synthesis. So every cover is decoded first with errors fatal: one that
+    decodes and is what it claims is copied as-is, any other readable image is
+    converted to PNG, and one that does not decode is left out with a warning.
+    """
     if cover is None or not cover.data:
         yield None
         return
     suffix = _COPYABLE_COVERS.get(cover.media_type.lower())
-    token = uuid.uuid4().hex[:8]
-    raw = folder / f".cover.{token}{suffix or '.img'}"
+    token = temp_tag()
+    raw = folder / f".cover.{token}.img"
     png = folder / f".cover.{token}.png"
     try:
         raw.write_bytes(cover.data)
-        if suffix is not None:
-            yield raw
-            return
         try:
-            run_ffmpeg([ffmpeg, "-i", str(raw), "-frames:v", "1", "-f", "image2", "-c:v", "png", str(png)], log_file=new_log_file("cover"))
+            run_ffmpeg([ffmpeg, "-v", "error", "-err_detect", "explode", "-xerror", "-i", str(raw),
+                        "-frames:v", "1", "-f", "image2", "-c:v", "png", str(png)])
+            if not png.is_file() or png.stat().st_size == 0:
+                raise OutputError("ffmpeg wrote no picture")
         except OutputError as exc:
-            # A cover ffmpeg cannot read (e.g. SVG) must not cost the user the book.
-            log.warning("Leaving out the cover (%s): %s", cover.media_type, exc.one_line())
+            # A cover ffmpeg cannot read (SVG, a truncated JPEG) must not cost the user the book.
+            log.warning("Leaving out the book's cover (declared %s): it is not a readable image (%s)",
+                        cover.media_type or "without a type", exc.message)
             yield None
+            return
+        if suffix is not None and cover.data.startswith(_MAGIC[suffix]):
+            copy = raw.with_suffix(suffix)
+            os.replace(raw, copy)
+            raw = copy
+            yield copy
             return
         yield png
     finally:

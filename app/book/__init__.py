@@ -5,8 +5,9 @@ import dataclasses
 import re
 from pathlib import Path
 
+from app.book.inputfile import MAX_EPUB_BYTES, MAX_TEXT_BYTES, check_book_file, read_book_bytes
 from app.book.model import Book, Chapter, Cover
-from app.errors import BookNotFound, CorruptBook, EmptyBook, InputError, UnsupportedFormat
+from app.errors import BookNotFound, EmptyBook, InputError, UnsupportedFormat
 
 __all__ = ["Book", "Chapter", "Cover", "load_book", "select_chapters", "SUPPORTED_SUFFIXES", "MAX_TEXT_BYTES"]
 
@@ -20,26 +21,10 @@ SUPPORTED_SUFFIXES = {
     ".htm": "html",
     ".xhtml": "html",
 }
-#: TXT/Markdown/HTML files larger than this are refused (a long novel is ~2 MB).
-MAX_TEXT_BYTES = 64 * 1024 * 1024
-
-
-def _read_bytes(path: Path) -> bytes:
-    """Return a text-like file's bytes, refusing absurd sizes."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_TEXT_BYTES:
-            raise CorruptBook(f"{path.name} is {size} bytes, over the {MAX_TEXT_BYTES}-byte limit for text books",
-                              hint="Split the file into smaller books")
-        return path.read_bytes()
-    except OSError as exc:
-        raise BookNotFound(f"Cannot read {path}: {exc.strerror or exc}", hint="Check the file's permissions") from None
-
-
 def load_book(path: Path, *, title: str | None = None, author: str | None = None) -> Book:
     """Return the book at path; title and author override what the file says."""
     path = Path(path)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise BookNotFound(f"No such file: {path}", hint="Check the path and try again")
     if path.is_dir():
         raise BookNotFound(f"{path} is a folder, not a book file", hint="Pass the .epub, .txt, .md or .html file itself")
@@ -50,6 +35,7 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
             f"{path.name}: unsupported format {path.suffix or '(no suffix)'!r}; supported: {names}",
             hint="Convert the book to EPUB (e.g. with Calibre) or rename a plain-text file to .txt",
         )
+    check_book_file(path, MAX_EPUB_BYTES if kind == "epub" else MAX_TEXT_BYTES)
     if kind == "epub":
         from app.book.epub import read_epub
 
@@ -57,11 +43,11 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
     elif kind == "html":
         from app.book.html import load_html
 
-        book = load_html(path, _read_bytes(path))
+        book = load_html(path, read_book_bytes(path))
     else:
         from app.book.text import load_markdown, load_text
 
-        book = (load_markdown if kind == "markdown" else load_text)(path, _read_bytes(path))
+        book = (load_markdown if kind == "markdown" else load_text)(path, read_book_bytes(path))
     if not book.chapters:
         raise EmptyBook(f"{path.name} has no readable text", hint="Check that the file is the book itself, not a scan or a cover")
     return dataclasses.replace(

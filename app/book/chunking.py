@@ -50,6 +50,19 @@ _BREAKS = (re.compile(r"[;]$"), re.compile(r"[:]$"), re.compile(r"[\u2014\u2013]
            re.compile(r"[,]$"))
 
 
+#: A sentence mark with more text after it: the piece may hold several sentences (or an abbreviation).
+_INNER_STOP = re.compile(r"[.!?\u3002\uff01\uff1f\u0964][\"')\]\u201d\u2019]*\s*\S")
+#: How far back the word before a sentence end is looked for.
+_LOOKBACK = 64
+#: A window longer than this (about 1,500 words) with no safe sentence end is cut at whitespace.
+_MAX_WINDOW_CHARS = 10_000
+#: Tokens longer than this are not words (see split_tokens).
+_MAX_TOKEN_CHARS = 45
+_LONG_TOKEN = re.compile(r"\S{%d}" % (_MAX_TOKEN_CHARS + 1))
+#: Characters per piece of a broken-up token.
+_TOKEN_PIECE = 8
+
+
 @functools.lru_cache(maxsize=8)
 def _segmenter(language: str) -> pysbd.Segmenter:
     """Return a pysbd segmenter for a language code ("en-GB" -> "en"; unknown -> English)."""
@@ -59,35 +72,111 @@ def _segmenter(language: str) -> pysbd.Segmenter:
     return pysbd.Segmenter(language=code, clean=False)
 
 
+def _word_before(paragraph: str, end: int) -> str:
+    """Return the word that ends at `end`, looking back a bounded distance (keeps planning linear)."""
+    tail = paragraph[max(0, end - _LOOKBACK):end].rsplit(None, 1)
+    return tail[-1].rstrip(".!?\"')]\u201d\u2019").lower() if tail else ""
+
+
 def _windows(paragraph: str) -> list[str]:
-    """Return the paragraph cut at safe sentence ends into pieces of about _WINDOW_WORDS words."""
+    """Return the paragraph cut at safe sentence ends into pieces of about _WINDOW_WORDS words.
+
+    Linear in the paragraph's length: a 2 MB hard-wrapped text is one paragraph
+    with tens of thousands of sentence ends, and copying the text before each of
+    them made planning quadratic (57 s before the first request).
+    """
     if len(paragraph) < _WINDOW_WORDS * 8:
         return [paragraph]
     pieces, start, words = [], 0, 0
     last = 0
     for m in _SAFE_END.finditer(paragraph):
-        before = paragraph[last:m.start()]
+        words += paragraph.count(" ", last, m.start()) + 1
         last = m.start()
-        words += before.count(" ") + 1
-        word = paragraph[: m.start()].rsplit(None, 1)[-1].rstrip(".!?\"')]\u201d\u2019").lower()
+        word = _word_before(paragraph, m.start())
         if words < _WINDOW_WORDS or word in _ABBREVIATIONS or len(word) <= 1 or "." in word:
             continue
         pieces.append(paragraph[start:m.end()])
         start, words = m.end(), 0
     pieces.append(paragraph[start:])
-    return [p for p in pieces if p]
+    return [w for p in pieces if p for w in _bounded(p)]
+
+
+def _bounded(window: str) -> list[str]:
+    """Return a window no safe sentence end could cut, cut at whitespace into pysbd-sized pieces.
+
+    Text without capitals after its full stops (or without punctuation at all) would
+    otherwise reach pysbd whole, which takes minutes on megabytes; a cut at a space
+    every _MAX_WINDOW_CHARS characters is a pause in the wrong place once in a long while.
+    """
+    if len(window) <= _MAX_WINDOW_CHARS:
+        return [window]
+    out, start = [], 0
+    while len(window) - start > _MAX_WINDOW_CHARS:
+        end = start + _MAX_WINDOW_CHARS
+        # Prefer the last sentence punctuation before the limit, else the last space.
+        stop = max(window.rfind(". ", start, end), window.rfind("! ", start, end), window.rfind("? ", start, end))
+        cut = stop + 2 if stop > start else window.rfind(" ", start, end) + 1
+        if cut <= start:  # one enormous token: cut it anyway (split_tokens breaks it up later)
+            cut = end
+        out.append(window[start:cut])
+        start = cut
+    out.append(window[start:])
+    return out
+
+
+def split_tokens(text: str) -> str:
+    """Return `text` with tokens longer than _MAX_TOKEN_CHARS broken into _TOKEN_PIECE-character pieces.
+
+    No word is that long (the longest English ones are ~45 letters); such a token is
+    a URL, a hash or base64. Whole, it is one "word" a voice spells for a minute,
+    which the quality check rightly calls runaway audio and the book fails after
+    four identical renders. In pieces it is read as what it is, and each piece
+    counts as a word for chunk sizes and duration checks.
+    """
+    if not _LONG_TOKEN.search(text):
+        return text
+    out = []
+    for token in text.split(" "):
+        if len(token) > _MAX_TOKEN_CHARS:
+            token = " ".join(token[i:i + _TOKEN_PIECE] for i in range(0, len(token), _TOKEN_PIECE))
+        out.append(token)
+    return " ".join(out)
+
+
+def _safe_sentences(window: str) -> list[str]:
+    """Return the window cut at every unambiguous sentence end (see _SAFE_END and _ABBREVIATIONS)."""
+    pieces, start = [], 0
+    for m in _SAFE_END.finditer(window):
+        word = _word_before(window, m.start())
+        if word in _ABBREVIATIONS or len(word) <= 1 or "." in word:
+            continue
+        pieces.append(window[start:m.end()])
+        start = m.end()
+    pieces.append(window[start:])
+    return pieces
 
 
 def split_sentences(paragraph: str, language: str = "en") -> list[str]:
-    """Return the paragraph's sentences, stripped, abbreviation-safe."""
+    """Return the paragraph's sentences, stripped, abbreviation-safe.
+
+    Only the stretches with a full stop, ! or ? that is not an unambiguous sentence end
+    ("Mr. Smith", "3.50", a lower-case sentence start) go to pysbd; plain prose is
+    cut at its unambiguous ends, which keeps a whole novel's planning to seconds.
+    """
     seg = _segmenter(language)
     out: list[str] = []
     for window in _windows(paragraph):
-        if not re.search(r"[.!?\u3002\uff01\uff1f\u0964]", window):
-            # Nothing to split at; pysbd would only spend time.
-            out.append(window)
-            continue
-        out.extend(seg.segment(window))
+        run: list[str] = []  # adjacent ambiguous pieces go to pysbd together (fewer calls)
+        for piece in _safe_sentences(window):
+            if _INNER_STOP.search(piece.rstrip()):
+                run.append(piece)
+                continue
+            if run:
+                out.extend(seg.segment("".join(run)))
+                run = []
+            out.append(piece)
+        if run:
+            out.extend(seg.segment("".join(run)))
     return [s.strip() for s in out if s.strip()]
 
 
@@ -96,18 +185,19 @@ def _split_long(sentence: str, max_words: int) -> list[str]:
     words = sentence.split()
     pieces: list[str] = []
     floor = max(1, max_words // 3)
-    while len(words) > max_words:
+    start = 0  # an index, not a shrinking copy: a million-word "sentence" stays linear
+    while len(words) - start > max_words:
         cut = max_words
         for pattern in _BREAKS:
             # Prefer the strongest punctuation, as late as fits, but not so early the piece is a stub.
-            hits = [k for k in range(floor, max_words + 1) if pattern.search(words[k - 1])]
+            hits = [k for k in range(floor, max_words + 1) if pattern.search(words[start + k - 1])]
             if hits:
                 cut = hits[-1]
                 break
-        pieces.append(" ".join(words[:cut]))
-        words = words[cut:]
-    if words:
-        pieces.append(" ".join(words))
+        pieces.append(" ".join(words[start:start + cut]))
+        start += cut
+    if start < len(words):
+        pieces.append(" ".join(words[start:]))
     return pieces
 
 
@@ -116,7 +206,7 @@ def chunk_paragraph(paragraph: str, max_words: int, language: str = "en") -> lis
     chunks: list[str] = []
     current: list[str] = []
     count = 0
-    for sentence in split_sentences(paragraph, language):
+    for sentence in split_sentences(split_tokens(paragraph), language):
         n = len(sentence.split())
         parts = [sentence] if n <= max_words else _split_long(sentence, max_words)
         for part in parts:

@@ -14,6 +14,7 @@ from urllib.parse import unquote, urlsplit
 from lxml import etree
 
 from app.book.blocks import Block
+from app.book.encryption import refuse_encrypted_text
 from app.book.html import Document, html_document, parse_html
 from app.book.model import Book, Chapter, Cover
 from app.book.normalize import clean_paragraphs, clean_text
@@ -241,8 +242,9 @@ def read_epub(path: Path, limits: Limits | None = None) -> Book:
     """Return the narrated chapters of an EPUB, with metadata and cover."""
     book = path.name
     with SafeZip(path, limits) as zf:
-        _refuse_drm(zf, book)
         pkg = _read_package(zf, book)
+        refuse_encrypted_text(zf, {pkg.opf, *(name for name, media, _ in pkg.items.values()
+                                              if media in _HTML_TYPES or media.endswith("ncx+xml"))}, book)
         entries, landmarks, nav = _toc(zf, pkg, book)
         marked = {name for kind, name in landmarks + pkg.guide if kind in NON_NARRATION}
         if nav:
@@ -263,16 +265,6 @@ def read_epub(path: Path, limits: Limits | None = None) -> Book:
         title=pkg.title, author=", ".join(pkg.authors), chapters=tuple(chapters), source=path,
         language=pkg.language, cover=cover,
     )
-
-
-def _refuse_drm(zf: SafeZip, book: str) -> None:
-    """Raise when content documents are encrypted (DRM); obfuscated fonts alone are fine."""
-    if not zf.has("META-INF/encryption.xml"):
-        return
-    root = parse_xml(zf.read("META-INF/encryption.xml"), "META-INF/encryption.xml", book)
-    for ref in _descendants(root, "CipherReference"):
-        if re.search(r"\.(x?html?|xml|opf|ncx)$", ref.get("URI") or "", re.I):
-            raise CorruptBook(f"{book} is DRM-protected (its text is encrypted)", hint="Convert a DRM-free copy")
 
 
 def _usable_entries(

@@ -9,6 +9,7 @@ import lxml.html
 from lxml import etree
 
 from app.book.blocks import Block, split_chapters
+from app.book.hidden import is_hidden
 from app.book.model import Book
 from app.book.normalize import clean_text
 from app.errors import CorruptBook
@@ -61,6 +62,10 @@ def decode_markup(data: bytes, name: str) -> str:
             return data[len(bom):].decode(enc, errors="replace")
     declared = _DECL_ENCODING.match(data) or _META_CHARSET.search(data[:4096])
     candidates = [declared.group(1).decode("ascii").lower()] if declared else []
+    if candidates and candidates[0].startswith(("utf-16", "utf16", "utf-32", "utf32", "ucs-2", "ucs2")):
+        # The declaration was just read as single bytes, so the document is not UTF-16/32:
+        # a false declaration, common in converted books; trust the bytes (else: mojibake).
+        candidates = []
     for enc in candidates + ["utf-8", "cp1252"]:
         try:
             return data.decode(enc)
@@ -76,13 +81,20 @@ def parse_html(data: bytes, name: str) -> etree._Element:
     # lxml refuses control characters in str input; one stray byte should not sink a whole book.
     text = _CONTROL.sub("", _XML_DECL.sub("", text, count=1))
     parser = lxml.html.HTMLParser(
-        encoding="utf-8", no_network=True, remove_comments=True, remove_pis=True, recover=True
+        encoding="utf-8", no_network=True, remove_comments=True, remove_pis=True, recover=True,
+        # Unclosed <font>, <div> or <center> nest one level per tag; without huge_tree libxml2
+        # silently drops everything below depth 256 (a quarter of a book, exit 0).
+        huge_tree=True,
     )
     try:
         # Bytes with a fixed encoding: a (possibly mangled) declaration in the text cannot mislead lxml.
         root = lxml.html.document_fromstring(text.encode("utf-8"), parser=parser) if text.strip() else None
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         raise CorruptBook(f"{name} is not readable HTML ({exc})", hint="Check the file or convert it again") from None
+    if any(e.type_name == "ERR_RESOURCE_LIMIT" for e in parser.error_log):
+        # Past ~2,048 open elements libxml2 stops reading; a silently shortened book is worse than none.
+        raise CorruptBook(f"{name} nests its elements too deeply to be read whole (thousands of unclosed tags)",
+                          hint="Repair the HTML (e.g. open and save it in Calibre or tidy) and run again")
     if root is None:
         return lxml.html.document_fromstring("<html><body></body></html>")
     return root
@@ -131,6 +143,8 @@ def _skipped(node: etree._Element, tag: str) -> bool:
         return True
     if tag in ("body", "html"):
         return False
+    if is_hidden(node):
+        return True
     return _is_note_marker(node, tag) or bool(_types(node) & _NOTE_TYPES)
 
 

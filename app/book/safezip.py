@@ -126,9 +126,22 @@ def resolve(base: str, href: str) -> str | None:
     return joined
 
 
+def declares_entities(data: bytes) -> bool:
+    """Return whether an XML document declares entities, in UTF-8/ASCII or UTF-16/32 bytes."""
+    if _ENTITY_DECL.search(data):
+        return True
+    if b"\x00" not in data[:64]:
+        return False
+    # UTF-16/32 (with or without a BOM): the declaration's bytes are interleaved with NULs.
+    for encoding in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
+        if re.search(re.escape("<!entity".encode(encoding)), data.lower()):
+            return True
+    return False
+
+
 def parse_xml(data: bytes, name: str, book: str) -> etree._Element:
     """Return the root of an XML document, refusing entity declarations, DTDs and network access."""
-    if _ENTITY_DECL.search(data):
+    if declares_entities(data):
         raise CorruptBook(
             f"{book}: {name} declares XML entities, which this tool refuses to expand (entity-expansion attack)",
             hint=_HINT,

@@ -38,7 +38,9 @@ class HubApp(App):
 
     TITLE = "Audiobook hub"
     CSS = CSS
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True),
+                # A terminal's redraw key; the web hub also sends it when a page reattaches.
+                Binding("ctrl+l", "redraw", "Redraw", show=False, priority=True)]
 
     def __init__(self, *, setup_wizard: bool | None = None) -> None:
         super().__init__()
@@ -64,9 +66,26 @@ class HubApp(App):
         if self.settings_error:
             self.notify(self.settings_error, severity="error", timeout=10)
 
+    def action_redraw(self) -> None:
+        """Paint the whole screen again (a page that reattached to the web hub starts blank)."""
+        self.screen.refresh(layout=True)
+
+    def on_unmount(self) -> None:
+        # Leaving by a path that asks nothing (the web server stopping, SIGTERM) still stops work
+        # cleanly, as quitting from the keyboard does: the worker ends, the run resumes from the cache.
+        for cancel in list(self.tasks.values()):
+            cancel()
+
     def begin_task(self, name: str, cancel: Callable[[], None]) -> None:
-        """Record work in progress so quitting asks first."""
-        self.tasks[name] = cancel
+        """Record work in progress so quitting asks first; its cancel runs once, however the hub is left."""
+        called: list[bool] = []
+
+        def cancel_once() -> None:
+            if not called:
+                called.append(True)
+                cancel()
+
+        self.tasks[name] = cancel_once
 
     def end_task(self, name: str) -> None:
         """Forget finished work."""

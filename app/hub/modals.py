@@ -104,21 +104,45 @@ class PickModal(ModalScreen["str | None"]):
 
 
 class FilePickModal(ModalScreen["Path | None"]):
-    """Browse for a book file with a DirectoryTree; Escape returns None."""
+    """Browse for a book file from the current folder or the home folder; Escape returns None.
 
-    BINDINGS = [Binding("escape", "dismiss_none", "Cancel")]
+    In the web hub these are the server's files: the folder `hub --web` was started in, and
+    the home of the user running it.
+    """
+
+    BINDINGS = [Binding("escape", "dismiss_none", "Cancel"),
+                Binding("tilde", "root('home')", "Home folder"),
+                Binding("full_stop", "root('cwd')", "Current folder")]
 
     def __init__(self, start: Path) -> None:
         super().__init__()
         self.start = start
+        self.roots = {"cwd": start, "home": Path.home()}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="filepick"):
-            yield Label(f"Choose a book (EPUB, TXT, Markdown, HTML) under {self.start}", classes="question")
+            yield Label(self._question(self.start), classes="question", id="filepick-question")
+            with Horizontal():
+                yield Button("Current folder (.)", id="cwd")
+                yield Button("Home folder (~)", id="home")
             yield DirectoryTree(self.start, id="tree")
+
+    @staticmethod
+    def _question(root: Path) -> str:
+        return f"Choose a book (EPUB, TXT, Markdown, HTML) under {root}"
 
     def on_mount(self) -> None:
         self.query_one(DirectoryTree).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_root(str(event.button.id))
+
+    def action_root(self, which: str) -> None:
+        """Browse from the current folder ("cwd") or the home folder ("home")."""
+        tree = self.query_one(DirectoryTree)
+        tree.path = self.roots[which]
+        self.query_one("#filepick-question", Label).update(self._question(self.roots[which]))
+        tree.focus()
 
     def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
         self.dismiss(Path(event.path))

@@ -16,6 +16,7 @@ from app.errors import AudiobookError
 from app.backends.sglomni import manage
 from app.hub.modals import PickModal
 from app.hub.threads import ui
+from app.urls import display_url
 
 #: Shown when nothing is downloaded: the start has nothing to load.
 NO_MODELS = ("No SGLang-Omni model is downloaded. Open Configure Backends… → Configure SGLang-Omni "
@@ -64,12 +65,12 @@ class ServersScreen(Screen):
         url = manage.server_url(self.app.conf)
         answer = server.probe_json(url, "/health", timeout=2.0)
         if answer is None:
-            line = f"Remote server {url}: not answering"
+            line = f"Remote server {display_url(url)}: not answering"
         else:
             body = answer[1]
             state = body.get("status", "no status") if isinstance(body, dict) else "no JSON status"
             hosted = ", ".join(policy.hosted_models(url)) or "no model listed"
-            line = f"Remote server {url}: {state}, hosts {hosted}"
+            line = f"Remote server {display_url(url)}: {state}, hosts {hosted}"
         ui(self.app, setattr, self, "remote_line", line)
 
     # -- status ----------------------------------------------------------------------------
@@ -179,7 +180,7 @@ class ServersScreen(Screen):
             managed = manage.prepare_server(key, app.conf, log=lambda line: ui(app, self._note, line))
             ui(app, setattr, app, "managed_server", managed)
             managed.start()
-            ui(app, self._note, f"{managed.label} is ready at {managed.base_url}")
+            ui(app, self._note, f"{managed.label} is ready at {display_url(managed.base_url)}")
         except AudiobookError as exc:
             tail = server.log_tail(exc.log_path, 8) if getattr(exc, "log_path", None) else ""
             ui(app, self._failed, exc.one_line(), tail)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import uuid
 from pathlib import Path
 from typing import Any
 
+from app.files import is_stale_temp, temp_tag
 from app.files import sha256_file as file_sha256
 
 #: Bump when the cache layout or key recipe changes, so old entries are not reused.
@@ -61,9 +61,11 @@ class ChunkCache:
         wav, meta = self.path_for(key), self._meta_path(key)
         if not wav.exists() or not meta.exists():
             return None
+        if not wav.is_file():  # a folder where the chunk should be: put() reports it when it writes
+            return None
         try:
             expected = json.loads(meta.read_text())["sha256"]
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, TypeError):  # TypeError: a sidecar of the wrong JSON type
             expected = None
         if expected != file_sha256(wav):
             self.discard(key)
@@ -72,19 +74,19 @@ class ChunkCache:
 
     def has(self, key: str) -> bool:
         """Return whether an entry exists (without verifying it; used for planning)."""
-        return self.path_for(key).exists() and self._meta_path(key).exists()
+        return self.path_for(key).is_file() and self._meta_path(key).exists()
 
     def temp_path(self, key: str) -> Path:
         """Return a unique temp name beside the final one, for a backend to write to."""
         folder = self.path_for(key).parent
         folder.mkdir(parents=True, exist_ok=True)
-        return folder / f".{key}.{uuid.uuid4().hex[:8]}.tmp.wav"
+        return folder / f".{key}.{temp_tag()}.tmp.wav"
 
     def put(self, key: str, tmp_wav: Path, **info: Any) -> Path:
         """Move a finished temp WAV into the cache atomically and return its path."""
         wav, meta = self.path_for(key), self._meta_path(key)
         digest = file_sha256(tmp_wav)
-        meta_tmp = meta.with_name(f".{meta.name}.{uuid.uuid4().hex[:8]}.tmp")
+        meta_tmp = meta.with_name(f".{meta.name}.{temp_tag()}.tmp")
         try:
             meta_tmp.write_text(json.dumps({"sha256": digest, **info}, default=str))
             os.replace(tmp_wav, wav)
@@ -94,6 +96,20 @@ class ChunkCache:
                 if leftover.exists():
                     leftover.unlink()
         return wav
+
+    def keys(self) -> dict[str, int]:
+        """Return every cached key with the bytes of its WAV."""
+        found: dict[str, int] = {}
+        for wav in self.root.glob("??/*.wav"):
+            if not wav.name.startswith(".") and wav.is_file():
+                found[wav.stem] = wav.stat().st_size
+        return found
+
+    def leftovers(self) -> list[Path]:
+        """Return temp files of runs that are gone (killed mid-write): WAVs, sidecars, download parts."""
+        if not self.root.is_dir():
+            return []
+        return [p for p in self.root.glob("??/.*") if p.is_file() and is_stale_temp(p)]
 
     def discard(self, key: str) -> None:
         for p in (self.path_for(key), self._meta_path(key), *self.path_for(key).parent.glob(f"{key}.*")):

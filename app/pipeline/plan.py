@@ -10,6 +10,7 @@ from typing import Any
 from app.audio.export import FORMATS
 from app.book.chunking import Chunk, Pause, chunk_chapter
 from app.book.model import Book, Chapter
+from app.files import truncate_utf8
 from app.pipeline.cache import chunk_key, chunk_seed
 
 
@@ -55,7 +56,8 @@ def safe_filename(name: str, fallback: str = "audiobook") -> str:
     """Return `name` made safe as a file name on every common filesystem."""
     cleaned = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", name).strip(" .")
     cleaned = re.sub(r"\s+", " ", cleaned)
-    return cleaned[:120] or fallback
+    # By bytes, not characters: 120 CJK characters are 360 bytes, over the 255 a name may have.
+    return truncate_utf8(cleaned) or fallback
 
 
 def default_output(book: Book, out_dir: Path, fmt: str) -> Path:

@@ -20,17 +20,15 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from app import paths, testhooks
 from app.audio import master as mastering
 from app.audio import wav as wavinfo
 from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
 from app.backends.base import Backend
-from app.errors import BackendError, BadAudio, Cancelled, LockedError, OutputError
+from app.errors import BackendError, BadAudio, Cancelled, OutputError
 from app.files import write_bytes_atomic
-from app.pipeline import adaptive
+from app.pipeline import adaptive, bookrun
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
 from app.pipeline.pauses import pause_seconds
@@ -87,19 +85,9 @@ class Converter:
 
     def run(self) -> Path:
         """Convert the book and return the output path."""
-        paths.ensure(self.work_dir)
-        lock = FileLock(str(self.work_dir / "run.lock"))
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
-            raise LockedError(
-                f"Another run is converting {self.plan.book.source.name} right now",
-                hint="Wait for it to finish, or stop it; two runs of one book would interleave their files",
-            ) from None
-        try:
+        # Locks by content and output, leftovers of a killed run swept, the book's needs recorded.
+        with bookrun.begin(self.plan, self.work_dir, self.cache):
             return self._run()
-        finally:
-            lock.release()
 
     # -- the run --------------------------------------------------------------
 
@@ -386,6 +374,8 @@ class Converter:
             data = json.loads(self._stamp_path(out).read_text())
             st = out.stat()
         except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict):  # a stamp of the wrong JSON type is no stamp
             return None
         if data.get("size") != st.st_size or data.get("mtime_ns") != st.st_mtime_ns:
             return None

@@ -44,7 +44,7 @@ def test_entity_declarations_are_refused(epub2_builder, epub2_parts, tmp_path, t
     start = time.perf_counter()
     with pytest.raises(CorruptBook) as exc:
         load_book(path)
-    assert time.perf_counter() - start < 2
+    assert time.perf_counter() - start < 10  # refused up front, not after expanding (loaded-machine margin)
     assert "entities" in _one_line(exc) and target in exc.value.message
 
 

@@ -1,7 +1,6 @@
 """Bad input: one clear line, a non-zero exit, no traceback, nothing lost."""
 from __future__ import annotations
 
-from filelock import FileLock
 
 from tests.pipeline.helpers import write_txt_book
 
@@ -84,12 +83,10 @@ def test_list_chapters_prints_index_title_words(tmp_path, run_cli):
 
 
 def test_second_run_of_the_same_book_refuses_while_first_holds_the_lock(tmp_path, run_cli, isolated_home):
-    from app.pipeline.run import book_work_dir
+    from app.pipeline import runlock
 
     book = write_txt_book(tmp_path)
-    work = book_work_dir(book)
-    work.mkdir(parents=True)
-    with FileLock(str(work / "run.lock")):
+    with runlock.hold(book, tmp_path / "other.m4b"):  # the book's lock, held here as a first run would
         result = run_cli(book, "--output", tmp_path / "x.m4b")
     assert result.returncode == 5
     assert "Another run" in _one_error_line(result)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from app.backends.base import Backend, BackendOptions
-from app.errors import BackendError, ConfigError
+from app.errors import BackendError, ConfigError, environment_error
 from app.files import sha256_file
 
 #: The only voice bundled; `--voice` may name a local .onnx voice instead.
@@ -37,6 +37,11 @@ class PiperBackend(Backend):
 
     def __init__(self, options: BackendOptions):
         self._options = options
+        if options.voice.clone is not None:
+            # Silently narrating in the bundled voice would cost hours for a book the user did not ask for.
+            raise ConfigError("Piper cannot clone a voice: --clone needs an SGLang-Omni model that clones",
+                              hint="Run with --backend sglomni --model KEY (see 'backends sglomni list'), "
+                                   "or drop --clone")
         voice = options.voice.voice
         if voice and voice != BUNDLED_VOICE:
             path = Path(voice).expanduser()
@@ -74,7 +79,14 @@ class PiperBackend(Backend):
             if self._voice is None:
                 from piper import PiperVoice
 
-                self._voice = PiperVoice.load(self._model_path)
+                try:
+                    self._voice = PiperVoice.load(self._model_path)
+                except Exception as exc:  # onnxruntime, JSON and protobuf errors have no common base
+                    raise ConfigError(
+                        f"Piper cannot load the voice {self._model_path} ({type(exc).__name__}: "
+                        f"{str(exc).splitlines()[0][:160] if str(exc) else 'unreadable'})",
+                        hint="A Piper voice is an .onnx model with its .onnx.json config beside it; "
+                             "omit --voice to use the bundled one") from None
 
     def synthesize(self, text: str, seed: int, out_path: Path) -> None:
         # Piper's synthesis is deterministic for a given voice; `seed` is unused.
@@ -82,6 +94,8 @@ class PiperBackend(Backend):
         try:
             with wave.open(str(out_path), "wb") as wav:
                 self._voice.synthesize_wav(text, wav)
+        except OSError as exc:  # a full disk or a folder in the way is the environment, not the voice
+            raise environment_error(exc) or BackendError(f"Piper could not write a chunk ({exc})") from exc
         except Exception as exc:  # onnxruntime/phonemizer errors have no common base
             raise BackendError(f"Piper could not speak a chunk ({exc})") from exc
 

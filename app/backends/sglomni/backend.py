@@ -10,6 +10,7 @@ from typing import Any
 from app import settings as settings_mod
 from app.backends.base import Backend, BackendOptions
 from app.backends.sglomni import catalog, client, policy, reference, server
+from app.backends.sglomni.clipcheck import check_clip
 from app.backends.sglomni.endpoints import EndpointPool
 from app.backends.sglomni.http import Endpoint, Timeouts
 from app.errors import ConfigError, InputError, ServerUnavailable
@@ -47,6 +48,8 @@ class SglomniBackend(Backend):
         if self.voice.clone is not None and not Path(self.voice.clone).is_file():
             raise InputError(f"Reference clip {self.voice.clone} does not exist",
                              hint="Put 10-20 s of clean speech in voices/ and pass --clone voices/NAME.wav")
+        if self.voice.clone is not None:
+            check_clip(Path(self.voice.clone))
         self._clone_sha = sha256_file(Path(self.voice.clone)) if self.voice.clone else None
         self._transcript: str | None = None
         self._transcript_done = False

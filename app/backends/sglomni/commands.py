@@ -6,6 +6,7 @@ import sys
 
 from app import settings as settings_mod
 from app.backends.sglomni import catalog, manage
+from app.urls import display_url
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -73,7 +74,7 @@ def main(argv: list[str]) -> int:
         server = manage.prepare_server(args.key, conf, profile=args.profile, port=args.port, host=args.host,
                                        log=_say)
         server.start()
-        print(f"ready: {server.label} at {server.base_url} (stop it with: python audiobook.py backends sglomni stop)")
+        print(f"ready: {server.label} at {display_url(server.base_url)} (stop it with: python audiobook.py backends sglomni stop)")
     elif args.command == "stop":
         stopped = manage.stop_server(args.port)
         print(f"stopped {len(stopped)} server(s)" if stopped else "no managed server was running")
@@ -89,7 +90,7 @@ def print_voices(api_urls: tuple[str, ...] = ()) -> int:
     url = manage.server_url(conf, api_urls[0] if api_urls else None)
     names = manage.server_voices(url)
     if not names:
-        print(f"No voices listed at {url} (is a server running there?)", file=sys.stderr)
+        print(f"No voices listed at {display_url(url)} (is a server running there?)", file=sys.stderr)
         return 1
     for name in names:
         print(name)

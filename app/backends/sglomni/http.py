@@ -17,6 +17,8 @@ from typing import Any
 
 import httpx
 
+from app.urls import display_url
+
 from app.errors import (
     AudiobookError,
     BackendError,
@@ -91,8 +93,14 @@ def error_text(body: bytes | str) -> str:
 
 def error_for_status(status: int, body: bytes | str, *, url: str) -> BackendError:
     """Return the app error for an HTTP error `status` with `body` from `url`."""
-    message = error_text(body)
     where = safe_url(url)
+    if 300 <= status < 400:
+        # Not followed on purpose: a redirect can point a request (and its reference clip) anywhere.
+        return ServerError(f"{where} answered with a redirect (HTTP {status}), not audio",
+                           status=status, transient=False,
+                           hint="Point --api-url at the server's own address (the one it redirects to), "
+                                "not at a proxy or login page")
+    message = error_text(body)
     if "CUDA out of memory" in message or "OutOfMemoryError" in message:
         return OutOfMemory(f"{where} ran out of GPU memory (HTTP {status}: {message})",
                            status=status, transient=True, hint=OOM_HINT)
@@ -104,10 +112,8 @@ def error_for_status(status: int, body: bytes | str, *, url: str) -> BackendErro
 
 
 def safe_url(url: str | httpx.URL) -> str:
-    """Return `url` without credentials, query string or fragment."""
-    u = httpx.URL(str(url))
-    port = f":{u.port}" if u.port else ""
-    return f"{u.scheme}://{u.host}{port}{u.path}"
+    """Return `url` without credentials, query string or fragment (app.urls.display_url)."""
+    return display_url(url)
 
 
 def transport_error(exc: httpx.HTTPError, *, url: str, log_path: Path | None = None) -> BackendError:
@@ -189,7 +195,7 @@ class Endpoint:
             raise transport_error(exc, url=url, log_path=self.log_path) from None
         except RuntimeError:
             raise self._closed_error(url) from None
-        if response.status_code >= 400:
+        if response.status_code >= 300:  # redirects are not followed (see error_for_status)
             err = error_for_status(response.status_code, response.content, url=url)
             if self.log_path and err.log_path is None:
                 err.log_path = self.log_path if response.status_code >= 500 else None
@@ -217,7 +223,7 @@ class Endpoint:
         url = self.base_url + path
         try:
             with self._client.stream(method, path, **kwargs) as response:
-                if response.status_code >= 400:
+                if response.status_code >= 300:  # redirects are not followed (see error_for_status)
                     err = error_for_status(response.status_code, response.read(), url=url)
                     if self.log_path and err.log_path is None and response.status_code >= 500:
                         err.log_path = self.log_path

@@ -13,6 +13,7 @@ from typing import Any, Callable
 from app import paths
 from app import settings as settings_mod
 from app.backends.sglomni import catalog, gpu, models, server, venv
+from app.urls import check_server_url
 
 Log = Callable[[str], None]
 
@@ -115,8 +116,9 @@ def voice_clips() -> list[Path]:
 
 def server_url(conf: settings_mod.Settings, api_url: str | None = None) -> str:
     """Return the URL of the server to ask: --api-url, the remote URL setting, else the managed port."""
-    url = api_url or conf.sglomni.remote_url or f"http://{server.client_host(conf.sglomni.host)}:{conf.sglomni.port}"
-    return url.rstrip("/")
+    if api_url or conf.sglomni.remote_url:
+        return check_server_url(api_url or conf.sglomni.remote_url, what="--api-url" if api_url else "The remote URL setting")
+    return f"http://{server.client_host(conf.sglomni.host)}:{conf.sglomni.port}"
 
 
 def server_voices(url: str) -> list[str]:
@@ -132,8 +134,11 @@ def server_voices(url: str) -> list[str]:
             data = client.list_voices(ep)
     except BackendError:  # a server without the voices API contributes no names
         return []
+    # sglang-omni answers {"voices": [...], "uploaded_voices": [...]}; other servers a bare list.
+    items = data if isinstance(data, list) else (
+        list(data.get("voices") or []) + list(data.get("uploaded_voices") or []) if isinstance(data, dict) else [])
     names: list[str] = []
-    for item in list(data.get("voices") or []) + list(data.get("uploaded_voices") or []):
+    for item in items:
         name = item.get("name") if isinstance(item, dict) else item
         if name:
             names.append(str(name))

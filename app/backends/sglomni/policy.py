@@ -14,6 +14,7 @@ from app.backends.sglomni.procgroup import StopPath
 from app.backends.sglomni.server import (ManagedServer, client_host, find_leftover, hosted_models,
                                          install_companions, pick_profile, read_pidfile)
 from app.errors import ConfigError, ServerUnavailable
+from app.urls import display_url
 
 log = logging.getLogger(__name__)
 
@@ -70,19 +71,19 @@ def _healthy(base_url: str) -> tuple[bool, Any]:
 def _external(spec: ModelSpec, url: str) -> ServerHandle:
     healthy, body = _healthy(url)
     if body is None:
-        raise ServerUnavailable(f"Nothing answers at {url}/health",
+        raise ServerUnavailable(f"Nothing answers at {display_url(url)}/health",
                                 hint="Start the server or fix --api-url / Settings → SGLang-Omni remote URL")
     if not healthy:
         state = body.get("status") if isinstance(body, dict) else "no JSON status"
-        raise ServerUnavailable(f"The server at {url} is not ready (status: {state})",
+        raise ServerUnavailable(f"The server at {display_url(url)} is not ready (status: {state})",
                                 hint="Wait for it to finish booting, then re-run")
     ids = hosted_models(url)
     if not model_matches(spec, ids):
         other = catalog_key_for(ids)
         if other is not None:
-            raise ConfigError(f"The server at {url} hosts '{other}', not '{spec.key}'",
+            raise ConfigError(f"The server at {display_url(url)} hosts '{other}', not '{spec.key}'",
                               hint=f"Run with --model {other}, or point --api-url at a server hosting {spec.key}")
-        log.warning("the server at %s reports %s; assuming it serves %s", url, ", ".join(ids) or "no model", spec.key)
+        log.warning("the server at %s reports %s; assuming it serves %s", display_url(url), ", ".join(ids) or "no model", spec.key)
     return ServerHandle(base_url=url, started_by_us=False, label=spec.key, hosted=ids)
 
 

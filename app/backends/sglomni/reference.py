@@ -104,8 +104,10 @@ def prepare(endpoint: Endpoint, spec: ModelSpec, clip: Path, clip_sha256: str, t
     name = voice_name(clip_sha256, transcript)
     try:
         listed = client.list_voices(endpoint)
-        uploaded = {str(v.get("name", "")).lower() for v in listed.get("uploaded_voices") or []
-                    if isinstance(v, dict)}
+        # sglang-omni lists {"uploaded_voices": [{"name": ...}]}; another server may answer a bare list.
+        entries = listed.get("uploaded_voices") or [] if isinstance(listed, dict) else (
+            listed if isinstance(listed, list) else [])
+        uploaded = {str(v.get("name", "") if isinstance(v, dict) else v).lower() for v in entries}
         if name.lower() in uploaded:
             log.info("%s already has the clip as voice %s", where, name)
         else:

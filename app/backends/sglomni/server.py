@@ -27,6 +27,7 @@ from app.backends.sglomni.http import probe_json
 from app.backends.sglomni.procgroup import (StopPath, StopTimeouts, gpu_holder_pids, group_alive,
                                             port_holder_pids, process_start_ticks, stop_group)
 from app.errors import ServerStartError
+from app.urls import url_host
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +101,9 @@ def pick_profile(spec: ModelSpec, explicit: str | None, configured: str | None) 
 
 def port_is_free(host: str, port: int) -> bool:
     """Return whether `port` can be bound on `host`, probing the way uvicorn binds."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+    host = host.strip("[]")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host if host not in ("", "localhost") else "127.0.0.1", port))
@@ -123,8 +126,8 @@ def port_busy_error(port: int, *, moved_to: int | None = None, log_path: Path | 
 
 
 def client_host(host: str) -> str:
-    """Return the address a client uses to reach a server bound to `host`."""
-    return "127.0.0.1" if host in ("", "0.0.0.0", "localhost") else ("::1" if host == "::" else host)
+    """Return the address a client uses to reach a server bound to `host`, as it goes into a URL."""
+    return "127.0.0.1" if host in ("", "0.0.0.0", "localhost") else url_host("::1" if host.strip("[]") == "::" else host)
 
 
 def log_tail(path: Path, lines: int = _LOG_TAIL_LINES) -> str:
