@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-import pyloudnorm
 
 #: Default chapter target: audiobook platforms ask for about -23 to -18 dB RMS.
 DEFAULT_LUFS = -20.0
@@ -70,6 +69,8 @@ def level(samples: np.ndarray, rate: int, lufs: float) -> np.ndarray:
     """Return the chunk (float32, frames x channels) scaled to `lufs` integrated loudness."""
     if samples.shape[0] < int(_MIN_SECONDS * rate):
         return samples
+    import pyloudnorm  # scipy.signal takes seconds to import: only runs that master pay for it
+
     loudness = pyloudnorm.Meter(rate).integrated_loudness(samples.astype(np.float64))
     if not np.isfinite(loudness):
         return samples  # all below the absolute gate: nothing to level

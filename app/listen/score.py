@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import jiwer
-
 from app.listen.normalize import normalize
 from app.listen.transcript import Transcript
 
@@ -83,6 +81,8 @@ def score(text: str, heard: Transcript, *, language: str | None = None,
         return Score(0.0, 0, 0, (), heard.text)
     if not got:
         return Score(1.0, len(expected), len(expected), (SILENCE, MISSING), heard.text)
+    import jiwer  # imported on first use: a run without verification never needs it
+
     out = jiwer.process_words(" ".join(expected), " ".join(got))
     errors = out.substitutions + out.deletions + out.insertions
     rate = errors / len(expected)
