@@ -43,6 +43,14 @@ def build_convert_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-size", type=int, help="words per request; default depends on the backend")
     p.add_argument("--chapters", help="chapters to convert, e.g. 3-5,9 (see --list-chapters)")
     p.add_argument("--list-chapters", action="store_true", help="print the chapters that will be read and exit")
+    p.add_argument("--export-text", type=Path, metavar="FILE.md",
+                   help="write exactly what will be spoken, chapter by chapter, as Markdown (convert it back to "
+                        "fix the text), and exit")
+    p.add_argument("--lexicon", type=Path, metavar="FILE.toml",
+                   help="words and how to say them (word = \"say it\"); wins over the app home's lexicon.toml "
+                        "and the book's own hints")
+    p.add_argument("--links", choices=["read", "skip"], default="read",
+                   help="read URLs and emails as 'a link to debian dot org' (default) or skip them")
     p.add_argument("--format", dest="fmt", choices=["m4b", "mp3"], help="m4b (default) or one MP3 per chapter")
     p.add_argument("--no-cache", action="store_true", help="render every chunk again")
     p.add_argument("--title", help="book title (default: from the book's metadata)")
@@ -52,7 +60,8 @@ def build_convert_parser() -> argparse.ArgumentParser:
     voice.add_argument("--instructions", help="voice design / performance direction")
     voice.add_argument("--clone", type=Path, help="reference clip to clone, e.g. voices/narrator.wav")
     voice.add_argument("--transcription", help="transcript of the --clone clip (default: transcribed locally)")
-    voice.add_argument("--language", help="language sent to the model, e.g. English (or en)")
+    voice.add_argument("--language", help="the book's language (default: its metadata, e.g. dc:language); chooses "
+                                          "how numbers are read and is sent to the model, e.g. en or German")
     voice.add_argument("--whisper-model",
                        help="faster-whisper model for listening and --clone transcripts: tiny.en (bundled, "
                             "the default), a size in your Hugging Face cache, or a model folder")
@@ -117,9 +126,14 @@ def run_convert(argv: list[str]) -> int:
         clone=args.clone, transcription=args.transcription, language=args.language,
         whisper_model=args.whisper_model,
         api_urls=tuple(args.api_urls), concurrency=args.concurrency, port=args.port, host=args.host,
-        profile=args.profile, verify=args.verify, verify_takes=args.verify_takes, asr_url=args.asr_url,
-        loudness=args.loudness, master=args.master,
+        profile=args.profile, lexicon=args.lexicon, links=args.links, verify=args.verify,
+        verify_takes=args.verify_takes, asr_url=args.asr_url, loudness=args.loudness, master=args.master,
     )
+    if args.export_text:
+        from app.convert import export_text
+
+        print(export_text(req, args.export_text))
+        return 0
     if args.list_chapters:
         book = read_book(req)
         print(f"{book.title} — {book.author}")

@@ -16,7 +16,10 @@ from app.audio.ffmpeg import ffmpeg_exe
 from app.backends import BackendOptions, VoiceOptions, create_backend
 from app.backends.base import Backend
 from app.book import load_book, select_chapters
+from app.book import lexicon as lexicon_mod
+from app.book.export_text import write_markdown
 from app.book.model import Book
+from app.book.spoken import Speaker, base_code, display_name
 from app.errors import ConfigError, InputError
 from app.urls import check_server_url
 from app.pipeline import events as ev
@@ -52,6 +55,10 @@ class ConvertRequest:
     port: int | None = None
     host: str | None = None
     profile: str | None = None
+    #: A lexicon file (word -> how to say it) on top of the app home's lexicon.toml.
+    lexicon: Path | None = None
+    #: "read" URLs and emails ("a link to debian dot org") or "skip" them.
+    links: str = "read"
     params: dict = field(default_factory=dict)
     #: Hear every chunk and re-render what was said wrong; None: on for sglomni, off for piper.
     verify: bool | None = None
@@ -96,6 +103,37 @@ def read_book(req: ConvertRequest) -> Book:
     if req.chapters is not None:  # --chapters "" is a mistake, not "all of them"
         book = select_chapters(book, req.chapters)
     return book
+
+
+def speaker_for(req: ConvertRequest, book: Book, backend: Backend | None = None) -> Speaker:
+    """Return the spoken-forms writer: the book's language (or --language), its hints, the user's lexicons.
+
+    The backend says whether it takes phonemes (Piper does): then the book's
+    IPA hints are passed on as phonemes, else their aliases are said.
+    """
+    home_file = lexicon_mod.default_lexicon_file()
+    words = lexicon_mod.user_words(home_file if home_file.is_file() else None, req.lexicon)
+    if req.links not in ("read", "skip"):
+        raise InputError(f"--links must be 'read' or 'skip', not {req.links!r}")
+    return Speaker(req.language or book.language, words, hints=book.lexicon,
+                   phonemes=backend.phoneme_markup if backend is not None else None, links=req.links)
+
+
+def export_text(req: ConvertRequest, path: Path, conf: settings_mod.Settings | None = None) -> Path:
+    """Write exactly what would be spoken, chapter by chapter, as Markdown; return the file."""
+    book = read_book(req)
+    speaker = speaker_for(req, book, build_backend(req, conf or settings_mod.load()))
+    titles = {c.index: speaker(c.title) for c in book.chapters}
+    return write_markdown(speaker.book(book), path, titles)
+
+
+def language_warning(book_language: str, voice_language: str | None, voice: str) -> str | None:
+    """Return one line when the voice does not speak the book's language, else None."""
+    if not voice_language or not book_language or base_code(book_language) == base_code(voice_language):
+        return None
+    return (f"warning: the book is in {display_name(book_language)} but the voice {voice} speaks "
+            f"{display_name(voice_language)}; pass --voice with a {display_name(book_language).split()[0]} voice, "
+            f"or --language {base_code(voice_language)} if the book is in fact in that language")
 
 
 def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
@@ -196,7 +234,11 @@ def convert(
             chunk_size = cap
             listener(ev.Message(f"Chunk size set to {cap} words for this run (the model's request window)."))
     output = resolve_output(book, req.output, conf.resolved_output_dir(), fmt)
-    plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output)
+    speaker = speaker_for(req, book, backend)
+    warning = language_warning(req.language or book.language, backend.voice_language, backend.voice_name)
+    if warning:
+        listener(ev.Message(warning))
+    plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, cancel=cancel,
                           verify=verify_settings(req, conf, backend, book), master=master_target(req))

@@ -109,7 +109,10 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
             args += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1", "-c:a", "copy", "-bsf:a", "aac_adtstoasc"]
             if cover is not None:
                 args += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"]
-            args += ["-movflags", "+faststart", "-f", "ipod", str(tmp)]
+            # A millisecond movie timescale keeps the QuickTime chapter text track's sample durations
+            # inside 32 bits; ffmpeg 7+ otherwise picks 1/28,224,000 and drops the track for any
+            # chapter over ~152 s (Apple players read only that track). ffmpeg 5-6 default to 1000.
+            args += ["-movie_timescale", "1000", "-movflags", "+faststart", "-f", "ipod", str(tmp)]
             run_ffmpeg(args, log_file=None)
         finally:
             listing.unlink(missing_ok=True)

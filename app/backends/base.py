@@ -47,6 +47,20 @@ class Backend(ABC):
         return None
 
     @property
+    def voice_language(self) -> str | None:
+        """Return the language tag the voice speaks ("en_US"), or None when it speaks what it is given."""
+        return None
+
+    @property
+    def voice_name(self) -> str:
+        """Return the voice's name for messages."""
+        return self.name
+
+    def phoneme_markup(self, ipa: str) -> str | None:
+        """Return IPA phonemes written as this backend reads them inside text, or None if it takes none."""
+        return None
+
+    @property
     def concurrency(self) -> int:
         """Return how many synthesize() calls the pipeline may run at once."""
         return 1
@@ -63,6 +77,10 @@ class Backend(ABC):
         It goes into every chunk's cache key: change any of it and the chunk
         is rendered again.
         """
+
+    def describe(self) -> str:
+        """Return how a run's header names this backend (and its model, where it has one)."""
+        return self.name
 
     def start(self) -> None:
         """Get ready to synthesize (load a voice, boot or find a server)."""

@@ -261,10 +261,22 @@ def read_epub(path: Path, limits: Limits | None = None) -> Book:
                 order.append(name)
         chapters = _toc_chapters(entries, docs, order) or _spine_chapters(docs, order)
         cover = _cover(zf, pkg)
+        hints = _pronunciation_hints(zf, pkg, docs.values())
     return Book(
         title=pkg.title, author=", ".join(pkg.authors), chapters=tuple(chapters), source=path,
-        language=pkg.language, cover=cover,
+        language=pkg.language, cover=cover, lexicon=hints,
     )
+
+
+def _pronunciation_hints(zf: SafeZip, pkg: _Package, docs) -> tuple[tuple[str, str, str], ...]:
+    """Return the book's PLS lexicons and ssml:ph marks (EPUB 3 text-to-speech enhancements)."""
+    from app.book.lexicon import book_hints, parse_pls
+
+    pls = {}
+    for name, media, _ in pkg.items.values():
+        if media == "application/pls+xml" and zf.has(name):
+            pls.update(parse_pls(zf.read(name), name))
+    return book_hints(pls, {word: ipa for doc in docs for word, ipa in doc.phonemes.items()})
 
 
 def _usable_entries(

@@ -48,6 +48,8 @@ class Document:
     author: str = ""
     #: epub:type / role values on <body> and its top-level sections.
     types: set[str] = field(default_factory=set)
+    #: Words marked with ssml:ph (EPUB 3 text-to-speech) -> their IPA phonemes.
+    phonemes: dict[str, str] = field(default_factory=dict)
 
 
 def decode_markup(data: bytes, name: str) -> str:
@@ -156,6 +158,7 @@ class _Walker:
         self.buf: list[str] = []
         self.level = 0
         self.pending_ids: set[str] = set()
+        self.phonemes: dict[str, str] = {}
 
     def flush(self) -> None:
         text = "".join(self.buf)
@@ -183,6 +186,7 @@ class _Walker:
                 continue
             if node.get("id"):
                 self.pending_ids.add(node.get("id"))
+            _note_phonemes(node, self.phonemes)
             if node.get("name") and tag == "a":
                 self.pending_ids.add(node.get("name"))
             if tag in _BLOCK:
@@ -192,6 +196,28 @@ class _Walker:
                 self.buf.append(node.text)
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node))
+
+
+_SSML_NS = "{http://www.w3.org/2001/10/synthesis}"
+
+
+def _ssml(node: etree._Element, name: str) -> str | None:
+    """Return an ssml: attribute (ssml:ph, ssml:alphabet) as the HTML parser or an XML parser names it."""
+    value = node.get(f"ssml:{name}") or node.get(f"{_SSML_NS}{name}")
+    return str(value) if value else None
+
+
+def _note_phonemes(node: etree._Element, phonemes: dict[str, str]) -> None:
+    """Record the IPA of an element marked ssml:ph (other alphabets are not read)."""
+    ph = _ssml(node, "ph")
+    if not ph:
+        return
+    # ssml:alphabet is inherited from the nearest ancestor that sets it; IPA when none does.
+    alphabet = _ssml(node, "alphabet") or next(
+        (a for a in (_ssml(el, "alphabet") for el in node.iterancestors()) if a), "ipa")
+    word = clean_text(node.text_content())
+    if word and alphabet.lower() == "ipa":
+        phonemes[word] = clean_text(ph)
 
 
 def document_blocks(root: etree._Element) -> Document:
@@ -213,7 +239,7 @@ def document_blocks(root: etree._Element) -> Document:
     walker = _Walker()
     walker.walk(body)
     walker.flush()
-    return Document(walker.blocks, title, author, types)
+    return Document(walker.blocks, title, author, types, walker.phonemes)
 
 
 def html_document(data: bytes, name: str) -> Document:

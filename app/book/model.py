@@ -35,6 +35,8 @@ class Book:
     source: Path
     language: str = "en"
     cover: Cover | None = field(default=None, repr=False)
+    #: The book's own pronunciation hints (EPUB 3 PLS, ssml:ph): (word, alias, IPA), "" when absent.
+    lexicon: tuple[tuple[str, str, str], ...] = field(default=(), repr=False)
 
     @property
     def words(self) -> int:

@@ -21,6 +21,11 @@ def transcript_path(clip: Path) -> Path:
     return clip.with_suffix(".transcript.txt")
 
 
+def can_transcribe() -> bool:
+    """Return whether a local Whisper engine is installed to transcribe a reference clip."""
+    return installed("faster_whisper") or installed("whisper")
+
+
 def _with_openai_whisper(clip: Path, model: str) -> str:
     import whisper
 

@@ -10,6 +10,7 @@ from typing import Any
 from app.audio.export import FORMATS
 from app.book.chunking import Chunk, Pause, chunk_chapter
 from app.book.model import Book, Chapter
+from app.book.spoken import Speaker
 from app.files import truncate_utf8
 from app.pipeline.cache import chunk_key, chunk_seed
 
@@ -77,8 +78,14 @@ def resolve_output(book: Book, output: Path | None, default_dir: Path, fmt: str)
     return output
 
 
-def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str, output: Path) -> RunPlan:
-    """Chunk every chapter and give each chunk its seed and cache key."""
+def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str, output: Path,
+              speaker: Speaker | None = None) -> RunPlan:
+    """Put the text in spoken form, chunk every chapter and give each chunk its seed and cache key.
+
+    The spoken form is what is cached, synthesized and verified, so it is made
+    here, once, before anything is keyed; `speaker` defaults to the book's language.
+    """
+    book = (speaker or Speaker(book.language, hints=book.lexicon)).book(book)
     chapters = []
     for chapter in book.chapters:
         planned = []

@@ -114,7 +114,7 @@ class Converter:
             else:
                 self._twins[pc.key] = []
                 todo.append(pc)
-        self.emit(ev.RunStarted(len(chapters), len(self.plan.chunks), cached, self.backend.name,
+        self.emit(ev.RunStarted(len(chapters), len(self.plan.chunks), cached, self.backend.describe(),
                                 self.backend.concurrency))
 
         # Two encoders: one AAC encode keeps up with ~50x realtime here, and a saturated GPU

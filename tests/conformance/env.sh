@@ -33,7 +33,12 @@ HASH="$(cat "$LOCK" <(echo "recipe $RECIPE python $PYVER") | sha256sum | cut -c1
 VENV="${AUDIOBOOK_CONFORMANCE_VENV:-$HOME/.cache/audiobook-conformance/venv-$HASH}"
 STAMP="$VENV/.conformance-complete"
 
+say_torch_source() {
+    echo "conformance env: $(cat "$1/.torch-source" 2>/dev/null || echo 'torch from a source not recorded (built before env.sh recorded it)')" >&2
+}
+
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$HASH" ]; then
+    say_torch_source "$VENV"
     echo "$VENV"
     exit 0
 fi
@@ -47,6 +52,7 @@ exec 9>"$VENV.lock"
 flock 9
 # Another build may have finished while this one waited for the lock.
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$HASH" ]; then
+    say_torch_source "$VENV"
     echo "$VENV"
     exit 0
 fi
@@ -57,8 +63,26 @@ rm -rf "$BUILD"
 start=$(date +%s)
 echo "conformance env: building $VENV with $PYTHON ($PYVER)" >&2
 "$PYTHON" -m venv "$BUILD"
+
+# The CPU torch the lock pins: from this machine's configured wheel sources (pip's find-links and
+# indexes) when they have it, else from PyTorch's own CPU wheel index. pip only resolves here
+# (--dry-run), so nothing is downloaded to decide.
+TORCH_REQ="$(grep -E '^torch==' "$LOCK")"
+PYTORCH_CPU_INDEX="https://download.pytorch.org/whl/cpu"
+TORCH_ARGS=()
+if TORCH_URL="$("$BUILD/bin/python" -m pip install --dry-run --quiet --no-deps --ignore-installed \
+        --disable-pip-version-check --report - "$TORCH_REQ" 2>/dev/null \
+        | "$BUILD/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["install"][0]["download_info"]["url"])' \
+        2>/dev/null)"; then
+    echo "$TORCH_REQ from this machine's configured wheel sources ($TORCH_URL)" > "$BUILD/.torch-source"
+else
+    TORCH_ARGS=(--extra-index-url "$PYTORCH_CPU_INDEX")
+    echo "$TORCH_REQ from PyTorch's CPU wheel index ($PYTORCH_CPU_INDEX): this machine's configured sources lack it" \
+        > "$BUILD/.torch-source"
+fi
+say_torch_source "$BUILD"
 "$BUILD/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-compile \
-    -r "$LOCK" >&2
+    "${TORCH_ARGS[@]}" -r "$LOCK" >&2
 
 # PyPI's torchaudio links CUDA libraries that a CPU torch does not have; without its compiled
 # extension torchaudio imports as pure Python, which is all sglang-omni's HTTP path uses.

@@ -4,6 +4,10 @@ Runs inside the conformance venv:
     python probe.py cli                 the `sgl-omni serve` options, read from the typer app
     python probe.py configs FILE...     load each config as `sgl-omni serve --config FILE` does,
                                         then derive what the launcher derives from it
+    python probe.py requests FILE       run each {"source", "body"} in FILE (JSON) through the real
+                                        request path: CreateSpeechRequest, the speech service's
+                                        GenerateRequest, the Client's OmniRequest, then the model's
+                                        request-building function named by "source"
 """
 from __future__ import annotations
 
@@ -80,6 +84,57 @@ def _is_missing_checkpoint(exc: BaseException) -> bool:
     return False
 
 
+def speech_payload(body: dict):
+    """Return the StagePayload the pipeline's first stage receives for /v1/audio/speech `body`."""
+    from sglang_omni.client.client import Client
+    from sglang_omni.client.types import GenerateRequest
+    from sglang_omni.proto.request import StagePayload
+    from sglang_omni.serve import speech_service as ss
+    from sglang_omni.serve.protocol import CreateSpeechRequest
+
+    request = CreateSpeechRequest(**body)
+    # SpeechService.build_generate_request's body, with the reference descriptors a plain
+    # request (no uploaded voice) gets: its module functions, called as it calls them.
+    generate = GenerateRequest(
+        model=request.model, prompt=ss.build_speech_prompt(request, ss.reference_descriptors_from_request(request)),
+        sampling=ss.build_sampling_params(request), stage_params=request.stage_params,
+        extra_params=ss.build_extra_params(request), stream=request.stream, output_modalities=["audio"],
+        metadata={"task": "tts", "tts_params": ss.build_tts_params(request)})
+    return StagePayload(request_id="conformance", request=Client.build_omni_request(generate), data=None)
+
+
+def run_builder(source: str, body: dict) -> dict:
+    """Run `body` through the builder `source` ("models/<family>/<file>.py <function>") names."""
+    import importlib
+    import inspect
+
+    path, _, function = source.partition(" ")
+    module_name = "sglang_omni." + path.removesuffix(".py").replace("/", ".")
+    report: dict = {"source": source}
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:
+        return {**report, "imported": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+    head, _, nested = function.partition(".")
+    target = getattr(module, head, None)
+    report.update(imported=True, found=target is not None)
+    if target is None or nested:
+        # A closure inside a stage factory (it needs the checkpoint's tokenizer): only its home is checked.
+        return {**report, "ran": False}
+    payload = speech_payload(body)
+    params = inspect.signature(target).parameters
+    try:
+        if "tts_params" in params:  # Voxtral's validator takes the request's parts
+            request = payload.request
+            target(inputs=request.inputs, params=request.params or {},
+                   tts_params=(request.metadata or {}).get("tts_params") or {})
+        else:
+            target(payload)
+    except Exception as exc:
+        return {**report, "ran": True, "ok": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+    return {**report, "ran": True, "ok": True}
+
+
 def main(argv: list[str]) -> int:
     logging.disable(logging.WARNING)
     sgo_boot.boot()
@@ -87,6 +142,9 @@ def main(argv: list[str]) -> int:
         print(json.dumps(serve_options()))
     elif argv[:1] == ["configs"]:
         print(json.dumps([load_config(path) for path in argv[1:]]))
+    elif argv[:1] == ["requests"]:
+        items = json.loads(Path(argv[1]).read_text())
+        print(json.dumps([run_builder(item["source"], item["body"]) for item in items]))
     else:
         print(__doc__, file=sys.stderr)
         return 2

@@ -13,7 +13,7 @@ from app.backends.base import BackendOptions, VoiceOptions
 from app.backends.sglomni import catalog, client, policy, server
 from app.backends.sglomni.backend import SglomniBackend
 from app.backends.sglomni.http import OOM_HINT, Endpoint, Timeouts, error_text
-from app.errors import BackendError, BadAudio, OutOfMemory, ServerError, ServerUnavailable
+from app.errors import BackendError, BadAudio, ConfigError, OutOfMemory, ServerError, ServerUnavailable
 
 from .conftest import free_port
 
@@ -143,7 +143,8 @@ def test_zonos2_extras_and_required_reference(external_double, requests_log, set
     clip = make_clip(tmp_path / "z.wav")
     b = backend_for(url, "zonos2", settings, clone=clip, transcription="Ref.")
     b.synthesize("Zonos words.", 4, tmp_path / "z_out.wav")
-    assert speech_bodies(requests_log)[0]["max_new_tokens"] == 12288
+    (body,) = speech_bodies(requests_log)
+    assert body["max_new_tokens"] == 12288 and "seed" not in body
     b.stop()
     with pytest.raises(BackendError, match="needs a reference clip"):
         client.build_payload(catalog.get("zonos2"), VoiceOptions(), "x", 1)
@@ -352,3 +353,57 @@ def test_missing_clone_clip_is_an_input_error(settings, tmp_path):
     with pytest.raises(InputError, match="does not exist"):
         SglomniBackend(BackendOptions(model="moss_tts_local", voice=VoiceOptions(clone=tmp_path / "nope.wav")),
                        settings=settings)
+
+
+# --- what 0.1.9's request builders refuse (the double answers as upstream does) ---------------
+
+def test_the_zonos2_double_refuses_a_seed_as_0_1_9_does(external_double, tmp_path):
+    """build_zonos2_state raises; no bad-request marker matches it, so upstream answers 500."""
+    import httpx
+
+    url = external_double("zonos2")
+    body = {"input": "Words.", "response_format": "wav", "seed": 3, "ref_audio": str(make_clip(tmp_path / "r.wav"))}
+    answer = httpx.post(url + "/v1/audio/speech", json=body, timeout=30, trust_env=False)
+    assert answer.status_code == 500
+    assert answer.json() == {"error": {
+        "message": "ZONOS2 does not support seed because sampling uses the shared device RNG",
+        "type": "server_error", "param": None, "code": None}}
+
+
+def test_a_zonos2_retake_after_bad_audio_is_another_request_without_a_seed(external_double, requests_log,
+                                                                            settings, tmp_path):
+    """With no seed to vary, a re-render is simply another take: the cache key still differs per seed."""
+    from app.pipeline.cache import chunk_key
+
+    url = external_double("zonos2", env={"SGO_DOUBLE_BAD": "truncated"})
+    b = backend_for(url, "zonos2", settings, clone=make_clip(tmp_path / "z.wav"), transcription="Ref.")
+    b.synthesize("Zonos words.", 4, tmp_path / "z_out.wav")
+    bodies = speech_bodies(requests_log)
+    assert len(bodies) == 2 and all("seed" not in body for body in bodies), "retried, never with a seed"
+    assert wav_format(tmp_path / "z_out.wav")[0] == 44100
+    identity = b.identity()
+    assert chunk_key("Zonos words.", 4, identity) != chunk_key("Zonos words.", 4 + 7919, identity)
+    b.stop()
+
+
+def test_voxtral_requests_carry_no_seed_and_its_default_preset(external_double, requests_log, settings, tmp_path):
+    url = external_double("voxtral_tts")
+    b = backend_for(url, "voxtral_tts", settings, voice="default")
+    b.synthesize("Voxtral words.", 9, tmp_path / "v.wav")
+    (body,) = speech_bodies(requests_log)
+    assert body["voice"] == "default" and "seed" not in body
+    b.stop()
+
+
+def test_api_url_alone_takes_the_served_model(external_double, settings):
+    url = external_double("moss_tts_local")
+    b = SglomniBackend(BackendOptions(api_urls=(url,)), settings=settings, retry=FAST)
+    assert b.spec.key == "moss_tts_local"
+
+
+def test_api_url_alone_with_a_model_outside_the_catalog_says_so(external_double, settings):
+    url = external_double("someone/else")
+    with pytest.raises(ConfigError) as err:
+        SglomniBackend(BackendOptions(api_urls=(url,)), settings=settings, retry=FAST)
+    assert "reports someone/else, which is not in the catalog" in err.value.message
+    assert "--model" in err.value.hint

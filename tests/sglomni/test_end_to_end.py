@@ -98,3 +98,29 @@ def test_list_voices_prints_presets_and_uploaded_voices(tmp_path, run_cli, exter
     assert result.returncode == 0, result.stderr
     names = result.stdout.split()
     assert "my_narrator" in names and "casual_male" in names
+
+
+def test_a_zonos2_book_converts_with_no_request_carrying_a_seed(tmp_path, run_cli, external_double, requests_log):
+    """ZONOS2's 0.1.9 request builder refuses any seed (the double answers 500 as upstream does)."""
+    import json
+    import shutil
+    import subprocess
+    import wave
+
+    url = external_double("zonos2", "Zyphra/zonos2")
+    clip = tmp_path / "narrator.wav"
+    with wave.open(str(clip), "wb") as w:
+        w.setnchannels(1); w.setsampwidth(2); w.setframerate(24000)
+        w.writeframes(b"\x10\x20" * 24000 * 2)
+    out = tmp_path / "voyage.m4b"
+    result = run_cli(write_txt_book(tmp_path), "--backend", "sglomni", "--api-url", url, "--clone", clip,
+                     "--transcription", "The narrator's words.", "--output", out, "--chunk-size", "8", timeout=240)
+    assert result.returncode == 0, result.stderr
+    assert "on sglomni zonos2" in result.stderr + result.stdout, "the header names the served model"
+    bodies = [r["json"] for r in requests_log("/v1/audio/speech")]
+    assert bodies and all("seed" not in b and b["max_new_tokens"] == 12288 for b in bodies)
+    probe = subprocess.run([shutil.which("ffprobe") or "ffprobe", "-v", "error", "-show_chapters", "-show_streams",
+                            "-of", "json", str(out)], capture_output=True, text=True, check=True)
+    info = json.loads(probe.stdout)
+    assert [c["tags"]["title"] for c in info["chapters"]] == titles(CHAPTERS)
+    assert int(info["streams"][0]["sample_rate"]) == 44100

@@ -1,8 +1,10 @@
 """A tiny Hugging Face Hub double: the endpoints snapshot_download uses, on 127.0.0.1.
 
 Usage: python fake_hub.py SPEC.json PORTFILE. SPEC maps repo ids to {"files": {name: text}};
-a file named in "slow" is streamed in small chunks with a pause between them, so a
-test can cancel mid-download. Every request line is appended to SPEC + ".log".
+a file named in "slow" is streamed in chunks ("slow_chunk" bytes, default 1024) with a
+pause ("slow_pause" seconds) between them, so a
+test can cancel mid-download. Every request line (and its Range header, when a download
+resumes) is appended to SPEC + ".log".
 """
 from __future__ import annotations
 
@@ -38,7 +40,8 @@ class Hub(BaseHTTPRequestHandler):
 
     def _route(self):
         with open(LOG, "a") as fh:
-            fh.write(f"{self.command} {self.path}\n")
+            rng = self.headers.get("Range")
+            fh.write(f"{self.command} {self.path}" + (f" Range: {rng}" if rng else "") + "\n")
         path = unquote(urlparse(self.path).path)
         for repo, info in SPEC["repos"].items():
             files, sha = info["files"], _sha(repo)
@@ -72,8 +75,9 @@ class Hub(BaseHTTPRequestHandler):
         if self.command == "HEAD":
             return
         if name in SPEC.get("slow", []):
-            for i in range(0, len(body), 1024):
-                self.wfile.write(body[i:i + 1024])
+            step = SPEC.get("slow_chunk", 1024)
+            for i in range(0, len(body), step):
+                self.wfile.write(body[i:i + step])
                 self.wfile.flush()
                 time.sleep(SPEC.get("slow_pause", 0.05))
         else:

@@ -54,3 +54,40 @@ def test_profiles_and_plain_models():
     assert path.name == "moss_tts_local_throughput.yaml" and label == "moss_tts_local (throughput)"
     with pytest.raises(ConfigError, match="Valid profiles: throughput"):
         gpu.config_for(spec, profile="fast", compute_capability=8.0)
+
+
+def _tools(folder, *names):
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        exe = folder / name
+        exe.write_text("#!/bin/sh\nexit 0\n")
+        exe.chmod(0o755)
+    return folder
+
+
+@pytest.mark.parametrize("present, missing", [((), "ninja, nvcc"), (("ninja",), "nvcc"), (("nvcc",), "ninja")])
+def test_the_throughput_profile_needs_ninja_and_nvcc_on_path(tmp_path, monkeypatch, present, missing):
+    """Guide trap 7: CUDA graphs past the stock batch sizes compile kernels at boot."""
+    monkeypatch.setenv("PATH", str(_tools(tmp_path / "bin", *present)))
+    spec = catalog.get("moss_tts_local")
+    with pytest.raises(ConfigError) as err:
+        gpu.require_profile_tools(spec, "throughput")
+    assert err.value.message.endswith(f"missing: {missing}") and "--profile throughput" in err.value.hint
+    gpu.require_profile_tools(spec, None)  # the stock config needs neither
+
+
+def test_ninja_in_the_managed_venv_counts(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(_tools(tmp_path / "bin", "nvcc")))
+    venv_bin = _tools(tmp_path / "venv-bin", "ninja")
+    gpu.require_profile_tools(catalog.get("moss_tts_local"), "throughput", extra_path=venv_bin)
+
+
+def test_the_seeds_server_defaults_are_pinned():
+    """Port 8100, a 20-minute start timeout (cold boots compile kernels), loopback bind."""
+    from app.backends.sglomni.server import ManagedServer
+    from app.settings import SglomniSettings
+
+    defaults = SglomniSettings()
+    assert (defaults.port, defaults.start_timeout, defaults.host) == (8100, 1200.0, "127.0.0.1")
+    managed = ManagedServer(catalog.get("moss_tts_local"), port=defaults.port)
+    assert managed.start_timeout == 1200.0 and managed.base_url == "http://127.0.0.1:8100"

@@ -11,7 +11,8 @@ import pytest
 
 from app import proc
 from app.backends.sglomni import catalog, models
-from app.errors import Cancelled
+from app.errors import Cancelled, ProvisionError
+from tests.support import processes_running_from
 
 HUB = Path(__file__).with_name("fake_hub.py")
 BIG = "x" * 60_000  # 59 chunks x 50 ms: ~3 s when slow
@@ -73,24 +74,65 @@ def test_install_then_installed_then_remove(hub, tmp_path):
     assert not list((tmp_path / "hf" / "hub").glob("models--OpenMOSS-Team--MOSS-TTS-Local*"))
 
 
-def test_cancel_mid_download_leaves_a_valid_cache_and_resumes(hub, tmp_path):
-    spec = {"repos": _repos("voxtral_tts"), "slow": ["model.safetensors"], "slow_pause": 0.05}
+def test_cancel_ends_the_download_process_and_a_later_install_resumes_the_partial_file(hub, tmp_path):
+    # huggingface_hub writes a download in 10 MiB pieces: 24 MiB at 1 MiB per 0.1 s leaves time to
+    # cancel after the first piece is on disk.
+    shard = "y" * (24 * 1024 * 1024)
+    files = {"config.json": '{"architectures": ["X"]}', "model.safetensors": shard}
+    spec = {"repos": {r: {"files": files} for r in catalog.get("voxtral_tts").all_repos},
+            "slow": ["model.safetensors"], "slow_chunk": 1024 * 1024, "slow_pause": 0.1}
     log = hub(spec)
+    cache = tmp_path / "hf" / "hub"
+    repo_dir = cache / "models--mistralai--Voxtral-4B-TTS-2603"
     cancel = threading.Event()
-    threading.Timer(0.8, cancel.set).start()
+    seen: list[list[int]] = []
+
+    def cancel_once_bytes_arrive():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            partial = list(repo_dir.glob("blobs/*.incomplete"))
+            if partial and partial[0].stat().st_size > 0:
+                seen.append(processes_running_from(cache))  # the hf download child, mid-transfer
+                break
+            time.sleep(0.05)
+        cancel.set()
+
+    threading.Thread(target=cancel_once_bytes_arrive, daemon=True).start()
     with pytest.raises(Cancelled):
         models.install(["voxtral_tts"], cancel_event=cancel, progress=lambda _: None, companions=False)
+    assert seen and seen[0], "a child process was downloading"
+    assert all(not Path(f"/proc/{pid}").exists() or _zombie(pid) for pid in seen[0]), "the child was ended"
+    assert processes_running_from(cache) == []
+    (partial,) = repo_dir.glob("blobs/*.incomplete")
+    size = partial.stat().st_size
+    time.sleep(0.5)
+    assert partial.stat().st_size == size < len(shard), "the transfer stopped with the process"
     assert "voxtral_tts" not in models.installed()
-    repo_dir = tmp_path / "hf" / "hub" / "models--mistralai--Voxtral-4B-TTS-2603"
-    snapshots = list(repo_dir.glob("snapshots/*/model.safetensors"))
-    assert snapshots == [], "an unfinished file must never appear in a snapshot"
-    time.sleep(3.5)  # let the abandoned worker thread finish or give up
-    # A re-run completes and yields the exact bytes.
+    assert list(repo_dir.glob("snapshots/*/model.safetensors")) == [], "no unfinished file in a snapshot"
+
     models.install(["voxtral_tts"], progress=lambda _: None, companions=False)
     assert "voxtral_tts" in models.installed()
     (done,) = repo_dir.glob("snapshots/*/model.safetensors")
-    assert done.read_text() == BIG
+    assert done.read_text() == shard
     assert not list(repo_dir.glob("blobs/*.incomplete"))
+    resumed = [line for line in log.read_text().splitlines() if "model.safetensors" in line and "Range: bytes=" in line]
+    assert resumed and int(resumed[-1].split("bytes=")[1].split("-")[0]) >= size > 0, "resumed, not restarted"
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat[stat.rindex(")") + 2] == "Z"
+
+
+def test_a_failed_download_quotes_the_hubs_answer(hub):
+    hub({"repos": {}})
+    with pytest.raises(ProvisionError) as err:
+        models.install(["voxtral_tts"], progress=lambda _: None, companions=False)
+    assert "mistralai/Voxtral-4B-TTS-2603" in err.value.message and err.value.log_path.is_file()
+    assert "404" in err.value.message or "not found" in err.value.message.lower()
 
 
 def test_missing_system_package_warns_but_downloads(hub, monkeypatch):

@@ -83,13 +83,23 @@ def test_find_interpreter_falls_back_to_uv(tmp_path, monkeypatch):
     assert lines[1].startswith(f"{pythons} python find")
 
 
+#: sglang 0.5.22's own pre-release pin, and a plain dependency that also has a pre-release out.
+PINNED_PRE, PLAIN = "cuda-tile==1.6.0rc5", "pybase64>=1.4"
+
+
 @pytest.fixture
 def wheelhouse(tmp_path):
     house = tmp_path / "house"
-    sglang_omni_wheel(house)
-    for name, version in (("sox", "1.5.0"), ("einops", "0.8.1"), ("qwen-tts", "0.1.1")):
+    sglang_omni_wheel(house, requires=(PINNED_PRE, PLAIN))
+    for name, version in (("sox", "1.5.0"), ("einops", "0.8.1"), ("qwen-tts", "0.1.1"),
+                          ("cuda-tile", "1.6.0rc5"), ("pybase64", "1.4.0"), ("pybase64", "1.5.0rc1")):
         make_wheel(house, name, version, modules={f"{name.replace('-', '_')}_mod.py": ""})
     return house
+
+
+def _installed_version(name: str) -> str:
+    code = f"from importlib.metadata import version; print(version({name!r}))"
+    return proc.run([venv.venv_python(), "-c", code]).stdout.decode().strip()
 
 
 @pytest.mark.slow
@@ -102,6 +112,8 @@ def test_provision_creates_a_working_venv(wheelhouse):
     out = proc.run([venv.sgl_omni_exe()]).stdout.decode()
     assert "sgl-omni 0.1.9" in out
     assert any("sglang-omni==0.1.9" in line for line in logs)
+    # A pre-release only where a pin names one: cuda-tile's rc, but pybase64's final release, not its rc.
+    assert _installed_version("cuda-tile") == "1.6.0rc5" and _installed_version("pybase64") == "1.4.0"
 
     spec = catalog.get("qwen3_tts_0_6b_base")
     assert venv.missing_companions(spec) == [("sox", True), ("einops", True), ("qwen-tts==0.1.1", True)]
@@ -112,12 +124,32 @@ def test_provision_creates_a_working_venv(wheelhouse):
 
 
 @pytest.mark.slow
-def test_provision_failure_is_one_line_with_a_log(tmp_path):
+def test_provision_failure_quotes_pips_decisive_line_and_says_what_to_do(tmp_path):
+    house = tmp_path / "house"
+    sglang_omni_wheel(house, requires=(PINNED_PRE,))  # the placeholder pin that is nowhere to be had
     with pytest.raises(ProvisionError) as err:
-        venv.provision(pip_args=(*OFFLINE, str(tmp_path / "nothing")), python=Path(sys.executable),
-                       log=lambda _: None)
+        venv.provision(pip_args=(*OFFLINE, str(house)), python=Path(sys.executable), log=lambda _: None)
     log_path = err.value.log_path
     assert log_path is not None and log_path.is_file() and log_path.parent == paths.logs_dir()
-    assert "sglang-omni==0.1.9" in log_path.read_text()
-    assert "\n" not in err.value.one_line()
+    line = err.value.one_line()
+    assert "\n" not in line
+    assert "pip says: No matching distribution found for cuda-tile==1.6.0rc5" in line
+    assert "pip config list" in line and "backends sglomni setup" in line
     assert not venv.is_provisioned()
+
+
+@pytest.mark.parametrize("log, decisive", [
+    ("Collecting x\nERROR: Could not find a version that satisfies the requirement cuda-tile==1.6.0rc5 "
+     "(from versions: none)\nERROR: No matching distribution found for cuda-tile==1.6.0rc5\n",
+     "No matching distribution found for cuda-tile==1.6.0rc5"),
+    ("  × python setup.py egg_info did not run successfully.\n  ╰─> RuntimeError: Didn't find wheel for "
+     "cuda-tile 1.6.0rc5 at https://pypi.nvidia.com\nerror: metadata-generation-failed\n"
+     "ERROR: Failed to build 'cuda-tile' when getting requirements to build wheel\n",
+     "RuntimeError: Didn't find wheel for cuda-tile 1.6.0rc5 at https://pypi.nvidia.com"),
+    ("ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device\n",
+     "Could not install packages due to an OSError: [Errno 28] No space left on device"),
+])
+def test_decisive_pip_line(tmp_path, log, decisive):
+    path = tmp_path / "pip.log"
+    path.write_text(log + "[exit code 1]\n")
+    assert venv.decisive_pip_line(path) == decisive

@@ -15,6 +15,7 @@ def _record_line(name: str, data: bytes) -> str:
 def make_wheel(
     dest: Path, name: str, version: str, *, requires_python: str | None = None,
     console_scripts: dict[str, str] | None = None, modules: dict[str, str] | None = None,
+    requires: tuple[str, ...] = (),
 ) -> Path:
     """Write `name-version-py3-none-any.whl` into `dest` and return its path."""
     dist = name.replace("-", "_")
@@ -22,6 +23,7 @@ def make_wheel(
     meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
     if requires_python:
         meta += f"Requires-Python: {requires_python}\n"
+    meta += "".join(f"Requires-Dist: {req}\n" for req in requires)
     files: dict[str, bytes] = {f"{path}": src.encode() for path, src in (modules or {}).items()}
     files[f"{info}/METADATA"] = (meta + "\n").encode()
     files[f"{info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
@@ -38,10 +40,10 @@ def make_wheel(
     return wheel
 
 
-def sglang_omni_wheel(dest: Path, *, requires_python: str = ">=3.11,<3.13") -> Path:
+def sglang_omni_wheel(dest: Path, *, requires_python: str = ">=3.11,<3.13", requires: tuple[str, ...] = ()) -> Path:
     """Return a stand-in sglang-omni 0.1.9 wheel with an `sgl-omni` console script."""
     return make_wheel(
-        dest, "sglang-omni", "0.1.9", requires_python=requires_python,
+        dest, "sglang-omni", "0.1.9", requires_python=requires_python, requires=requires,
         console_scripts={"sgl-omni": "sglang_omni_fake.cli:main"},
         modules={
             "sglang_omni_fake/__init__.py": "",

@@ -7,6 +7,7 @@ on the phonemizer and the model.
 """
 from __future__ import annotations
 
+import json
 import os
 import threading
 import wave
@@ -61,6 +62,32 @@ class PiperBackend(Backend):
     def default_chunk_size(self) -> int:
         # Piper speaks sentence by sentence; chunks only bound request size.
         return 60
+
+    def _voice_config(self) -> dict:
+        """Return the voice's .onnx.json (empty when it is missing or unreadable)."""
+        config = self._model_path.with_name(self._model_path.name + ".json")
+        try:
+            data = json.loads(config.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    @property
+    def voice_language(self) -> str | None:
+        """Return the language code in the voice's .onnx.json ("en_US"), or None without one."""
+        language = self._voice_config().get("language")
+        code = language.get("code") if isinstance(language, dict) else None
+        return code if isinstance(code, str) and code else None
+
+    @property
+    def voice_name(self) -> str:
+        return self._model_path.stem
+
+    def phoneme_markup(self, ipa: str) -> str | None:
+        """Return `[[ ipa ]]`, Piper's raw-phoneme input, for an eSpeak (IPA) voice; None for others."""
+        if self._voice_config().get("phoneme_type", "espeak") != "espeak" or "]]" in ipa:
+            return None
+        return f"[[ {ipa} ]]"
 
     @property
     def concurrency(self) -> int:

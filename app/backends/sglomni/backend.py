@@ -9,11 +9,12 @@ from typing import Any
 
 from app import settings as settings_mod
 from app.backends.base import Backend, BackendOptions
-from app.backends.sglomni import catalog, client, policy, reference, server
+from app.backends.sglomni import catalog, client, policy, reference, requests, server
+from app.listen import clip as clip_transcript
 from app.backends.sglomni.clipcheck import check_clip
 from app.backends.sglomni.endpoints import EndpointPool
 from app.backends.sglomni.http import Endpoint, Timeouts
-from app.errors import ConfigError, InputError, ServerUnavailable
+from app.errors import InputError, ServerUnavailable
 from app.files import sha256_file
 
 log = logging.getLogger(__name__)
@@ -33,12 +34,11 @@ class SglomniBackend(Backend):
                  timeouts: Timeouts = Timeouts(), retry: client.RetryPolicy = client.RetryPolicy()):
         self.options = options
         self.settings = settings if settings is not None else settings_mod.load()
-        key = options.model or self.settings.model
-        if not key:
-            raise ConfigError("No sglomni model chosen",
-                              hint="Pass --model KEY (list them with: python audiobook.py backends sglomni list)")
+        key = options.model or self.settings.model or policy.served_model(options, self.settings)
         self.spec = catalog.get(key)
         self.voice = options.voice
+        for warning in requests.check_options(self.spec, self.voice):
+            log.warning("%s", warning)
         self.timeouts = timeouts
         self.retry = retry
         self.handle: policy.ServerHandle | None = None
@@ -94,6 +94,10 @@ class SglomniBackend(Backend):
         if not self._transcript_done:
             self._transcript = client.resolve_transcript(
                 self.voice, whisper_model=self.voice.whisper_model or getattr(self.settings, "whisper_model", None))
+            if self.voice.clone is not None:
+                # Before any request: Qwen3-TTS Base answers a clip without ref_text with a 400.
+                requests.require_transcript(self.spec, self._transcript,
+                                            can_transcribe=clip_transcript.can_transcribe())
             self._transcript_done = True
         return self._transcript
 
@@ -196,7 +200,15 @@ class SglomniBackend(Backend):
 
     def status_label(self) -> str:
         """Return the model as shown in status lines, e.g. 'zonos2 (bf16 fallback)'."""
-        return self.handle.label if self.handle else server.config_for(self.spec, self.profile)[1]
+        if self.handle is not None:
+            return self.handle.label
+        if self.options.api_urls:
+            return self.spec.key  # an external server's config is its own, not this GPU's choice
+        return server.config_for(self.spec, self.profile)[1]
+
+    def describe(self) -> str:
+        """Return the run header's name: the backend and the model as launched."""
+        return f"{self.name} {self.status_label()}"
 
     def _managed_server_died(self) -> bool:
         handle = self.handle

@@ -31,6 +31,36 @@ class SystemPackage:
     remediation: str
 
 
+#: How a model's request builder treats one /v1/audio/speech field.
+TAKES, REQUIRED, IGNORED, REFUSED = "takes", "required", "ignored", "refused"
+
+
+@dataclass(frozen=True)
+class RequestFields:
+    """Which /v1/audio/speech fields a model's sglang-omni 0.1.9 request builder takes.
+
+    Read from the builder named in `source`; requests.py builds every request from
+    this, so a field the builder refuses (ZONOS2's seed) is never sent.
+    TAKES: read and used. REQUIRED: refused when absent. IGNORED: never read (not
+    sent). REFUSED: the builder raises when present.
+    """
+
+    #: "sglang_omni/models/<family>/<file>.py <function>": where this entry was read.
+    source: str
+    seed: str = TAKES
+    instructions: str = TAKES
+    language: str = TAKES
+    #: A preset speaker name in "voice" (uploaded voices are reference.py's concern).
+    voice: str = IGNORED
+    #: A reference clip (ref_audio or references[]).
+    references: str = TAKES
+    #: The reference's transcript is mandatory (Qwen3-TTS Base refuses a clip without it).
+    ref_text_required: bool = False
+    max_new_tokens: str = TAKES
+    #: Fields added to every request, e.g. {"max_new_tokens": 3000}.
+    extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     key: str
@@ -56,8 +86,10 @@ class ModelSpec:
     min_compute_capability: float | None = None
     #: Named alternative configs, e.g. {"throughput": "moss_tts_local_throughput.yaml"}.
     profiles: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    #: Fields added to every /v1/audio/speech request.
-    request_extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: Programs a profile's server needs on PATH, e.g. {"throughput": ("ninja", "nvcc")}.
+    profile_tools: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    #: What its 0.1.9 request builder takes (requests.py builds each request from it).
+    request: RequestFields = RequestFields(source="")
     #: Hard cap on words per request (Higgs: 80), or None.
     max_chunk_words: int | None = None
     default_chunk_size: int = 40
@@ -68,6 +100,11 @@ class ModelSpec:
     @property
     def all_repos(self) -> tuple[str, ...]:
         return (self.model_path, *self.extra_repos)
+
+    @property
+    def request_extras(self) -> Mapping[str, Any]:
+        """Return the fields added to every request (the entry's `request.extras`)."""
+        return self.request.extras
 
 
 CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
@@ -93,6 +130,46 @@ _QWEN3_SPEAKERS = ("Vivian", "Serena", "Uncle_Fu", "Dylan", "Eric", "Ryan", "Aid
 _QWEN3_VRAM = (
     "colocated engine + vocoder on GPU 0; the vendored config pins mem_fraction_static 0.70 "
     "so CUDA graphs and the vocoder keep ~7 GB of headroom on a 24 GB card"
+)
+
+# --- what each family's 0.1.9 request builder takes (paths relative to the sglang_omni package) ---
+_QWEN3_BUILDER = "models/qwen3_tts/request_builders.py build_qwen3_tts_state"
+# CustomVoice: "Qwen3-TTS CustomVoice does not accept ref_audio" (and ref_text).
+_QWEN3_CUSTOMVOICE_REQUEST = RequestFields(source=_QWEN3_BUILDER, voice=TAKES, references=REFUSED)
+# Base: "Qwen3-TTS Base requires reference audio via ref_audio ..." (resolve_voice_clone_reference)
+# and "... requires non-empty ref_text unless x_vector_only_mode is enabled" (HTTP 400).
+_QWEN3_BASE_REQUEST = RequestFields(source=_QWEN3_BUILDER, references=REQUIRED, ref_text_required=True)
+# VoiceDesign: "... does not accept ref_audio", "Qwen3-TTS VoiceDesign requires instructions".
+_QWEN3_VOICEDESIGN_REQUEST = RequestFields(source=_QWEN3_BUILDER, instructions=REQUIRED, references=REFUSED)
+# Higgs reads text, references, max_new_tokens and seed (from the sampling params) only.
+_HIGGS_REQUEST = RequestFields(
+    source="models/higgs_tts/stages.py create_preprocessing_executor._preprocess",
+    instructions=IGNORED, language=IGNORED,
+    # The thinker context is pinned at 4096 tokens: prompt + generation must fit,
+    # so requests ask for 3000 frames (~40 s) and sub-requests stay under 80 words.
+    extras=MappingProxyType({"max_new_tokens": 3000}),
+)
+_MOSS_TTS_REQUEST = RequestFields(source="models/moss_tts/request_builders.py build_moss_tts_state")
+_MOSS_TTS_LOCAL_REQUEST = RequestFields(
+    source="models/moss_tts_local/request_builders.py build_moss_tts_local_state")
+# "Voxtral TTS does not support these /v1/audio/speech fields: ... Supported model-specific
+# fields are voice and max_new_tokens." (validate_voxtral_speech_params; HTTP 500).
+_VOXTRAL_REQUEST = RequestFields(
+    source="models/voxtral_tts/pipeline/stages.py validate_voxtral_speech_params",
+    seed=REFUSED, instructions=REFUSED, language=REFUSED, voice=TAKES, references=REFUSED,
+)
+_DOTS_REQUEST = RequestFields(source="models/dots_tts/stages.py preprocess_dots_tts_payload")
+# Fish reads text, references, max_new_tokens and the sampling params (seed) only.
+_FISH_REQUEST = RequestFields(
+    source="models/fishaudio_s2_pro/stages.py create_preprocessing_executor._preprocess",
+    instructions=IGNORED, language=IGNORED,
+)
+# "ZONOS2 does not support seed because sampling uses the shared device RNG" (HTTP 500).
+_ZONOS2_REQUEST = RequestFields(
+    source="models/zonos2/request_builders.py build_zonos2_state",
+    seed=REFUSED, instructions=IGNORED,
+    # The engine's 1024-frame default caps one request at ~12 s of speech.
+    extras=MappingProxyType({"max_new_tokens": 12288}),
 )
 
 
@@ -123,6 +200,9 @@ def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelS
         channels=2,
         config_file="moss_tts_local.yaml",
         profiles=MappingProxyType({"throughput": "moss_tts_local_throughput.yaml"}),
+        # Capturing CUDA graphs past the stock batch sizes JIT-compiles kernels (guide, trap 7).
+        profile_tools=MappingProxyType({"throughput": ("ninja", "nvcc")}),
+        request=_MOSS_TTS_LOCAL_REQUEST,
         default_chunk_size=40,
         vram_notes=notes,
     )
@@ -131,19 +211,19 @@ def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelS
 _ENTRIES = (
     _qwen3(
         "qwen3_tts_0_6b_customvoice", "Qwen3-TTS 0.6B CustomVoice", "0.6B", "CustomVoice",
-        capabilities=frozenset({"tts"}), preset_voices=_QWEN3_SPEAKERS,
+        capabilities=frozenset({"tts"}), preset_voices=_QWEN3_SPEAKERS, request=_QWEN3_CUSTOMVOICE_REQUEST,
     ),
     _qwen3(
         "qwen3_tts_0_6b_base", "Qwen3-TTS 0.6B Base", "0.6B", "Base",
-        capabilities=frozenset({"clone"}), reference_required=True,
+        capabilities=frozenset({"clone"}), reference_required=True, request=_QWEN3_BASE_REQUEST,
     ),
     _qwen3(
         "qwen3_tts_1_7b_base", "Qwen3-TTS 1.7B Base", "1.7B", "Base",
-        capabilities=frozenset({"clone"}), reference_required=True,
+        capabilities=frozenset({"clone"}), reference_required=True, request=_QWEN3_BASE_REQUEST,
     ),
     _qwen3(
         "qwen3_tts_1_7b_voicedesign", "Qwen3-TTS 1.7B VoiceDesign", "1.7B", "VoiceDesign",
-        capabilities=frozenset({"design"}),
+        capabilities=frozenset({"design"}), request=_QWEN3_VOICEDESIGN_REQUEST,
     ),
     ModelSpec(
         key="higgs_audio_v3_tts",
@@ -153,9 +233,7 @@ _ENTRIES = (
         capabilities=frozenset({"tts", "clone"}),
         sample_rate=24000,
         config_file="higgs_audio_v3_tts.yaml",
-        # The thinker context is pinned at 4096 tokens: prompt + generation must fit,
-        # so requests ask for 3000 frames (~40 s) and sub-requests stay under 80 words.
-        request_extras=MappingProxyType({"max_new_tokens": 3000}),
+        request=_HIGGS_REQUEST,
         max_chunk_words=80,
         default_chunk_size=80,
         vram_notes=(
@@ -173,9 +251,10 @@ _ENTRIES = (
         reference_required=True,
         sample_rate=24000,
         config_file="moss_tts.yaml",
+        request=_MOSS_TTS_REQUEST,
         vram_notes=(
-            "~17.1 GB of bf16 weights: mem_fraction_static 0.87 (floor ~0.828 on a clean 24 GB card); "
-            "needs a 24 GB-class card"
+            "~17.1 GB of bf16 weights in 0.1.9's stock engine budget (0.72 of the card: ~1.4 GB of KV "
+            "on 24 GiB); needs a 24 GB-class card"
         ),
     ),
     _moss_tts_local(
@@ -194,10 +273,12 @@ _ENTRIES = (
         org="mistralai",
         model_path="mistralai/Voxtral-4B-TTS-2603",
         capabilities=frozenset({"tts"}),
-        # The checkpoint ships more under voice_embedding/; these two are the documented ones.
-        preset_voices=("cheerful_female", "casual_male"),
+        # "default" is upstream's alias of cheerful_female (voxtral_tts/pipeline/stages.py
+        # _preprocess); the checkpoint ships more under voice_embedding/, these are documented.
+        preset_voices=("default", "cheerful_female", "casual_male"),
         sample_rate=24000,
         config_file="voxtral_tts.yaml",
+        request=_VOXTRAL_REQUEST,
         vram_notes="colocated engine + vocoder; the vendored config pins mem_fraction_static 0.70",
     ),
     ModelSpec(
@@ -209,6 +290,7 @@ _ENTRIES = (
         reference_required=True,
         sample_rate=48000,
         config_file="dots_tts_mf.yaml",
+        request=_DOTS_REQUEST,
         vram_notes=(
             "mem_fraction_static 0.20 budgets only the backbone KV cache; the acoustic-tail "
             "pools (16 slots x 500 patches) are allocated on top of it"
@@ -222,6 +304,7 @@ _ENTRIES = (
         capabilities=frozenset({"tts", "clone"}),
         sample_rate=44100,
         config_file="fish_s2_pro.yaml",
+        request=_FISH_REQUEST,
         companion_packages=_DAC_COMPANIONS,
         system_packages=(_FFMPEG,),
         vram_notes="needs ~24 GB VRAM (known OOM on a single RTX 3090, upstream issue #359)",
@@ -238,8 +321,7 @@ _ENTRIES = (
         config_file=None,
         fallback_config_file="zonos2_bf16.yaml",
         min_compute_capability=8.9,
-        # The engine's 1024-frame default caps one request at ~12 s of speech.
-        request_extras=MappingProxyType({"max_new_tokens": 12288}),
+        request=_ZONOS2_REQUEST,
         companion_packages=_DAC_COMPANIONS,
         system_packages=(_FFMPEG,),
         vram_notes=(

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from app.backends.base import VoiceOptions
 from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import Endpoint, parse_json, safe_url
+from app.backends.sglomni.requests import build_payload, language_name  # noqa: F401 - re-exported
 from app.audio.wav import WavInfo, read_info, validate_wav_bytes
 from app.errors import BackendError, BadAudio, OutputError, ServerError, ServerUnavailable
 
@@ -95,45 +96,6 @@ def resolve_transcript(voice: VoiceOptions, *, whisper_model: str | None = None)
 
 
 # --- payload ------------------------------------------------------------------------------
-
-#: sglang-omni 0.1.9 accepts language *names* (serve/protocol.py SUPPORTED_TTS_LANGUAGES,
-#: case-insensitive) and refuses ISO codes with a 400, so `--language en` is mapped here.
-_ISO_LANGUAGES = {"zh": "Chinese", "en": "English", "ja": "Japanese", "ko": "Korean", "de": "German",
-                  "fr": "French", "ru": "Russian", "pt": "Portuguese", "es": "Spanish", "it": "Italian",
-                  "auto": "Auto"}
-
-
-def language_name(value: str) -> str:
-    """Return the server's name for an ISO 639-1 code ("en", "en-GB"); other values unchanged."""
-    code = value.strip().lower().replace("_", "-").split("-")[0]
-    return _ISO_LANGUAGES.get(code, value.strip()) if len(code) <= 4 else value.strip()
-
-
-def build_payload(spec: ModelSpec, voice: VoiceOptions, text: str, seed: int, *,
-                  ref_audio: str | None = None, ref_text: str | None = None,
-                  model_name: str | None = None) -> dict[str, Any]:
-    """Return the POST /v1/audio/speech body (CreateSpeechRequest) for one chunk."""
-    payload: dict[str, Any] = {"input": text, "response_format": "wav", "stream": False, "seed": int(seed)}
-    if model_name:
-        payload["model"] = model_name
-    if voice.voice:
-        payload["voice"] = voice.voice
-    if voice.instructions:
-        payload["instructions"] = voice.instructions
-    if voice.language:
-        payload["language"] = language_name(voice.language)
-    if ref_audio is not None:
-        payload["ref_audio"] = ref_audio
-        if ref_text:
-            payload["ref_text"] = ref_text
-    elif spec.reference_required and not voice.voice:
-        raise BackendError(f"{spec.key} clones a voice and needs a reference clip",
-                           hint="Pass --clone voices/NAME.wav (and --transcription if you have it)")
-    payload.update(dict(spec.request_extras))
-    # User parameters last: an explicit choice beats the catalog default.
-    payload.update({k: v for k, v in voice.params.items() if v is not None})
-    return payload
-
 
 def parse_kv_window(message: str) -> tuple[int, int, int, int] | None:
     """Return (input_tokens, max_new_tokens, required_tokens, kv_capacity) from upstream's message."""

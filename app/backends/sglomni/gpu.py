@@ -1,6 +1,7 @@
 """What the GPU can do, read from nvidia-smi, and which vendored config that selects."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -67,3 +68,15 @@ def config_for(
         if cc is None or cc < spec.min_compute_capability:  # type: ignore[operator]
             return config_path(spec.fallback_config_file), f"{spec.key} (bf16 fallback)"
     return config_path(spec.config_file), spec.key
+
+
+def require_profile_tools(spec: ModelSpec, profile: str | None, *, extra_path: Path | None = None) -> None:
+    """Refuse a profile whose server needs programs (ninja, nvcc) that PATH (or `extra_path`) lacks."""
+    tools = spec.profile_tools.get(profile or "", ())
+    search = os.pathsep.join(p for p in (str(extra_path) if extra_path else "", os.environ.get("PATH", "")) if p)
+    missing = [tool for tool in tools if shutil.which(tool, path=search) is None]
+    if missing:
+        raise ConfigError(
+            f"The {profile} profile of {spec.key} compiles CUDA-graph kernels and needs {' and '.join(tools)} "
+            f"on PATH; missing: {', '.join(missing)}",
+            hint="Install the CUDA toolkit (nvcc) and ninja, or start without --profile " + str(profile))

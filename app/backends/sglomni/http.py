@@ -31,7 +31,7 @@ from app.errors import (
 OOM_HINT = (
     "The server's static memory pool leaves too little room for generation: restart it with a "
     "smaller budget, e.g. `sgl-omni serve ... --mem-fraction-static 0.70` (the vendored configs "
-    "pin 0.70 for Qwen3-TTS/Voxtral, 0.87 for MOSS-TTS, 0.80 for Higgs), or free GPU memory "
+    "pin 0.70 for Qwen3-TTS/Voxtral, 0.80 for Higgs), or free GPU memory "
     "held by other processes"
 )
 

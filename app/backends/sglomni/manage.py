@@ -83,6 +83,7 @@ def prepare_server(key: str, conf: settings_mod.Settings, *, profile: str | None
     spec = catalog.get(key)
     sg = conf.sglomni
     port = port or sg.port
+    venv.require_usable()
     server.find_leftover(port)
     venv.install_companions(spec, log=log)
     managed = server.ManagedServer(spec, port=port, host=host or sg.host, start_timeout=float(sg.start_timeout),

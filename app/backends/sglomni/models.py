@@ -1,19 +1,24 @@
 """Install, remove and list catalog models: companion packages plus weights in the standard HF cache.
 
-Weights go through huggingface_hub.snapshot_download, which writes each blob
-to a `.incomplete` file and renames it only when complete, so a cancelled or
-crashed download leaves the cache valid and a re-run resumes it.
+Weights are fetched by a child process (hf_fetch.py, huggingface_hub's download code run by
+the app's interpreter through app.proc), which writes each blob to a `.incomplete` file and
+renames it only when complete. A cancel ends that process group, so the transfer stops at
+once; the cache stays valid and a re-run resumes the partial blob (HTTP Range).
 """
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 import threading
+import time
 from pathlib import Path
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from app.backends.sglomni import catalog, venv
+from app import paths, proc
+from app.backends.sglomni import catalog, gpu, venv
+from app.backends.sglomni.procgroup import StopTimeouts, stop_group
 from app.backends.sglomni.catalog import ModelSpec
 from app.errors import Cancelled, ProvisionError
 
@@ -39,10 +44,6 @@ def hub_cache() -> Path:
     home = os.environ.get("HF_HOME") or os.path.join(
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "huggingface")
     return Path(home).expanduser() / "hub"
-
-
-def _endpoint() -> str | None:
-    return os.environ.get("HF_ENDPOINT") or None
 
 
 def _cache_info():
@@ -95,33 +96,62 @@ def status() -> list[ModelStatus]:
     ]
 
 
+#: A cancelled download's process group: SIGINT, SIGTERM, SIGKILL within a few seconds.
+_CANCEL_STOP = StopTimeouts(graceful=2.0, terminate=2.0, kill=2.0)
+#: Upper bound for one repo (10 GB at ~3 MB/s); a hung transfer ends as an error, not a wait forever.
+DOWNLOAD_TIMEOUT = 4 * 3600.0
+
+
+def download_argv(repo: str) -> list[str]:
+    """Return the command that downloads `repo` into the standard cache (resuming partial files)."""
+    return [sys.executable, "-m", "app.backends.sglomni.hf_fetch", repo, str(hub_cache())]
+
+
+def _decisive_line(log_path: Path) -> str:
+    """Return the last line of the download log that says what went wrong."""
+    try:
+        lines = [l.strip() for l in log_path.read_text(errors="replace").splitlines() if l.strip()]
+    except OSError:
+        return ""
+    for line in reversed(lines):
+        if "Error" in line or "error" in line or "denied" in line:
+            return line
+    return lines[-1] if lines else ""
+
+
 def _download(repo: str, cancel_event: threading.Event | None) -> None:
-    from huggingface_hub import snapshot_download
+    """Fetch `repo` in a child process; end its process group when `cancel_event` is set."""
+    log_path = paths.ensure(paths.logs_dir()) / f"hf-download-{repo.replace('/', '--')}.log"
+    # The token comes from huggingface_hub's own lookup in the child and is never logged here.
+    # HF_ENDPOINT (a mirror) and the cache variables pass through from the environment.
+    env = {"HF_HUB_DISABLE_PROGRESS_BARS": "1"}
+    with open(log_path, "ab") as log_fh:
+        child = proc.spawn(download_argv(repo), env=env, stdout=log_fh, new_session=True)
+    deadline = time.monotonic() + DOWNLOAD_TIMEOUT
+    try:
+        while child.poll() is None:
+            if cancel_event is not None and cancel_event.wait(0.1):
+                raise Cancelled(f"Download of {repo} cancelled; run the install again to resume it")
+            if cancel_event is None:
+                time.sleep(0.1)
+            if time.monotonic() > deadline:
+                raise ProvisionError(f"Downloading {repo} took over {DOWNLOAD_TIMEOUT / 3600:g} h", log_path=log_path,
+                                     hint="Check the network, then run the install again to resume")
+    finally:
+        if child.poll() is None:
+            stop_group(child.pid, timeouts=_CANCEL_STOP, popen=child)
+    if child.returncode != 0:
+        raise ProvisionError(f"Downloading {repo} failed: {_decisive_line(log_path) or f'exit code {child.returncode}'}",
+                             log_path=log_path,
+                             hint="Check the network (and HF_TOKEN for gated repos), then run the install again "
+                                  "to resume")
 
-    def fetch() -> None:
-        # The token comes from huggingface_hub's own lookup and is never logged here.
-        snapshot_download(repo_id=repo, cache_dir=hub_cache(), endpoint=_endpoint())
 
-    if cancel_event is None:
-        fetch()
-        return
-    # snapshot_download has no cancel hook: run it in a daemon thread and stop
-    # waiting when cancelled; the partial blob stays `.incomplete` and resumes later.
-    errors: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            fetch()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
-            errors.append(exc)
-
-    worker = threading.Thread(target=work, name=f"hf-download-{repo}", daemon=True)
-    worker.start()
-    while worker.is_alive():
-        if cancel_event.wait(0.1):
-            raise Cancelled(f"Download of {repo} cancelled; run the install again to resume it")
-    if errors:
-        raise errors[0]
+def install_label(spec: ModelSpec) -> str:
+    """Return the model as the install output names it: the GPU's fallback config is tagged."""
+    if spec.fallback_config_file is None:
+        return spec.key
+    return gpu.config_for(spec)[1]
 
 
 def install(
@@ -135,19 +165,17 @@ def install(
     for spec in specs:
         for line in missing_system_packages(spec):
             say(f"{spec.key}: {line} (the download continues; the server needs it to synthesize)")
-        if companions and spec.companion_packages and venv.is_provisioned():
-            venv.install_companions(spec, pip_args=pip_args, log=say)
+        if companions and spec.companion_packages:
+            if venv.is_provisioned():
+                venv.install_companions(spec, pip_args=pip_args, log=say)
+            else:
+                # Weights need no venv; the companions install with `setup`'s venv at the first start.
+                say(f"{spec.key}: no managed venv yet, so its companion packages wait: run "
+                    f"{venv.SETUP_COMMAND} (the first server start installs them)")
+        label = install_label(spec)
         for repo in spec.all_repos:
-            say(f"{spec.key}: downloading {repo} ...")
-            try:
-                _download(repo, cancel_event)
-            except (Cancelled, KeyboardInterrupt):
-                raise
-            except Exception as exc:
-                raise ProvisionError(
-                    f"Downloading {repo} for {spec.key} failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
-                    hint="Check the network (and HF_TOKEN for gated repos), then run the install again to resume",
-                ) from None
+            say(f"{label}: downloading {repo} ...")
+            _download(repo, cancel_event)
         done.append(spec.key)
     return done
 

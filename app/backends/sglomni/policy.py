@@ -8,6 +8,7 @@ from typing import Any
 
 from app.backends.base import BackendOptions
 from app.backends.sglomni import catalog
+from app.backends.sglomni.venv import require_usable
 from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import probe_json
 from app.backends.sglomni.procgroup import StopPath
@@ -58,6 +59,22 @@ def catalog_key_for(ids: tuple[str, ...]) -> str | None:
         if model_matches(spec, ids):
             return spec.key
     return None
+
+
+def served_model(options: BackendOptions, settings: Any) -> str:
+    """Return the catalog key of the model the --api-url server reports, for a run without --model."""
+    sg = getattr(settings, "sglomni", settings)
+    url = (options.api_urls[0] if options.api_urls else (getattr(sg, "remote_url", "") or "")).rstrip("/")
+    choose = "Pass --model KEY (list them with: python audiobook.py backends sglomni list)"
+    if not url:
+        raise ConfigError("No sglomni model chosen", hint=choose)
+    ids = hosted_models(url)
+    key = catalog_key_for(ids)
+    if key is None:
+        reported = f"reports {', '.join(ids)}, which is not in the catalog" if ids else "did not report its model"
+        raise ConfigError(f"No sglomni model chosen and the server at {url} {reported}", hint=choose)
+    log.info("the server at %s hosts %s: using it as the model", url, key)
+    return key
 
 
 def _healthy(base_url: str) -> tuple[bool, Any]:
@@ -119,6 +136,7 @@ def ensure_server(spec: ModelSpec, options: BackendOptions, settings: Any) -> Se
                      f"or use it as it is with --api-url {base} --model <its model>")
         log.info("restarting the managed server on port %d: it hosts %s, this run needs %s",
                  port, rec.model, spec.key)
+    require_usable()
     find_leftover(port)
     install_companions(spec)
     server = ManagedServer(spec, port=port, host=host, start_timeout=float(sg.start_timeout),

@@ -312,11 +312,8 @@ class ManagedServer:
 
     def start(self) -> None:
         """Launch the server and return once it is healthy, or raise ServerStartError."""
-        exe = sgl_omni_exe()
-        if not exe.exists():
-            raise ServerStartError(f"sgl-omni is not installed ({exe} is missing)",
-                                   hint="Install it with: python audiobook.py backends sglomni install "
-                                        f"{self.spec.key}")
+        venv.require_usable()
+        gpu.require_profile_tools(self.spec, self.profile, extra_path=venv.venv_dir() / "bin")
         if not port_is_free(self.host, self.port):
             raise port_busy_error(self.port)
         self._move(ServerState.STARTING)

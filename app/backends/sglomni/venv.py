@@ -57,6 +57,31 @@ def is_provisioned() -> bool:
     return (venv_dir() / _MARKER).is_file() and sgl_omni_exe().is_file() and venv_python().exists()
 
 
+#: What to run when the managed venv is missing.
+SETUP_COMMAND = "python audiobook.py backends sglomni setup"
+#: The ways to narrate without a local GPU server.
+NO_GPU_ALTERNATIVES = ("Use the embedded CPU voice (--backend piper), or an sgl-omni server on a GPU machine "
+                       "with --api-url URL")
+
+
+def no_gpu_error() -> ProvisionError:
+    """Return the error for a machine where nvidia-smi does not answer, naming the alternatives."""
+    return ProvisionError("SGLang-Omni serves TTS on NVIDIA GPUs only and nvidia-smi does not answer here",
+                          hint=NO_GPU_ALTERNATIVES)
+
+
+def require_usable() -> None:
+    """Raise one line saying what to do when the managed venv is missing (no GPU is said first)."""
+    if venv_python().exists() and sgl_omni_exe().is_file():
+        return
+    from app.backends.sglomni import gpu
+
+    if not gpu.nvidia_smi_ok():
+        raise no_gpu_error()
+    raise ProvisionError(f"The sglomni backend is not set up: no managed venv at {venv_dir()}",
+                         hint=f"Run: {SETUP_COMMAND}")
+
+
 def _metadata_cache() -> Path:
     return paths.envs_dir() / "sglomni-metadata.json"
 
@@ -93,7 +118,7 @@ def python_range(*, pip_args: Sequence[str] = (), refresh: bool = False) -> Spec
             pass
     with tempfile.TemporaryDirectory(prefix="sglomni-meta-") as tmp:
         done = proc.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--pre", "--only-binary=:all:",
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
              "--dest", tmp, f"{PACKAGE}=={SGLOMNI_VERSION}", *pip_args],
             timeout=600,
         )
@@ -200,18 +225,50 @@ def provision(
                 hint="On Debian/Ubuntu install python3-venv for that Python, then try again",
             )
     (target / _MARKER).unlink(missing_ok=True)
-    log(f"Installing {package_spec} (--pre) into {target}; full output: {logfile}")
-    done = proc.run(
-        [venv_python(), "-m", "pip", "install", "--pre", package_spec, *pip_args],
-        log_file=logfile, timeout=7200,
-    )
+    log(f"Installing {package_spec} into {target}; full output: {logfile}")
+    # No --pre: pip takes a pre-release only where a pin names one (sglang's cuda-tile==1.6.0rc5,
+    # sglang-omni's flash-attn-4>=4.0.0b18), so nothing else in the stack becomes a pre-release.
+    done = proc.run([venv_python(), "-m", "pip", "install", package_spec, *pip_args], log_file=logfile, timeout=7200)
     if done.returncode != 0 or not sgl_omni_exe().is_file():
-        raise ProvisionError(
-            f"Installing {package_spec} into {target} failed", log_path=logfile,
-            hint="Read the log's last lines; network, disk space and the Python version are the usual causes",
-        )
+        raise pip_failure(f"Installing {package_spec} into {target} failed", logfile)
     (target / _MARKER).write_text(package_spec + "\n")
     return venv_python()
+
+
+#: pip's summary lines that say only "something failed", never what.
+_GENERIC_PIP_ERRORS = ("subprocess-exited-with-error", "Failed building wheel", "Could not build wheels",
+                       "metadata-generation-failed", "failed-wheel-build-for-install", "Failed to build")
+_EXCEPTION_LINE = re.compile(r"^(?:[\w.]+(?:Error|Exception)|HTTP Error \d+)\b.*:")
+
+
+def decisive_pip_line(logfile: Path) -> str:
+    """Return the line of a pip log that says what failed: its last specific ERROR, else the exception."""
+    try:
+        lines = [line.strip().lstrip("╰─>│ ").strip() for line in
+                 logfile.read_text(encoding="utf-8", errors="replace").splitlines()]
+    except OSError:
+        return ""
+    lines = [line for line in lines if line]
+    errors = [line for line in lines if line.startswith("ERROR:") and not any(g in line for g in _GENERIC_PIP_ERRORS)]
+    if errors:
+        return errors[-1][len("ERROR:"):].strip()
+    raised = [line for line in lines if _EXCEPTION_LINE.match(line)]
+    if raised:
+        return raised[-1]
+    return next((line for line in reversed(lines) if not line.startswith("[exit code")), "")
+
+
+def pip_failure(what: str, logfile: Path) -> ProvisionError:
+    """Return the one-line error for a failed pip run: what failed, pip's decisive line, what to do."""
+    line = decisive_pip_line(logfile)
+    if "No matching distribution" in line or "Could not find a version" in line:
+        hint = ("pip cannot reach a source that has that package: check the network or proxy and pip's "
+                "index settings (pip config list), then run: " + SETUP_COMMAND)
+    elif "No space left" in line:
+        hint = f"Free disk space under {venv_dir().parent}, then run: {SETUP_COMMAND}"
+    else:
+        hint = f"Fix what pip reports (full log: {logfile.name}), then run: {SETUP_COMMAND}"
+    return ProvisionError(f"{what}: pip says: {line or 'no output'}" if line else what, log_path=logfile, hint=hint)
 
 
 _INSTALLED_PROBE = (
@@ -232,11 +289,12 @@ def missing_companions(spec: ModelSpec) -> list[tuple[str, bool]]:
     wanted = [(Requirement(pkg), recipe.no_deps) for recipe in spec.companion_packages for pkg in recipe.packages]
     if not wanted:
         return []
+    require_usable()
     done = proc.run([venv_python(), "-c", _INSTALLED_PROBE, *[r.name for r, _ in wanted]], timeout=120)
     if done.returncode != 0:
         raise ProvisionError(
             f"Cannot inspect the managed venv {venv_dir()}",
-            hint="Provision it again: python audiobook.py backends sglomni install KEY",
+            hint=f"Provision it again: {SETUP_COMMAND}",
         )
     have = json.loads(done.stdout.decode().strip().splitlines()[-1])
     return [
@@ -260,7 +318,6 @@ def install_companions(spec: ModelSpec, *, pip_args: Sequence[str] = (), log: Lo
         argv = [venv_python(), "-m", "pip", "install", *(["--no-deps"] if no_deps else []), *batch, *pip_args]
         done = proc.run(argv, log_file=logfile, timeout=3600)
         if done.returncode != 0:
-            raise ProvisionError(
-                f"Installing {spec.key}'s companion packages ({' '.join(batch)}) failed", log_path=logfile)
+            raise pip_failure(f"Installing {spec.key}'s companion packages ({' '.join(batch)}) failed", logfile)
         installed.extend(batch)
     return installed

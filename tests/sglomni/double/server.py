@@ -99,6 +99,8 @@ class Model:
                 (s for s in catalog.CATALOG.values() if s.model_path == model_path), None)
         except Exception:  # the double must boot even if the app is mid-edit
             spec = None
+        #: The upstream checkpoint this stands for (the catalog's, when the name is a catalog key).
+        self.checkpoint = spec.model_path if spec is not None else model_path
         if spec is not None:
             self.rate, self.channels = spec.sample_rate, spec.channels
             self.presets, self.ref_required = tuple(spec.preset_voices), spec.reference_required
@@ -301,6 +303,10 @@ class Handler(BaseHTTPRequestHandler):
             return self._json(400, error_payload(
                 f"Unknown voice '{voice}'. Upload a voice first via POST /v1/audio/voices, "
                 "or use ref_audio + ref_text.", param="voice"))
+        for refusal in BUILDER_REFUSALS:
+            refused = refusal(m, p)
+            if refused is not None:
+                return self._json(*refused)
         with self.state.lock:
             self.state.speech_count += 1
             n = self.state.speech_count
@@ -337,6 +343,35 @@ class Handler(BaseHTTPRequestHandler):
         return self._send(200, audio, "audio/wav", {
             "Content-Disposition": 'attachment; filename="speech.wav"', "X-Request-Id": f"speech-{n}",
             "X-Finish-Reason": "stop"})
+
+
+# --- what 0.1.9's request builders refuse, by --model-path (written from upstream's code, ---
+# --- not from the app's catalog, so the app cannot agree with itself) -----------------------
+
+def zonos2_refusal(model: Model, p: dict) -> tuple[int, dict] | None:
+    """ZONOS2's builder raises on any seed (models/zonos2/request_builders.py build_zonos2_state);
+    no bad-request marker matches, so upstream answers 500 (serve/openai_errors.py)."""
+    if model.checkpoint == "Zyphra/zonos2" and p.get("seed") is not None:
+        return 500, error_payload("ZONOS2 does not support seed because sampling uses the shared device RNG",
+                                  error_type="server_error", code=None)
+    return None
+
+
+def voxtral_refusal(model: Model, p: dict) -> tuple[int, dict] | None:
+    """Voxtral's validate_voxtral_speech_params (models/voxtral_tts/pipeline/stages.py): also a 500."""
+    if not model.checkpoint.startswith("mistralai/Voxtral"):
+        return None
+    fields = {"seed", "temperature", "top_p", "top_k", "repetition_penalty", "language", "instructions",
+              "ref_audio", "ref_text", "task_type", "references"}
+    unsupported = sorted(f for f in fields if p.get(f) not in (None, "", []))
+    if not unsupported:
+        return None
+    return 500, error_payload(
+        f"Voxtral TTS does not support these /v1/audio/speech fields: {', '.join(unsupported)}. "
+        "Supported model-specific fields are voice and max_new_tokens.", error_type="server_error", code=None)
+
+
+BUILDER_REFUSALS = (zonos2_refusal, voxtral_refusal)
 
 
 def spawn_stage_child() -> None:

@@ -1,0 +1,91 @@
+"""Roman numerals: "Chapter XII" -> "Chapter Twelve", "Henry VIII" -> "Henry the Eighth"."""
+from __future__ import annotations
+
+import re
+
+from app.book.spoken.languages import Language
+from app.book.spoken.numbers import cardinal, ordinal
+
+_VALUES = (("M", 1000), ("CM", 900), ("D", 500), ("CD", 400), ("C", 100), ("XC", 90), ("L", 50), ("XL", 40),
+           ("X", 10), ("IX", 9), ("V", 5), ("IV", 4), ("I", 1))
+#: Names that take a regnal number (monarchs, popes, pharaohs), English and German spellings.
+REGNAL_NAMES = frozenset("""
+Henry Edward George William Charles Louis Richard John James Mary Elizabeth Anne Victoria Stephen Philip
+Ferdinand Isabella Alfonso Pius Leo Gregory Benedict Innocent Clement Boniface Urban Paul Sixtus Alexander
+Julius Ramesses Ramses Amenhotep Thutmose Ptolemy Antiochus Constantine Justinian Frederick Olaf Harald
+Christian Umberto Vittorio Emmanuel Carl Oscar Haakon Sigismund Casimir Selim Suleiman Mehmed Murad Edmund
+Malcolm David Robert Juan Carlos Felipe Peter Ivan Nicholas Catherine Napoleon Francis Henri Philippe
+Gustav Gustavus Gustaf Eric Erik Magnus Valdemar Christina Matthias Michael Basil Theodore Manuel Martin
+Adrian Hadrian Eugene Felix Victor Sergius Marcellus Celestine Honorius Callixtus Otto Conrad Konrad
+Heinrich Friedrich Wilhelm Ludwig Karl Maximilian Rudolf Leopold Franz Joseph Johann Albrecht Ernst August
+Georg Elisabeth Maria Katharina Iwan Nikolaus Pedro Sancho Harold Ethelred Baldwin Amadeus Lothair Pepin
+Clovis Benedikt Gregor Johannes Paulus Innozenz Klemens Pius Richard Eduard Jakob Philipp Alexios
+""".split())
+_NUMERAL = r"[IVXLCDM]+"
+
+
+def roman_value(text: str) -> int | None:
+    """Return the value of a canonical Roman numeral ("XII" -> 12), else None ("IIII", "MIM")."""
+    if not text or not re.fullmatch(_NUMERAL, text):
+        return None
+    value, rest = 0, text
+    for symbol, amount in _VALUES:
+        while rest.startswith(symbol):
+            value += amount
+            rest = rest[len(symbol):]
+    if rest or not 0 < value < 4000 or _to_roman(value) != text:
+        return None
+    return value
+
+
+def _to_roman(value: int) -> str:
+    out = []
+    for symbol, amount in _VALUES:
+        while value >= amount:
+            out.append(symbol)
+            value -= amount
+    return "".join(out)
+
+
+def _title(words: str) -> str:
+    """Return words capitalized like a heading ("twenty-one" -> "Twenty-One")."""
+    return words.title() if words.islower() else words
+
+
+def romans(text: str, lang: Language) -> str:
+    """Return text with Roman numerals after heading words, regnal names, or opening a heading, read out."""
+    if not lang.n2w:
+        return text
+    if lang.heading_words:
+        heads = "|".join(re.escape(w) for w in lang.heading_words)
+
+        def heading(m: re.Match) -> str:
+            value = roman_value(m["num"])
+            return m[0] if value is None else f"{m['word']} {_title(cardinal(value, lang))}"
+
+        text = re.sub(rf"\b(?P<word>{heads})\s+(?P<num>{_NUMERAL})\b(?!['\u2019]\w)", heading, text)
+
+    def regnal(m: re.Match) -> str:
+        value = roman_value(m["num"])
+        if value is None:
+            return m[0]
+        return f"{m['name']} {lang.regnal_article} {_title(ordinal(value, lang))}".replace("  ", " ")
+
+    # German writes a full stop after an ordinal numeral: "Heinrich VIII." (kept when it ends the sentence).
+    stop = r"(?:\.(?!\s*$|\s+[A-ZÄÖÜ]))?" if lang.code == "de" else ""
+    names = "|".join(sorted(REGNAL_NAMES))
+    text = re.sub(rf"\b(?P<name>{names})\s+(?P<num>{_NUMERAL})\b{stop}", regnal, text)
+
+    def other(m: re.Match) -> str:
+        value = roman_value(m["num"])
+        return m[0] if value is None else f"{m['before']} {cardinal(value, lang)}"
+
+    # "World War II", "Apollo XI": a multi-letter numeral after a capitalized word is a plain number.
+    text = re.sub(rf"(?P<before>\b[A-Z][a-z]+)\s+(?P<num>[IVXLC]{{2,}})\b(?![-'\u2019]\w)", other, text)
+
+    def opening(m: re.Match) -> str:
+        value = roman_value(m["num"])
+        return m[0] if value is None else f"{_title(cardinal(value, lang))}{m['end']}"
+
+    # "XII. The Return" or a paragraph that is only "IV": a numbered heading.
+    return re.sub(rf"^(?P<num>{_NUMERAL})(?P<end>\.\s|\.?$)", opening, text)
