@@ -73,7 +73,20 @@ def build_convert_parser() -> argparse.ArgumentParser:
     voice.add_argument("--transcription", help="transcript of the --clone clip (default: transcribed locally)")
     voice.add_argument("--language", help="the book's language (default: its metadata, e.g. dc:language); chooses "
                                           "how numbers are read and is sent to the model, e.g. en or German")
-    voice.add_argument("--whisper-model", help="Whisper model for the --clone transcript (default tiny.en)")
+    voice.add_argument("--whisper-model",
+                       help="faster-whisper model for listening and --clone transcripts: tiny.en (bundled, "
+                            "the default), a size in your Hugging Face cache, or a model folder")
+    listen = p.add_argument_group("verification and mastering")
+    listen.add_argument("--verify", action=argparse.BooleanOptionalAction, default=None,
+                        help="hear every chunk and render again what was said wrong "
+                             "(default: on for sglomni, off for piper)")
+    listen.add_argument("--verify-takes", type=int, help="takes a chunk may get (default 3)")
+    listen.add_argument("--asr-url", help="listen with this server's /v1/audio/transcriptions "
+                                          "instead of local faster-whisper")
+    listen.add_argument("--loudness", type=float, metavar="LUFS",
+                        help="chapter loudness target, integrated (default -20; true peak <= -3 dBTP)")
+    listen.add_argument("--no-master", dest="master", action="store_false",
+                        help="leave levels as synthesized (no chunk leveling, no chapter mastering)")
     server = p.add_argument_group("server (sglomni)")
     server.add_argument("--api-url", action="append", default=[], dest="api_urls",
                         help="an external sgl-omni server; repeat for several")
@@ -125,7 +138,8 @@ def run_convert(argv: list[str]) -> int:
         whisper_model=args.whisper_model,
         api_urls=tuple(args.api_urls), concurrency=args.concurrency, port=args.port, host=args.host,
         profile=args.profile, include_matter=args.include_matter, code=args.code or "mention",
-        lexicon=args.lexicon, links=args.links,
+        lexicon=args.lexicon, links=args.links, verify=args.verify,
+        verify_takes=args.verify_takes, asr_url=args.asr_url, loudness=args.loudness, master=args.master,
     )
     if args.export_text:
         from app.convert import export_text

@@ -20,13 +20,16 @@ from app.book import lexicon as lexicon_mod
 from app.book.export_text import write_markdown
 from app.book.model import Book
 from app.book.spoken import Speaker, base_code, display_name
-from app.errors import InputError, environment_error
+from app.errors import ConfigError, InputError, environment_error
 from app.pipeline import events as ev
 from app.output.formats import parse_formats, sibling_outputs
 from app.pipeline import outpath
 from app.pipeline.plan import make_plan
 from app.pipeline.run import Converter
 from app.pipeline.stopping import StopControl
+from app.pipeline.verify import DEFAULT_TAKES, VerifySettings
+from app.audio.master import DEFAULT_LUFS, LUFS_RANGE, Target
+from app.listen.local import DEFAULT_MODEL, LocalWhisper
 from app.urls import check_server_url
 
 
@@ -65,6 +68,15 @@ class ConvertRequest:
     #: "read" URLs and emails ("a link to debian dot org") or "skip" them.
     links: str = "read"
     params: dict = field(default_factory=dict)
+    #: Hear every chunk and re-render what was said wrong; None: on for sglomni, off for piper.
+    verify: bool | None = None
+    #: Takes a chunk may get before it is reported as failing.
+    verify_takes: int | None = None
+    #: A server's /v1/audio/transcriptions to listen with, instead of local faster-whisper.
+    asr_url: str | None = None
+    #: Chapter loudness target (LUFS); mastering off with master=False.
+    loudness: float | None = None
+    master: bool = True
 
 
 #: Answer to "chunk size exceeds what the model can say in one request".
@@ -169,6 +181,47 @@ def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
     return create_backend(name, options)
 
 
+def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: Backend,
+                    book: Book) -> VerifySettings | None:
+    """Return how chunks are heard, or None when verification is off.
+
+    On by default for server models (language models skip, stutter and trail off); off for
+    the embedded Piper voice, which reads its phonemes deterministically and would only pay
+    a Whisper pass per chunk on the same CPU it synthesizes on.
+    """
+    setting = (conf.verify or "").strip().lower()
+    if setting not in ("", "on", "off"):
+        raise ConfigError(f"Setting verify = '{conf.verify}' is not one of on, off or empty",
+                          hint="Use \"on\", \"off\", or \"\" for the backend's default")
+    default = backend.name != "piper" if not setting else setting == "on"
+    enabled = req.verify if req.verify is not None else default
+    if not enabled:
+        return None
+    takes = req.verify_takes if req.verify_takes is not None else DEFAULT_TAKES
+    if takes < 1:
+        raise InputError(f"--verify-takes must be at least 1, not {takes}")
+    language = (book.language or "").split("-")[0].lower() or None
+    if req.asr_url:
+        from app.backends.sglomni.asr import ServerTranscriber
+
+        transcriber = ServerTranscriber(req.asr_url)
+    else:
+        transcriber = LocalWhisper(req.whisper_model or conf.whisper_model or DEFAULT_MODEL)
+    return VerifySettings(transcriber, max_takes=takes, language=language)
+
+
+def master_target(req: ConvertRequest) -> Target | None:
+    """Return the chapters' loudness target, or None with --no-master."""
+    if not req.master:
+        return None
+    lufs = DEFAULT_LUFS if req.loudness is None else req.loudness
+    low, high = LUFS_RANGE
+    if not low <= lufs <= high:
+        raise InputError(f"--loudness {lufs:g} is outside {low:g} to {high:g} LUFS",
+                         hint="Audiobook platforms ask for about -23 to -18; the default is -20")
+    return Target(lufs=lufs)
+
+
 def convert(
     req: ConvertRequest,
     *,
@@ -211,7 +264,8 @@ def convert(
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
                      formats=formats)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
-                          no_cache=req.no_cache, stop=stop or StopControl(cancel))
+                          no_cache=req.no_cache, stop=stop or StopControl(cancel),
+                          verify=verify_settings(req, conf, backend, book), master=master_target(req))
     try:
         return converter.run()
     except OSError as exc:  # a read-only home, a file where a folder should be, a full disk: both faces say so

@@ -18,6 +18,7 @@ bug and gets a traceback only with AUDIOBOOK_DEBUG=1.
     │   │   └── ServerBusy         ... "queue full", 429, busy: backpressure, not a failure
     │   ├── ServerUnavailable      cannot connect / server died
     │   ├── BadAudio               the answer was not usable audio
+    │   ├── UnverifiedChunks       chunks still said wrong after every take (book written, report names them)
     │   └── ServerStartError       a managed server did not come up (.log_path)
     ├── ProvisionError             venv/package/model install failed (.log_path)
     ├── LockedError                another run holds the book's lock (exit 5)
@@ -115,6 +116,10 @@ class ServerUnavailable(BackendError):
 
 class BadAudio(BackendError):
     transient = True
+
+
+class UnverifiedChunks(BackendError):
+    """The book was written, but verification heard some chunks said wrong in every take."""
 
 
 class ServerStartError(BackendError):

@@ -59,6 +59,8 @@ class Settings:
     ffmpeg: str = ""
     #: Whisper model size for reference-clip transcripts.
     whisper_model: str = "tiny.en"
+    #: Hear every chunk (--verify): "" on for server models and off for piper, "on", or "off".
+    verify: str = ""
     sglomni: SglomniSettings = field(default_factory=SglomniSettings)
     web: WebSettings = field(default_factory=WebSettings)
 

@@ -4,7 +4,10 @@ Speaks /health, /v1/models and /v1/audio/speech (WAV) on 127.0.0.1 only;
 timing comes from benchmarks.loadgen_model (calibrated to the MOSS-TTS-Local
 A100 guide, section 7.3), with --time-scale compressing wall time so a
 10-hour book takes minutes. Bodies are real 16-bit WAV of the modelled
-duration (quiet noise, not silence). Run:
+duration (quiet noise, not silence). POST /v1/audio/transcriptions answers
+like a GPU ASR model served beside the TTS one (sglang-omni's Whisper
+pipeline): after audio_seconds / --asr-rtf wall seconds (scaled like the TTS
+model), with the text whose speech it served for those exact bytes. Run:
 
     python -m benchmarks.loadgen_server --port 8731 [--time-scale 10] [--max-queued 0]
 """
@@ -12,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import email.parser
+import hashlib
 import json
 import random
 import struct
@@ -46,6 +51,10 @@ class LoadServer:
                                  *(rng.randint(-2000, 2000) for _ in range(rate * channels * 10)))
         self.requests = 0
         self.refused = 0
+        #: Text of every answer by the SHA-256 of its body, so a transcription can "hear" it.
+        self.said: dict[str, str] = {}
+        self.asr_rtf = 0.0
+        self.transcriptions = 0
 
     def model_now(self) -> float:
         return (time.monotonic() - self.t0) * self.scale
@@ -93,7 +102,25 @@ class LoadServer:
         self.waiters[rid] = fut
         self.wake.set()
         await fut
-        return 200, self.body(seconds), "audio/wav"
+        body = self.body(seconds)
+        self.said[hashlib.sha256(body).hexdigest()] = text
+        return 200, body, "audio/wav"
+
+    async def transcription(self, content_type: str, raw: bytes) -> tuple[int, bytes, str]:
+        msg = email.parser.BytesParser().parsebytes(
+            b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + raw)
+        audio = next((part.get_payload(decode=True) for part in (msg.get_payload() if msg.is_multipart() else [])
+                      if part.get_param("name", header="content-disposition") == "file"), None)
+        if not audio:
+            return 422, b'{"detail": "file is required"}', "application/json"
+        frames = max(0, len(audio) - 44) // (2 * self.channels)
+        seconds = frames / self.rate
+        self.transcriptions += 1
+        await asyncio.sleep(seconds / self.asr_rtf / self.scale if self.asr_rtf > 0 else 0)
+        text = self.said.get(hashlib.sha256(audio).hexdigest(), "")
+        answer = {"task": "transcribe", "language": "en", "duration": seconds, "text": text,
+                  "segments": [{"id": 0, "start": 0.0, "end": seconds, "text": text}]}
+        return 200, json.dumps(answer).encode(), "application/json"
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -110,7 +137,10 @@ class LoadServer:
                     k, _, v = h.decode("latin-1").partition(":")
                     headers[k.strip().lower()] = v.strip()
                 body = await reader.readexactly(int(headers.get("content-length", "0") or 0))
-                status, out, ctype = await self.route(method, path.split("?")[0], body)
+                if path.split("?")[0] == "/v1/audio/transcriptions" and method == "POST":
+                    status, out, ctype = await self.transcription(headers.get("content-type", ""), body)
+                else:
+                    status, out, ctype = await self.route(method, path.split("?")[0], body)
                 writer.write(f"HTTP/1.1 {status} X\r\nContent-Type: {ctype}\r\nContent-Length: {len(out)}\r\n"
                              f"Connection: keep-alive\r\n\r\n".encode() + out)
                 await writer.drain()
@@ -129,6 +159,7 @@ class LoadServer:
             return 200, json.dumps({"object": "list", "data": [card]}).encode(), "application/json"
         if path == "/stats":
             return 200, json.dumps({"requests": self.requests, "refused": self.refused,
+                                    "transcriptions": self.transcriptions,
                                     "audio": self.model.finished_audio,
                                     "model_seconds": self.model_now()}).encode(), "application/json"
         if path == "/v1/audio/speech" and method == "POST":
@@ -148,6 +179,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--channels", type=int, default=2)
     ap.add_argument("--model-name", default="moss-tts-local")
     ap.add_argument("--max-seconds", type=float, default=3600.0, help="exit after this many wall seconds")
+    ap.add_argument("--asr-rtf", type=float, default=150.0,
+                    help="realtime factor of one transcription (GPU Whisper: ~100-300x); 0 answers at once")
     for f in fields(ModelParams):
         ap.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default)
     return ap.parse_args(argv)
@@ -157,6 +190,7 @@ async def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     params = ModelParams(**{f.name: getattr(args, f.name) for f in fields(ModelParams)})
     app = LoadServer(params, args.time_scale, args.sample_rate, args.channels, args.model_name)
+    app.asr_rtf = args.asr_rtf
     server = await asyncio.start_server(app.handle, "127.0.0.1", args.port, limit=1 << 20)
     clock = asyncio.create_task(app.clock())
     print(f"loadgen listening on http://127.0.0.1:{args.port}", flush=True)

@@ -65,3 +65,15 @@ def sglang_omni_source() -> Path | None:
             if (site / "sglang_omni").is_dir():
                 return site
     return None
+
+
+def tone_speech_without_verification() -> None:
+    """Save settings that turn verification off: the double's tone has no words to hear.
+
+    Tests that exercise verification use the double's real Piper speech instead.
+    """
+    from app import settings
+
+    conf = settings.load()
+    conf.verify = "off"
+    settings.save(conf)

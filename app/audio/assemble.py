@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from app.audio import master
 from app.audio.wav import FORMAT_FLOAT, WavInfo, read_info
 from app.errors import BadAudio, OutputError
 
@@ -68,10 +69,13 @@ class Placement:
 class ChapterAssembler:
     """Append chunk WAVs with pauses into one 16-bit PCM chapter WAV."""
 
-    def __init__(self, out_path: Path, *, sample_rate: int | None = None, channels: int | None = None):
+    def __init__(self, out_path: Path, *, sample_rate: int | None = None, channels: int | None = None,
+                 loudness: float | None = None):
         if channels not in (None, 1, 2):
             raise ValueError("channels must be 1 or 2")
         self.out_path = Path(out_path)
+        #: Integrated loudness (LUFS) every chunk is leveled to before it is appended; None leaves levels alone.
+        self.loudness = loudness
         self.sample_rate = sample_rate
         self.channels = channels
         self._frames = 0
@@ -109,6 +113,8 @@ class ChapterAssembler:
         if len(samples):
             samples = _to_channels(samples, self.channels)
             samples = _resample(samples, info.sample_rate, self.sample_rate)
+            if self.loudness is not None:
+                samples = master.level(samples, self.sample_rate, self.loudness)
             gaps = tuple((start + a, start + b) for a, b in quiet_gaps(samples, self.sample_rate))
             _fade_edges(samples, self.sample_rate)
             self._write(_to_int16(samples))

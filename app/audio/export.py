@@ -12,6 +12,7 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from app import testhooks
 from app.audio.adts import adts_duration, is_adts
@@ -56,15 +57,22 @@ class BookMeta:
 
 
 def encode_chapter(
-    wav: Path, out: Path, *, fmt: str, meta: BookMeta, title: str, track: int, total: int, ffmpeg: str
+    wav: Path, out: Path, *, fmt: str, meta: BookMeta, title: str, track: int, total: int, ffmpeg: str,
+    audio_filter: str | None = None, on_output: Callable[[str], None] | None = None,
 ) -> Path:
-    """Encode one chapter WAV to AAC (.m4a, for the M4B) or a tagged MP3 and return `out`."""
+    """Encode one chapter WAV to AAC (.m4a, for the M4B) or a tagged MP3 and return `out`.
+
+    `audio_filter` runs in the same encode (mastering); `on_output` receives ffmpeg's printed
+    text (what the filter measured).
+    """
     if fmt not in FORMATS:
         raise OutputError(f"Unknown output format '{fmt}'", hint=f"Use one of: {', '.join(FORMATS)}")
     channels = min(read_info(wav).channels, 2)
     out = Path(out)
     with _temp_beside(out) as tmp, _cover_file(meta.cover, out.parent, ffmpeg) as cover:
         args = [ffmpeg, "-i", str(wav)]
+        if audio_filter:
+            args += ["-af", audio_filter]
         if fmt == "m4b":
             muxer = "adts" if out.suffix.lower() == ".aac" else "ipod"
             args += ["-map", "0:a", "-c:a", "aac", "-b:a", AAC_BITRATE[channels], "-metadata", f"title={title}", "-f", muxer]
@@ -77,8 +85,10 @@ def encode_chapter(
                          "-metadata:s:v", "title=Album cover", "-metadata:s:v", "comment=Cover (front)"]
             args += _tags(meta, title=title, album=meta.title)
             args += ["-metadata", f"track={track}/{total}", "-id3v2_version", "3", "-write_id3v1", "1", "-f", "mp3"]
-        run_ffmpeg([*args, str(tmp)], log_file=None)
+        printed = run_ffmpeg([*args, str(tmp)], log_file=None)
         os.replace(tmp, out)
+    if on_output is not None:
+        on_output(printed.decode("utf-8", "replace"))
     return out
 
 

@@ -62,6 +62,10 @@ class ChunkCache:
     def _meta_path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
+    def sidecar(self, key: str, name: str) -> Path:
+        """Return the path of a file kept beside the chunk (`key.NAME`: timings, verdict, other takes)."""
+        return self.root / key[:2] / f"{key}.{name}"
+
     def get(self, key: str) -> Path | None:
         """Return the chunk's WAV if present and intact; drop a corrupted entry."""
         wav, meta = self.path_for(key), self._meta_path(key)
@@ -138,7 +142,7 @@ class ChunkCache:
             return None
 
     def discard(self, key: str) -> None:
-        for p in (self.path_for(key), self._meta_path(key)):
+        for p in (self.path_for(key), self._meta_path(key), *self.path_for(key).parent.glob(f"{key}.*")):
             try:
                 p.unlink()
             except FileNotFoundError:

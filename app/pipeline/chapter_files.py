@@ -27,6 +27,8 @@ class ChapterRecord:
     sample_rate: int
     placements: list[Placement]
     files: dict[str, Path] = field(default_factory=dict)
+    #: The encode's measured loudness (app/audio/master.py ChapterLoudness.as_dict()), when mastered.
+    loudness: dict | None = None
 
 
 def sidecar_path(target: Path) -> Path:
@@ -36,7 +38,8 @@ def sidecar_path(target: Path) -> Path:
 def write_sidecar(target: Path, record: ChapterRecord) -> None:
     """Record the chapter beside its encoded file `target`."""
     data = {"audio_seconds": record.audio_seconds, "sample_rate": record.sample_rate,
-            "placements": [[p.start, p.end, p.lead_trim, [list(g) for g in p.gaps]] for p in record.placements]}
+            "placements": [[p.start, p.end, p.lead_trim, [list(g) for g in p.gaps]] for p in record.placements],
+            "loudness": record.loudness}
     write_bytes_atomic(sidecar_path(target), json.dumps(data).encode())
 
 
@@ -49,6 +52,8 @@ def read_sidecar(target: Path, title: str) -> ChapterRecord | None:
         data = json.loads(path.read_text())
         placements = [Placement(float(a), float(b), float(lead), tuple((float(x), float(y)) for x, y in gaps))
                       for a, b, lead, gaps in data["placements"]]
-        return ChapterRecord(title, float(data["audio_seconds"]), int(data["sample_rate"]), placements)
+        loudness = data.get("loudness")
+        return ChapterRecord(title, float(data["audio_seconds"]), int(data["sample_rate"]), placements,
+                             loudness=loudness if isinstance(loudness, dict) else None)
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app import paths, testhooks
+from app.audio import master as mastering
 from app.audio import wav as wavinfo
 from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
@@ -37,8 +38,10 @@ from app.pipeline.pauses import pause_seconds
 from app.pipeline.plan import PlannedChapter, PlannedChunk, RunPlan, safe_filename
 from app.pipeline.problems import ProblemLog
 from app.pipeline.quality import check_chunk_audio
-from app.pipeline.scheduler import Scheduler
+from app.pipeline.scheduler import Scheduler, SideWork
 from app.pipeline.stopping import STOPPED, StopControl
+from app.pipeline.report import RunReport
+from app.pipeline.verify import Listening, VerifySettings, take_seed
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +68,8 @@ class Converter:
         no_cache: bool = False,
         cancel: threading.Event | None = None,
         stop: StopControl | None = None,
+        verify: VerifySettings | None = None,
+        master: mastering.Target | None = None,
     ):
         self.plan = plan
         self.backend = backend
@@ -83,6 +88,9 @@ class Converter:
         wants_aac = bool(({"m4b"} | READ_ALONG) & set(plan.formats))
         self.kinds = tuple(k for k, on in (("m4b", wants_aac), ("mp3", "mp3" in plan.formats)) if on)
         self._synthesized = 0
+        self.verify = verify
+        self.master = master
+        self.report = RunReport(plan, verify, master)
 
     # -- public ---------------------------------------------------------------
 
@@ -124,9 +132,13 @@ class Converter:
         # server can outrun it, leaving a backlog after the last chunk.
         encoder = cf.ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1), thread_name_prefix="encode")
         encoded: dict[int, cf.Future[ChapterRecord]] = {}
+        self._listening = Listening(self.verify, self.cache, self.report, self.emit) if self.verify else None
+        recheck: list[PlannedChunk] = []
         try:
             for index, seconds in ready.items():
                 state = chapters[index]
+                for pc in state.planned.chunks if self._listening else ():
+                    self._listening.trusted(pc)  # their verdicts still belong in the report
                 state.remaining, state.audio_seconds = 0, seconds
                 for _ in state.planned.chunks:
                     self.emit(ev.ChunkDone(index, seconds / len(state.planned.chunks), True))
@@ -141,15 +153,20 @@ class Converter:
                         self._twins.setdefault(pc.key, [])
                         todo.append(pc)
                         continue
+                    if self._listening is not None and not self._listening.trusted(pc):
+                        recheck.append(pc)  # heard under other settings: hear it again, render only if wrong
+                        continue
                     self._chunk_finished(chapters, pc, path, True, encoder, encoded)
-            if todo:  # a finished book boots no server and loads no voice
+            if todo or recheck:  # a finished book boots no server and loads no voice
                 with self.backend:
-                    self._synthesize_all(todo, chapters, encoder, encoded)
+                    self._synthesize_all(todo, chapters, encoder, encoded, recheck)
             results = {i: encoded[i].result() for i in sorted(encoded)}
         except KeyboardInterrupt:
             self.cancel.set()
             raise Cancelled(STOPPED) from None
         finally:
+            if self._listening is not None:
+                self._listening.close()
             encoder.shutdown(wait=True, cancel_futures=True)
         if self.cancel.is_set():
             raise Cancelled(STOPPED)
@@ -157,28 +174,54 @@ class Converter:
         self.emit(ev.Muxing(self.outputs[self.plan.formats[0]]))
         output = self._write_output(results)
         total_audio = sum(s.audio_seconds for s in chapters.values())
+        report_path = self.report.write(output)
+        self.emit(ev.Message(self.report.summary(report_path)))
         self.emit(ev.RunFinished(output, total_audio, time.monotonic() - started, self._synthesized))
+        self.report.raise_if_failing(output, report_path)
         return output
 
-    def _synthesize_all(self, todo, chapters, encoder, encoded) -> None:
-        if not todo:
+    def _synthesize_all(self, todo, chapters, encoder, encoded, recheck=()) -> None:
+        if not todo and not recheck:
             return
         # The limit moves with measured goodput unless pinned (app/pipeline/adaptive.py).
         scheduler = Scheduler(self.backend, adaptive.limit_for(self.backend), self.stop, self._render_chunk,
                               ProblemLog(lambda line: self.emit(ev.Message(line))))
+        listening = self._listening
+        for pc in recheck:
+            listening.hear(pc, recheck=True)
 
         def finished(pc: PlannedChunk, path: Path) -> None:
             self._synthesized += 1
-            self._chunk_finished(chapters, pc, path, False, encoder, encoded)
-            for twin in self._twins.pop(pc.key, []):
-                self._chunk_finished(chapters, twin, path, True, encoder, encoded)
+            if listening is not None:
+                listening.hear(pc)  # final once heard (app/pipeline/verify.py), beside the requests in flight
+            else:
+                self._chunk_checked(chapters, pc, encoder, encoded)
 
-        scheduler.run(todo, finished)
+        def settle(requeue) -> None:
+            """Judge the takes heard so far: a settled chunk goes on to its chapter, a wrong one is sent again."""
+            for fut in [f for f in listening.hearing if f.done()]:
+                retake: deque = deque()
+                if (pc := listening.heard(fut, retake)) is not None:
+                    self._chunk_checked(chapters, pc, encoder, encoded)
+                for again in retake:
+                    requeue(again)
+
+        side = None if listening is None else SideWork(pending=lambda: bool(listening.hearing), poll=settle)
+        scheduler.run(todo, finished, side=side)
+
+    def _chunk_checked(self, chapters, pc: PlannedChunk, encoder, encoded) -> None:
+        """A chunk is final (verified, or verification is off): count it and its twins."""
+        path = self.cache.path_for(pc.key)
+        self._chunk_finished(chapters, pc, path, False, encoder, encoded)
+        for twin in self._twins.pop(pc.key, []):
+            self._chunk_finished(chapters, twin, path, True, encoder, encoded)
 
     def _render_chunk(self, pc: PlannedChunk, attempt: int) -> Path:
-        """Synthesize one chunk (one attempt) and store it if it passes; runs in a worker thread."""
+        """Synthesize one chunk (one attempt of its current take) and store it if it passes; runs in a worker thread."""
+        take = self._listening.take(pc) if self._listening else 0
+        base = take_seed(pc.seed, take)  # another take (verification) is another seed
         # A retry after bad audio uses another seed: the same seed would repeat the fault.
-        seed = pc.seed if attempt == 1 else (pc.seed + attempt * 7919) & 0x7FFFFFFF
+        seed = base if attempt == 1 else (base + attempt * 7919) & 0x7FFFFFFF
         tmp = self.cache.temp_path(pc.key)
         try:
             starts = self.backend.synthesize(pc.text, seed, tmp)
@@ -210,6 +253,9 @@ class Converter:
     def _chapter_file(self, planned: PlannedChapter, kind: str) -> Path:
         ext = "aac" if kind == "m4b" else "mp3"
         extra = f"{self.meta.title}|{self.meta.author}" if kind == "mp3" else ""
+        # Another verification or mastering setting may change the chapter's audio.
+        extra += f"|{self.master.key() if self.master else 'unmastered'}"
+        extra += f"|{self.verify.fingerprint()}" if self.verify else ""
         return self.work_dir / "chapters" / f"{planned.artifact_key(kind, extra)}.{ext}"
 
     def _finished_record(self, planned: PlannedChapter) -> ChapterRecord | None:
@@ -224,7 +270,11 @@ class Converter:
     def _encoded_seconds(self, planned: PlannedChapter) -> float | None:
         """Return the audio length of the chapter's encoded files, or None if they are not all done."""
         record = self._finished_record(planned)
-        return record.audio_seconds if record else None
+        if record is None:
+            return None
+        if record.loudness:
+            self.report.add_loudness(planned.chapter, mastering.ChapterLoudness.from_dict(record.loudness))
+        return record.audio_seconds
 
     def _encode_chapter(self, state: _ChapterState) -> ChapterRecord:
         """Stitch a finished chapter from cached chunks and encode it (pipelined)."""
@@ -239,7 +289,7 @@ class Converter:
         paths.ensure(first.parent)
         wav = first.with_suffix(".wav")
         placements = []
-        with ChapterAssembler(wav) as assembler:
+        with ChapterAssembler(wav, loudness=self.master.lufs if self.master else None) as assembler:
             for pc in planned.chunks:
                 if self.cancel.is_set():
                     raise Cancelled(STOPPED)
@@ -252,8 +302,15 @@ class Converter:
             for kind, target in targets.items():
                 if not self.no_cache and read_sidecar(target, chapter.title) is not None:
                     continue  # this encode is done; only the other format is new
+                measured: list[mastering.ChapterLoudness] = []
                 encode_chapter(wav, target, fmt=kind, meta=self.meta, title=chapter.title,
-                               track=chapter.index, total=len(self.plan.book.chapters), ffmpeg=self.ffmpeg)
+                               track=chapter.index, total=len(self.plan.book.chapters), ffmpeg=self.ffmpeg,
+                               audio_filter=mastering.chapter_filter(self.master, assembler.sample_rate)
+                               if self.master else None,
+                               on_output=lambda text, m=measured: m.extend(filter(None, [mastering.parse_stats(text)])))
+                if measured and record.loudness is None:
+                    self.report.add_loudness(chapter, measured[0])
+                    record.loudness = measured[0].as_dict()
                 write_sidecar(target, record)
         finally:
             wav.unlink(missing_ok=True)

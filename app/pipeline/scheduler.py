@@ -54,6 +54,19 @@ Finished = Callable[[PlannedChunk, Path], None]
 
 
 @dataclass
+class SideWork:
+    """Work that runs beside the requests (hearing each take) and may send chunks again.
+
+    `pending()` keeps the loop alive while it has work; `poll(requeue)` runs in the
+    scheduler's thread every turn and calls `requeue(chunk)` for a chunk to render again
+    (another take, first in line: its chapter waits for it).
+    """
+
+    pending: Callable[[], bool]
+    poll: Callable[[Callable[[PlannedChunk], None]], None]
+
+
+@dataclass
 class _Job:
     pc: PlannedChunk
     attempts: int = 0
@@ -107,13 +120,14 @@ class Scheduler:
         self.sent = self.busy = self.retried = 0
 
     # -- the loop -------------------------------------------------------------------------
-    def run(self, todo: Iterable[PlannedChunk], finished: Finished) -> None:
+    def run(self, todo: Iterable[PlannedChunk], finished: Finished, *, side: SideWork | None = None) -> None:
         """Render every chunk of `todo`; call `finished` for each; raise on failure or stop."""
         ready = deque(_Job(pc) for pc in todo)
+        pending = side.pending if side else (lambda: False)
         self.stop.draining_with(self._drain_info)
         self.stop.on_stop_now(self.backend.abort)
         try:
-            while ready or self._later or self._flights:
+            while ready or self._later or self._flights or (pending() and not self.stop.cancel.is_set()):
                 if self.stop.now.is_set():
                     raise Cancelled(STOPPED)
                 self._promote(ready)
@@ -129,6 +143,8 @@ class Scheduler:
                     while ready and len(self._flights) + len(self._later) < self.limiter.limit:
                         self._send(ready.popleft())
                 self._collect(ready, finished)
+                if side is not None and not self.stop.cancel.is_set():
+                    side.poll(lambda pc: ready.appendleft(_Job(pc)))
         except BaseException:
             self.stop.cancel.set()
             self._cut()
@@ -236,4 +252,4 @@ class Scheduler:
             flight.thread.join(max(0.0, deadline - time.monotonic()))
 
 
-__all__ = ["Scheduler", "MAX_ATTEMPTS", "CHUNK_DEADLINE", "backoff", "busy_pause"]
+__all__ = ["Scheduler", "SideWork", "MAX_ATTEMPTS", "CHUNK_DEADLINE", "backoff", "busy_pause"]

@@ -14,7 +14,7 @@ import pytest
 
 from app import proc
 from tests.sglomni.conftest import free_port
-from tests.support import install_fake_sgl_omni, processes_running_from
+from tests.support import install_fake_sgl_omni, processes_running_from, tone_speech_without_verification
 
 ROOT = Path(__file__).resolve().parents[2]
 DOUBLE = Path(__file__).resolve().parent / "double.py"
@@ -32,6 +32,7 @@ def fault_env(tmp_path, monkeypatch, isolated_home):
     monkeypatch.setenv("SGO_DOUBLE_RECORD", str(tmp_path / "requests.jsonl"))
     monkeypatch.setenv("FAULT_LOG", str(tmp_path / "faults.jsonl"))
     monkeypatch.setenv("SGO_DOUBLE_SPEECH", "tone")
+    tone_speech_without_verification()
     yield envs
     from app.backends.sglomni import server
     server.stop_from_pidfile(timeouts=server.StopTimeouts(1, 1, 2))

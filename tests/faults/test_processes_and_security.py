@@ -16,7 +16,7 @@ from .conftest import error_line, sglomni_args, venv_processes
 
 
 def write_settings(home: Path, **sglomni) -> None:
-    lines = ["[sglomni]"] + [f"{k} = {v!r}" if isinstance(v, str) else f"{k} = {v}" for k, v in sglomni.items()]
+    lines = ['verify = "off"', "[sglomni]"] + [f"{k} = {v!r}" if isinstance(v, str) else f"{k} = {v}" for k, v in sglomni.items()]
     (home / "settings.toml").write_text("\n".join(lines) + "\n")
 
 

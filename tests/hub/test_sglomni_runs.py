@@ -104,6 +104,7 @@ async def test_remote_server_is_discovered_and_its_voices_offered(external_doubl
         client.upload_voice(ep, "lighthouse_keeper", wav)
     conf = settings.Settings()
     conf.sglomni.remote_url = external_double
+    conf.verify = "off"  # the double speaks a tone
     settings.save(conf)
     app = HubApp(setup_wizard=False)
     async with app.run_test(size=(100, 40)) as pilot:

@@ -13,7 +13,7 @@ import pytest
 
 from app import proc
 from app.settings import Settings, SglomniSettings
-from tests.support import install_fake_sgl_omni
+from tests.support import install_fake_sgl_omni, tone_speech_without_verification
 
 DOUBLE = Path(__file__).resolve().parent / "double" / "server.py"
 
@@ -36,6 +36,7 @@ def fake_venv(tmp_path, monkeypatch):
     monkeypatch.setenv("SGO_DOUBLE_RECORD", str(tmp_path / "requests.jsonl"))
     monkeypatch.setenv("SGO_DOUBLE_SPEECH", "tone")
     monkeypatch.setenv("LD_LIBRARY_PATH", "/leaked/cudnn")  # the server must not inherit it
+    tone_speech_without_verification()
     for var in [v for v in os.environ if v.startswith("SGO_DOUBLE_") and v not in
                 ("SGO_DOUBLE_RECORD", "SGO_DOUBLE_SPEECH")]:
         monkeypatch.delenv(var)

@@ -305,9 +305,9 @@ def test_backend_boots_synthesizes_and_stops_its_own_server(settings, tmp_path):
 
 
 def test_transcript_comes_from_the_clip_cache_when_not_given(external_double, requests_log, settings, tmp_path):
-    from app.backends.sglomni import transcribe
+    from app.listen import clip as clip_transcript
     clip = make_clip(tmp_path / "voices" / "n.wav") if (tmp_path / "voices").mkdir() is None else None
-    transcribe.transcript_path(clip).write_text("Cached words of the clip.\n")
+    clip_transcript.transcript_path(clip).write_text("Cached words of the clip.\n")
     url = external_double("moss_tts_local")
     b = backend_for(url, "moss_tts_local", settings, clone=clip)
     b.synthesize("Hello.", 1, tmp_path / "t.wav")

@@ -9,7 +9,8 @@ from typing import Any
 
 from app import settings as settings_mod
 from app.backends.base import Backend, BackendOptions
-from app.backends.sglomni import catalog, client, policy, reference, requests, server, transcribe
+from app.backends.sglomni import catalog, client, policy, reference, requests, server
+from app.listen import clip as clip_transcript
 from app.backends.sglomni.clipcheck import check_clip
 from app.backends.sglomni.endpoints import EndpointPool
 from app.backends.sglomni.http import Endpoint, Timeouts
@@ -93,7 +94,7 @@ class SglomniBackend(Backend):
             if self.voice.clone is not None:
                 # Before any request: Qwen3-TTS Base answers a clip without ref_text with a 400.
                 requests.require_transcript(self.spec, self._transcript,
-                                            can_transcribe=transcribe.can_transcribe())
+                                            can_transcribe=clip_transcript.can_transcribe())
             self._transcript_done = True
         return self._transcript
 

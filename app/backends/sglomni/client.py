@@ -66,10 +66,10 @@ def resolve_transcript(voice: VoiceOptions, *, whisper_model: str | None = None)
         return None
     if voice.transcription and voice.transcription.strip():
         return voice.transcription.strip()
-    from app.backends.sglomni import transcribe
+    from app.listen import clip
     try:
-        text = transcribe.transcript_for(Path(voice.clone), model=whisper_model) \
-            if whisper_model else transcribe.transcript_for(Path(voice.clone))
+        text = clip.transcript_for(Path(voice.clone), model=whisper_model) \
+            if whisper_model else clip.transcript_for(Path(voice.clone))
     except Exception as exc:  # the transcript is optional: a Whisper failure must not block the run
         log.warning("transcribing %s failed (%s)", voice.clone, exc)
         text = None

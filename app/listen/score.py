@@ -1,0 +1,132 @@
+"""Score a take: what was heard against the text it was asked to say.
+
+The word error rate comes from a minimal edit alignment (jiwer). On top of it,
+named problems say what kind of wrong it is, so a report reads "skipped 9 of 18
+words" instead of a bare number: missing words, extra words, a phrase said
+again, a cut-off ending, another language, silence where words were expected.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.listen.normalize import normalize
+from app.listen.transcript import Transcript
+
+#: Problem names, one line each, as they appear in the report.
+MISSING = "missing words"  #: words of the text not heard
+EXTRA = "extra words"  #: words heard that the text does not have
+REPEATED = "repeated phrase"  #: a phrase of the text heard more often than written
+TRUNCATED = "truncated ending"  #: the last words of the text not heard
+LANGUAGE = "another language"  #: the recognizer is sure the speech is in another language
+SILENCE = "silence where words were expected"  #: (almost) nothing heard
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """When a take counts as said wrong. Defaults tolerate a small model's mishearings."""
+
+    #: Word error rate above which a take is rejected.
+    max_error: float = 0.2
+    #: Fewer errors than this never reject (a short chunk with one misheard word).
+    min_errors: int = 2
+    #: Trailing words of the text that, all unheard, make a truncated ending.
+    tail_words: int = 3
+    #: Detected-language confidence above which another language rejects the take.
+    language_confidence: float = 0.8
+
+
+@dataclass(frozen=True)
+class Score:
+    """The verdict on one take."""
+
+    error_rate: float
+    errors: int
+    words: int
+    problems: tuple[str, ...]
+    heard: str
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def as_dict(self) -> dict:
+        return {"error_rate": round(self.error_rate, 4), "errors": self.errors, "words": self.words,
+                "problems": list(self.problems), "heard": self.heard}
+
+
+def _ngrams(words: list[str], n: int) -> dict[tuple[str, ...], int]:
+    found: dict[tuple[str, ...], int] = {}
+    for i in range(len(words) - n + 1):
+        gram = tuple(words[i:i + n])
+        found[gram] = found.get(gram, 0) + 1
+    return found
+
+
+def _repeats(expected: list[str], heard: list[str], n: int = 3) -> bool:
+    """Return whether a phrase of the text (n words) is heard more often than the text says it.
+
+    Three words: a recognizer's slip rarely repeats three words, a stuttering model does.
+    """
+    want = _ngrams(expected, n)
+    return any(count > want[gram] for gram, count in _ngrams(heard, n).items() if gram in want)
+
+
+def score(text: str, heard: Transcript, *, language: str | None = None,
+          thresholds: Thresholds = Thresholds()) -> Score:
+    """Return how well `heard` says `text` (its spoken form), and what is wrong if anything."""
+    expected, got = normalize(text), normalize(heard.text)
+    got = _join_compounds(got, set(expected))
+    expected = _join_compounds(expected, set(got))
+    if not expected:
+        return Score(0.0, 0, 0, (), heard.text)
+    if not got:
+        return Score(1.0, len(expected), len(expected), (SILENCE, MISSING), heard.text)
+    import jiwer  # imported on first use: a run without verification never needs it
+
+    out = jiwer.process_words(" ".join(expected), " ".join(got))
+    errors = out.substitutions + out.deletions + out.insertions
+    rate = errors / len(expected)
+    problems: list[str] = []
+    if errors >= thresholds.min_errors and rate > thresholds.max_error:
+        if out.deletions >= max(thresholds.min_errors, out.insertions):
+            problems.append(MISSING)
+        if out.insertions >= max(thresholds.min_errors, out.deletions):
+            problems.append(EXTRA)
+        if not problems:
+            problems.append(MISSING if out.deletions >= out.insertions else EXTRA)
+    if _repeats(expected, got):
+        problems.append(REPEATED)
+    if len(expected) >= 2 * thresholds.tail_words and _tail_missing(out, len(expected), thresholds.tail_words):
+        problems.append(TRUNCATED)
+    if (language and heard.language and heard.language != language
+            and (heard.language_probability or 0) >= thresholds.language_confidence):
+        problems.append(LANGUAGE)
+    if len(got) * 4 < len(expected):
+        problems.append(SILENCE)
+    return Score(rate, errors, len(expected), tuple(dict.fromkeys(problems)), heard.text)
+
+
+def _join_compounds(words: list[str], vocabulary: set[str]) -> list[str]:
+    """Return `words` with neighbours joined where the other side has them as one word.
+
+    "light house" heard for "lighthouse" (or "every one" for "everyone") is a spelling, not an error.
+    """
+    joined: list[str] = []
+    i = 0
+    while i < len(words):
+        if i + 1 < len(words) and words[i] + words[i + 1] in vocabulary and words[i] not in vocabulary:
+            joined.append(words[i] + words[i + 1])
+            i += 2
+        else:
+            joined.append(words[i])
+            i += 1
+    return joined
+
+
+def _tail_missing(out, count: int, tail: int) -> bool:
+    """Return whether the last `tail` words of the reference were all deleted."""
+    deleted: set[int] = set()
+    for chunk in out.alignments[0]:
+        if chunk.type == "delete":
+            deleted.update(range(chunk.ref_start_idx, chunk.ref_end_idx))
+    return all(i in deleted for i in range(count - tail, count))
