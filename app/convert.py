@@ -239,7 +239,8 @@ def convert(
     book, full = _read_selection(req)
     # Every output is a sibling of one stem, named after the first format's own path
     # (`--output dir/Book.m4b --format m4b,vtt` -> dir/Book.m4b and dir/Book.vtt).
-    primary = outpath.resolve_output(book, req.output, conf.resolved_output_dir(), formats[0],
+    primary = outpath.resolve_output(book, outpath.primary_path(req.output, formats[0]),
+                                     conf.resolved_output_dir(), formats[0],
                                      label=outpath.selection_label(book, full))
     outputs = sibling_outputs(primary, formats)
     for kind, path in outputs.items():

@@ -27,6 +27,8 @@ from app.pipeline.plan import safe_filename
 
 #: Output suffix -> the format written under it.
 SUFFIX_FORMATS = {".m4b": "m4b", ".mp3": "mp3", ".epub": "epub", ".srt": "srt", ".vtt": "vtt"}
+#: Formats that are the narration itself (the rest are text beside it).
+AUDIO_FORMATS = frozenset({"m4b", "mp3"})
 #: Formats written as one folder of files (one per chapter) rather than one file.
 FOLDER_FORMATS = frozenset({"mp3"})
 #: Leading bytes of an existing file we may replace, per format (ISO BMFF "ftyp" box, MP3 frames/ID3).
@@ -50,8 +52,13 @@ def choose_formats(requested: Sequence[str] | None, output: Path | None, default
     if output is not None and not is_folder_path(output):
         named = SUFFIX_FORMATS.get(Path(output).suffix.lower())
     if requested:
-        if named is not None and named not in requested:
-            raise InputError(f"--output {output} names an {named.upper()} file, but --format is "
+        # `--output Book.m4b --format epub,vtt` names the stem of the siblings (issue 14); a
+        # suffix is a conflict when it is another audio format than those asked (`x.m4b
+        # --format mp3`), or a text output that is not asked for (`x.epub --format m4b`).
+        audio_asked = any(f in AUDIO_FORMATS for f in requested)
+        if named is not None and named not in requested and (named not in AUDIO_FORMATS or audio_asked):
+            article = "a" if named == "vtt" else "an"
+            raise InputError(f"--output {output} names {article} {named.upper()} file, but --format is "
                              f"{','.join(requested)}",
                              hint=f"Drop --format (the suffix decides), or give --output a "
                                   f"{_suffix_for(requested[0])} name or a folder ending in /")
@@ -83,6 +90,14 @@ def default_name(book: Book, fmt: str, label: str | None = None) -> str:
     if label:
         stem = f"{stem} ({label})"
     return stem if fmt in FOLDER_FORMATS else f"{stem}{_suffix_for(fmt)}"
+
+
+def primary_path(output: Path | str | None, first: str) -> Path | str | None:
+    """Return `--output` as the path of the first format: a suffix naming another format names only the stem."""
+    if output is None or is_folder_path(output):
+        return output
+    named = SUFFIX_FORMATS.get(Path(output).suffix.lower())
+    return Path(output).with_suffix("") if named is not None and named != first else output
 
 
 def resolve_output(book: Book, output: Path | None, default_dir: Path, fmt: str, *,
@@ -155,5 +170,5 @@ def _suffix_for(fmt: str) -> str:
     return next(s for s, f in SUFFIX_FORMATS.items() if f == fmt)
 
 
-__all__ = ["SUFFIX_FORMATS", "FOLDER_FORMATS", "choose_formats", "selection_label", "default_name",
+__all__ = ["SUFFIX_FORMATS", "AUDIO_FORMATS", "FOLDER_FORMATS", "primary_path", "choose_formats", "selection_label", "default_name",
            "resolve_output", "check_output", "never_an_input", "ensure_writable", "is_folder_path"]
