@@ -151,8 +151,8 @@ def never_an_input(output: Path | str | None, inputs: Sequence[Path]) -> None:
     target = Path(output).expanduser().resolve()
     for source in inputs:
         if target == Path(source).expanduser().resolve():
-            raise InputError(f"--output {output} is the book itself; it would be replaced by audio",
-                             hint="Choose another output name")
+            raise InputError(f"The output {output} is the book itself, the book being read; it would be replaced",
+                             hint="Choose another --output name or folder")
 
 
 def ensure_writable(folder: Path) -> None:

@@ -1,7 +1,7 @@
 """The per-book report: what was heard, what was rendered again, what still fails, how loud.
 
-Written beside the output as `<output>.report.json` (for an MP3 folder,
-`report.json` inside it), summarized in one line at the end of the run. A
+Written beside the output as `<output>.report.json` (for an MP3 folder `Book`,
+`Book.report.json` beside it), summarized in one line at the end of the run. A
 chunk that still sounds wrong after its last take is stitched (its best take,
 so the book stays whole) but never silently: it is listed here, and the run
 ends with UnverifiedChunks (exit 4) naming the report.
@@ -25,7 +25,8 @@ REPORT_VERSION = 1
 
 def report_path(output: Path, fmt: str) -> Path:
     """Return where the report of `output` goes."""
-    return output / "report.json" if fmt == "mp3" else output.with_suffix(".report.json")
+    # Beside the output, never inside an MP3 folder: that folder holds only the book's chapters.
+    return output.with_name(output.name + ".report.json") if fmt == "mp3" else output.with_suffix(".report.json")
 
 
 class RunReport:
