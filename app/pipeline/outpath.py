@@ -151,7 +151,7 @@ def never_an_input(output: Path | str | None, inputs: Sequence[Path]) -> None:
     target = Path(output).expanduser().resolve()
     for source in inputs:
         if target == Path(source).expanduser().resolve():
-            raise InputError(f"The output {output} is the book itself, the book being read; it would be replaced",
+            raise InputError(f"An output is the book being read, the book itself; it would be replaced: {output}",
                              hint="Choose another --output name or folder")
 
 
