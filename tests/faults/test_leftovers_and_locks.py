@@ -55,7 +55,8 @@ def test_a_kill_9_leaves_files_the_next_run_sweeps_and_a_live_runs_files_stay(tm
     assert rerun.finish() == 0, rerun.stderr
     assert not [p for p in part + planted if p.exists()]
     assert live.exists()
-    assert [p.name for p in out_dir.iterdir()] == ["river.m4b"]
+    # The book and its report (issue 13's per-book report sits beside the output); nothing else.
+    assert sorted(p.name for p in out_dir.iterdir()) == ["river.m4b", "river.report.json"]
 
 
 def test_a_symlink_or_a_copy_of_a_running_book_cannot_run_at_once(tmp_path, cli, external, run_cli):

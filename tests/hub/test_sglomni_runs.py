@@ -83,11 +83,14 @@ async def test_cancel_then_resume_on_the_managed_double(double_venv, port, tmp_p
         await pilot.press("r")  # resume
         await wait_for(pilot, lambda: run.outcome, timeout=60, what="the resumed run")
         assert run.outcome == "done", screen_text(app)
-        assert run.stats.cached == first_done  # finished chunks were not rendered again
+        # Finished chunks were not rendered again: those done at the cancel, and the requests in flight
+        # then, which drain and are kept (their progress events may reach the screen after the outcome).
+        assert run.stats.cached >= first_done
         assert run.output.is_file() and run.output.suffix == ".m4b"
         assert "Done:" in screen_text(app)
     speech = [json.loads(line) for line in record.read_text().splitlines() if '"/v1/audio/speech"' in line]
     assert speech and all(r["json"].get("voice") == "casual_male" for r in speech)
+    assert len(speech) <= run.stats.total, "a chunk was rendered twice across the cancel and the resume"
 
 
 async def test_remote_server_is_discovered_and_its_voices_offered(external_double, tmp_path):
