@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lxml import etree
 
 from app.book.blocks import UNLISTED_MIN_WORDS, Block
 from app.book.cleanup import body_words, is_matter_title, narration, real_title

@@ -18,10 +18,8 @@ can tell exact timing from estimated timing.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Sequence
 
 from app.audio.assemble import Placement

@@ -12,7 +12,7 @@ import os
 import mimetypes
 import re
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
