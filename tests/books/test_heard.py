@@ -21,10 +21,10 @@ pytestmark = pytest.mark.slow
 SAMPLE_WORDS = 150
 #: The issue's goals: prose and technical text (the floor for a clean Sphinx chapter was 15%).
 GOAL = {"prose": 0.12, "technical": 0.20}
-#: How far over the clean-extraction floor a book may be when it misses the goal: the noise between two
-#: takes of ~150 words (Piper samples its delivery; tiny.en then mishears different words: 5.5 points
-#: measured between two runs of the FAQ sample). A navigation bar and footer read aloud add more than this.
-FLOOR_MARGIN = 0.08
+#: How far over the clean-extraction floor a book may be when it misses the goal. Piper speaks without
+#: sampling noise here, so two runs give the same figures; the margin covers the windows differing by a
+#: few words (the sample ends on a paragraph, the floor on a word). A navigation bar read aloud adds more.
+FLOOR_MARGIN = 0.05
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +70,12 @@ def _opening(body: str, count: int) -> str:
 
 
 def _heard(voice, whisper, text: str, wav) -> list[str]:
+    from piper import SynthesisConfig
+
+    # No sampling noise: the same text is spoken the same way on every run, so the sample and its floor
+    # differ only by their text (with Piper's default noise, one CI run heard the floor 8 points lower).
     with wave.open(str(wav), "wb") as out:
-        voice.synthesize_wav(text, out)
+        voice.synthesize_wav(text, out, syn_config=SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0))
     segments, _ = whisper.transcribe(str(wav), beam_size=1, language="en")
     return words(" ".join(s.text for s in segments))
 
@@ -82,7 +86,9 @@ def test_spoken_sample_matches_the_chapter_body(key, voice, whisper, tmp_path):
     path = fetch(book)
     chapter = load_book(path).chapters[1]
     title = expected_titles(book, path)[1]
-    heard = _heard(voice, whisper, _sample(chapter.paragraphs), tmp_path / "sample.wav")
+    # The heading is announced as the chapter's title, and the reference body starts after it.
+    paragraphs = chapter.paragraphs[1:] if chapter.paragraphs[0] == chapter.title else chapter.paragraphs
+    heard = _heard(voice, whisper, _sample(paragraphs), tmp_path / "sample.wav")
     body = chapter_body(book, path, title)
     error, length = _best_window(words(body), heard)
     floor = None
