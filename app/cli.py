@@ -37,7 +37,9 @@ def build_convert_parser() -> argparse.ArgumentParser:
         epilog="Other commands: 'audiobook.py hub' (terminal UI), 'audiobook.py cache [prune]', "
                "'audiobook.py backends sglomni list|install|remove|status|setup|start|stop'.",
     )
-    p.add_argument("book", type=Path, nargs="?", help="the book file (.epub, .txt, .md, .html)")
+    p.add_argument("book", type=Path, nargs="*",
+                   help="the book file (.epub, .txt, .md, .html); several, or a folder, convert as one queue "
+                        "(with --output DIR/)")
     # A string, not a Path: Path drops the trailing "/" that says "this is a folder".
     p.add_argument("-o", "--output",
                    help="output file (its suffix picks the format) or a folder ending in /; default: output/<title>.m4b")
@@ -118,20 +120,12 @@ def _ask_clamp(size: int, cap: int) -> str:
     return {"t": "keep", "c": "cancel"}.get(line.strip().lower()[:1], "set")
 
 
-def run_convert(argv: list[str]) -> int:
-    from app.convert import ConvertRequest, StopControl, convert, read_book
-    from app.progress import ConsoleProgress
+def _request(args: argparse.Namespace, book: Path) -> ConvertRequest:
+    """Return the ConvertRequest the options make for `book`."""
+    from app.convert import ConvertRequest
 
-    parser = build_convert_parser()
-    args = parser.parse_args(argv)
-    if args.list_voices:
-        from app.backends.sglomni.commands import print_voices
-
-        return print_voices(tuple(args.api_urls))
-    if args.book is None:
-        parser.error("the book file is required (e.g. python audiobook.py samples/aesop.epub)")
-    req = ConvertRequest(
-        book=args.book, output=args.output, backend=args.backend, model=args.model,
+    return ConvertRequest(
+        book=book, output=args.output, backend=args.backend, model=args.model,
         chunk_size=args.chunk_size, chapters=args.chapters, fmt=args.fmt, no_cache=args.no_cache,
         title=args.title, author=args.author, voice=args.voice, instructions=args.instructions,
         clone=args.clone, transcription=args.transcription, language=args.language,
@@ -141,6 +135,25 @@ def run_convert(argv: list[str]) -> int:
         lexicon=args.lexicon, links=args.links, verify=args.verify,
         verify_takes=args.verify_takes, asr_url=args.asr_url, loudness=args.loudness, master=args.master,
     )
+
+
+def run_convert(argv: list[str]) -> int:
+    from app.convert import StopControl, convert, read_book
+    from app.progress import ConsoleProgress
+
+    parser = build_convert_parser()
+    args = parser.parse_args(argv)
+    if args.list_voices:
+        from app.backends.sglomni.commands import print_voices
+
+        return print_voices(tuple(args.api_urls))
+    if not args.book:
+        parser.error("the book file is required (e.g. python audiobook.py samples/aesop.epub)")
+    from app.batch_cli import run_many, wants_queue
+
+    if wants_queue(args.book):  # several books: one queue through one server (app/batch.py)
+        return run_many(args, lambda book: _request(args, book), _stop_on_signals)
+    req = _request(args, args.book[0])
     if args.export_text:
         from app.convert import export_text
 

@@ -24,7 +24,8 @@ from app.errors import ConfigError, InputError, environment_error
 from app.pipeline import events as ev
 from app.output.formats import parse_formats, sibling_outputs
 from app.pipeline import outpath
-from app.pipeline.plan import make_plan
+from app.pipeline.adaptive import InFlightLimit
+from app.pipeline.plan import RunPlan, make_plan
 from app.pipeline.run import Converter
 from app.pipeline.stopping import StopControl
 from app.pipeline.verify import DEFAULT_TAKES, VerifySettings
@@ -222,17 +223,19 @@ def master_target(req: ConvertRequest) -> Target | None:
     return Target(lufs=lufs)
 
 
-def convert(
-    req: ConvertRequest,
-    *,
-    listener: ev.Listener = ev.ignore,
-    confirm_clamp: Callable[[int, int], ClampAnswer] = lambda size, cap: "set",
-    cancel: threading.Event | None = None,
-    conf: settings_mod.Settings | None = None,
-    stop: StopControl | None = None,
-) -> Path:
-    """Convert `req.book` and return the first requested output (M4B file, MP3 folder, EPUB, ...)."""
-    conf = conf or settings_mod.load()
+@dataclass
+class Prepared:
+    """A book read and planned, ready for a Converter."""
+
+    plan: RunPlan
+    verify: VerifySettings | None
+    master: Target | None
+
+
+def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Callable[[], Backend], *,
+            listener: ev.Listener = ev.ignore,
+            confirm_clamp: Callable[[int, int], ClampAnswer] = lambda size, cap: "set") -> Prepared:
+    """Check the request, read the book and plan its run (the backend is asked for after the book is read)."""
     outpath.never_an_input(req.output, [req.book])
     formats = choose_formats(req, conf)
     check_numbers(req)
@@ -248,7 +251,7 @@ def convert(
     output = outputs[formats[0]]
     # The audio the run encodes for its first output: an MP3 folder, else AAC (M4B, read-along).
     fmt = "mp3" if formats[0] == "mp3" else "m4b"
-    backend = build_backend(req, conf)
+    backend = get_backend()
     chunk_size = req.chunk_size or conf.chunk_size or backend.default_chunk_size
     cap = backend.max_chunk_words
     if cap is not None and chunk_size > cap:
@@ -264,9 +267,16 @@ def convert(
         listener(ev.Message(warning))
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
                      formats=formats)
-    converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
-                          no_cache=req.no_cache, stop=stop or StopControl(cancel),
-                          verify=verify_settings(req, conf, backend, book), master=master_target(req))
+    return Prepared(plan, verify_settings(req, conf, backend, book), master_target(req))
+
+
+def run_prepared(prepared: Prepared, backend: Backend, req: ConvertRequest, conf: settings_mod.Settings, *,
+                 listener: ev.Listener = ev.ignore, stop: StopControl | None = None,
+                 limit: InFlightLimit | None = None) -> Path:
+    """Run a planned book on `backend` and return its first output; OSErrors become the app's errors."""
+    converter = Converter(prepared.plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
+                          no_cache=req.no_cache, stop=stop or StopControl(),
+                          verify=prepared.verify, master=prepared.master, limit=limit)
     try:
         return converter.run()
     except OSError as exc:  # a read-only home, a file where a folder should be, a full disk: both faces say so
@@ -274,6 +284,27 @@ def convert(
         if error is None:
             raise
         raise error from exc
+
+
+def convert(
+    req: ConvertRequest,
+    *,
+    listener: ev.Listener = ev.ignore,
+    confirm_clamp: Callable[[int, int], ClampAnswer] = lambda size, cap: "set",
+    cancel: threading.Event | None = None,
+    conf: settings_mod.Settings | None = None,
+    stop: StopControl | None = None,
+) -> Path:
+    """Convert `req.book` and return the first requested output (M4B file, MP3 folder, EPUB, ...)."""
+    conf = conf or settings_mod.load()
+    built: list[Backend] = []
+
+    def get_backend() -> Backend:
+        built.append(build_backend(req, conf))
+        return built[0]
+
+    prepared = prepare(req, conf, get_backend, listener=listener, confirm_clamp=confirm_clamp)
+    return run_prepared(prepared, built[0], req, conf, listener=listener, stop=stop or StopControl(cancel))
 
 
 def choose_formats(req: ConvertRequest, conf: settings_mod.Settings) -> tuple[str, ...]:

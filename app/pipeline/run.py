@@ -70,6 +70,7 @@ class Converter:
         stop: StopControl | None = None,
         verify: VerifySettings | None = None,
         master: mastering.Target | None = None,
+        limit: adaptive.InFlightLimit | None = None,
     ):
         self.plan = plan
         self.backend = backend
@@ -91,6 +92,8 @@ class Converter:
         self.verify = verify
         self.master = master
         self.report = RunReport(plan, verify, master)
+        #: The in-flight limit; None: the backend's own (a queue of books passes its shared pool's share).
+        self.limit = limit
 
     # -- public ---------------------------------------------------------------
 
@@ -184,7 +187,7 @@ class Converter:
         if not todo and not recheck:
             return
         # The limit moves with measured goodput unless pinned (app/pipeline/adaptive.py).
-        scheduler = Scheduler(self.backend, adaptive.limit_for(self.backend), self.stop, self._render_chunk,
+        scheduler = Scheduler(self.backend, self.limit if self.limit is not None else adaptive.limit_for(self.backend), self.stop, self._render_chunk,
                               ProblemLog(lambda line: self.emit(ev.Message(line))))
         listening = self._listening
         for pc in recheck:

@@ -82,6 +82,12 @@ class StopControl:
         return notice
 
     @property
+    def draining(self) -> bool:
+        """Return whether requests are in flight (a first stop request would let them finish)."""
+        with self._lock:
+            return self._drain is not None
+
+    @property
     def stopping(self) -> bool:
         """Return whether a stop was requested."""
         return self.cancel.is_set()
