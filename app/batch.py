@@ -23,7 +23,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import logging
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -199,7 +199,7 @@ class BookQueue:
     def run(self) -> list[BookResult]:
         """Convert every book; return one result per book (the queue never raises for one book)."""
         # Options shared by every book (bad ones end the queue with their one line, before any work).
-        backend = HeldBackend(build_backend(self.requests[0], self.conf))
+        backend = self._backend = HeldBackend(build_backend(self.requests[0], self.conf))
         self.pool = SharedPool(adaptive.limit_for(backend))
         planner = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="plan")
         try:
@@ -247,12 +247,33 @@ class BookQueue:
                 return None
         output = prepared.plan.output.resolve()
         if output in self._outputs:
-            self._failed(result, InputError(
-                f"{result.book} would write {prepared.plan.output}, as {self._outputs[output]} does",
-                hint="Convert one of them on its own with --output NAME.m4b"))
-            return None
+            prepared = self._renamed(result, prepared)
+            if prepared is None:
+                return None
+            output = prepared.plan.output.resolve()
         self._outputs[output] = result.book
         return prepared
+
+    def _renamed(self, result: BookResult, prepared: Prepared) -> Prepared | None:
+        """Plan again a book whose title names an output an earlier book of the queue writes.
+
+        Two books with one title (two editions, two files of a series without metadata)
+        both belong in the folder: the later one is named after its file as well,
+        "Title (file).m4b". A folder output (MP3) has no suffix to keep, so it gets a line.
+        """
+        taken = prepared.plan.output
+        renamed = taken.with_name(f"{taken.stem} ({result.book.stem}){taken.suffix}")
+        if not taken.suffix or renamed.resolve() in self._outputs:
+            self._failed(result, InputError(
+                f"{result.book} would write {taken}, as {self._outputs[taken.resolve()]} does",
+                hint="Convert one of them on its own with --output NAME"))
+            return None
+        req = self.requests[self.results.index(result)]
+        try:
+            return prepare(replace(req, output=renamed), self.conf, lambda: self._backend, listener=ev.ignore)
+        except Exception as exc:  # noqa: BLE001 - one book's failure is that book's line
+            self._failed(result, exc)
+            return None
 
     def _start(self, i: int, prepared: Prepared, backend: HeldBackend) -> None:
         result = self.results[i]
