@@ -13,13 +13,14 @@ from tests.pipeline.helpers import write_txt_book
 SUBJECTS = ("river", "forest", "harbour", "meadow")
 
 
-def write_books(folder: Path, n: int = 3, *, chapters: int = 2, sentences: int = 3) -> list[Path]:
-    """Write `n` TXT books, each `chapters` chapters of `sentences` distinct sentences; return their paths."""
+def write_books(folder: Path, n: int = 3, *, chapters: int = 2, sentences: int | list[int] = 3) -> list[Path]:
+    """Write `n` TXT books of `chapters` chapters of distinct sentences (per book, or one count for all)."""
     folder.mkdir(parents=True, exist_ok=True)
+    counts = sentences if isinstance(sentences, list) else [sentences] * n
     books = []
     for i, word in enumerate(SUBJECTS[:n]):
         text = {f"{word.title()} {c}": " ".join(f"In part {c} the {word} passed stone number {s}."
-                                                for s in range(sentences)) for c in range(1, chapters + 1)}
+                                                for s in range(counts[i])) for c in range(1, chapters + 1)}
         books.append(write_txt_book(folder, text, name=f"{chr(ord('a') + i)}-{word}.txt"))
     return books
 
