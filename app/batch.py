@@ -147,14 +147,22 @@ class HeldBackend:
         self._inner = inner
         self._lock = threading.Lock()
         self._started = False
+        #: Why the backend could not start: later books get the same line at once, not another boot.
+        self._failure: AudiobookError | None = None
 
     def __getattr__(self, name):
         return getattr(self._inner, name)
 
     def __enter__(self):
         with self._lock:
+            if self._failure is not None:
+                raise self._failure
             if not self._started:
-                self._inner.start()
+                try:
+                    self._inner.start()
+                except AudiobookError as exc:
+                    self._failure = exc
+                    raise
                 self._started = True
         return self
 
