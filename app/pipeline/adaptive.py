@@ -90,6 +90,13 @@ class AdaptiveConfig:
     ceiling_epochs: int = 8
     #: Weight of a new measurement in a level's running goodput.
     smoothing: float = 0.5
+    #: Started at the ceiling, the search halves the limit while fewer requests do as well, down
+    #: to this share of the ceiling; probes stay above it too. Only busy answers and errors cut
+    #: below it. A quarter of the guide's knee (96) is 24: a stock server running 16 at once,
+    #: with half as many again queued, whose goodput falls from 14x at 24-48 to 9x at 96.
+    floor_fraction: float = 0.25
+    #: Latency per audio second this many times the first cohort's, at the ceiling, starts the descent.
+    queue_growth: float = 1.5
 
 
 class AdaptiveLimit:
@@ -102,7 +109,13 @@ class AdaptiveLimit:
         self._clock = clock
         self._lock = threading.Lock()
         self._limit = self._clamp(config.start if start is None else start)
-        self._slow_start = True
+        #: Below this the search does not go on its own (cuts on errors may).
+        self._floor = max(config.min_limit, math.ceil(self.max_limit * config.floor_fraction))
+        # From the ceiling there is nothing to climb to: halve instead while fewer do as well.
+        self._descending = self._limit >= self.max_limit and self._limit > self._floor
+        self._slow_start = not self._descending
+        #: Seconds per audio second of the first cohort, sent to an idle server (no queue yet).
+        self._first_ratio: float | None = None
         self._goodput: dict[int, float] = {}
         self._ratio: dict[int, float] = {}
         self._best = self._limit
@@ -181,13 +194,16 @@ class AdaptiveLimit:
         goodput = in_flight / ratio
         self.history.append((level, goodput, ratio))
         best_ratio = self._ratio.get(self._best)
-        if (not self._slow_start and best_ratio is not None and level <= self._best
+        # Descending from the ceiling answers a ballooning latency itself, by halves.
+        if (not self._slow_start and not self._descending and best_ratio is not None and level <= self._best
                 and ratio > self.cfg.balloon * best_ratio):
             self._cut(now)
             return
         self._record(level, goodput, ratio)
         if self._slow_start:
             self._step_slow_start(level, goodput)
+        elif self._descending:
+            self._step_descent(level, goodput, ratio)
         else:
             self._step_probe(level, goodput)
         if self._ceiling_left > 0:
@@ -213,6 +229,36 @@ class AdaptiveLimit:
             return
         self._set(level * 2)
 
+    def _step_descent(self, level: int, goodput: float, ratio: float) -> None:
+        """From the ceiling: halve while the server queues deeply and fewer requests do as well.
+
+        The first cohort goes to an idle server and its latency holds no queue; when the next
+        cohort at the same level takes `queue_growth` times longer per audio second, requests
+        mostly wait (a stock server running 16 of 96: 3.6 -> 10.3 s per audio second, where a
+        server whose knee is the ceiling gives 2.3 -> 2.5). Then halving finds the level in a
+        few epochs, where the probes' eighth-of-a-level steps would take a whole short book.
+        """
+        if self._first_ratio is None:
+            self._first_ratio = ratio  # measure this level again, now with a queue
+            return
+        if level == self._best and level >= self.max_limit:
+            if ratio <= self.cfg.queue_growth * self._first_ratio:
+                self._descending = False  # the ceiling is near the knee: probe around it as usual
+                return
+            self._goodput[level], self._ratio[level] = goodput, ratio  # the steady figure, not the idle one
+        elif level < self._best and self._goodput[level] >= self._goodput[self._best] * (1 - self.cfg.keep):
+            self._best = level  # as good with fewer requests: less latency, less server memory
+        else:
+            self._descending = False
+            self._set(self._best)
+            return
+        lower = max(self._floor, level // 2)
+        if lower >= level:
+            self._descending = False
+            self._set(self._best)
+            return
+        self._set(lower)
+
     def _step_probe(self, level: int, goodput: float) -> None:
         best_g = self._goodput.get(self._best, 0.0)
         if level > self._best and goodput > best_g * (1 + self.cfg.improve):
@@ -224,7 +270,7 @@ class AdaptiveLimit:
             self._set(self._best)  # refresh the best level between probes
             return
         step = max(1, round(self._best * self.cfg.probe_step))
-        target = self._best + step if self._probe_up else self._best - step
+        target = self._best + step if self._probe_up else max(self._floor, self._best - step)
         self._probe_up = not self._probe_up
         self._set(target)
         if self._limit == self._best:  # clamped: try the other side next time
@@ -235,6 +281,7 @@ class AdaptiveLimit:
         if now - self._last_cut < self._round_trip():
             return
         self._last_cut = now
+        self._descending = False
         failed = self._limit
         self._ceiling = max(self.cfg.min_limit, math.floor(failed * 0.9))
         self._ceiling_left = self.cfg.ceiling_epochs

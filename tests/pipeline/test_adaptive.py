@@ -204,3 +204,30 @@ def test_an_unpinned_backend_starts_at_its_ceiling_never_below_what_the_server_r
         for t in sent:
             limit.on_done(now[0] - t, 9.0, limit.limit, sent_at=t)
     assert 32 <= limit.limit <= 84, limit.history
+
+
+STOCK = ModelParams(max_running=16, graph_bs=16)
+
+
+def test_on_a_stock_server_the_search_halves_from_the_ceiling_toward_the_best_fixed_pool():
+    """Issue 16: at 96 in flight a server running 16 at once gives ~9x, at 24-48 ~14x."""
+    book = BOOK[:1500]
+    best = simulate(FixedLimit(24), book, STOCK)
+    ceiling = simulate(FixedLimit(96), book, STOCK)
+    result = simulate(None, book, STOCK, make_limit=lambda clock: AdaptiveLimit(96, clock=clock, start=96))
+    assert result.rtf >= 0.85 * best.rtf, (result.rtf, best.rtf)
+    assert result.rtf >= 1.2 * ceiling.rtf
+    assert result.limits[-1][1] <= 48
+
+
+@pytest.mark.parametrize("growth, halves", [(3.0, True), (1.1, False)])
+def test_the_descent_starts_only_when_latency_per_audio_second_grows_at_the_ceiling(growth, halves):
+    now = [0.0]
+    limit = AdaptiveLimit(96, clock=lambda: now[0], start=96)
+    for ratio in (1.0, growth):  # the idle server's first cohort, then the same level with a queue
+        sent = [limit.on_sent(limit.limit) for _ in range(limit.limit)]
+        now[0] += 9.0 * ratio
+        for t in sent:
+            limit.on_done(9.0 * ratio, 9.0, limit.limit, sent_at=t)
+    assert (limit.limit == 48) == halves, limit.history
+    assert limit.limit >= 24
