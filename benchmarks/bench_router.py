@@ -74,12 +74,14 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--port", type=int, default=8751, help="first of four ports: server A, B, router")
     ap.add_argument("--modes", default="one,two-urls,router,router-2x")
+    ap.add_argument("--cli", default="", help="extra CLI flags for every run, e.g. '--no-master'")
+    ap.add_argument("--chapters", type=int, default=3, help="chapters per book (each is one encode)")
     ap.add_argument("--loadgen", default="", help="extra load generator flags (both servers)")
     args = ap.parse_args()
     modes = args.modes.split(",")
 
     tmp = Path(tempfile.mkdtemp(prefix="benchr-"))
-    book = write_book(tmp / "book.txt", args.hours)
+    book = write_book(tmp / "book.txt", args.hours, chapters=args.chapters)
     print(runcli.machine(), flush=True)
     ports = [args.port, args.port + 1]
     urls = [f"http://127.0.0.1:{p}" for p in ports]
@@ -96,7 +98,7 @@ def main() -> None:
         for rep in range(args.repeat):
             for mode in modes:
                 cli = [str(book), "--backend", "sglomni", "--model", "moss_tts_local", *flags[mode],
-                       "--output", str(tmp / f"{mode}-{rep}.m4b"), "--no-verify"]
+                       "--output", str(tmp / f"{mode}-{rep}.m4b"), "--no-verify", *shlex.split(args.cli)]
                 before = [runcli.stats(p) for p in ports]
                 run = runcli.run_cli(cli, tmp / f"home-{mode}-{rep}")
                 after = [runcli.stats(p) for p in ports]
@@ -107,7 +109,12 @@ def main() -> None:
                      "rtf_model": round(sum(audio) / (run.wall * args.time_scale), 2),
                      "share_a": round(audio[0] / sum(audio), 2) if sum(audio) else None,
                      "requests": sum(a["requests"] - b["requests"] for a, b in zip(after, before)),
-                     "client_cpu": round(run.cpu_share, 2), "load1": round(os.getloadavg()[0], 2)}
+                     "client_cpu": round(run.cpu_share, 2), "load1": round(os.getloadavg()[0], 2),
+                     **(run.tail() or {})}
+                # Synthesis alone (to the last chunk): the encoders' share of a loaded 2-core client is
+                # the same in every mode and would hide the servers' difference.
+                if r.get("last_chunk_s"):
+                    r["rtf_synthesis"] = round(sum(audio) / (r["last_chunk_s"] * args.time_scale), 2)
                 results.setdefault(mode, []).append(r)
                 print(mode, rep, json.dumps(r), flush=True)
                 time.sleep(1)
@@ -116,14 +123,15 @@ def main() -> None:
             runcli.stop(router)
         for s in servers:
             runcli.stop(s)
-    med = {m: statistics.median(r["rtf_model"] for r in rs) for m, rs in results.items()}
-    summary: dict = {"median_rtf": med}
-    if "one" in med:
+    summary: dict = {}
+    for key in ("rtf_model", "rtf_synthesis"):
+        med = {m: statistics.median(r[key] for r in rs) for m, rs in results.items() if all(key in r for r in rs)}
+        summary[f"median {key}"] = med
         for m in med:
-            if m != "one":
-                summary[f"{m}/one"] = round(med[m] / med["one"], 3)
-    if "two-urls" in med and "router" in med:
-        summary["router/two-urls"] = round(med["router"] / med["two-urls"], 3)
+            if m != "one" and "one" in med:
+                summary[f"{m}/one ({key})"] = round(med[m] / med["one"], 3)
+        if "two-urls" in med and "router" in med:
+            summary[f"router/two-urls ({key})"] = round(med["router"] / med["two-urls"], 3)
     print(json.dumps(summary), flush=True)
 
 
