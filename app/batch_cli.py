@@ -28,11 +28,6 @@ ONE_BOOK_OPTIONS = (("title", "--title"), ("author", "--author"), ("chapters", "
 _LINES = threading.Lock()
 
 
-def wants_queue(books: list[Path]) -> bool:
-    """Return whether the book arguments name a queue: several, or a folder."""
-    return len(books) > 1 or (len(books) == 1 and books[0].expanduser().is_dir())
-
-
 class TaggedLines:
     """A text stream that writes each whole line to `stream` after `tag` (plain progress only)."""
 
@@ -96,4 +91,4 @@ def print_summary(results: list[BookResult], out: TextIO | None = None, err: Tex
     out.flush()
 
 
-__all__ = ["run_many", "wants_queue", "print_summary", "TaggedLines"]
+__all__ = ["run_many", "print_summary", "TaggedLines"]

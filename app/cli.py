@@ -149,9 +149,9 @@ def run_convert(argv: list[str]) -> int:
         return print_voices(tuple(args.api_urls))
     if not args.book:
         parser.error("the book file is required (e.g. python audiobook.py samples/aesop.epub)")
-    from app.batch_cli import run_many, wants_queue
+    if len(args.book) > 1 or args.book[0].expanduser().is_dir():
+        from app.batch_cli import run_many  # several books: one queue through one server (app/batch.py)
 
-    if wants_queue(args.book):  # several books: one queue through one server (app/batch.py)
         return run_many(args, lambda book: _request(args, book), _stop_on_signals)
     req = _request(args, args.book[0])
     if args.export_text:

@@ -24,7 +24,7 @@ def queue_args(books, out, *extra) -> list:
             "--chunk-size", 8, *extra]
 
 
-def test_three_books_and_a_bad_one_through_one_managed_server(tmp_path, run_cli, fault_env, requests_log_path):
+def test_three_books_and_a_bad_one_through_one_managed_server(tmp_path, run_cli, fault_env):
     books = write_books(tmp_path / "in", 3)
     missing = tmp_path / "in" / "lost.epub"
     out = tmp_path / "out"
