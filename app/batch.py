@@ -203,6 +203,8 @@ class BookQueue:
         self._outputs: dict[Path, Path] = {}
         self._running: list[_Running] = []
         self._wake = threading.Event()
+        self._lock = threading.Lock()
+        self._displays: dict[int, ev.Listener] = {}
 
     def run(self) -> list[BookResult]:
         """Convert every book; return one result per book (the queue never raises for one book)."""
@@ -236,10 +238,17 @@ class BookQueue:
         return self.results
 
     # -- one book ---------------------------------------------------------------------------
+    def _display(self, i: int) -> ev.Listener:
+        """Return book `i`'s progress listener, made once (planning warns through it, the run reports)."""
+        with self._lock:
+            if i not in self._displays:
+                self._displays[i] = self.listener_for(i, len(self.results), self.results[i].book)
+            return self._displays[i]
+
     def _prepare(self, i: int, backend: HeldBackend) -> Prepared:
         req = self.requests[i]
         # An over-long --chunk-size is set to the model's window, as an unattended single run does.
-        return prepare(req, self.conf, lambda: backend, listener=ev.ignore)
+        return prepare(req, self.conf, lambda: backend, listener=self._display(i))
 
     def _wait_plan(self, upcoming: cf.Future, result: BookResult) -> Prepared | None:
         """Return the book's plan, or None (its result says why) when it cannot be converted."""
@@ -276,12 +285,15 @@ class BookQueue:
                 f"{result.book} would write {taken}, as {self._outputs[taken.resolve()]} does",
                 hint="Convert one of them on its own with --output NAME"))
             return None
-        req = self.requests[self.results.index(result)]
+        i = self.results.index(result)
         try:
-            return prepare(replace(req, output=renamed), self.conf, lambda: self._backend, listener=ev.ignore)
+            prepared = prepare(replace(self.requests[i], output=renamed), self.conf, lambda: self._backend)
         except Exception as exc:  # noqa: BLE001 - one book's failure is that book's line
             self._failed(result, exc)
             return None
+        self._display(i)(ev.Message(f"{self._outputs[taken.resolve()].name} has the same title: "
+                                    f"this book is written to {renamed}"))
+        return prepared
 
     def _start(self, i: int, prepared: Prepared, backend: HeldBackend) -> None:
         result = self.results[i]
@@ -290,7 +302,7 @@ class BookQueue:
         total = len(prepared.plan.chunks)
         self.pool.set_remaining(i, total)
         done = [0]
-        display = self.listener_for(i, len(self.results), result.book)
+        display = self._display(i)
 
         def listener(event: ev.Event) -> None:
             if isinstance(event, ev.ChunkDone):
