@@ -37,6 +37,8 @@ def main() -> None:
     ap.add_argument("--modes", default="adaptive,fixed,serial", help="any of adaptive, fixed, serial")
     ap.add_argument("--fixed", default="96",
                     help="the fixed pool(s) to compare with (--concurrency N), comma-separated: 16,32,64")
+    ap.add_argument("--cli", default="", help="extra CLI flags for every run, e.g. '--no-master'")
+    ap.add_argument("--chapters", type=int, default=30, help="chapters of the book (each is one encode)")
     ap.add_argument("--loadgen", default="", help="extra load generator flags, e.g. '--max-running 16'")
     args = ap.parse_args()
     pools = [int(n) for n in args.fixed.split(",")]
@@ -47,7 +49,7 @@ def main() -> None:
         wanted |= set(fixed_modes) if m == "fixed" else {m}
 
     tmp = Path(tempfile.mkdtemp(prefix="bench1-"))
-    book = write_book(tmp / "book.txt", args.hours)
+    book = write_book(tmp / "book.txt", args.hours, chapters=args.chapters)
     small = write_book(tmp / "small.txt", args.serial_hours, chapters=3)
     print(runcli.machine(), flush=True)
     url = f"http://127.0.0.1:{args.port}"
@@ -62,7 +64,7 @@ def main() -> None:
                 cli = [str(src), "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", url,
                        "--output", str(tmp / f"{mode}-{rep}.m4b"),
                        # The load generator speaks noise: hearing it is bench_verify's subject, not this one's.
-                       "--no-verify"]
+                       "--no-verify", *shlex.split(args.cli)]
                 if conc:
                     cli += ["--concurrency", str(conc)]
                 before, s_cpu0 = runcli.stats(args.port), runcli.proc_cpu(server.pid)
