@@ -7,7 +7,8 @@ import pytest
 
 from app.backends.sglomni import catalog
 from app.hub.app import HubApp
-from app.hub.generate import GenerateScreen, RunScreen
+from app.hub.generate import GenerateScreen
+from app.hub.run_screen import RunScreen
 from app.hub.modals import ClampModal
 from tests.hub.conftest import screen_text, wait_for
 
