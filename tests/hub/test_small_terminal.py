@@ -1,0 +1,128 @@
+"""Every hub screen and dialog at 80x24: the key widgets inside the visible region, reachable from the keyboard."""
+from __future__ import annotations
+
+import pytest
+from textual.geometry import Region
+from textual.widget import Widget
+
+from app.hub.app import HubApp
+from app.hub.configure import ConfigureScreen
+from app.hub.generate import GenerateScreen
+from app.hub.menu import MainMenu
+from app.hub.modals import ClampModal, ConfirmModal, FilePickModal, PickModal, UnsavedModal
+from app.hub.servers import ServersScreen
+from app.hub.settings_screen import SettingsScreen
+from app.hub.wizard import WizardScreen
+from tests.hub.conftest import screen_text, wait_for
+
+pytestmark = pytest.mark.hub
+
+SIZE = (80, 24)
+SCREEN = Region(0, 0, *SIZE)
+
+
+def assert_in_view(widget: Widget) -> None:
+    """The whole widget (border included) lies inside the 80x24 screen: nothing of it is cut off."""
+    region = widget.region
+    assert region.area > 0, f"{widget!r} is not shown at 80x24"
+    assert SCREEN.contains_region(region), f"{widget!r} at {region} runs past the 80x24 screen"
+
+
+async def tab_through(pilot, ids: list[str], limit: int = 40) -> None:
+    """Press Tab until each of `ids` has had the focus, each one in full view when it has it."""
+    seen: set[str] = set()
+    for _ in range(limit):
+        focused = pilot.app.focused
+        if focused is not None and focused.id in ids:
+            assert_in_view(focused)
+            seen.add(focused.id)
+        if seen == set(ids):
+            return
+        await pilot.press("tab")
+    raise AssertionError(f"Tab never reached {sorted(set(ids) - seen)}; screen:\n{screen_text(pilot.app)}")
+
+
+async def test_main_menu_fits_and_every_entry_is_a_key_away():
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, MainMenu)
+        menu = app.screen.query_one("#menu")
+        assert_in_view(menu)
+        assert app.focused is menu
+        text = screen_text(app)
+        for prompt in ("Generate Audiobooks", "Configure Backends", "Start/Stop Backend Servers", "Settings", "Quit"):
+            assert prompt in text
+
+
+async def test_generate_form_fits_and_every_field_is_reached_by_tab(tmp_path):
+    book = tmp_path / "three.md"
+    book.write_text("# One\n\nThe first.\n\n# Two\n\nThe second.\n\n# Three\n\nThe third.\n")
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GenerateScreen)
+        screen.query_one("#book").value = str(book)
+        await wait_for(pilot, lambda: screen.chapter_numbers == [1, 2, 3], what="the chapter list")
+        await tab_through(pilot, ["book", "browse", "backend", "voice", "instructions", "chunk", "format",
+                                  "chapter-choice", "title", "author", "output", "no-cache", "start", "back"])
+        assert "Start" in screen_text(app)  # the last row of the form scrolled into view with its button
+
+
+async def test_settings_fit_and_every_field_is_reached_by_tab():
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+        await tab_through(pilot, ["remote_url", "port", "backend", "model", "output_dir", "chunk_size", "format",
+                                  "save", "back"])
+
+
+async def test_configure_servers_and_wizard_fit():
+    app = HubApp(setup_wizard=True)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, WizardScreen)
+        for button in app.screen.query("Button"):
+            assert_in_view(button)
+        assert_in_view(app.screen.query_one("#wizardlog"))
+        await pilot.press("m")  # the wizard's "Choose models…"
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfigureScreen), what="the model screen")
+        for widget in (app.screen.query_one("#models"), app.screen.query_one("#task"), *app.screen.query("Button")):
+            assert_in_view(widget)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("escape")  # the wizard: skip
+        await wait_for(pilot, lambda: isinstance(app.screen, MainMenu), what="the menu")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen), what="the servers screen")
+        for widget in (app.screen.query_one("#status"), app.screen.query_one("#serverlog"),
+                       *app.screen.query("Button")):
+            assert_in_view(widget)
+
+
+async def test_dialogs_fit_with_their_buttons_in_view(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (tmp_path / name).write_text("Words.\n")
+    dialogs = [
+        (ConfirmModal("Work in progress (convert). Quit anyway? " * 3, yes="Quit", no="Stay"), ["yes", "no"]),
+        (UnsavedModal("Settings"), ["save", "discard", "keep"]),
+        (ClampModal(200, 80), ["set", "keep", "cancel"]),
+        (PickModal("Which model?", [(f"m{i}", f"model number {i}") for i in range(30)]), ["pick-list"]),
+        (FilePickModal(tmp_path), ["cwd", "home", "tree", "filepick-error"]),
+    ]
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=SIZE) as pilot:
+        for dialog, ids in dialogs:
+            app.push_screen(dialog)
+            await pilot.pause(0.2)
+            assert_in_view(dialog.query_one(".dialog"))
+            for oid in ids:
+                if oid != "filepick-error":  # an empty line until a wrong file is picked
+                    assert_in_view(dialog.query_one(f"#{oid}"))
+            assert app.focused is not None and dialog in app.focused.ancestors_with_self
+            await pilot.press("escape")  # every dialog closes from the keyboard
+            await pilot.pause()
+            assert isinstance(app.screen, MainMenu)
