@@ -3,6 +3,7 @@ output, formats, no-cache; and one real Piper run whose output carries them (rea
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,6 +17,7 @@ from app.hub.generate import GenerateScreen
 from app.hub.modals import FilePickModal
 from app.hub.run_screen import RunScreen
 from tests.hub.conftest import screen_text, wait_for
+from tests.hub.test_small_terminal import assert_in_view
 
 pytestmark = pytest.mark.hub
 
@@ -140,7 +142,7 @@ async def test_the_form_builds_the_clis_request(tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("ffprobe") is None, reason="ffprobe (scripts/system-deps.sh) missing")
 async def test_chosen_title_author_formats_and_chapters_reach_the_output(tmp_path):
-    """End to end with Piper: the form's choices, read back from the files with ffprobe."""
+    """End to end with Piper at 80x24: the form's choices, read back from the files with ffprobe."""
     book = tmp_path / "harbour.md"
     book.write_text(THREE_CHAPTERS)
     target = tmp_path / "shelf" / "Harbour Days.m4b"
@@ -165,6 +167,14 @@ async def test_chosen_title_author_formats_and_chapters_reach_the_output(tmp_pat
         assert isinstance(run, RunScreen)
         await wait_for(pilot, lambda: run.outcome, timeout=120, what="the Piper run")
         assert run.outcome == "done", screen_text(app)
+        # The live view at 80x24: its parts in view, the outcome said, the work forgotten.
+        for part in ("#status", "#stats", "#chapters", "#log", "#cancel", "#again", "#back"):
+            assert_in_view(run.query_one(part))
+        text = screen_text(app)
+        assert "Done:" in text and re.search(r"chunks (\d+)/\1", text)
+        table = run.query_one("#chapters")
+        assert table.row_count == 2 and all("done" in table.get_row_at(i) for i in range(2))
+        assert app.tasks == {}
     assert run.output == target
     probe = json.loads(subprocess.run(
         ["ffprobe", "-v", "error", "-show_chapters", "-show_format", "-of", "json", str(target)],
