@@ -161,7 +161,7 @@ class FilePickModal(ModalScreen["Path | None"]):
                 yield Button("Current folder (.)", id="cwd")
                 yield Button("Home folder (~)", id="home")
             yield DirectoryTree(self.start, id="tree")
-            yield Static("", id="filepick-error", classes="error")
+            yield Label("", id="filepick-error", classes="error")
 
     @staticmethod
     def _question(root: Path) -> str:
@@ -186,7 +186,7 @@ class FilePickModal(ModalScreen["Path | None"]):
         if reason is None:
             self.dismiss(path)
         else:
-            self.query_one("#filepick-error", Static).update(Text(reason))
+            self.query_one("#filepick-error", Label).update(Text(reason))
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)
