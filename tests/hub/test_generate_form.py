@@ -76,6 +76,7 @@ async def test_a_file_the_tool_cannot_read_is_refused_where_it_is_picked(tmp_pat
         line = str(picker.query_one("#filepick-error").render())
         assert "a-scan.pdf" in line and ".pdf is not a format this tool reads" in line and "EPUB" in line
         assert "\n" not in line.strip()
+        assert_in_view(picker.query_one("#filepick-error"))  # at 80x24, under the tree
         await pilot.press("down", "enter")  # the Markdown book
         await wait_for(pilot, lambda: isinstance(app.screen, GenerateScreen), what="the picker to close")
         form = app.screen

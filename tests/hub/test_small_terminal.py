@@ -65,7 +65,9 @@ async def test_generate_form_fits_and_every_field_is_reached_by_tab(tmp_path):
         assert isinstance(screen, GenerateScreen)
         screen.query_one("#book").value = str(book)
         await wait_for(pilot, lambda: screen.chapter_numbers == [1, 2, 3], what="the chapter list")
-        await tab_through(pilot, ["book", "browse", "backend", "voice", "instructions", "chunk", "format",
+        screen.query_one("#backend").value = "sglomni"  # the model table too (twelve rows and more)
+        await pilot.pause()
+        await tab_through(pilot, ["book", "browse", "backend", "model", "voice", "instructions", "chunk", "format",
                                   "chapter-choice", "title", "author", "output", "no-cache", "start", "back"])
         assert "Start" in screen_text(app)  # the last row of the form scrolled into view with its button
 
