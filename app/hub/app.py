@@ -18,7 +18,7 @@ CSS = MODAL_CSS + """
 .menu OptionList { height: auto; max-height: 12; width: 60; }
 #form { padding: 0 1; }
 #form Label { margin-top: 0; }
-.error { color: $error; height: auto; }
+.error { color: $error; height: auto; width: 100%; }
 #chapter-choice { height: auto; max-height: 10; }
 .row { height: auto; }
 .row Input { width: 1fr; }

@@ -24,7 +24,7 @@ ModalScreen { align: center middle; }
 /* The file dialog takes most of a small terminal, its tree what is left: the error line stays in view. */
 #filepick { height: 90%; }
 .dialog DirectoryTree { height: 1fr; min-height: 4; }
-.dialog .error { color: $error; height: auto; }
+.dialog .error { color: $error; height: auto; width: 100%; }
 """
 
 

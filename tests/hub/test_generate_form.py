@@ -100,6 +100,7 @@ async def test_a_typed_path_to_a_non_book_gets_one_line_in_the_form_and_start_re
         await pilot.pause()
         error = form.query_one("#book-error")
         assert error.display and "notes.pdf: .pdf is not a format this tool reads" in str(error.render())
+        assert_in_view(error)  # under the field, wrapped at 80 columns
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert app.screen is form  # no run started
