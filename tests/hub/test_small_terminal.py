@@ -5,11 +5,13 @@ import pytest
 from textual.geometry import Region
 from textual.widget import Widget
 
+from app.convert import ConvertRequest
 from app.hub.app import HubApp
 from app.hub.configure import ConfigureScreen
 from app.hub.generate import GenerateScreen
 from app.hub.menu import MainMenu
 from app.hub.modals import ClampModal, ConfirmModal, FilePickModal, PickModal, UnsavedModal
+from app.hub.run_screen import RunScreen
 from app.hub.servers import ServersScreen
 from app.hub.settings_screen import SettingsScreen
 from app.hub.wizard import WizardScreen
@@ -128,3 +130,22 @@ async def test_dialogs_fit_with_their_buttons_in_view(tmp_path, monkeypatch):
             await pilot.press("escape")  # every dialog closes from the keyboard
             await pilot.pause()
             assert isinstance(app.screen, MainMenu)
+
+
+async def test_the_run_view_of_a_long_book_keeps_its_log_and_buttons_in_view(tmp_path):
+    """Thirty chapters: the table scrolls inside its share, the log and buttons keep their rows."""
+    book = tmp_path / "long.md"
+    book.write_text("".join(f"# Part {n}\n\nWords of part {n}.\n\n" for n in range(1, 31)))
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=SIZE) as pilot:
+        # SGLang-Omni with no venv here: the chapters are read and shown, then the backend start fails.
+        run = RunScreen(ConvertRequest(book=book, backend="sglomni", model="voxtral_tts"))
+        app.push_screen(run)
+        await wait_for(pilot, lambda: run.outcome, what="the run to end")
+        assert run.query_one("#chapters").row_count == 30
+        for part in ("#status", "#stats", "#chapters", "#log", "#cancel", "#again", "#back"):
+            assert_in_view(run.query_one(f"{part}"))
+        assert "Failed:" in screen_text(app)
+        await pilot.press("escape")  # back to the menu from the keyboard
+        await pilot.pause()
+        assert isinstance(app.screen, MainMenu)
