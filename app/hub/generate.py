@@ -48,6 +48,8 @@ class GenerateScreen(Screen):
         self.server_voice_names: list[str] = []
         #: The chapter numbers of the book in the field, once read; empty while none is.
         self.chapter_numbers: list[int] = []
+        #: Why the book in the field cannot be converted, as shown under it; "" when nothing is known against it.
+        self.book_problem = ""
 
     def compose(self) -> ComposeResult:
         conf = self.app.conf
@@ -183,9 +185,11 @@ class GenerateScreen(Screen):
     def _book_changed(self, text: str) -> None:
         """Check the file in the book field at once; read its chapters when it is a book."""
         self._show_chapters([])
+        for field in ("#title", "#author"):  # the last book's hints are not this one's
+            self.query_one(field, Input).placeholder = ""
         path = Path(text).expanduser()
-        if not text or not path.exists():
-            self._book_error("")  # still being typed: Start says what is missing
+        if not text or not path.is_file():
+            self._book_error("")  # a folder on the way to the file, or still being typed: Start says
             return
         reason = unsupported_reason(path)
         self._book_error(reason or "")
@@ -193,6 +197,7 @@ class GenerateScreen(Screen):
             self.read_chapters(path)
 
     def _book_error(self, line: str) -> None:
+        self.book_problem = line
         error = self.query_one("#book-error", Static)
         error.update(Text(line))
         error.display = bool(line)
@@ -204,6 +209,9 @@ class GenerateScreen(Screen):
             book = read_book(ConvertRequest(book=path))
         except AudiobookError as exc:
             ui(self.app, self._book_read, path, None, exc.one_line())
+        except Exception as exc:  # a reader's bug must not take the hub down with it
+            ui(self.app, self._book_read, path, None, f"Could not read {path.name}: unexpected "
+                                                      f"{type(exc).__name__}: {exc}")
         else:
             ui(self.app, self._book_read, path, book, "")
 
@@ -237,7 +245,7 @@ class GenerateScreen(Screen):
             return None
         path = Path(book).expanduser()
         reason = None if path.is_file() else f"{path} is not a file."
-        reason = reason or unsupported_reason(path)
+        reason = reason or unsupported_reason(path) or self.book_problem
         if reason:
             self._refuse(reason)
             return None

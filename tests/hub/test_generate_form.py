@@ -109,6 +109,25 @@ async def test_a_typed_path_to_a_non_book_gets_one_line_in_the_form_and_start_re
         assert not error.display
 
 
+async def test_a_broken_book_is_refused_as_soon_as_it_is_chosen(tmp_path):
+    """An .epub that is no EPUB: the reader's own line under the field, before any Start."""
+    broken = tmp_path / "broken.epub"
+    broken.write_bytes(b"not a zip")
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#book").value = str(broken)
+        error = form.query_one("#book-error")
+        await wait_for(pilot, lambda: error.display, what="the reader's verdict")
+        assert "broken.epub is not a readable EPUB" in str(error.render())
+        assert form.chapter_numbers == [] and not form.query_one("#chapter-choice").display
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert app.screen is form  # Start refuses what the form already knows it cannot read
+
+
 async def test_the_form_builds_the_clis_request(tmp_path):
     book = tmp_path / "harbour.md"
     book.write_text(THREE_CHAPTERS)
