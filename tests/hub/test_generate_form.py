@@ -17,7 +17,7 @@ from app.hub.generate import GenerateScreen
 from app.hub.modals import FilePickModal
 from app.hub.run_screen import RunScreen
 from tests.hub.conftest import screen_text, wait_for
-from tests.hub.test_small_terminal import assert_in_view
+from tests.hub.layout import assert_in_view
 
 pytestmark = pytest.mark.hub
 
