@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from app.backends.sglomni import discovery
+from app.backends.sglomni import pidfiles
 from app.backends.sglomni import server
 from app.hub.app import HubApp
 from app.hub.modals import PickModal
@@ -28,7 +30,7 @@ async def test_zero_models_points_at_configure(double_venv, port):
         text = screen_text(app)
         assert "Status: no model downloaded" in text
         assert "Configure Backends… → Configure SGLang-Omni" in text
-        assert server.read_pidfile(port) is None and not screen.busy
+        assert pidfiles.read_pidfile(port) is None and not screen.busy
 
 
 async def test_one_model_starts_without_asking_and_stops(double_venv, port):
@@ -41,15 +43,15 @@ async def test_one_model_starts_without_asking_and_stops(double_venv, port):
         assert not isinstance(app.screen, PickModal)
         await wait_for(pilot, lambda: "Status: ready" in screen_text(app), timeout=30, what="ready")
         assert f"voxtral_tts on port {port}" in screen_text(app)
-        rec = server.read_pidfile(port)
+        rec = pidfiles.read_pidfile(port)
         assert rec is not None and rec.model == "voxtral_tts" and rec.alive()
-        assert server.hosted_models(f"http://127.0.0.1:{port}")[0] == "voxtral_tts"
+        assert discovery.hosted_models(f"http://127.0.0.1:{port}")[0] == "voxtral_tts"
         # The live log shows the double's boot lines (the argv line is written by ManagedServer).
         await wait_for(pilot, lambda: any("--model-path mistralai/Voxtral-4B-TTS-2603" in line
                                           for line in screen.query_one("#serverlog").lines), what="the log")
         await pilot.press("x")
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
-        assert not rec.alive() and server.read_pidfile(port) is None
+        assert not rec.alive() and pidfiles.read_pidfile(port) is None
 
 
 async def test_several_models_ask_which_and_start_the_choice(double_venv, port):
@@ -65,8 +67,8 @@ async def test_several_models_ask_which_and_start_the_choice(double_venv, port):
         # Catalog order: Higgs first, Voxtral second.
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: "Status: ready" in screen_text(app), timeout=30, what="ready")
-        assert server.read_pidfile(port).model == "voxtral_tts"
-        assert "voxtral_tts" in server.hosted_models(f"http://127.0.0.1:{port}")
+        assert pidfiles.read_pidfile(port).model == "voxtral_tts"
+        assert "voxtral_tts" in discovery.hosted_models(f"http://127.0.0.1:{port}")
         await pilot.press("x")
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
 
@@ -98,7 +100,7 @@ async def test_zonos2_is_tagged_with_its_bf16_fallback(double_venv, port, monkey
         # No nvidia-smi here, so the compute capability is unknown and the bf16 config is chosen.
         await wait_for(pilot, lambda: "Status: ready — zonos2 (bf16 fallback)" in screen_text(app), timeout=30,
                        what="ready with the tag")
-        assert server.read_pidfile(port).label == "zonos2 (bf16 fallback)"
+        assert pidfiles.read_pidfile(port).label == "zonos2 (bf16 fallback)"
         await pilot.press("x")
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
 
@@ -118,7 +120,7 @@ async def test_a_reopened_hub_finds_the_running_server(double_venv, port):
                        what="status from the pid file")
         await pilot.press("x")
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
-    assert server.read_pidfile(port) is None
+    assert pidfiles.read_pidfile(port) is None
 
 
 async def test_stop_during_a_boot_stops_it_cleanly(double_venv, port, monkeypatch):
@@ -129,7 +131,7 @@ async def test_stop_during_a_boot_stops_it_cleanly(double_venv, port, monkeypatc
         screen = await open_servers(pilot)
         await pilot.press("s")
         await wait_for(pilot, lambda: "Status: starting — voxtral_tts" in screen_text(app), what="starting")
-        rec = server.read_pidfile(port)
+        rec = pidfiles.read_pidfile(port)
         assert rec is not None and rec.alive()
         await pilot.press("x")
         await wait_for(pilot, lambda: not screen.busy, timeout=30, what="the boot to end")

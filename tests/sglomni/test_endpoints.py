@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from app import proc
+from tests.sglomni.conftest import resolved
 from app.backends.base import BackendOptions, VoiceOptions
 from app.backends.sglomni import client, reference
 from app.backends.sglomni.backend import SglomniBackend
@@ -93,7 +94,7 @@ def make_clip(path: Path, seconds: float = 1.5, rate: int = 16000) -> Path:
 
 def backend(urls, settings, *, model="moss_tts_local", concurrency=8, **voice) -> SglomniBackend:
     opts = BackendOptions(model=model, api_urls=tuple(urls), concurrency=concurrency, voice=VoiceOptions(**voice))
-    b = SglomniBackend(opts, settings=settings)
+    b = SglomniBackend(resolved(opts, settings))
     b.start()
     return b
 

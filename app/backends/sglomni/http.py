@@ -358,7 +358,43 @@ def probe_json(base_url: str, path: str, *, timeout: float = 2.0) -> tuple[int, 
         return response.status_code, None
 
 
+@dataclass(frozen=True)
+class Health:
+    """What one GET /health said: nothing (`answered` False), or a status and its JSON body."""
+
+    answered: bool
+    body: Any = None
+
+    @property
+    def healthy(self) -> bool:
+        """Return whether the server is ready for requests."""
+        return is_healthy(self.body)
+
+    @property
+    def state(self) -> str:
+        """Return the status word for messages: "healthy", "starting", ..., or why there is none."""
+        if not self.answered:
+            return "not answering"
+        if isinstance(self.body, dict) and self.body.get("status"):
+            return str(self.body["status"])
+        return "no JSON status"
+
+
+def is_healthy(body: Any) -> bool:
+    """Return whether a /health body says "healthy" (the one parser of /health).
+
+    The JSON `status` field decides, never a substring: "healthy" is inside "unhealthy".
+    """
+    return isinstance(body, dict) and body.get("status") == "healthy"
+
+
+def probe_health(base_url: str, *, timeout: float = 2.0) -> Health:
+    """GET `base_url`/health once and return what it said (any status code is an answer)."""
+    answer = probe_json(base_url, "/health", timeout=timeout)
+    return Health(answered=answer is not None, body=answer[1] if answer else None)
+
+
 __all__ = [
-    "AudiobookError", "Endpoint", "classify", "BUSY", "TRANSIENT", "PERMANENT", "Timeouts", "OOM_HINT", "error_for_status", "error_text",
+    "Health", "is_healthy", "probe_health", "AudiobookError", "Endpoint", "classify", "BUSY", "TRANSIENT", "PERMANENT", "Timeouts", "OOM_HINT", "error_for_status", "error_text",
     "transport_error", "probe_json", "parse_json", "redact", "one_line", "safe_url",
 ]
