@@ -24,6 +24,7 @@ DEFAULT = "default"
 #: The defaults of options that have no setting (the others default in app.settings).
 DEFAULT_PORT = Settings().sglomni.port
 DEFAULT_HOST = Settings().sglomni.host
+DEFAULT_START_TIMEOUT = Settings().sglomni.start_timeout
 
 
 class Resolver:
@@ -34,11 +35,14 @@ class Resolver:
         self.sources: dict[str, str] = {}
 
     def pick(self, name: str, option: Any, setting: Any = None, default: Any = None) -> Any:
-        """Return the first of `option`, `setting`, `default` that is set ("" and 0 in settings mean unset)."""
+        """Return the first of `option`, `setting`, `default` that is set ("" and 0 in settings mean unset).
+
+        A setting equal to the default is reported as the default: the file may not even exist.
+        """
         if option not in (None, "", ()):
             self.sources[name] = self.face
             return option
-        if setting not in (None, "", 0):
+        if setting not in (None, "", 0) and setting != default:
             self.sources[name] = SETTINGS
             return setting
         self.sources[name] = DEFAULT
@@ -97,7 +101,7 @@ def server_options(conf: Settings, *, face: str = COMMAND_LINE, api_urls: tuple[
         port=r.pick("port", port, conf.sglomni.port, DEFAULT_PORT),
         host=str(r.pick("host", host, conf.sglomni.host, DEFAULT_HOST)).strip().strip("[]"),  # "[::]" and "::" alike
         profile=r.pick("profile", profile, conf.sglomni.profile) or None,
-        start_timeout=float(r.pick("start_timeout", None, conf.sglomni.start_timeout, 1200.0)),
+        start_timeout=float(r.pick("start_timeout", None, conf.sglomni.start_timeout, DEFAULT_START_TIMEOUT)),
         sources=r.sources,
     )
     return options

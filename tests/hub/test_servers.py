@@ -26,9 +26,8 @@ async def test_zero_models_points_at_configure(double_venv, port):
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_servers(pilot)
         await pilot.press("s")
-        await pilot.pause()
+        await wait_for(pilot, lambda: "Status: no model downloaded" in screen_text(app), what="the cache scan")
         text = screen_text(app)
-        assert "Status: no model downloaded" in text
         assert "Configure Backends… → Configure SGLang-Omni" in text
         assert pidfiles.read_pidfile(port) is None and not screen.busy
 

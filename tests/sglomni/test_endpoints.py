@@ -292,6 +292,26 @@ def test_a_router_in_front_of_several_workers_gets_the_clip_inline(doubles, sett
     assert ref.how == "path" and not a.requests("/v1/audio/voices"), "no upload pinned to one worker"
 
 
+def test_the_http_pool_is_sized_after_a_router_reports_its_workers(doubles, settings, tmp_path):
+    """A router with 3 workers raises the in-flight ceiling to 3 x 96; every client must hold that many
+    connections, or requests would queue inside httpx and the controller would read it as latency."""
+    router = doubles("router", SGO_DOUBLE_SPEECH="tone", SGO_DOUBLE_ROUTER_WORKERS="3")
+    plain = doubles("plain", SGO_DOUBLE_SPEECH="tone")
+    be = backend([router.url, plain.url], settings, concurrency=None)
+    try:
+        assert be.pool.workers == 4 and be.concurrency == 4 * 96
+        assert [m.endpoint.max_connections for m in be.pool.members] == [4 * 96 + 4] * 2
+        limits = be.pool.members[0].endpoint._client._transport._pool._max_connections  # what httpx enforces
+        assert limits == 4 * 96 + 4
+    finally:
+        be.stop()
+    pinned = backend([router.url], settings, concurrency=12)
+    try:
+        assert pinned.concurrency == 12 and pinned.pool.members[0].endpoint.max_connections == 16
+    finally:
+        pinned.stop()
+
+
 def be_spec():
     from app.backends.sglomni import catalog
     return catalog.get("moss_tts_local")

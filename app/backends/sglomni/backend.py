@@ -74,11 +74,15 @@ class SglomniBackend(Backend):
 
     @property
     def concurrency(self) -> int:
-        if self.options.concurrency:
-            return self.options.concurrency
-        # A ceiling per GPU-worth of server: several --api-url or a router's workers add up.
         pool = self._client
-        return DEFAULT_CONCURRENCY * (pool.workers if pool else max(1, len(self.options.api_urls)))
+        return self.ceiling(pool.workers if pool else max(1, len(self.options.api_urls)))
+
+    def ceiling(self, workers: int) -> int:
+        """Return the in-flight ceiling for `workers` GPUs-worth of servers (router workers counted).
+
+        --concurrency pins it; else a ceiling per GPU-worth: several --api-url or a router's workers add up.
+        """
+        return self.options.concurrency or DEFAULT_CONCURRENCY * workers
 
     @property
     def profile(self) -> str | None:
@@ -155,10 +159,9 @@ class SglomniBackend(Backend):
 
     def _open_pool(self, servers: list, *, down: set[str] = frozenset()) -> EndpointPool:
         clip, transcript = (Path(self.voice.clone), self.transcript()) if self.voice.clone else (None, None)
-        concurrency = self.concurrency
 
-        def make_endpoint(url: str, log_path: Path | None) -> Endpoint:
-            return Endpoint(url, timeouts=self.timeouts, concurrency=concurrency, log_path=log_path)
+        def make_endpoint(url: str, log_path: Path | None, connections: int) -> Endpoint:
+            return Endpoint(url, timeouts=self.timeouts, max_connections=connections, log_path=log_path)
 
         def make_speech(endpoint: Endpoint, ref: reference.Reference | None) -> client.SpeechClient:
             return client.SpeechClient(endpoint, self.spec, self.voice, ref_audio=ref.ref_audio if ref else None,
@@ -174,7 +177,7 @@ class SglomniBackend(Backend):
             return reference.inline(clip, transcript, base_url=url) if clip is not None else None
 
         return EndpointPool.open(servers, make_endpoint=make_endpoint, make_speech=make_speech, prepare=prepare,
-                                 check=self._check_server, fallback=fallback, down=down)
+                                 ceiling=self.ceiling, check=self._check_server, fallback=fallback, down=down)
 
     @property
     def pool(self) -> EndpointPool | None:

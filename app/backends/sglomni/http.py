@@ -195,14 +195,16 @@ class Timeouts:
 class Endpoint:
     """One httpx.Client for one server, safe to share between threads."""
 
-    def __init__(self, base_url: str, *, timeouts: Timeouts = Timeouts(), concurrency: int = 1,
+    def __init__(self, base_url: str, *, timeouts: Timeouts = Timeouts(), max_connections: int = 5,
                  log_path: Path | None = None, headers: Mapping[str, str] | None = None):
         self.base_url = base_url.rstrip("/")
         self.timeouts = timeouts
         self.log_path = log_path
+        #: Connections open at once; the pool sizes it to the run's in-flight ceiling (endpoints.py).
+        self.max_connections = max_connections
         # No keep-alive: each request opens its own connection, so the guard learns the socket
         # of every request and can cut it (a local connect costs ~0.1 ms against seconds of speech).
-        limits = httpx.Limits(max_connections=concurrency + 4, max_keepalive_connections=0)
+        limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=0)
         self.guard = Guard()
         self._client = httpx.Client(
             base_url=self.base_url,
