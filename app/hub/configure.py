@@ -97,6 +97,8 @@ class ConfigureScreen(Screen):
         ui(self.app, self._show_tree, installed)
 
     def _show_tree(self, installed: set[str]) -> None:
+        if not self.is_mounted:
+            return  # closed while the cache was scanned
         self.installed = installed
         self.checked = set(installed)
         self.scanned = True

@@ -119,6 +119,8 @@ class ServersScreen(Screen):
         return f"Status: {state} — {label} on port {port}", log_path
 
     def _paint(self, line: str, log_path: Path | None, lines: list[str]) -> None:
+        if not self.is_mounted:
+            return  # the screen was closed while the poll ran
         if log_path is not None and log_path != self._log_path:
             return  # the log changed under this poll: the next one reads the new log from its start
         self.query_one("#status", Static).update(Text(line))
@@ -135,7 +137,7 @@ class ServersScreen(Screen):
         self.query_one("#detail", Static).update(Text("\n".join(notes)))
 
     def _follow(self, path: Path) -> None:
-        if path != self._log_path:
+        if path != self._log_path and self.is_mounted:
             self._log_path = path
             self._log_offset = 0
             self.query_one(Log).clear()
@@ -177,6 +179,8 @@ class ServersScreen(Screen):
         ui(self.app, self._chose, [k for k in manage.model_keys() if k in installed])
 
     def _chose(self, downloaded: list[str]) -> None:
+        if not self.is_mounted:
+            return
         if not downloaded:
             self.message = "no model downloaded"
             self.query_one(Log).write_line(NO_MODELS)

@@ -66,3 +66,9 @@ def test_the_backend_runs_with_the_settings_it_is_given_not_the_file(tmp_path):
     assert (backend.options.port, backend.options.start_timeout) == (8311, 42.0)
     assert backend.profile is None, "a settings profile applies only to models that have it"
     assert backend.options.source("port") == SETTINGS
+
+
+def test_the_backend_default_port_is_the_settings_default():
+    from app.backends.sglomni.server import DEFAULT_PORT
+
+    assert DEFAULT_PORT == Settings().sglomni.port

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from app.backends.sglomni.guard import Call, Guard
+from app.redact import redact
 from app.urls import display_url
 
 from app.errors import (
@@ -39,28 +40,7 @@ OOM_HINT = (
     "held by other processes"
 )
 
-#: Patterns of secrets that must never reach a message or a log line.
-_SECRETS = (
-    re.compile(r"\bhf_[A-Za-z0-9]{8,}"),
-    re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"),
-    re.compile(r"(?i)\b(bearer|token|api[_-]?key|authorization)(\s*[:=]\s*|\s+)[^\s,;\"']+"),
-    re.compile(r"(?<=://)[^/@\s]+:[^/@\s]+@"),
-)
-
 _MAX_MESSAGE = 300
-
-
-def redact(text: str) -> str:
-    """Return `text` with tokens, API keys and URL credentials masked."""
-    for pattern in _SECRETS:
-        text = pattern.sub(lambda m: _mask(m), text)
-    return text
-
-
-def _mask(match: re.Match[str]) -> str:
-    if match.lastindex and match.lastindex >= 2:
-        return f"{match.group(1)}{match.group(2)}***"
-    return "***@" if match.group(0).endswith("@") else "***"
 
 
 def one_line(text: str, limit: int = _MAX_MESSAGE) -> str:

@@ -124,7 +124,7 @@ def prepare_server(key: str, options: BackendOptions, *, log: Log = print) -> Ma
     label ("zonos2 (bf16 fallback)") and log while it boots.
     """
     spec = catalog.get(key)
-    port = options.port or 8100
+    port = options.port or server.DEFAULT_PORT
     venv.require_usable()
     leftovers.find_leftover(port)
     venv.install_companions(spec, log=log)
@@ -165,7 +165,7 @@ def server_url(options: BackendOptions) -> str:
     """Return the URL of the server to ask: --api-url or the remote URL setting, else the managed port."""
     if options.api_urls:
         return options.api_urls[0]
-    return f"http://{server.client_host(options.host)}:{options.port or 8100}"
+    return f"http://{server.client_host(options.host)}:{options.port or server.DEFAULT_PORT}"
 
 
 def server_voices(url: str) -> list[str]:

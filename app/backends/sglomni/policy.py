@@ -14,7 +14,8 @@ from app.backends.sglomni.http import probe_health
 from app.backends.sglomni.leftovers import find_leftover
 from app.backends.sglomni.pidfiles import read_pidfile
 from app.backends.sglomni.procgroup import StopPath
-from app.backends.sglomni.server import ManagedServer, client_host, install_companions, pick_profile
+from app.backends.sglomni.server import (DEFAULT_PORT, ManagedServer, client_host, install_companions,
+                                         pick_profile)
 from app.errors import ConfigError, ServerUnavailable
 from app.urls import display_url
 
@@ -106,7 +107,7 @@ def ensure_server(spec: ModelSpec, options: BackendOptions) -> ServerHandle:
     """
     if options.api_urls:
         return _external(spec, options.api_urls[0].rstrip("/"))
-    host, port = options.host, options.port or 8100
+    host, port = options.host, options.port or DEFAULT_PORT
     base = f"http://{client_host(host)}:{port}"
     if probe_health(base, timeout=3.0).healthy:
         ids = hosted_models(base)

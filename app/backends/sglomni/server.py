@@ -38,6 +38,8 @@ _PORT_MOVED = re.compile(r"Using port (\d+) instead")
 #: How often readiness is probed; the process is polled before each probe.
 POLL_INTERVAL = 0.2
 _LOG_TAIL_LINES = 20
+#: The managed port when options built by hand name none (app.options fills it from settings).
+DEFAULT_PORT = 8100
 #: The source app.options records for a value read from the settings file.
 SETTINGS_SOURCE = "settings.toml"
 
