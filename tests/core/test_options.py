@@ -72,3 +72,14 @@ def test_the_backend_default_port_is_the_settings_default():
     from app.backends.sglomni.server import DEFAULT_PORT
 
     assert DEFAULT_PORT == Settings().sglomni.port
+
+
+@pytest.mark.parametrize("req_host, setting, named, fix", [
+    ("::1", "127.0.0.1", "::1 (from command line)", "Set --host"),
+    (None, "::1", "::1 (from settings.toml)", "Set the host setting sglomni.host"),
+])
+def test_an_ipv6_bind_host_names_where_it_came_from(req_host, setting, named, fix):
+    given = Settings(sglomni=SglomniSettings(host=setting))
+    with pytest.raises(ConfigError) as err:
+        build_backend(ConvertRequest(book=BOOK, model="voxtral_tts", host=req_host), given)
+    assert f"cannot bind {named}" in err.value.message and err.value.hint.startswith(fix)

@@ -36,7 +36,7 @@ class SglomniBackend(Backend):
         self.options = options
         self.spec = catalog.get(options.model or policy.served_model(options))
         if not options.api_urls:
-            server.check_bind_host(options.host)  # before any install or boot
+            server.check_bind_host(options.host, options.source("host"))  # before any install or boot
         self.voice = options.voice
         for warning in requests.check_options(self.spec, self.voice):
             log.warning("%s", warning)

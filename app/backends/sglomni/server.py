@@ -110,17 +110,20 @@ def pick_profile(spec: ModelSpec, options: BackendOptions) -> str | None:
     return options.profile
 
 
-def check_bind_host(host: str) -> str:
+def check_bind_host(host: str, source: str = "") -> str:
     """Return the managed server's bind host, or raise ConfigError for one sgl-omni cannot bind.
 
     sglang-omni 0.1.9 probes its port with an AF_INET socket (serve/launcher.py
     find_available_port), so an IPv6 address fails the boot under the strict-port
-    setting this app uses; say so before anything starts.
+    setting this app uses; say so before anything starts. `source` says where the host
+    came from ("settings.toml"), so the user knows what to change.
     """
     bare = host.strip().strip("[]")
     if ":" in bare:
-        raise ConfigError(f"The managed server cannot bind {host}: sglang-omni 0.1.9 binds IPv4 addresses only",
-                          hint="Use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every IPv4 interface)")
+        where = "the host setting sglomni.host" if source == SETTINGS_SOURCE else "--host"
+        named = f"{host} (from {source})" if source else host
+        raise ConfigError(f"The managed server cannot bind {named}: sglang-omni 0.1.9 binds IPv4 addresses only",
+                          hint=f"Set {where} to 127.0.0.1 (this machine only) or 0.0.0.0 (every IPv4 interface)")
     return bare
 
 
