@@ -1,11 +1,11 @@
 """Start/Stop Backend Servers against the server double installed as the managed venv's sgl-omni."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from app.backends.sglomni import discovery
-from app.backends.sglomni import pidfiles
-from app.backends.sglomni import server
+from app.backends.sglomni import discovery, pidfiles, procgroup
 from app.hub.app import HubApp
 from app.hub.modals import PickModal
 from app.hub.servers import ServersScreen
@@ -137,3 +137,36 @@ async def test_stop_during_a_boot_stops_it_cleanly(double_venv, port, monkeypatc
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), what="stopped")
         assert "failed" not in screen_text(app)
         assert not rec.alive() and app.tasks == {}
+
+
+async def test_a_server_that_never_answers_does_not_freeze_the_screen(port, tmp_path):
+    """/health is probed in a worker: with the managed port held by a server that never answers
+    (each probe waits out its 2 s timeout), the screen still takes keys at once."""
+    import socket
+    import sys
+    import time
+
+    from app import proc
+
+    hole = socket.socket()
+    hole.bind(("127.0.0.1", port))
+    hole.listen(16)  # connections are queued by the kernel, never answered
+    holder = proc.spawn([sys.executable, "-c", "import time; time.sleep(60)"], new_session=True)
+    try:
+        pidfiles.write_pidfile(pidfiles.PidRecord(
+            pid=holder.pid, pgid=holder.pid, port=port, model="voxtral_tts", started_at=time.time(),
+            log_path=str(tmp_path / "silent.log"), label="voxtral_tts",
+            proc_start=procgroup.process_start_ticks(holder.pid)))
+        app = HubApp(setup_wizard=False)
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = await open_servers(pilot)
+            await wait_for(pilot, lambda: screen._polling, what="a poll in flight")
+            started = time.monotonic()
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, ServersScreen), what="back to the menu")
+            assert time.monotonic() - started < 1.0, "the UI thread waited for a /health probe"
+    finally:
+        hole.close()
+        os.killpg(holder.pid, 9)
+        holder.wait(5)
+        pidfiles.pid_file(port).unlink(missing_ok=True)

@@ -312,6 +312,24 @@ def test_the_http_pool_is_sized_after_a_router_reports_its_workers(doubles, sett
         pinned.stop()
 
 
+def test_a_router_that_joins_later_gets_a_client_sized_for_its_workers(doubles, settings, tmp_path):
+    a = doubles("a", SGO_DOUBLE_SPEECH="tone")
+    port = free_port()
+    be = backend([a.url, f"http://127.0.0.1:{port}"], settings, concurrency=None)
+    try:
+        assert be.concurrency == 2 * 96 and be.pool.members[1].endpoint.max_connections == 2 * 96 + 4
+        doubles("router", port=port, SGO_DOUBLE_SPEECH="tone", SGO_DOUBLE_ROUTER_WORKERS="3")
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not be.pool.stats()[1]["alive"]:
+            be.synthesize(WORDS, 1, tmp_path / "probe.wav")
+            time.sleep(0.2)
+        assert be.pool.stats()[1]["alive"], "the router joined"
+        assert be.concurrency == 4 * 96
+        assert be.pool.members[1].endpoint.max_connections == 4 * 96 + 4
+    finally:
+        be.stop()
+
+
 def be_spec():
     from app.backends.sglomni import catalog
     return catalog.get("moss_tts_local")

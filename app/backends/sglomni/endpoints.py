@@ -268,7 +268,11 @@ class EndpointPool:
 
     # -- probing back in ---------------------------------------------------------------------
     def _resize(self, member: Member, workers: int) -> None:
-        """Give a server coming back a client sized for the ceiling its workers now make (a grown router)."""
+        """Give a server coming back a client sized for the ceiling its workers now make (a grown router).
+
+        Servers in rotation keep the client they have (requests are in flight on it): they were
+        sized to the ceiling at the start, so only a router that grew while out raises the bar.
+        """
         if self._make_endpoint is None or self._ceiling is None:
             return
         with self._lock:
