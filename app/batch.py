@@ -248,7 +248,7 @@ class BookQueue:
     def _prepare(self, i: int, backend: HeldBackend) -> Prepared:
         req = self.requests[i]
         # An over-long --chunk-size is set to the model's window, as an unattended single run does.
-        return prepare(req, self.conf, lambda: backend, listener=self._display(i))
+        return prepare(req, self.conf, lambda options: backend, listener=self._display(i))
 
     def _wait_plan(self, upcoming: cf.Future, result: BookResult) -> Prepared | None:
         """Return the book's plan, or None (its result says why) when it cannot be converted."""
@@ -287,7 +287,7 @@ class BookQueue:
             return None
         i = self.results.index(result)
         try:
-            prepared = prepare(replace(self.requests[i], output=renamed), self.conf, lambda: self._backend)
+            prepared = prepare(replace(self.requests[i], output=renamed), self.conf, lambda options: self._backend)
         except Exception as exc:  # noqa: BLE001 - one book's failure is that book's line
             self._failed(result, exc)
             return None
