@@ -7,7 +7,7 @@ pipeline. It prints nothing: progress goes to the listener.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -18,7 +18,8 @@ from app.backends.base import Backend
 from app.book import ReadOptions, load_book, select_chapters
 from app.book import lexicon as lexicon_mod
 from app.book.export_text import write_markdown
-from app.book.model import Book
+from app.audio.cover import read_cover
+from app.book.model import Book, Chapter
 from app.book.spoken import Speaker, base_code, display_name
 from app.errors import ConfigError, InputError, environment_error
 from app.pipeline import events as ev
@@ -77,6 +78,12 @@ class ConvertRequest:
     #: Chapter loudness target (LUFS); mastering off with master=False.
     loudness: float | None = None
     master: bool = True
+    #: Speaking rate (Piper's length_scale); None: the settings' speed.
+    speed: float | None = None
+    #: A picture for the M4B/EPUB cover instead of the book's own.
+    cover: Path | None = None
+    #: Say each chapter's title first; None: the settings' announce.
+    announce: bool | None = None
 
 
 #: Answer to "chunk size exceeds what the model can say in one request".
@@ -110,13 +117,27 @@ def read_book(req: ConvertRequest) -> Book:
     return _read_selection(req)[0]
 
 
-def _read_selection(req: ConvertRequest) -> tuple[Book, Book]:
-    """Return (the chapters to convert, the whole book)."""
+def _read_selection(req: ConvertRequest, conf: settings_mod.Settings | None = None) -> tuple[Book, Book]:
+    """Return (the chapters to convert, the whole book), with --cover and --no-announce applied."""
+    conf = conf or settings_mod.load()
     options = ReadOptions(include_matter=req.include_matter, code=req.code, language=req.language)
     full = load_book(req.book, title=req.title, author=req.author, options=options)
+    announce = req.announce if req.announce is not None else conf.announce
+    cover = read_cover(req.cover, ffmpeg_exe(conf.ffmpeg)) if req.cover is not None else None
+    if not announce or cover is not None:
+        full = replace(without_headings(full) if not announce else full, cover=cover or full.cover)
     if req.chapters is None:  # --chapters "" is a mistake, not "all of them"
         return full, full
     return select_chapters(full, req.chapters), full
+
+
+def without_headings(book: Book) -> Book:
+    """Return the book with each chapter's spoken heading left out (its marker keeps the title)."""
+    def quiet(ch: Chapter) -> Chapter:
+        heading = ch.paragraphs[0].casefold().rstrip(".") == ch.title.casefold().rstrip(".")
+        return replace(ch, paragraphs=ch.paragraphs[1:]) if heading and len(ch.paragraphs) > 1 else ch
+
+    return replace(book, chapters=tuple(quiet(c) for c in book.chapters))
 
 
 def speaker_for(req: ConvertRequest, book: Book, backend: Backend | None = None) -> Speaker:
@@ -170,6 +191,7 @@ def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
             transcription=req.transcription,
             language=req.language,
             whisper_model=req.whisper_model or conf.whisper_model or None,
+            speed=speaking_rate(req, conf, name),
             params=dict(req.params),
         ),
         api_urls=tuple(api_urls),
@@ -179,6 +201,23 @@ def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
         profile=req.profile or conf.sglomni.profile or None,
     )
     return create_backend(name, options)
+
+
+def speaking_rate(req: ConvertRequest, conf: settings_mod.Settings, backend: str) -> float | None:
+    """Return the speaking rate for the backend (None: the voice's own); one line where it has none.
+
+    sglang-omni 0.1.9 takes a `speed` field, but applies it by resampling the
+    finished audio (every voice higher and faster, a chipmunk), and no catalog
+    model takes a rate of its own: a server voice keeps its rate.
+    """
+    speed = req.speed if req.speed is not None else conf.speed
+    if speed == 1.0:
+        return None
+    if backend != "piper":
+        where = "--speed" if req.speed is not None else f"Setting speed = {speed:g}"
+        raise ConfigError(f"{where} applies to the Piper voice only: the {backend} models take no speaking rate",
+                          hint="Drop --speed (or set speed = 1.0) for this backend")
+    return speed
 
 
 def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: Backend,
@@ -236,7 +275,7 @@ def convert(
     outpath.never_an_input(req.output, [req.book])
     formats = choose_formats(req, conf)
     check_numbers(req)
-    book, full = _read_selection(req)
+    book, full = _read_selection(req, conf)
     # Every output is a sibling of one stem, named after the first format's own path
     # (`--output dir/Book.m4b --format m4b,vtt` -> dir/Book.m4b and dir/Book.vtt).
     primary = outpath.resolve_output(book, outpath.primary_path(req.output, formats[0]),

@@ -16,6 +16,7 @@ from pathlib import Path
 from app import paths
 from app.pipeline import leftovers
 from app.pipeline.cache import ChunkCache
+from app.plural import plural
 
 
 @dataclass
@@ -128,7 +129,7 @@ def prune(cache: ChunkCache | None = None) -> Pruned:
             continue
         named |= manifest.keys
     if unrecorded:
-        result.kept_reason = (f"{unrecorded} book folder(s) from an older version record no chunk list; "
+        result.kept_reason = (f"{plural(unrecorded, 'book folder')} from an older version, without a chunk list; "
                               "convert those books once (cached chunks make it quick), then prune again")
         return result
     for key, size in cache.keys().items():
