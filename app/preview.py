@@ -38,10 +38,10 @@ def preview(req: ConvertRequest, text: str, conf: settings_mod.Settings | None =
     if len(text) > MAX_PREVIEW_CHARS:
         raise InputError(f"--preview takes up to {MAX_PREVIEW_CHARS} characters, not {len(text)}",
                          hint="Put longer text in a .txt file and convert it")
-    out = _output(req, conf)
-    backend = build_backend(req, conf)
+    backend = build_backend(req, conf)  # a refused voice or speed leaves nothing behind
     sample = Book(title="Preview", author="", chapters=(), source=Path("preview.txt"), language=req.language or "en")
     spoken = speaker_for(req, sample, backend)(text)
+    out = _output(req, conf)
     tmp = out.with_name(f".{out.name}.{temp_tag()}.wav")
     try:
         with backend:

@@ -17,7 +17,7 @@ _SIGNATURES = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
 )
 
-_HINT = "Pass a JPEG or PNG picture (a WebP, GIF or BMP is converted), or drop --cover to keep the book's own"
+_HINT = "Pass a JPEG or PNG picture (a WebP, GIF or BMP is converted to PNG), or drop --cover to keep the book's own"
 
 
 def read_cover(path: Path, ffmpeg: str) -> Cover:
@@ -35,13 +35,14 @@ def read_cover(path: Path, ffmpeg: str) -> Cover:
         raise InputError(f"Cannot read the cover {path} ({exc.strerror or exc})", hint=_HINT) from None
     if not data:
         raise InputError(f"Cover {path} is empty", hint=_HINT)
-    _check_decodes(path, ffmpeg)
-    media_type = next((kind for magic, kind in _SIGNATURES if data.startswith(magic)), "application/octet-stream")
-    return Cover(data=data, media_type=media_type)
+    png = _decoded_png(path, ffmpeg)
+    media_type = next((kind for magic, kind in _SIGNATURES if data.startswith(magic)), None)
+    # A WebP, GIF or BMP goes in as the PNG ffmpeg made of it: the M4B and the EPUB both take PNG.
+    return Cover(data=data, media_type=media_type) if media_type else Cover(data=png, media_type="image/png")
 
 
-def _check_decodes(path: Path, ffmpeg: str) -> None:
-    """Raise InputError unless ffmpeg decodes the whole picture without an error."""
+def _decoded_png(path: Path, ffmpeg: str) -> bytes:
+    """Return the picture as PNG bytes; raise InputError unless ffmpeg decodes all of it without an error."""
     with tempfile.TemporaryDirectory(prefix="audiobook-cover-") as folder:
         try:
             # Errors fatal: a truncated JPEG decodes "with warnings" otherwise, and the cover
@@ -50,5 +51,7 @@ def _check_decodes(path: Path, ffmpeg: str) -> None:
                         "-frames:v", "1", "-f", "image2", "-c:v", "png", str(Path(folder) / "probe.png")])
         except OutputError:
             raise InputError(f"Cover {path} is not a picture ffmpeg can read", hint=_HINT) from None
-        if not (Path(folder) / "probe.png").is_file():
+        png = Path(folder) / "probe.png"
+        if not png.is_file() or png.stat().st_size == 0:
             raise InputError(f"Cover {path} holds no picture", hint=_HINT)
+        return png.read_bytes()
