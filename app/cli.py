@@ -246,21 +246,9 @@ def run_hub(argv: list[str]) -> int:
     return run(hub_args)
 
 
-BACKENDS_HELP = """\
-usage: audiobook.py backends sglomni COMMAND [options]
-
-Manage the backends that need managing. The embedded Piper voice needs none:
-its voices are packages ('audiobook.py --list-voices' lists them).
-
-backends:
-  sglomni   the SGLang-Omni TTS server: list|status|setup|install KEY...|remove KEY...|
-            start KEY|stop|voices ('audiobook.py backends sglomni --help')
-"""
-
-
 def run_backends(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
-        print(BACKENDS_HELP, end="", file=sys.stdout if argv else sys.stderr)
+        print(clihelp.BACKENDS_HELP, end="", file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
     if argv[0] != "sglomni":
         print(f"error: unknown backend {argv[0]!r}{did_you_mean(argv[0], ['sglomni', 'piper'], quote=True)} "

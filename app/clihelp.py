@@ -61,6 +61,19 @@ ENVIRONMENT = (
 )
 
 
+#: `audiobook.py backends --help`: the backends that have commands.
+BACKENDS_HELP = """\
+usage: audiobook.py backends sglomni COMMAND [options]
+
+Manage the backends that need managing. The embedded Piper voice needs none:
+its voices are packages ('audiobook.py --list-voices' lists them).
+
+backends:
+  sglomni   the SGLang-Omni TTS server: list|status|setup|install KEY...|remove KEY...|
+            start KEY|stop|voices ('audiobook.py backends sglomni --help')
+"""
+
+
 def _files() -> str:
     rows = (
         (paths.settings_file(), "settings: defaults for these options (the hub edits it too)"),
