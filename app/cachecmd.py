@@ -18,21 +18,27 @@ def _parser() -> SuggestingParser:
         description="Show the chunk cache's size per book, or free what no book needs.\n\n"
                     "A book needs the chunks its latest run planned, so a stopped run resumes and a\n"
                     "re-run with another format synthesizes nothing; chunks of an earlier voice,\n"
-                    "speed or chunk size are what prune frees.",
-        epilog="examples:\n  audiobook.py cache\n  audiobook.py cache prune")
+                    "speed or chunk size are what prune frees. A finished book needs only its encoded\n"
+                    "chapters to be written again: prune --finished frees its chunks too.",
+        epilog="examples:\n  audiobook.py cache\n  audiobook.py cache prune\n  audiobook.py cache prune --finished")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser("prune", help="remove leftovers of killed runs, books whose file is gone, and chunks no "
-                                 "book needs")
+    prune = sub.add_parser("prune", help="remove leftovers of killed runs, books whose file is gone, and chunks "
+                                         "no book needs")
+    prune.add_argument("--finished", action="store_true",
+                       help="also remove the chunks of finished books (their encoded chapters stay: the same "
+                            "command writes the book again without synthesis; another --loudness or format "
+                            "kind synthesizes it again)")
     return p
 
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.command == "prune":
-        done = cacheinfo.prune()
+        done = cacheinfo.prune(finished=args.finished)
+        needs = "no unfinished book needs" if args.finished else "no book needs"
         print(f"Removed {plural(done.leftovers, 'leftover file')}, "
               f"{plural(done.books, 'book folder')} whose book is gone "
-              f"and {plural(done.chunks, 'chunk')} no book needs: {_mb(done.freed)} freed.")
+              f"and {plural(done.chunks, 'chunk')} {needs}: {_mb(done.freed)} freed.")
         if done.kept_reason:
             print(f"Kept unlisted chunks: {done.kept_reason}.")
         return 0
@@ -42,7 +48,8 @@ def main(argv: list[str]) -> int:
         return 0
     for book in sorted(report.books, key=lambda b: -(b.chunk_bytes + b.work_bytes)):
         print(f"{_mb(book.chunk_bytes + book.work_bytes):>12}  {book.title}  "
-              f"({plural(book.chunks, 'chunk')}, {_mb(book.work_bytes)} encoded)  {book.source}")
+              f"({plural(book.chunks, 'chunk')}, {_mb(book.work_bytes)} encoded"
+              f"{', finished' if book.finished else ''})  {book.source}")
     if report.orphan_chunks:
         print(f"{_mb(report.orphan_bytes):>12}  {plural(report.orphan_chunks, 'chunk')} no book needs")
     if report.leftover_files:
@@ -51,4 +58,8 @@ def main(argv: list[str]) -> int:
     print(f"{_mb(report.total_bytes):>12}  total; 'audiobook.py cache prune' frees "
           f"{_mb(report.orphan_bytes + report.leftover_bytes)}"
           + (" (more once every book has run with this version)" if report.unrecorded else ""))
+    finished = sum(b.chunk_bytes for b in report.books if b.finished)
+    if finished:
+        print(f"{_mb(finished):>12}  in chunks of finished books; 'audiobook.py cache prune --finished' "
+              f"frees them too (their encoded chapters stay)")
     return 0
