@@ -1,6 +1,7 @@
 """The command line, and the app's one error boundary.
 
     python audiobook.py BOOK [options]          convert a book
+    python audiobook.py --list-voices | --preview TEXT   choose a voice
     python audiobook.py hub                     the terminal UI
     python audiobook.py hub --web               the same UI in a browser page
     python audiobook.py backends sglomni ...    manage the SGLang-Omni backend
@@ -251,8 +252,9 @@ def run_backends(argv: list[str]) -> int:
         print(clihelp.BACKENDS_HELP, end="", file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
     if argv[0] != "sglomni":
-        print(f"error: unknown backend {argv[0]!r}{did_you_mean(argv[0], ['sglomni', 'piper'], quote=True)} "
-              f"(only sglomni has commands; Piper voices: 'audiobook.py --list-voices')", file=sys.stderr)
+        what = ("the piper backend has no commands" if argv[0] == "piper"
+                else f"unknown backend {argv[0]!r}{did_you_mean(argv[0], ['sglomni'], quote=True)}")
+        print(f"error: {what} (only sglomni has; Piper's voices: 'audiobook.py --list-voices')", file=sys.stderr)
         return 2
     from app.backends.sglomni.commands import main as sglomni_main
 

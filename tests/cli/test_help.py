@@ -79,6 +79,7 @@ def test_every_command_has_help(argv, capsys):
     (["hub", "--webb"], "unknown option --webb; did you mean --web?"),
     (["backends", "sglomi", "list"], "unknown backend 'sglomi'; did you mean 'sglomni'?"),
     (["backends", "sglomni", "lst"], "unknown command 'lst'; did you mean 'list'?"),
+    (["backends", "piper"], "the piper backend has no commands"),
     (["book.epub", "--code", "skp"], "unknown --code 'skp'; did you mean 'skip'?"),
     (["book.epub", "--xyzzy"], "unknown option --xyzzy"),
 ])
