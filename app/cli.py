@@ -194,7 +194,7 @@ def list_voices(req) -> int:
 
         print("\n".join(listing()))
         return 0
-    from app.backends.sglomni.commands import print_voices
+    from app.cli_sglomni import print_voices
 
     return print_voices(req.api_urls)
 
@@ -256,7 +256,7 @@ def run_backends(argv: list[str]) -> int:
                 else f"unknown backend {argv[0]!r}{did_you_mean(argv[0], ['sglomni'], quote=True)}")
         print(f"error: {what} (only sglomni has; Piper's voices: 'audiobook.py --list-voices')", file=sys.stderr)
         return 2
-    from app.backends.sglomni.commands import main as sglomni_main
+    from app.cli_sglomni import main as sglomni_main
 
     return sglomni_main(argv[1:])
 
