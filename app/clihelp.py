@@ -9,6 +9,7 @@ from app import paths
 
 SYNOPSIS = """\
 audiobook.py BOOK [options]                       convert a book (EPUB, TXT, Markdown, HTML)
+       audiobook.py BOOK BOOK... | FOLDER [--output DIR/]   many books as one queue through one server
        audiobook.py --list-voices [--backend B] [--api-url URL]
        audiobook.py --preview TEXT [--voice V] [--speed S] [-o FILE.wav]
        audiobook.py hub [--web]                          the terminal UI (or in a browser)
@@ -26,6 +27,7 @@ examples:
   audiobook.py samples/aesop.epub                        the whole book, Piper voice -> output/<title>.m4b
   audiobook.py book.epub --list-chapters                 what will be read, chapter by chapter
   audiobook.py book.epub --chapters 3-5,9                only those chapters
+  audiobook.py a.epub b.epub c.txt --output audiobooks/  three books, one summary at the end
   audiobook.py book.epub --format m4b,epub,vtt --output out/Book.m4b
                                                          the audiobook, a read-along EPUB and captions
   audiobook.py --list-voices                             Piper voices installed and installable
