@@ -23,6 +23,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import logging
 import threading
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -202,7 +203,6 @@ class BookQueue:
         self.results = [BookResult(req.book) for req in requests]
         self._outputs: dict[Path, Path] = {}
         self._running: list[_Running] = []
-        self._wake = threading.Event()
         self._lock = threading.Lock()
         self._displays: dict[int, ev.Listener] = {}
 
@@ -252,16 +252,17 @@ class BookQueue:
 
     def _wait_plan(self, upcoming: cf.Future, result: BookResult) -> Prepared | None:
         """Return the book's plan, or None (its result says why) when it cannot be converted."""
-        while True:
-            try:
-                prepared = upcoming.result(timeout=POLL_SECONDS)
-                break
-            except cf.TimeoutError:
-                if self.stop.stopping:
-                    return None
-            except Exception as exc:  # noqa: BLE001 - one book's failure is that book's line
-                self._failed(result, exc)
+        # Sleep, not a blocking wait: a stop-now raises KeyboardInterrupt in this thread, and one
+        # raised inside Condition.wait (futures, events) can leave its lock released twice.
+        while not upcoming.done():
+            if self.stop.stopping:
                 return None
+            time.sleep(POLL_SECONDS)
+        try:
+            prepared = upcoming.result()
+        except Exception as exc:  # noqa: BLE001 - one book's failure is that book's line
+            self._failed(result, exc)
+            return None
         output = prepared.plan.output.resolve()
         if output in self._outputs:
             prepared = self._renamed(result, prepared)
@@ -308,8 +309,6 @@ class BookQueue:
             if isinstance(event, ev.ChunkDone):
                 done[0] += 1
                 self.pool.set_remaining(i, total - done[0])
-                if total - done[0] < self.pool.limiter.limit:
-                    self._wake.set()
             elif isinstance(event, ev.RunFinished):
                 result.audio_seconds = event.audio_seconds
             display(event)
@@ -336,7 +335,6 @@ class BookQueue:
             if close is not None:
                 close()
             running.done.set()
-            self._wake.set()
 
     def _failed(self, result: BookResult, exc: BaseException) -> None:
         if isinstance(exc, OSError):
@@ -360,14 +358,13 @@ class BookQueue:
     def _wait_for_room(self) -> None:
         """Return once the running books' remaining chunks fit in the pool (or the queue stops)."""
         while not self.stop.stopping and not self.pool.has_room():
-            self._wake.wait(POLL_SECONDS)
-            self._wake.clear()
+            time.sleep(POLL_SECONDS)
 
     def _wait_all(self) -> None:
         """Wait for the running books; a cut book ends within its scheduler's unwind time."""
         for running in self._running:
-            while not running.done.wait(POLL_SECONDS):
-                pass
+            while not running.done.is_set():
+                time.sleep(POLL_SECONDS)
 
 
 def convert_many(requests: list[ConvertRequest], *, listener_for: ListenerFor, stop: QueueStop,
