@@ -298,6 +298,8 @@ class BookQueue:
 
     def _start(self, i: int, prepared: Prepared, backend: HeldBackend) -> None:
         result = self.results[i]
+        log.debug("book %d starts: %d chunks left before it, limit %d", i + 1, self.pool.backlog(),
+                  self.pool.limiter.limit)
         result.status = "running"
         result.output = prepared.plan.output
         total = len(prepared.plan.chunks)
