@@ -28,8 +28,8 @@ log = logging.getLogger(__name__)
 #: 64k mono is transparent for a voice, MP3 needs more for the same quality.
 AAC_BITRATE = {1: "64k", 2: "96k"}
 MP3_BITRATE = {1: "64k", 2: "128k"}
-#: Formats encode_chapter understands.
-FORMATS = ("m4b", "mp3")
+#: The chapter encodes encode_chapter makes: AAC ("m4b", for the M4B and read-along timelines), MP3.
+ENCODE_KINDS = ("m4b", "mp3")
 #: Samples of encoder delay ffmpeg's AAC encoder puts before the first input sample. ADTS
 #: cannot say so, so every player of the chapter file (and of the M4B muxed from it) hears
 #: the audio this much later than the WAV had it: timings on that timeline add it.
@@ -65,8 +65,8 @@ def encode_chapter(
     `audio_filter` runs in the same encode (mastering); `on_output` receives ffmpeg's printed
     text (what the filter measured).
     """
-    if fmt not in FORMATS:
-        raise OutputError(f"Unknown output format '{fmt}'", hint=f"Use one of: {', '.join(FORMATS)}")
+    if fmt not in ENCODE_KINDS:
+        raise OutputError(f"Unknown chapter encoding '{fmt}'", hint=f"Use one of: {', '.join(ENCODE_KINDS)}")
     channels = min(read_info(wav).channels, 2)
     out = Path(out)
     with _temp_beside(out) as tmp, _cover_file(meta.cover, out.parent, ffmpeg) as cover:

@@ -11,11 +11,12 @@ from app import paths
 from app import settings as settings_mod
 from app.backends.sglomni import catalog
 from app.errors import AudiobookError
+from app.output.formats import format_choices
 from app.urls import check_server_url
 
 BACKEND_CHOICES = [("Automatic (SGLang-Omni when configured, else Piper)", ""), ("Piper", "piper"),
                    ("SGLang-Omni", "sglomni")]
-FORMAT_CHOICES = [("M4B", "m4b"), ("MP3", "mp3"), ("M4B + read-along EPUB + WebVTT", "m4b,epub,vtt")]
+FORMAT_CHOICES = format_choices()
 
 
 class SettingsScreen(Screen):

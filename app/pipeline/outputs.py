@@ -11,9 +11,8 @@ from pathlib import Path
 from app import paths
 from app.audio.export import ChapterAudio, mux_m4b
 from app.errors import OutputError
+from app.output.formats import READ_ALONG
 from app.files import write_bytes_atomic
-from app.output import ChapterRender, write_read_along
-from app.output.timing import ChunkMarks
 from app.pipeline import events as ev
 from app.pipeline.chapter_files import ChapterRecord
 from app.pipeline.context import RunContext
@@ -33,6 +32,14 @@ class OutputWriter:
             self._write_m4b([ChapterAudio(r.title, r.files["m4b"]) for r in records.values()], self.outputs["m4b"])
         if "mp3" in self.outputs:
             self._write_mp3([ChapterAudio(r.title, r.files["mp3"]) for r in records.values()], self.outputs["mp3"])
+        if READ_ALONG & set(self.outputs):
+            self._write_read_along(records)
+        return self.outputs[self.ctx.plan.formats[0]]
+
+    def _write_read_along(self, records: dict[int, ChapterRecord]) -> None:
+        # Imported here: an M4B-only run (and every cached re-run of one) needs no EPUB or XML stack.
+        from app.output.readalong import ChapterRender, write_read_along
+
         plan = self.ctx.plan
         by_index = {pc.chapter.index: pc for pc in plan.chapters}
         written = {c.index: c.paragraphs for c in (plan.source_book or plan.book).chapters}
@@ -42,9 +49,10 @@ class OutputWriter:
         for path in write_read_along(plan.book, renders, self.outputs, ffmpeg=self.ctx.ffmpeg,
                                      marks_for=self._marks, narrator=self.ctx.backend.name):
             self.ctx.emit(ev.Message(f"Wrote {path}"))
-        return self.outputs[plan.formats[0]]
 
-    def _marks(self, key: str) -> ChunkMarks:
+    def _marks(self, key: str):
+        from app.output.timing import ChunkMarks
+
         starts, words = self.ctx.cache.marks(key)
         return ChunkMarks(starts, words)
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.audio.export import FORMATS
 from app.book.chunking import Chunk, Pause, chunk_chapter
 from app.book.model import Book, Chapter
 from app.book.spoken import Speaker
@@ -92,4 +91,4 @@ def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str
                    formats=formats or (fmt,), source_book=written)
 
 
-__all__ = ["Pause", "PlannedChunk", "PlannedChapter", "RunPlan", "make_plan", "safe_filename", "FORMATS"]
+__all__ = ["Pause", "PlannedChunk", "PlannedChapter", "RunPlan", "make_plan", "safe_filename"]

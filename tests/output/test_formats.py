@@ -42,3 +42,36 @@ def test_outputs_are_siblings_with_one_stem():
     assert sibling_outputs(Path("/d/Book.epub"), ("epub", "vtt"))["vtt"] == Path("/d/Book.vtt")
     assert sibling_outputs(Path("/d/My.Book"), ("mp3", "vtt")) == {"mp3": Path("/d/My.Book"),
                                                                  "vtt": Path("/d/My.Book.vtt")}
+
+
+# --- one table: every list of formats is derived from app/output/formats.py ----------------------
+
+def test_help_settings_and_outpath_list_exactly_the_table():
+    import subprocess
+    import sys
+
+    from app.hub.settings_screen import FORMAT_CHOICES
+    from app.output.formats import FORMATS, OUTPUTS
+    from app.pipeline import outpath
+
+    root = Path(__file__).resolve().parents[2]
+    shown = subprocess.run([sys.executable, str(root / "audiobook.py"), "--help"], capture_output=True,
+                           text=True, timeout=60).stdout
+    help_text = " ".join(shown.split())
+    for name, fmt in OUTPUTS.items():
+        assert f"{name} ({fmt.short})" in help_text, name
+    assert [value for _, value in FORMAT_CHOICES][:len(FORMATS)] == list(FORMATS)
+    assert {outpath.SUFFIX_FORMATS[fmt.suffix] for fmt in OUTPUTS.values()} == set(FORMATS)
+
+
+def test_the_readme_format_row_names_every_format_and_no_other():
+    import re
+
+    from app.output.formats import FORMATS
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| `--format LIST`"))
+    named = re.findall(r"`(\w+)` \(", row) + re.findall(r", `(\w+)`(?:,| \()", row)
+    assert set(named) == set(FORMATS), (named, row)
+    usage = next(line for line in readme.splitlines() if "[--format " in line)
+    assert re.search(r"\[--format ([\w,]+)\]", usage).group(1).split(",") == list(FORMATS)
