@@ -1,18 +1,16 @@
 """What every part of one run shares: the plan, the backend, the cache, where files go, how to report."""
 from __future__ import annotations
 
-import hashlib
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app import paths
 from app.audio import master as mastering
 from app.audio.export import BookMeta
 from app.backends.base import Backend
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
-from app.pipeline.plan import RunPlan, safe_filename
+from app.pipeline.plan import RunPlan
 from app.pipeline.report import RunReport
 from app.pipeline.stopping import StopControl
 from app.pipeline.verify import VerifySettings
@@ -46,10 +44,4 @@ class RunContext:
         return self.stop.cancel
 
 
-def book_work_dir(source: Path) -> Path:
-    """Return the per-book work folder (encoded chapters, the run lock)."""
-    digest = hashlib.sha256(str(source.resolve()).encode()).hexdigest()[:16]
-    return paths.work_dir() / f"{safe_filename(source.stem)[:40]}-{digest}"
-
-
-__all__ = ["RunContext", "book_work_dir"]
+__all__ = ["RunContext"]

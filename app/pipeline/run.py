@@ -24,7 +24,7 @@ from app.pipeline import bookrun, outpath
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
 from app.pipeline.chapters import ChapterWork
-from app.pipeline.context import RunContext, book_work_dir
+from app.pipeline.context import RunContext
 from app.pipeline.outputs import OutputWriter
 from app.pipeline.plan import RunPlan
 from app.pipeline.report import RunReport
@@ -32,6 +32,7 @@ from app.pipeline.stopping import STOPPED, StopControl
 from app.pipeline.synthesis import Synthesis
 from app.pipeline.triage import Triage, sort_chunks
 from app.pipeline.verify import Listening, VerifySettings
+from app.pipeline.workdir import book_work_dir
 
 
 class Converter:

@@ -1,0 +1,70 @@
+"""Benchmark 4 (issue 16 P4): a cached re-run, every chunk in the cache, at several book lengths.
+
+For each `--hours`, writes a synthetic book (benchmarks/synthbook.py), converts it once through the
+real CLI against the load generator (48 kHz stereo WAV over HTTP, the sglomni backend) to fill the
+cache, then runs the same command `--runs` times and reports each wall time, the median, the time
+to the "Converting" line, the Python peak RSS and the requests the re-runs sent (must be 0).
+
+    .venv/bin/python -m benchmarks.bench_rerun --hours 0.5 2 --runs 3
+    .venv/bin/python -m benchmarks.bench_rerun --hours 0.5 --entry /tmp/old/audiobook.py   # another checkout
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import tempfile
+from pathlib import Path
+
+from benchmarks import runcli
+from benchmarks.synthbook import write_book
+
+
+def measure(hours: float, *, port: int, runs: int, entry: Path, tmp: Path) -> dict:
+    """Fill the cache for a `hours` book, then time `runs` cached re-runs; return the figures."""
+    book = write_book(tmp / f"book-{hours:g}h.txt", hours)
+    home = tmp / f"home-{hours:g}h"
+    cli = [str(book), "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", f"http://127.0.0.1:{port}",
+           "--no-verify", "--output", str(tmp / f"book-{hours:g}h.m4b")]
+    first = runcli.run_cli(cli, home, timeout=7200, poll=0.5, entry=entry)
+    if first.returncode != 0:
+        raise SystemExit("first run failed:\n" + "\n".join(s for _, s in first.lines[-30:]))
+    before = runcli.stats(port)["requests"]
+    walls, converting, hwm = [], [], []
+    for _ in range(runs):
+        r = runcli.run_cli(cli, home, timeout=600, poll=0.05, entry=entry)
+        if r.returncode != 0:
+            raise SystemExit("re-run failed:\n" + "\n".join(s for _, s in r.lines[-30:]))
+        walls.append(r.wall)
+        converting.append(r.first("Converting") or -1.0)
+        hwm.append(r.main_hwm_mb)
+    return {"hours": hours, "first_run_s": round(first.wall, 1), "rerun_s": [round(w, 2) for w in walls],
+            "median_s": round(statistics.median(walls), 2),
+            "to_converting_median_s": round(statistics.median(converting), 2),
+            "python_hwm_mb": round(max(hwm), 1), "rerun_requests": runcli.stats(port)["requests"] - before}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hours", type=float, nargs="+", default=[0.5, 2.0])
+    ap.add_argument("--runs", type=int, default=3, help="cached re-runs per book (the median is reported)")
+    ap.add_argument("--time-scale", type=float, default=3.0, help="load generator speed (first run only)")
+    ap.add_argument("--port", type=int, default=8741)
+    ap.add_argument("--entry", type=Path, default=runcli.ROOT / "audiobook.py",
+                    help="the audiobook.py to run (another checkout, for a before/after)")
+    args = ap.parse_args()
+    print(runcli.machine(), flush=True)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-rerun-"))
+    server = runcli.start_loadgen(args.port, args.time_scale, max_seconds=7200)
+    try:
+        for hours in args.hours:
+            print(json.dumps(measure(hours, port=args.port, runs=args.runs, entry=args.entry, tmp=tmp)), flush=True)
+        print(runcli.machine(), flush=True)
+    finally:
+        runcli.stop(server)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
