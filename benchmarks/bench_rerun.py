@@ -2,8 +2,8 @@
 
 For each `--hours`, writes a synthetic book (benchmarks/synthbook.py), converts it once through the
 real CLI against the load generator (48 kHz stereo WAV over HTTP, the sglomni backend) to fill the
-cache, then runs the same command `--runs` times and reports each wall time, the median, the time
-to the "Converting" line, the Python peak RSS and the requests the re-runs sent (must be 0).
+cache, then runs the same command `--runs` times and reports each wall time, the median, the CPU
+seconds of its process tree, the time to the "Converting" line, the Python peak RSS and the requests the re-runs sent (must be 0).
 
     .venv/bin/python -m benchmarks.bench_rerun --hours 0.5 2 --runs 3
     .venv/bin/python -m benchmarks.bench_rerun --hours 0.5 --entry /tmp/old/audiobook.py   # another checkout
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import tempfile
@@ -31,16 +32,20 @@ def measure(hours: float, *, port: int, runs: int, entry: Path, tmp: Path) -> di
     if first.returncode != 0:
         raise SystemExit("first run failed:\n" + "\n".join(s for _, s in first.lines[-30:]))
     before = runcli.stats(port)["requests"]
-    walls, converting, hwm = [], [], []
+    walls, cpus, converting, hwm = [], [], [], []
     for _ in range(runs):
         r = runcli.run_cli(cli, home, timeout=600, poll=0.05, entry=entry)
         if r.returncode != 0:
             raise SystemExit("re-run failed:\n" + "\n".join(s for _, s in r.lines[-30:]))
         walls.append(r.wall)
+        cpus.append(r.cpu)
         converting.append(r.first("Converting") or -1.0)
         hwm.append(r.main_hwm_mb)
     return {"hours": hours, "first_run_s": round(first.wall, 1), "rerun_s": [round(w, 2) for w in walls],
             "median_s": round(statistics.median(walls), 2),
+            # CPU seconds of the re-run's process tree: what it costs, less swayed by other load than wall time.
+            "cpu_s": [round(c, 2) for c in cpus], "cpu_median_s": round(statistics.median(cpus), 2),
+            "load1": round(os.getloadavg()[0], 2),
             "to_converting_median_s": round(statistics.median(converting), 2),
             "python_hwm_mb": round(max(hwm), 1), "rerun_requests": runcli.stats(port)["requests"] - before}
 
