@@ -18,6 +18,8 @@ class OutputFormat:
 
     #: The name `--format` and settings use.
     name: str
+    #: Its name for people, in a choice list.
+    label: str
     #: What it is, for the hub's choices.
     description: str
     #: What it is, in a few words, for `--help`.
@@ -34,13 +36,15 @@ class OutputFormat:
 
 #: Every output a run can write, in the order help, the hub and messages list them; the first is the default.
 OUTPUTS: dict[str, OutputFormat] = {f.name: f for f in (
-    OutputFormat("m4b", "M4B audiobook with chapters", "the default", ".m4b", audio=True),
-    OutputFormat("mp3", "MP3, one per chapter (a folder)", "one per chapter, in a folder", ".mp3",
+    OutputFormat("m4b", "M4B", "M4B audiobook with chapters", "the default", ".m4b", audio=True),
+    OutputFormat("mp3", "MP3 folder", "MP3, one per chapter (a folder)", "one per chapter, in a folder", ".mp3",
                  audio=True, folder=True),
-    OutputFormat("epub", "read-along EPUB 3 (text + narration, Media Overlays)", "read-along EPUB 3", ".epub",
+    OutputFormat("epub", "read-along EPUB", "read-along EPUB 3 (text + narration, Media Overlays)",
+                 "read-along EPUB 3", ".epub", read_along=True),
+    OutputFormat("srt", "SRT captions", "SRT captions, one cue per sentence", "captions", ".srt",
                  read_along=True),
-    OutputFormat("srt", "SRT captions, one cue per sentence", "captions", ".srt", read_along=True),
-    OutputFormat("vtt", "WebVTT captions, one cue per sentence", "captions", ".vtt", read_along=True),
+    OutputFormat("vtt", "WebVTT captions", "WebVTT captions, one cue per sentence", "captions", ".vtt",
+                 read_along=True),
 )}
 #: Format names, in order.
 FORMATS = tuple(OUTPUTS)
@@ -66,8 +70,8 @@ def format_help() -> str:
 
 def format_choices() -> list[tuple[str, str]]:
     """Return (label, value) pairs for a settings form: each format alone, then the read-along set."""
-    together = " + ".join(OUTPUTS[name].description.split(" (")[0] for name in EXAMPLE.split(","))
-    return [(f.description, name) for name, f in OUTPUTS.items()] + [(together, EXAMPLE)]
+    together = " + ".join(OUTPUTS[name].label for name in EXAMPLE.split(","))
+    return [(f.label, name) for name, f in OUTPUTS.items()] + [(together, EXAMPLE)]
 
 
 def parse_formats(spec: str | None, default: str = "m4b") -> tuple[str, ...]:
