@@ -14,7 +14,6 @@ from pathlib import Path
 from app import paths, testhooks
 from app.audio import master as mastering
 from app.audio import wav as wavinfo
-from app.audio.assemble import ChapterAssembler
 from app.audio.export import encode_chapter
 from app.errors import Cancelled
 from app.output.formats import READ_ALONG
@@ -153,6 +152,8 @@ class ChapterWork:
 
     def _stitch(self, planned: PlannedChapter, wav: Path) -> tuple[list, int]:
         """Write the chapter's chunks with their pauses into one WAV; return the placements and rate."""
+        from app.audio.assemble import ChapterAssembler  # numpy: only when a chapter is stitched
+
         placements = []
         with ChapterAssembler(wav, loudness=self.ctx.master.lufs if self.ctx.master else None) as assembler:
             for pc in planned.chunks:

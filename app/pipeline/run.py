@@ -29,7 +29,6 @@ from app.pipeline.outputs import OutputWriter
 from app.pipeline.plan import RunPlan
 from app.pipeline.report import RunReport
 from app.pipeline.stopping import STOPPED, StopControl
-from app.pipeline.synthesis import Synthesis
 from app.pipeline.triage import Triage, sort_chunks
 from app.pipeline.verify import Listening, VerifySettings
 from app.pipeline.workdir import book_work_dir
@@ -78,16 +77,13 @@ class Converter:
             triage = sort_chunks(ctx.plan, ctx.cache, set(encoded), no_cache=ctx.no_cache)
             ctx.emit(ev.RunStarted(len(ctx.plan.chapters), len(ctx.plan.chunks), triage.cached,
                                    ctx.backend.describe(), ctx.backend.concurrency))
-            synthesis = Synthesis(ctx, chapters, listening, triage.twins)
             planned = {pc.chapter.index: pc for pc in ctx.plan.chapters}
             for index, seconds in encoded.items():
                 for pc in planned[index].chunks if listening else ():
                     listening.trusted(pc)  # their verdicts still belong in the report
                 chapters.take_encoded(index, seconds)
             recheck = self._take_cached(triage, encoded, chapters, listening)
-            if triage.todo or recheck:  # a finished book boots no server and loads no voice
-                with ctx.backend:
-                    synthesis.run(triage.todo, recheck)
+            rendered = self._synthesize(triage, recheck, chapters, listening)
             records = chapters.results()
         except KeyboardInterrupt:
             ctx.cancel.set()
@@ -98,7 +94,22 @@ class Converter:
             chapters.close()
         if ctx.cancel.is_set():
             raise Cancelled(STOPPED)
-        return self._finish(records, chapters.audio_seconds(), synthesis.rendered, started)
+        return self._finish(records, chapters.audio_seconds(), rendered, started)
+
+    def _synthesize(self, triage: Triage, recheck: list, chapters: ChapterWork, listening: Listening | None) -> int:
+        """Render what is missing and return how many chunks were rendered.
+
+        A finished book boots no server, loads no voice, and imports none of synthesis
+        (the scheduler, the audio checks, numpy): a cached re-run is mostly start-up.
+        """
+        if not triage.todo and not recheck:
+            return 0
+        from app.pipeline.synthesis import Synthesis
+
+        synthesis = Synthesis(self.ctx, chapters, listening, triage.twins)
+        with self.ctx.backend:
+            synthesis.run(triage.todo, recheck)
+        return synthesis.rendered
 
     def _take_cached(self, triage: Triage, encoded: dict[int, float], chapters: ChapterWork,
                      listening: Listening | None) -> list:

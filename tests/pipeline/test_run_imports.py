@@ -18,8 +18,10 @@ from tests.pipeline.helpers import write_txt_book
 ROOT = Path(__file__).resolve().parents[2]
 #: What no Piper run needs: the hub (Textual), the HTTP client, the server backend, Whisper (verification is off).
 NEVER_ON_PIPER = ("textual", "httpx", "app.hub", "app.backends.sglomni", "faster_whisper", "ctranslate2")
-#: What a finished book does not need besides: the voice and its runtime, the read-along writers.
-NEVER_WHEN_CACHED = NEVER_ON_PIPER + ("piper", "onnxruntime", "app.output.epub")
+#: What a finished book does not need besides: the voice and its runtime, synthesis and its audio checks
+#: (numpy), the read-along writers, asyncio (only the web hub spawns through it).
+NEVER_WHEN_CACHED = NEVER_ON_PIPER + ("piper", "onnxruntime", "app.pipeline.synthesis", "numpy", "asyncio",
+                                      "app.output.epub")
 
 PROBE = """
 import json, sys
