@@ -70,6 +70,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3, help="cached re-runs per book (the median is reported)")
     ap.add_argument("--time-scale", type=float, default=3.0, help="load generator speed (first run only)")
     ap.add_argument("--port", type=int, default=0, help="load generator port (0: a free one)")
+    # A re-run decodes no audio, so the format only sets the first run's cost (encoding, mastering).
+    ap.add_argument("--sample-rate", type=int, default=22050, help="load generator's WAV rate (first run's cost)")
+    ap.add_argument("--channels", type=int, default=1)
     ap.add_argument("--entry", type=Path, default=runcli.ROOT / "audiobook.py",
                     help="the audiobook.py to run (another checkout)")
     ap.add_argument("--compare", type=Path, help="another checkout's audiobook.py, re-run interleaved on the same cache")
@@ -77,7 +80,8 @@ def main() -> None:
     print(runcli.machine(), flush=True)
     tmp = Path(tempfile.mkdtemp(prefix="bench-rerun-"))
     port = args.port or runcli.free_port()
-    server = runcli.start_loadgen(port, args.time_scale, max_seconds=7200)
+    server = runcli.start_loadgen(port, args.time_scale, "--sample-rate", str(args.sample_rate),
+                                  "--channels", str(args.channels), max_seconds=7200)
     try:
         for hours in args.hours:
             for figures in measure(hours, port=port, runs=args.runs, entry=args.entry, tmp=tmp, compare=args.compare):
