@@ -7,18 +7,20 @@ pipeline. It prints nothing: progress goes to the listener.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from app import options as options_mod
 from app import settings as settings_mod
 from app.audio.ffmpeg import ffmpeg_exe
-from app.backends import BackendOptions, VoiceOptions, create_backend
+from app.backends import create_backend
 from app.backends.base import Backend
 from app.book import ReadOptions, load_book, select_chapters
 from app.book import lexicon as lexicon_mod
 from app.book.export_text import write_markdown
-from app.book.model import Book
+from app.audio.cover import read_cover
+from app.book.model import Book, Chapter
 from app.book.spoken import Speaker, base_code, display_name
 from app.errors import ConfigError, InputError, environment_error
 from app.pipeline import events as ev
@@ -32,7 +34,7 @@ from app.pipeline.verify import DEFAULT_TAKES, VerifySettings
 from app.pipeline.workdir import book_work_dir
 from app.audio.master import DEFAULT_LUFS, LUFS_RANGE, Target
 from app.listen.local import DEFAULT_MODEL, LocalWhisper
-from app.urls import check_server_url
+from app.options import RunOptions
 
 
 @dataclass
@@ -79,6 +81,14 @@ class ConvertRequest:
     #: Chapter loudness target (LUFS); mastering off with master=False.
     loudness: float | None = None
     master: bool = True
+    #: Speaking rate (Piper's length_scale); None: the settings' speed.
+    speed: float | None = None
+    #: A picture for the M4B/EPUB cover instead of the book's own.
+    cover: Path | None = None
+    #: Say each chapter's title first; None: the settings' announce.
+    announce: bool | None = None
+    #: Which face asked ("command line" or "hub form"): messages name where a value came from.
+    face: str = options_mod.COMMAND_LINE
 
 
 #: Answer to "chunk size exceeds what the model can say in one request".
@@ -96,15 +106,14 @@ def check_numbers(req: ConvertRequest) -> None:
         raise InputError(f"--port must be between 1 and 65535, not {req.port}")
 
 
+def resolve_options(req: ConvertRequest, conf: settings_mod.Settings) -> RunOptions:
+    """Return the run's options: `req` (from the command line or the hub form), then `conf`, then defaults."""
+    return options_mod.resolve_run(req, conf, face=req.face)
+
+
 def choose_backend_name(req: ConvertRequest, conf: settings_mod.Settings) -> str:
     """Return the backend to use: the option, the setting, else sglomni when configured, else piper."""
-    if req.backend:
-        return req.backend
-    if conf.backend:
-        return conf.backend
-    if req.api_urls or req.model or conf.sglomni.remote_url:
-        return "sglomni"
-    return "piper"
+    return resolve_options(req, conf).backend
 
 
 def read_book(req: ConvertRequest) -> Book:
@@ -112,13 +121,27 @@ def read_book(req: ConvertRequest) -> Book:
     return _read_selection(req)[0]
 
 
-def _read_selection(req: ConvertRequest) -> tuple[Book, Book]:
-    """Return (the chapters to convert, the whole book)."""
+def _read_selection(req: ConvertRequest, conf: settings_mod.Settings | None = None) -> tuple[Book, Book]:
+    """Return (the chapters to convert, the whole book), with --cover and --no-announce applied."""
+    conf = conf or settings_mod.load()
     options = ReadOptions(include_matter=req.include_matter, code=req.code, language=req.language)
     full = load_book(req.book, title=req.title, author=req.author, options=options)
+    announce = options_mod.announce_titles(req, conf)
+    cover = read_cover(req.cover, ffmpeg_exe(conf.ffmpeg)) if req.cover is not None else None
+    if not announce or cover is not None:
+        full = replace(without_headings(full) if not announce else full, cover=cover or full.cover)
     if req.chapters is None:  # --chapters "" is a mistake, not "all of them"
         return full, full
     return select_chapters(full, req.chapters), full
+
+
+def without_headings(book: Book) -> Book:
+    """Return the book with each chapter's spoken heading left out (its marker keeps the title)."""
+    def quiet(ch: Chapter) -> Chapter:
+        heading = ch.paragraphs[0].casefold().rstrip(".") == ch.title.casefold().rstrip(".")
+        return replace(ch, paragraphs=ch.paragraphs[1:]) if heading and len(ch.paragraphs) > 1 else ch
+
+    return replace(book, chapters=tuple(quiet(c) for c in book.chapters))
 
 
 def speaker_for(req: ConvertRequest, book: Book, backend: Backend | None = None) -> Speaker:
@@ -152,39 +175,15 @@ def language_warning(book_language: str, voice_language: str | None, voice: str)
             f"or --language {base_code(voice_language)} if the book is in fact in that language")
 
 
-def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
-    name = choose_backend_name(req, conf)
-    if req.api_urls:
-        api_urls = tuple(check_server_url(u, what="--api-url") for u in req.api_urls)
-    elif conf.sglomni.remote_url and name == "sglomni":
-        api_urls = (check_server_url(conf.sglomni.remote_url, what="The remote URL setting"),)
-    else:
-        api_urls = ()
-    clone = req.clone.expanduser() if req.clone else None
-    if clone is not None and not clone.is_file():
-        raise InputError(f"Reference clip {clone} does not exist", hint="Put clips in voices/ and pass --clone voices/NAME.wav")
-    options = BackendOptions(
-        model=req.model or conf.model or None,
-        voice=VoiceOptions(
-            voice=req.voice or conf.voice or None,
-            instructions=req.instructions,
-            clone=clone,
-            transcription=req.transcription,
-            language=req.language,
-            whisper_model=req.whisper_model or conf.whisper_model or None,
-            params=dict(req.params),
-        ),
-        api_urls=tuple(api_urls),
-        concurrency=req.concurrency,
-        port=req.port or conf.sglomni.port,
-        host=(req.host or conf.sglomni.host).strip().strip("[]"),  # "[::]" and "::" alike
-        profile=req.profile or conf.sglomni.profile or None,
-    )
-    return create_backend(name, options)
+def build_backend(req: ConvertRequest, conf: settings_mod.Settings,
+                  options: RunOptions | None = None) -> Backend:
+    """Return the backend `req` asks for, configured by the options resolved once."""
+    options = options or resolve_options(req, conf)
+    return create_backend(options.backend, options.backend_options)
 
 
 def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: Backend,
-                    book: Book) -> VerifySettings | None:
+                    book: Book, options: RunOptions | None = None) -> VerifySettings | None:
     """Return how chunks are heard, or None when verification is off.
 
     On by default for server models (language models skip, stutter and trail off); off for
@@ -208,7 +207,8 @@ def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: B
 
         transcriber = ServerTranscriber(req.asr_url)
     else:
-        transcriber = LocalWhisper(req.whisper_model or conf.whisper_model or DEFAULT_MODEL)
+        options = options or resolve_options(req, conf)
+        transcriber = LocalWhisper(options.backend_options.voice.whisper_model or DEFAULT_MODEL)
     return VerifySettings(transcriber, max_takes=takes, language=language)
 
 
@@ -238,7 +238,7 @@ def convert(
     outpath.never_an_input(req.output, [req.book])
     formats = choose_formats(req, conf)
     check_numbers(req)
-    book, full = _read_selection(req)
+    book, full = _read_selection(req, conf)
     # Every output is a sibling of one stem, named after the first format's own path
     # (`--output dir/Book.m4b --format m4b,vtt` -> dir/Book.m4b and dir/Book.vtt).
     primary = outpath.resolve_output(book, outpath.primary_path(req.output, formats[0]),
@@ -250,8 +250,9 @@ def convert(
     output = outputs[formats[0]]
     # The audio the run encodes for its first output: an MP3 folder, else AAC (M4B, read-along).
     fmt = "mp3" if formats[0] == "mp3" else "m4b"
-    backend = build_backend(req, conf)
-    chunk_size = req.chunk_size or conf.chunk_size or backend.default_chunk_size
+    options = resolve_options(req, conf)
+    backend = build_backend(req, conf, options)
+    chunk_size = options.chunk_size or backend.default_chunk_size
     cap = backend.max_chunk_words
     if cap is not None and chunk_size > cap:
         answer = confirm_clamp(chunk_size, cap)
@@ -270,7 +271,7 @@ def convert(
                      formats=formats, memo=memo)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, stop=stop or StopControl(cancel),
-                          verify=verify_settings(req, conf, backend, book), master=master_target(req))
+                          verify=verify_settings(req, conf, backend, book, options), master=master_target(req))
     try:
         return converter.run()
     except OSError as exc:  # a read-only home, a file where a folder should be, a full disk: both faces say so

@@ -2,10 +2,11 @@
 naming each output beside the others.
 
 Everything that lists formats derives from OUTPUTS: the CLI's `--format` help and its errors,
-the hub's choices, outpath's suffix and folder rules, and the README row (a test compares it).
+the hub's choices (DESCRIPTIONS), outpath's suffix and folder rules, and the README row (a test compares it).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,14 +19,14 @@ class OutputFormat:
 
     #: The name `--format` and settings use.
     name: str
-    #: Its name for people, in a choice list.
-    label: str
     #: What it is, for the hub's choices.
     description: str
     #: What it is, in a few words, for `--help`.
     short: str
     #: The file suffix it is written under (the MP3 folder's files have it).
     suffix: str
+    #: Whether a file's first bytes are this format: an existing file we may replace must be.
+    looks_like: Callable[[bytes], bool]
     #: Whether it is the narration itself; the others are text timed on the audio.
     audio: bool = False
     #: Whether it is written as one folder of files (one per chapter) rather than one file.
@@ -36,15 +37,19 @@ class OutputFormat:
 
 #: Every output a run can write, in the order help, the hub and messages list them; the first is the default.
 OUTPUTS: dict[str, OutputFormat] = {f.name: f for f in (
-    OutputFormat("m4b", "M4B", "M4B audiobook with chapters", "the default", ".m4b", audio=True),
-    OutputFormat("mp3", "MP3 folder", "MP3, one per chapter (a folder)", "one per chapter, in a folder", ".mp3",
+    # ISO BMFF starts with an "ftyp" box; MP3 with an ID3 tag or a frame sync.
+    OutputFormat("m4b", "M4B audiobook with chapters", "the default", ".m4b",
+                 lambda head: head[4:8] == b"ftyp", audio=True),
+    OutputFormat("mp3", "MP3, one per chapter (a folder)", "one per chapter, in a folder", ".mp3",
+                 lambda head: head[:3] == b"ID3" or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0),
                  audio=True, folder=True),
-    OutputFormat("epub", "read-along EPUB", "read-along EPUB 3 (text + narration, Media Overlays)",
-                 "read-along EPUB 3", ".epub", read_along=True),
-    OutputFormat("srt", "SRT captions", "SRT captions, one cue per sentence", "captions", ".srt",
-                 read_along=True),
-    OutputFormat("vtt", "WebVTT captions", "WebVTT captions, one cue per sentence", "captions", ".vtt",
-                 read_along=True),
+    # A read-along EPUB is a zip; captions are text that starts with a header or a cue number.
+    OutputFormat("epub", "read-along EPUB 3 (text + narration, Media Overlays)", "read-along EPUB 3", ".epub",
+                 lambda head: head[:4] == b"PK\x03\x04", read_along=True),
+    OutputFormat("srt", "SRT captions, one cue per sentence", "captions", ".srt",
+                 lambda head: head.lstrip(b"\xef\xbb\xbf")[:1].isdigit(), read_along=True),
+    OutputFormat("vtt", "WebVTT captions, one cue per sentence", "captions", ".vtt",
+                 lambda head: head.lstrip(b"\xef\xbb\xbf").startswith(b"WEBVTT"), read_along=True),
 )}
 #: Format names, in order.
 FORMATS = tuple(OUTPUTS)
@@ -66,12 +71,6 @@ def format_help() -> str:
     """Return the `--format` help: every format with what it is, and an example."""
     listed = ", ".join(f"{name} ({f.short})" for name, f in OUTPUTS.items())
     return f"comma-separated outputs, siblings with one stem: {listed}; e.g. {EXAMPLE}"
-
-
-def format_choices() -> list[tuple[str, str]]:
-    """Return (label, value) pairs for a settings form: each format alone, then the read-along set."""
-    together = " + ".join(OUTPUTS[name].label for name in EXAMPLE.split(","))
-    return [(f.label, name) for name, f in OUTPUTS.items()] + [(together, EXAMPLE)]
 
 
 def parse_formats(spec: str | None, default: str = "m4b") -> tuple[str, ...]:

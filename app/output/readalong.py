@@ -17,6 +17,7 @@ from app.audio.export import AAC_PRIMING_SAMPLES
 from app.book.chunking import Chunk
 from app.book.model import Book
 from app.errors import OutputError
+from app.output.formats import FORMATS, READ_ALONG
 from app.output.captions import write_captions
 from app.output.epub import write_epub
 from app.output.timing import ChapterTiming, MarksFor, time_chapter
@@ -53,7 +54,7 @@ def chapter_timings(book: Book, chapters: Sequence[ChapterRender], marks_for: Ma
 def write_read_along(book: Book, chapters: Sequence[ChapterRender], outputs: dict[str, Path], *, ffmpeg: str,
                      marks_for: MarksFor, narrator: str = "") -> list[Path]:
     """Write the requested epub/srt/vtt outputs and return their paths."""
-    wanted = [fmt for fmt in ("epub", "srt", "vtt") if fmt in outputs]
+    wanted = [fmt for fmt in FORMATS if fmt in READ_ALONG and fmt in outputs]
     if not wanted:
         return []
     timings = chapter_timings(book, chapters, marks_for)

@@ -26,13 +26,6 @@ from app.errors import InputError, OutputError
 from app.output.formats import AUDIO_FORMATS, FOLDER_FORMATS, OUTPUTS, SUFFIX_FORMATS
 from app.pipeline.plan import safe_filename
 
-#: Leading bytes of an existing file we may replace, per format (ISO BMFF "ftyp" box, MP3 frames/ID3).
-_MAGIC = {"m4b": lambda head: head[4:8] == b"ftyp",
-          "mp3": lambda head: head[:3] == b"ID3" or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0),
-          # A read-along EPUB is a zip; captions are text that starts with a header or a cue number.
-          "epub": lambda head: head[:4] == b"PK\x03\x04",
-          "vtt": lambda head: head.lstrip(b"\xef\xbb\xbf").startswith(b"WEBVTT"),
-          "srt": lambda head: head.lstrip(b"\xef\xbb\xbf")[:1].isdigit()}
 
 
 def is_folder_path(output: Path | str) -> bool:
@@ -134,7 +127,7 @@ def check_output(output: Path, fmt: str, *, inputs: Sequence[Path]) -> None:
         except OSError as exc:
             raise OutputError(f"Cannot read the existing {output} ({exc.strerror})",
                               hint="Choose another with --output") from None
-        if head and not _MAGIC[fmt](head):  # an empty file holds nothing to lose
+        if head and not OUTPUTS[fmt].looks_like(head):  # an empty file holds nothing to lose
             raise InputError(f"{output} exists and is not {fmt.upper()} audio; it is left untouched",
                              hint="Choose another output name, or move that file away")
 

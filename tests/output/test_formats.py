@@ -46,11 +46,10 @@ def test_outputs_are_siblings_with_one_stem():
 
 # --- one table: every list of formats is derived from app/output/formats.py ----------------------
 
-def test_help_settings_and_outpath_list_exactly_the_table():
+def test_help_and_outpath_list_exactly_the_table():
     import subprocess
     import sys
 
-    from app.hub.settings_screen import FORMAT_CHOICES
     from app.output.formats import FORMATS, OUTPUTS
     from app.pipeline import outpath
 
@@ -60,8 +59,27 @@ def test_help_settings_and_outpath_list_exactly_the_table():
     help_text = " ".join(shown.split())
     for name, fmt in OUTPUTS.items():
         assert f"{name} ({fmt.short})" in help_text, name
-    assert [value for _, value in FORMAT_CHOICES][:len(FORMATS)] == list(FORMATS)
     assert {outpath.SUFFIX_FORMATS[fmt.suffix] for fmt in OUTPUTS.values()} == set(FORMATS)
+
+
+def test_no_other_module_writes_the_format_list():
+    """A literal naming three or more formats outside formats.py is a second copy of the list."""
+    import ast
+
+    from app.output.formats import FORMATS
+
+    app_dir = Path(__file__).resolve().parents[2] / "app"
+    copies = []
+    for path in app_dir.rglob("*.py"):
+        if path.name == "formats.py" or "envs" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+                items = node.keys if isinstance(node, ast.Dict) else node.elts
+                named = {i.value for i in items if isinstance(i, ast.Constant) and i.value in FORMATS}
+                if len(named) >= 3:
+                    copies.append(f"{path.relative_to(app_dir)}:{node.lineno}")
+    assert copies == []
 
 
 def test_the_readme_format_row_names_every_format_and_no_other():
