@@ -301,15 +301,15 @@ def test_the_http_pool_is_sized_after_a_router_reports_its_workers(doubles, sett
     plain = doubles("plain", SGO_DOUBLE_SPEECH="tone")
     be = backend([router.url, plain.url], settings, concurrency=None)
     try:
-        assert be.pool.workers == 4 and be.concurrency == 4 * 96
-        assert [m.endpoint.max_connections for m in be.pool.members] == [4 * 96 + 4] * 2
-        limits = be.pool.members[0].endpoint._client._transport._pool._max_connections  # what httpx enforces
+        assert servers_of(be).workers == 4 and be.concurrency == 4 * 96
+        assert [m.endpoint.max_connections for m in servers_of(be).members] == [4 * 96 + 4] * 2
+        limits = servers_of(be).members[0].endpoint._client._transport._pool._max_connections  # what httpx enforces
         assert limits == 4 * 96 + 4
     finally:
         be.stop()
     pinned = backend([router.url], settings, concurrency=12)
     try:
-        assert pinned.concurrency == 12 and pinned.pool.members[0].endpoint.max_connections == 16
+        assert pinned.concurrency == 12 and servers_of(pinned).members[0].endpoint.max_connections == 16
     finally:
         pinned.stop()
 
@@ -319,15 +319,15 @@ def test_a_router_that_joins_later_gets_a_client_sized_for_its_workers(doubles, 
     port = free_port()
     be = backend([a.url, f"http://127.0.0.1:{port}"], settings, concurrency=None)
     try:
-        assert be.concurrency == 2 * 96 and be.pool.members[1].endpoint.max_connections == 2 * 96 + 4
+        assert be.concurrency == 2 * 96 and servers_of(be).members[1].endpoint.max_connections == 2 * 96 + 4
         doubles("router", port=port, SGO_DOUBLE_SPEECH="tone", SGO_DOUBLE_ROUTER_WORKERS="3")
         deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and not be.pool.stats()[1]["alive"]:
+        while time.monotonic() < deadline and not servers_of(be).stats()[1]["alive"]:
             be.synthesize(WORDS, 1, tmp_path / "probe.wav")
             time.sleep(0.2)
-        assert be.pool.stats()[1]["alive"], "the router joined"
+        assert servers_of(be).stats()[1]["alive"], "the router joined"
         assert be.concurrency == 4 * 96
-        assert be.pool.members[1].endpoint.max_connections == 4 * 96 + 4
+        assert servers_of(be).members[1].endpoint.max_connections == 4 * 96 + 4
     finally:
         be.stop()
 
