@@ -7,6 +7,7 @@ seconds of its process tree, the time to the "Converting" line, the Python peak 
 
     .venv/bin/python -m benchmarks.bench_rerun --hours 0.5 2 --runs 3
     .venv/bin/python -m benchmarks.bench_rerun --hours 0.5 2 --compare /tmp/old/audiobook.py   # before/after
+    .venv/bin/python -m benchmarks.bench_rerun --hours 0.5 2 --rerun-nice -15   # shared machine (root)
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from benchmarks import runcli
 from benchmarks.synthbook import write_book
 
 
-def measure(hours: float, *, port: int, runs: int, entry: Path, tmp: Path, compare: Path | None) -> list[dict]:
+def measure(hours: float, *, port: int, runs: int, entry: Path, tmp: Path, compare: Path | None,
+            rerun_nice: int = 0) -> list[dict]:
     """Fill the cache for a `hours` book, then time `runs` cached re-runs; return the figures.
 
     With `compare`, each round also re-runs that checkout on the same cache right after
@@ -36,6 +38,11 @@ def measure(hours: float, *, port: int, runs: int, entry: Path, tmp: Path, compa
     if first.returncode != 0:
         raise SystemExit("first run failed:\n" + "\n".join(s for _, s in first.lines[-30:]))
     before = runcli.stats(port)["requests"]
+    # The re-runs' children inherit this process's priority; the first run (minutes of encoding) keeps the
+    # ordinary one. On a machine shared with other work, a raised priority stands in for an idle machine.
+    base_nice = os.getpriority(os.PRIO_PROCESS, 0)
+    if rerun_nice:
+        os.setpriority(os.PRIO_PROCESS, 0, rerun_nice)
     entries = [entry] + ([compare] if compare else [])
     runs_of: dict[Path, list] = {e: [] for e in entries}
     for _ in range(runs):
@@ -44,6 +51,8 @@ def measure(hours: float, *, port: int, runs: int, entry: Path, tmp: Path, compa
             if r.returncode != 0:
                 raise SystemExit(f"re-run of {e} failed:\n" + "\n".join(s for _, s in r.lines[-30:]))
             runs_of[e].append(r)
+    if rerun_nice:
+        os.setpriority(os.PRIO_PROCESS, 0, base_nice)
     requests = runcli.stats(port)["requests"] - before
     return [summary(hours, e, first.wall, runs_of[e], requests) for e in entries]
 
@@ -75,6 +84,8 @@ def main() -> None:
     ap.add_argument("--channels", type=int, default=1)
     ap.add_argument("--entry", type=Path, default=runcli.ROOT / "audiobook.py",
                     help="the audiobook.py to run (another checkout)")
+    ap.add_argument("--rerun-nice", type=int, default=0,
+                    help="nice value for the re-runs only (e.g. -15 as root: wall time close to an idle machine's)")
     ap.add_argument("--compare", type=Path, help="another checkout's audiobook.py, re-run interleaved on the same cache")
     args = ap.parse_args()
     print(runcli.machine(), flush=True)
@@ -84,7 +95,8 @@ def main() -> None:
                                   "--channels", str(args.channels), max_seconds=7200)
     try:
         for hours in args.hours:
-            for figures in measure(hours, port=port, runs=args.runs, entry=args.entry, tmp=tmp, compare=args.compare):
+            for figures in measure(hours, port=port, runs=args.runs, entry=args.entry, tmp=tmp, compare=args.compare,
+                                   rerun_nice=args.rerun_nice):
                 print(json.dumps(figures), flush=True)
         print(runcli.machine(), flush=True)
     finally:
