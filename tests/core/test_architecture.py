@@ -73,14 +73,10 @@ def test_the_door_check_sees_an_import_past_it(tmp_path):
                                                 "hub/face.py imports app.backends.sglomni.server"]
 
 
-#: Modules still over the limit, each being split on its own branch (issue 15). Only shrinks.
-OVER_400_BEING_SPLIT = {"pipeline/run.py"}
-
-
 def test_no_module_is_over_400_lines():
     long = {p.relative_to(APP).as_posix(): n for p in _our_files(APP)
             if (n := len(p.read_text().splitlines())) > 400}
-    assert set(long) <= OVER_400_BEING_SPLIT, long
+    assert long == {}, long
 
 
 def test_book_and_audio_know_no_backend_or_pipeline():
@@ -107,16 +103,6 @@ def test_no_shell_true_and_no_unsafe_yaml():
         text = path.read_text()
         assert "shell=True" not in text, path
         assert "yaml.load(" not in text, path
-
-
-#: Modules still over the limit, each with the work that splits it (remove the entry when it lands).
-_OVER_400_PENDING = {"backends/sglomni/server.py": "issue 15, 'one answer to is it healthy' (server.py split)"}
-
-
-def test_no_module_is_over_400_lines():
-    long = {p.relative_to(APP).as_posix(): n for p in _our_files(APP)
-            if (n := len(p.read_text().splitlines())) > 400}
-    assert set(long) <= set(_OVER_400_PENDING), long
 
 
 def test_the_pipeline_reads_backend_capabilities_from_the_interface():
