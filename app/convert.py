@@ -28,9 +28,11 @@ from app.output.formats import parse_formats, sibling_outputs
 from app.pipeline import outpath
 from app.pipeline.adaptive import InFlightLimit
 from app.pipeline.plan import RunPlan, make_plan
+from app.pipeline.planmemo import MEMO_NAME, PlanMemo
 from app.pipeline.run import Converter
 from app.pipeline.stopping import StopControl
 from app.pipeline.verify import DEFAULT_TAKES, VerifySettings
+from app.pipeline.workdir import book_work_dir
 from app.audio.master import DEFAULT_LUFS, LUFS_RANGE, Target
 from app.listen.local import DEFAULT_MODEL, LocalWhisper
 from app.options import RunOptions
@@ -266,8 +268,10 @@ def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Calla
     warning = language_warning(req.language or book.language, backend.voice_language, backend.voice_name)
     if warning:
         listener(ev.Message(warning))
+    # Chapters planned by an earlier run with the same text and settings are not planned again.
+    memo = PlanMemo.disabled() if req.no_cache else PlanMemo(book_work_dir(book.source) / MEMO_NAME)
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
-                     formats=formats)
+                     formats=formats, memo=memo)
     return Prepared(plan, verify_settings(req, conf, backend, book, options), master_target(req))
 
 
