@@ -65,26 +65,11 @@ def encode_chapter(
     `audio_filter` runs in the same encode (mastering); `on_output` receives ffmpeg's printed
     text (what the filter measured).
     """
-    if fmt not in FORMATS:
-        raise OutputError(f"Unknown output format '{fmt}'", hint=f"Use one of: {', '.join(FORMATS)}")
     channels = min(read_info(wav).channels, 2)
     out = Path(out)
-    with _temp_beside(out) as tmp, _cover_file(meta.cover, out.parent, ffmpeg) as cover:
-        args = [ffmpeg, "-i", str(wav)]
-        if audio_filter:
-            args += ["-af", audio_filter]
-        if fmt == "m4b":
-            muxer = "adts" if out.suffix.lower() == ".aac" else "ipod"
-            args += ["-map", "0:a", "-c:a", "aac", "-b:a", AAC_BITRATE[channels], "-metadata", f"title={title}", "-f", muxer]
-        else:
-            if cover is not None:
-                args += ["-i", str(cover)]
-            args += ["-map", "0:a", "-c:a", "libmp3lame", "-b:a", MP3_BITRATE[channels]]
-            if cover is not None:
-                args += ["-map", "1:v", "-c:v", "copy", "-disposition:v:0", "attached_pic",
-                         "-metadata:s:v", "title=Album cover", "-metadata:s:v", "comment=Cover (front)"]
-            args += _tags(meta, title=title, album=meta.title)
-            args += ["-metadata", f"track={track}/{total}", "-id3v2_version", "3", "-write_id3v1", "1", "-f", "mp3"]
+    with temp_beside(out) as tmp, cover_file(meta.cover if fmt == "mp3" else None, out.parent, ffmpeg) as cover:
+        args = [ffmpeg, "-i", str(wav), *encode_args(fmt, out, channels=channels, meta=meta, title=title, track=track,
+                                                     total=total, cover=cover, audio_filter=audio_filter)]
         printed = run_ffmpeg([*args, str(tmp)], log_file=None)
         os.replace(tmp, out)
     if on_output is not None:
@@ -92,12 +77,35 @@ def encode_chapter(
     return out
 
 
+def encode_args(fmt: str, out: Path, *, channels: int, meta: BookMeta, title: str, track: int, total: int,
+                cover: Path | None, audio_filter: str | None) -> list[str]:
+    """Return ffmpeg's arguments after the audio input (input 0) up to the output path, for one chapter encode.
+
+    The file and the streamed encode (app/audio/stream.py) both use these, so both write the same chapter.
+    """
+    if fmt not in FORMATS:
+        raise OutputError(f"Unknown output format '{fmt}'", hint=f"Use one of: {', '.join(FORMATS)}")
+    args = ["-i", str(cover)] if cover is not None and fmt == "mp3" else []
+    if audio_filter:
+        args += ["-af", audio_filter]  # an output option: after every input
+    if fmt == "m4b":
+        muxer = "adts" if Path(out).suffix.lower() == ".aac" else "ipod"
+        return args + ["-map", "0:a", "-c:a", "aac", "-b:a", AAC_BITRATE[channels], "-metadata", f"title={title}",
+                       "-f", muxer]
+    args += ["-map", "0:a", "-c:a", "libmp3lame", "-b:a", MP3_BITRATE[channels]]
+    if cover is not None:
+        args += ["-map", "1:v", "-c:v", "copy", "-disposition:v:0", "attached_pic",
+                 "-metadata:s:v", "title=Album cover", "-metadata:s:v", "comment=Cover (front)"]
+    args += _tags(meta, title=title, album=meta.title)
+    return args + ["-metadata", f"track={track}/{total}", "-id3v2_version", "3", "-write_id3v1", "1", "-f", "mp3"]
+
+
 def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: str) -> Path:
     """Concatenate AAC chapter files by stream copy into one M4B with chapter markers and tags."""
     if not chapters:
         raise OutputError("No chapters to put in the audiobook", hint="Check --chapters selects at least one chapter")
     out = Path(out)
-    with _temp_beside(out) as tmp, _cover_file(meta.cover, out.parent, ffmpeg) as cover:
+    with temp_beside(out) as tmp, cover_file(meta.cover, out.parent, ffmpeg) as cover:
         listing = tmp.with_name(tmp.name + ".concat.txt")
         metadata = tmp.with_name(tmp.name + ".ffmeta.txt")
         streams: list[Path] = []
@@ -259,7 +267,7 @@ def _concat_quote(path: Path) -> str:
 
 
 @contextmanager
-def _temp_beside(out: Path):
+def temp_beside(out: Path):
     """Yield a unique temp path beside `out` with its extension; remove it unless it was moved."""
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -278,7 +286,7 @@ _MAGIC = {".jpg": b"\xff\xd8\xff", ".png": b"\x89PNG\r\n\x1a\n"}
 
 
 @contextmanager
-def _cover_file(cover: Cover | None, folder: Path, ffmpeg: str):
+def cover_file(cover: Cover | None, folder: Path, ffmpeg: str):
     """Yield a JPEG/PNG file of the cover that ffmpeg decodes cleanly, or None.
 
     A book's declared media type can lie (a WebP or a truncated JPEG labelled

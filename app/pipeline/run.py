@@ -19,11 +19,10 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from app import paths, testhooks
+from app import paths
 from app.audio import master as mastering
 from app.audio import wav as wavinfo
-from app.audio.assemble import ChapterAssembler
-from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
+from app.audio.export import BookMeta, ChapterAudio, mux_m4b
 from app.backends.base import Backend
 from app.errors import Cancelled, OutputError
 from app.files import write_bytes_atomic
@@ -34,7 +33,7 @@ from app.pipeline import adaptive, bookrun, outpath
 from app.pipeline import events as ev
 from app.pipeline.cache import ChunkCache
 from app.pipeline.chapter_files import ChapterRecord, read_sidecar, write_sidecar
-from app.pipeline.pauses import pause_seconds
+from app.pipeline.progressive import ChapterEncode, ChapterFeeds
 from app.pipeline.plan import PlannedChapter, PlannedChunk, RunPlan, safe_filename
 from app.pipeline.problems import ProblemLog
 from app.pipeline.quality import check_chunk_audio
@@ -128,10 +127,15 @@ class Converter:
         self.emit(ev.RunStarted(len(chapters), len(self.plan.chunks), cached, self.backend.describe(),
                                 self.backend.concurrency))
 
-        # Two encoders: one AAC encode keeps up with ~50x realtime here, and a saturated GPU
-        # server can outrun it, leaving a backlog after the last chunk.
+        # Chapters are encoded while their chunks arrive (app/pipeline/progressive.py), on two
+        # threads: one AAC encode keeps up with ~50x realtime here, and a GPU server can outrun it.
         encoder = cf.ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1), thread_name_prefix="encode")
-        encoded: dict[int, cf.Future[ChapterRecord]] = {}
+        self._chapters = chapters
+        self._feeds = ChapterFeeds(encoder, self._open_chapter, self.cancel)
+        self._position = {id(pc): n for st in chapters.values() for n, pc in enumerate(st.planned.chunks)}
+        encoded: dict[int, cf.Future[ChapterRecord]] = {
+            i: self._feeds.track(i, len(st.planned.chunks)) for i, st in chapters.items()
+            if i not in ready and st.planned.chunks}
         self._listening = Listening(self.verify, self.cache, self.report, self.emit) if self.verify else None
         recheck: list[PlannedChunk] = []
         try:
@@ -142,7 +146,8 @@ class Converter:
                 state.remaining, state.audio_seconds = 0, seconds
                 for _ in state.planned.chunks:
                     self.emit(ev.ChunkDone(index, seconds / len(state.planned.chunks), True))
-                encoded[index] = encoder.submit(self._encode_chapter, state)
+                encoded[index] = cf.Future()
+                encoded[index].set_result(self._ready_record(state))
             # Cached chunks count first, and chapters with nothing to render start encoding now.
             queued = {pc.key for pc in todo}
             for pc in self.plan.chunks:
@@ -168,6 +173,7 @@ class Converter:
             if self._listening is not None:
                 self._listening.close()
             encoder.shutdown(wait=True, cancel_futures=True)
+            self._feeds.close()  # a stopped or failed run: chapters still open are aborted, no partial file stays
         if self.cancel.is_set():
             raise Cancelled(STOPPED)
 
@@ -245,8 +251,7 @@ class Converter:
         state.remaining -= 1
         state.audio_seconds += seconds
         self.emit(ev.ChunkDone(pc.chunk.chapter_index, seconds, cached))
-        if state.remaining == 0:
-            encoded[pc.chunk.chapter_index] = encoder.submit(self._encode_chapter, state)
+        self._feeds.chunk_final(pc.chunk.chapter_index, self._position[id(pc)])
 
     # -- chapters and output --------------------------------------------------
 
@@ -276,46 +281,30 @@ class Converter:
             self.report.add_loudness(planned.chapter, mastering.ChapterLoudness.from_dict(record.loudness))
         return record.audio_seconds
 
-    def _encode_chapter(self, state: _ChapterState) -> ChapterRecord:
-        """Stitch a finished chapter from cached chunks and encode it (pipelined)."""
-        planned = state.planned
-        chapter = planned.chapter
-        record = None if self.no_cache else self._finished_record(planned)
-        if record is not None:
-            self.emit(ev.ChapterDone(chapter.index, chapter.title, state.audio_seconds))
-            return record
-        targets = {kind: self._chapter_file(planned, kind) for kind in self.kinds}
-        first = targets[self.kinds[0]]
-        paths.ensure(first.parent)
-        wav = first.with_suffix(".wav")
-        placements = []
-        with ChapterAssembler(wav, loudness=self.master.lufs if self.master else None) as assembler:
-            for pc in planned.chunks:
-                if self.cancel.is_set():
-                    raise Cancelled(STOPPED)
-                chunk_path = self.cache.path_for(pc.key)
-                placements.append(assembler.append(chunk_path, pause_seconds(pc.chunk.pause_after)))
-                testhooks.pause_at("stitch", self.cancel)
-            assembler.finish()
-        record = ChapterRecord(chapter.title, state.audio_seconds, assembler.sample_rate, placements, targets)
-        try:
-            for kind, target in targets.items():
-                if not self.no_cache and read_sidecar(target, chapter.title) is not None:
-                    continue  # this encode is done; only the other format is new
-                measured: list[mastering.ChapterLoudness] = []
-                encode_chapter(wav, target, fmt=kind, meta=self.meta, title=chapter.title,
-                               track=chapter.index, total=len(self.plan.book.chapters), ffmpeg=self.ffmpeg,
-                               audio_filter=mastering.chapter_filter(self.master, assembler.sample_rate)
-                               if self.master else None,
-                               on_output=lambda text, m=measured: m.extend(filter(None, [mastering.parse_stats(text)])))
-                if measured and record.loudness is None:
-                    self.report.add_loudness(chapter, measured[0])
-                    record.loudness = measured[0].as_dict()
-                write_sidecar(target, record)
-        finally:
-            wav.unlink(missing_ok=True)
+    def _ready_record(self, state: _ChapterState) -> ChapterRecord:
+        """Return the record of a chapter whose encoded files all exist (nothing to stitch)."""
+        record = self._finished_record(state.planned)
+        chapter = state.planned.chapter
         self.emit(ev.ChapterDone(chapter.index, chapter.title, state.audio_seconds))
         return record
+
+    def _open_chapter(self, index: int) -> ChapterEncode:
+        """Start encoding chapter `index` (its first chunk is final); runs on the encoder pool."""
+        state = self._chapters[index]
+        planned, chapter = state.planned, state.planned.chapter
+        files = {kind: self._chapter_file(planned, kind) for kind in self.kinds}
+        # An encode already done (the other format is new) is not done again.
+        targets = {kind: f for kind, f in files.items()
+                   if self.no_cache or read_sidecar(f, chapter.title) is None}
+
+        def done(record: ChapterRecord) -> None:
+            if record.loudness:
+                self.report.add_loudness(chapter, mastering.ChapterLoudness.from_dict(record.loudness))
+            self.emit(ev.ChapterDone(chapter.index, chapter.title, state.audio_seconds))
+
+        return ChapterEncode(planned, targets, files, lambda pc: self.cache.path_for(pc.key), meta=self.meta,
+                             ffmpeg=self.ffmpeg, total_chapters=len(self.plan.book.chapters), master=self.master,
+                             cancel=self.cancel, audio_seconds=lambda: state.audio_seconds, done=done)
 
     def _check_output_writable(self) -> None:
         # The book itself and foreign files were refused in convert(); here: can we write there at all?
