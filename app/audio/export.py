@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from app import testhooks
-from app.audio.adts import adts_duration, is_adts
+from app.audio.adts import adts_duration, adts_measure, is_adts
 from app.audio.ffmpeg import probe_output, run_ffmpeg
 from app.audio.wav import read_info
 from app.book.model import Cover
@@ -112,7 +112,8 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
         try:
             for i, chapter in enumerate(chapters):
                 streams.append(_as_adts(chapter.path, tmp, i, ffmpeg))
-            durations = [adts_duration(s) for s in streams]
+            measured = [adts_measure(s) for s in streams]
+            durations = [seconds for seconds, _ in measured]
             listing.write_text(_concat_list(streams, durations), encoding="utf-8")
             metadata.write_text(_ffmetadata(meta, chapters, durations), encoding="utf-8")
             args = [ffmpeg, "-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(metadata)]
@@ -124,8 +125,16 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
             # A millisecond movie timescale keeps the QuickTime chapter text track's sample durations
             # inside 32 bits; ffmpeg 7+ otherwise picks 1/28,224,000 and drops the track for any
             # chapter over ~152 s (Apple players read only that track). ffmpeg 5-6 default to 1000.
-            args += ["-movie_timescale", "1000", "-movflags", "+faststart", "-f", "ipod", str(tmp)]
-            run_ffmpeg(args, log_file=None)
+            args += ["-movie_timescale", "1000"]
+            reserve = moov_reserve(sum(frames for _, frames in measured), len(chapters), metadata.stat().st_size)
+            try:
+                run_ffmpeg([*args, "-moov_size", str(reserve), "-f", "ipod", str(tmp)], log_file=None)
+            except OutputError as exc:
+                if not _reserve_was_short(exc):
+                    raise
+                # The reserve was short (an estimate): write the index at the end and move it, as before.
+                log.warning("The M4B's index outgrew its reserved %d bytes; writing it again with +faststart", reserve)
+                run_ffmpeg([*args, "-movflags", "+faststart", "-f", "ipod", str(tmp)], log_file=None)
         finally:
             listing.unlink(missing_ok=True)
             metadata.unlink(missing_ok=True)
@@ -135,6 +144,32 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
         testhooks.pause_at("mux")
         os.replace(tmp, out)
     return out
+
+
+def _reserve_was_short(exc: OutputError) -> bool:
+    """Return whether ffmpeg failed because the reserved index room was too small (its log says so)."""
+    try:
+        with open(exc.log_path, "rb") as fh:
+            fh.seek(max(0, os.fstat(fh.fileno()).st_size - 16384))
+            return b"reserved_moov_size is too small" in fh.read()
+    except (OSError, TypeError):
+        return False
+
+
+def moov_reserve(frames: int, chapters: int, metadata_bytes: int) -> int:
+    """Return the bytes to reserve before the audio for the M4B's index (the moov box).
+
+    The index goes first so a player or a web server can start playback
+    without reading to the end. ffmpeg's +faststart puts it there by writing
+    the whole file a second time after the mux (~25 s for a 10-hour book);
+    reserving room up front (-moov_size) writes the file once. The index is
+    4 bytes per AAC frame (stsz; 4.01 measured with chunk tables, 0.5-2 h
+    books) plus per-chapter entries and the tags: 6 bytes a frame and generous
+    fixed room keep it inside; the unused room is a `free` box (~1% of a
+    96 kbit/s file). Should a book still outgrow it, the mux is redone with
+    +faststart.
+    """
+    return 6 * frames + 600 * chapters + 2 * metadata_bytes + 256 * 1024
 
 
 def read_chapters(path: Path, *, ffmpeg: str) -> list[tuple[str, float, float]]:
