@@ -1,8 +1,9 @@
-"""Encode chapter WAVs as they finish and mux the book by stream copy.
+"""How a chapter is encoded, and the book muxed by stream copy.
 
-Chapters are encoded (AAC or MP3) while later chapters are still being
-synthesized; the M4B is then only a concat of finished AAC files with `-c
-copy`, so the work after the last chunk is a remux, never a re-encode.
+Chapters are encoded (AAC or MP3) while their chunks arrive (stream.py, with
+encode_args() from here); the M4B is then only a concat of finished AAC files
+with `-c copy`, written once, so the work after the last chunk is the rest of
+one chapter and a remux, never a re-encode.
 """
 from __future__ import annotations
 
@@ -12,12 +13,10 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from app import testhooks
 from app.audio.adts import adts_duration, adts_measure, is_adts
 from app.audio.ffmpeg import probe_output, run_ffmpeg
-from app.audio.wav import read_info
 from app.book.model import Cover
 from app.errors import OutputError
 from app.files import temp_tag
@@ -28,7 +27,7 @@ log = logging.getLogger(__name__)
 #: 64k mono is transparent for a voice, MP3 needs more for the same quality.
 AAC_BITRATE = {1: "64k", 2: "96k"}
 MP3_BITRATE = {1: "64k", 2: "128k"}
-#: Formats encode_chapter understands.
+#: Formats a chapter is encoded to (encode_args).
 FORMATS = ("m4b", "mp3")
 #: Samples of encoder delay ffmpeg's AAC encoder puts before the first input sample. ADTS
 #: cannot say so, so every player of the chapter file (and of the M4B muxed from it) hears
@@ -54,27 +53,6 @@ class BookMeta:
     author: str
     cover: Cover | None = None
     year: str | None = None
-
-
-def encode_chapter(
-    wav: Path, out: Path, *, fmt: str, meta: BookMeta, title: str, track: int, total: int, ffmpeg: str,
-    audio_filter: str | None = None, on_output: Callable[[str], None] | None = None,
-) -> Path:
-    """Encode one chapter WAV to AAC (.m4a, for the M4B) or a tagged MP3 and return `out`.
-
-    `audio_filter` runs in the same encode (mastering); `on_output` receives ffmpeg's printed
-    text (what the filter measured).
-    """
-    channels = min(read_info(wav).channels, 2)
-    out = Path(out)
-    with temp_beside(out) as tmp, cover_file(meta.cover if fmt == "mp3" else None, out.parent, ffmpeg) as cover:
-        args = [ffmpeg, "-i", str(wav), *encode_args(fmt, out, channels=channels, meta=meta, title=title, track=track,
-                                                     total=total, cover=cover, audio_filter=audio_filter)]
-        printed = run_ffmpeg([*args, str(tmp)], log_file=None)
-        os.replace(tmp, out)
-    if on_output is not None:
-        on_output(printed.decode("utf-8", "replace"))
-    return out
 
 
 def encode_args(fmt: str, out: Path, *, channels: int, meta: BookMeta, title: str, track: int, total: int,
