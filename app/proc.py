@@ -81,18 +81,15 @@ def spawn(
     stderr: IO[bytes] | int | None = subprocess.STDOUT,
     stdin: IO[bytes] | int | None = subprocess.DEVNULL,
     new_session: bool = False,
-    nice: int = 0,
 ) -> subprocess.Popen[bytes]:
     """Start `argv` and return the Popen without waiting.
 
     With `new_session` the child leads its own process group, so a stop can
     signal the whole group (a server and the stage processes it forks).
-    With `nice` the child runs at that lower priority (background work such
-    as encoding, which must not slow what the user waits for).
     """
     args = _argv(argv)
     log.debug("spawn: %s", " ".join(args))
-    child = subprocess.Popen(
+    return subprocess.Popen(
         args,
         env=child_env(env),
         cwd=cwd,
@@ -101,13 +98,6 @@ def spawn(
         stderr=stderr,
         start_new_session=new_session,
     )
-    if nice:
-        # After the start, not in a preexec_fn: that is unsafe with the threads this app runs.
-        try:
-            os.setpriority(os.PRIO_PROCESS, child.pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + nice))
-        except OSError:
-            pass  # already gone, or not allowed: it runs at normal priority
-    return child
 
 
 async def spawn_piped(
