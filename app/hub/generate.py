@@ -14,10 +14,10 @@ from textual.widgets import (Button, DataTable, Footer, Header, Input, Label, Op
                              SelectionList, Static)
 from textual.widgets.option_list import Option
 
-from app.backends.sglomni import catalog
 from app.convert import ConvertRequest, StopControl, convert, read_book
 from app.errors import AudiobookError, Cancelled
 from app.output.formats import DESCRIPTIONS, FORMATS, parse_formats
+from app import options as options_mod
 from app.backends.sglomni import manage
 from app.hub.modals import ClampModal, FilePickModal
 from app.hub.threads import ask_from_thread, ui
@@ -58,8 +58,8 @@ class GenerateScreen(Screen):
             yield Label("Backend")
             yield Select(BACKENDS, value=conf.backend or "piper", allow_blank=False, id="backend")
             yield Label("Model (SGLang-Omni) — capabilities: tts, clone, design", id="model-label")
-            specs = list(catalog.CATALOG.values())
-            yield OptionList(*[Option(Text(row), id=spec.key) for row, spec in zip(catalog.picker_rows(specs), specs)],
+            keys = manage.model_keys()
+            yield OptionList(*[Option(Text(row), id=key) for row, key in zip(manage.picker_rows(keys), keys)],
                              id="model")
             yield Label("Voice")
             yield Select([("(default voice)", DEFAULT_VOICE)], value=DEFAULT_VOICE, allow_blank=False, id="voice")
@@ -80,7 +80,7 @@ class GenerateScreen(Screen):
     def on_mount(self) -> None:
         conf = self.app.conf
         models = self.query_one("#model", OptionList)
-        keys = list(catalog.CATALOG)
+        keys = manage.model_keys()
         if conf.model in keys:
             models.highlighted = keys.index(conf.model)
         else:
@@ -120,7 +120,7 @@ class GenerateScreen(Screen):
         """Offer the model's presets, the server's voices and the clips in voices/."""
         options: list[tuple[str, str]] = [("(default voice)", DEFAULT_VOICE)]
         if self.backend == "sglomni" and self.model_key:
-            spec = catalog.get(self.model_key)
+            spec = manage.model_spec(self.model_key)
             options += [(f"preset: {name}", f"voice:{name}") for name in spec.preset_voices]
             options += [(f"server: {name}", f"voice:{name}") for name in self.server_voice_names
                         if name not in spec.preset_voices]
@@ -135,7 +135,8 @@ class GenerateScreen(Screen):
     @work(thread=True, exclusive=True, group="voices")
     def load_server_voices(self) -> None:
         """Ask the configured server for its voices, off the UI thread."""
-        names = manage.server_voices(manage.server_url(self.app.conf))
+        names = manage.server_voices(manage.server_url(
+            options_mod.server_options(self.app.conf, face=options_mod.HUB_FORM)))
         if names:
             def apply() -> None:
                 self.server_voice_names = names
@@ -183,6 +184,7 @@ class GenerateScreen(Screen):
             chunk_size=chunk, fmt=",".join(formats),
             voice=arg if kind == "voice" else None, clone=Path(arg) if kind == "clone" else None,
             instructions=self.query_one("#instructions", Input).value.strip() or None,
+            face=options_mod.HUB_FORM,
         )
         return req
 

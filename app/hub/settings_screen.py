@@ -9,7 +9,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select
 
 from app import paths
 from app import settings as settings_mod
-from app.backends.sglomni import catalog
+from app.backends.sglomni import manage
 from app.errors import AudiobookError
 from app.urls import check_server_url
 
@@ -25,7 +25,7 @@ class SettingsScreen(Screen):
 
     def compose(self) -> ComposeResult:
         conf = self.app.conf
-        models = [("(none)", "")] + [(f"{spec.label} — {key}", key) for key, spec in catalog.CATALOG.items()]
+        models = [("(none)", "")] + [(f"{manage.model_spec(key).label} — {key}", key) for key in manage.model_keys()]
         yield Header()
         with VerticalScroll(id="form"):
             yield Label("SGLang-Omni remote URL (empty: the app manages a local server)")
@@ -35,7 +35,7 @@ class SettingsScreen(Screen):
             yield Label("Default backend")
             yield Select(BACKEND_CHOICES, value=conf.backend, allow_blank=False, id="backend")
             yield Label("Default SGLang-Omni model")
-            yield Select(models, value=conf.model if conf.model in catalog.CATALOG else "", allow_blank=False,
+            yield Select(models, value=conf.model if conf.model in manage.model_keys() else "", allow_blank=False,
                          id="model")
             yield Label(f"Output folder (empty: {paths.output_dir()})")
             yield Input(conf.output_dir, id="output_dir")
