@@ -11,7 +11,7 @@ import pytest
 from app.backends.sglomni import pidfiles
 from app.backends.sglomni import server
 from app.hub.app import HubApp
-from app.hub.generate import RunScreen
+from app.hub.run_screen import RunScreen
 from app.hub.modals import ConfirmModal
 from tests.hub.conftest import screen_text, wait_for
 from tests.hub.test_generate import choose_sglomni

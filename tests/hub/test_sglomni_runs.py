@@ -14,7 +14,7 @@ from app.backends.sglomni import http as http_mod
 from app.backends.sglomni import pidfiles
 from app.backends.sglomni import catalog, server
 from app.hub.app import HubApp
-from app.hub.generate import RunScreen
+from app.hub.run_screen import RunScreen
 from app.hub.servers import ServersScreen
 from tests.hub.conftest import DOUBLE, free_port, screen_text, wait_for
 from tests.hub.test_generate import choose_sglomni
