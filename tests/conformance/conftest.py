@@ -46,8 +46,8 @@ def stub_qwen3_metadata(hf_home: Path) -> None:
 
 
 def cpu_server(conf_python: Path, workdir: Path, key: str, **kw) -> CpuServer:
-    """Return (not started) a CPU server for catalog model `key`, launched with its vendored config."""
-    spec = catalog.get(key)
+    """Return (not started) a CPU server for catalog model `key` (or a listening model), with its vendored config."""
+    spec = catalog.ASR_CATALOG.get(key) or catalog.get(key)
     stub_qwen3_metadata(workdir / "hf")
     return CpuServer(python=conf_python, workdir=workdir, config=catalog.config_path(spec.config_file),
                      model_path=spec.model_path, model_name=spec.key, **kw)

@@ -15,9 +15,24 @@ from tests.pipeline.helpers import write_txt_book
 from tests.sglomni.conftest import fake_venv, free_port  # noqa: F401  (fake_venv: the managed double)
 from tests.support import processes_running_from
 
-pytestmark = pytest.mark.slow
+def test_the_asr_model_setting_picks_the_managed_listener_and_the_option_wins():
+    from types import SimpleNamespace
+
+    from app.backends.sglomni.asr import ManagedTranscriber, ServerTranscriber
+    from app.convert import ConvertRequest, verify_settings
+    from app.settings import Settings
+
+    backend, book = SimpleNamespace(name="sglomni"), SimpleNamespace(language="en")
+    conf = Settings(asr_model="whisper_large_v3_turbo")
+    chosen = verify_settings(ConvertRequest(book=None), conf, backend, book).transcriber
+    assert isinstance(chosen, ManagedTranscriber) and chosen.identity == "sglomni-asr:whisper_large_v3_turbo"
+    assert chosen.server.spec is catalog.get_asr("whisper_large_v3_turbo")
+    assert chosen.server.config == catalog.config_path("whisper_large_v3_turbo.yaml")
+    url = verify_settings(ConvertRequest(book=None, asr_url="http://127.0.0.1:9"), conf, backend, book)
+    assert type(url.transcriber) is ServerTranscriber
 
 
+@pytest.mark.slow
 def test_the_listening_model_boots_beside_the_tts_server_and_stops_with_the_run(
         tmp_path, run_cli, fake_venv, requests_log, monkeypatch):
     monkeypatch.setenv("SGO_DOUBLE_SPEECH", "piper")
@@ -45,6 +60,7 @@ def test_the_listening_model_boots_beside_the_tts_server_and_stops_with_the_run(
     assert processes_running_from(fake_venv.parent.parent) == []
 
 
+@pytest.mark.slow
 def test_an_unknown_listening_model_is_one_line_and_exit_2(tmp_path, run_cli, fake_venv):
     book = write_txt_book(tmp_path)
     result = run_cli(book, "--backend", "sglomni", "--model", "moss_tts_local", "--port", free_port(),
