@@ -79,7 +79,7 @@ def test_a_book_completes_against_the_real_admission_answering_503(tmp_path, run
         book = write_txt_book(tmp_path)
         out = tmp_path / "voyage.m4b"
         result = run_cli(book, "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", srv.url,
-                         "--output", out, "--chunk-size", "4", "--language", "English", timeout=400)
+                         "--output", out, "--chunk-size", "4", "--language", "English", timeout=600)
         assert result.returncode == 0, result.stderr[-3000:]
         busy = [line for line in result.stderr.splitlines() if line.startswith("server busy")]
         assert busy and "HTTP 503: The request queue is full" in busy[0], result.stderr[-3000:]

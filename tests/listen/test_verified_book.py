@@ -47,6 +47,7 @@ def test_garbled_chunks_are_heard_and_rendered_again(tmp_path, run_cli, external
 
     clean_error = word_error(story_text(), book_transcript(clean_out))
     garbled_error = word_error(story_text(), book_transcript(out))
+    print(f"book word error: clean {clean_error:.1%}, garbled one in four {garbled_error:.1%}")
     assert garbled_error <= 0.07, (garbled_error, clean_error)
     # Issue 13: within 2 points of the clean run. The double says one take per seed (as a sampling
     # model does), so the two books differ only in the garbled chunks' re-takes.
