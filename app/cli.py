@@ -127,7 +127,7 @@ def run_convert(argv: list[str]) -> int:
     parser = build_convert_parser()
     args = parser.parse_args(argv)
     if args.list_voices:
-        from app.backends.sglomni.commands import print_voices
+        from app.cli_sglomni import print_voices
 
         return print_voices(tuple(args.api_urls))
     if args.book is None:
@@ -207,7 +207,7 @@ def run_hub(argv: list[str]) -> int:
 
 
 def run_backends(argv: list[str]) -> int:
-    from app.backends.sglomni.commands import main as sglomni_main
+    from app.cli_sglomni import main as sglomni_main
 
     if not argv or argv[0] not in ("sglomni",):
         print("usage: audiobook.py backends sglomni list|install KEY...|remove KEY...|status|setup|start KEY|stop",

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from app import options as options_mod
 from app import settings as settings_mod
 from app.audio.ffmpeg import ffmpeg_exe
-from app.backends import BackendOptions, VoiceOptions, create_backend
+from app.backends import create_backend
 from app.backends.base import Backend
 from app.book import ReadOptions, load_book, select_chapters
 from app.book import lexicon as lexicon_mod
@@ -30,7 +31,7 @@ from app.pipeline.stopping import StopControl
 from app.pipeline.verify import DEFAULT_TAKES, VerifySettings
 from app.audio.master import DEFAULT_LUFS, LUFS_RANGE, Target
 from app.listen.local import DEFAULT_MODEL, LocalWhisper
-from app.urls import check_server_url
+from app.options import RunOptions
 
 
 @dataclass
@@ -79,6 +80,8 @@ class ConvertRequest:
     #: Chapter loudness target (LUFS); mastering off with master=False.
     loudness: float | None = None
     master: bool = True
+    #: Which face asked ("command line" or "hub form"): messages name where a value came from.
+    face: str = options_mod.COMMAND_LINE
 
 
 #: Answer to "chunk size exceeds what the model can say in one request".
@@ -96,15 +99,14 @@ def check_numbers(req: ConvertRequest) -> None:
         raise InputError(f"--port must be between 1 and 65535, not {req.port}")
 
 
+def resolve_options(req: ConvertRequest, conf: settings_mod.Settings) -> RunOptions:
+    """Return the run's options: `req` (from the command line or the hub form), then `conf`, then defaults."""
+    return options_mod.resolve_run(req, conf, face=req.face)
+
+
 def choose_backend_name(req: ConvertRequest, conf: settings_mod.Settings) -> str:
     """Return the backend to use: the option, the setting, else sglomni when configured, else piper."""
-    if req.backend:
-        return req.backend
-    if conf.backend:
-        return conf.backend
-    if req.api_urls or req.model or conf.sglomni.remote_url:
-        return "sglomni"
-    return "piper"
+    return resolve_options(req, conf).backend
 
 
 def read_book(req: ConvertRequest) -> Book:
@@ -152,39 +154,15 @@ def language_warning(book_language: str, voice_language: str | None, voice: str)
             f"or --language {base_code(voice_language)} if the book is in fact in that language")
 
 
-def build_backend(req: ConvertRequest, conf: settings_mod.Settings) -> Backend:
-    name = choose_backend_name(req, conf)
-    if req.api_urls:
-        api_urls = tuple(check_server_url(u, what="--api-url") for u in req.api_urls)
-    elif conf.sglomni.remote_url and name == "sglomni":
-        api_urls = (check_server_url(conf.sglomni.remote_url, what="The remote URL setting"),)
-    else:
-        api_urls = ()
-    clone = req.clone.expanduser() if req.clone else None
-    if clone is not None and not clone.is_file():
-        raise InputError(f"Reference clip {clone} does not exist", hint="Put clips in voices/ and pass --clone voices/NAME.wav")
-    options = BackendOptions(
-        model=req.model or conf.model or None,
-        voice=VoiceOptions(
-            voice=req.voice or conf.voice or None,
-            instructions=req.instructions,
-            clone=clone,
-            transcription=req.transcription,
-            language=req.language,
-            whisper_model=req.whisper_model or conf.whisper_model or None,
-            params=dict(req.params),
-        ),
-        api_urls=tuple(api_urls),
-        concurrency=req.concurrency,
-        port=req.port or conf.sglomni.port,
-        host=(req.host or conf.sglomni.host).strip().strip("[]"),  # "[::]" and "::" alike
-        profile=req.profile or conf.sglomni.profile or None,
-    )
-    return create_backend(name, options)
+def build_backend(req: ConvertRequest, conf: settings_mod.Settings,
+                  options: RunOptions | None = None) -> Backend:
+    """Return the backend `req` asks for, configured by the options resolved once."""
+    options = options or resolve_options(req, conf)
+    return create_backend(options.backend, options.backend_options)
 
 
 def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: Backend,
-                    book: Book) -> VerifySettings | None:
+                    book: Book, options: RunOptions | None = None) -> VerifySettings | None:
     """Return how chunks are heard, or None when verification is off.
 
     On by default for server models (language models skip, stutter and trail off); off for
@@ -204,6 +182,7 @@ def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: B
         raise InputError(f"--verify-takes must be at least 1, not {takes}")
     language = (book.language or "").split("-")[0].lower() or None
     asr_model = req.asr_model or conf.asr_model
+    options = options or resolve_options(req, conf)
     if req.asr_url:
         from app.backends.sglomni.asr import ServerTranscriber
 
@@ -212,9 +191,10 @@ def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: B
         from app.backends.sglomni import catalog
         from app.backends.sglomni.asr import ManagedTranscriber
 
-        transcriber = ManagedTranscriber(catalog.get_asr(asr_model), start_timeout=conf.sglomni.start_timeout)
+        transcriber = ManagedTranscriber(catalog.get_asr(asr_model),
+                                         start_timeout=options.backend_options.start_timeout)
     else:
-        transcriber = LocalWhisper(req.whisper_model or conf.whisper_model or DEFAULT_MODEL)
+        transcriber = LocalWhisper(options.backend_options.voice.whisper_model or DEFAULT_MODEL)
     return VerifySettings(transcriber, max_takes=takes, language=language)
 
 
@@ -256,8 +236,9 @@ def convert(
     output = outputs[formats[0]]
     # The audio the run encodes for its first output: an MP3 folder, else AAC (M4B, read-along).
     fmt = "mp3" if formats[0] == "mp3" else "m4b"
-    backend = build_backend(req, conf)
-    chunk_size = req.chunk_size or conf.chunk_size or backend.default_chunk_size
+    options = resolve_options(req, conf)
+    backend = build_backend(req, conf, options)
+    chunk_size = options.chunk_size or backend.default_chunk_size
     cap = backend.max_chunk_words
     if cap is not None and chunk_size > cap:
         answer = confirm_clamp(chunk_size, cap)
@@ -272,7 +253,7 @@ def convert(
         listener(ev.Message(warning))
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
                      formats=formats)
-    verify = verify_settings(req, conf, backend, book)
+    verify = verify_settings(req, conf, backend, book, options)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, stop=stop or StopControl(cancel),
                           verify=verify, master=master_target(req))

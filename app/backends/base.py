@@ -8,7 +8,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 
 @dataclass(frozen=True)
@@ -134,3 +134,17 @@ class BackendOptions:
     host: str = "127.0.0.1"
     #: A named server profile (sglomni: "throughput" for MOSS-TTS-Local).
     profile: str | None = None
+    #: Seconds a managed server may take to become healthy (cold boots compile kernels).
+    start_timeout: float = 1200.0
+    #: Where each value came from, by field name: "command line", "hub form", "settings.toml", "default".
+    #: Filled by app.options (the one resolver); backends read it only to explain themselves.
+    sources: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def source(self, name: str) -> str:
+        """Return where option `name` came from ("default" when nobody said)."""
+        return self.sources.get(name, "default")
+
+    def explain(self, name: str, flag: str | None = None) -> str:
+        """Return e.g. "--port 8100 (from settings.toml)" for messages."""
+        value = getattr(self, name)
+        return f"{flag or '--' + name.replace('_', '-')} {value} (from {self.source(name)})"

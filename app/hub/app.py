@@ -18,6 +18,8 @@ CSS = MODAL_CSS + """
 .menu OptionList { height: auto; max-height: 12; width: 60; }
 #form { padding: 0 1; }
 #form Label { margin-top: 0; }
+.error { color: $error; height: auto; width: 100%; }
+#chapter-choice { height: auto; max-height: 10; }
 .row { height: auto; }
 .row Input { width: 1fr; }
 .cell { width: 1fr; height: auto; }
@@ -26,7 +28,8 @@ CSS = MODAL_CSS + """
 #model { height: auto; max-height: 14; }
 #models { height: 2fr; min-height: 6; }
 #task, #log, #serverlog, #wizardlog { height: 1fr; min-height: 4; border: round $panel; }
-#chapters { height: auto; max-height: 12; }
+/* Half the run view at most: the log and the buttons keep their rows on an 80x24 terminal. */
+#chapters { height: auto; max-height: 45%; }
 #system { color: $warning; height: auto; }
 #status { padding: 0 1; text-style: bold; height: auto; }
 #stats, #detail, #gpu, #venv { padding: 0 1; height: auto; }

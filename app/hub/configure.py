@@ -12,9 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, RichLog, Static, Tree
 
-from app.backends.sglomni import catalog
-from app.errors import AudiobookError, Cancelled
 from app.backends.sglomni import manage
+from app.errors import AudiobookError, Cancelled
 from app.hub.menu import MenuScreen
 from app.hub.modals import ConfirmModal
 from app.hub.threads import ask_from_thread, ui
@@ -37,7 +36,7 @@ class BackendsMenu(MenuScreen):
 
 def plan_diff(installed: set[str], checked: set[str]) -> tuple[list[str], list[str]]:
     """Return (removals, installs) in catalog order: unchecked installed models, checked missing ones."""
-    order = list(catalog.CATALOG)
+    order = manage.model_keys()
     return ([k for k in order if k in installed - checked], [k for k in order if k in checked - installed])
 
 
@@ -59,6 +58,10 @@ class ConfigureScreen(Screen):
         self.checked: set[str] = set()
         self.cancel_event = threading.Event()
         self.running = False
+        #: False until the worker has read the disk (the HF cache scan stays off the UI thread).
+        self.scanned = False
+        #: What to do once the disk is read (the task view's "On disk now" line after Apply).
+        self._after_scan: Any = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -83,20 +86,37 @@ class ConfigureScreen(Screen):
     # -- the tree --------------------------------------------------------------------------
 
     def reload(self) -> None:
-        """Re-read what is on disk and rebuild the tree with installed models checked."""
-        self.installed = manage.installed_models()
-        self.checked = set(self.installed)
+        """Re-read what is on disk (in a worker) and rebuild the tree with installed models checked."""
+        self.scanned = False
+        self.scan_disk()
+
+    @work(thread=True, exclusive=True, group="configure-scan")
+    def scan_disk(self) -> None:
+        """Scan the HF cache once, off the UI thread, then show the tree."""
+        installed = manage.installed_models()
+        ui(self.app, self._show_tree, installed)
+
+    def _show_tree(self, installed: set[str]) -> None:
+        if not self.is_mounted:
+            return  # closed while the cache was scanned
+        self.installed = installed
+        self.checked = set(installed)
+        self.scanned = True
         tree = self.query_one(Tree)
         tree.clear()
         groups: dict[str, Any] = {}
-        for spec in catalog.CATALOG.values():
-            if spec.org not in groups:
-                groups[spec.org] = tree.root.add(Text(spec.org), data=None, expand=True)
-            groups[spec.org].add_leaf(self._label(spec.key), data=spec.key)
+        for key in manage.model_keys():
+            org = manage.model_spec(key).org
+            if org not in groups:
+                groups[org] = tree.root.add(Text(org), data=None, expand=True)
+            groups[org].add_leaf(self._label(key), data=key)
         self._show_system()
+        if self._after_scan is not None:
+            self._after_scan()
+            self._after_scan = None
 
     def _label(self, key: str) -> Text:
-        spec = catalog.get(key)
+        spec = manage.model_spec(key)
         mark = "[x]" if key in self.checked else "[ ]"
         note = "  (installed)" if key in self.installed else ""
         return Text(f"{mark} {spec.label}  {key}{note}")
@@ -113,7 +133,7 @@ class ConfigureScreen(Screen):
         self.query_one("#system", Static).update(Text("Missing system packages:\n" + text) if rows else "")
 
     def action_toggle(self) -> None:
-        if self.running:
+        if self.running or not self.scanned:
             return
         node = self.query_one(Tree).cursor_node
         if node is None:
@@ -146,7 +166,7 @@ class ConfigureScreen(Screen):
             self.query_one("#task", RichLog).write("Cancelling… (downloads resume where they stopped next time)")
 
     def action_apply(self) -> None:
-        if self.running:
+        if self.running or not self.scanned:
             return
         removals, installs = plan_diff(self.installed, self.checked)
         if not removals and not installs:
@@ -170,7 +190,7 @@ class ConfigureScreen(Screen):
                 if self.cancel_event.is_set():
                     raise Cancelled("Cancelled")
                 ok = ask_from_thread(self.app, ConfirmModal(
-                    f"Remove {catalog.get(key).label} ({key})? Its downloaded weights are deleted; a managed "
+                    f"Remove {manage.model_spec(key).label} ({key})? Its downloaded weights are deleted; a managed "
                     f"server hosting it is stopped first.", yes="Remove", no="Keep"), self.cancel_event)
                 if not ok:
                     self._log(f"kept {key}")
@@ -202,6 +222,6 @@ class ConfigureScreen(Screen):
         self.app.end_task("configure")
         self.query_one("#cancel-task", Button).disabled = True
         self.query_one("#apply", Button).disabled = False
-        self.reload()
-        self.query_one("#task", RichLog).write(
+        self._after_scan = lambda: self.query_one("#task", RichLog).write(
             f"On disk now: {', '.join(sorted(self.installed)) or 'no models'}")
+        self.reload()

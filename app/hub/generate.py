@@ -1,7 +1,7 @@
 """Generate Audiobooks: the form, and the live view of a run."""
 from __future__ import annotations
 
-import threading
+import os
 from pathlib import Path
 
 from rich.text import Text
@@ -10,19 +10,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll, Vertical
 from textual.screen import Screen
-from textual.widgets import (Button, DataTable, Footer, Header, Input, Label, OptionList, RichLog, Select,
-                             SelectionList, Static)
+from textual.widgets import (Button, Checkbox, Footer, Header, Input, Label, OptionList, Select, SelectionList,
+                             Static)
 from textual.widgets.option_list import Option
 
-from app.backends.sglomni import catalog
-from app.convert import ConvertRequest, StopControl, convert, read_book
-from app.errors import AudiobookError, Cancelled
+from app.convert import ConvertRequest, read_book
+from app.errors import AudiobookError
 from app.output.formats import DESCRIPTIONS, FORMATS, parse_formats
+from app import options as options_mod
 from app.backends.sglomni import manage
-from app.hub.modals import ClampModal, FilePickModal
-from app.hub.threads import ask_from_thread, ui
-from app.pipeline import events as ev
-from app.progress import RunStats, hms
+from app.hub.book_choice import KINDS, browse_start, chapter_spec, unsupported_reason
+from app.hub.modals import FilePickModal
+from app.hub.run_screen import RunScreen
+from app.hub.threads import ui
 
 BACKENDS = [("Piper — CPU, bundled voice", "piper"), ("SGLang-Omni — GPU server", "sglomni")]
 #: Voice select value for "the model's own default voice".
@@ -46,20 +46,25 @@ class GenerateScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.server_voice_names: list[str] = []
+        #: The chapter numbers of the book in the field, once read; empty while none is.
+        self.chapter_numbers: list[int] = []
+        #: Why the book in the field cannot be converted, as shown under it; "" when nothing is known against it.
+        self.book_problem = ""
 
     def compose(self) -> ComposeResult:
         conf = self.app.conf
         yield Header()
         with VerticalScroll(id="form"):
-            yield Label("Book file (EPUB, TXT, Markdown, HTML)")
+            yield Label(f"Book file ({KINDS})")
             with Horizontal(classes="row"):
                 yield Input(placeholder="path/to/book.epub", id="book")
                 yield Button("Browse…", id="browse")
+            yield Static("", id="book-error", classes="error")
             yield Label("Backend")
             yield Select(BACKENDS, value=conf.backend or "piper", allow_blank=False, id="backend")
             yield Label("Model (SGLang-Omni) — capabilities: tts, clone, design", id="model-label")
-            specs = list(catalog.CATALOG.values())
-            yield OptionList(*[Option(Text(row), id=spec.key) for row, spec in zip(catalog.picker_rows(specs), specs)],
+            keys = manage.model_keys()
+            yield OptionList(*[Option(Text(row), id=key) for row, key in zip(manage.picker_rows(keys), keys)],
                              id="model")
             yield Label("Voice")
             yield Select([("(default voice)", DEFAULT_VOICE)], value=DEFAULT_VOICE, allow_blank=False, id="voice")
@@ -72,6 +77,18 @@ class GenerateScreen(Screen):
             yield Label("Formats (Space toggles; all are written side by side with one name)")
             yield SelectionList(*[(DESCRIPTIONS[f], f, f in _default_formats(conf.format)) for f in FORMATS],
                                 id="format")
+            yield Label("Chapters (Space toggles; all by default)", id="chapters-label")
+            yield SelectionList(id="chapter-choice")
+            with Horizontal(classes="row"):
+                with Vertical(classes="cell"):
+                    yield Label("Title (empty: the book's)")
+                    yield Input(id="title")
+                with Vertical(classes="cell"):
+                    yield Label("Author (empty: the book's)")
+                    yield Input(id="author")
+            yield Label("Output file, or a folder ending in /")
+            yield Input(placeholder=f"empty: {conf.resolved_output_dir()}{os.sep}<title>.m4b", id="output")
+            yield Checkbox("Render every chunk again (no cache)", id="no-cache")
             with Horizontal(classes="buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Back", id="back")
@@ -80,12 +97,14 @@ class GenerateScreen(Screen):
     def on_mount(self) -> None:
         conf = self.app.conf
         models = self.query_one("#model", OptionList)
-        keys = list(catalog.CATALOG)
+        keys = manage.model_keys()
         if conf.model in keys:
             models.highlighted = keys.index(conf.model)
         else:
             models.highlighted = 0
         self._backend_changed()
+        self._show_chapters([])
+        self._book_error("")
         self.query_one("#book", Input).focus()
         self.load_server_voices()
 
@@ -120,7 +139,7 @@ class GenerateScreen(Screen):
         """Offer the model's presets, the server's voices and the clips in voices/."""
         options: list[tuple[str, str]] = [("(default voice)", DEFAULT_VOICE)]
         if self.backend == "sglomni" and self.model_key:
-            spec = catalog.get(self.model_key)
+            spec = manage.model_spec(self.model_key)
             options += [(f"preset: {name}", f"voice:{name}") for name in spec.preset_voices]
             options += [(f"server: {name}", f"voice:{name}") for name in self.server_voice_names
                         if name not in spec.preset_voices]
@@ -135,7 +154,8 @@ class GenerateScreen(Screen):
     @work(thread=True, exclusive=True, group="voices")
     def load_server_voices(self) -> None:
         """Ask the configured server for its voices, off the UI thread."""
-        names = manage.server_voices(manage.server_url(self.app.conf))
+        names = manage.server_voices(manage.server_url(
+            options_mod.server_options(self.app.conf, face=options_mod.HUB_FORM)))
         if names:
             def apply() -> None:
                 self.server_voice_names = names
@@ -154,242 +174,133 @@ class GenerateScreen(Screen):
         def chosen(path: Path | None) -> None:
             if path is not None:
                 self.query_one("#book", Input).value = str(path)
-        self.app.push_screen(FilePickModal(Path.cwd()), chosen)
+        typed = self.query_one("#book", Input).value
+        self.app.push_screen(FilePickModal(browse_start(typed, cwd=Path.cwd(), home=Path.home())), chosen)
+
+    # -- the book: checked when chosen, its chapters offered -------------------------------
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "book":
+            self._book_changed(event.value.strip())
+
+    def _book_changed(self, text: str) -> None:
+        """Check the file in the book field at once; read its chapters when it is a book."""
+        self._show_chapters([])
+        for field in ("#title", "#author"):  # the last book's hints are not this one's
+            self.query_one(field, Input).placeholder = ""
+        path = Path(text).expanduser()
+        if not text or not path.is_file():
+            self._book_error("")  # a folder on the way to the file, or still being typed: Start says
+            return
+        reason = unsupported_reason(path)
+        self._book_error(reason or "")
+        if reason is None:
+            self.read_chapters(path)
+
+    def _book_error(self, line: str) -> None:
+        self.book_problem = line
+        error = self.query_one("#book-error", Static)
+        error.update(Text(line))
+        error.display = bool(line)
+
+    @work(thread=True, exclusive=True, group="book")
+    def read_chapters(self, path: Path) -> None:
+        """Read the book off the UI thread: its chapters for the list, its title and author as hints."""
+        try:
+            book = read_book(ConvertRequest(book=path))
+        except AudiobookError as exc:
+            ui(self.app, self._book_read, path, None, exc.one_line())
+        except Exception as exc:  # a reader's bug must not take the hub down with it
+            ui(self.app, self._book_read, path, None, f"Could not read {path.name}: unexpected "
+                                                      f"{type(exc).__name__}: {exc}")
+        else:
+            ui(self.app, self._book_read, path, book, "")
+
+    def _book_read(self, path: Path, book, error: str) -> None:
+        if Path(self.query_one("#book", Input).value.strip()).expanduser() != path:
+            return  # the field changed meanwhile: that file's reading is on its way
+        self._book_error(error)
+        if book is None:
+            return
+        self._show_chapters([(ch.index, ch.title) for ch in book.chapters])
+        self.query_one("#title", Input).placeholder = book.title or ""
+        self.query_one("#author", Input).placeholder = book.author or ""
+
+    def _show_chapters(self, chapters: list[tuple[int, str]]) -> None:
+        self.chapter_numbers = [number for number, _ in chapters]
+        chooser = self.query_one("#chapter-choice", SelectionList)
+        chooser.clear_options()
+        chooser.add_options([(Text(f"{number:>3}  {title}"), number, True) for number, title in chapters])
+        chooser.display = bool(chapters)
+        self.query_one("#chapters-label", Label).display = bool(chapters)
+
+    # -- the request -----------------------------------------------------------------------
+
+    def _refuse(self, line: str) -> None:
+        self.notify(line, severity="error")
+
+    def _book_path(self) -> Path | None:
+        book = self.query_one("#book", Input).value.strip()
+        if not book:
+            self._refuse("Choose a book file first.")
+            return None
+        path = Path(book).expanduser()
+        reason = None if path.is_file() else f"{path} is not a file."
+        reason = reason or unsupported_reason(path) or self.book_problem
+        if reason:
+            self._refuse(reason)
+            return None
+        return path
+
+    def _chapters(self) -> str | None | bool:
+        """Return the --chapters spec (None: all), or False after saying none is chosen."""
+        if not self.chapter_numbers:
+            return None  # not read yet (or unreadable): the run reads the whole book and says why
+        chosen = [int(n) for n in self.query_one("#chapter-choice", SelectionList).selected]
+        if not chosen:
+            self._refuse("Choose at least one chapter.")
+            return False
+        return chapter_spec(chosen, self.chapter_numbers)
+
+    def _output(self) -> Path | str | None:
+        text = self.query_one("#output", Input).value.strip()
+        if not text:
+            return None
+        # A trailing slash means "a folder" to convert, and Path would drop it.
+        return os.path.expanduser(text) if text.endswith(("/", os.sep)) else Path(text).expanduser()
 
     def request(self) -> ConvertRequest | None:
         """Return the ConvertRequest the form describes, or None after telling the user what is missing."""
-        book = self.query_one("#book", Input).value.strip()
-        if not book:
-            self.notify("Choose a book file first.", severity="error")
-            return None
-        path = Path(book).expanduser()
-        if not path.is_file():
-            self.notify(f"{path} is not a file.", severity="error")
+        path = self._book_path()
+        if path is None:
             return None
         chunk_text = self.query_one("#chunk", Input).value.strip()
         chunk = int(chunk_text) if chunk_text else None
         if chunk is not None and chunk < 1:
-            self.notify("Chunk size must be a positive number of words.", severity="error")
+            self._refuse("Chunk size must be a positive number of words.")
             return None
         formats = [f for f in FORMATS if f in self.query_one("#format", SelectionList).selected]
         if not formats:
-            self.notify("Choose at least one format.", severity="error")
+            self._refuse("Choose at least one format.")
+            return None
+        chapters = self._chapters()
+        if chapters is False:
             return None
         voice_value = str(self.query_one("#voice", Select).value)
         kind, _, arg = voice_value.partition(":")
-        req = ConvertRequest(
+        return ConvertRequest(
             book=path, backend=self.backend,
             model=self.model_key if self.backend == "sglomni" else None,
-            chunk_size=chunk, fmt=",".join(formats),
+            chunk_size=chunk, fmt=",".join(formats), chapters=chapters, output=self._output(),
+            title=self.query_one("#title", Input).value.strip() or None,
+            author=self.query_one("#author", Input).value.strip() or None,
+            no_cache=self.query_one("#no-cache", Checkbox).value,
             voice=arg if kind == "voice" else None, clone=Path(arg) if kind == "clone" else None,
             instructions=self.query_one("#instructions", Input).value.strip() or None,
+            face=options_mod.HUB_FORM,
         )
-        return req
 
     def action_start(self) -> None:
         req = self.request()
         if req is not None:
             self.app.push_screen(RunScreen(req))
-
-
-class RunScreen(Screen):
-    """The live view of one conversion: chapters, chunks, audio, realtime factor, ETA."""
-
-    BINDINGS = [Binding("c", "cancel", "Cancel run"), Binding("r", "again", "Run again / resume"),
-                Binding("escape", "back", "Back")]
-
-    def __init__(self, req: ConvertRequest) -> None:
-        super().__init__()
-        self.req = req
-        #: First Cancel drains (requests in flight finish and are kept), a second cuts them.
-        self.stop = StopControl()
-        self.stats = RunStats()
-        # Events from the run's thread wait here for the UI timer: the run never blocks on the
-        # UI (a dialog on top must not stall it), and the UI applies them in batches.
-        self._inbox: list[ev.Event] = []
-        self._inbox_lock = threading.Lock()
-        self.running = False
-        self.output: Path | None = None
-        self.outcome = ""
-        self.clamp_answer: str | None = None
-        self._rows: dict[int, object] = {}
-        self._chunks: dict[int, int] = {}
-        self._state: dict[int, str] = {}
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Vertical():
-            target = self.req.backend + (f" / {self.req.model}" if self.req.model else "")
-            yield Static(Text(f"{self.req.book.name} on {target}"), id="title", classes="heading")
-            yield Static("Status: preparing", id="status")
-            yield Static("", id="stats")
-            table: DataTable = DataTable(id="chapters", cursor_type="row")
-            yield table
-            yield RichLog(id="log", wrap=True, markup=False, max_lines=300)
-            with Horizontal(classes="buttons"):
-                yield Button("Cancel", variant="error", id="cancel")
-                yield Button("Run again", id="again", disabled=True)
-                yield Button("Back", id="back")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("#", "Chapter", "Chunks", "Audio", "Status")
-        # An app timer, not the screen's: it keeps running while a dialog covers this screen.
-        self._flusher = self.app.set_interval(0.2, self._flush_events)
-        self.start()
-
-    def on_unmount(self) -> None:
-        self._flusher.stop()
-
-    @property
-    def cancel_event(self) -> threading.Event:
-        """Return the run's "send nothing new" flag (set by the first Cancel)."""
-        return self.stop.cancel
-
-    def start(self) -> None:
-        self.stop = StopControl()
-        self.stats = RunStats()
-        self.running = True
-        self.output = None
-        self.outcome = ""
-        self.clamp_answer = None
-        self.query_one("#cancel", Button).disabled = False
-        self.query_one("#again", Button).disabled = True
-        self.query_one("#status", Static).update("Status: preparing")
-        self.app.begin_task("convert", self.stop_now)
-        self.run_conversion()
-
-    # -- the worker ------------------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="convert")
-    def run_conversion(self) -> None:
-        """Read the book's chapters for the table, then convert through app.convert.convert."""
-        try:
-            book = read_book(self.req)
-            ui(self.app, self._fill_chapters, [(ch.index, ch.title) for ch in book.chapters])
-            output = convert(self.req, listener=self._listener, confirm_clamp=self._ask_clamp,
-                             stop=self.stop, conf=self.app.conf)
-            ui(self.app, self._ended, "done", f"Done: {output}", output)
-        except Cancelled:
-            ui(self.app, self._ended, "cancelled",
-               "Cancelled — finished chunks are saved; press R to resume where it stopped.", None)
-        except AudiobookError as exc:
-            if self.clamp_answer == "cancel":
-                ui(self.app, self._ended, "cancelled", "Cancelled before starting.", None)
-            else:
-                ui(self.app, self._ended, "failed", f"Failed: {exc.one_line()}", None)
-        except Exception as exc:  # a bug must not leave the screen saying "running"
-            ui(self.app, self._ended, "failed", f"Failed: unexpected {type(exc).__name__}: {exc}", None)
-
-    def _listener(self, event: ev.Event) -> None:
-        with self._inbox_lock:
-            self._inbox.append(event)
-
-    def _flush_events(self) -> None:
-        with self._inbox_lock:
-            events, self._inbox = self._inbox, []
-        for event in events:
-            self._on_event(event)
-
-    def _ask_clamp(self, size: int, cap: int) -> str:
-        answer = ask_from_thread(self.app, ClampModal(size, cap), self.cancel_event)
-        self.clamp_answer = answer or "cancel"
-        return self.clamp_answer
-
-    # -- UI updates ------------------------------------------------------------------------
-
-    def _fill_chapters(self, chapters: list[tuple[int, str]]) -> None:
-        table = self.query_one(DataTable)
-        table.clear()
-        self._rows.clear()
-        self._chunks.clear()
-        self._state.clear()
-        for index, title in chapters:
-            self._rows[index] = table.add_row(str(index), Text(title[:40]), "0", "0:00:00", "waiting",
-                                              key=str(index))
-            self._chunks[index] = 0
-            self._state[index] = "waiting"
-        self.query_one("#status", Static).update("Status: starting the backend")
-
-    def _set(self, index: int, column: int, value: str) -> None:
-        if column == 4:
-            self._state[index] = value
-        table = self.query_one(DataTable)
-        if str(index) in {str(k) for k in self._rows}:
-            table.update_cell_at((table.get_row_index(str(index)), column), value, update_width=True)
-
-    def _on_event(self, event: ev.Event) -> None:
-        self.stats.on(event)
-        log = self.query_one("#log", RichLog)
-        if isinstance(event, ev.RunStarted):
-            self.query_one("#status", Static).update(
-                f"Status: converting — {event.total_chunks} chunks ({event.cached_chunks} already done) "
-                f"on {event.backend}, {event.concurrency} at a time")
-        elif isinstance(event, ev.ChunkDone):
-            self._chunks[event.chapter_index] = self._chunks.get(event.chapter_index, 0) + 1
-            self._set(event.chapter_index, 2, str(self._chunks[event.chapter_index]))
-            self._set(event.chapter_index, 4, "rendering")
-        elif isinstance(event, ev.ChapterDone):
-            self._set(event.chapter_index, 3, hms(event.audio_seconds))
-            self._set(event.chapter_index, 4, "done")
-        elif isinstance(event, ev.Muxing):
-            self.query_one("#status", Static).update(f"Status: writing {event.output}")
-        elif isinstance(event, ev.RunFinished):
-            log.write(f"{event.synthesized_chunks} chunks synthesized in {hms(event.wall_seconds)}")
-        elif isinstance(event, ev.Message):
-            log.write(event.text)
-        self._show_stats()
-
-    def _show_stats(self) -> None:
-        s = self.stats
-        eta = "--:--:--" if s.eta is None else hms(s.eta)
-        self.query_one("#stats", Static).update(
-            f"chunks {s.done}/{s.total}   audio {hms(s.audio)}   {s.realtime_factor:.1f}x realtime   ETA {eta}")
-
-    def _ended(self, outcome: str, line: str, output: Path | None) -> None:
-        self._flush_events()  # the last progress first, then the outcome
-        self.running = False
-        self.outcome = outcome
-        self.output = output
-        self.app.end_task("convert")
-        if outcome != "done":
-            for index, state in list(self._state.items()):
-                if state != "done":
-                    self._set(index, 4, "stopped" if outcome == "cancelled" else "failed")
-        self.query_one("#status", Static).update(Text(line))
-        self.query_one("#log", RichLog).write(line)
-        self.query_one("#cancel", Button).disabled = True
-        self.query_one("#again", Button).disabled = False
-        self._show_stats()
-
-    # -- actions ---------------------------------------------------------------------------
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        {"cancel": self.action_cancel, "again": self.action_again, "back": self.action_back}[
-            str(event.button.id)]()
-
-    def action_cancel(self) -> None:
-        """Stop the run: the first press lets requests in flight finish, a second cuts them."""
-        if not self.running:
-            return
-        line = self.stop.request()
-        if not self.stop.now.is_set():
-            line = line.replace("press Ctrl-C again", "press C again")
-        self.query_one("#status", Static).update(Text(f"Status: {line}"))
-        self.query_one("#log", RichLog).write(line)
-
-    def stop_now(self) -> None:
-        """Stop the run at once (quitting the hub): requests in flight are cut, finished chunks kept."""
-        self.stop.request()
-        self.stop.request()
-
-    def action_again(self) -> None:
-        if not self.running:
-            self.start()
-
-    def action_back(self) -> None:
-        if self.running:
-            self.notify("A run is in progress; cancel it (C) before leaving.", severity="warning")
-            return
-        self.app.pop_screen()

@@ -1,14 +1,17 @@
-"""Small modal questions the hub asks: confirm, chunk clamp, model choice, file choice."""
+"""Small modal questions the hub asks: confirm, chunk clamp, unsaved edits, model choice, file choice."""
 from __future__ import annotations
 
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DirectoryTree, Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from app.hub.book_choice import KINDS, unsupported_reason
 
 MODAL_CSS = """
 ModalScreen { align: center middle; }
@@ -18,7 +21,10 @@ ModalScreen { align: center middle; }
 .dialog Horizontal { height: auto; width: 100%; }
 .dialog Button { margin-right: 1; }
 .dialog OptionList { height: auto; max-height: 16; }
-.dialog DirectoryTree { height: 20; }
+/* The file dialog takes most of a small terminal, its tree what is left: the error line stays in view. */
+#filepick { height: 90%; }
+.dialog DirectoryTree { height: 1fr; min-height: 4; }
+.dialog .error { color: $error; height: auto; width: 100%; }
 """
 
 
@@ -78,6 +84,34 @@ class ClampModal(ModalScreen[str]):
         self.dismiss(value)
 
 
+class UnsavedModal(ModalScreen[str]):
+    """Ask what to do with unsaved edits: "save", "discard" or "keep" (editing); Escape keeps editing."""
+
+    BINDINGS = [Binding("s", "answer('save')", "Save"), Binding("d", "answer('discard')", "Discard"),
+                Binding("k,escape", "answer('keep')", "Keep editing")]
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="unsaved"):
+            yield Label(f"{self.what} has unsaved changes. Save them before leaving?", classes="question")
+            with Horizontal():
+                yield Button("Save [s]", variant="primary", id="save")
+                yield Button("Discard [d]", variant="error", id="discard")
+                yield Button("Keep editing [k]", id="keep")
+
+    def on_mount(self) -> None:
+        self.query_one("#save", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(str(event.button.id))
+
+    def action_answer(self, value: str) -> None:
+        self.dismiss(value)
+
+
 class PickModal(ModalScreen["str | None"]):
     """Pick one of `choices` (id, prompt); Escape returns None."""
 
@@ -104,10 +138,11 @@ class PickModal(ModalScreen["str | None"]):
 
 
 class FilePickModal(ModalScreen["Path | None"]):
-    """Browse for a book file from the current folder or the home folder; Escape returns None.
+    """Browse for a book file from a start folder, the current folder or home; Escape returns None.
 
-    In the web hub these are the server's files: the folder `hub --web` was started in, and
-    the home of the user running it.
+    A file the tool cannot read is refused where it is picked, with one line in the dialog, so
+    the user picks again at once instead of learning it after Start. In the web hub these are
+    the server's files: the folder `hub --web` was started in, and the home of the user running it.
     """
 
     BINDINGS = [Binding("escape", "dismiss_none", "Cancel"),
@@ -117,7 +152,7 @@ class FilePickModal(ModalScreen["Path | None"]):
     def __init__(self, start: Path) -> None:
         super().__init__()
         self.start = start
-        self.roots = {"cwd": start, "home": Path.home()}
+        self.roots = {"cwd": Path.cwd(), "home": Path.home()}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="filepick"):
@@ -126,10 +161,11 @@ class FilePickModal(ModalScreen["Path | None"]):
                 yield Button("Current folder (.)", id="cwd")
                 yield Button("Home folder (~)", id="home")
             yield DirectoryTree(self.start, id="tree")
+            yield Label("", id="filepick-error", classes="error")
 
     @staticmethod
     def _question(root: Path) -> str:
-        return f"Choose a book (EPUB, TXT, Markdown, HTML) under {root}"
+        return f"Choose a book ({KINDS}) under {root}"
 
     def on_mount(self) -> None:
         self.query_one(DirectoryTree).focus()
@@ -145,7 +181,12 @@ class FilePickModal(ModalScreen["Path | None"]):
         tree.focus()
 
     def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
-        self.dismiss(Path(event.path))
+        path = Path(event.path)
+        reason = unsupported_reason(path)
+        if reason is None:
+            self.dismiss(path)
+        else:
+            self.query_one("#filepick-error", Label).update(Text(reason))
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)
@@ -172,4 +213,4 @@ class MessageModal(ModalScreen[None]):
         self.dismiss(None)
 
 
-__all__ = ["ConfirmModal", "ClampModal", "PickModal", "FilePickModal", "MessageModal", "MODAL_CSS"]
+__all__ = ["ConfirmModal", "ClampModal", "UnsavedModal", "PickModal", "FilePickModal", "MessageModal", "MODAL_CSS"]

@@ -1,4 +1,9 @@
-"""Start/Stop Backend Servers: boot a downloaded model, watch its status and log, stop it."""
+"""Start/Stop Backend Servers: boot a downloaded model, watch its status and log, stop it.
+
+Everything that waits (HTTP probes, the HF cache scan, reading the log) runs in
+worker threads; the UI thread only paints what they found. The CLI's twin is
+`backends sglomni status|start|stop`.
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,9 +16,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Log, Static
 
-from app.backends.sglomni import catalog, policy, server
-from app.errors import AudiobookError
+from app import options as options_mod
+from app.backends.base import BackendOptions
 from app.backends.sglomni import manage
+from app.backends.sglomni.manage import ServerState
+from app.errors import AudiobookError
 from app.hub.modals import PickModal
 from app.hub.threads import ui
 from app.urls import display_url
@@ -38,6 +45,8 @@ class ServersScreen(Screen):
         self.boot_stopped = False
         #: What the remote server (Settings → remote URL) answered last.
         self.remote_line = ""
+        #: True while a status poll runs in its worker (a slow /health must not pile polls up).
+        self._polling = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -53,76 +62,101 @@ class ServersScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.refresh_status()
-        self.set_interval(0.5, self.refresh_status)
+        self.poll_status()
+        self.set_interval(0.5, self.poll_status)
         if self.app.conf.sglomni.remote_url:
             self.probe_remote()
             self.set_interval(5.0, self.probe_remote)
 
+    def server_options(self) -> BackendOptions:
+        """Return the local server's options as the hub's settings resolve them."""
+        return options_mod.server_options(self.app.conf, face=options_mod.HUB_FORM, use_remote=False)
+
     @work(thread=True, exclusive=True, group="remote-probe")
     def probe_remote(self) -> None:
         """Discover the remote server: GET /health, then the model GET /v1/models reports."""
-        url = manage.server_url(self.app.conf)
-        answer = server.probe_json(url, "/health", timeout=2.0)
-        if answer is None:
-            line = f"Remote server {display_url(url)}: not answering"
-        else:
-            body = answer[1]
-            state = body.get("status", "no status") if isinstance(body, dict) else "no JSON status"
-            hosted = ", ".join(policy.hosted_models(url)) or "no model listed"
-            line = f"Remote server {display_url(url)}: {state}, hosts {hosted}"
+        options = options_mod.server_options(self.app.conf, face=options_mod.HUB_FORM)
+        if not options.api_urls:
+            return
+        line = manage.remote_status(options.api_urls[0]).line()
         ui(self.app, setattr, self, "remote_line", line)
 
     # -- status ----------------------------------------------------------------------------
 
-    def status_line(self) -> str:
-        """Return "Status: <state> — <label> on port N" for the managed server."""
+    def poll_status(self) -> None:
+        """Start a status poll unless one is still running."""
+        if not self._polling:
+            self._polling = True
+            self.read_status()
+
+    @work(thread=True, group="server-poll")
+    def read_status(self) -> None:
+        """Probe the managed server and read its new log lines, off the UI thread; then paint."""
+        try:
+            line, log_path = self.status_line()
+            lines = self._read_log(log_path)
+            ui(self.app, self._paint, line, log_path, lines)
+        finally:
+            self._polling = False
+
+    def status_line(self) -> tuple[str, Path | None]:
+        """Return ("Status: <state> — <label> on port N", the log to follow) for the managed server.
+
+        It may probe /health (up to 2 s): call it from a worker.
+        """
         managed = self.app.managed_server
-        port = self.app.conf.sglomni.port
-        if managed is not None and managed.state is not server.ServerState.STOPPED:
-            state, label = managed.state.value, managed.label
-            self._follow(managed.log_path)
+        port = self.server_options().port
+        if managed is not None and managed.state is not ServerState.STOPPED:
+            state, label, log_path = managed.state.value, managed.label, managed.log_path
         else:
             known = manage.server_status(port)
             found = known[0] if known else None
             if found is None:
-                return "Status: " + (self.message or "stopped")
-            state, label = found["state"], found["label"]
-            self._follow(Path(found["log_path"]))
+                return "Status: " + (self.message or "stopped"), None
+            state, label, log_path = found["state"], found["label"], Path(found["log_path"])
         if self.message and state in ("stopped", "failed"):
-            return f"Status: {self.message}"
-        return f"Status: {state} — {label} on port {port}"
+            return f"Status: {self.message}", log_path
+        return f"Status: {state} — {label} on port {port}", log_path
+
+    def _paint(self, line: str, log_path: Path | None, lines: list[str]) -> None:
+        if not self.is_mounted:
+            return  # the screen was closed while the poll ran
+        if log_path is not None and log_path != self._log_path:
+            return  # the log changed under this poll: the next one reads the new log from its start
+        self.query_one("#status", Static).update(Text(line))
+        self.query_one(Log).write_lines(lines)
+        self.refresh_status()
 
     def refresh_status(self) -> None:
-        self.query_one("#status", Static).update(Text(self.status_line()))
+        """Repaint the notes under the status line (no I/O: safe on the UI thread)."""
         remote = self.app.conf.sglomni.remote_url
         notes = [NO_MODELS] if self.message == "no model downloaded" else []
         if remote:
             notes.append(self.remote_line or f"Remote server {display_url(remote)}: probing…")
             notes.append("Runs use the remote server (Settings); Start/Stop manage the local one.")
         self.query_one("#detail", Static).update(Text("\n".join(notes)))
-        self._read_log()
 
     def _follow(self, path: Path) -> None:
-        if path != self._log_path:
+        if path != self._log_path and self.is_mounted:
             self._log_path = path
             self._log_offset = 0
             self.query_one(Log).clear()
 
-    def _read_log(self) -> None:
-        """Append what the server wrote to its log since the last look."""
-        if self._log_path is None:
-            return
+    def _read_log(self, path: Path | None) -> list[str]:
+        """Return the lines the server wrote to its log since the last look (a worker calls this)."""
+        if path is None:
+            return []
+        if path != self._log_path:
+            ui(self.app, self._follow, path)
         try:
-            with open(self._log_path, "rb") as fh:
+            with open(path, "rb") as fh:
                 fh.seek(self._log_offset)
                 chunk = fh.read(256_000)
         except OSError:
-            return
+            return []
         end = chunk.rfind(b"\n") + 1
-        if end:
-            self._log_offset += end
-            self.query_one(Log).write_lines(chunk[:end].decode(errors="replace").splitlines())
+        self._log_offset += end
+        return chunk[:end].decode(errors="replace").splitlines()
 
     # -- start / stop ----------------------------------------------------------------------
 
@@ -136,18 +170,28 @@ class ServersScreen(Screen):
         if self.busy:
             self.notify("The server is busy; wait or stop it.", severity="warning")
             return
-        downloaded = [k for k in catalog.CATALOG if k in manage.installed_models()]
+        self.choose_model()
+
+    @work(thread=True, exclusive=True, group="server-choose")
+    def choose_model(self) -> None:
+        """Scan the HF cache once (off the UI thread), then start the only model or ask which."""
+        installed = manage.installed_models()
+        ui(self.app, self._chose, [k for k in manage.model_keys() if k in installed])
+
+    def _chose(self, downloaded: list[str]) -> None:
+        if not self.is_mounted:
+            return
         if not downloaded:
             self.message = "no model downloaded"
             self.query_one(Log).write_line(NO_MODELS)
             self.notify(NO_MODELS, severity="warning", timeout=8)
             self.refresh_status()
+            self.poll_status()
             return
         if len(downloaded) == 1:
             self.start_model(downloaded[0])
             return
-        specs = [catalog.get(k) for k in downloaded]
-        rows = catalog.picker_rows(specs)
+        rows = manage.picker_rows(downloaded)
         self.app.push_screen(PickModal("Which downloaded model should the server load?",
                                        list(zip(downloaded, rows))), self._picked)
 
@@ -166,9 +210,9 @@ class ServersScreen(Screen):
     def _abort_boot(self) -> None:
         """Stop a boot in progress (quitting the hub must not leave a half-started server)."""
         managed = self.app.managed_server
-        if managed is not None and managed.state is server.ServerState.STARTING:
+        if managed is not None and managed.state is ServerState.STARTING:
             try:
-                manage.stop_server(self.app.conf.sglomni.port)
+                manage.stop_server(self.server_options().port)
             except AudiobookError:
                 pass
 
@@ -177,12 +221,12 @@ class ServersScreen(Screen):
         """Install missing companions, then start the server and wait until it is ready."""
         app = self.app
         try:
-            managed = manage.prepare_server(key, app.conf, log=lambda line: ui(app, self._note, line))
+            managed = manage.prepare_server(key, self.server_options(), log=lambda line: ui(app, self._note, line))
             ui(app, setattr, app, "managed_server", managed)
             managed.start()
             ui(app, self._note, f"{managed.label} is ready at {display_url(managed.base_url)}")
         except AudiobookError as exc:
-            tail = server.log_tail(exc.log_path, 8) if getattr(exc, "log_path", None) else ""
+            tail = manage.log_tail(exc.log_path, 8) if getattr(exc, "log_path", None) else ""
             ui(app, self._failed, exc.one_line(), tail)
         except Exception as exc:  # a bug: show it rather than a frozen "starting"
             ui(app, self._failed, f"unexpected {type(exc).__name__}: {exc}", "")
@@ -201,16 +245,18 @@ class ServersScreen(Screen):
         if tail:
             self.query_one(Log).write_line("log tail: " + tail)
         self.refresh_status()
+        self.poll_status()
 
     def _boot_done(self) -> None:
         self.busy = False
         self.app.end_task("server")
         self.refresh_status()
+        self.poll_status()
 
     def action_stop(self) -> None:
         self.message = ""
         managed = self.app.managed_server
-        if self.busy and managed is not None and managed.state is server.ServerState.STARTING:
+        if self.busy and managed is not None and managed.state is ServerState.STARTING:
             self.boot_stopped = True
         self.stop_worker()
 
@@ -221,10 +267,10 @@ class ServersScreen(Screen):
             managed = app.managed_server
             # A boot in progress is stopped through its pid file; the booting worker then
             # sees the process exit and finishes the ManagedServer's own cleanup.
-            booting = managed is not None and managed.state is server.ServerState.STARTING
-            manage.stop_server(app.conf.sglomni.port, None if booting else managed)
+            booting = managed is not None and managed.state is ServerState.STARTING
+            manage.stop_server(self.server_options().port, None if booting else managed)
             ui(app, self._note, "server stopped")
         except AudiobookError as exc:
             ui(app, self._failed, exc.one_line(), "")
         finally:
-            ui(app, self.refresh_status)
+            ui(app, self.poll_status)

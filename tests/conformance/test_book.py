@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 from app import paths
+from app.backends.sglomni import pidfiles
 from app.audio.export import read_chapters
 from app.backends.sglomni import server as lifecycle
 from tests.pipeline.helpers import CHAPTERS, FFMPEG, titles, write_txt_book
@@ -59,7 +60,7 @@ def test_managed_boot_of_the_real_cli_converts_and_stops(tmp_path, run_cli, conf
     assert result.returncode == 0, result.stderr[-3000:]
     assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
     assert audio_stream(out) == (48000, "stereo")
-    assert lifecycle.read_pidfile(port) is None
+    assert pidfiles.read_pidfile(port) is None
     assert lifecycle.port_is_free("127.0.0.1", port), "the managed server was stopped"
     logs = list(paths.logs_dir().glob("sglomni-moss_tts_local-*.log"))
     assert logs and "Uvicorn running on http://127.0.0.1:%d" % port in logs[0].read_text()

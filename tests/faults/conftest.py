@@ -14,6 +14,8 @@ import pytest
 
 from app import proc
 from tests.sglomni.conftest import free_port
+from app.backends.sglomni import pidfiles
+from app.backends.sglomni import procgroup
 from tests.support import install_fake_sgl_omni, processes_running_from, tone_speech_without_verification
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +37,7 @@ def fault_env(tmp_path, monkeypatch, isolated_home):
     tone_speech_without_verification()
     yield envs
     from app.backends.sglomni import server
-    server.stop_from_pidfile(timeouts=server.StopTimeouts(1, 1, 2))
+    pidfiles.stop_from_pidfile(timeouts=procgroup.StopTimeouts(1, 1, 2))
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from app.backends.sglomni import pidfiles
 from app.backends.sglomni import server
 from tests.sglomni.conftest import free_port
 
@@ -49,7 +50,7 @@ def test_a_server_that_never_becomes_healthy_is_stopped_and_named(tmp_path, cli,
     line = error_line(run.stderr)
     assert "Full log:" in line and str(port) in line, line
     assert venv_processes(fault_env) == [], "the unhealthy server was stopped"
-    assert server.read_pidfile(port) is None
+    assert pidfiles.read_pidfile(port) is None
 
 
 def test_the_managed_server_binds_loopback_only(tmp_path, cli, fault_env, fault_log):
@@ -57,7 +58,7 @@ def test_the_managed_server_binds_loopback_only(tmp_path, cli, fault_env, fault_
     run = cli(*sglomni_args(book(tmp_path), tmp_path / "x.m4b", "--port", port, "--chunk-size", 12,
                             "--concurrency", 1), env={"SGO_DOUBLE_SLOW": "0.3"})
     run.wait_for(lambda: len(fault_log()) >= 1, what="the managed server answering")
-    pid = server.read_pidfile(port).pid
+    pid = pidfiles.read_pidfile(port).pid
     argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     assert argv[argv.index(b"--host") + 1] == b"127.0.0.1"
     listening = [line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:]]

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from app.backends.sglomni import pidfiles
 from app.audio.export import read_chapters
 from app.backends.sglomni import server
 from tests.pipeline.helpers import FFMPEG
@@ -31,7 +32,7 @@ def test_managed_server_killed_mid_book_is_restarted_and_nothing_is_redone(tmp_p
     run = cli(*sglomni_args(book(tmp_path), out, "--port", port, "--chunk-size", 12, "--concurrency", 2),
               env={"SGO_DOUBLE_SLOW": "0.15"})
     run.wait_for(lambda: len(cached_chunks(isolated_home)) >= 4, what="4 chunks cached")
-    first_pid = server.read_pidfile(port).pid
+    first_pid = pidfiles.read_pidfile(port).pid
     before = cached_chunks(isolated_home)
     os.killpg(first_pid, signal.SIGKILL)
     assert run.finish() == 0, run.stderr
@@ -42,7 +43,7 @@ def test_managed_server_killed_mid_book_is_restarted_and_nothing_is_redone(tmp_p
     counts = answered(fault_log)
     assert len(counts) == CHUNKS and set(counts.values()) == {1}, f"a chunk was rendered twice: {counts}"
     assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == chapter_titles()
-    assert server.read_pidfile(port) is None
+    assert pidfiles.read_pidfile(port) is None
     assert venv_processes(fault_env) == [], "the restarted server was stopped at the end"
 
 

@@ -11,6 +11,8 @@ import pytest
 
 from tests.support import install_fake_sgl_omni
 
+from app.backends.sglomni import pidfiles
+from app.backends.sglomni import procgroup
 from app.backends.sglomni import catalog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,4 +94,4 @@ def double_venv(tmp_path, monkeypatch):
     monkeypatch.setenv("SGO_DOUBLE_SPEECH", "tone")
     yield exe
     from app.backends.sglomni import server
-    server.stop_from_pidfile(timeouts=server.StopTimeouts(1, 1, 2))
+    pidfiles.stop_from_pidfile(timeouts=procgroup.StopTimeouts(1, 1, 2))

@@ -52,6 +52,7 @@ async def test_apply_removes_before_installing_and_rereads_the_disk(monkeypatch)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ConfigureScreen)
+        await wait_for(pilot, lambda: screen.scanned, what="the disk scan (a worker)")
         assert leaf_line(app, "voxtral_tts").lstrip(" ▼▶├└│─").startswith("[x]")
         assert "[ ] Higgs Audio v3 TTS" in leaf_line(app, "higgs_audio_v3_tts")
         # Uncheck Voxtral and the Qwen model, check Higgs; keep the Qwen one at the confirm.
@@ -67,7 +68,7 @@ async def test_apply_removes_before_installing_and_rereads_the_disk(monkeypatch)
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal) and "voxtral" in screen_text(app),
                        what="the second confirm")
         await pilot.press("y")
-        await wait_for(pilot, lambda: not screen.running, what="the task to finish")
+        await wait_for(pilot, lambda: not screen.running and screen.scanned, what="the task and the re-scan")
         assert calls == [("remove", ["voxtral_tts"]), ("download", "bosonai/higgs-audio-v3-tts-4b")]
         assert not (hub_cache() / "models--mistralai--Voxtral-4B-TTS-2603").exists()
         # The tree was rebuilt from the disk: what the user kept or added is checked, the rest is not.
@@ -97,6 +98,7 @@ async def test_install_can_be_cancelled_and_an_org_row_toggles_its_models(monkey
         await pilot.press("b", "o")
         await pilot.pause()
         screen = app.screen
+        await wait_for(pilot, lambda: screen.scanned, what="the disk scan (a worker)")
         tree = screen.query_one("#models")
         await pilot.press("home")
         while tree.cursor_node.data is not None or str(tree.cursor_node.label) != "mistralai":
@@ -107,7 +109,7 @@ async def test_install_can_be_cancelled_and_an_org_row_toggles_its_models(monkey
         await wait_for(pilot, started.is_set, what="the download to start")
         assert "configure" in app.tasks
         await pilot.press("c")
-        await wait_for(pilot, lambda: not screen.running, what="the cancel")
+        await wait_for(pilot, lambda: not screen.running and screen.scanned, what="the cancel and the re-scan")
         log = "\n".join(line.text for line in screen.query_one("#task").lines)
         assert "Run Apply again to resume" in log
         assert models.installed() == set() and screen.checked == set()
@@ -120,6 +122,7 @@ async def test_missing_system_packages_are_shown(monkeypatch):
     app = HubApp(setup_wizard=False)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("b", "o")
+        await wait_for(pilot, lambda: getattr(app.screen, "scanned", False), what="the disk scan (a worker)")
         await pilot.pause()
         text = screen_text(app)
         assert "qwen3_tts_0_6b_base: sox not found" in text

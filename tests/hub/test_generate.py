@@ -1,4 +1,4 @@
-"""The Generate form: the model picker table, the Higgs popup, and a real Piper run."""
+"""The Generate form: the model picker table, the Higgs popup, the format list (the Piper run: test_generate_form.py)."""
 from __future__ import annotations
 
 import re
@@ -7,7 +7,7 @@ import pytest
 
 from app.backends.sglomni import catalog
 from app.hub.app import HubApp
-from app.hub.generate import GenerateScreen, RunScreen
+from app.hub.run_screen import RunScreen
 from app.hub.modals import ClampModal
 from tests.hub.conftest import screen_text, wait_for
 
@@ -102,30 +102,6 @@ async def test_higgs_popup_offers_the_clamp(tmp_path):
         assert "Chunk size set to 80 words" in log
         # The fresh-install line: no GPU said first where nvidia-smi does not answer, else setup.
         assert "SGLang-Omni serves TTS on NVIDIA GPUs only" in log or "backends sglomni setup" in log
-
-
-@pytest.mark.slow
-async def test_piper_run_completes_and_shows_the_output(tmp_path):
-    book = tmp_path / "tiny.txt"
-    book.write_text("A Tiny Book\n\nThe fox ran home. It was late, and the moon was bright over the quiet hills.\n")
-    app = HubApp(setup_wizard=False)
-    async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.press("g")
-        await pilot.pause()
-        assert isinstance(app.screen, GenerateScreen)
-        await pilot.press(*str(book))
-        await pilot.press("ctrl+r")
-        await pilot.pause()
-        run = app.screen
-        assert isinstance(run, RunScreen)
-        await wait_for(pilot, lambda: run.outcome, timeout=60, what="the Piper run")
-        assert run.outcome == "done", screen_text(app)
-        assert run.output is not None and run.output.is_file() and run.output.stat().st_size > 1000
-        text = screen_text(app)
-        assert "Done:" in text and run.output.name in text
-        assert "chunks 1/1" in text or re.search(r"chunks (\d+)/\1", text)
-        assert "done" in run.query_one("#chapters").get_row_at(0)
-        assert app.tasks == {}
 
 
 async def test_format_list_offers_every_output_and_builds_the_request(tmp_path):

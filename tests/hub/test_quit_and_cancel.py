@@ -8,9 +8,10 @@ import time
 
 import pytest
 
+from app.backends.sglomni import pidfiles
 from app.backends.sglomni import server
 from app.hub.app import HubApp
-from app.hub.generate import RunScreen
+from app.hub.run_screen import RunScreen
 from app.hub.modals import ConfirmModal
 from tests.hub.conftest import screen_text, wait_for
 from tests.hub.test_generate import choose_sglomni
@@ -84,6 +85,6 @@ async def test_quit_during_a_run_stops_it_and_its_server(double_venv, port, tmp_
         await pilot.pause()
     assert run.stop.now.is_set(), "quitting stops the run at once, as a second Ctrl-C does"
     deadline = time.monotonic() + 15
-    while server.read_pidfile(port) is not None and time.monotonic() < deadline:
+    while pidfiles.read_pidfile(port) is not None and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert server.read_pidfile(port) is None, "the run's managed server was stopped"
+    assert pidfiles.read_pidfile(port) is None, "the run's managed server was stopped"

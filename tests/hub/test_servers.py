@@ -1,9 +1,11 @@
 """Start/Stop Backend Servers against the server double installed as the managed venv's sgl-omni."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from app.backends.sglomni import server
+from app.backends.sglomni import discovery, pidfiles, procgroup
 from app.hub.app import HubApp
 from app.hub.modals import PickModal
 from app.hub.servers import ServersScreen
@@ -24,11 +26,10 @@ async def test_zero_models_points_at_configure(double_venv, port):
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_servers(pilot)
         await pilot.press("s")
-        await pilot.pause()
+        await wait_for(pilot, lambda: "Status: no model downloaded" in screen_text(app), what="the cache scan")
         text = screen_text(app)
-        assert "Status: no model downloaded" in text
         assert "Configure Backends… → Configure SGLang-Omni" in text
-        assert server.read_pidfile(port) is None and not screen.busy
+        assert pidfiles.read_pidfile(port) is None and not screen.busy
 
 
 async def test_one_model_starts_without_asking_and_stops(double_venv, port):
@@ -41,15 +42,15 @@ async def test_one_model_starts_without_asking_and_stops(double_venv, port):
         assert not isinstance(app.screen, PickModal)
         await wait_for(pilot, lambda: "Status: ready" in screen_text(app), timeout=30, what="ready")
         assert f"voxtral_tts on port {port}" in screen_text(app)
-        rec = server.read_pidfile(port)
+        rec = pidfiles.read_pidfile(port)
         assert rec is not None and rec.model == "voxtral_tts" and rec.alive()
-        assert server.hosted_models(f"http://127.0.0.1:{port}")[0] == "voxtral_tts"
+        assert discovery.hosted_models(f"http://127.0.0.1:{port}")[0] == "voxtral_tts"
         # The live log shows the double's boot lines (the argv line is written by ManagedServer).
         await wait_for(pilot, lambda: any("--model-path mistralai/Voxtral-4B-TTS-2603" in line
                                           for line in screen.query_one("#serverlog").lines), what="the log")
         await pilot.press("x")
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
-        assert not rec.alive() and server.read_pidfile(port) is None
+        assert not rec.alive() and pidfiles.read_pidfile(port) is None
 
 
 async def test_several_models_ask_which_and_start_the_choice(double_venv, port):
@@ -65,8 +66,8 @@ async def test_several_models_ask_which_and_start_the_choice(double_venv, port):
         # Catalog order: Higgs first, Voxtral second.
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: "Status: ready" in screen_text(app), timeout=30, what="ready")
-        assert server.read_pidfile(port).model == "voxtral_tts"
-        assert "voxtral_tts" in server.hosted_models(f"http://127.0.0.1:{port}")
+        assert pidfiles.read_pidfile(port).model == "voxtral_tts"
+        assert "voxtral_tts" in discovery.hosted_models(f"http://127.0.0.1:{port}")
         await pilot.press("x")
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
 
@@ -98,7 +99,7 @@ async def test_zonos2_is_tagged_with_its_bf16_fallback(double_venv, port, monkey
         # No nvidia-smi here, so the compute capability is unknown and the bf16 config is chosen.
         await wait_for(pilot, lambda: "Status: ready — zonos2 (bf16 fallback)" in screen_text(app), timeout=30,
                        what="ready with the tag")
-        assert server.read_pidfile(port).label == "zonos2 (bf16 fallback)"
+        assert pidfiles.read_pidfile(port).label == "zonos2 (bf16 fallback)"
         await pilot.press("x")
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
 
@@ -118,7 +119,7 @@ async def test_a_reopened_hub_finds_the_running_server(double_venv, port):
                        what="status from the pid file")
         await pilot.press("x")
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), timeout=30, what="stopped")
-    assert server.read_pidfile(port) is None
+    assert pidfiles.read_pidfile(port) is None
 
 
 async def test_stop_during_a_boot_stops_it_cleanly(double_venv, port, monkeypatch):
@@ -129,10 +130,43 @@ async def test_stop_during_a_boot_stops_it_cleanly(double_venv, port, monkeypatc
         screen = await open_servers(pilot)
         await pilot.press("s")
         await wait_for(pilot, lambda: "Status: starting — voxtral_tts" in screen_text(app), what="starting")
-        rec = server.read_pidfile(port)
+        rec = pidfiles.read_pidfile(port)
         assert rec is not None and rec.alive()
         await pilot.press("x")
         await wait_for(pilot, lambda: not screen.busy, timeout=30, what="the boot to end")
         await wait_for(pilot, lambda: "Status: stopped" in screen_text(app), what="stopped")
         assert "failed" not in screen_text(app)
         assert not rec.alive() and app.tasks == {}
+
+
+async def test_a_server_that_never_answers_does_not_freeze_the_screen(port, tmp_path):
+    """/health is probed in a worker: with the managed port held by a server that never answers
+    (each probe waits out its 2 s timeout), the screen still takes keys at once."""
+    import socket
+    import sys
+    import time
+
+    from app import proc
+
+    hole = socket.socket()
+    hole.bind(("127.0.0.1", port))
+    hole.listen(16)  # connections are queued by the kernel, never answered
+    holder = proc.spawn([sys.executable, "-c", "import time; time.sleep(60)"], new_session=True)
+    try:
+        pidfiles.write_pidfile(pidfiles.PidRecord(
+            pid=holder.pid, pgid=holder.pid, port=port, model="voxtral_tts", started_at=time.time(),
+            log_path=str(tmp_path / "silent.log"), label="voxtral_tts",
+            proc_start=procgroup.process_start_ticks(holder.pid)))
+        app = HubApp(setup_wizard=False)
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = await open_servers(pilot)
+            await wait_for(pilot, lambda: screen._polling, what="a poll in flight")
+            started = time.monotonic()
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, ServersScreen), what="back to the menu")
+            assert time.monotonic() - started < 1.0, "the UI thread waited for a /health probe"
+    finally:
+        hole.close()
+        os.killpg(holder.pid, 9)
+        holder.wait(5)
+        pidfiles.pid_file(port).unlink(missing_ok=True)

@@ -10,9 +10,11 @@ import wave
 import pytest
 
 from app import proc, settings
+from app.backends.sglomni import http as http_mod
+from app.backends.sglomni import pidfiles
 from app.backends.sglomni import catalog, server
 from app.hub.app import HubApp
-from app.hub.generate import RunScreen
+from app.hub.run_screen import RunScreen
 from app.hub.servers import ServersScreen
 from tests.hub.conftest import DOUBLE, free_port, screen_text, wait_for
 from tests.hub.test_generate import choose_sglomni
@@ -33,7 +35,7 @@ def external_double(tmp_path):
                    env={"SGO_DOUBLE_SPEECH": "tone"}, stdout=log, new_session=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 20
-    while server.probe_json(url, "/health", timeout=1) is None:
+    while http_mod.probe_json(url, "/health", timeout=1) is None:
         assert time.monotonic() < deadline, "the double did not come up"
         time.sleep(0.05)
     yield url
@@ -79,7 +81,7 @@ async def test_cancel_then_resume_on_the_managed_double(double_venv, port, tmp_p
         assert "stopped" in run.query_one("#chapters").get_row_at(0)
         first_done = run.stats.done
         assert 1 <= first_done < run.stats.total
-        assert server.read_pidfile(port) is None  # the run stopped the server it started
+        assert pidfiles.read_pidfile(port) is None  # the run stopped the server it started
         await pilot.press("r")  # resume
         await wait_for(pilot, lambda: run.outcome, timeout=60, what="the resumed run")
         assert run.outcome == "done", screen_text(app)

@@ -31,7 +31,7 @@ def test_the_page_shows_the_menu_and_the_keyboard_picks_an_entry(start_hub, page
     assert page.foreign_requests(local) == {}, "the page asks no other host for anything"
 
     page.keys("g")
-    page.wait_text("Book file (EPUB, TXT, Markdown, HTML)")
+    page.wait_text("Book file (EPUB, TXT, Markdown or HTML)")
     assert_real_png(page.screenshot("web-hub-generate"))
 
     assert listening(hub.proc.pid) == {("127.0.0.1", hub.port)}, "the hub process listens on nothing"

@@ -12,6 +12,10 @@ from pathlib import Path
 import pytest
 
 from app import proc
+from app.backends.base import BackendOptions
+from app.options import server_options
+from app.backends.sglomni import pidfiles
+from app.backends.sglomni import procgroup
 from app.settings import Settings, SglomniSettings
 from tests.support import install_fake_sgl_omni, tone_speech_without_verification
 
@@ -42,7 +46,7 @@ def fake_venv(tmp_path, monkeypatch):
         monkeypatch.delenv(var)
     yield exe
     from app.backends.sglomni import server
-    server.stop_from_pidfile(timeouts=server.StopTimeouts(1, 1, 2))
+    pidfiles.stop_from_pidfile(timeouts=procgroup.StopTimeouts(1, 1, 2))
 
 
 @pytest.fixture
@@ -57,6 +61,12 @@ def requests_log(tmp_path):
         return [r for r in rows if path_filter is None or r["path"] == path_filter]
 
     return read
+
+
+def resolved(options: BackendOptions, settings: Settings) -> BackendOptions:
+    """Return `options` completed from `settings` by app.options, the way a run resolves them."""
+    return server_options(settings, api_urls=options.api_urls, model=options.model, port=options.port,
+                          profile=options.profile, concurrency=options.concurrency, voice=options.voice)
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sglomni.conftest import resolved
+from app.backends.sglomni import procgroup
 from app.backends.base import BackendOptions, VoiceOptions
 from app.backends.sglomni import catalog, client, policy, server
 from app.backends.sglomni.backend import SglomniBackend
@@ -30,7 +32,7 @@ def make_clip(path: Path, seconds: float = 1.0, rate: int = 16000) -> Path:
 
 def backend_for(url: str, model: str, settings, **voice) -> SglomniBackend:
     opts = BackendOptions(model=model, api_urls=(url,), voice=VoiceOptions(**voice))
-    b = SglomniBackend(opts, settings=settings)
+    b = SglomniBackend(resolved(opts, settings))
     b.start()
     return b
 
@@ -86,8 +88,8 @@ def test_clone_on_loopback_sends_the_local_path(external_double, requests_log, s
 
 def test_clone_on_a_remote_server_is_inlined_never_a_path(tmp_path, settings):
     clip = make_clip(tmp_path / "narrator.wav")
-    b = SglomniBackend(BackendOptions(model="moss_tts_local",
-                                      voice=VoiceOptions(clone=clip, transcription="Hi.")), settings=settings)
+    b = SglomniBackend(resolved(BackendOptions(model="moss_tts_local",
+                                      voice=VoiceOptions(clone=clip, transcription="Hi.")), settings))
     b._connect(policy.ServerHandle(base_url="http://192.0.2.10:8000", started_by_us=False, label="x"))
     body = b.pool.members[0].speech.payload("Remote words.", 5)
     assert body["ref_audio"].startswith("data:audio/wav;base64,")
@@ -291,7 +293,7 @@ def test_discovery_and_voice_round_trip(external_double, tmp_path):
 # --- the backend around a managed server ------------------------------------------------------
 
 def test_backend_boots_synthesizes_and_stops_its_own_server(settings, tmp_path):
-    b = SglomniBackend(BackendOptions(model="moss_tts_local"), settings=settings)
+    b = SglomniBackend(resolved(BackendOptions(model="moss_tts_local"), settings))
     assert b.concurrency == 96 and b.default_chunk_size == 40
     ident = b.identity()
     assert ident["backend"] == "sglomni" and ident["model"] == "moss_tts_local" and ident["clone_sha256"] is None
@@ -300,8 +302,8 @@ def test_backend_boots_synthesizes_and_stops_its_own_server(settings, tmp_path):
         assert b.handle.started_by_us
         b.synthesize("Managed.", 1, tmp_path / "m.wav")
         assert wav_format(tmp_path / "m.wav")[:2] == (48000, 2)
-    assert not server.group_alive(pgid)
-    assert SglomniBackend(BackendOptions(model="moss_tts_local", concurrency=8), settings=settings).concurrency == 8
+    assert not procgroup.group_alive(pgid)
+    assert SglomniBackend(resolved(BackendOptions(model="moss_tts_local", concurrency=8), settings)).concurrency == 8
 
 
 def test_transcript_comes_from_the_clip_cache_when_not_given(external_double, requests_log, settings, tmp_path):
@@ -318,7 +320,7 @@ def test_transcript_comes_from_the_clip_cache_when_not_given(external_double, re
 
 def test_a_managed_server_that_dies_mid_run_is_restarted(settings, tmp_path):
     import os
-    b = SglomniBackend(BackendOptions(model="moss_tts_local"), settings=settings)
+    b = SglomniBackend(resolved(BackendOptions(model="moss_tts_local"), settings))
     with b:
         b.synthesize("Before.", 1, tmp_path / "a.wav")
         first = b.handle.server.pid
@@ -327,7 +329,7 @@ def test_a_managed_server_that_dies_mid_run_is_restarted(settings, tmp_path):
         assert b.restarts == 1 and b.handle.server.pid != first
         assert (tmp_path / "a.wav").exists() and (tmp_path / "b.wav").exists()
         second = b.handle.server.pid
-    assert not server.group_alive(second)
+    assert not procgroup.group_alive(second)
 
 
 def test_every_payload_field_is_a_createspeechrequest_field(tmp_path):
@@ -350,8 +352,8 @@ def test_every_payload_field_is_a_createspeechrequest_field(tmp_path):
 def test_missing_clone_clip_is_an_input_error(settings, tmp_path):
     from app.errors import InputError
     with pytest.raises(InputError, match="does not exist"):
-        SglomniBackend(BackendOptions(model="moss_tts_local", voice=VoiceOptions(clone=tmp_path / "nope.wav")),
-                       settings=settings)
+        SglomniBackend(resolved(BackendOptions(model="moss_tts_local", voice=VoiceOptions(clone=tmp_path / "nope.wav")),
+                       settings))
 
 
 # --- what 0.1.9's request builders refuse (the double answers as upstream does) ---------------
@@ -398,13 +400,13 @@ def test_voxtral_requests_carry_no_seed_and_its_default_preset(external_double, 
 
 def test_api_url_alone_takes_the_served_model(external_double, settings):
     url = external_double("moss_tts_local")
-    b = SglomniBackend(BackendOptions(api_urls=(url,)), settings=settings)
+    b = SglomniBackend(resolved(BackendOptions(api_urls=(url,)), settings))
     assert b.spec.key == "moss_tts_local"
 
 
 def test_api_url_alone_with_a_model_outside_the_catalog_says_so(external_double, settings):
     url = external_double("someone/else")
     with pytest.raises(ConfigError) as err:
-        SglomniBackend(BackendOptions(api_urls=(url,)), settings=settings)
+        SglomniBackend(resolved(BackendOptions(api_urls=(url,)), settings))
     assert "reports someone/else, which is not in the catalog" in err.value.message
     assert "--model" in err.value.hint

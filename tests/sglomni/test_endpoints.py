@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from app import proc
+from tests.sglomni.conftest import resolved
 from app.backends.base import BackendOptions, VoiceOptions
 from app.backends.sglomni import client, reference
 from app.backends.sglomni.backend import SglomniBackend
@@ -93,7 +94,7 @@ def make_clip(path: Path, seconds: float = 1.5, rate: int = 16000) -> Path:
 
 def backend(urls, settings, *, model="moss_tts_local", concurrency=8, **voice) -> SglomniBackend:
     opts = BackendOptions(model=model, api_urls=tuple(urls), concurrency=concurrency, voice=VoiceOptions(**voice))
-    b = SglomniBackend(opts, settings=settings)
+    b = SglomniBackend(resolved(opts, settings))
     b.start()
     return b
 
@@ -289,6 +290,44 @@ def test_a_router_in_front_of_several_workers_gets_the_clip_inline(doubles, sett
     with Endpoint(a.url) as ep:
         ref = reference.prepare(ep, be_spec(), clip, _sha256(clip), "Hi.", health=router_health)
     assert ref.how == "path" and not a.requests("/v1/audio/voices"), "no upload pinned to one worker"
+
+
+def test_the_http_pool_is_sized_after_a_router_reports_its_workers(doubles, settings, tmp_path):
+    """A router with 3 workers raises the in-flight ceiling to 3 x 96; every client must hold that many
+    connections, or requests would queue inside httpx and the controller would read it as latency."""
+    router = doubles("router", SGO_DOUBLE_SPEECH="tone", SGO_DOUBLE_ROUTER_WORKERS="3")
+    plain = doubles("plain", SGO_DOUBLE_SPEECH="tone")
+    be = backend([router.url, plain.url], settings, concurrency=None)
+    try:
+        assert be.pool.workers == 4 and be.concurrency == 4 * 96
+        assert [m.endpoint.max_connections for m in be.pool.members] == [4 * 96 + 4] * 2
+        limits = be.pool.members[0].endpoint._client._transport._pool._max_connections  # what httpx enforces
+        assert limits == 4 * 96 + 4
+    finally:
+        be.stop()
+    pinned = backend([router.url], settings, concurrency=12)
+    try:
+        assert pinned.concurrency == 12 and pinned.pool.members[0].endpoint.max_connections == 16
+    finally:
+        pinned.stop()
+
+
+def test_a_router_that_joins_later_gets_a_client_sized_for_its_workers(doubles, settings, tmp_path):
+    a = doubles("a", SGO_DOUBLE_SPEECH="tone")
+    port = free_port()
+    be = backend([a.url, f"http://127.0.0.1:{port}"], settings, concurrency=None)
+    try:
+        assert be.concurrency == 2 * 96 and be.pool.members[1].endpoint.max_connections == 2 * 96 + 4
+        doubles("router", port=port, SGO_DOUBLE_SPEECH="tone", SGO_DOUBLE_ROUTER_WORKERS="3")
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not be.pool.stats()[1]["alive"]:
+            be.synthesize(WORDS, 1, tmp_path / "probe.wav")
+            time.sleep(0.2)
+        assert be.pool.stats()[1]["alive"], "the router joined"
+        assert be.concurrency == 4 * 96
+        assert be.pool.members[1].endpoint.max_connections == 4 * 96 + 4
+    finally:
+        be.stop()
 
 
 def be_spec():

@@ -12,11 +12,14 @@ import pytest
 
 from app import proc
 from app.backends.base import BackendOptions
-from app.backends.sglomni import catalog, policy, server
+from app.backends.sglomni import catalog, discovery, leftovers, pidfiles, policy, procgroup, server
+from app.backends.sglomni import http as http_mod
+from app.options import server_options
+from app.settings import Settings, SglomniSettings
 from app.backends.sglomni.server import ManagedServer, ServerState, StopPath, StopTimeouts
 from app.errors import ConfigError, ServerStartError
 
-from .conftest import free_port
+from .conftest import free_port, resolved
 
 MOSS = catalog.get("moss_tts_local")
 FAST_STOP = StopTimeouts(graceful=1.0, terminate=1.0, kill=3.0)
@@ -41,7 +44,7 @@ def test_start_ready_and_graceful_stop(requests_log):
     srv = ManagedServer(MOSS, port=free_port(), start_timeout=15, stop_timeouts=FAST_STOP)
     srv.start()
     assert srv.state is ServerState.READY
-    rec = server.read_pidfile(srv.port)
+    rec = pidfiles.read_pidfile(srv.port)
     assert rec is not None and rec.pid == srv.pid and rec.pgid == srv.pid and rec.model == "moss_tts_local"
     assert Path(rec.log_path) == srv.log_path
     # The double saw the exact flags, the strict-port variable, and no leaked LD_LIBRARY_PATH.
@@ -57,7 +60,7 @@ def test_start_ready_and_graceful_stop(requests_log):
     assert srv.stop() is StopPath.GRACEFUL
     assert srv.state is ServerState.STOPPED
     assert group_members(pgid) == []
-    assert server.read_pidfile(srv.port) is None
+    assert pidfiles.read_pidfile(srv.port) is None
 
 
 def test_illegal_transition_raises():
@@ -164,7 +167,7 @@ def test_child_left_behind_is_killed_with_the_group(monkeypatch):
     assert srv.stop() is StopPath.KILL
     assert group_members(pgid) == []
     # killpg(pgid, 0) may still see the orphaned child as a zombie until init reaps it.
-    assert not server.group_alive(pgid)
+    assert not procgroup.group_alive(pgid)
 
 
 def test_stop_tolerates_an_already_dead_server():
@@ -195,20 +198,20 @@ def _start_in_another_process(port: int) -> int:
 def test_pidfile_lets_a_new_process_stop_the_server():
     port = free_port()
     pid = _start_in_another_process(port)  # that process has exited; the server lives on
-    rec = server.read_pidfile(port)
+    rec = pidfiles.read_pidfile(port)
     assert rec is not None and rec.pid == pid and rec.alive()
-    listed = server.status(port)
+    listed = discovery.status(port)
     assert listed[0]["state"] == "ready" and listed[0]["model"] == "moss_tts_local"
-    assert server.stop_from_pidfile(port, timeouts=FAST_STOP) == [StopPath.GRACEFUL]
+    assert pidfiles.stop_from_pidfile(port, timeouts=FAST_STOP) == [StopPath.GRACEFUL]
     assert group_members(pid) == []
-    assert server.read_pidfile(port) is None
+    assert pidfiles.read_pidfile(port) is None
 
 
 def test_leftover_found_by_pidfile_is_stopped_before_a_start():
     port = free_port()
     old = _start_in_another_process(port)
     srv = ManagedServer(MOSS, port=port, start_timeout=15, stop_timeouts=FAST_STOP)
-    assert server.find_leftover(port, timeouts=FAST_STOP) is StopPath.GRACEFUL
+    assert leftovers.find_leftover(port, timeouts=FAST_STOP) is StopPath.GRACEFUL
     srv.start()
     assert srv.pid != old and group_members(old) == []
     srv.stop()
@@ -217,24 +220,24 @@ def test_leftover_found_by_pidfile_is_stopped_before_a_start():
 def test_leftover_found_by_port_holder_without_pidfile():
     port = free_port()
     old = _start_in_another_process(port)
-    server.pid_file(port).unlink()  # e.g. the pid file was lost
-    assert old in server.port_holder_pids(port)
-    assert server.is_our_server(old)
-    assert server.find_leftover(port, timeouts=FAST_STOP) is StopPath.GRACEFUL
+    pidfiles.pid_file(port).unlink()  # e.g. the pid file was lost
+    assert old in procgroup.port_holder_pids(port)
+    assert leftovers.runs_from_our_venv(old, serving=True)
+    assert leftovers.find_leftover(port, timeouts=FAST_STOP) is StopPath.GRACEFUL
     assert group_members(old) == []
 
 
 def test_a_foreign_holder_is_not_touched(external_double):
     url = external_double("someone_elses")
     port = int(url.rsplit(":", 1)[1])
-    assert server.find_leftover(port) is None
-    assert server.probe_json(url, "/health")[1]["status"] == "healthy"
+    assert leftovers.find_leftover(port) is None
+    assert http_mod.probe_json(url, "/health")[1]["status"] == "healthy"
 
 
 # --- the policy -----------------------------------------------------------------------------
 
 def test_policy_boots_converts_and_stops_what_it_started(settings):
-    handle = policy.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+    handle = policy.ensure_server(MOSS, resolved(BackendOptions(model="moss_tts_local"), settings))
     assert handle.started_by_us and handle.server.state is ServerState.READY
     pgid = handle.server.pid
     assert handle.stop() is StopPath.GRACEFUL
@@ -243,16 +246,16 @@ def test_policy_boots_converts_and_stops_what_it_started(settings):
 
 def test_policy_uses_a_healthy_server_with_this_model_as_is(settings, external_double):
     url = external_double("moss_tts_local", port=settings.sglomni.port)
-    handle = policy.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+    handle = policy.ensure_server(MOSS, resolved(BackendOptions(model="moss_tts_local"), settings))
     assert handle.base_url == url and not handle.started_by_us
     assert handle.stop() is None
-    assert server.probe_json(url, "/health")[1]["status"] == "healthy", "left running"
+    assert http_mod.probe_json(url, "/health")[1]["status"] == "healthy", "left running"
 
 
 def test_policy_refuses_a_foreign_server_with_another_model(settings, external_double):
     url = external_double("voxtral_tts", port=settings.sglomni.port)
     with pytest.raises(ConfigError) as info:
-        policy.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+        policy.ensure_server(MOSS, resolved(BackendOptions(model="moss_tts_local"), settings))
     assert "voxtral_tts" in info.value.message and "moss_tts_local" in info.value.message
     assert f"--api-url {url}" in info.value.hint
 
@@ -262,17 +265,17 @@ def test_policy_restarts_our_server_hosting_another_model(settings):
     old = server.ManagedServer(catalog.get("voxtral_tts"), port=port, start_timeout=15)
     old.start()
     old_pid = old.pid
-    handle = policy.ensure_server(MOSS, BackendOptions(model="moss_tts_local"), settings)
+    handle = policy.ensure_server(MOSS, resolved(BackendOptions(model="moss_tts_local"), settings))
     assert handle.started_by_us and group_members(old_pid) == []
-    assert policy.hosted_models(handle.base_url)[0] == "moss_tts_local"
-    assert json.loads(server.pid_file(port).read_text())["model"] == "moss_tts_local"
+    assert discovery.hosted_models(handle.base_url)[0] == "moss_tts_local"
+    assert json.loads(pidfiles.pid_file(port).read_text())["model"] == "moss_tts_local"
     handle.stop()
 
 
 def test_api_url_with_another_catalog_model_is_refused(external_double, settings):
     url = external_double("voxtral_tts")
     with pytest.raises(ConfigError, match="hosts 'voxtral_tts', not 'moss_tts_local'"):
-        policy.ensure_server(MOSS, BackendOptions(model="moss_tts_local", api_urls=(url,)), settings)
+        policy.ensure_server(MOSS, resolved(BackendOptions(model="moss_tts_local", api_urls=(url,)), settings))
 
 
 def test_serve_argv_only_uses_flags_of_the_real_cli():
@@ -305,7 +308,7 @@ def test_zonos2_without_fp8_gpu_launches_the_bf16_fallback_and_says_so():
     cmd = Path(f"/proc/{srv.pid}/cmdline").read_bytes().decode().split("\0")
     assert Path(cmd[cmd.index("--config") + 1]).name == catalog.get("zonos2").fallback_config_file
     assert srv.status()["label"] == "zonos2 (bf16 fallback)"
-    assert server.status(srv.port)[0]["label"] == "zonos2 (bf16 fallback)"
+    assert discovery.status(srv.port)[0]["label"] == "zonos2 (bf16 fallback)"
     srv.stop()
 
 
@@ -314,15 +317,20 @@ def test_stop_model_stops_only_servers_hosting_that_model():
     b = ManagedServer(catalog.get("voxtral_tts"), port=free_port(), start_timeout=15, stop_timeouts=FAST_STOP)
     a.start()
     b.start()
-    assert server.stop_model("voxtral_tts", timeouts=FAST_STOP) == [StopPath.GRACEFUL]
+    assert pidfiles.stop_model("voxtral_tts", timeouts=FAST_STOP) == [StopPath.GRACEFUL]
     assert group_members(b.pid) == [] and group_members(a.pid) != []
     a.stop()
 
 
 def test_settings_profile_applies_only_to_models_that_have_it():
-    assert server.pick_profile(MOSS, None, "throughput") == "throughput"
-    assert server.pick_profile(catalog.get("voxtral_tts"), None, "throughput") is None
-    assert server.pick_profile(MOSS, "throughput", "") == "throughput"
+    in_settings = server_options(Settings(sglomni=SglomniSettings(profile="throughput")))
+    assert in_settings.source("profile") == "settings.toml"
+    assert server.pick_profile(MOSS, in_settings) == "throughput"
+    assert server.pick_profile(catalog.get("voxtral_tts"), in_settings) is None
+    passed = server_options(Settings(), profile="throughput")
+    assert passed.source("profile") == "command line"
+    assert server.pick_profile(MOSS, passed) == "throughput"
+    assert server.pick_profile(catalog.get("voxtral_tts"), passed) == "throughput"  # a demand: the boot says no
 
 
 def test_leftover_stage_process_holding_the_gpu_is_stopped(monkeypatch, tmp_path):
@@ -335,7 +343,7 @@ def test_leftover_stage_process_holding_the_gpu_is_stopped(monkeypatch, tmp_path
     child = next(p for p in group_members(pgid) if p != pgid)
     os.kill(srv.pid, 9)  # kill -9 of the parent only: the guide's stopping gotcha
     srv._popen.wait(5)
-    server.pid_file(port).unlink()
+    pidfiles.pid_file(port).unlink()
     assert group_members(pgid) == [child]
     fake_bin = tmp_path / "fakebin"
     fake_bin.mkdir()
@@ -343,5 +351,5 @@ def test_leftover_stage_process_holding_the_gpu_is_stopped(monkeypatch, tmp_path
     smi.write_text(f'#!/bin/sh\ncase "$1" in --query-compute-apps=*) echo {child};; *) exit 1;; esac\n')
     smi.chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake_bin}:{os.environ['PATH']}")
-    assert server.find_leftover(port, timeouts=FAST_STOP) is StopPath.KILL
+    assert leftovers.find_leftover(port, timeouts=FAST_STOP) is StopPath.KILL
     assert group_members(pgid) == []

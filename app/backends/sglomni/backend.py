@@ -7,9 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from app import settings as settings_mod
 from app.backends.base import Backend, BackendOptions
 from app.backends.sglomni import catalog, client, policy, reference, requests, server
+from app.backends.sglomni.procgroup import group_alive
 from app.listen import clip as clip_transcript
 from app.backends.sglomni.clipcheck import check_clip
 from app.backends.sglomni.endpoints import EndpointPool
@@ -31,14 +31,12 @@ class SglomniBackend(Backend):
     name = "sglomni"
     cuts_in_flight = True
 
-    def __init__(self, options: BackendOptions, *, settings: Any = None,
-                 timeouts: Timeouts = Timeouts()):
+    def __init__(self, options: BackendOptions, *, timeouts: Timeouts = Timeouts()):
+        #: Resolved once by app.options (command line or hub form, then settings, then defaults).
         self.options = options
-        self.settings = settings if settings is not None else settings_mod.load()
-        key = options.model or self.settings.model or policy.served_model(options, self.settings)
-        self.spec = catalog.get(key)
-        if not options.api_urls and not getattr(self.settings.sglomni, "remote_url", ""):
-            server.check_bind_host(options.host or self.settings.sglomni.host)  # before any install or boot
+        self.spec = catalog.get(options.model or policy.served_model(options))
+        if not options.api_urls:
+            server.check_bind_host(options.host, options.source("host"))  # before any install or boot
         self.voice = options.voice
         for warning in requests.check_options(self.spec, self.voice):
             log.warning("%s", warning)
@@ -76,21 +74,24 @@ class SglomniBackend(Backend):
 
     @property
     def concurrency(self) -> int:
-        if self.options.concurrency:
-            return self.options.concurrency
-        # A ceiling per GPU-worth of server: several --api-url or a router's workers add up.
         pool = self._client
-        return DEFAULT_CONCURRENCY * (pool.workers if pool else max(1, len(self.options.api_urls)))
+        return self.ceiling(pool.workers if pool else max(1, len(self.options.api_urls)))
+
+    def ceiling(self, workers: int) -> int:
+        """Return the in-flight ceiling for `workers` GPUs-worth of servers (router workers counted).
+
+        --concurrency pins it; else a ceiling per GPU-worth: several --api-url or a router's workers add up.
+        """
+        return self.options.concurrency or DEFAULT_CONCURRENCY * workers
 
     @property
     def profile(self) -> str | None:
-        return server.pick_profile(self.spec, self.options.profile, getattr(self.settings.sglomni, "profile", ""))
+        return server.pick_profile(self.spec, self.options)
 
     def transcript(self) -> str | None:
         """Return the clone clip's transcript, resolving it once (Whisper may run)."""
         if not self._transcript_done:
-            self._transcript = client.resolve_transcript(
-                self.voice, whisper_model=self.voice.whisper_model or getattr(self.settings, "whisper_model", None))
+            self._transcript = client.resolve_transcript(self.voice, whisper_model=self.voice.whisper_model)
             if self.voice.clone is not None:
                 # Before any request: Qwen3-TTS Base answers a clip without ref_text with a 400.
                 requests.require_transcript(self.spec, self._transcript,
@@ -122,7 +123,7 @@ class SglomniBackend(Backend):
             if len(self.options.api_urls) > 1:
                 self._connect_many()
                 return
-            handle = policy.ensure_server(self.spec, self.options, self.settings)
+            handle = policy.ensure_server(self.spec, self.options)
             try:
                 self._connect(handle)
             except BaseException:
@@ -154,14 +155,13 @@ class SglomniBackend(Backend):
 
     def _check_server(self, url: str) -> policy.ServerHandle:
         """Return the handle of external server `url` after checking it hosts this run's model."""
-        return policy.ensure_server(self.spec, replace(self.options, api_urls=(url,)), self.settings)
+        return policy.ensure_server(self.spec, replace(self.options, api_urls=(url,)))
 
     def _open_pool(self, servers: list, *, down: set[str] = frozenset()) -> EndpointPool:
         clip, transcript = (Path(self.voice.clone), self.transcript()) if self.voice.clone else (None, None)
-        concurrency = self.concurrency
 
-        def make_endpoint(url: str, log_path: Path | None) -> Endpoint:
-            return Endpoint(url, timeouts=self.timeouts, concurrency=concurrency, log_path=log_path)
+        def make_endpoint(url: str, log_path: Path | None, connections: int) -> Endpoint:
+            return Endpoint(url, timeouts=self.timeouts, max_connections=connections, log_path=log_path)
 
         def make_speech(endpoint: Endpoint, ref: reference.Reference | None) -> client.SpeechClient:
             return client.SpeechClient(endpoint, self.spec, self.voice, ref_audio=ref.ref_audio if ref else None,
@@ -177,7 +177,7 @@ class SglomniBackend(Backend):
             return reference.inline(clip, transcript, base_url=url) if clip is not None else None
 
         return EndpointPool.open(servers, make_endpoint=make_endpoint, make_speech=make_speech, prepare=prepare,
-                                 check=self._check_server, fallback=fallback, down=down)
+                                 ceiling=self.ceiling, check=self._check_server, fallback=fallback, down=down)
 
     @property
     def pool(self) -> EndpointPool | None:
@@ -216,7 +216,7 @@ class SglomniBackend(Backend):
     def _managed_server_died(self) -> bool:
         handle = self.handle
         return (handle is not None and handle.started_by_us and handle.server is not None
-                and handle.server.pid is not None and not server.group_alive(handle.server.pid))
+                and handle.server.pid is not None and not group_alive(handle.server.pid))
 
     def restart(self, generation: int) -> None:
         """Restart the managed server once per failure `generation` (bounded by MAX_RESTARTS)."""
@@ -238,7 +238,7 @@ class SglomniBackend(Backend):
             self._client = None
             if old is not None:
                 old.stop()
-            handle = policy.ensure_server(self.spec, self.options, self.settings)
+            handle = policy.ensure_server(self.spec, self.options)
             self._connect(handle)
             self.handle = handle
 

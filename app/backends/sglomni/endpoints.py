@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from app.backends.sglomni import client, reference
-from app.backends.sglomni.http import Endpoint, probe_json, safe_url
+from app.backends.sglomni.http import Endpoint, probe_health, safe_url
 from app.backends.sglomni.reference import Reference
 from app.errors import AudiobookError, BackendError, ServerError, ServerUnavailable
 
@@ -33,6 +33,8 @@ MAX_STRIKES = 3
 PROBE_FIRST, PROBE_CAP = 2.0, 60.0
 #: Factor on a server's cost when it fails a chunk another server then takes.
 FAILURE_PENALTY = 2.0
+#: Connections an endpoint keeps beyond the run's in-flight ceiling, for control calls (/health, voices).
+CONTROL_CONNECTIONS = 4
 
 
 @dataclass
@@ -64,6 +66,10 @@ Checker = Callable[[str], Any]
 Preparer = Callable[[Endpoint, Any], "Reference | None"]
 #: The per-request clip for a server whose uploaded voice went missing: base_url -> Reference.
 Fallback = Callable[[str], "Reference | None"]
+#: Open one server's HTTP client: (base_url, log_path, connections) -> Endpoint.
+EndpointFactory = Callable[[str, "Path | None", int], Endpoint]
+#: The run's in-flight ceiling for a pool of this many GPUs-worth of servers.
+Ceiling = Callable[[int], int]
 
 
 class EndpointPool:
@@ -71,7 +77,8 @@ class EndpointPool:
 
     def __init__(self, members: Sequence[Member], *, make_speech: SpeechFactory,
                  check: Checker | None = None, prepare: Preparer | None = None,
-                 fallback: Fallback | None = None, clock: Callable[[], float] = time.monotonic):
+                 fallback: Fallback | None = None, clock: Callable[[], float] = time.monotonic,
+                 make_endpoint: EndpointFactory | None = None, ceiling: Ceiling | None = None):
         if not members:
             raise ValueError("an endpoint pool needs at least one server")
         self.members = list(members)
@@ -80,36 +87,46 @@ class EndpointPool:
         self._prepare = prepare
         self._fallback = fallback
         self._clock = clock
+        self._make_endpoint = make_endpoint
+        self._ceiling = ceiling
         self._lock = threading.Lock()
 
     # -- building ----------------------------------------------------------------------------
     @classmethod
-    def open(cls, servers: Sequence[tuple[str, Path | None]], *, make_endpoint: Callable[[str, Path | None], Endpoint],
-             make_speech: SpeechFactory, prepare: Preparer | None = None, check: Checker | None = None,
-             fallback: Fallback | None = None, down: Collection[str] = ()) -> "EndpointPool":
+    def open(cls, servers: Sequence[tuple[str, Path | None]], *, make_endpoint: EndpointFactory,
+             make_speech: SpeechFactory, ceiling: Ceiling, prepare: Preparer | None = None,
+             check: Checker | None = None, fallback: Fallback | None = None,
+             down: Collection[str] = ()) -> "EndpointPool":
         """Connect to every (base_url, log_path) server and prepare its clip reference.
 
-        Servers in `down` start out of rotation and join when a /health probe finds them ready.
+        /health comes first: it says how many workers sit behind each server (a router),
+        which sets the run's in-flight ceiling, and every HTTP client is sized to that
+        ceiling. A smaller pool would queue requests inside httpx, where the in-flight
+        controller would read the wait as server latency. Servers in `down` start out of
+        rotation and join when a /health probe finds them ready.
         """
+        health = {url: probe_health(url).body for url, _ in servers if url not in down}
+        workers = {url: max(1, reference.behind_router(body)) for url, body in health.items()}
+        connections = connections_for(ceiling(sum(workers.get(url, 1) for url, _ in servers)))
         members: list[Member] = []
         opened: list[Endpoint] = []
         try:
             for url, log_path in servers:
-                endpoint = make_endpoint(url, log_path)
+                endpoint = make_endpoint(url, log_path, connections)
                 opened.append(endpoint)
                 if url in down:
                     members.append(Member(url=url, endpoint=endpoint, speech=make_speech(endpoint, None),
                                           alive=False))
                     continue
-                health = _health_body(url)
-                ref = prepare(endpoint, health) if prepare else None
+                ref = prepare(endpoint, health[url]) if prepare else None
                 members.append(Member(url=url, endpoint=endpoint, speech=make_speech(endpoint, ref),
-                                      reference=ref, workers=max(1, reference.behind_router(health))))
+                                      reference=ref, workers=workers[url]))
         except BaseException:
             for endpoint in opened:
                 endpoint.close()
             raise
-        return cls(members, make_speech=make_speech, check=check, prepare=prepare, fallback=fallback)
+        return cls(members, make_speech=make_speech, check=check, prepare=prepare, fallback=fallback,
+                   make_endpoint=make_endpoint, ceiling=ceiling)
 
     def close(self) -> None:
         """Close every server's connections and log what each served."""
@@ -219,8 +236,7 @@ class EndpointPool:
         """Return whether the chunk may go to another server after `member` became unreachable."""
         if len(self.members) == 1:
             return False
-        answer = probe_json(member.url, "/health", timeout=2.0)
-        healthy = answer is not None and isinstance(answer[1], dict) and answer[1].get("status") == "healthy"
+        healthy = probe_health(member.url).healthy
         with self._lock:
             member.moved_away += 1
             member.strikes += 1
@@ -251,6 +267,21 @@ class EndpointPool:
         return True
 
     # -- probing back in ---------------------------------------------------------------------
+    def _resize(self, member: Member, workers: int) -> None:
+        """Give a server coming back a client sized for the ceiling its workers now make (a grown router).
+
+        Servers in rotation keep the client they have (requests are in flight on it): they were
+        sized to the ceiling at the start, so only a router that grew while out raises the bar.
+        """
+        if self._make_endpoint is None or self._ceiling is None:
+            return
+        with self._lock:
+            total = sum(m.workers for m in self.members if m is not member) + workers
+        needed = connections_for(self._ceiling(total))
+        if needed > member.endpoint.max_connections:
+            old, member.endpoint = member.endpoint, self._make_endpoint(member.url, member.endpoint.log_path, needed)
+            old.close()  # out of rotation: nothing is in flight on it
+
     def _probe_due(self) -> None:
         now = self._clock()
         with self._lock:
@@ -264,9 +295,11 @@ class EndpointPool:
         try:
             if self._check is not None:
                 self._check(member.url)
-            health = _health_body(member.url)
-            if not (isinstance(health, dict) and health.get("status") == "healthy"):
+            answer = probe_health(member.url)
+            if not answer.healthy:
                 raise ServerUnavailable(f"{safe_url(member.url)} is not healthy yet")
+            health = answer.body
+            self._resize(member, max(1, reference.behind_router(health)))
             ref = self._prepare(member.endpoint, health) if self._prepare else member.reference
             speech = self._make_speech(member.endpoint, ref)
         except (AudiobookError, OSError) as exc:
@@ -292,9 +325,13 @@ def _worth_another_server(exc: BackendError) -> bool:
     return exc.transient
 
 
-def _health_body(url: str) -> Any:
-    answer = probe_json(url, "/health", timeout=2.0)
-    return answer[1] if answer else None
+def connections_for(ceiling: int) -> int:
+    """Return the connections an endpoint needs: the run's whole in-flight ceiling plus control calls.
+
+    Any one server may hold every request in flight (the others slow or out), so each
+    endpoint is sized to the ceiling, never to its share.
+    """
+    return ceiling + CONTROL_CONNECTIONS
 
 
 __all__ = ["EndpointPool", "Member", "ALPHA", "MAX_STRIKES", "PROBE_FIRST", "PROBE_CAP"]

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from app.backends.sglomni.guard import Call, Guard
+from app.redact import redact
 from app.urls import display_url
 
 from app.errors import (
@@ -39,28 +40,7 @@ OOM_HINT = (
     "held by other processes"
 )
 
-#: Patterns of secrets that must never reach a message or a log line.
-_SECRETS = (
-    re.compile(r"\bhf_[A-Za-z0-9]{8,}"),
-    re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"),
-    re.compile(r"(?i)\b(bearer|token|api[_-]?key|authorization)(\s*[:=]\s*|\s+)[^\s,;\"']+"),
-    re.compile(r"(?<=://)[^/@\s]+:[^/@\s]+@"),
-)
-
 _MAX_MESSAGE = 300
-
-
-def redact(text: str) -> str:
-    """Return `text` with tokens, API keys and URL credentials masked."""
-    for pattern in _SECRETS:
-        text = pattern.sub(lambda m: _mask(m), text)
-    return text
-
-
-def _mask(match: re.Match[str]) -> str:
-    if match.lastindex and match.lastindex >= 2:
-        return f"{match.group(1)}{match.group(2)}***"
-    return "***@" if match.group(0).endswith("@") else "***"
 
 
 def one_line(text: str, limit: int = _MAX_MESSAGE) -> str:
@@ -195,14 +175,16 @@ class Timeouts:
 class Endpoint:
     """One httpx.Client for one server, safe to share between threads."""
 
-    def __init__(self, base_url: str, *, timeouts: Timeouts = Timeouts(), concurrency: int = 1,
+    def __init__(self, base_url: str, *, timeouts: Timeouts = Timeouts(), max_connections: int = 5,
                  log_path: Path | None = None, headers: Mapping[str, str] | None = None):
         self.base_url = base_url.rstrip("/")
         self.timeouts = timeouts
         self.log_path = log_path
+        #: Connections open at once; the pool sizes it to the run's in-flight ceiling (endpoints.py).
+        self.max_connections = max_connections
         # No keep-alive: each request opens its own connection, so the guard learns the socket
         # of every request and can cut it (a local connect costs ~0.1 ms against seconds of speech).
-        limits = httpx.Limits(max_connections=concurrency + 4, max_keepalive_connections=0)
+        limits = httpx.Limits(max_connections=max_connections, max_keepalive_connections=0)
         self.guard = Guard()
         self._client = httpx.Client(
             base_url=self.base_url,
@@ -358,7 +340,43 @@ def probe_json(base_url: str, path: str, *, timeout: float = 2.0) -> tuple[int, 
         return response.status_code, None
 
 
+@dataclass(frozen=True)
+class Health:
+    """What one GET /health said: nothing (`answered` False), or a status and its JSON body."""
+
+    answered: bool
+    body: Any = None
+
+    @property
+    def healthy(self) -> bool:
+        """Return whether the server is ready for requests."""
+        return is_healthy(self.body)
+
+    @property
+    def state(self) -> str:
+        """Return the status word for messages: "healthy", "starting", ..., or why there is none."""
+        if not self.answered:
+            return "not answering"
+        if isinstance(self.body, dict) and self.body.get("status"):
+            return str(self.body["status"])
+        return "no JSON status"
+
+
+def is_healthy(body: Any) -> bool:
+    """Return whether a /health body says "healthy" (the one parser of /health).
+
+    The JSON `status` field decides, never a substring: "healthy" is inside "unhealthy".
+    """
+    return isinstance(body, dict) and body.get("status") == "healthy"
+
+
+def probe_health(base_url: str, *, timeout: float = 2.0) -> Health:
+    """GET `base_url`/health once and return what it said (any status code is an answer)."""
+    answer = probe_json(base_url, "/health", timeout=timeout)
+    return Health(answered=answer is not None, body=answer[1] if answer else None)
+
+
 __all__ = [
-    "AudiobookError", "Endpoint", "classify", "BUSY", "TRANSIENT", "PERMANENT", "Timeouts", "OOM_HINT", "error_for_status", "error_text",
+    "Health", "is_healthy", "probe_health", "AudiobookError", "Endpoint", "classify", "BUSY", "TRANSIENT", "PERMANENT", "Timeouts", "OOM_HINT", "error_for_status", "error_text",
     "transport_error", "probe_json", "parse_json", "redact", "one_line", "safe_url",
 ]

@@ -4,16 +4,18 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from app.backends.base import BackendOptions
 from app.backends.sglomni import catalog
 from app.backends.sglomni.venv import require_usable
 from app.backends.sglomni.catalog import ModelSpec
-from app.backends.sglomni.http import probe_json
+from app.backends.sglomni.discovery import hosted_models
+from app.backends.sglomni.http import probe_health
+from app.backends.sglomni.leftovers import find_leftover
+from app.backends.sglomni.pidfiles import read_pidfile
 from app.backends.sglomni.procgroup import StopPath
-from app.backends.sglomni.server import (ManagedServer, client_host, find_leftover, hosted_models,
-                                         install_companions, pick_profile, read_pidfile)
+from app.backends.sglomni.server import (DEFAULT_PORT, ManagedServer, client_host, install_companions,
+                                         pick_profile)
 from app.errors import ConfigError, ServerUnavailable
 from app.urls import display_url
 
@@ -61,10 +63,9 @@ def catalog_key_for(ids: tuple[str, ...]) -> str | None:
     return None
 
 
-def served_model(options: BackendOptions, settings: Any) -> str:
+def served_model(options: BackendOptions) -> str:
     """Return the catalog key of the model the --api-url server reports, for a run without --model."""
-    sg = getattr(settings, "sglomni", settings)
-    url = (options.api_urls[0] if options.api_urls else (getattr(sg, "remote_url", "") or "")).rstrip("/")
+    url = (options.api_urls[0] if options.api_urls else "").rstrip("/")
     choose = "Pass --model KEY (list them with: python audiobook.py backends sglomni list)"
     if not url:
         raise ConfigError("No sglomni model chosen", hint=choose)
@@ -77,22 +78,13 @@ def served_model(options: BackendOptions, settings: Any) -> str:
     return key
 
 
-def _healthy(base_url: str) -> tuple[bool, Any]:
-    answer = probe_json(base_url, "/health", timeout=3.0)
-    if answer is None:
-        return False, None
-    body = answer[1]
-    return isinstance(body, dict) and body.get("status") == "healthy", body
-
-
 def _external(spec: ModelSpec, url: str) -> ServerHandle:
-    healthy, body = _healthy(url)
-    if body is None:
+    health = probe_health(url, timeout=3.0)
+    if not health.answered:
         raise ServerUnavailable(f"Nothing answers at {display_url(url)}/health",
                                 hint="Start the server or fix --api-url / Settings → SGLang-Omni remote URL")
-    if not healthy:
-        state = body.get("status") if isinstance(body, dict) else "no JSON status"
-        raise ServerUnavailable(f"The server at {display_url(url)} is not ready (status: {state})",
+    if not health.healthy:
+        raise ServerUnavailable(f"The server at {display_url(url)} is not ready (status: {health.state})",
                                 hint="Wait for it to finish booting, then re-run")
     ids = hosted_models(url)
     if not model_matches(spec, ids):
@@ -104,23 +96,20 @@ def _external(spec: ModelSpec, url: str) -> ServerHandle:
     return ServerHandle(base_url=url, started_by_us=False, label=spec.key, hosted=ids)
 
 
-def ensure_server(spec: ModelSpec, options: BackendOptions, settings: Any) -> ServerHandle:
+def ensure_server(spec: ModelSpec, options: BackendOptions) -> ServerHandle:
     """Return the server a run uses, booting the managed one when the seed's policy says so.
 
-    --api-url (or the remote URL setting): used as-is, refused if it hosts another catalog model.
+    --api-url (or the remote URL setting, folded into api_urls by app.options): used as-is,
+    refused if it hosts another catalog model.
     Otherwise the configured port: a healthy server hosting this model is used and left running;
     one this tool started with another model is restarted; a foreign one hosting another model
     refuses the run; nothing there boots the model (stopping a leftover of ours first).
     """
-    sg = getattr(settings, "sglomni", settings)
-    url = options.api_urls[0] if options.api_urls else (getattr(sg, "remote_url", "") or "")
-    if url:
-        return _external(spec, url.rstrip("/"))
-    host = options.host or sg.host
-    port = options.port or sg.port
+    if options.api_urls:
+        return _external(spec, options.api_urls[0].rstrip("/"))
+    host, port = options.host, options.port or DEFAULT_PORT
     base = f"http://{client_host(host)}:{port}"
-    healthy, _ = _healthy(base)
-    if healthy:
+    if probe_health(base, timeout=3.0).healthy:
         ids = hosted_models(base)
         rec = read_pidfile(port)
         ours = rec is not None and rec.alive()
@@ -139,8 +128,8 @@ def ensure_server(spec: ModelSpec, options: BackendOptions, settings: Any) -> Se
     require_usable()
     find_leftover(port)
     install_companions(spec)
-    server = ManagedServer(spec, port=port, host=host, start_timeout=float(sg.start_timeout),
-                           profile=pick_profile(spec, options.profile, getattr(sg, "profile", "")))
+    server = ManagedServer(spec, port=port, host=host, start_timeout=options.start_timeout,
+                           profile=pick_profile(spec, options), port_source=options.source("port"))
     server.start()
     return ServerHandle(base_url=server.base_url, started_by_us=True, label=server.label, server=server,
                         log_path=server.log_path, hosted=(spec.key,))

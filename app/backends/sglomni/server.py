@@ -5,27 +5,28 @@ paths.run_dir(). Ready: /health answers JSON status "healthy"; the process is
 polled before every probe and the log watched for upstream's silent port move.
 Stop: the whole group (procgroup.stop_group), until no member survives (the
 stage child holding GPU memory is the usual survivor, guide section 4).
-Which server a run uses (boot, adopt, refuse) is policy.py's concern.
+Which server a run uses (boot, adopt, refuse) is policy.py's concern; pid files are
+pidfiles.py's, leftovers from earlier runs leftovers.py's, what a server at an address
+is (health, models) discovery.py's.
 """
 from __future__ import annotations
 
 import enum
-import json
 import logging
 import os
 import re
 import socket
 import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from app import paths, proc
+from app.backends.base import BackendOptions
 from app.backends.sglomni import gpu, venv
 from app.backends.sglomni.catalog import ModelSpec
-from app.backends.sglomni.http import probe_json
-from app.backends.sglomni.procgroup import (StopPath, StopTimeouts, gpu_holder_pids, group_alive,
-                                            port_holder_pids, process_start_ticks, stop_group)
+from app.backends.sglomni.http import probe_health
+from app.backends.sglomni.pidfiles import PidRecord, pid_file, write_pidfile
+from app.backends.sglomni.procgroup import StopPath, StopTimeouts, process_start_ticks, stop_group
 from app.errors import ConfigError, ServerStartError
 from app.urls import url_host
 
@@ -37,6 +38,10 @@ _PORT_MOVED = re.compile(r"Using port (\d+) instead")
 #: How often readiness is probed; the process is polled before each probe.
 POLL_INTERVAL = 0.2
 _LOG_TAIL_LINES = 20
+#: The managed port when options built by hand name none (app.options fills it from settings).
+DEFAULT_PORT = 8100
+#: The source app.options records for a value read from the settings file.
+SETTINGS_SOURCE = "settings.toml"
 
 
 class ServerState(enum.Enum):
@@ -92,24 +97,33 @@ def install_companions(spec: ModelSpec) -> None:
     venv.install_companions(spec, log=lambda line: log.info("%s", line))
 
 
-def pick_profile(spec: ModelSpec, explicit: str | None, configured: str | None) -> str | None:
-    """Return the server profile: an explicit one always, the settings' one only where the model has it."""
-    if explicit:
-        return explicit
-    return configured if configured and configured in spec.profiles else None
+def pick_profile(spec: ModelSpec, options: BackendOptions) -> str | None:
+    """Return the server profile: one the user passed always, the settings' one only where the model has it.
+
+    A profile in settings.toml is a standing preference for the models that have one;
+    passed for this run it is a demand, and a model without it says so at boot.
+    """
+    if not options.profile:
+        return None
+    if options.source("profile") == SETTINGS_SOURCE and options.profile not in spec.profiles:
+        return None
+    return options.profile
 
 
-def check_bind_host(host: str) -> str:
+def check_bind_host(host: str, source: str = "") -> str:
     """Return the managed server's bind host, or raise ConfigError for one sgl-omni cannot bind.
 
     sglang-omni 0.1.9 probes its port with an AF_INET socket (serve/launcher.py
     find_available_port), so an IPv6 address fails the boot under the strict-port
-    setting this app uses; say so before anything starts.
+    setting this app uses; say so before anything starts. `source` says where the host
+    came from ("settings.toml"), so the user knows what to change.
     """
     bare = host.strip().strip("[]")
     if ":" in bare:
-        raise ConfigError(f"The managed server cannot bind {host}: sglang-omni 0.1.9 binds IPv4 addresses only",
-                          hint="Use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every IPv4 interface)")
+        where = "the host setting sglomni.host" if source == SETTINGS_SOURCE else "--host"
+        named = f"{host} (from {source})" if source else host
+        raise ConfigError(f"The managed server cannot bind {named}: sglang-omni 0.1.9 binds IPv4 addresses only",
+                          hint=f"Set {where} to 127.0.0.1 (this machine only) or 0.0.0.0 (every IPv4 interface)")
     return bare
 
 
@@ -126,14 +140,16 @@ def port_is_free(host: str, port: int) -> bool:
     return True
 
 
-def port_busy_error(port: int, *, moved_to: int | None = None, log_path: Path | None = None) -> ServerStartError:
+def port_busy_error(port: int, *, moved_to: int | None = None, log_path: Path | None = None,
+                    port_source: str = "") -> ServerStartError:
     """Return the error for a port someone else holds, naming the command that finds the holder."""
     find = f"ss -tlnp 'sport = :{port}'"
+    named = f"Port {port} (from {port_source})" if port_source else f"Port {port}"
     if moved_to is not None:
-        msg = (f"Port {port} is already in use; sgl-omni moved the server to port {moved_to} "
+        msg = (f"{named} is already in use; sgl-omni moved the server to port {moved_to} "
                f"where nothing looks for it, so the boot was aborted")
     else:
-        msg = f"Port {port} is already in use by another process"
+        msg = f"{named} is already in use by another process"
     return ServerStartError(msg, log_path=log_path,
                             hint=f"Find the holder with `{find}` and stop it, or choose another port "
                                  f"(Settings → SGLang-Omni port, or --port)")
@@ -154,135 +170,6 @@ def log_tail(path: Path, lines: int = _LOG_TAIL_LINES) -> str:
     return " | ".join(kept[-lines:])
 
 
-# --- pid files ----------------------------------------------------------------------------
-
-@dataclass
-class PidRecord:
-    """What a later command needs to find and stop a server this tool started."""
-
-    pid: int
-    pgid: int
-    port: int
-    model: str
-    started_at: float
-    log_path: str
-    host: str = "127.0.0.1"
-    label: str = ""
-    proc_start: int | None = None
-
-    def alive(self) -> bool:
-        """Return whether the recorded process still runs and is the one we started."""
-        ticks = process_start_ticks(self.pid)
-        if self.proc_start is not None and ticks is not None and ticks != self.proc_start:
-            return False  # the pid was reused; Linux never reuses a pid while its group lives
-        return group_alive(self.pgid)
-
-
-def pid_file(port: int) -> Path:
-    """Return the pid file of the managed server on `port`."""
-    return paths.run_dir() / f"sglomni-{port}.json"
-
-
-def write_pidfile(rec: PidRecord) -> Path:
-    """Write `rec` atomically and return its path."""
-    path = pid_file(rec.port)
-    paths.ensure(path.parent)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(json.dumps(asdict(rec), indent=1), encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
-
-
-def read_pidfile(port: int) -> PidRecord | None:
-    """Return the record for `port`, or None when there is none or it is unreadable."""
-    try:
-        data = json.loads(pid_file(port).read_text(encoding="utf-8"))
-        return PidRecord(**data)
-    except (OSError, ValueError, TypeError):
-        return None
-
-
-def all_pidfiles() -> list[PidRecord]:
-    """Return every readable pid-file record."""
-    records = []
-    for path in sorted(paths.run_dir().glob("sglomni-*.json")):
-        try:
-            records.append(PidRecord(**json.loads(path.read_text(encoding="utf-8"))))
-        except (OSError, ValueError, TypeError):
-            continue
-    return records
-
-
-def stop_from_pidfile(port: int | None = None, *, timeouts: StopTimeouts = StopTimeouts()) -> list[StopPath]:
-    """Stop the server(s) this tool started (on `port`, or all) and remove their pid files."""
-    records = [r for r in (read_pidfile(port),) if r] if port is not None else all_pidfiles()
-    results = []
-    for rec in records:
-        results.append(stop_group(rec.pgid, timeouts=timeouts) if rec.alive() else StopPath.ALREADY_DEAD)
-        pid_file(rec.port).unlink(missing_ok=True)
-    return results
-
-
-def stop_model(key: str, *, timeouts: StopTimeouts = StopTimeouts()) -> list[StopPath]:
-    """Stop every managed server hosting model `key` (before its weights are removed)."""
-    return [stop_from_pidfile(rec.port, timeouts=timeouts)[0] for rec in all_pidfiles() if rec.model == key]
-
-
-# --- leftovers ----------------------------------------------------------------------------
-
-def is_our_server(pid: int) -> bool:
-    """Return whether `pid` runs `sgl-omni serve` from this tool's managed venv."""
-    try:
-        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
-    except OSError:
-        return False
-    venv_dir = str(paths.envs_dir() / "sglomni")
-    return "serve" in args and any(a.startswith(venv_dir) for a in args)
-
-
-def _from_our_venv(pid: int) -> bool:
-    """Return whether `pid` runs from the managed venv (a server or one of its stage processes)."""
-    try:
-        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
-    except OSError:
-        return False
-    venv_dir = str(paths.envs_dir() / "sglomni")
-    return any(a.startswith(venv_dir) for a in args)
-
-
-def find_leftover(port: int, *, timeouts: StopTimeouts = StopTimeouts()) -> StopPath | None:
-    """Stop a leftover managed server (pid file, our process on `port` or on the GPU); return how, or None.
-
-    A stage process that survived an earlier stop keeps its GPU memory pinned and the
-    next boot dies with a spurious CUDA out of memory (guide section 4).
-    """
-    rec = read_pidfile(port)
-    if rec is not None:
-        pid_file(port).unlink(missing_ok=True)
-        if rec.alive():
-            log.warning("stopping a leftover sgl-omni (pid %d, model %s) from an earlier run", rec.pid, rec.model)
-            return stop_group(rec.pgid, timeouts=timeouts)
-    for pid in port_holder_pids(port):
-        if is_our_server(pid):
-            log.warning("stopping a leftover sgl-omni (pid %d) still holding port %d", pid, port)
-            try:
-                return stop_group(os.getpgid(pid), timeouts=timeouts)
-            except ProcessLookupError:
-                return StopPath.ALREADY_DEAD
-    path = None
-    for pid in gpu_holder_pids():
-        if _from_our_venv(pid):
-            log.warning("stopping a leftover sgl-omni process (pid %d) still holding GPU memory", pid)
-            try:
-                path = stop_group(os.getpgid(pid), timeouts=timeouts)
-            except ProcessLookupError:
-                continue
-    return path
-
-
 # --- the managed server -------------------------------------------------------------------
 
 class ManagedServer:
@@ -290,13 +177,15 @@ class ManagedServer:
 
     def __init__(self, spec: ModelSpec, *, port: int, host: str = "127.0.0.1",
                  start_timeout: float = 1200.0, profile: str | None = None,
-                 stop_timeouts: StopTimeouts = StopTimeouts()):
+                 stop_timeouts: StopTimeouts = StopTimeouts(), port_source: str = ""):
         self.spec = spec
         self.port = port
         self.host = check_bind_host(host)
         self.start_timeout = start_timeout
         self.profile = profile
         self.stop_timeouts = stop_timeouts
+        #: Where the port came from ("settings.toml", "command line"), for the port-busy message.
+        self.port_source = port_source
         self.config, self.label = config_for(spec, profile)
         self.log_path = paths.logs_dir() / f"sglomni-{spec.key}-{port}.log"
         self.state = ServerState.STOPPED
@@ -329,7 +218,7 @@ class ManagedServer:
         venv.require_usable()
         gpu.require_profile_tools(self.spec, self.profile, extra_path=venv.venv_dir() / "bin")
         if not port_is_free(self.host, self.port):
-            raise port_busy_error(self.port)
+            raise port_busy_error(self.port, port_source=self.port_source)
         self._move(ServerState.STARTING)
         paths.ensure(self.log_path.parent)
         argv = self.argv()
@@ -358,12 +247,12 @@ class ManagedServer:
         while True:
             offset, moved = self._scan_log(offset)
             if moved is not None:
-                raise port_busy_error(self.port, moved_to=moved, log_path=self.log_path)
+                raise port_busy_error(self.port, moved_to=moved, log_path=self.log_path,
+                                      port_source=self.port_source)
             code = self._popen.poll()
             if code is not None:
                 self._raise_exited(code)
-            answer = probe_json(self.base_url, "/health", timeout=2.0)
-            if answer is not None and isinstance(answer[1], dict) and answer[1].get("status") == "healthy":
+            if probe_health(self.base_url).healthy:
                 return
             if time.monotonic() >= deadline:
                 raise ServerStartError(
@@ -389,7 +278,7 @@ class ManagedServer:
     def _raise_exited(self, code: int) -> None:
         tail = log_tail(self.log_path)
         if _PORT_IN_USE.search(tail):
-            raise port_busy_error(self.port, log_path=self.log_path)
+            raise port_busy_error(self.port, log_path=self.log_path, port_source=self.port_source)
         raise ServerStartError(f"sgl-omni ({self.label}) exited during boot with code {code}: "
                                f"{tail[-600:] or 'no output'}", log_path=self.log_path)
 
@@ -417,30 +306,3 @@ class ManagedServer:
                 "label": self.label, "log_path": str(self.log_path), "pid": self.pid,
                 "url": self.base_url}
 
-
-def status(port: int | None = None) -> list[dict[str, Any]]:
-    """Return the status of managed servers known from pid files (on `port`, or all)."""
-    records = [r for r in (read_pidfile(port),) if r] if port is not None else all_pidfiles()
-    out = []
-    for rec in records:
-        if not rec.alive():
-            state = ServerState.STOPPED
-        else:
-            answer = probe_json(f"http://{client_host(rec.host)}:{rec.port}", "/health", timeout=2.0)
-            healthy = answer is not None and isinstance(answer[1], dict) and answer[1].get("status") == "healthy"
-            state = ServerState.READY if healthy else ServerState.STARTING
-        out.append({"state": state.value, "model": rec.model, "port": rec.port, "label": rec.label or rec.model,
-                    "log_path": rec.log_path, "pid": rec.pid, "url": f"http://{client_host(rec.host)}:{rec.port}"})
-    return out
-
-
-def hosted_models(base_url: str) -> tuple[str, ...]:
-    """Return the model ids (and roots) GET /v1/models reports at `base_url`."""
-    answer = probe_json(base_url, "/v1/models", timeout=5.0)
-    if answer is None or not isinstance(answer[1], dict):
-        return ()
-    ids = []
-    for card in answer[1].get("data") or []:
-        if isinstance(card, dict):
-            ids += [str(card[k]) for k in ("id", "root") if card.get(k)]
-    return tuple(dict.fromkeys(ids))

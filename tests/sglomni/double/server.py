@@ -24,6 +24,7 @@ model's rate and channels. Misbehaviour is chosen by environment variables:
   SGO_DOUBLE_SLOTS=N            at most N speech requests run at once; the rest queue (a batch limit)
   SGO_DOUBLE_QUEUE=M            with SLOTS, at most M more wait; beyond that HTTP 503 "The request queue
                                 is full." as sglang-omni 0.1.9's admission answers (admission.py)
+  SGO_DOUBLE_ROUTER_WORKERS=N   /health reports N workers behind it, like sglang-omni's router
   SGO_DOUBLE_NO_VOICES=1        no /v1/audio/voices routes (404), like a server without voice uploads
   SGO_DOUBLE_GARBLE=N           the first take of every Nth distinct text is said wrong, in turn: half the
                                 words skipped, a phrase said three times, silence where the second half's
@@ -227,6 +228,11 @@ class Handler(BaseHTTPRequestHandler):
             if time.monotonic() < self.state.ready_at:
                 return self._json(503, {"status": "starting", "running": True, "stages": ["preprocessing",
                                         "tts_engine", "vocoder"]})
+            if env("SGO_DOUBLE_ROUTER_WORKERS"):
+                workers = int(env("SGO_DOUBLE_ROUTER_WORKERS"))
+                return self._json(200, {"status": "healthy", "total_workers": workers,
+                                        "routable_workers": workers, "workers": [], "admission": {},
+                                        "voice_routing": {"registry_state": "ready"}})
             return self._json(200, {"status": "healthy", "running": True,
                                     "stages": ["preprocessing", "tts_engine", "vocoder"],
                                     "entry_stage": "preprocessing", "total_requests": self.state.speech_count,

@@ -1,11 +1,17 @@
-"""`python audiobook.py backends sglomni ...`: the command-line face of manage.py."""
+"""`python audiobook.py backends sglomni ...`: the command-line face of manage.py.
+
+It lives beside app/cli.py, not inside the backend: it reads settings (through
+app.options) and prints, which a backend never does. Every hub view of sglomni
+has its command here (the Servers screen's local and remote status is `status`).
+"""
 from __future__ import annotations
 
 import argparse
 import sys
 
+from app import options as options_mod
 from app import settings as settings_mod
-from app.backends.sglomni import catalog, manage
+from app.backends.sglomni import manage
 from app.urls import display_url
 
 
@@ -14,7 +20,7 @@ def _parser() -> argparse.ArgumentParser:
                                 description="Manage the SGLang-Omni backend: venv, models, servers.")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="the model catalog; * marks installed models")
-    sub.add_parser("status", help="venv, GPU, installed models and running servers")
+    sub.add_parser("status", help="venv, GPU, installed models, managed servers and the remote server")
     sub.add_parser("setup", help="provision the managed venv (app/envs/sglomni)")
     inst = sub.add_parser("install", help="install models: companion packages, then weights")
     inst.add_argument("keys", nargs="+", metavar="KEY")
@@ -40,18 +46,10 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     conf = settings_mod.load()
     if args.command == "list":
-        for row in manage.models.list_rows():
+        for row in manage.catalog_rows():
             print(row)
     elif args.command == "status":
-        print(f"venv: {'ready' if manage.venv_provisioned() else 'not provisioned'} ({manage.venv.venv_dir()})")
-        print(f"GPU: {'nvidia-smi answers' if manage.gpu_ok() else 'nvidia-smi does not answer (no NVIDIA GPU?)'}")
-        for row in manage.models.status_rows():
-            print(row)
-        servers = manage.server_status()
-        for st in servers:
-            print(f"server: {st['label']} on port {st['port']}: {st['state']} (log: {st['log_path']})")
-        if not servers:
-            print("server: none started by this tool")
+        print_status(conf)
     elif args.command == "setup":
         if not manage.gpu_ok():
             print("WARNING: nvidia-smi does not answer. SGLang-Omni serves TTS on NVIDIA GPUs only; "
@@ -60,34 +58,52 @@ def main(argv: list[str]) -> int:
         print(f"ready: {python}")
     elif args.command == "install":
         for key in args.keys:
-            catalog.get(key)  # validate every key before downloading anything
+            manage.model_spec(key)  # validate every key before downloading anything
         for line in manage.missing_system(args.keys):
             print(line, file=sys.stderr)
         done = manage.install_models(args.keys, progress=_say)
         print(f"installed: {', '.join(done)}")
     elif args.command == "remove":
         for key in args.keys:
-            catalog.get(key)
+            manage.model_spec(key)
         removed = manage.remove_models(args.keys, log=_say)
         print(f"removed: {', '.join(removed) or 'nothing was cached'}")
     elif args.command == "start":
-        server = manage.prepare_server(args.key, conf, profile=args.profile, port=args.port, host=args.host,
-                                       log=_say)
+        options = options_mod.server_options(conf, port=args.port, host=args.host, profile=args.profile,
+                                             use_remote=False)
+        server = manage.prepare_server(args.key, options, log=_say)
         server.start()
         print(f"ready: {server.label} at {display_url(server.base_url)} (stop it with: python audiobook.py backends sglomni stop)")
     elif args.command == "stop":
         stopped = manage.stop_server(args.port)
         print(f"stopped {len(stopped)} server(s)" if stopped else "no managed server was running")
     elif args.command == "voices":
-        for name in manage.server_voices(manage.server_url(conf, args.api_url)):
+        options = options_mod.server_options(conf, api_urls=(args.api_url,) if args.api_url else ())
+        for name in manage.server_voices(manage.server_url(options)):
             print(name)
     return 0
 
 
+def print_status(conf: settings_mod.Settings) -> None:
+    """Print what the hub's Configure and Servers screens show: venv, GPU, models, servers."""
+    print(f"venv: {'ready' if manage.venv_provisioned() else 'not provisioned'} ({manage.venv_dir()})")
+    print(f"GPU: {'nvidia-smi answers' if manage.gpu_ok() else 'nvidia-smi does not answer (no NVIDIA GPU?)'}")
+    for row in manage.model_status_rows():
+        print(row)
+    servers = manage.server_status()
+    for st in servers:
+        print(f"server: {st['label']} on port {st['port']}: {st['state']} (log: {st['log_path']})")
+    if not servers:
+        print("server: none started by this tool")
+    options = options_mod.server_options(conf)
+    if options.api_urls:
+        print(manage.remote_status(options.api_urls[0]).line() + f" (from {options.source('api_urls')})")
+
+
 def print_voices(api_urls: tuple[str, ...] = ()) -> int:
     """Print the voices of the server a conversion would use (--list-voices)."""
-    conf = settings_mod.load()
-    url = manage.server_url(conf, api_urls[0] if api_urls else None)
+    options = options_mod.server_options(settings_mod.load(), api_urls=api_urls[:1])
+    url = manage.server_url(options)
     names = manage.server_voices(url)
     if not names:
         print(f"No voices listed at {display_url(url)} (is a server running there?)", file=sys.stderr)

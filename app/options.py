@@ -1,0 +1,133 @@
+"""Options resolved once: the command line (or the hub's form), then settings.toml, then the default.
+
+This is the one place that decides each value. It records where every value
+came from, so a message can say "--port 8100 (from settings.toml)". Backends
+receive the result (BackendOptions) and never read settings themselves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from app.backends.base import BackendOptions, VoiceOptions
+from app.errors import InputError
+from app.settings import Settings
+from app.urls import check_server_url
+
+#: Where a value came from, as messages say it.
+COMMAND_LINE = "command line"
+HUB_FORM = "hub form"
+SETTINGS = "settings.toml"
+DEFAULT = "default"
+
+#: The defaults of options that have no setting (the others default in app.settings).
+DEFAULT_PORT = Settings().sglomni.port
+DEFAULT_HOST = Settings().sglomni.host
+DEFAULT_START_TIMEOUT = Settings().sglomni.start_timeout
+
+
+class Resolver:
+    """Pick each value from the face, then the settings, then the default, noting the source."""
+
+    def __init__(self, face: str = COMMAND_LINE):
+        self.face = face
+        self.sources: dict[str, str] = {}
+
+    def pick(self, name: str, option: Any, setting: Any = None, default: Any = None) -> Any:
+        """Return the first of `option`, `setting`, `default` that is set ("" and 0 in settings mean unset).
+
+        A setting equal to the default is reported as the default: the file may not even exist.
+        """
+        if option not in (None, "", ()):
+            self.sources[name] = self.face
+            return option
+        if setting not in (None, "", 0) and setting != default:
+            self.sources[name] = SETTINGS
+            return setting
+        self.sources[name] = DEFAULT
+        return default
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What a conversion runs with, decided once; `sources` says where each value came from."""
+
+    backend: str
+    backend_options: BackendOptions
+    #: Words per chunk; None: the backend's default.
+    chunk_size: int | None
+    sources: Mapping[str, str]
+
+    def explain(self, name: str, value: Any, flag: str | None = None) -> str:
+        """Return e.g. "--chunk-size 40 (from settings.toml)"."""
+        return f"{flag or '--' + name.replace('_', '-')} {value} (from {self.sources.get(name, DEFAULT)})"
+
+
+def choose_backend(resolver: Resolver, backend: str | None, conf: Settings, *, wants_server: bool) -> str:
+    """Return the backend: the option, the setting, else sglomni when a server is asked for, else piper."""
+    name = resolver.pick("backend", backend, conf.backend)
+    if name:
+        return name
+    return "sglomni" if wants_server or conf.sglomni.remote_url else "piper"
+
+
+def server_options(conf: Settings, *, face: str = COMMAND_LINE, api_urls: tuple[str, ...] = (),
+                   model: str | None = None, port: int | None = None, host: str | None = None,
+                   profile: str | None = None, concurrency: int | None = None,
+                   voice: VoiceOptions = VoiceOptions(), use_remote: bool = True) -> BackendOptions:
+    """Return the options of a server backend (and of `backends sglomni ...` commands).
+
+    --api-url beats the remote URL setting; without either the backend manages its own
+    server on the resolved port and host. `use_remote` False leaves the remote URL setting
+    out (a run on another backend, or a command about the local server).
+    """
+    r = Resolver(face)
+    if api_urls:
+        urls = tuple(check_server_url(u, what="--api-url") for u in api_urls)
+        r.sources["api_urls"] = face
+    elif use_remote and conf.sglomni.remote_url:
+        urls = (check_server_url(conf.sglomni.remote_url, what="The remote URL setting"),)
+        r.sources["api_urls"] = SETTINGS
+    else:
+        urls = ()
+    if port is not None and not 1 <= port <= 65535:
+        raise InputError(f"--port must be between 1 and 65535, not {port}")
+    options = BackendOptions(
+        model=r.pick("model", model, conf.model) or None,
+        voice=voice,
+        api_urls=urls,
+        concurrency=r.pick("concurrency", concurrency),
+        port=r.pick("port", port, conf.sglomni.port, DEFAULT_PORT),
+        host=str(r.pick("host", host, conf.sglomni.host, DEFAULT_HOST)).strip().strip("[]"),  # "[::]" and "::" alike
+        profile=r.pick("profile", profile, conf.sglomni.profile) or None,
+        start_timeout=float(r.pick("start_timeout", None, conf.sglomni.start_timeout, DEFAULT_START_TIMEOUT)),
+        sources=r.sources,
+    )
+    return options
+
+
+def resolve_run(req: Any, conf: Settings, *, face: str = COMMAND_LINE) -> RunOptions:
+    """Return the options of conversion request `req` (app.convert.ConvertRequest) under `conf`."""
+    r = Resolver(face)
+    name = choose_backend(r, req.backend, conf, wants_server=bool(req.api_urls or req.model))
+    clone = Path(req.clone).expanduser() if req.clone else None
+    if clone is not None and not clone.is_file():
+        raise InputError(f"Reference clip {clone} does not exist",
+                         hint="Put clips in voices/ and pass --clone voices/NAME.wav")
+    voice = VoiceOptions(
+        voice=r.pick("voice", req.voice, conf.voice) or None,
+        instructions=req.instructions,
+        clone=clone,
+        transcription=req.transcription,
+        language=req.language,
+        whisper_model=r.pick("whisper_model", req.whisper_model, conf.whisper_model) or None,
+        params=dict(req.params),
+    )
+    options = server_options(conf, face=face, api_urls=tuple(req.api_urls), model=req.model, port=req.port,
+                             host=req.host, profile=req.profile, concurrency=req.concurrency, voice=voice,
+                             use_remote=name == "sglomni")
+    chunk_size = r.pick("chunk_size", req.chunk_size, conf.chunk_size)
+    sources = {**r.sources, **options.sources}
+    options = replace(options, sources=sources)
+    return RunOptions(backend=name, backend_options=options, chunk_size=chunk_size or None, sources=sources)
