@@ -12,6 +12,7 @@ import json
 import pytest
 
 from app import paths
+from app.backends.sglomni import pidfiles
 from app.backends.sglomni import server as lifecycle
 from app.backends.sglomni.asr import ServerTranscriber
 from tests.pipeline.helpers import write_txt_book
@@ -34,7 +35,7 @@ def test_the_real_route_answers_verbose_json_with_segment_timings(conf_python, t
     assert heard.segments and all(0 <= s.start < s.end <= heard.duration + 0.05 for s in heard.segments)
     assert "<|" not in heard.text, "the real adapter strips Whisper's timestamp tokens"
     [record] = srv.records()
-    assert record["kind"] == "transcription" and record["params"].get("segment_timestamps") is True
+    assert record["kind"] == "transcription" and record["params"]["task"] == "transcribe"
     assert record["audio_bytes"] == speech_clip.stat().st_size
 
 
@@ -64,5 +65,5 @@ def test_a_verified_managed_book_listens_beside_the_tts_server(tmp_path, run_cli
     logs = {p.name: p.read_text() for p in paths.logs_dir().glob("sglomni-*.log")}
     asr_log = next(text for name, text in logs.items() if "whisper_large_v3_turbo" in name)
     assert "POST /v1/audio/transcriptions HTTP/1.1\" 200" in asr_log
-    assert lifecycle.all_pidfiles() == [], "both servers stopped with the run"
+    assert pidfiles.all_pidfiles() == [], "both servers stopped with the run"
     assert lifecycle.port_is_free("127.0.0.1", port)

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from app.backends.sglomni import catalog, server
+from app.backends.sglomni import catalog, pidfiles
 from tests.pipeline.helpers import write_txt_book
 from tests.sglomni.conftest import fake_venv, free_port  # noqa: F401  (fake_venv: the managed double)
 from tests.support import processes_running_from
@@ -56,7 +56,7 @@ def test_the_listening_model_boots_beside_the_tts_server_and_stops_with_the_run(
     assert asr_logs and "--model-path openai/whisper-large-v3-turbo" in asr_logs[0].read_text()
     assert str(catalog.config_path("whisper_large_v3_turbo.yaml")) in asr_logs[0].read_text()
     # Both servers stopped with the run: no pid file, no process of the managed venv.
-    assert server.all_pidfiles() == []
+    assert pidfiles.all_pidfiles() == []
     assert processes_running_from(fake_venv.parent.parent) == []
 
 

@@ -40,7 +40,7 @@ class ServerTranscriber:
         with self._lock:
             if self._endpoint is None:
                 self._endpoint = Endpoint(self.url, timeouts=Timeouts(read=READ_TIMEOUT),
-                                          concurrency=self._concurrency)
+                                          max_connections=self._concurrency)
             return self._endpoint
 
     def transcribe(self, wav: Path, *, language: str | None = None) -> Transcript:
