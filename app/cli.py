@@ -1,6 +1,7 @@
 """The command line, and the app's one error boundary.
 
     python audiobook.py BOOK [options]          convert a book
+    python audiobook.py --list-voices | --preview TEXT   choose a voice
     python audiobook.py hub                     the terminal UI
     python audiobook.py hub --web               the same UI in a browser page
     python audiobook.py backends sglomni ...    manage the SGLang-Omni backend
@@ -18,8 +19,9 @@ import signal
 import sys
 from pathlib import Path
 
-from app import __version__, allocator
+from app import __version__, allocator, clihelp
 from app.book.model import CODE_CHOICES
+from app.suggest import SuggestingParser, did_you_mean
 from app.errors import AudiobookError, Cancelled, environment_error
 from app.redact import RedactingFilter, redact
 
@@ -31,20 +33,16 @@ def _debug() -> bool:
 
 
 def build_convert_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="audiobook.py",
-        description="Turn a book (EPUB, TXT, Markdown, HTML) into an M4B audiobook with chapter markers.",
-        epilog="Other commands: 'audiobook.py hub' (terminal UI), 'audiobook.py cache [prune]', "
-               "'audiobook.py backends sglomni list|install|remove|status|setup|start|stop'.",
-    )
+    p = SuggestingParser(prog="audiobook.py", usage=clihelp.SYNOPSIS, description=clihelp.DESCRIPTION,
+                         epilog=clihelp.epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("book", type=Path, nargs="?", help="the book file (.epub, .txt, .md, .html)")
     # A string, not a Path: Path drops the trailing "/" that says "this is a folder".
-    p.add_argument("-o", "--output",
+    p.add_argument("-o", "--output", metavar="PATH",
                    help="output file (its suffix picks the format) or a folder ending in /; default: output/<title>.m4b")
-    p.add_argument("--backend", help="piper (embedded CPU voice) or sglomni (SGLang-Omni server)")
-    p.add_argument("--model", help="sglomni model key (see 'backends sglomni list')")
-    p.add_argument("--chunk-size", type=int, help="words per request; default depends on the backend")
-    p.add_argument("--chapters", help="chapters to convert, e.g. 3-5,9 (see --list-chapters)")
+    p.add_argument("--backend", metavar="NAME", help="piper (embedded CPU voice) or sglomni (SGLang-Omni server)")
+    p.add_argument("--model", metavar="KEY", help="sglomni model key (see 'backends sglomni list')")
+    p.add_argument("--chunk-size", type=int, metavar="N", help="words per request; default depends on the backend")
+    p.add_argument("--chapters", metavar="LIST", help="chapters to convert, e.g. 3-5,9 (see --list-chapters)")
     p.add_argument("--list-chapters", action="store_true",
                    help="print each chapter's title, words and first words, and exit")
     p.add_argument("--include-matter", action="store_true",
@@ -64,39 +62,53 @@ def build_convert_parser() -> argparse.ArgumentParser:
                    help="comma-separated outputs, siblings with one stem: m4b (default), mp3 (one per chapter), "
                         "epub (read-along EPUB 3), srt, vtt (captions); e.g. m4b,epub,vtt")
     p.add_argument("--no-cache", action="store_true", help="render every chunk again")
-    p.add_argument("--title", help="book title (default: from the book's metadata)")
-    p.add_argument("--author", help="book author (default: from the book's metadata)")
+    p.add_argument("--title", metavar="TEXT", help="book title (default: from the book's metadata)")
+    p.add_argument("--author", metavar="TEXT", help="book author (default: from the book's metadata)")
+    p.add_argument("--cover", type=Path, metavar="IMAGE",
+                   help="cover picture for the M4B and EPUB instead of the book's own (JPEG or PNG; "
+                        "WebP, GIF, BMP are converted)")
+    p.add_argument("--no-announce", dest="announce", action="store_false", default=None,
+                   help="do not say each chapter's title before its text (the chapter markers keep it)")
     voice = p.add_argument_group("voice")
-    voice.add_argument("--voice", help="preset or uploaded voice name (sglomni) or a Piper .onnx voice")
-    voice.add_argument("--instructions", help="voice design / performance direction")
-    voice.add_argument("--clone", type=Path, help="reference clip to clone, e.g. voices/narrator.wav")
-    voice.add_argument("--transcription", help="transcript of the --clone clip (default: transcribed locally)")
-    voice.add_argument("--language", help="the book's language (default: its metadata, e.g. dc:language); chooses "
+    voice.add_argument("--voice", metavar="NAME", help="Piper: a voice name from --list-voices or an .onnx file; "
+                                       "sglomni: a preset or uploaded voice name")
+    voice.add_argument("--speed", type=float, metavar="RATE",
+                       help="speaking rate, 0.5 to 2 (Piper): 1 is the voice's own (default from settings), "
+                            "1.25 a quarter faster")
+    voice.add_argument("--list-voices", action="store_true",
+                       help="list the voices and exit: Piper's installed and installable ones, or, with "
+                            "--api-url or --backend sglomni, the server's")
+    voice.add_argument("--preview", metavar="TEXT",
+                       help="speak TEXT with the chosen backend, voice and speed into a WAV "
+                            "(-o FILE.wav; default output/preview.wav), play it when a player is found, and exit")
+    voice.add_argument("--instructions", metavar="TEXT", help="voice design / performance direction")
+    voice.add_argument("--clone", type=Path, metavar="FILE.wav", help="reference clip to clone, e.g. voices/narrator.wav")
+    voice.add_argument("--transcription", metavar="TEXT", help="transcript of the --clone clip (default: transcribed locally)")
+    voice.add_argument("--language", metavar="LANG", help="the book's language (default: its metadata, e.g. dc:language); chooses "
                                           "how numbers are read and is sent to the model, e.g. en or German")
-    voice.add_argument("--whisper-model",
+    voice.add_argument("--whisper-model", metavar="MODEL",
                        help="faster-whisper model for listening and --clone transcripts: tiny.en (bundled, "
                             "the default), a size in your Hugging Face cache, or a model folder")
     listen = p.add_argument_group("verification and mastering")
     listen.add_argument("--verify", action=argparse.BooleanOptionalAction, default=None,
                         help="hear every chunk and render again what was said wrong "
                              "(default: on for sglomni, off for piper)")
-    listen.add_argument("--verify-takes", type=int, help="takes a chunk may get (default 3)")
-    listen.add_argument("--asr-url", help="listen with this server's /v1/audio/transcriptions "
+    listen.add_argument("--verify-takes", type=int, metavar="N", help="takes a chunk may get (default 3)")
+    listen.add_argument("--asr-url", metavar="URL", help="listen with this server's /v1/audio/transcriptions "
                                           "instead of local faster-whisper")
-    listen.add_argument("--asr-model", help="listen with this sglang-omni model, started beside the TTS "
+    listen.add_argument("--asr-model", metavar="KEY", help="listen with this sglang-omni model, started beside the TTS "
                                             "server for the run (GPU): whisper_large_v3_turbo")
     listen.add_argument("--loudness", type=float, metavar="LUFS",
                         help="chapter loudness target, integrated (default -20; true peak <= -3 dBTP)")
     listen.add_argument("--no-master", dest="master", action="store_false",
                         help="leave levels as synthesized (no chunk leveling, no chapter mastering)")
     server = p.add_argument_group("server (sglomni)")
-    server.add_argument("--api-url", action="append", default=[], dest="api_urls",
+    server.add_argument("--api-url", action="append", default=[], dest="api_urls", metavar="URL",
                         help="an external sgl-omni server; repeat for several")
-    server.add_argument("--concurrency", type=int, help="requests in flight (default: adaptive)")
-    server.add_argument("--port", type=int, help="port of the managed server (default from settings: 8100)")
-    server.add_argument("--host", help="bind host of the managed server (default 127.0.0.1)")
-    server.add_argument("--profile", help="server profile, e.g. 'throughput' for moss_tts_local")
-    server.add_argument("--list-voices", action="store_true", help="list the server's voices and exit")
+    server.add_argument("--concurrency", type=int, metavar="N", help="requests in flight (default: adaptive)")
+    server.add_argument("--port", type=int, metavar="PORT", help="port of the managed server (default from settings: 8100)")
+    server.add_argument("--host", metavar="HOST", help="bind host of the managed server (default 127.0.0.1)")
+    server.add_argument("--profile", metavar="NAME", help="server profile, e.g. 'throughput' for moss_tts_local")
     p.add_argument("--version", action="version", version=f"audiobook {__version__}")
     return p
 
@@ -121,28 +133,21 @@ def _ask_clamp(size: int, cap: int) -> str:
 
 
 def run_convert(argv: list[str]) -> int:
-    from app.convert import ConvertRequest, StopControl, convert, read_book
+    from app.convert import StopControl, convert, read_book
     from app.progress import ConsoleProgress
 
     parser = build_convert_parser()
     args = parser.parse_args(argv)
     if args.list_voices:
-        from app.cli_sglomni import print_voices
+        return list_voices(_request(args))
+    if args.preview is not None:
+        from app.preview import preview
 
-        return print_voices(tuple(args.api_urls))
+        print(preview(_request(args), args.preview))
+        return 0
     if args.book is None:
         parser.error("the book file is required (e.g. python audiobook.py samples/aesop.epub)")
-    req = ConvertRequest(
-        book=args.book, output=args.output, backend=args.backend, model=args.model,
-        chunk_size=args.chunk_size, chapters=args.chapters, fmt=args.fmt, no_cache=args.no_cache,
-        title=args.title, author=args.author, voice=args.voice, instructions=args.instructions,
-        clone=args.clone, transcription=args.transcription, language=args.language,
-        whisper_model=args.whisper_model,
-        api_urls=tuple(args.api_urls), concurrency=args.concurrency, port=args.port, host=args.host,
-        profile=args.profile, include_matter=args.include_matter, code=args.code or "mention",
-        lexicon=args.lexicon, links=args.links, verify=args.verify,
-        verify_takes=args.verify_takes, asr_url=args.asr_url, asr_model=args.asr_model, loudness=args.loudness, master=args.master,
-    )
+    req = _request(args)
     if args.export_text:
         from app.convert import export_text
 
@@ -158,8 +163,43 @@ def run_convert(argv: list[str]) -> int:
         output = convert(req, listener=progress, confirm_clamp=_ask_clamp, stop=stop)
     finally:
         progress.close()
+    # The one place the finished path is printed, on stdout for scripts (progress goes to stderr).
     print(output)
     return 0
+
+
+def _request(args: argparse.Namespace):
+    """Return the ConvertRequest the parsed options ask for."""
+    from app.convert import ConvertRequest
+
+    return ConvertRequest(
+        book=args.book, output=args.output, backend=args.backend, model=args.model,
+        chunk_size=args.chunk_size, chapters=args.chapters, fmt=args.fmt, no_cache=args.no_cache,
+        title=args.title, author=args.author, voice=args.voice, instructions=args.instructions,
+        clone=args.clone, transcription=args.transcription, language=args.language,
+        whisper_model=args.whisper_model,
+        api_urls=tuple(args.api_urls), concurrency=args.concurrency, port=args.port, host=args.host,
+        profile=args.profile, include_matter=args.include_matter, code=args.code or "mention",
+        lexicon=args.lexicon, links=args.links, verify=args.verify,
+        verify_takes=args.verify_takes, asr_url=args.asr_url, asr_model=args.asr_model,
+        loudness=args.loudness, master=args.master,
+        speed=args.speed, cover=args.cover, announce=args.announce,
+    )
+
+
+def list_voices(req) -> int:
+    """Print the voices of the backend a conversion would use: Piper's, or the server's (--list-voices)."""
+    from app import settings as settings_mod
+    from app.convert import choose_backend_name
+
+    if choose_backend_name(req, settings_mod.load()) == "piper":
+        from app.backends.piper.voices import listing
+
+        print("\n".join(listing()))
+        return 0
+    from app.cli_sglomni import print_voices
+
+    return print_voices(req.api_urls)
 
 
 #: Words of each chapter's opening shown by --list-chapters.
@@ -178,16 +218,20 @@ def print_chapters(book) -> None:
 
 
 def build_hub_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="audiobook.py hub", description="The audiobook hub (terminal UI).")
+    p = SuggestingParser(prog="audiobook.py hub",
+                         description="The audiobook hub (terminal UI): convert, watch progress, manage "
+                                     "SGLang-Omni models and servers, edit settings.",
+                         epilog="examples:\n  audiobook.py hub\n  audiobook.py hub --web --port 8080",
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
     group = p.add_mutually_exclusive_group()
     group.add_argument("--setup", dest="wizard", action="store_true", default=None,
                        help="open the setup wizard even when it already ran")
     group.add_argument("--no-setup", dest="wizard", action="store_false", help="skip the first-start wizard")
     web = p.add_argument_group("in a browser")
     web.add_argument("--web", action="store_true", help="serve the hub to a browser page and print its address")
-    web.add_argument("--host", help="address to serve on (default from settings: 127.0.0.1); any other "
+    web.add_argument("--host", metavar="HOST", help="address to serve on (default from settings: 127.0.0.1); any other "
                                     "address is reachable from other machines, behind the page's token")
-    web.add_argument("--port", type=int, help="port to serve on (default from settings: 8080; 0: any free port)")
+    web.add_argument("--port", type=int, metavar="PORT", help="port to serve on (default from settings: 8080; 0: any free port)")
     return p
 
 
@@ -207,12 +251,16 @@ def run_hub(argv: list[str]) -> int:
 
 
 def run_backends(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print(clihelp.BACKENDS_HELP, end="", file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    if argv[0] != "sglomni":
+        what = ("the piper backend has no commands" if argv[0] == "piper"
+                else f"unknown backend {argv[0]!r}{did_you_mean(argv[0], ['sglomni'], quote=True)}")
+        print(f"error: {what} (only sglomni has; Piper's voices: 'audiobook.py --list-voices')", file=sys.stderr)
+        return 2
     from app.cli_sglomni import main as sglomni_main
 
-    if not argv or argv[0] not in ("sglomni",):
-        print("usage: audiobook.py backends sglomni list|install KEY...|remove KEY...|status|setup|start KEY|stop",
-              file=sys.stderr)
-        return 2
     return sglomni_main(argv[1:])
 
 
@@ -223,6 +271,16 @@ def run_cache(argv: list[str]) -> int:
 
 
 COMMANDS = {"hub": run_hub, "backends": run_backends, "cache": run_cache}
+
+
+def _mistyped_command(word: str) -> bool:
+    """Say so and return True when `word` is no file but close to a command ('cahce' for 'cache')."""
+    suggestion = did_you_mean(word, COMMANDS, quote=True)
+    if not suggestion or word.startswith("-") or Path(word).exists():
+        return False
+    print(f"error: unknown command {word!r}{suggestion} (a book would be a file; see 'audiobook.py --help')",
+          file=sys.stderr)
+    return True
 
 
 def _silence_stdout() -> None:
@@ -275,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if command is not None:
             return command(argv[1:])
+        if argv and _mistyped_command(argv[0]):
+            return 2
         return run_convert(argv)
     except BrokenPipeError:
         # The reader went away (`--list-chapters | head`): not an error, and nothing more to write.

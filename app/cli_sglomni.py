@@ -12,12 +12,14 @@ import sys
 from app import options as options_mod
 from app import settings as settings_mod
 from app.backends.sglomni import manage
+from app.plural import plural
+from app.suggest import SuggestingParser
 from app.urls import display_url
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="audiobook.py backends sglomni",
-                                description="Manage the SGLang-Omni backend: venv, models, servers.")
+    p = SuggestingParser(prog="audiobook.py backends sglomni",
+                         description="Manage the SGLang-Omni backend: venv, models, servers.")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="the model catalog; * marks installed models")
     sub.add_parser("status", help="venv, GPU, installed models, managed servers and the remote server")
@@ -76,7 +78,7 @@ def main(argv: list[str]) -> int:
         print(f"ready: {server.label} at {display_url(server.base_url)} (stop it with: python audiobook.py backends sglomni stop)")
     elif args.command == "stop":
         stopped = manage.stop_server(args.port)
-        print(f"stopped {len(stopped)} server(s)" if stopped else "no managed server was running")
+        print(f"stopped {plural(len(stopped), 'server')}" if stopped else "no managed server was running")
     elif args.command == "voices":
         options = options_mod.server_options(conf, api_urls=(args.api_url,) if args.api_url else ())
         for name in manage.server_voices(manage.server_url(options)):

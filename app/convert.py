@@ -7,7 +7,7 @@ pipeline. It prints nothing: progress goes to the listener.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -19,7 +19,8 @@ from app.backends.base import Backend
 from app.book import ReadOptions, load_book, select_chapters
 from app.book import lexicon as lexicon_mod
 from app.book.export_text import write_markdown
-from app.book.model import Book
+from app.audio.cover import read_cover
+from app.book.model import Book, Chapter
 from app.book.spoken import Speaker, base_code, display_name
 from app.errors import ConfigError, InputError, environment_error
 from app.pipeline import events as ev
@@ -80,6 +81,12 @@ class ConvertRequest:
     #: Chapter loudness target (LUFS); mastering off with master=False.
     loudness: float | None = None
     master: bool = True
+    #: Speaking rate (Piper's length_scale); None: the settings' speed.
+    speed: float | None = None
+    #: A picture for the M4B/EPUB cover instead of the book's own.
+    cover: Path | None = None
+    #: Say each chapter's title first; None: the settings' announce.
+    announce: bool | None = None
     #: Which face asked ("command line" or "hub form"): messages name where a value came from.
     face: str = options_mod.COMMAND_LINE
 
@@ -114,13 +121,27 @@ def read_book(req: ConvertRequest) -> Book:
     return _read_selection(req)[0]
 
 
-def _read_selection(req: ConvertRequest) -> tuple[Book, Book]:
-    """Return (the chapters to convert, the whole book)."""
+def _read_selection(req: ConvertRequest, conf: settings_mod.Settings | None = None) -> tuple[Book, Book]:
+    """Return (the chapters to convert, the whole book), with --cover and --no-announce applied."""
+    conf = conf or settings_mod.load()
     options = ReadOptions(include_matter=req.include_matter, code=req.code, language=req.language)
     full = load_book(req.book, title=req.title, author=req.author, options=options)
+    announce = options_mod.announce_titles(req, conf)
+    cover = read_cover(req.cover, ffmpeg_exe(conf.ffmpeg)) if req.cover is not None else None
+    if not announce or cover is not None:
+        full = replace(without_headings(full) if not announce else full, cover=cover or full.cover)
     if req.chapters is None:  # --chapters "" is a mistake, not "all of them"
         return full, full
     return select_chapters(full, req.chapters), full
+
+
+def without_headings(book: Book) -> Book:
+    """Return the book with each chapter's spoken heading left out (its marker keeps the title)."""
+    def quiet(ch: Chapter) -> Chapter:
+        heading = ch.paragraphs[0].casefold().rstrip(".") == ch.title.casefold().rstrip(".")
+        return replace(ch, paragraphs=ch.paragraphs[1:]) if heading and len(ch.paragraphs) > 1 else ch
+
+    return replace(book, chapters=tuple(quiet(c) for c in book.chapters))
 
 
 def speaker_for(req: ConvertRequest, book: Book, backend: Backend | None = None) -> Speaker:
@@ -224,7 +245,7 @@ def convert(
     outpath.never_an_input(req.output, [req.book])
     formats = choose_formats(req, conf)
     check_numbers(req)
-    book, full = _read_selection(req)
+    book, full = _read_selection(req, conf)
     # Every output is a sibling of one stem, named after the first format's own path
     # (`--output dir/Book.m4b --format m4b,vtt` -> dir/Book.m4b and dir/Book.vtt).
     primary = outpath.resolve_output(book, outpath.primary_path(req.output, formats[0]),

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from app.backends.base import BackendOptions, VoiceOptions
-from app.errors import InputError
+from app.errors import ConfigError, InputError
 from app.settings import Settings
 from app.urls import check_server_url
 
@@ -107,6 +107,35 @@ def server_options(conf: Settings, *, face: str = COMMAND_LINE, api_urls: tuple[
     return options
 
 
+#: The voice's own speaking rate.
+DEFAULT_SPEED = Settings().speed
+
+
+def speaking_rate(r: Resolver, speed: float | None, conf: Settings, backend: str) -> float | None:
+    """Return the speaking rate for `backend` (None: the voice's own); one line for --speed where it has none.
+
+    sglang-omni 0.1.9 takes a `speed` field, but applies it by resampling the
+    finished audio (every voice higher and faster, a chipmunk), and no catalog
+    model takes a rate of its own: a server voice keeps its rate. The `speed`
+    setting is Piper's: a run on a server leaves it out rather than fail.
+    """
+    rate = r.pick("speed", speed, conf.speed, DEFAULT_SPEED)
+    if backend != "piper":
+        if r.sources["speed"] != SETTINGS and rate != DEFAULT_SPEED:
+            raise ConfigError(f"--speed applies to the Piper voice only: the {backend} models take no speaking rate",
+                              hint="Drop --speed for this backend")
+        return None
+    return None if rate == DEFAULT_SPEED else float(rate)
+
+
+def announce_titles(req: Any, conf: Settings) -> bool:
+    """Return whether each chapter's title is said first: --no-announce, else the announce setting.
+
+    Not through Resolver.pick: false is a value here, not "unset".
+    """
+    return req.announce if req.announce is not None else conf.announce
+
+
 def resolve_run(req: Any, conf: Settings, *, face: str = COMMAND_LINE) -> RunOptions:
     """Return the options of conversion request `req` (app.convert.ConvertRequest) under `conf`."""
     r = Resolver(face)
@@ -122,6 +151,7 @@ def resolve_run(req: Any, conf: Settings, *, face: str = COMMAND_LINE) -> RunOpt
         transcription=req.transcription,
         language=req.language,
         whisper_model=r.pick("whisper_model", req.whisper_model, conf.whisper_model) or None,
+        speed=speaking_rate(r, req.speed, conf, name),
         params=dict(req.params),
     )
     options = server_options(conf, face=face, api_urls=tuple(req.api_urls), model=req.model, port=req.port,

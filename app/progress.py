@@ -1,11 +1,13 @@
 """Draw run progress on the console: a bar on a terminal, plain lines otherwise."""
 from __future__ import annotations
 
+import math
 import sys
 import time
 from typing import TextIO
 
 from app.pipeline import events as ev
+from app.plural import plural
 from app.redact import redact
 
 
@@ -13,6 +15,40 @@ def hms(seconds: float) -> str:
     """Return seconds as h:mm:ss."""
     seconds = int(round(max(0.0, seconds)))
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+class SmoothedRate:
+    """Chunks per second, smoothed so the ETA drawn from it does not swing with every burst.
+
+    Chunks finish in bursts (several requests in flight, short and long
+    chunks), so a rate from the last few chunks swings by half and more. Chunks
+    are counted over windows of at least WINDOW seconds; each window's rate is
+    blended in with the weight of its share of the time so far (a plain mean
+    while the run is young) but at least that of an exponential average with
+    time constant TAU (so the rate follows a server that really got slower).
+    """
+
+    #: Shortest span a rate is measured over, seconds.
+    WINDOW = 2.0
+    #: Time constant of the exponential average, seconds: a change of speed shows fully after about this long.
+    TAU = 90.0
+
+    def __init__(self, started: float) -> None:
+        self.started = started
+        self.rate: float | None = None
+        self._window_start = started
+        self._pending = 0
+
+    def add(self, now: float, chunks: int = 1) -> None:
+        """Count `chunks` finished at `now` (time.monotonic() seconds)."""
+        self._pending += chunks
+        span = now - self._window_start
+        if span < self.WINDOW:
+            return
+        measured = self._pending / span
+        weight = max(span / max(now - self.started, span), 1 - math.exp(-span / self.TAU))
+        self.rate = measured if self.rate is None else self.rate + weight * (measured - self.rate)
+        self._window_start, self._pending = now, 0
 
 
 class RunStats:
@@ -25,13 +61,14 @@ class RunStats:
         self.audio = 0.0
         self.synth_audio = 0.0
         self.started = time.monotonic()
-        self.first_synth: float | None = None
         self.synth_done = 0
+        self.speed = SmoothedRate(self.started)
 
     def on(self, event: ev.Event) -> None:
         if isinstance(event, ev.RunStarted):
             self.total = event.total_chunks
             self.started = time.monotonic()
+            self.speed = SmoothedRate(self.started)
         elif isinstance(event, ev.ChunkDone):
             self.done += 1
             self.audio += event.audio_seconds
@@ -40,6 +77,7 @@ class RunStats:
             else:
                 self.synth_done += 1
                 self.synth_audio += event.audio_seconds
+                self.speed.add(time.monotonic())
 
     @property
     def elapsed(self) -> float:
@@ -52,12 +90,12 @@ class RunStats:
 
     @property
     def eta(self) -> float | None:
+        """Return the seconds left at the smoothed rate, or None until a rate is measured."""
         remaining = self.total - self.done
         if remaining <= 0:
             return 0.0
-        if self.synth_done == 0:
-            return None
-        return self.elapsed / self.synth_done * remaining
+        rate = self.speed.rate
+        return remaining / rate if rate else None
 
 
 class ConsoleProgress:
@@ -87,8 +125,8 @@ class ConsoleProgress:
         s = self.stats
         line = None
         if isinstance(event, ev.RunStarted):
-            line = (f"Converting: {event.chapters} chapters, {event.total_chunks} chunks "
-                    f"({event.cached_chunks} already done) on {event.backend}, {event.concurrency} at a time")
+            line = (f"Converting: {plural(event.chapters, 'chapter')}, {plural(event.total_chunks, 'chunk')} "
+                    f"({event.cached_chunks:,} already done) on {event.backend}, {event.concurrency:,} at a time")
         elif isinstance(event, ev.ChunkDone) and not event.cached:
             now = time.monotonic()
             if now - self._last_line >= 5 or s.done == s.total:
@@ -97,10 +135,11 @@ class ConsoleProgress:
         elif isinstance(event, ev.ChapterDone):
             line = f"chapter {event.chapter_index} done: {event.title} ({hms(event.audio_seconds)})"
         elif isinstance(event, ev.Muxing):
-            line = f"writing {event.output}"
+            line = f"writing the {event.output.suffix.lstrip('.') or 'output'} file"
         elif isinstance(event, ev.RunFinished):
-            line = (f"done: {event.output} ({hms(event.audio_seconds)} of audio, "
-                    f"{event.synthesized_chunks} chunks synthesized in {hms(event.wall_seconds)})")
+            # No path here: the command prints it once, on stdout, when the run has finished.
+            line = (f"done: {hms(event.audio_seconds)} of audio, "
+                    f"{plural(event.synthesized_chunks, 'chunk')} synthesized in {hms(event.wall_seconds)}")
         elif isinstance(event, ev.Message):
             line = redact(event.text)
         if line:
@@ -129,7 +168,7 @@ class ConsoleProgress:
                 self._progress.console.print(redact(event.text))
         elif isinstance(event, ev.RunFinished):
             self.close()
-            print(f"Done: {event.output} ({hms(event.audio_seconds)} of audio)", file=self.stream)
+            print(f"Done: {hms(event.audio_seconds)} of audio", file=self.stream)
         elif isinstance(event, ev.Message):
             print(redact(event.text), file=self.stream)
 

@@ -49,7 +49,12 @@ class Settings:
     backend: str = ""
     #: Model key for backends with several models (sglomni catalog key).
     model: str = ""
+    #: Voice when --voice is not given: a Piper voice name (see --list-voices) or a server's voice.
     voice: str = ""
+    #: Speaking rate when --speed is not given (Piper): 1 is the voice's own, 1.25 a quarter faster.
+    speed: float = field(default=1.0, metadata={"min": 0.5, "max": 2.0})
+    #: Say each chapter's title before its text (--no-announce turns it off for one run).
+    announce: bool = True
     #: Folder for finished audiobooks; "" means paths.output_dir().
     output_dir: str = ""
     #: Words per chunk; 0 means the backend's default.

@@ -26,6 +26,8 @@ class VoiceOptions:
     #: Whisper model that transcribes a --clone clip without --transcription
     #: (a size such as "base.en", or a local CTranslate2 model folder).
     whisper_model: str | None = None
+    #: Speaking rate (--speed): 1 is the voice's own, 1.5 half as fast again; None: the voice's own.
+    speed: float | None = None
     #: Extra backend-specific parameters; part of the cache key.
     params: dict[str, Any] = field(default_factory=dict)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from app import paths
 from app.pipeline import leftovers
 from app.pipeline.cache import ChunkCache
+from app.plural import plural
 
 
 @dataclass
@@ -28,6 +29,8 @@ class BookUsage:
     chunks: int = 0
     chunk_bytes: int = 0
     work_bytes: int = 0
+    #: The book's latest run wrote its output (its chapters are encoded; a re-run needs no chunk).
+    finished: bool = False
 
 
 @dataclass
@@ -51,6 +54,21 @@ class Usage:
 
 def _tree_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def _finished(work: Path, manifest: leftovers.Manifest) -> bool:
+    """Return whether the book's latest run wrote its output: the output is newer than the run's record.
+
+    The record is written when a run starts, the output when it ends; a run that
+    was stopped (or is running now) left the record newer, and its resume needs
+    the chunks.
+    """
+    if not manifest.output:
+        return False
+    try:
+        return Path(manifest.output).stat().st_mtime >= (work / leftovers.MANIFEST).stat().st_mtime
+    except OSError:
+        return False
 
 
 def _work_dirs() -> list[Path]:
@@ -88,7 +106,8 @@ def usage(cache: ChunkCache | None = None) -> Usage:
         mine = manifest.keys & present.keys()
         named |= manifest.keys
         report.books.append(BookUsage(manifest.title or Path(manifest.source).stem, manifest.source, work,
-                                      len(mine), sum(present[k] for k in mine), _tree_bytes(work)))
+                                      len(mine), sum(present[k] for k in mine), _tree_bytes(work),
+                                      _finished(work, manifest)))
     orphans = set(present) - named
     report.orphan_chunks, report.orphan_bytes = len(orphans), sum(present[k] for k in orphans)
     found = _leftovers(cache)
@@ -103,12 +122,19 @@ class Pruned:
     books: int = 0
     leftovers: int = 0
     freed: int = 0
+    #: Finished books whose chunks were let go (prune(finished=True)).
+    finished: int = 0
     #: Why chunks were kept although no manifest names them ("" when none were).
     kept_reason: str = ""
 
 
-def prune(cache: ChunkCache | None = None) -> Pruned:
-    """Remove leftovers, work folders of books whose file is gone, and chunks no book needs."""
+def prune(cache: ChunkCache | None = None, *, finished: bool = False) -> Pruned:
+    """Remove leftovers, work folders of books whose file is gone, and chunks no book needs.
+
+    With `finished`, the chunks of finished books go too: their encoded chapters
+    stay, so the same command writes the book again without synthesis; another
+    loudness, verification or output kind would synthesize those chapters again.
+    """
     cache = cache or ChunkCache(paths.cache_dir())
     result = Pruned()
     found = _leftovers(cache)
@@ -126,9 +152,12 @@ def prune(cache: ChunkCache | None = None) -> Pruned:
             shutil.rmtree(work, ignore_errors=True)
             result.books += 1
             continue
+        if finished and _finished(work, manifest):
+            result.finished += 1
+            continue
         named |= manifest.keys
     if unrecorded:
-        result.kept_reason = (f"{unrecorded} book folder(s) from an older version record no chunk list; "
+        result.kept_reason = (f"{plural(unrecorded, 'book folder')} from an older version, without a chunk list; "
                               "convert those books once (cached chunks make it quick), then prune again")
         return result
     for key, size in cache.keys().items():

@@ -18,6 +18,7 @@ from app.errors import UnverifiedChunks
 from app.files import write_bytes_atomic
 from app.pipeline.plan import PlannedChunk, RunPlan
 from app.pipeline.verify import Verdict, VerifySettings
+from app.plural import plural
 
 #: Bump when the report's layout changes (documented in app/docs/verification.md).
 REPORT_VERSION = 1
@@ -110,7 +111,7 @@ class RunReport:
             return
         first = failing[0]
         raise UnverifiedChunks(
-            f"{len(failing)} chunk(s) still sound wrong after every take (first: chapter {first['chapter']}, "
+            f"{plural(len(failing), 'chunk')} still {'sounds' if len(failing) == 1 else 'sound'} wrong after every take (first: chapter {first['chapter']}, "
             f"chunk {first['chunk']}: {', '.join(first['problems'])}); {output} was written with their best "
             f"takes, listed in {path}",
             hint="Listen to them, edit the text or raise the takes with --verify-takes, then run again")

@@ -106,13 +106,13 @@ def test_cache_shows_size_per_book_and_prune_keeps_exactly_what_books_need(tmp_p
     lines = shown.stdout.splitlines()
     assert any("keep" in line and f"({kept_chunks} chunks" in line for line in lines), shown.stdout
     assert any("gone" in line and "chunks" in line for line in lines), shown.stdout
-    assert any("1 chunk(s) no book needs" in line for line in lines), shown.stdout
-    assert any("1 leftover file(s)" in line for line in lines), shown.stdout
+    assert any("1 chunk no book needs" in line for line in lines), shown.stdout
+    assert any("1 leftover file of" in line for line in lines), shown.stdout
 
     gone.unlink()  # the book's file is gone: its work folder and its chunks go too
     pruned = run_cli("cache", "prune")
     assert pruned.returncode == 0, pruned.stderr
-    assert (f"Removed 1 leftover file(s), 1 book folder(s) whose book is gone and {gone_only + 1} chunk(s)"
+    assert (f"Removed 1 leftover file, 1 book folder whose book is gone and {gone_only + 1} chunks"
             in pruned.stdout), pruned.stdout
     assert not orphan.exists() and not leftover.exists()
     assert len(cached_chunks(isolated_home)) == kept_chunks

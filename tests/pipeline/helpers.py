@@ -39,9 +39,9 @@ def chunk_files(cache_root: Path) -> dict[str, float]:
 
 def synthesized_count(stderr: str) -> int:
     """Return the number of chunks a run synthesized, from its final plain-progress line."""
-    m = re.search(r"(\d+) chunks synthesized", stderr)
+    m = re.search(r"([\d,]+) chunks? synthesized", stderr)
     assert m, f"no summary line in output:\n{stderr}"
-    return int(m.group(1))
+    return int(m.group(1).replace(",", ""))
 
 
 def peak_level(path: Path) -> float:

