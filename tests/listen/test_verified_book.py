@@ -62,4 +62,4 @@ def test_a_chunk_never_said_right_is_reported_and_fails_the_run(tmp_path, run_cl
     failing = report["verification"]["failing"]
     assert [f["chapter"] for f in failing] == [2] and "great lamp" in failing[0]["text"]
     assert failing[0]["takes"] == 2 and "missing words" in failing[0]["problems"]
-    assert "still sound wrong" in result.stderr and str(out.with_suffix(".report.json")) in result.stderr
+    assert "1 chunk still sounds wrong" in result.stderr and str(out.with_suffix(".report.json")) in result.stderr
