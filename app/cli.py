@@ -23,6 +23,7 @@ from app import __version__, allocator, clihelp
 from app.book.model import CODE_CHOICES
 from app.suggest import SuggestingParser, did_you_mean
 from app.errors import AudiobookError, Cancelled, environment_error
+from app.output.formats import format_help
 from app.redact import RedactingFilter, redact
 
 DEBUG_VAR = "AUDIOBOOK_DEBUG"
@@ -59,8 +60,7 @@ def build_convert_parser() -> argparse.ArgumentParser:
     p.add_argument("--links", choices=["read", "skip"], default="read",
                    help="read URLs and emails as 'a link to debian dot org' (default) or skip them")
     p.add_argument("--format", dest="fmt", metavar="LIST",
-                   help="comma-separated outputs, siblings with one stem: m4b (default), mp3 (one per chapter), "
-                        "epub (read-along EPUB 3), srt, vtt (captions); e.g. m4b,epub,vtt")
+                   help=format_help())
     p.add_argument("--no-cache", action="store_true", help="render every chunk again")
     p.add_argument("--title", metavar="TEXT", help="book title (default: from the book's metadata)")
     p.add_argument("--author", metavar="TEXT", help="book author (default: from the book's metadata)")

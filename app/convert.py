@@ -27,9 +27,11 @@ from app.pipeline import events as ev
 from app.output.formats import parse_formats, sibling_outputs
 from app.pipeline import outpath
 from app.pipeline.plan import make_plan
+from app.pipeline.planmemo import MEMO_NAME, PlanMemo
 from app.pipeline.run import Converter
 from app.pipeline.stopping import StopControl
 from app.pipeline.verify import DEFAULT_TAKES, VerifySettings
+from app.pipeline.workdir import book_work_dir
 from app.audio.master import DEFAULT_LUFS, LUFS_RANGE, Target
 from app.listen.local import DEFAULT_MODEL, LocalWhisper
 from app.options import RunOptions
@@ -272,8 +274,10 @@ def convert(
     warning = language_warning(req.language or book.language, backend.voice_language, backend.voice_name)
     if warning:
         listener(ev.Message(warning))
+    # Chapters planned by an earlier run with the same text and settings are not planned again.
+    memo = PlanMemo.disabled() if req.no_cache else PlanMemo(book_work_dir(book.source) / MEMO_NAME)
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
-                     formats=formats)
+                     formats=formats, memo=memo)
     verify = verify_settings(req, conf, backend, book, options)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, stop=stop or StopControl(cancel),

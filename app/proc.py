@@ -7,13 +7,15 @@ Modelled on pipx's util.run_subprocess.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger(__name__)
 
@@ -105,9 +107,11 @@ async def spawn_piped(
     *,
     env: Mapping[str, str | None] | None = None,
     cwd: Path | None = None,
-    stderr: IO[bytes] | int = asyncio.subprocess.PIPE,
+    stderr: IO[bytes] | int = subprocess.PIPE,
 ) -> asyncio.subprocess.Process:
     """Start `argv` for an asyncio caller, with pipes on stdin and stdout, and stderr a pipe or `stderr`."""
+    import asyncio  # only the web hub spawns this way; every other caller is spared asyncio's import
+
     args = _argv(argv)
     log.debug("spawn (asyncio): %s", " ".join(args))
     return await asyncio.create_subprocess_exec(

@@ -20,7 +20,7 @@ from app.output import timing
 from app.pipeline.cache import ChunkCache
 from app.pipeline.chapter_files import read_sidecar
 from app.pipeline.plan import make_plan
-from app.pipeline.run import book_work_dir
+from app.pipeline.workdir import book_work_dir
 
 
 def main() -> None:

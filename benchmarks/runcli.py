@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import resource
+import socket
 import subprocess
 import sys
 import threading
@@ -149,7 +150,13 @@ def proc_cpu(pid: int) -> float:
 
 
 def start_loadgen(port: int, scale: float, *extra: str, max_seconds: float = 3000) -> subprocess.Popen:
-    """Start the load generator on 127.0.0.1:`port` and return once /health answers."""
+    """Start the load generator on 127.0.0.1:`port` and return once /health answers.
+
+    A port another process holds is refused first: /health would answer from that server
+    (another session's benchmark), and both measurements would be wrong.
+    """
+    if port_taken(port):
+        raise SystemExit(f"port {port} is taken by another process (another benchmark?); pass another --port")
     server = proc.spawn([sys.executable, "-m", "benchmarks.loadgen_server", "--port", str(port),
                          "--time-scale", str(scale), "--max-seconds", str(max_seconds), *extra],
                         cwd=ROOT, stdout=subprocess.DEVNULL, new_session=True)
@@ -163,6 +170,19 @@ def start_loadgen(port: int, scale: float, *extra: str, max_seconds: float = 300
             time.sleep(0.05)
     stop(server)
     raise SystemExit("loadgen never answered /health")
+
+
+def port_taken(port: int) -> bool:
+    """Return whether something listens on 127.0.0.1:`port`."""
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def free_port() -> int:
+    """Return a port nothing listens on now (the kernel's pick)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def stats(port: int) -> dict:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import struct
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from app.audio import master
+from app.audio.placement import Placement
 from app.audio.wav import FORMAT_FLOAT, WavInfo, read_info
 from app.errors import BadAudio, OutputError
 
@@ -47,23 +47,6 @@ GAP_DB = -40.0
 #: Gaps shorter than this are the stops inside words, not the breath between sentences.
 MIN_GAP_SECONDS = 0.08
 _GAP_WINDOW_SECONDS = 0.01
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Where an appended chunk's speech landed in the chapter, in chapter seconds.
-
-    Read-along outputs time sentences from these: exact at the chunk's ends,
-    and the quiet gaps inside are where a sentence boundary can fall.
-    """
-
-    #: First and last sample of speech (after trimming), before the pause.
-    start: float
-    end: float
-    #: Seconds cut from the head of the chunk's own WAV, to map chunk-relative times.
-    lead_trim: float
-    #: Quiet stretches inside the speech, (start, end) in chapter seconds.
-    gaps: tuple[tuple[float, float], ...] = ()
 
 
 class ChapterAssembler:

@@ -16,7 +16,7 @@ from typing import Callable
 
 from app import testhooks
 from app.audio.adts import adts_duration, is_adts
-from app.audio.ffmpeg import probe_output, run_ffmpeg
+from app.audio.ffmpeg import run_ffmpeg
 from app.audio.wav import read_info
 from app.book.model import Cover
 from app.errors import OutputError
@@ -28,8 +28,8 @@ log = logging.getLogger(__name__)
 #: 64k mono is transparent for a voice, MP3 needs more for the same quality.
 AAC_BITRATE = {1: "64k", 2: "96k"}
 MP3_BITRATE = {1: "64k", 2: "128k"}
-#: Formats encode_chapter understands.
-FORMATS = ("m4b", "mp3")
+#: The chapter encodes encode_chapter makes: AAC ("m4b", for the M4B and read-along timelines), MP3.
+ENCODE_KINDS = ("m4b", "mp3")
 #: Samples of encoder delay ffmpeg's AAC encoder puts before the first input sample. ADTS
 #: cannot say so, so every player of the chapter file (and of the M4B muxed from it) hears
 #: the audio this much later than the WAV had it: timings on that timeline add it.
@@ -65,8 +65,8 @@ def encode_chapter(
     `audio_filter` runs in the same encode (mastering); `on_output` receives ffmpeg's printed
     text (what the filter measured).
     """
-    if fmt not in FORMATS:
-        raise OutputError(f"Unknown output format '{fmt}'", hint=f"Use one of: {', '.join(FORMATS)}")
+    if fmt not in ENCODE_KINDS:
+        raise OutputError(f"Unknown chapter encoding '{fmt}'", hint=f"Use one of: {', '.join(ENCODE_KINDS)}")
     channels = min(read_info(wav).channels, 2)
     out = Path(out)
     with _temp_beside(out) as tmp, _cover_file(meta.cover, out.parent, ffmpeg) as cover:
@@ -129,41 +129,6 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
     return out
 
 
-def read_chapters(path: Path, *, ffmpeg: str) -> list[tuple[str, float, float]]:
-    """Return (title, start_s, end_s) for each chapter marker of a media file."""
-    text = run_ffmpeg([ffmpeg, "-v", "error", "-i", str(path), "-f", "ffmetadata", "-"]).decode("utf-8", "replace")
-    chapters: list[tuple[str, float, float]] = []
-    section: dict[str, str] | None = None
-    for line in _logical_lines(text):
-        if line.startswith("["):
-            if section is not None:
-                chapters.append(_chapter_tuple(section))
-            section = {} if line.strip() == "[CHAPTER]" else None
-        elif section is not None and "=" in line:
-            key, value = _split_unescaped(line)
-            section[key.strip().lower()] = value
-    if section is not None:
-        chapters.append(_chapter_tuple(section))
-    return chapters
-
-
-def media_duration(path: Path, *, ffmpeg: str) -> float:
-    """Return a media file's duration in seconds: exact for ADTS, else from its header or by decoding it."""
-    if is_adts(path):
-        return adts_duration(path)
-    text = probe_output(ffmpeg, ["-i", str(path)])
-    found = re.search(r"Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)", text)
-    if found:
-        h, m, s = found.groups()
-        return int(h) * 3600 + int(m) * 60 + float(s)
-    text = run_ffmpeg([ffmpeg, "-i", str(path), "-map", "0:a:0", "-f", "null", "-"]).decode("utf-8", "replace")
-    times = re.findall(r"time=(\d+):(\d\d):(\d\d(?:\.\d+)?)", text)
-    if not times:
-        raise OutputError(f"Cannot measure the duration of {path}", log_path=None, hint="The file may be damaged; delete it and re-run")
-    h, m, s = times[-1]
-    return int(h) * 3600 + int(m) * 60 + float(s)
-
-
 def _tags(meta: BookMeta, *, title: str, album: str) -> list[str]:
     tags = {"title": title, "artist": meta.author, "album_artist": meta.author, "album": album, "genre": "Audiobook"}
     if meta.year:
@@ -193,38 +158,6 @@ def _meta_escape(value: str) -> str:
     # ffmpeg's reader continues a line after any backslash, escaped or not, so a title
     # ending in one swallowed the next chapter; a trailing space ends the line (and is invisible).
     return escaped + " " if escaped.endswith("\\") else escaped
-
-
-def _logical_lines(text: str) -> list[str]:
-    """Join lines ending in an escaping backslash, as ffmetadata continues them."""
-    out: list[str] = []
-    buf = ""
-    for line in text.splitlines():
-        if line.endswith("\\") and not line.endswith("\\\\"):
-            buf += line[:-1] + "\n"
-            continue
-        out.append(buf + line)
-        buf = ""
-    if buf:
-        out.append(buf)
-    return out
-
-
-def _split_unescaped(line: str) -> tuple[str, str]:
-    key, i = [], 0
-    while i < len(line) and line[i] != "=":
-        if line[i] == "\\" and i + 1 < len(line):
-            i += 1
-        key.append(line[i])
-        i += 1
-    value = re.sub(r"\\(.)", r"\1", line[i + 1:], flags=re.S)
-    return "".join(key), value
-
-
-def _chapter_tuple(section: dict[str, str]) -> tuple[str, float, float]:
-    num, den = (int(x) for x in section.get("timebase", "1/1000").split("/"))
-    scale = num / den
-    return section.get("title", ""), int(section.get("start", 0)) * scale, int(section.get("end", 0)) * scale
 
 
 def _as_adts(path: Path, tmp: Path, index: int, ffmpeg: str) -> Path:

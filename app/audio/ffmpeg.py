@@ -68,12 +68,6 @@ def run_ffmpeg(args: list[str], *, log_file: Path | None = None, exe: str | None
     return result.stdout or b""
 
 
-def probe_output(exe: str, args: list[str]) -> str:
-    """Run ffmpeg for its printed information only (exit code ignored) and return the text."""
-    result = proc.run([exe, *BASE_FLAGS, *args])
-    return (result.stdout or b"").decode("utf-8", "replace")
-
-
 def _is_executable(first: str) -> bool:
     return not first.startswith("-") and os.path.isfile(first) and os.access(first, os.X_OK)
 

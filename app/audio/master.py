@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Default chapter target: audiobook platforms ask for about -23 to -18 dB RMS.
 DEFAULT_LUFS = -20.0
@@ -69,6 +71,7 @@ def level(samples: np.ndarray, rate: int, lufs: float) -> np.ndarray:
     """Return the chunk (float32, frames x channels) scaled to `lufs` integrated loudness."""
     if samples.shape[0] < int(_MIN_SECONDS * rate):
         return samples
+    import numpy as np  # here, not at the top: a cached re-run reads loudness records and needs no numpy
     import pyloudnorm  # scipy.signal takes seconds to import: only runs that master pay for it
 
     loudness = pyloudnorm.Meter(rate).integrated_loudness(samples.astype(np.float64))

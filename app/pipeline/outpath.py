@@ -23,21 +23,9 @@ from pathlib import Path
 
 from app.book.model import Book
 from app.errors import InputError, OutputError
+from app.output.formats import AUDIO_FORMATS, FOLDER_FORMATS, OUTPUTS, SUFFIX_FORMATS
 from app.pipeline.plan import safe_filename
 
-#: Output suffix -> the format written under it.
-SUFFIX_FORMATS = {".m4b": "m4b", ".mp3": "mp3", ".epub": "epub", ".srt": "srt", ".vtt": "vtt"}
-#: Formats that are the narration itself (the rest are text beside it).
-AUDIO_FORMATS = frozenset({"m4b", "mp3"})
-#: Formats written as one folder of files (one per chapter) rather than one file.
-FOLDER_FORMATS = frozenset({"mp3"})
-#: Leading bytes of an existing file we may replace, per format (ISO BMFF "ftyp" box, MP3 frames/ID3).
-_MAGIC = {"m4b": lambda head: head[4:8] == b"ftyp",
-          "mp3": lambda head: head[:3] == b"ID3" or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0),
-          # A read-along EPUB is a zip; captions are text that starts with a header or a cue number.
-          "epub": lambda head: head[:4] == b"PK\x03\x04",
-          "vtt": lambda head: head.lstrip(b"\xef\xbb\xbf").startswith(b"WEBVTT"),
-          "srt": lambda head: head.lstrip(b"\xef\xbb\xbf")[:1].isdigit()}
 
 
 def is_folder_path(output: Path | str) -> bool:
@@ -139,7 +127,7 @@ def check_output(output: Path, fmt: str, *, inputs: Sequence[Path]) -> None:
         except OSError as exc:
             raise OutputError(f"Cannot read the existing {output} ({exc.strerror})",
                               hint="Choose another with --output") from None
-        if head and not _MAGIC[fmt](head):  # an empty file holds nothing to lose
+        if head and not OUTPUTS[fmt].looks_like(head):  # an empty file holds nothing to lose
             raise InputError(f"{output} exists and is not {fmt.upper()} audio; it is left untouched",
                              hint="Choose another output name, or move that file away")
 
@@ -167,7 +155,7 @@ def ensure_writable(folder: Path) -> None:
 
 
 def _suffix_for(fmt: str) -> str:
-    return next(s for s, f in SUFFIX_FORMATS.items() if f == fmt)
+    return OUTPUTS[fmt].suffix
 
 
 __all__ = ["SUFFIX_FORMATS", "AUDIO_FORMATS", "FOLDER_FORMATS", "primary_path", "choose_formats", "selection_label", "default_name",

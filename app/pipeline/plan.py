@@ -1,18 +1,20 @@
 """Turn a book and a backend into a run plan: chunks, seeds, cache keys, file names."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.audio.export import FORMATS
 from app.book.chunking import Chunk, Pause, chunk_chapter
 from app.book.model import Book, Chapter
+from app.book.normalize import is_speakable
 from app.book.spoken import Speaker
 from app.files import truncate_utf8
 from app.pipeline.cache import chunk_key, chunk_seed
+from app.pipeline.planmemo import PlanMemo, PlannedText
 
 
 
@@ -71,25 +73,51 @@ def safe_filename(name: str, fallback: str = "audiobook") -> str:
 
 
 def make_plan(book: Book, identity: dict[str, Any], *, chunk_size: int, fmt: str, output: Path,
-              speaker: Speaker | None = None, formats: tuple[str, ...] = ()) -> RunPlan:
+              speaker: Speaker | None = None, formats: tuple[str, ...] = (), memo: PlanMemo | None = None) -> RunPlan:
     """Put the text in spoken form, chunk every chapter and give each chunk its seed and cache key.
 
     The spoken form is what is cached, synthesized and verified, so it is made
     here, once, before anything is keyed; `speaker` defaults to the book's language.
+    A chapter `memo` remembers (app/pipeline/planmemo.py) is not spoken or chunked again.
     """
     # Kept before the spoken-form rewrite of `book`: read-along outputs show the book as written.
     written = book
-    book = (speaker or Speaker(book.language, hints=book.lexicon)).book(book)
-    chapters = []
+    speaker = speaker or Speaker(book.language, hints=book.lexicon)
+    memo = memo or PlanMemo.disabled()
+    said_by = speaker_identity(speaker)
+    spoken_chapters, chapters = [], []
     for chapter in book.chapters:
-        planned = []
-        for chunk in chunk_chapter(chapter, chunk_size, book.language):
-            seed = chunk_seed(chunk.text)
-            planned.append(PlannedChunk(chunk, seed, chunk_key(chunk.text, seed, identity)))
-        if planned:
-            chapters.append(PlannedChapter(chapter, tuple(planned)))
-    return RunPlan(book=book, chapters=tuple(chapters), fmt=fmt, output=output, chunk_size=chunk_size,
+        planned = _plan_chapter(chapter, speaker, said_by, chunk_size, memo)
+        if not planned.paragraphs:
+            continue  # nothing speakable: the chapter is left out, as Speaker.book leaves it out
+        spoken_chapters.append(dataclasses.replace(chapter, paragraphs=planned.paragraphs))
+        keyed = tuple(PlannedChunk(chunk, seed, chunk_key(chunk.text, seed, identity))
+                      for chunk in planned.chunks for seed in (chunk_seed(chunk.text),))
+        if keyed:
+            chapters.append(PlannedChapter(spoken_chapters[-1], keyed))
+    memo.save()
+    spoken = dataclasses.replace(book, chapters=tuple(spoken_chapters), language=said_by["language"])
+    return RunPlan(book=spoken, chapters=tuple(chapters), fmt=fmt, output=output, chunk_size=chunk_size,
                    formats=formats or (fmt,), source_book=written)
 
 
-__all__ = ["Pause", "PlannedChunk", "PlannedChapter", "RunPlan", "make_plan", "safe_filename", "FORMATS"]
+def _plan_chapter(chapter: Chapter, speaker: Speaker, said_by: dict[str, Any], chunk_size: int,
+                  memo: PlanMemo) -> PlannedText:
+    """Return the chapter's spoken paragraphs and chunks: remembered, else made now."""
+    key = memo.key(chapter, said_by, chunk_size)
+    remembered = memo.get(key, chapter.index)
+    if remembered is not None:
+        return remembered
+    paragraphs = tuple(p for p in map(speaker, chapter.paragraphs) if is_speakable(p))
+    spoken = dataclasses.replace(chapter, paragraphs=paragraphs)
+    planned = PlannedText(paragraphs, tuple(chunk_chapter(spoken, chunk_size, said_by["language"])) if paragraphs else ())
+    memo.put(key, planned)
+    return planned
+
+
+def speaker_identity(speaker: Speaker) -> dict[str, Any]:
+    """Return everything about `speaker` that decides what it says (for the plan memo's key)."""
+    return {"language": speaker.language.code, "links": speaker.links, "lexicon": speaker.lexicon}
+
+
+__all__ = ["Pause", "PlannedChunk", "PlannedChapter", "RunPlan", "make_plan", "safe_filename"]

@@ -246,7 +246,7 @@ class Scheduler:
             self.backend.abort()
         except Exception:  # noqa: BLE001 - the run is already ending with a better error
             log.debug("abort failed", exc_info=True)
-        unwind = UNWIND_SECONDS if getattr(self.backend, "cuts_in_flight", False) else LOCAL_UNWIND_SECONDS
+        unwind = UNWIND_SECONDS if self.backend.cuts_in_flight else LOCAL_UNWIND_SECONDS
         deadline = time.monotonic() + unwind
         for flight in list(self._flights.values()):
             flight.thread.join(max(0.0, deadline - time.monotonic()))

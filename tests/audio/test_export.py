@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from app.audio.assemble import PAUSES, ChapterAssembler
-from app.audio.export import BookMeta, ChapterAudio, encode_chapter, media_duration, mux_m4b, read_chapters
+from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
+from tests.media import media_duration, read_chapters
 from app.audio.ffmpeg import ffmpeg_exe, run_ffmpeg
 from app.book.model import Cover
 from app.errors import ConfigError, OutputError
@@ -63,9 +64,9 @@ def book(tmp_path_factory, cover):
 
 def test_chapter_markers_match_encoded_chapters(book, ff):
     out, chapters, _, _ = book
-    read = read_chapters(out, ffmpeg=ff)
+    read = read_chapters(out)
     assert [t for t, _, _ in read] == TITLES
-    durations = [media_duration(c.path, ffmpeg=ff) for c in chapters]
+    durations = [media_duration(c.path) for c in chapters]
     starts = np.cumsum([0.0] + durations[:-1])
     for (_, start, end), want_start, length in zip(read, starts, durations):
         assert start == pytest.approx(want_start, abs=0.002)
@@ -77,8 +78,8 @@ def test_chapter_markers_match_encoded_chapters(book, ff):
 
 def test_total_duration_is_sum_and_has_no_drift(book, ff, tmp_path):
     out, chapters, _, _ = book
-    total = sum(media_duration(c.path, ffmpeg=ff) for c in chapters)
-    assert media_duration(out, ffmpeg=ff) == pytest.approx(total, abs=0.02)
+    total = sum(media_duration(c.path) for c in chapters)
+    assert media_duration(out) == pytest.approx(total, abs=0.02)
     # Decoded samples equal the timeline: no overlapping priming packets at chapter joins.
     assert _decoded_frames(ff, out, tmp_path) == pytest.approx(total * 22050, abs=2)
 
@@ -127,7 +128,7 @@ def test_mp3_chapter_has_tags_and_cover(book, ff, cover):
     assert tags["artist"] == "Ada Author" and tags["album"] == "Test Book" and tags["track"] == "2/3"
     probe = _probe(ff, mp3)
     assert "Audio: mp3" in probe and "(attached pic)" in probe
-    assert media_duration(mp3, ffmpeg=ff) == pytest.approx(LENGTHS[1] + PAUSES["chapter"] + 0.04, abs=0.1)
+    assert media_duration(mp3) == pytest.approx(LENGTHS[1] + PAUSES["chapter"] + 0.04, abs=0.1)
     assert [p.name for p in mp3.parent.iterdir()] == [mp3.name]
 
 
@@ -136,7 +137,7 @@ def test_unreadable_cover_is_left_out(book, ff):
     meta = BookMeta("T", "A", cover=Cover(b"\x00garbage, not an image", "image/webp"))
     out = mux_m4b(chapters[:1], tmp / "svg" / "b.m4b", meta=meta, ffmpeg=ff)
     assert "Video:" not in _probe(ff, out)
-    assert len(read_chapters(out, ffmpeg=ff)) == 1
+    assert len(read_chapters(out)) == 1
 
 
 def test_ffmpeg_exe_configured(tmp_path, ff):
@@ -159,7 +160,7 @@ def test_m4a_chapters_mux_without_drift(book, ff, tmp_path):
     m4as = [ChapterAudio(t, encode_chapter(tmp / f"ch{i}.wav", tmp_path / f"c{i}.m4a", fmt="m4b", meta=meta,
                                            title=t, track=i + 1, total=3, ffmpeg=ff)) for i, t in enumerate(TITLES)]
     out = mux_m4b(m4as, tmp_path / "m4a.m4b", meta=meta, ffmpeg=ff)
-    read = read_chapters(out, ffmpeg=ff)
+    read = read_chapters(out)
     assert [t for t, _, _ in read] == TITLES
     assert _decoded_frames(ff, out, tmp_path) == pytest.approx(read[-1][2] * 22050, abs=25)
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from app import paths
 from app.backends.sglomni import pidfiles
-from app.audio.export import read_chapters
+from tests.media import read_chapters
 from app.backends.sglomni import server as lifecycle
 from tests.pipeline.helpers import CHAPTERS, FFMPEG, titles, write_txt_book
 
@@ -34,7 +34,7 @@ def test_book_through_the_real_router_into_m4b(tmp_path, run_cli, routed_moss):
     result = run_cli(book, "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", router.url,
                      "--output", out, "--chunk-size", "8", "--language", "English", timeout=400)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
+    assert [t for t, _, _ in read_chapters(out)] == titles(CHAPTERS)
     # The chapter audio keeps the model's format (MOSS-TTS-Local: 48 kHz stereo).
     assert audio_stream(out) == (48000, "stereo")
     served = [len(w.records()) - b for w, b in zip(workers, before)]
@@ -58,7 +58,7 @@ def test_managed_boot_of_the_real_cli_converts_and_stops(tmp_path, run_cli, conf
     result = run_cli(book, "--backend", "sglomni", "--model", "moss_tts_local", "--port", port,
                      "--output", out, "--chunk-size", "8", timeout=400)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
+    assert [t for t, _, _ in read_chapters(out)] == titles(CHAPTERS)
     assert audio_stream(out) == (48000, "stereo")
     assert pidfiles.read_pidfile(port) is None
     assert lifecycle.port_is_free("127.0.0.1", port), "the managed server was stopped"
@@ -88,6 +88,6 @@ def test_a_book_completes_against_the_real_admission_answering_503(tmp_path, run
         requests = [(r["text"], r["params"].get("seed")) for r in srv.records()]
         assert len({t for t, _ in requests}) >= 6, requests
         assert len(requests) == len(set(requests)), "every chunk's take reached the pipeline once"
-        assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
+        assert [t for t, _, _ in read_chapters(out)] == titles(CHAPTERS)
     finally:
         srv.stop()

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from app.audio.export import read_chapters
+from tests.media import read_chapters
 from app.pipeline.cache import ChunkCache
-from tests.pipeline.helpers import FFMPEG, synthesized_count
+from tests.pipeline.helpers import synthesized_count
 from tests.sglomni.conftest import free_port
 
 from .books import book, chapter_titles
@@ -54,7 +54,7 @@ def test_interrupt_keeps_the_good_output_and_the_rerun_finishes(stage, sig, tmp_
 
     rerun = cli(*args)
     assert rerun.finish() == 0, rerun.stderr
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == chapter_titles()
+    assert [t for t, _, _ in read_chapters(out)] == chapter_titles()
 
 
 @pytest.fixture

@@ -7,21 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from app.audio.export import read_chapters
+from tests.media import read_chapters
 from app.pipeline.scheduler import MAX_ATTEMPTS, backoff
-from tests.pipeline.helpers import FFMPEG
 
 from .books import book, chapter_titles, expected_chapter_seconds
 from .conftest import cached_chunks, error_line, sglomni_args
 
 
 def chapter_lengths(out: Path) -> list[float]:
-    return [end - start for _, start, end in read_chapters(out, ffmpeg=FFMPEG)]
+    return [end - start for _, start, end in read_chapters(out)]
 
 
 def assert_sane_chapters(out: Path, book_path: Path, chunk_size: int, n_chapters: int = 3) -> None:
     """Assert the M4B has the right chapters, each as long as its clean speech (nothing garbled or lost)."""
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == chapter_titles(n_chapters)
+    assert [t for t, _, _ in read_chapters(out)] == chapter_titles(n_chapters)
     expected = expected_chapter_seconds(book_path, chunk_size)
     for got, want in zip(chapter_lengths(out), expected):
         assert got == pytest.approx(want, abs=0.25), (chapter_lengths(out), expected)

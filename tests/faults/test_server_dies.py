@@ -8,9 +8,8 @@ from collections import Counter
 import pytest
 
 from app.backends.sglomni import pidfiles
-from app.audio.export import read_chapters
+from tests.media import read_chapters
 from app.backends.sglomni import server
-from tests.pipeline.helpers import FFMPEG
 from tests.sglomni.conftest import free_port
 
 from .books import book, chapter_titles
@@ -42,7 +41,7 @@ def test_managed_server_killed_mid_book_is_restarted_and_nothing_is_redone(tmp_p
     assert all(after[name] == mtime for name, mtime in before.items()), "finished chunks were rewritten"
     counts = answered(fault_log)
     assert len(counts) == CHUNKS and set(counts.values()) == {1}, f"a chunk was rendered twice: {counts}"
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == chapter_titles()
+    assert [t for t, _, _ in read_chapters(out)] == chapter_titles()
     assert pidfiles.read_pidfile(port) is None
     assert venv_processes(fault_env) == [], "the restarted server was stopped at the end"
 
@@ -72,4 +71,4 @@ def test_external_server_killed_mid_book_is_a_clear_error_and_the_rerun_resumes(
     assert all(after[name] == mtime for name, mtime in before.items())
     counts = answered(fault_log)
     assert len(counts) == CHUNKS and set(counts.values()) == {1}, f"a chunk was rendered twice: {counts}"
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == chapter_titles()
+    assert [t for t, _, _ in read_chapters(out)] == chapter_titles()

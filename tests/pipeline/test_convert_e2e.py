@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from app.audio.export import media_duration, read_chapters
+from tests.media import media_duration, read_chapters
 from tests.pipeline.helpers import (CHAPTERS, FFMPEG, ROOT_HINT, chunk_files, peak_level,
                                     synthesized_count, titles, write_txt_book)
 
@@ -22,12 +22,12 @@ def test_txt_book_becomes_m4b_with_chapter_markers(tmp_path, run_cli, isolated_h
     result = run_cli(book, "--output", out, "--chunk-size", "8")
     assert result.returncode == 0, result.stderr
     assert out.is_file()
-    chapters = read_chapters(out, ffmpeg=FFMPEG)
+    chapters = read_chapters(out)
     assert [title for title, _, _ in chapters] == titles(CHAPTERS)
     # Markers tile the whole file: each starts where the previous ended.
     for (_, _, end), (_, start, _) in zip(chapters, chapters[1:]):
         assert abs(end - start) < 0.05
-    total = media_duration(out, ffmpeg=FFMPEG)
+    total = media_duration(out)
     assert abs(chapters[-1][2] - total) < 0.5
     # ~12 words a chapter at Piper's pace: seconds, not silence and not minutes.
     for title, start, end in chapters:
@@ -57,7 +57,7 @@ def test_second_run_synthesizes_nothing_and_edit_rerenders_one_chapter(tmp_path,
     assert third.returncode == 0, third.stderr
     # Only the edited sentence's chunk is new; the other chapters come from the cache.
     assert synthesized_count(third.stderr) == 1
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(edited)
+    assert [t for t, _, _ in read_chapters(out)] == titles(edited)
 
 
 def test_sigint_mid_run_then_resume_redoes_nothing(tmp_path, isolated_home):
@@ -88,7 +88,7 @@ def test_sigint_mid_run_then_resume_redoes_nothing(tmp_path, isolated_home):
     # Every distinct chunk is rendered exactly once across the two runs.
     assert synthesized_count(resumed.stderr) == len(after) - len(done_before)
     assert all(after[name] == mtime for name, mtime in done_before.items())
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(long_chapters)
+    assert [t for t, _, _ in read_chapters(out)] == titles(long_chapters)
 
 
 def test_sample_epub_is_speech_whisper_can_follow(tmp_path, run_cli):
@@ -99,7 +99,7 @@ def test_sample_epub_is_speech_whisper_can_follow(tmp_path, run_cli):
     out = tmp_path / "fables.m4b"
     result = run_cli(ROOT_HINT / "samples" / "aesop.epub", "--output", out, "--chapters", "1")
     assert result.returncode == 0, result.stderr
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == ["The Fox and the Grapes"]
+    assert [t for t, _, _ in read_chapters(out)] == ["The Fox and the Grapes"]
     wav = tmp_path / "fables.wav"
     subprocess.run([FFMPEG, "-nostdin", "-v", "error", "-i", str(out), "-ac", "1", "-ar", "16000", str(wav)],
                    check=True)

@@ -18,6 +18,8 @@ from app.backends.sglomni.http import OOM_HINT, Endpoint, Timeouts, error_text
 from app.errors import BackendError, BadAudio, ConfigError, OutOfMemory, ServerBusy, ServerError, ServerUnavailable
 
 from .conftest import free_port
+from tests import server_calls
+from tests.server_calls import servers_of
 
 
 
@@ -91,7 +93,7 @@ def test_clone_on_a_remote_server_is_inlined_never_a_path(tmp_path, settings):
     b = SglomniBackend(resolved(BackendOptions(model="moss_tts_local",
                                       voice=VoiceOptions(clone=clip, transcription="Hi.")), settings))
     b._connect(policy.ServerHandle(base_url="http://192.0.2.10:8000", started_by_us=False, label="x"))
-    body = b.pool.members[0].speech.payload("Remote words.", 5)
+    body = servers_of(b).members[0].speech.payload("Remote words.", 5)
     assert body["ref_audio"].startswith("data:audio/wav;base64,")
     assert base64.b64decode(body["ref_audio"].split(",", 1)[1]) == clip.read_bytes()
     assert str(tmp_path) not in json.dumps(body)
@@ -280,13 +282,13 @@ def test_discovery_and_voice_round_trip(external_double, tmp_path):
     clip = make_clip(tmp_path / "mine.wav")
     with Endpoint(url) as ep:
         assert client.health(ep)["status"] == "healthy"
-        assert client.list_models(ep) == ["moss_tts_local"]
+        assert server_calls.list_models(ep) == ["moss_tts_local"]
         meta = client.upload_voice(ep, "mine", clip, consent="owner", ref_text="Hi.")
         assert meta["name"] == "mine" and meta["file_size"] == clip.stat().st_size
         listed = client.list_voices(ep)
         assert "mine" in listed["voices"] and listed["uploaded_voices"][0]["ref_text"] == "Hi."
-        assert client.delete_voice(ep, "mine") is True
-        assert client.delete_voice(ep, "mine") is False
+        assert server_calls.delete_voice(ep, "mine") is True
+        assert server_calls.delete_voice(ep, "mine") is False
         assert "mine" not in client.list_voices(ep)["voices"]
 
 

@@ -7,9 +7,9 @@ import pytest
 
 from app.backends.sglomni import http as http_mod
 from app.backends.sglomni import pidfiles
-from app.audio.export import read_chapters
+from tests.media import read_chapters
 from app.backends.sglomni import server
-from tests.pipeline.helpers import CHAPTERS, FFMPEG, titles, write_txt_book
+from tests.pipeline.helpers import CHAPTERS, titles, write_txt_book
 
 from tests.support import processes_running_from
 
@@ -31,7 +31,7 @@ def test_api_url_run_produces_the_m4b_and_leaves_the_server_running(tmp_path, ru
     result = run_cli(book, "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", url,
                      "--output", out, "--chunk-size", "8", timeout=240)
     assert result.returncode == 0, result.stderr
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
+    assert [t for t, _, _ in read_chapters(out)] == titles(CHAPTERS)
     bodies = [r["json"] for r in requests_log("/v1/audio/speech")]
     assert bodies and all(b["response_format"] == "wav" and isinstance(b["seed"], int) for b in bodies)
     assert http_mod.probe_json(url, "/health")[1]["status"] == "healthy", "an external server is left running"
@@ -44,7 +44,7 @@ def test_managed_run_boots_converts_and_leaves_no_process(tmp_path, run_cli, fak
     result = run_cli(book, "--backend", "sglomni", "--model", "moss_tts_local", "--port", port,
                      "--output", out, "--chunk-size", "8", timeout=240)
     assert result.returncode == 0, result.stderr
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
+    assert [t for t, _, _ in read_chapters(out)] == titles(CHAPTERS)
     assert requests_log("/v1/audio/speech"), "the managed double synthesized the book"
     assert pidfiles.read_pidfile(port) is None
     assert our_processes(fake_venv.parent.parent) == [], "no orphan of the managed server"

@@ -21,6 +21,8 @@ from app.backends.sglomni.http import Endpoint, probe_json
 from app.errors import ConfigError
 
 from .conftest import DOUBLE, free_port
+from tests import server_calls
+from tests.server_calls import servers_of
 
 WORDS = "The ship sailed on through the long grey night."
 
@@ -125,14 +127,14 @@ def test_chunks_spread_over_two_servers_by_their_speed(doubles, settings, tmp_pa
     a = doubles("a", SGO_DOUBLE_SLOTS="2", SGO_DOUBLE_SLOW="0.04")
     b_ = doubles("b", SGO_DOUBLE_SLOTS="2", SGO_DOUBLE_SLOW="0.16")
     be = backend([a.url, b_.url], settings)
-    assert be.concurrency == 8 and be.pool.workers == 2
+    assert be.concurrency == 8 and servers_of(be).workers == 2
     paths = render(be, tmp_path / "out", 80)
     assert_all_audio(paths)
     na, nb = len(a.speech()), len(b_.speech())
     assert na + nb == 80, "each chunk was requested exactly once"
     assert nb >= 4, "the slower server still takes part"
     assert na >= 2 * nb, f"the faster server takes the larger share ({na} vs {nb})"
-    stats = {s["url"]: s for s in be.pool.stats()}
+    stats = {s["url"]: s for s in servers_of(be).stats()}
     assert stats[a.url]["cost"] < stats[b_.url]["cost"]
     # The cache identity is the same as with either server alone: nothing names a server.
     alone = backend([a.url], settings)
@@ -163,16 +165,16 @@ def test_a_server_killed_mid_run_loses_no_chunk_and_is_probed_back_in(doubles, s
     assert_all_audio(paths)
     assert killed_at and killed_at[0] > 0, "B served before it died"
     assert len(a.speech()) >= 50 - killed_at[0], "A took every chunk B did not finish"
-    stats = {s["url"]: s for s in be.pool.stats()}
+    stats = {s["url"]: s for s in servers_of(be).stats()}
     assert stats[b_.url]["alive"] is False and stats[b_.url]["moved_away"] >= 1
 
     # B comes back on its port: a /health probe (after PROBE_FIRST s) puts it back in rotation.
     b2 = doubles("b2", port=b_.port, SGO_DOUBLE_SLOTS="4", SGO_DOUBLE_SLOW="0.05")
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not be.pool.stats()[1]["alive"]:
+    while time.monotonic() < deadline and not servers_of(be).stats()[1]["alive"]:
         be.synthesize(WORDS, 1, tmp_path / "probe.wav")
         time.sleep(0.2)
-    assert be.pool.stats()[1]["alive"], "the server rejoined"
+    assert servers_of(be).stats()[1]["alive"], "the server rejoined"
     render(be, tmp_path / "again", 16)
     assert b2.speech(), "the rejoined server serves chunks again"
     be.stop()
@@ -184,7 +186,7 @@ def test_a_server_down_at_start_is_skipped_until_it_answers(doubles, settings, t
     be = backend([a.url, down], settings)
     assert_all_audio(render(be, tmp_path / "out", 6))
     assert len(a.speech()) == 6
-    assert [s["alive"] for s in be.pool.stats()] == [True, False]
+    assert [s["alive"] for s in servers_of(be).stats()] == [True, False]
     be.stop()
 
 
@@ -219,7 +221,7 @@ def test_clone_uploads_once_and_names_the_voice(doubles, settings, tmp_path):
     bodies = a.speech() + b_.speech()
     assert len(bodies) == 12
     assert all(body["voice"] == name and "ref_audio" not in body and "ref_text" not in body for body in bodies)
-    assert be.pool.references == ["uploaded", "uploaded"]
+    assert servers_of(be).references == ["uploaded", "uploaded"]
     ident = be.identity()
     be.stop()
 
@@ -236,7 +238,7 @@ def test_refused_upload_falls_back_to_the_clip_per_request(doubles, settings, tm
     with_voices = doubles("uploads")
     without = doubles("plain", SGO_DOUBLE_NO_VOICES="1")
     be = backend([with_voices.url, without.url], settings, clone=clip, transcription="Hi.")
-    assert be.pool.references == ["uploaded", "path"]
+    assert servers_of(be).references == ["uploaded", "path"]
     uploaded_ident = be.identity()
     render(be, tmp_path / "out", 10)
     plain = without.speech()
@@ -253,7 +255,7 @@ def test_a_clip_the_server_rejects_is_sent_per_request(doubles, settings, tmp_pa
     clip = tmp_path / "odd.mp3"
     clip.write_bytes(b"ID3 not decodable by the double")
     be = backend([a.url], settings, clone=clip, transcription="Hi.")
-    assert len(a.uploads()) == 1 and be.pool.references == ["path"]
+    assert len(a.uploads()) == 1 and servers_of(be).references == ["path"]
     be.synthesize(WORDS, 1, tmp_path / "o.wav")
     assert a.speech()[0]["ref_audio"] == str(clip.resolve())
     be.stop()
@@ -263,13 +265,13 @@ def test_a_lost_uploaded_voice_switches_that_server_to_the_clip(doubles, setting
     a = doubles("a", model="higgs_audio_v3_tts")
     clip = make_clip(tmp_path / "narrator.wav")
     be = backend([a.url], settings, model="higgs_audio_v3_tts", clone=clip, transcription="Hi.")
-    assert be.pool.references == ["uploaded"]
+    assert servers_of(be).references == ["uploaded"]
     with Endpoint(a.url) as ep:  # the server forgets it (storage wiped, another tool deleted it)
-        assert client.delete_voice(ep, reference.voice_name(_sha256(clip), "Hi."))
+        assert server_calls.delete_voice(ep, reference.voice_name(_sha256(clip), "Hi."))
     be.synthesize(WORDS, 1, tmp_path / "o.wav")
     last = a.speech()[-1]
     assert last["ref_audio"] == str(clip.resolve()) and "voice" not in last
-    assert be.pool.references == ["path"]
+    assert servers_of(be).references == ["path"]
     be.stop()
 
 
@@ -299,15 +301,15 @@ def test_the_http_pool_is_sized_after_a_router_reports_its_workers(doubles, sett
     plain = doubles("plain", SGO_DOUBLE_SPEECH="tone")
     be = backend([router.url, plain.url], settings, concurrency=None)
     try:
-        assert be.pool.workers == 4 and be.concurrency == 4 * 96
-        assert [m.endpoint.max_connections for m in be.pool.members] == [4 * 96 + 4] * 2
-        limits = be.pool.members[0].endpoint._client._transport._pool._max_connections  # what httpx enforces
+        assert servers_of(be).workers == 4 and be.concurrency == 4 * 96
+        assert [m.endpoint.max_connections for m in servers_of(be).members] == [4 * 96 + 4] * 2
+        limits = servers_of(be).members[0].endpoint._client._transport._pool._max_connections  # what httpx enforces
         assert limits == 4 * 96 + 4
     finally:
         be.stop()
     pinned = backend([router.url], settings, concurrency=12)
     try:
-        assert pinned.concurrency == 12 and pinned.pool.members[0].endpoint.max_connections == 16
+        assert pinned.concurrency == 12 and servers_of(pinned).members[0].endpoint.max_connections == 16
     finally:
         pinned.stop()
 
@@ -317,15 +319,15 @@ def test_a_router_that_joins_later_gets_a_client_sized_for_its_workers(doubles, 
     port = free_port()
     be = backend([a.url, f"http://127.0.0.1:{port}"], settings, concurrency=None)
     try:
-        assert be.concurrency == 2 * 96 and be.pool.members[1].endpoint.max_connections == 2 * 96 + 4
+        assert be.concurrency == 2 * 96 and servers_of(be).members[1].endpoint.max_connections == 2 * 96 + 4
         doubles("router", port=port, SGO_DOUBLE_SPEECH="tone", SGO_DOUBLE_ROUTER_WORKERS="3")
         deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and not be.pool.stats()[1]["alive"]:
+        while time.monotonic() < deadline and not servers_of(be).stats()[1]["alive"]:
             be.synthesize(WORDS, 1, tmp_path / "probe.wav")
             time.sleep(0.2)
-        assert be.pool.stats()[1]["alive"], "the router joined"
+        assert servers_of(be).stats()[1]["alive"], "the router joined"
         assert be.concurrency == 4 * 96
-        assert be.pool.members[1].endpoint.max_connections == 4 * 96 + 4
+        assert servers_of(be).members[1].endpoint.max_connections == 4 * 96 + 4
     finally:
         be.stop()
 
@@ -347,12 +349,12 @@ def test_a_remote_router_gets_a_small_clip_inline_without_any_upload(tmp_path):
 
 @pytest.mark.slow
 def test_cli_with_two_api_urls_makes_the_m4b_from_both(doubles, run_cli, tmp_path):
-    from app.audio.export import read_chapters
+    from tests.media import read_chapters
     from tests.pipeline.helpers import CHAPTERS, FFMPEG, titles, write_txt_book
     a, b_ = doubles("a", SGO_DOUBLE_SPEECH="tone"), doubles("b", SGO_DOUBLE_SPEECH="tone")
     out = tmp_path / "voyage.m4b"
     result = run_cli(write_txt_book(tmp_path), "--backend", "sglomni", "--model", "moss_tts_local",
                      "--api-url", a.url, "--api-url", b_.url, "--output", out, "--chunk-size", "8", timeout=240)
     assert result.returncode == 0, result.stderr
-    assert [t for t, _, _ in read_chapters(out, ffmpeg=FFMPEG)] == titles(CHAPTERS)
+    assert [t for t, _, _ in read_chapters(out)] == titles(CHAPTERS)
     assert a.speech() and b_.speech(), "both servers rendered chunks"

@@ -179,11 +179,6 @@ class SglomniBackend(Backend):
         return EndpointPool.open(servers, make_endpoint=make_endpoint, make_speech=make_speech, prepare=prepare,
                                  ceiling=self.ceiling, check=self._check_server, fallback=fallback, down=down)
 
-    @property
-    def pool(self) -> EndpointPool | None:
-        """Return the servers of this run once started."""
-        return self._client
-
     def abort(self) -> None:
         """Cut every request in flight now (a second Ctrl-C); stop() still runs afterwards."""
         self._aborted = True

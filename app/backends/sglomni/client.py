@@ -198,12 +198,6 @@ def health(endpoint: Endpoint) -> dict[str, Any]:
         raise
 
 
-def list_models(endpoint: Endpoint) -> list[str]:
-    """Return the model ids GET /v1/models reports."""
-    data = endpoint.get_json("/v1/models")
-    return [str(card["id"]) for card in (data.get("data") or []) if isinstance(card, dict) and "id" in card]
-
-
 def list_voices(endpoint: Endpoint) -> dict[str, Any]:
     """Return GET /v1/audio/voices: {"voices": [...], "uploaded_voices": [...], "cache_stats": {...}}."""
     return endpoint.get_json("/v1/audio/voices")
@@ -224,17 +218,6 @@ def upload_voice(endpoint: Endpoint, name: str, clip: Path, *, consent: str = "o
     return parse_json(response, url=endpoint.base_url + "/v1/audio/voices")
 
 
-def delete_voice(endpoint: Endpoint, name: str) -> bool:
-    """Delete uploaded voice `name`; return False when the server does not have it."""
-    try:
-        endpoint.request("DELETE", f"/v1/audio/voices/{name}", control=True)
-    except ServerError as exc:
-        if exc.status == 404:
-            return False
-        raise
-    return True
-
-
 __all__ = ["WavInfo", "SpeechClient", "build_payload", "check_wav", "reference_value",
            "resolve_transcript", "is_loopback", "parse_kv_window", "refit_max_new_tokens",
-           "health", "list_models", "list_voices", "upload_voice", "delete_voice", "safe_url"]
+           "health", "list_voices", "upload_voice", "safe_url"]

@@ -18,8 +18,7 @@ from app.book.spoken import dates, links, numbers, roman, symbols
 from app.book.spoken.languages import LANGUAGES, Language, base_code, display_name, language_for
 from app.book.spoken.links import LINK_MODES
 
-__all__ = ["LANGUAGES", "LINK_MODES", "Language", "Speaker", "base_code", "display_name", "language_for", "speak",
-           "speak_book"]
+__all__ = ["LANGUAGES", "LINK_MODES", "Language", "Speaker", "base_code", "display_name", "language_for", "speak"]
 
 
 #: Private-use characters stand in for lexicon replacements while the rules run, so that
@@ -116,10 +115,3 @@ def _lexicon_pattern(lexicon: dict[str, str]) -> re.Pattern | None:
 def speak(text: str, language: str | None = "en", lexicon: dict[str, str] | None = None) -> str:
     """Return text written out as it should be spoken."""
     return Speaker(language, lexicon)(text)
-
-
-def speak_book(book: Book, lexicon: dict[str, str] | None = None, *, language: str | None = None,
-               links: str = "read") -> Book:
-    """Return the book in spoken form, in its own language unless one is given, with its own hints."""
-    return Speaker(language or book.language, lexicon, hints=book.lexicon, links=links).book(book)
-
