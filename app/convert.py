@@ -78,6 +78,8 @@ class ConvertRequest:
     verify_takes: int | None = None
     #: A server's /v1/audio/transcriptions to listen with, instead of local faster-whisper.
     asr_url: str | None = None
+    #: A listening model of the sglomni catalog, started beside the TTS server for the run.
+    asr_model: str | None = None
     #: Chapter loudness target (LUFS); mastering off with master=False.
     loudness: float | None = None
     master: bool = True
@@ -202,12 +204,19 @@ def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: B
     if takes < 1:
         raise InputError(f"--verify-takes must be at least 1, not {takes}")
     language = (book.language or "").split("-")[0].lower() or None
+    asr_model = req.asr_model or conf.asr_model
+    options = options or resolve_options(req, conf)
     if req.asr_url:
         from app.backends.sglomni.asr import ServerTranscriber
 
         transcriber = ServerTranscriber(req.asr_url)
+    elif asr_model:
+        from app.backends.sglomni import catalog
+        from app.backends.sglomni.asr import ManagedTranscriber
+
+        transcriber = ManagedTranscriber(catalog.get_asr(asr_model),
+                                         start_timeout=options.backend_options.start_timeout)
     else:
-        options = options or resolve_options(req, conf)
         transcriber = LocalWhisper(options.backend_options.voice.whisper_model or DEFAULT_MODEL)
     return VerifySettings(transcriber, max_takes=takes, language=language)
 
@@ -269,9 +278,10 @@ def convert(
     memo = PlanMemo.disabled() if req.no_cache else PlanMemo(book_work_dir(book.source) / MEMO_NAME)
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
                      formats=formats, memo=memo)
+    verify = verify_settings(req, conf, backend, book, options)
     converter = Converter(plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, stop=stop or StopControl(cancel),
-                          verify=verify_settings(req, conf, backend, book, options), master=master_target(req))
+                          verify=verify, master=master_target(req))
     try:
         return converter.run()
     except OSError as exc:  # a read-only home, a file where a folder should be, a full disk: both faces say so
@@ -279,6 +289,9 @@ def convert(
         if error is None:
             raise
         raise error from exc
+    finally:
+        if verify is not None:
+            verify.transcriber.close()  # a listening server started for this run stops with it
 
 
 def choose_formats(req: ConvertRequest, conf: settings_mod.Settings) -> tuple[str, ...]:
