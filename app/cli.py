@@ -98,6 +98,8 @@ def build_convert_parser() -> argparse.ArgumentParser:
     listen.add_argument("--verify-takes", type=int, metavar="N", help="takes a chunk may get (default 3)")
     listen.add_argument("--asr-url", metavar="URL", help="listen with this server's /v1/audio/transcriptions "
                                           "instead of local faster-whisper")
+    listen.add_argument("--asr-model", metavar="KEY", help="listen with this sglang-omni model, started beside the TTS "
+                                            "server for the run (GPU): whisper_large_v3_turbo")
     listen.add_argument("--loudness", type=float, metavar="LUFS",
                         help="chapter loudness target, integrated (default -20; true peak <= -3 dBTP)")
     listen.add_argument("--no-master", dest="master", action="store_false",
@@ -187,7 +189,8 @@ def _request(args: argparse.Namespace, book: Path | None = None):
         api_urls=tuple(args.api_urls), concurrency=args.concurrency, port=args.port, host=args.host,
         profile=args.profile, include_matter=args.include_matter, code=args.code or "mention",
         lexicon=args.lexicon, links=args.links, verify=args.verify,
-        verify_takes=args.verify_takes, asr_url=args.asr_url, loudness=args.loudness, master=args.master,
+        verify_takes=args.verify_takes, asr_url=args.asr_url, asr_model=args.asr_model,
+        loudness=args.loudness, master=args.master,
         speed=args.speed, cover=args.cover, announce=args.announce,
     )
 

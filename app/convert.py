@@ -79,6 +79,8 @@ class ConvertRequest:
     verify_takes: int | None = None
     #: A server's /v1/audio/transcriptions to listen with, instead of local faster-whisper.
     asr_url: str | None = None
+    #: A listening model of the sglomni catalog, started beside the TTS server for the run.
+    asr_model: str | None = None
     #: Chapter loudness target (LUFS); mastering off with master=False.
     loudness: float | None = None
     master: bool = True
@@ -203,12 +205,19 @@ def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: B
     if takes < 1:
         raise InputError(f"--verify-takes must be at least 1, not {takes}")
     language = (book.language or "").split("-")[0].lower() or None
+    asr_model = req.asr_model or conf.asr_model
+    options = options or resolve_options(req, conf)
     if req.asr_url:
         from app.backends.sglomni.asr import ServerTranscriber
 
         transcriber = ServerTranscriber(req.asr_url)
+    elif asr_model:
+        from app.backends.sglomni import catalog
+        from app.backends.sglomni.asr import ManagedTranscriber
+
+        transcriber = ManagedTranscriber(catalog.get_asr(asr_model),
+                                         start_timeout=options.backend_options.start_timeout)
     else:
-        options = options or resolve_options(req, conf)
         transcriber = LocalWhisper(options.backend_options.voice.whisper_model or DEFAULT_MODEL)
     return VerifySettings(transcriber, max_takes=takes, language=language)
 
@@ -279,9 +288,10 @@ def run_prepared(prepared: Prepared, backend: Backend, req: ConvertRequest, conf
                  listener: ev.Listener = ev.ignore, stop: StopControl | None = None,
                  limit: InFlightLimit | None = None) -> Path:
     """Run a planned book on `backend` and return its first output; OSErrors become the app's errors."""
+    verify = prepared.verify
     converter = Converter(prepared.plan, backend, ffmpeg=ffmpeg_exe(conf.ffmpeg), listener=listener,
                           no_cache=req.no_cache, stop=stop or StopControl(),
-                          verify=prepared.verify, master=prepared.master, limit=limit)
+                          verify=verify, master=prepared.master, limit=limit)
     try:
         return converter.run()
     except OSError as exc:  # a read-only home, a file where a folder should be, a full disk: both faces say so
@@ -289,6 +299,9 @@ def run_prepared(prepared: Prepared, backend: Backend, req: ConvertRequest, conf
         if error is None:
             raise
         raise error from exc
+    finally:
+        if verify is not None:
+            verify.transcriber.close()  # a listening server started for this run stops with it
 
 
 def convert(

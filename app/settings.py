@@ -66,6 +66,8 @@ class Settings:
     whisper_model: str = "tiny.en"
     #: Hear every chunk (--verify): "" on for server models and off for piper, "on", or "off".
     verify: str = ""
+    #: Listen with this sglang-omni model started beside the TTS server (--asr-model); "" listens locally.
+    asr_model: str = ""
     sglomni: SglomniSettings = field(default_factory=SglomniSettings)
     web: WebSettings = field(default_factory=WebSettings)
 

@@ -28,6 +28,7 @@ def main() -> None:
     ap.add_argument("--reruns", type=int, default=3)
     ap.add_argument("--port", type=int, default=8733)
     ap.add_argument("--concurrency", type=int, default=0, help="pin in-flight requests (0: adaptive default)")
+    ap.add_argument("--cli-args", default="", help="more CLI flags, one string (e.g. \"--no-master\")")
     ap.add_argument("--keep", action="store_true", help="keep the temp folder (cache is ~7 GB for 10 h)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench2-"))
@@ -36,7 +37,9 @@ def main() -> None:
     url = f"http://127.0.0.1:{args.port}"
     home = tmp / "home"
     cli = [str(book), "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", url,
-           "--output", str(tmp / "book.m4b")] + (["--concurrency", str(args.concurrency)] if args.concurrency else [])
+           # The load generator speaks noise: nothing to hear (verification, on by default for server
+           # models since issue 13, would retake every chunk on the CPU recognizer).
+           "--output", str(tmp / "book.m4b"), "--no-verify"] + (["--concurrency", str(args.concurrency)] if args.concurrency else []) + args.cli_args.split()
     server = runcli.start_loadgen(args.port, args.time_scale, max_seconds=7200)
     try:
         before = runcli.stats(args.port)

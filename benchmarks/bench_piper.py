@@ -1,9 +1,11 @@
 """Benchmark 5: the piper backend through the whole CLI vs Piper's own loop on the same text.
 
 Writes a ~4-minute text (synthbook), then, interleaved `--repeat` times: the CLI with its default
-concurrency (2 workers on 2 cores), the CLI with --concurrency 1, and benchmarks/piperloop.py with
-1 and 2 threads. Each is its own process, timed from spawn to exit; the CLI gets a fresh
-AUDIOBOOK_HOME (no cache). Rate = audio seconds / wall seconds (CLI audio read from the M4B).
+concurrency (one worker per two cores since issue 16), the CLI with --concurrency 2 (the default
+before), and benchmarks/piperloop.py with one thread. Each is its own process, timed from spawn to
+exit; the CLI gets a fresh AUDIOBOOK_HOME (no cache). Rate = audio seconds / wall seconds (CLI
+audio read from the M4B). Peak RSS: the CLI's Python process (VmHWM) and the loop's own
+ru_maxrss, the same measure of the same kind of process.
 
     .venv/bin/python -m benchmarks.bench_piper --minutes 3.5 --repeat 3
 """
@@ -37,12 +39,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--minutes", type=float, default=4.0)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--chapters", type=int, default=2, help="chapters the text is split into (1: one long chapter)")
+    ap.add_argument("--modes", default="cli-default,cli-c2,loop-1", help="which of the three to run")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench5-"))
-    book = write_book(tmp / "book.txt", args.minutes / 60, chapters=2)
+    book = write_book(tmp / "book.txt", args.minutes / 60, chapters=args.chapters)
     print(runcli.machine(), flush=True)
-    modes = {"cli-default": [], "cli-c1": ["--concurrency", "1"], "loop-1": ["--threads", "1"],
-             "loop-2": ["--threads", "2"]}
+    modes = {"cli-default": [], "cli-c2": ["--concurrency", "2"], "loop-1": ["--threads", "1"]}
+    modes = {m: extra for m, extra in modes.items() if m in args.modes.split(",")}
     results: dict[str, list[dict]] = {m: [] for m in modes}
     for rep in range(args.repeat):
         for mode, extra in modes.items():
@@ -53,7 +57,8 @@ def main() -> None:
                 if run.returncode != 0:
                     raise SystemExit(f"{mode} failed:\n" + "\n".join(s for _, s in run.lines[-20:]))
                 wall, audio, cpu = run.wall, m4b_seconds(out), run.cpu_share
-                phases = {"startup_s": round(run.first("Converting") or -1.0, 2), **(run.tail() or {})}
+                phases = {"startup_s": round(run.first("Converting") or -1.0, 2), **(run.tail() or {}),
+                          "peak_rss_mb": round(run.main_hwm_mb, 1), "ffmpeg_peak_mb": round(run.ffmpeg_hwm_mb, 1)}
             else:
                 t0 = time.monotonic()
                 r = proc.run([sys.executable, "-m", "benchmarks.piperloop", str(book),
@@ -69,21 +74,21 @@ def main() -> None:
                 res.update(phases)
             else:
                 res["synth_rate"] = round(info["audio_s"] / info["synth_s"], 3)
+                res["peak_rss_mb"] = round(info["peak_rss_mb"], 1)
             results[mode].append(res)
             print(mode, rep, json.dumps(res), flush=True)
     med = {m: statistics.median(r["rate"] for r in rs) for m, rs in results.items()}
     wall = {m: statistics.median(r["wall_s"] for r in rs) for m, rs in results.items()}
     # The CLI's audio includes the pauses it inserts between sentences and paragraphs, so the
     # rate ratio flatters it a little; the wall ratio compares the same text, start to finish.
-    print(json.dumps({"median_wall": wall,
-                      "same-text wall loop-1/cli-default": round(wall["loop-1"] / wall["cli-default"], 3),
-                      "same-text wall loop-1/cli-c1": round(wall["loop-1"] / wall["cli-c1"], 3),
-                      "same-text wall loop-2/cli-default": round(wall["loop-2"] / wall["cli-default"], 3)}))
-    print(json.dumps({"median_rate": med,
-                      "cli-default/loop-1": round(med["cli-default"] / med["loop-1"], 3),
-                      "cli-c1/loop-1": round(med["cli-c1"] / med["loop-1"], 3),
-                      "cli-default/loop-2": round(med["cli-default"] / med["loop-2"], 3)}), flush=True)
-
+    rss = {m: statistics.median(r["peak_rss_mb"] for r in rs) for m, rs in results.items()}
+    print(json.dumps({"median_wall": wall, "median_rate": med, "median_peak_rss_mb": rss}))
+    # The CLI's audio includes the pauses it inserts between sentences and paragraphs, so the
+    # rate ratio flatters it a little; the wall ratio compares the same text, start to finish.
+    for cli in [m for m in ("cli-default", "cli-c2") if m in results and "loop-1" in results]:
+        print(json.dumps({f"{cli}/loop-1": {"rate": round(med[cli] / med["loop-1"], 3),
+                                            "same-text wall": round(wall["loop-1"] / wall[cli], 3),
+                                            "peak_rss": round(rss[cli] / rss["loop-1"], 3)}}), flush=True)
 
 if __name__ == "__main__":
     main()

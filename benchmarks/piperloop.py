@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import json
+import resource
 import time
 import wave
 from pathlib import Path
@@ -58,7 +59,9 @@ def main() -> None:
         with cf.ThreadPoolExecutor(args.threads) as pool:
             audio = sum(pool.map(speak, range(len(todo))))
     t2 = time.monotonic()
-    print(json.dumps({"audio_s": audio, "sentences": len(todo), "load_s": t1 - t0, "synth_s": t2 - t1}))
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    print(json.dumps({"audio_s": audio, "sentences": len(todo), "load_s": t1 - t0, "synth_s": t2 - t1,
+                      "peak_rss_mb": peak_mb}))
 
 
 if __name__ == "__main__":

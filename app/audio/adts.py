@@ -22,8 +22,14 @@ def adts_duration(path: Path) -> float:
     This is exactly the span the file occupies when concatenated, unlike
     ffmpeg's bitrate estimate for ADTS.
     """
+    return adts_measure(path)[0]
+
+
+def adts_measure(path: Path) -> tuple[float, int]:
+    """Return the decoded length in seconds and the number of frames (an MP4 sample each)."""
     samples = 0
     rate = 0
+    frames = 0
     with open(path, "rb") as fh:
         while True:
             head = fh.read(7)
@@ -34,5 +40,6 @@ def adts_duration(path: Path) -> float:
             if length < 7:
                 break
             samples += ((head[6] & 0x03) + 1) * _BLOCK_SAMPLES
+            frames += 1
             fh.seek(length - 7, 1)
-    return samples / rate if rate else 0.0
+    return (samples / rate if rate else 0.0), frames

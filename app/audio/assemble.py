@@ -2,8 +2,9 @@
 
 Each chunk is read whole (a chunk is seconds of audio), trimmed, converted
 and appended; nothing of earlier chunks stays in memory, so peak memory is
-one chunk however long the chapter grows. The chapter is written to a temp
-file beside its destination and renamed into place only by finish().
+one chunk however long the chapter grows. The PCM goes to a sink: a WAV file
+written to a temp name beside its destination and renamed into place only by
+finish(), or encoders fed as the chapter grows (app/audio/stream.py).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import os
 import struct
 import tempfile
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -49,21 +51,31 @@ MIN_GAP_SECONDS = 0.08
 _GAP_WINDOW_SECONDS = 0.01
 
 
-class ChapterAssembler:
-    """Append chunk WAVs with pauses into one 16-bit PCM chapter WAV."""
+class PcmSink(Protocol):
+    """Where a chapter's 16-bit PCM goes: a WAV file here, or encoders fed as it grows (stream.py)."""
 
-    def __init__(self, out_path: Path, *, sample_rate: int | None = None, channels: int | None = None,
-                 loudness: float | None = None):
+    def start(self, sample_rate: int, channels: int) -> None: ...
+    def write(self, pcm: bytes) -> None: ...
+    def finish(self) -> Any: ...
+    def abort(self) -> None: ...
+
+
+class ChapterAssembler:
+    """Append chunk WAVs with pauses into one 16-bit PCM chapter: a WAV file, or another `sink`."""
+
+    def __init__(self, out_path: Path | None = None, *, sample_rate: int | None = None, channels: int | None = None,
+                 loudness: float | None = None, sink: PcmSink | None = None):
         if channels not in (None, 1, 2):
             raise ValueError("channels must be 1 or 2")
-        self.out_path = Path(out_path)
+        if (out_path is None) == (sink is None):
+            raise ValueError("give either out_path or sink")
         #: Integrated loudness (LUFS) every chunk is leveled to before it is appended; None leaves levels alone.
         self.loudness = loudness
         self.sample_rate = sample_rate
         self.channels = channels
+        self._sink: PcmSink = sink if sink is not None else WavFile(Path(out_path))
         self._frames = 0
-        self._fh = None
-        self._tmp: Path | None = None
+        self._started = False
         self._done = False
 
     @property
@@ -76,7 +88,7 @@ class ChapterAssembler:
 
     def __exit__(self, exc_type, exc, tb) -> None:
         # Leaving the block without finish() (an exception, or a caller bug)
-        # must not leave a half-written temp file behind.
+        # must not leave a half-written temp file (or a running encoder) behind.
         if not self._done:
             self.abort()
 
@@ -106,18 +118,85 @@ class ChapterAssembler:
         self._write_silence(pause_after)
         return placed
 
-    def finish(self) -> Path:
-        """Complete the WAV header, move the chapter into place and return its path."""
+    def finish(self):
+        """Complete the chapter and return what the sink returns (a WAV file: its path, moved into place)."""
         if self._done:
             raise RuntimeError("finish() after finish() or abort()")
         if self.sample_rate is None:
             self.abort()
-            raise OutputError(f"No audio was appended to {self.out_path.name}")
+            raise OutputError(f"No audio was appended to {self._sink_name()}")
         try:
-            fh = self._open()
-            data_bytes = self._frames * self.channels * _OUT_WIDTH
+            self._start()
+            result = self._sink.finish()
+        except BaseException:
+            self.abort()
+            raise
+        self._done = True
+        return result
+
+    def abort(self) -> None:
+        """Discard the chapter; the destination is left as it was."""
+        self._done = True
+        self._sink.abort()
+
+    def _sink_name(self) -> str:
+        out = getattr(self._sink, "out_path", None) or getattr(self._sink, "out", None)
+        return out.name if out is not None else "the chapter"
+
+    def _start(self) -> None:
+        if not self._started:
+            self._sink.start(self.sample_rate, self.channels)
+            self._started = True
+
+    def _write(self, pcm: np.ndarray) -> None:
+        self._start()
+        self._sink.write(pcm.tobytes())
+        self._frames += pcm.shape[0]
+
+    def _write_silence(self, seconds: float) -> None:
+        total = int(round(max(0.0, seconds) * self.sample_rate))
+        block = int(_SILENCE_BLOCK_SECONDS * self.sample_rate)
+        while total > 0:
+            n = min(block, total)
+            self._write(np.zeros((n, self.channels), dtype="<i2"))
+            total -= n
+
+
+class WavFile:
+    """A chapter WAV written under a temp name beside `out_path`, renamed into place by finish()."""
+
+    def __init__(self, out_path: Path):
+        self.out_path = out_path
+        self._fh = None
+        self._tmp: Path | None = None
+        self._rate = self._channels = 0
+        self._bytes = 0
+
+    def start(self, sample_rate: int, channels: int) -> None:
+        self._rate, self._channels = sample_rate, channels
+        try:
+            fd, name = tempfile.mkstemp(dir=self.out_path.parent, prefix=f".{self.out_path.stem}.", suffix=".wav.part")
+        except OSError as exc:
+            raise OutputError(f"Cannot write in {self.out_path.parent}: {exc.strerror or exc}", hint="Check the folder exists and is writable") from None
+        self._tmp = Path(name)
+        self._fh = os.fdopen(fd, "w+b")
+        self._fh.write(_header(sample_rate, channels, 0))
+
+    def write(self, pcm: bytes) -> None:
+        if self._bytes + len(pcm) > _MAX_DATA_BYTES:
+            raise OutputError(f"Chapter {self.out_path.name} exceeds the 4 GiB WAV limit", hint="Split the chapter or use a lower sample rate")
+        try:
+            self._fh.write(pcm)
+        except OSError as exc:
+            raise OutputError(f"Cannot write {self.out_path}: {exc.strerror or exc}", hint="Check free disk space") from None
+        self._bytes += len(pcm)
+
+    def finish(self) -> Path:
+        """Complete the WAV header, move the chapter into place and return its path."""
+        try:
+            fh = self._fh
             fh.seek(0)
-            fh.write(_header(self.sample_rate, self.channels, data_bytes))
+            fh.write(_header(self._rate, self._channels, self._bytes))
             fh.flush()
             os.fsync(fh.fileno())
             fh.close()
@@ -130,47 +209,15 @@ class ChapterAssembler:
         except OSError as exc:
             self.abort()
             raise OutputError(f"Cannot write {self.out_path}: {exc.strerror or exc}", hint="Check free disk space") from None
-        self._done = True
         return self.out_path
 
     def abort(self) -> None:
-        """Remove the temp file; the destination is left as it was."""
-        self._done = True
         if self._fh is not None:
             self._fh.close()
             self._fh = None
         if self._tmp is not None:
             self._tmp.unlink(missing_ok=True)
             self._tmp = None
-
-    def _open(self):
-        if self._fh is None:
-            try:
-                fd, name = tempfile.mkstemp(dir=self.out_path.parent, prefix=f".{self.out_path.stem}.", suffix=".wav.part")
-            except OSError as exc:
-                raise OutputError(f"Cannot write in {self.out_path.parent}: {exc.strerror or exc}", hint="Check the folder exists and is writable") from None
-            self._tmp = Path(name)
-            self._fh = os.fdopen(fd, "w+b")
-            self._fh.write(_header(self.sample_rate, self.channels, 0))
-        return self._fh
-
-    def _write(self, pcm: np.ndarray) -> None:
-        frames = pcm.shape[0]
-        if (self._frames + frames) * self.channels * _OUT_WIDTH > _MAX_DATA_BYTES:
-            raise OutputError(f"Chapter {self.out_path.name} exceeds the 4 GiB WAV limit", hint="Split the chapter or use a lower sample rate")
-        try:
-            self._open().write(pcm.tobytes())
-        except OSError as exc:
-            raise OutputError(f"Cannot write {self.out_path}: {exc.strerror or exc}", hint="Check free disk space") from None
-        self._frames += frames
-
-    def _write_silence(self, seconds: float) -> None:
-        total = int(round(max(0.0, seconds) * self.sample_rate))
-        block = int(_SILENCE_BLOCK_SECONDS * self.sample_rate)
-        while total > 0:
-            n = min(block, total)
-            self._write(np.zeros((n, self.channels), dtype="<i2"))
-            total -= n
 
 
 def _header(rate: int, channels: int, data_bytes: int) -> bytes:

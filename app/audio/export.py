@@ -1,8 +1,9 @@
-"""Encode chapter WAVs as they finish and mux the book by stream copy.
+"""How a chapter is encoded, and the book muxed by stream copy.
 
-Chapters are encoded (AAC or MP3) while later chapters are still being
-synthesized; the M4B is then only a concat of finished AAC files with `-c
-copy`, so the work after the last chunk is a remux, never a re-encode.
+Chapters are encoded (AAC or MP3) while their chunks arrive (stream.py, with
+encode_args() from here); the M4B is then only a concat of finished AAC files
+with `-c copy`, written once, so the work after the last chunk is the rest of
+one chapter and a remux, never a re-encode.
 """
 from __future__ import annotations
 
@@ -12,12 +13,10 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from app import testhooks
-from app.audio.adts import adts_duration, is_adts
+from app.audio.adts import adts_measure, is_adts
 from app.audio.ffmpeg import run_ffmpeg
-from app.audio.wav import read_info
 from app.book.model import Cover
 from app.errors import OutputError
 from app.files import temp_tag
@@ -28,7 +27,7 @@ log = logging.getLogger(__name__)
 #: 64k mono is transparent for a voice, MP3 needs more for the same quality.
 AAC_BITRATE = {1: "64k", 2: "96k"}
 MP3_BITRATE = {1: "64k", 2: "128k"}
-#: The chapter encodes encode_chapter makes: AAC ("m4b", for the M4B and read-along timelines), MP3.
+#: The chapter encodes encode_args makes: AAC ("m4b", for the M4B and read-along timelines), MP3.
 ENCODE_KINDS = ("m4b", "mp3")
 #: Samples of encoder delay ffmpeg's AAC encoder puts before the first input sample. ADTS
 #: cannot say so, so every player of the chapter file (and of the M4B muxed from it) hears
@@ -56,40 +55,27 @@ class BookMeta:
     year: str | None = None
 
 
-def encode_chapter(
-    wav: Path, out: Path, *, fmt: str, meta: BookMeta, title: str, track: int, total: int, ffmpeg: str,
-    audio_filter: str | None = None, on_output: Callable[[str], None] | None = None,
-) -> Path:
-    """Encode one chapter WAV to AAC (.m4a, for the M4B) or a tagged MP3 and return `out`.
+def encode_args(fmt: str, out: Path, *, channels: int, meta: BookMeta, title: str, track: int, total: int,
+                cover: Path | None, audio_filter: str | None) -> list[str]:
+    """Return ffmpeg's arguments after the audio input (input 0) up to the output path, for one chapter encode.
 
-    `audio_filter` runs in the same encode (mastering); `on_output` receives ffmpeg's printed
-    text (what the filter measured).
+    The file and the streamed encode (app/audio/stream.py) both use these, so both write the same chapter.
     """
     if fmt not in ENCODE_KINDS:
         raise OutputError(f"Unknown chapter encoding '{fmt}'", hint=f"Use one of: {', '.join(ENCODE_KINDS)}")
-    channels = min(read_info(wav).channels, 2)
-    out = Path(out)
-    with _temp_beside(out) as tmp, _cover_file(meta.cover, out.parent, ffmpeg) as cover:
-        args = [ffmpeg, "-i", str(wav)]
-        if audio_filter:
-            args += ["-af", audio_filter]
-        if fmt == "m4b":
-            muxer = "adts" if out.suffix.lower() == ".aac" else "ipod"
-            args += ["-map", "0:a", "-c:a", "aac", "-b:a", AAC_BITRATE[channels], "-metadata", f"title={title}", "-f", muxer]
-        else:
-            if cover is not None:
-                args += ["-i", str(cover)]
-            args += ["-map", "0:a", "-c:a", "libmp3lame", "-b:a", MP3_BITRATE[channels]]
-            if cover is not None:
-                args += ["-map", "1:v", "-c:v", "copy", "-disposition:v:0", "attached_pic",
-                         "-metadata:s:v", "title=Album cover", "-metadata:s:v", "comment=Cover (front)"]
-            args += _tags(meta, title=title, album=meta.title)
-            args += ["-metadata", f"track={track}/{total}", "-id3v2_version", "3", "-write_id3v1", "1", "-f", "mp3"]
-        printed = run_ffmpeg([*args, str(tmp)], log_file=None)
-        os.replace(tmp, out)
-    if on_output is not None:
-        on_output(printed.decode("utf-8", "replace"))
-    return out
+    args = ["-i", str(cover)] if cover is not None and fmt == "mp3" else []
+    if audio_filter:
+        args += ["-af", audio_filter]  # an output option: after every input
+    if fmt == "m4b":
+        muxer = "adts" if Path(out).suffix.lower() == ".aac" else "ipod"
+        return args + ["-map", "0:a", "-c:a", "aac", "-b:a", AAC_BITRATE[channels], "-metadata", f"title={title}",
+                       "-f", muxer]
+    args += ["-map", "0:a", "-c:a", "libmp3lame", "-b:a", MP3_BITRATE[channels]]
+    if cover is not None:
+        args += ["-map", "1:v", "-c:v", "copy", "-disposition:v:0", "attached_pic",
+                 "-metadata:s:v", "title=Album cover", "-metadata:s:v", "comment=Cover (front)"]
+    args += _tags(meta, title=title, album=meta.title)
+    return args + ["-metadata", f"track={track}/{total}", "-id3v2_version", "3", "-write_id3v1", "1", "-f", "mp3"]
 
 
 def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: str) -> Path:
@@ -97,14 +83,15 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
     if not chapters:
         raise OutputError("No chapters to put in the audiobook", hint="Check --chapters selects at least one chapter")
     out = Path(out)
-    with _temp_beside(out) as tmp, _cover_file(meta.cover, out.parent, ffmpeg) as cover:
+    with temp_beside(out) as tmp, cover_file(meta.cover, out.parent, ffmpeg) as cover:
         listing = tmp.with_name(tmp.name + ".concat.txt")
         metadata = tmp.with_name(tmp.name + ".ffmeta.txt")
         streams: list[Path] = []
         try:
             for i, chapter in enumerate(chapters):
                 streams.append(_as_adts(chapter.path, tmp, i, ffmpeg))
-            durations = [adts_duration(s) for s in streams]
+            measured = [adts_measure(s) for s in streams]
+            durations = [seconds for seconds, _ in measured]
             listing.write_text(_concat_list(streams, durations), encoding="utf-8")
             metadata.write_text(_ffmetadata(meta, chapters, durations), encoding="utf-8")
             args = [ffmpeg, "-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(metadata)]
@@ -116,8 +103,16 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
             # A millisecond movie timescale keeps the QuickTime chapter text track's sample durations
             # inside 32 bits; ffmpeg 7+ otherwise picks 1/28,224,000 and drops the track for any
             # chapter over ~152 s (Apple players read only that track). ffmpeg 5-6 default to 1000.
-            args += ["-movie_timescale", "1000", "-movflags", "+faststart", "-f", "ipod", str(tmp)]
-            run_ffmpeg(args, log_file=None)
+            args += ["-movie_timescale", "1000"]
+            reserve = moov_reserve(sum(frames for _, frames in measured), len(chapters), metadata.stat().st_size)
+            try:
+                run_ffmpeg([*args, "-moov_size", str(reserve), "-f", "ipod", str(tmp)], log_file=None)
+            except OutputError as exc:
+                if not _reserve_was_short(exc):
+                    raise
+                # The reserve was short (an estimate): write the index at the end and move it, as before.
+                log.warning("The M4B's index outgrew its reserved %d bytes; writing it again with +faststart", reserve)
+                run_ffmpeg([*args, "-movflags", "+faststart", "-f", "ipod", str(tmp)], log_file=None)
         finally:
             listing.unlink(missing_ok=True)
             metadata.unlink(missing_ok=True)
@@ -127,6 +122,32 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
         testhooks.pause_at("mux")
         os.replace(tmp, out)
     return out
+
+
+def _reserve_was_short(exc: OutputError) -> bool:
+    """Return whether ffmpeg failed because the reserved index room was too small (its log says so)."""
+    try:
+        with open(exc.log_path, "rb") as fh:
+            fh.seek(max(0, os.fstat(fh.fileno()).st_size - 16384))
+            return b"reserved_moov_size is too small" in fh.read()
+    except (OSError, TypeError):
+        return False
+
+
+def moov_reserve(frames: int, chapters: int, metadata_bytes: int) -> int:
+    """Return the bytes to reserve before the audio for the M4B's index (the moov box).
+
+    The index goes first so a player or a web server can start playback
+    without reading to the end. ffmpeg's +faststart puts it there by writing
+    the whole file a second time after the mux (~25 s for a 10-hour book);
+    reserving room up front (-moov_size) writes the file once. The index is
+    4 bytes per AAC frame (stsz; 4.01 measured with chunk tables, 0.5-2 h
+    books) plus per-chapter entries and the tags: 6 bytes a frame and generous
+    fixed room keep it inside; the unused room is a `free` box (~1% of a
+    96 kbit/s file). Should a book still outgrow it, the mux is redone with
+    +faststart.
+    """
+    return 6 * frames + 600 * chapters + 2 * metadata_bytes + 256 * 1024
 
 
 def _tags(meta: BookMeta, *, title: str, album: str) -> list[str]:
@@ -192,7 +213,7 @@ def _concat_quote(path: Path) -> str:
 
 
 @contextmanager
-def _temp_beside(out: Path):
+def temp_beside(out: Path):
     """Yield a unique temp path beside `out` with its extension; remove it unless it was moved."""
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -211,7 +232,7 @@ _MAGIC = {".jpg": b"\xff\xd8\xff", ".png": b"\x89PNG\r\n\x1a\n"}
 
 
 @contextmanager
-def _cover_file(cover: Cover | None, folder: Path, ffmpeg: str):
+def cover_file(cover: Cover | None, folder: Path, ffmpeg: str):
     """Yield a JPEG/PNG file of the cover that ffmpeg decodes cleanly, or None.
 
     A book's declared media type can lie (a WebP or a truncated JPEG labelled

@@ -100,3 +100,6 @@ class LocalWhisper:
             language=None if english_only else info.language,
             language_probability=None if english_only else round(info.language_probability, 3),
             duration=round(info.duration, 3))
+
+    def close(self) -> None:
+        """Keep the loaded model: the process reuses it for the next run (the hub, tests)."""

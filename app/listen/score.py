@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.listen.normalize import normalize
+from app.listen.phonetic import sound_alike
 from app.listen.transcript import Transcript
 
 #: Problem names, one line each, as they appear in the report.
@@ -44,14 +45,21 @@ class Score:
     words: int
     problems: tuple[str, ...]
     heard: str
+    #: Of `errors`, those in spans the recognizer misspelled: the same sounds in other words.
+    misheard: int = 0
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
+    @property
+    def wrong_rate(self) -> float:
+        """Return the share of the text said wrong: the error rate without the misheard spans."""
+        return (self.errors - self.misheard) / self.words if self.words else 0.0
+
     def as_dict(self) -> dict:
-        return {"error_rate": round(self.error_rate, 4), "errors": self.errors, "words": self.words,
-                "problems": list(self.problems), "heard": self.heard}
+        return {"error_rate": round(self.error_rate, 4), "errors": self.errors, "misheard": self.misheard,
+                "words": self.words, "problems": list(self.problems), "heard": self.heard}
 
 
 def _ngrams(words: list[str], n: int) -> dict[tuple[str, ...], int]:
@@ -86,14 +94,17 @@ def score(text: str, heard: Transcript, *, language: str | None = None,
     out = jiwer.process_words(" ".join(expected), " ".join(got))
     errors = out.substitutions + out.deletions + out.insertions
     rate = errors / len(expected)
+    # The decision counts only what was said wrong; the reported rate stays the plain word error.
+    subs, dels, ins = _said_wrong(out, expected, got, language)
+    wrong = subs + dels + ins
     problems: list[str] = []
-    if errors >= thresholds.min_errors and rate > thresholds.max_error:
-        if out.deletions >= max(thresholds.min_errors, out.insertions):
+    if wrong >= thresholds.min_errors and wrong / len(expected) > thresholds.max_error:
+        if dels >= max(thresholds.min_errors, ins):
             problems.append(MISSING)
-        if out.insertions >= max(thresholds.min_errors, out.deletions):
+        if ins >= max(thresholds.min_errors, dels):
             problems.append(EXTRA)
         if not problems:
-            problems.append(MISSING if out.deletions >= out.insertions else EXTRA)
+            problems.append(MISSING if dels >= ins else EXTRA)
     if _repeats(expected, got):
         problems.append(REPEATED)
     if len(expected) >= 2 * thresholds.tail_words and _tail_missing(out, len(expected), thresholds.tail_words):
@@ -103,7 +114,46 @@ def score(text: str, heard: Transcript, *, language: str | None = None,
         problems.append(LANGUAGE)
     if len(got) * 4 < len(expected):
         problems.append(SILENCE)
-    return Score(rate, errors, len(expected), tuple(dict.fromkeys(problems)), heard.text)
+    return Score(rate, errors, len(expected), tuple(dict.fromkeys(problems)), heard.text,
+                 misheard=errors - wrong)
+
+
+def _said_wrong(out, expected: list[str], got: list[str], language: str | None) -> tuple[int, int, int]:
+    """Return (substituted, deleted, inserted) words, leaving out spans that sound like the text.
+
+    A span is a run of neighbouring edits (jiwer may split "by noon" -> "I knew" into a
+    substitution and an insertion); it is forgiven whole when its phonemes match, or not at all.
+    """
+    subs = dels = ins = 0
+    for span in _edit_spans(out.alignments[0]):
+        said = expected[span[0].ref_start_idx:span[-1].ref_end_idx]
+        heard = got[span[0].hyp_start_idx:span[-1].hyp_end_idx]
+        if sound_alike(said, heard, language):
+            continue
+        for edit in span:
+            if edit.type == "substitute":
+                subs += edit.ref_end_idx - edit.ref_start_idx
+            elif edit.type == "delete":
+                dels += edit.ref_end_idx - edit.ref_start_idx
+            else:
+                ins += edit.hyp_end_idx - edit.hyp_start_idx
+    return subs, dels, ins
+
+
+def _edit_spans(alignment) -> list[list]:
+    """Return the alignment's non-equal chunks grouped into runs of neighbours."""
+    spans: list[list] = []
+    run: list = []
+    for chunk in alignment:
+        if chunk.type == "equal":
+            if run:
+                spans.append(run)
+            run = []
+        else:
+            run.append(chunk)
+    if run:
+        spans.append(run)
+    return spans
 
 
 def _join_compounds(words: list[str], vocabulary: set[str]) -> list[str]:

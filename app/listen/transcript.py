@@ -67,5 +67,9 @@ class Transcriber(Protocol):
         """Return what is said in `wav`; `language` is an ISO code hint or None."""
         ...
 
+    def close(self) -> None:
+        """Release what the transcriber holds (a connection pool, a server it started)."""
+        ...
+
 
 __all__ = ["Segment", "Transcriber", "Transcript", "Word", "TIMINGS_VERSION", "field"]

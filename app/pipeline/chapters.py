@@ -1,7 +1,7 @@
-"""Chapters of one run: count each chapter's finished chunks, then stitch and encode it on a pool.
+"""Chapters of one run: count each chapter's finished chunks and encode it while they arrive, on a pool.
 
-A chapter is encoded as soon as its last chunk is final, beside the synthesis of
-the next ones; an encoded chapter is kept in the book's work folder under a key of
+Each final chunk goes into its chapter's encoder in order (app/pipeline/progressive.py),
+beside the synthesis of the next ones; an encoded chapter is kept in the book's work folder under a key of
 its chunks and settings, so a re-run finds it and renders nothing of it again.
 """
 from __future__ import annotations
@@ -11,18 +11,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from app import paths, testhooks
 from app.audio import master as mastering
 from app.audio import wav as wavinfo
-from app.audio.export import encode_chapter
-from app.errors import Cancelled
+from app.errors import OutputError
 from app.output.formats import READ_ALONG
 from app.pipeline import events as ev
-from app.pipeline.chapter_files import ChapterRecord, read_sidecar, write_sidecar
+from app.pipeline.chapter_files import ChapterRecord, read_sidecar
 from app.pipeline.context import RunContext
-from app.pipeline.pauses import pause_seconds
 from app.pipeline.plan import PlannedChapter, PlannedChunk
-from app.pipeline.stopping import STOPPED
+from app.pipeline.progressive import ChapterEncode, ChapterFeeds
 
 #: Chapter encodes at once: one AAC encode keeps up with ~50x realtime here, and a saturated
 #: GPU server can outrun it, leaving a backlog after the last chunk.
@@ -53,6 +50,8 @@ class ChapterWork:
         self._encoder = cf.ThreadPoolExecutor(max_workers=min(ENCODERS, os.cpu_count() or 1),
                                               thread_name_prefix="encode")
         self._encoded: dict[int, cf.Future[ChapterRecord]] = {}
+        self._feeds = ChapterFeeds(self._encoder, self._open_chapter, ctx.cancel)
+        self._position = {id(pc): n for t in self._tally.values() for n, pc in enumerate(t.planned.chunks)}
 
     # -- before synthesis: chapters already encoded ------------------------------
 
@@ -82,14 +81,16 @@ class ChapterWork:
     # -- during synthesis ------------------------------------------------------------
 
     def chunk_finished(self, pc: PlannedChunk, path: Path, cached: bool) -> None:
-        """Count one final chunk; start encoding its chapter when it was the last one."""
+        """Count one final chunk and hand it to its chapter's encoder (in order, on the pool)."""
         seconds = wavinfo.duration(path)
-        tally = self._tally[pc.chunk.chapter_index]
+        index = pc.chunk.chapter_index
+        tally = self._tally[index]
         tally.remaining -= 1
         tally.audio_seconds += seconds
-        self.ctx.emit(ev.ChunkDone(pc.chunk.chapter_index, seconds, cached))
-        if tally.remaining == 0:
-            self._encoded[pc.chunk.chapter_index] = self._encoder.submit(self._encode, tally)
+        self.ctx.emit(ev.ChunkDone(index, seconds, cached))
+        if index not in self._encoded:
+            self._encoded[index] = self._feeds.track(index, len(tally.planned.chunks))
+        self._feeds.chunk_final(index, self._position[id(pc)])
 
     # -- after synthesis ---------------------------------------------------------------
 
@@ -101,8 +102,9 @@ class ChapterWork:
         return sum(t.audio_seconds for t in self._tally.values())
 
     def close(self) -> None:
-        """Wait for running encodes and drop queued ones (a stopped run)."""
+        """Wait for running encodes and drop queued ones; abort chapters still open (a stopped run)."""
         self._encoder.shutdown(wait=True, cancel_futures=True)
+        self._feeds.close()  # no partial chapter stays, no encoder keeps running
 
     # -- encoded files -------------------------------------------------------------------
 
@@ -125,58 +127,31 @@ class ChapterWork:
         return record
 
     def _encode(self, tally: _Tally) -> ChapterRecord:
-        """Stitch a finished chapter from cached chunks and encode it (on the encoder pool)."""
+        """Return an already-encoded chapter's record (on the pool, in order with the others)."""
         chapter = tally.planned.chapter
-        record = None if self.ctx.no_cache else self._finished_record(tally.planned)
-        if record is None:
-            record = self._stitch_and_encode(tally)
+        record = self._finished_record(tally.planned)
+        if record is None:  # its files went missing since the check: the re-run encodes it
+            raise OutputError(f"The encoded files of chapter {chapter.index} went missing during the run",
+                              hint="Run the same command again: the chapter is encoded anew from its cached chunks")
         self.ctx.emit(ev.ChapterDone(chapter.index, chapter.title, tally.audio_seconds))
         return record
 
-    def _stitch_and_encode(self, tally: _Tally) -> ChapterRecord:
-        ctx, planned = self.ctx, tally.planned
-        targets = {kind: self._chapter_file(planned, kind) for kind in self.kinds}
-        first = targets[self.kinds[0]]
-        paths.ensure(first.parent)
-        wav = first.with_suffix(".wav")
-        try:
-            placements, rate = self._stitch(planned, wav)
-            record = ChapterRecord(planned.chapter.title, tally.audio_seconds, rate, placements, targets)
-            for kind, target in targets.items():
-                if not ctx.no_cache and read_sidecar(target, planned.chapter.title) is not None:
-                    continue  # this encode is done; only the other format is new
-                self._encode_one(wav, kind, target, record, planned, rate)
-        finally:
-            wav.unlink(missing_ok=True)
-        return record
+    def _open_chapter(self, index: int) -> ChapterEncode:
+        """Start encoding chapter `index` (its first chunk is final); runs on the encoder pool."""
+        ctx, tally = self.ctx, self._tally[index]
+        planned, chapter = tally.planned, tally.planned.chapter
+        files = {kind: self._chapter_file(planned, kind) for kind in self.kinds}
+        # An encode already done (the other format is new) is not done again.
+        targets = {kind: f for kind, f in files.items() if ctx.no_cache or read_sidecar(f, chapter.title) is None}
 
-    def _stitch(self, planned: PlannedChapter, wav: Path) -> tuple[list, int]:
-        """Write the chapter's chunks with their pauses into one WAV; return the placements and rate."""
-        from app.audio.assemble import ChapterAssembler  # numpy: only when a chapter is stitched
+        def done(record: ChapterRecord) -> None:
+            if record.loudness:
+                ctx.report.add_loudness(chapter, mastering.ChapterLoudness.from_dict(record.loudness))
+            ctx.emit(ev.ChapterDone(chapter.index, chapter.title, tally.audio_seconds))
 
-        placements = []
-        with ChapterAssembler(wav, loudness=self.ctx.master.lufs if self.ctx.master else None) as assembler:
-            for pc in planned.chunks:
-                if self.ctx.cancel.is_set():
-                    raise Cancelled(STOPPED)
-                chunk_path = self.ctx.cache.path_for(pc.key)
-                placements.append(assembler.append(chunk_path, pause_seconds(pc.chunk.pause_after)))
-                testhooks.pause_at("stitch", self.ctx.cancel)
-            assembler.finish()
-        return placements, assembler.sample_rate
-
-    def _encode_one(self, wav: Path, kind: str, target: Path, record: ChapterRecord,
-                    planned: PlannedChapter, rate: int) -> None:
-        ctx, chapter = self.ctx, planned.chapter
-        measured: list[mastering.ChapterLoudness] = []
-        encode_chapter(wav, target, fmt=kind, meta=ctx.meta, title=chapter.title, track=chapter.index,
-                       total=len(ctx.plan.book.chapters), ffmpeg=ctx.ffmpeg,
-                       audio_filter=mastering.chapter_filter(ctx.master, rate) if ctx.master else None,
-                       on_output=lambda text: measured.extend(filter(None, [mastering.parse_stats(text)])))
-        if measured and record.loudness is None:
-            ctx.report.add_loudness(chapter, measured[0])
-            record.loudness = measured[0].as_dict()
-        write_sidecar(target, record)
+        return ChapterEncode(planned, targets, files, lambda pc: ctx.cache.path_for(pc.key), meta=ctx.meta,
+                             ffmpeg=ctx.ffmpeg, total_chapters=len(ctx.plan.book.chapters), master=ctx.master,
+                             cancel=ctx.cancel, audio_seconds=lambda: tally.audio_seconds, done=done)
 
 
 __all__ = ["ChapterWork", "ENCODERS", "encode_kinds"]

@@ -33,7 +33,7 @@ from app.pipeline.cache import ChunkCache
 #: Takes a chunk may get (the first included) before it is reported as failing.
 DEFAULT_TAKES = 3
 #: Bump when the verdict layout changes, so old verdicts are re-checked.
-VERDICT_VERSION = 1
+VERDICT_VERSION = 2  # 2: misheard spans (same sounds, other words) no longer reject a take
 
 
 def take_seed(seed: int, take: int) -> int:
@@ -139,7 +139,8 @@ class Verifier:
     def settle(self, key: str) -> Verdict:
         """Keep the best take under the chunk's key, drop the others, write and return the verdict."""
         checks = self._checks.pop(key)
-        best = min(checks, key=lambda c: (not c.score.ok, c.score.error_rate, c.take))
+        # Said right first, then the least said wrong; the plain word error breaks ties.
+        best = min(checks, key=lambda c: (not c.score.ok, c.score.wrong_rate, c.score.error_rate, c.take))
         current = checks[-1].take
         if best.take != current:
             for name, path in self._files(key).items():

@@ -81,3 +81,41 @@ def test_quicktime_text_track_has_one_sample_per_chapter_at_its_start(m4b):
     # Each sample lasts its chapter: the hour-long one did not wrap around 32 bits.
     assert [c.duration for c in chapters][:2] == pytest.approx([starts[1], starts[2] - starts[1]], abs=0.05)
     assert chapters[1].duration > 3600
+
+
+def _top_level_boxes(path: Path) -> list[bytes]:
+    """Return the file's top-level MP4 box types in order (read here, not by the app)."""
+    kinds = []
+    with open(path, "rb") as fh:
+        while head := fh.read(8):
+            size, kind = int.from_bytes(head[:4], "big"), head[4:]
+            if size == 1:
+                size = int.from_bytes(fh.read(8), "big") - 8
+            kinds.append(kind)
+            fh.seek(size - 8, 1)
+    return kinds
+
+
+def test_the_index_comes_before_the_audio_without_a_second_pass(m4b):
+    # -moov_size reserves the room up front; +faststart would have moved it by rewriting the file.
+    boxes = _top_level_boxes(m4b[0])
+    assert boxes.index(b"moov") < boxes.index(b"mdat"), boxes
+    assert b"free" in boxes[boxes.index(b"moov"):boxes.index(b"mdat")], "the unused reserve stays a free box"
+
+
+def test_a_reserve_too_small_falls_back_to_faststart(tmp_path, monkeypatch):
+    from app.audio import export
+
+    ff = ffmpeg_exe()
+    chapters = []
+    for i in range(2):
+        path = tmp_path / f"ch{i}.aac"
+        run_ffmpeg([ff, "-f", "lavfi", "-i", "anullsrc=r=8000:cl=mono", "-t", "20", "-c:a", "aac", "-b:a", "16k",
+                    "-f", "adts", str(path)])
+        chapters.append(ChapterAudio(TITLES[i], path))
+    monkeypatch.setattr(export, "moov_reserve", lambda *a: 64)  # no real book outgrows the estimate
+    out = mux_m4b(chapters, tmp_path / "book.m4b", meta=BookMeta("B", "A"), ffmpeg=ff)
+    boxes = _top_level_boxes(out)
+    assert boxes.index(b"moov") < boxes.index(b"mdat"), boxes
+    assert [c.title for c in qt_chapters(out)] == TITLES[:2]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["book.m4b", "ch0.aac", "ch1.aac"]

@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 from app.audio.assemble import PAUSES, ChapterAssembler
-from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
+from app.audio.export import BookMeta, ChapterAudio, mux_m4b
 from tests.media import media_duration, read_chapters
 from app.audio.ffmpeg import ffmpeg_exe, run_ffmpeg
 from app.book.model import Cover
 from app.errors import ConfigError, OutputError
 
+from .encoding import encode_chapter
 from .signals import silence, tone, write_wav
 
 TITLES = ["Chapter One: Begin", "Two = two; #2 \\ back", "Épilogue — the end"]

@@ -46,8 +46,8 @@ def stub_qwen3_metadata(hf_home: Path) -> None:
 
 
 def cpu_server(conf_python: Path, workdir: Path, key: str, **kw) -> CpuServer:
-    """Return (not started) a CPU server for catalog model `key`, launched with its vendored config."""
-    spec = catalog.get(key)
+    """Return (not started) a CPU server for catalog model `key` (or a listening model), with its vendored config."""
+    spec = catalog.ASR_CATALOG.get(key) or catalog.get(key)
     stub_qwen3_metadata(workdir / "hf")
     return CpuServer(python=conf_python, workdir=workdir, config=catalog.config_path(spec.config_file),
                      model_path=spec.model_path, model_name=spec.key, **kw)
@@ -105,18 +105,3 @@ def ffmpeg() -> str:
     import imageio_ffmpeg
 
     return imageio_ffmpeg.get_ffmpeg_exe()
-
-
-
-
-@pytest.fixture(autouse=True)
-def _contract_without_verification(isolated_home):
-    """This tier proves the HTTP contract with the real 0.1.9 app, not how chunks are heard.
-
-    Verification (on by default for sglomni) is proven in tests/listen against the double's Piper
-    speech; here tiny.en flagged one chunk of the CPU coordinator's speech on every take (issue 13
-    stays open on such false positives), which would fail contract tests for a listening reason.
-    """
-    from tests.support import tone_speech_without_verification
-
-    tone_speech_without_verification()

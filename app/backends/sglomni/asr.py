@@ -4,12 +4,18 @@ The chunk's WAV bytes go up as a multipart upload (never a path, so a remote
 server needs no access to our disk); `verbose_json` answers with the text,
 the detected language and segment timings (the route gives no word timings,
 so the timing sidecar holds segments only).
+
+ServerTranscriber listens through any server (--asr-url); ManagedTranscriber
+starts a listening model of the catalog (catalog.ASR_CATALOG) with the same
+lifecycle code as the TTS server, beside it, and stops it with the run.
 """
 from __future__ import annotations
 
+import socket
 import threading
 from pathlib import Path
 
+from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import Endpoint, Timeouts, parse_json, safe_url
 from app.errors import ServerError
 from app.listen.transcript import Segment, Transcript
@@ -34,7 +40,7 @@ class ServerTranscriber:
         with self._lock:
             if self._endpoint is None:
                 self._endpoint = Endpoint(self.url, timeouts=Timeouts(read=READ_TIMEOUT),
-                                          concurrency=self._concurrency)
+                                          max_connections=self._concurrency)
             return self._endpoint
 
     def transcribe(self, wav: Path, *, language: str | None = None) -> Transcript:
@@ -61,3 +67,49 @@ class ServerTranscriber:
             if self._endpoint is not None:
                 self._endpoint.close()
                 self._endpoint = None
+
+
+def free_loopback_port() -> int:
+    """Return a port the kernel has free on 127.0.0.1 now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ManagedTranscriber(ServerTranscriber):
+    """A listening model this tool starts beside the TTS server on first use and stops on close().
+
+    The boot waits for the first take to hear, on the verification pool, so synthesis starts
+    at once; the run's chunks queue for their verdicts meanwhile.
+    """
+
+    def __init__(self, spec: ModelSpec, *, port: int | None = None, start_timeout: float = 1200.0):
+        from app.backends.sglomni.server import ManagedServer
+
+        self.server = ManagedServer(spec, port=port or free_loopback_port(), start_timeout=start_timeout)
+        super().__init__(self.server.base_url, model=spec.key)
+        # The model decides the verdicts, not the port it happened to get.
+        self.identity = f"sglomni-asr:{spec.key}"
+        self._boot = threading.Lock()
+        self._closed = False
+
+    def transcribe(self, wav: Path, *, language: str | None = None) -> Transcript:
+        """Start the listening server if it is not running, then upload `wav` to it."""
+        from app.backends.sglomni.server import ServerState
+
+        with self._boot:
+            if self._closed:
+                raise ServerError("The listening server was stopped with the run", transient=False)
+            if self.server.state is not ServerState.READY:
+                self.server.start()
+        return super().transcribe(wav, language=language)
+
+    def close(self) -> None:
+        """Close the connection pool and stop the server if this run started it."""
+        from app.backends.sglomni.server import ServerState
+
+        super().close()
+        with self._boot:
+            self._closed = True
+            if self.server.state is ServerState.READY:
+                self.server.stop()

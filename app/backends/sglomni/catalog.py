@@ -364,3 +364,34 @@ def get(key: str) -> ModelSpec:
             f"Unknown sglomni model '{key}'. Valid models: {', '.join(sorted(CATALOG))}",
             hint="List them with: python audiobook.py backends sglomni list",
         ) from None
+
+
+# --- listening models (issue 13): served beside a TTS model for verification, never narrating ---
+# Kept out of CATALOG: they take no /v1/audio/speech request and are no narrator to pick.
+_ASR_ENTRIES = (
+    ModelSpec(
+        key="whisper_large_v3_turbo",
+        label="Whisper large-v3-turbo (listening)",
+        org="openai",
+        model_path="openai/whisper-large-v3-turbo",
+        capabilities=frozenset({"asr"}),
+        sample_rate=16000,
+        config_file="whisper_large_v3_turbo.yaml",
+        request=RequestFields(source="models/whisper_asr/request_builders.py (POST /v1/audio/transcriptions)"),
+        vram_notes=(
+            "0.8B parameters (~1.6 GB bf16); the vendored config caps its engine at mem_fraction_static "
+            "0.10 and 16 running requests; the TTS model's own config must leave that share free"
+        ),
+    ),
+)
+
+ASR_CATALOG: Mapping[str, ModelSpec] = MappingProxyType({spec.key: spec for spec in _ASR_ENTRIES})
+
+
+def get_asr(key: str) -> ModelSpec:
+    """Return the listening model `key` or raise ConfigError listing the valid keys."""
+    try:
+        return ASR_CATALOG[key]
+    except KeyError:
+        raise ConfigError(f"Unknown listening model '{key}'. Valid models: {', '.join(sorted(ASR_CATALOG))}",
+                          hint="Or listen with any server's transcription route: --asr-url URL") from None

