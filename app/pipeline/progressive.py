@@ -28,7 +28,6 @@ from typing import Callable, Protocol
 
 from app import testhooks
 from app.audio import master as mastering
-from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta
 from app.audio.stream import FanOut, StreamEncoder
 from app.errors import Cancelled
@@ -185,6 +184,9 @@ class ChapterEncode:
         self._encoders = [StreamEncoder(target, fmt=kind, meta=meta, title=chapter.title, track=chapter.index,
                                         total=total_chapters, ffmpeg=ffmpeg, audio_filter=mastered)
                           for kind, target in targets.items()]
+        # Imported here: the assembler needs numpy, and a cached re-run opens no chapter (issue 16 P4).
+        from app.audio.assemble import ChapterAssembler
+
         self._assembler = ChapterAssembler(loudness=master.lufs if master else None, sink=FanOut(self._encoders))
         self._placements = []
 
