@@ -22,7 +22,9 @@ def test_preview_speaks_the_text_and_speed_makes_it_shorter(tmp_path, run_cli, w
     assert duration(fast) < 0.8 * duration(normal), (duration(fast), duration(normal))
     # Still the sentence at 1.5 times the rate, not noise.
     heard = whisper(fast, tmp_path)
-    assert sum(w in heard for w in ("lighthouse", "seven", "ships", "fog")) >= 3, heard
+    # Most of its words, not a fixed few: tiny.en once heard "ships" as "chits" and "fog" as "vlog" at 1.5x.
+    key = ("lighthouse", "keeper", "counted", "seven", "ships", "morning", "fog", "rolled")
+    assert sum(w in heard for w in key) >= 5, heard
 
 
 def test_preview_writes_wav_only_and_speed_is_refused_where_the_model_has_none(tmp_path, run_cli, isolated_home):
