@@ -8,27 +8,16 @@ resumes from the cached chunks without asking the server again.
 """
 from __future__ import annotations
 
-import json
 import os
 import signal
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.media import read_chapters
+
 from .books import book, chapter_titles, expected_chapter_seconds
 from .conftest import sglomni_args
-
-FFPROBE = "/usr/bin/ffprobe"
-
-
-def _ffprobe_chapters(path: Path) -> list[tuple[str, float, float]]:
-    if not Path(FFPROBE).exists():
-        pytest.skip("Debian's ffprobe is not installed (run scripts/system-deps.sh)")
-    run = subprocess.run([FFPROBE, "-v", "error", "-show_chapters", "-of", "json", str(path)],
-                         capture_output=True, text=True, timeout=60, check=True)
-    return [(c["tags"]["title"], float(c["start_time"]), float(c["end_time"]))
-            for c in json.loads(run.stdout)["chapters"]]
 
 
 def _stream_encoders(pid: int) -> list[int]:
@@ -65,7 +54,7 @@ def test_chapters_are_encoded_while_their_chunks_arrive_and_the_marks_are_right(
     assert asked < 10, f"the encoder started only after {asked} requests: chapter 1 was complete"
     assert run.finish() == 0, run.stderr
 
-    marks = _ffprobe_chapters(out)
+    marks = read_chapters(out)
     assert [t for t, _, _ in marks] == chapter_titles(2)
     expected = expected_chapter_seconds(src, 8)
     assert marks[0][1] == 0.0 and marks[1][1] == pytest.approx(marks[0][2], abs=0.001)
@@ -101,6 +90,6 @@ def test_ctrl_c_while_a_chapter_is_half_encoded_keeps_the_good_book_and_the_reru
     rerun = cli(*args)
     assert rerun.finish() == 0, rerun.stderr
     assert len(fault_log()) == asked, "the re-run resumed from the cache without asking the server"
-    assert [t for t, _, _ in _ffprobe_chapters(out)] == chapter_titles(2)
+    assert [t for t, _, _ in read_chapters(out)] == chapter_titles(2)
     assert os.listdir(out.parent) == ["river.m4b", "river.report.json"] or sorted(os.listdir(out.parent)) == [
         "river.m4b", "river.report.json"]
