@@ -14,8 +14,7 @@ FFMPEG = imageio_ffmpeg.get_ffmpeg_exe()
 
 def ffprobe(path: Path) -> dict:
     """Return ffprobe's streams and format of `path` as JSON."""
-    if shutil.which("ffprobe") is None:
-        pytest.skip("ffprobe (scripts/system-deps.sh) missing")
+    assert shutil.which("ffprobe"), "ffprobe is not installed: run bash scripts/system-deps.sh"
     out = subprocess.run(["ffprobe", "-v", "error", "-show_streams", "-show_format", "-of", "json", str(path)],
                          capture_output=True, text=True, check=True, timeout=60).stdout
     return json.loads(out)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -161,7 +160,6 @@ async def test_the_form_builds_the_clis_request(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("ffprobe") is None, reason="ffprobe (scripts/system-deps.sh) missing")
 async def test_chosen_title_author_formats_and_chapters_reach_the_output(tmp_path):
     """End to end with Piper at 80x24: the form's choices, read back from the files with ffprobe."""
     book = tmp_path / "harbour.md"
