@@ -1,18 +1,28 @@
-"""Loudness mastering: every chunk to one loudness before stitching, every chapter to a target as it is encoded.
+"""Loudness mastering: every chunk to one loudness before stitching, every chapter limited and measured as it is encoded.
 
 Two steps, both with maintained meters, neither a pass over the whole book:
-- level(): a chunk is measured with pyloudnorm (ITU-R BS.1770-4) and scaled to
-  the target, so a hot or a quiet take does not stand out in its chapter;
-- chapter_filter(): the chapter's encode runs ffmpeg's loudnorm (EBU R128,
-  true-peak limiter with oversampling) to the target integrated loudness and
-  true peak, and prints what it measured on its output; parse_stats() reads
-  that for the report.
-Pauses stay true silence: both steps only multiply samples, and zero times a
-gain is zero.
+- level(): a chunk is measured with libebur128 (pyebur128; ITU-R BS.1770-4,
+  EBU R128) and scaled to the target, so a hot or a quiet take does not stand
+  out. Chunks at the target stitched with silent pauses make a chapter at the
+  target (BS.1770's gates drop the pauses), so the chapter needs no loudness
+  loop of its own;
+- chapter_filter(): the chapter's encode runs a lookahead limiter (ffmpeg's
+  alimiter) that keeps peaks under the true-peak ceiling, then ffmpeg's
+  ebur128 meter, which prints the chapter's integrated loudness, range and
+  true peak on its output; parse_stats() reads that for the report.
+
+Until session 4 the chapter stage was ffmpeg's loudnorm (single-pass dynamic
+mode). It oversamples to 192 kHz for true-peak detection and costs 3.3x the
+AAC encode itself, to re-do a loudness the chunks already have; the limiter
+and the meter cost a fraction of that (benchmarks/README.md, "Cheaper
+mastering (session 4)").
+
+Pauses stay true silence: leveling only multiplies samples (zero times a gain
+is zero), and a limiter only ever lowers the gain.
 """
 from __future__ import annotations
 
-import json
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -24,18 +34,33 @@ if TYPE_CHECKING:
 DEFAULT_LUFS = -20.0
 #: Default true-peak ceiling (dBTP); platforms ask for -3 dB or lower.
 DEFAULT_TRUE_PEAK = -3.0
-#: Loudness range loudnorm aims at; leveled speech sits well inside it.
-TARGET_LRA = 7.0
+#: Which chain masters a chapter; part of the chapter's file key, so chapters encoded by another
+#: chain (loudnorm, before session 4) are encoded again rather than mixed with these in one book.
+CHAIN = "limiter-v1"
 #: Shortest chunk BS.1770 can gate (one 400 ms block); shorter ones are left as they are.
 _MIN_SECONDS = 0.4
 #: Largest gain one chunk may get: beyond this a chunk is noise or a fault, not a quiet take.
 _MAX_GAIN_DB = 24.0
-#: Sample peak a leveled chunk may reach in the 16-bit chapter WAV (the encode's limiter does the rest).
+#: Sample peak a leveled chunk may reach in the 16-bit chapter PCM (the encode's limiter does the rest).
 _SAMPLE_CEILING = 0.98
-#: Room the limiter leaves below the ceiling for the lossy encoder: AAC and MP3 rebuild the
-#: waveform from a band-limited spectrum and overshoot the limited peaks by up to ~0.7 dB.
-CODEC_MARGIN_DB = 1.0
-#: Lowest and highest targets loudnorm accepts.
+#: How far below the true-peak ceiling the limiter holds sample peaks. The limiter sees samples, not
+#: the waveform between them, and AAC and MP3 rebuild the waveform from a band-limited spectrum,
+#: overshooting limited peaks: measured on Piper speech (22.05 kHz) through AAC 64k, a limit 1.5 dB
+#: under the ceiling gave true peaks 1.2 dB under it.
+LIMITER_MARGIN_DB = 1.5
+#: The limiter's lookahead and release (ms): a 5 ms lookahead catches a plosive before it passes;
+#: a 50 ms release lets the gain recover between syllables without pumping.
+_ATTACK_MS = 5
+_RELEASE_MS = 50
+#: Chunks go into the chapter's 16-bit PCM this much under the target, and the chapter filter gives it
+#: back before its limiter: a voice whose peaks stand more than ~17 dB over its loudness (Piper's do)
+#: would otherwise be held down by the PCM's full scale, not brought to the target.
+PCM_HEADROOM_DB = 6.0
+#: How far a chapter's measured loudness may miss the target before it is encoded again with the
+#: difference made up (the limiter takes ~0.7 LU off Piper's voice, whose peaks are high; the
+#: goal is 1 LU, measured after the lossy encoder, which moves it by ~0.1 LU).
+TOLERANCE_LU = 0.75
+#: Lowest and highest targets accepted (BS.1770's absolute gate is -70 LUFS).
 LUFS_RANGE = (-70.0, -5.0)
 
 
@@ -46,9 +71,13 @@ class Target:
     lufs: float = DEFAULT_LUFS
     true_peak: float = DEFAULT_TRUE_PEAK
 
+    def pcm_lufs(self) -> float:
+        """Return the loudness chunks are leveled to in the chapter PCM (the chapter filter adds the headroom back)."""
+        return self.lufs - PCM_HEADROOM_DB
+
     def key(self) -> str:
-        """Return a short string that changes when the target does (part of a chapter's file key)."""
-        return f"master:{self.lufs:g}:{self.true_peak:g}"
+        """Return a short string that changes when the target or the chain does (part of a chapter's file key)."""
+        return f"master:{CHAIN}:{self.lufs:g}:{self.true_peak:g}"
 
 
 @dataclass(frozen=True)
@@ -67,14 +96,24 @@ class ChapterLoudness:
         return cls(float(data["integrated_lufs"]), float(data["range_lu"]), float(data["true_peak_dbtp"]))
 
 
+def integrated_loudness(samples: np.ndarray, rate: int) -> float:
+    """Return the integrated loudness (LUFS) of float samples (frames x channels); -inf when all is gated out."""
+    import numpy as np
+    import pyebur128  # libebur128 in C: no scipy in the process (pyloudnorm's filters cost ~75 MB)
+
+    state = pyebur128.R128State(samples.shape[1], rate, pyebur128.MeasurementMode.MODE_I)
+    interleaved = np.ascontiguousarray(samples, dtype=np.float32).reshape(-1)
+    state.add_frames(interleaved, samples.shape[0])
+    return pyebur128.get_loudness_global(state)
+
+
 def level(samples: np.ndarray, rate: int, lufs: float) -> np.ndarray:
     """Return the chunk (float32, frames x channels) scaled to `lufs` integrated loudness."""
     if samples.shape[0] < int(_MIN_SECONDS * rate):
         return samples
     import numpy as np  # here, not at the top: a cached re-run reads loudness records and needs no numpy
-    import pyloudnorm  # scipy.signal takes seconds to import: only runs that master pay for it
 
-    loudness = pyloudnorm.Meter(rate).integrated_loudness(samples.astype(np.float64))
+    loudness = integrated_loudness(samples, rate)
     if not np.isfinite(loudness):
         return samples  # all below the absolute gate: nothing to level
     gain_db = float(np.clip(lufs - loudness, -_MAX_GAIN_DB, _MAX_GAIN_DB))
@@ -85,24 +124,48 @@ def level(samples: np.ndarray, rate: int, lufs: float) -> np.ndarray:
     return (samples * np.float32(gain)).astype(np.float32)
 
 
-def chapter_filter(target: Target, sample_rate: int) -> str:
-    """Return the ffmpeg audio filter that masters a chapter to `target` during its encode."""
-    # loudnorm works at 192 kHz internally (true-peak detection); resample back to the chapter's rate.
-    ceiling = target.true_peak - CODEC_MARGIN_DB
-    return (f"loudnorm=I={target.lufs:g}:TP={ceiling:g}:LRA={TARGET_LRA:g}:print_format=json,"
-            f"aresample={sample_rate}")
+def chapter_filter(target: Target, makeup_db: float = 0.0) -> str:
+    """Return the ffmpeg audio filter that brings a chapter's PCM to `target`, limits its peaks and measures it.
+
+    `makeup_db` is added for a chapter encoded again because it measured under the target (makeup()).
+    """
+    limit = 10.0 ** ((target.true_peak - LIMITER_MARGIN_DB) / 20.0)
+    # level=false: alimiter's default "auto level" would raise the output back to 0 dBFS.
+    # latency=true: output aligned with the input (no 5 ms shift of every sentence timing) and the
+    # lookahead flushed at the end. framelog=quiet: only the summary, not ten lines a second.
+    return (f"volume={PCM_HEADROOM_DB + makeup_db:.2f}dB,"
+            f"alimiter=limit={limit:.6f}:attack={_ATTACK_MS}:release={_RELEASE_MS}:level=false:latency=true,"
+            "ebur128=peak=true:framelog=quiet")
 
 
-_STATS = re.compile(r"\{[^{}]*\"output_i\"[^{}]*\}", re.S)
+def makeup(measured: ChapterLoudness | None, target: Target) -> float:
+    """Return the gain (dB) to encode a chapter again with, or 0.0 if it measured within TOLERANCE_LU of `target`.
+
+    The limiter lowers peaks and with them a little loudness, more for a voice with high peaks; a chapter
+    that lost more than the tolerance is encoded once more from its chunks with the shortfall added
+    before the limiter (deterministic: the same chunks give the same two encodes).
+    """
+    if measured is None:
+        return 0.0
+    missed = target.lufs - measured.integrated
+    return round(missed, 2) if abs(missed) > TOLERANCE_LU else 0.0
+
+
+_SUMMARY_VALUE = r"(?m)^\s*{label}:\s+(-?(?:[\d.]+|inf))\b"
 
 
 def parse_stats(ffmpeg_output: str) -> ChapterLoudness | None:
-    """Return the output loudness loudnorm printed, or None if it printed none."""
-    found = _STATS.findall(ffmpeg_output)
-    if not found:
+    """Return what ebur128 printed in its summary, or None if it printed none (or measured only silence)."""
+    start = ffmpeg_output.rfind("Summary:")
+    if start < 0:
         return None
-    try:
-        data = json.loads(found[-1])
-        return ChapterLoudness(float(data["output_i"]), float(data["output_lra"]), float(data["output_tp"]))
-    except (ValueError, KeyError):
-        return None
+    summary = ffmpeg_output[start:]
+    values = []
+    for label in ("I", "LRA", "Peak"):
+        found = re.search(_SUMMARY_VALUE.format(label=label), summary)
+        if found is None:
+            return None
+        values.append(float(found.group(1)))
+    if not all(math.isfinite(v) for v in values):
+        return None  # a silent chapter: no loudness to report (and JSON has no -inf)
+    return ChapterLoudness(*values)

@@ -7,10 +7,9 @@ per output instead of a WAV file, so when the last chunk of a chapter is
 appended, only what is still in the pipe is left to encode.
 
 The arguments are export.encode_args(), the same as a file encode's, so a
-streamed chapter is the same chapter. Mastering stays as it was: loudnorm runs
-in its single-pass (dynamic) mode, which already works on a stream with a few
-seconds of look-ahead, and each chunk is leveled before it is appended; nothing
-needs the finished chapter.
+streamed chapter is the same chapter. Mastering needs nothing of the finished
+chapter either: each chunk is leveled before it is appended, and the encode's
+limiter and meter (app/audio/master.py) work on a stream with 5 ms of look-ahead.
 
 An encoder writes to a temp name beside its target (renamed into place only by
 finish()) and its printed text to a log file beside that; abort() kills it and
@@ -23,7 +22,6 @@ import contextlib
 import os
 import subprocess
 from pathlib import Path
-from typing import Callable
 
 from app import proc
 from app.audio.export import BookMeta, cover_file, encode_args, temp_beside
@@ -33,7 +31,7 @@ from app.errors import OutputError
 #: Longest wait for an encoder to drain its pipe after its input is closed (it has at most
 #: a pipe's worth of audio left; minutes mean a hung ffmpeg).
 FINISH_TIMEOUT_SECONDS = 600.0
-#: Most of an encoder's log read back (loudnorm's statistics and the last error are at the end).
+#: Most of an encoder's log read back (the meter's summary and the last error are at the end).
 _LOG_TAIL_BYTES = 64 * 1024
 
 
@@ -41,8 +39,7 @@ class StreamEncoder:
     """One ffmpeg encoding raw 16-bit PCM from its stdin into one chapter file (AAC/ADTS or MP3)."""
 
     def __init__(self, out: Path, *, fmt: str, meta: BookMeta, title: str, track: int, total: int, ffmpeg: str,
-                 audio_filter: str | Callable[[int], str] | None = None):
-        """`audio_filter` may be a function of the sample rate (mastering resamples back to it)."""
+                 audio_filter: str | None = None):
         self.out = Path(out)
         self._settings = dict(fmt=fmt, meta=meta, title=title, track=track, total=total, audio_filter=audio_filter)
         self._ffmpeg = ffmpeg
@@ -54,7 +51,6 @@ class StreamEncoder:
     def start(self, sample_rate: int, channels: int) -> None:
         """Start ffmpeg for PCM of this rate and channel count."""
         s = self._settings
-        audio_filter = s["audio_filter"](sample_rate) if callable(s["audio_filter"]) else s["audio_filter"]
         try:
             self._tmp = self._files.enter_context(temp_beside(self.out))
             cover = self._files.enter_context(cover_file(s["meta"].cover if s["fmt"] == "mp3" else None,
@@ -65,7 +61,7 @@ class StreamEncoder:
             argv = [self._ffmpeg, *BASE_FLAGS, "-f", "s16le", "-ar", str(sample_rate), "-ac", str(channels),
                     "-i", "pipe:0",
                     *encode_args(s["fmt"], self.out, channels=channels, meta=s["meta"], title=s["title"],
-                                 track=s["track"], total=s["total"], cover=cover, audio_filter=audio_filter),
+                                 track=s["track"], total=s["total"], cover=cover, audio_filter=s["audio_filter"]),
                     str(self._tmp)]
             log.write(("$ " + " ".join(argv) + "\n").encode())
             log.flush()

@@ -178,17 +178,22 @@ class ChapterEncode:
         self._cancel = cancel
         self._audio_seconds = audio_seconds
         self._done = done
-        chapter = planned.chapter
-        # The mastering filter resamples back to the chapter's rate, known from its first chunk.
-        mastered = (lambda rate: mastering.chapter_filter(master, rate)) if master else None
-        self._encoders = [StreamEncoder(target, fmt=kind, meta=meta, title=chapter.title, track=chapter.index,
-                                        total=total_chapters, ffmpeg=ffmpeg, audio_filter=mastered)
-                          for kind, target in targets.items()]
+        self._master = master
+        self._encode = dict(meta=meta, ffmpeg=ffmpeg, total=total_chapters)
+        self._assembler = self._open()
+        self._placements = []
+
+    def _open(self, makeup_db: float = 0.0):
+        """Return an assembler stitching into a fresh encoder per target, mastered with `makeup_db` more gain."""
         # Imported here: the assembler needs numpy, and a cached re-run opens no chapter (issue 16 P4).
         from app.audio.assemble import ChapterAssembler
 
-        self._assembler = ChapterAssembler(loudness=master.lufs if master else None, sink=FanOut(self._encoders))
-        self._placements = []
+        chapter, master, e = self.planned.chapter, self._master, self._encode
+        mastered = mastering.chapter_filter(master, makeup_db) if master else None
+        encoders = [StreamEncoder(target, fmt=kind, meta=e["meta"], title=chapter.title, track=chapter.index,
+                                  total=e["total"], ffmpeg=e["ffmpeg"], audio_filter=mastered)
+                    for kind, target in self.targets.items()]
+        return ChapterAssembler(loudness=master.pcm_lufs() if master else None, sink=FanOut(encoders))
 
     def append(self, position: int) -> None:
         pc = self.planned.chunks[position]
@@ -197,17 +202,33 @@ class ChapterEncode:
 
     def finish(self) -> ChapterRecord:
         """Finish the encodes, write each one's sidecar and return the chapter's record."""
-        printed = self._assembler.finish()
+        loudness = self._measured(self._assembler.finish())
+        gain = mastering.makeup(loudness, self._master) if self._master else 0.0
+        if gain:
+            # The limiter took more than the tolerance off this voice's loudness: encode the chapter once
+            # more from its cached chunks with the shortfall made up (the same stitch, so the same placements).
+            self._assembler = self._open(gain)
+            for pc in self.planned.chunks:
+                if self._cancel.is_set():
+                    raise Cancelled(STOPPED)
+                self._assembler.append(self._chunk_path(pc), pause_seconds(pc.chunk.pause_after))
+            loudness = self._measured(self._assembler.finish())
         record = ChapterRecord(self.planned.chapter.title, self._audio_seconds(), self._assembler.sample_rate,
                                self._placements, dict(self.files))
-        for enc in self._encoders:
-            stats = mastering.parse_stats(printed.get(enc.out, ""))
-            if stats is not None and record.loudness is None:
-                record.loudness = stats.as_dict()
+        record.loudness = loudness.as_dict() if loudness is not None else None
         for target in self.targets.values():
             write_sidecar(target, record)
         self._done(record)
         return record
+
+    @staticmethod
+    def _measured(printed: dict[Path, str]) -> mastering.ChapterLoudness | None:
+        """Return the loudness the first encode's meter printed (every encode of a chapter meters the same PCM)."""
+        for text in printed.values():
+            stats = mastering.parse_stats(text)
+            if stats is not None:
+                return stats
+        return None
 
     def abort(self) -> None:
         self._assembler.abort()

@@ -27,7 +27,7 @@ def _chunks(tmp: Path) -> list[Path]:
 
 
 def _encoder(out: Path, fmt: str, ff: str, mastered: bool) -> StreamEncoder:
-    audio_filter = (lambda rate: master.chapter_filter(master.Target(), rate)) if mastered else None
+    audio_filter = master.chapter_filter(master.Target()) if mastered else None
     return StreamEncoder(out, fmt=fmt, meta=META, title="One", track=1, total=2, ffmpeg=ff, audio_filter=audio_filter)
 
 
@@ -40,7 +40,7 @@ def test_a_streamed_chapter_is_the_same_file_as_an_encode_of_the_stitched_wav(tm
             asm.append(c, 0.25)
         wav = asm.finish()
     encode_chapter(wav, tmp_path / f"file.{ext}", fmt=fmt, meta=META, title="One", track=1, total=2, ffmpeg=ff,
-                   audio_filter=master.chapter_filter(master.Target(), 22050) if mastered else None)
+                   audio_filter=master.chapter_filter(master.Target()) if mastered else None)
 
     streamed = _encoder(tmp_path / f"stream.{ext}", fmt, ff, mastered)
     with ChapterAssembler(sink=FanOut([streamed])) as asm:
@@ -50,7 +50,7 @@ def test_a_streamed_chapter_is_the_same_file_as_an_encode_of_the_stitched_wav(tm
 
     assert (tmp_path / f"stream.{ext}").read_bytes() == (tmp_path / f"file.{ext}").read_bytes()
     stats = master.parse_stats(printed[streamed.out])
-    assert (stats is not None) == mastered, "loudnorm's measurement comes back from the streamed encode"
+    assert (stats is not None) == mastered, "the meter's summary comes back from the streamed encode"
 
 
 def test_an_aborted_encode_leaves_the_good_chapter_and_no_temp_files(tmp_path, ff):
