@@ -44,10 +44,12 @@ _MAX_GAIN_DB = 24.0
 #: Sample peak a leveled chunk may reach in the 16-bit chapter PCM (the encode's limiter does the rest).
 _SAMPLE_CEILING = 0.98
 #: How far below the true-peak ceiling the limiter holds sample peaks. The limiter sees samples, not
-#: the waveform between them, and AAC and MP3 rebuild the waveform from a band-limited spectrum,
-#: overshooting limited peaks: measured on Piper speech (22.05 kHz) through AAC 64k, a limit 1.5 dB
-#: under the ceiling gave true peaks 1.2 dB under it.
+#: the waveform between them, which peaks higher (0.5-0.9 dB measured on Piper speech and on
+#: broadband noise at 22.05 kHz); the meter's true peak catches what still passes (CODEC_MARGIN_DB).
 LIMITER_MARGIN_DB = 1.5
+#: Room the chapter's PCM must leave under the ceiling for the lossy encoder: AAC and MP3 rebuild the
+#: waveform from a band-limited spectrum and overshoot it (up to 1.0 dB measured, MP3 on noise).
+CODEC_MARGIN_DB = 1.0
 #: The limiter's lookahead and release (ms): a 5 ms lookahead catches a plosive before it passes;
 #: a 50 ms release lets the gain recover between syllables without pumping.
 _ATTACK_MS = 5
@@ -57,9 +59,14 @@ _RELEASE_MS = 50
 #: would otherwise be held down by the PCM's full scale, not brought to the target.
 PCM_HEADROOM_DB = 6.0
 #: How far a chapter's measured loudness may miss the target before it is encoded again with the
-#: difference made up (the limiter takes ~0.7 LU off Piper's voice, whose peaks are high; the
-#: goal is 1 LU, measured after the lossy encoder, which moves it by ~0.1 LU).
-TOLERANCE_LU = 0.75
+#: difference made up. The limiter takes ~0.7 LU off Piper's voice at -20 LUFS (its peaks stand high
+#: over its loudness); the goal is 1 LU measured after the lossy encoder, which moves it by up to 0.3 LU.
+TOLERANCE_LU = 0.5
+#: A second encode lowers its limit by this many dB per dB the first one's true peak went over, plus
+#: the room below: the true peak follows a lowered limit only about halfway, since more samples then
+#: reach it (measured on speech-like noise: limit 0.7 dB lower, true peak 0.3 dB lower).
+_RETRY_PEAK_FACTOR = 2.0
+_RETRY_PEAK_ROOM_DB = 0.3
 #: Lowest and highest targets accepted (BS.1770's absolute gate is -70 LUFS).
 LUFS_RANGE = (-70.0, -5.0)
 
@@ -78,6 +85,19 @@ class Target:
     def key(self) -> str:
         """Return a short string that changes when the target or the chain does (part of a chapter's file key)."""
         return f"master:{CHAIN}:{self.lufs:g}:{self.true_peak:g}"
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What a chapter's second encode changes, from what its first one measured."""
+
+    #: Gain (dB) added before the limiter: the loudness the first encode fell short by.
+    gain_db: float = 0.0
+    #: How much lower (dB) the limiter holds peaks: the true peak the first encode went over by.
+    limit_db: float = 0.0
+
+    def __bool__(self) -> bool:
+        return bool(self.gain_db or self.limit_db)
 
 
 @dataclass(frozen=True)
@@ -124,31 +144,37 @@ def level(samples: np.ndarray, rate: int, lufs: float) -> np.ndarray:
     return (samples * np.float32(gain)).astype(np.float32)
 
 
-def chapter_filter(target: Target, makeup_db: float = 0.0) -> str:
+def chapter_filter(target: Target, fix: Correction = Correction()) -> str:
     """Return the ffmpeg audio filter that brings a chapter's PCM to `target`, limits its peaks and measures it.
 
-    `makeup_db` is added for a chapter encoded again because it measured under the target (makeup()).
+    `fix` is what a chapter encoded a second time changes (correction()).
     """
-    limit = 10.0 ** ((target.true_peak - LIMITER_MARGIN_DB) / 20.0)
+    limit = 10.0 ** ((target.true_peak - LIMITER_MARGIN_DB - fix.limit_db) / 20.0)
     # level=false: alimiter's default "auto level" would raise the output back to 0 dBFS.
     # latency=true: output aligned with the input (no 5 ms shift of every sentence timing) and the
     # lookahead flushed at the end. framelog=quiet: only the summary, not ten lines a second.
-    return (f"volume={PCM_HEADROOM_DB + makeup_db:.2f}dB,"
+    return (f"volume={PCM_HEADROOM_DB + fix.gain_db:.2f}dB,"
             f"alimiter=limit={limit:.6f}:attack={_ATTACK_MS}:release={_RELEASE_MS}:level=false:latency=true,"
             "ebur128=peak=true:framelog=quiet")
 
 
-def makeup(measured: ChapterLoudness | None, target: Target) -> float:
-    """Return the gain (dB) to encode a chapter again with, or 0.0 if it measured within TOLERANCE_LU of `target`.
+def correction(measured: ChapterLoudness | None, target: Target) -> Correction:
+    """Return what a second encode must change, or an empty Correction if the chapter measured on target.
 
-    The limiter lowers peaks and with them a little loudness, more for a voice with high peaks; a chapter
-    that lost more than the tolerance is encoded once more from its chunks with the shortfall added
-    before the limiter (deterministic: the same chunks give the same two encodes).
+    The limiter lowers peaks and with them some loudness (more for a voice whose peaks stand high), and
+    a waveform can peak higher between samples than the limiter sees. Either beyond its tolerance, the
+    chapter is encoded once more from its chunks with the shortfall added before the limiter and the
+    limit lowered by the excess. Deterministic: the same chunks give the same two encodes.
     """
     if measured is None:
-        return 0.0
+        return Correction()
     missed = target.lufs - measured.integrated
-    return round(missed, 2) if abs(missed) > TOLERANCE_LU else 0.0
+    over = measured.true_peak - (target.true_peak - CODEC_MARGIN_DB)
+    if abs(missed) <= TOLERANCE_LU and over <= 0:
+        return Correction()
+    # Encoding again anyway: make up the whole shortfall, not only what is beyond the tolerance.
+    return Correction(gain_db=round(missed, 2),
+                      limit_db=round(_RETRY_PEAK_FACTOR * over + _RETRY_PEAK_ROOM_DB, 2) if over > 0 else 0.0)
 
 
 _SUMMARY_VALUE = r"(?m)^\s*{label}:\s+(-?(?:[\d.]+|inf))\b"

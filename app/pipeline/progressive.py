@@ -183,13 +183,13 @@ class ChapterEncode:
         self._assembler = self._open()
         self._placements = []
 
-    def _open(self, makeup_db: float = 0.0):
-        """Return an assembler stitching into a fresh encoder per target, mastered with `makeup_db` more gain."""
+    def _open(self, fix: mastering.Correction = mastering.Correction()):
+        """Return an assembler stitching into a fresh encoder per target, mastered with `fix` (a second encode)."""
         # Imported here: the assembler needs numpy, and a cached re-run opens no chapter (issue 16 P4).
         from app.audio.assemble import ChapterAssembler
 
         chapter, master, e = self.planned.chapter, self._master, self._encode
-        mastered = mastering.chapter_filter(master, makeup_db) if master else None
+        mastered = mastering.chapter_filter(master, fix) if master else None
         encoders = [StreamEncoder(target, fmt=kind, meta=e["meta"], title=chapter.title, track=chapter.index,
                                   total=e["total"], ffmpeg=e["ffmpeg"], audio_filter=mastered)
                     for kind, target in self.targets.items()]
@@ -203,11 +203,12 @@ class ChapterEncode:
     def finish(self) -> ChapterRecord:
         """Finish the encodes, write each one's sidecar and return the chapter's record."""
         loudness = self._measured(self._assembler.finish())
-        gain = mastering.makeup(loudness, self._master) if self._master else 0.0
-        if gain:
-            # The limiter took more than the tolerance off this voice's loudness: encode the chapter once
-            # more from its cached chunks with the shortfall made up (the same stitch, so the same placements).
-            self._assembler = self._open(gain)
+        fix = mastering.correction(loudness, self._master) if self._master else mastering.Correction()
+        if fix:
+            # The limiter took more than the tolerance off this voice's loudness, or let a peak too close
+            # to the ceiling: encode the chapter once more from its cached chunks, corrected (the same
+            # stitch, so the same placements).
+            self._assembler = self._open(fix)
             for pc in self.planned.chunks:
                 if self._cancel.is_set():
                     raise Cancelled(STOPPED)
