@@ -121,11 +121,12 @@ def main() -> None:
     }
     print("| chapter | chain | user CPU s (median) | peak RSS MB |\n|---|---|---|---|")
     for rate, channels in ((22050, 1), (48000, 2)):
-        # Each chain gets the PCM it gets in the app: leveled to the target before, under it by the headroom now.
-        wavs = {lufs: stitch(sentences, args.work / f"ch-{rate}-{channels}-{lufs:g}.wav", args.seconds, rate,
-                             channels, lufs) for lufs in (target.lufs, target.pcm_lufs())}
+        # The chapter PCM as the app writes it now: leveled master.PCM_HEADROOM_DB under the target
+        # (loudnorm gets the headroom back first: before session 4 chunks went in at the target).
+        wav = stitch(sentences, args.work / f"ch-{rate}-{channels}.wav", args.seconds, rate, channels, target.lufs)
         for name, chain in chains.items():
-            wav = wavs[target.pcm_lufs() if "limiter" in name else target.lufs]
+            if chain and chain.startswith("loudnorm"):
+                chain = f"volume={master.PCM_HEADROOM_DB:g}dB," + chain
             af = ["-af", chain.format(rate=rate)] if chain else []
             out = ["-c:a", "aac", "-b:a", AAC[channels], "-f", "adts", str(args.work / "out.aac")] \
                 if "AAC" in name else ["-f", "null", "-"]

@@ -69,7 +69,8 @@ class ChapterAssembler:
             raise ValueError("channels must be 1 or 2")
         if (out_path is None) == (sink is None):
             raise ValueError("give either out_path or sink")
-        #: Integrated loudness (LUFS) every chunk is leveled to before it is appended; None leaves levels alone.
+        #: The chapter's loudness target (LUFS); None leaves levels alone. Chunks go into the PCM leveled
+        #: master.PCM_HEADROOM_DB under it: the chapter's mastering filter gives that back.
         self.loudness = loudness
         self.sample_rate = sample_rate
         self.channels = channels
@@ -108,9 +109,11 @@ class ChapterAssembler:
         if len(samples):
             samples = _to_channels(samples, self.channels)
             samples = _resample(samples, info.sample_rate, self.sample_rate)
+            floor_db = GAP_DB
             if self.loudness is not None:
-                samples = master.level(samples, self.sample_rate, self.loudness)
-            gaps = tuple((start + a, start + b) for a, b in quiet_gaps(samples, self.sample_rate))
+                samples = master.level(samples, self.sample_rate, self.loudness - master.PCM_HEADROOM_DB)
+                floor_db -= master.PCM_HEADROOM_DB  # the same gaps as in the mastered chapter
+            gaps = tuple((start + a, start + b) for a, b in quiet_gaps(samples, self.sample_rate, floor_db))
             _fade_edges(samples, self.sample_rate)
             self._write(_to_int16(samples))
         del samples
@@ -268,15 +271,15 @@ def _trim(samples: np.ndarray, rate: int) -> tuple[np.ndarray, int]:
     return samples[start:end], start
 
 
-def quiet_gaps(samples: np.ndarray, rate: int) -> list[tuple[float, float]]:
-    """Return (start, end) seconds of stretches under GAP_DB lasting at least MIN_GAP_SECONDS."""
+def quiet_gaps(samples: np.ndarray, rate: int, floor_db: float = GAP_DB) -> list[tuple[float, float]]:
+    """Return (start, end) seconds of stretches under `floor_db` lasting at least MIN_GAP_SECONDS."""
     window = max(1, int(_GAP_WINDOW_SECONDS * rate))
     count = len(samples) // window
     if count < 3:
         return []
     frames = samples[: count * window].reshape(count, window, -1)
     rms = np.sqrt(np.mean(np.square(frames, dtype=np.float32), axis=(1, 2)))
-    quiet = rms < 10.0 ** (GAP_DB / 20.0)
+    quiet = rms < 10.0 ** (floor_db / 20.0)
     # Run boundaries of the quiet mask; padded so runs touching either edge close.
     edges = np.flatnonzero(np.diff(np.concatenate(([0], quiet.astype(np.int8), [0]))))
     step = window / rate

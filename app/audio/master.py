@@ -78,10 +78,6 @@ class Target:
     lufs: float = DEFAULT_LUFS
     true_peak: float = DEFAULT_TRUE_PEAK
 
-    def pcm_lufs(self) -> float:
-        """Return the loudness chunks are leveled to in the chapter PCM (the chapter filter adds the headroom back)."""
-        return self.lufs - PCM_HEADROOM_DB
-
     def key(self) -> str:
         """Return a short string that changes when the target or the chain does (part of a chapter's file key)."""
         return f"master:{CHAIN}:{self.lufs:g}:{self.true_peak:g}"

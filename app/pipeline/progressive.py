@@ -193,7 +193,7 @@ class ChapterEncode:
         encoders = [StreamEncoder(target, fmt=kind, meta=e["meta"], title=chapter.title, track=chapter.index,
                                   total=e["total"], ffmpeg=e["ffmpeg"], audio_filter=mastered)
                     for kind, target in self.targets.items()]
-        return ChapterAssembler(loudness=master.pcm_lufs() if master else None, sink=FanOut(encoders))
+        return ChapterAssembler(loudness=master.lufs if master else None, sink=FanOut(encoders))
 
     def append(self, position: int) -> None:
         pc = self.planned.chunks[position]

@@ -56,10 +56,25 @@ def _chunks(folder: Path, count: int = 4) -> list[Path]:
 
 
 def _stitch(chunks: list[Path], out: Path, target: master.Target | None) -> Path:
-    with ChapterAssembler(out, loudness=target.pcm_lufs() if target else None) as asm:
+    with ChapterAssembler(out, loudness=target.lufs if target else None) as asm:
         for c in chunks:
             asm.append(c, 0.25)
         return asm.finish()
+
+
+def test_the_headroom_finds_the_same_gaps_between_words(tmp_path):
+    """Read-along timing uses the quiet gaps inside a chunk: the PCM's headroom must not move them."""
+    speech = master.level(_babble(1.0, 1, 1.0)[:, None], RATE, master.DEFAULT_LUFS)[:, 0]
+    breath = np.random.default_rng(2).standard_normal(int(0.3 * RATE)).astype(np.float32) * 10 ** (-37 / 20)
+    chunk = write_wav(tmp_path / "c.wav", np.concatenate([speech, breath, speech, breath * 0.05, speech]), RATE)
+    gaps = {}
+    for lufs in (master.DEFAULT_LUFS, None):  # the chunk is at the target already: leveling keeps it there
+        with ChapterAssembler(tmp_path / f"{lufs}.wav", loudness=lufs) as asm:
+            gaps[lufs] = asm.append(chunk, 0.25).gaps
+            asm.finish()
+    assert len(gaps[None]) == 1, "only the near-silent breath is a gap at the target's level"
+    flat = {k: [t for gap in v for t in gap] for k, v in gaps.items()}
+    assert len(gaps[master.DEFAULT_LUFS]) == 1 and flat[master.DEFAULT_LUFS] == pytest.approx(flat[None], abs=0.011)
 
 
 def test_the_summary_read_is_what_an_independent_meter_measures(tmp_path, ff):
