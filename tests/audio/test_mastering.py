@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -23,6 +25,7 @@ from tests.listen.conftest import STORY
 from tests.sglomni.conftest import external_double, fake_venv, requests_log  # noqa: F401  (fixtures)
 
 RATE = 22050
+ROOT = Path(__file__).resolve().parents[2]
 META = BookMeta("The Book", "An Author")
 
 
@@ -75,6 +78,17 @@ def test_the_headroom_finds_the_same_gaps_between_words(tmp_path):
     assert len(gaps[None]) == 1, "only the near-silent breath is a gap at the target's level"
     flat = {k: [t for gap in v for t in gap] for k, v in gaps.items()}
     assert len(gaps[master.DEFAULT_LUFS]) == 1 and flat[master.DEFAULT_LUFS] == pytest.approx(flat[None], abs=0.011)
+
+
+def test_leveling_loads_no_scipy(tmp_path):
+    """pyloudnorm's filters brought scipy into the CLI process: ~75 MB of the Piper path's peak (issue 16 P2)."""
+    chunk = write_wav(tmp_path / "c.wav", _babble(1.0, 3, 1.0), RATE)
+    code = ("import sys\nfrom app.audio.assemble import ChapterAssembler\n"
+            f"with ChapterAssembler({str(tmp_path / 'ch.wav')!r}, loudness=-20.0) as asm:\n"
+            f"    asm.append({str(chunk)!r}, 0.25)\n    asm.finish()\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'pyloudnorm')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert result.stdout.strip() == "[]"
 
 
 def test_the_summary_read_is_what_an_independent_meter_measures(tmp_path, ff):
