@@ -2,14 +2,17 @@
 
 Two steps, both with maintained meters, neither a pass over the whole book:
 - level(): a chunk is measured with libebur128 (pyebur128; ITU-R BS.1770-4,
-  EBU R128) and scaled to the target, so a hot or a quiet take does not stand
-  out. Chunks at the target stitched with silent pauses make a chapter at the
-  target (BS.1770's gates drop the pauses), so the chapter needs no loudness
-  loop of its own;
-- chapter_filter(): the chapter's encode runs a lookahead limiter (ffmpeg's
-  alimiter) that keeps peaks under the true-peak ceiling, then ffmpeg's
-  ebur128 meter, which prints the chapter's integrated loudness, range and
-  true peak on its output; parse_stats() reads that for the report.
+  EBU R128) and scaled to the target (less PCM_HEADROOM_DB, given back in the
+  encode), so a hot or a quiet take does not stand out. Chunks at the target
+  stitched with silent pauses make a chapter near it, so the chapter needs no
+  loudness loop of its own;
+- chapter_filter(): the chapter's encode gives the headroom back, runs a
+  lookahead limiter (ffmpeg's alimiter) that keeps peaks under the true-peak
+  ceiling, then ffmpeg's ebur128 meter, which prints the chapter's integrated
+  loudness, range and true peak; parse_stats() reads that for the report.
+A chapter the meter finds off target (the limiter took too much loudness, or
+a peak between samples came too close to the ceiling) is encoded once more
+from its chunks with a correction() (app/pipeline/progressive.py).
 
 Until session 4 the chapter stage was ffmpeg's loudnorm (single-pass dynamic
 mode). It oversamples to 192 kHz for true-peak detection and costs 3.3x the
