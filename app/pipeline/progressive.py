@@ -21,6 +21,7 @@ resumes from them and from the cached chunks.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import logging
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,8 @@ from app.pipeline.chapter_files import ChapterRecord, write_sidecar
 from app.pipeline.pauses import pause_seconds
 from app.pipeline.plan import PlannedChapter, PlannedChunk
 from app.pipeline.stopping import STOPPED
+
+log = logging.getLogger(__name__)
 
 #: Chapters encoding at once; a fresh run in book order has one or two (the requests in flight
 #: span at most two chapters of any length worth encoding early).
@@ -208,6 +211,7 @@ class ChapterEncode:
             # The limiter took more than the tolerance off this voice's loudness, or let a peak too close
             # to the ceiling: encode the chapter once more from its cached chunks, corrected (the same
             # stitch, so the same placements).
+            log.debug("Chapter %d measured %s; encoding it again with %s", self.planned.chapter.index, loudness, fix)
             self._assembler = self._open(fix)
             for pc in self.planned.chunks:
                 if self._cancel.is_set():
