@@ -3,8 +3,8 @@
 Speaks benchmarks/readalong_story.txt with Piper (once, one WAV per sentence, kept in --work), stitches
 it with the app's ChapterAssembler into chapters of `--seconds` (22.05 kHz mono as Piper gives it,
 and 48 kHz stereo as a server voice would be stitched), then runs ffmpeg on each chapter, `--repeat`
-times, and reports the median user CPU seconds and the peak RSS of the ffmpeg process (os.wait4: the
-same figures as `/usr/bin/time -f "%U %M"`):
+times, and reports the median user CPU seconds and the peak RSS of the ffmpeg process (the
+figures of `/usr/bin/time -f "%U %M"`, which runs each):
 
 - AAC alone (the chapter encode with --no-master),
 - loudnorm + AAC (the chapter stage before session 4: single-pass dynamic mode, 192 kHz true peak),
@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 import wave
@@ -67,20 +66,22 @@ def stitch(sentences: list[Path], out: Path, seconds: float, rate: int, channels
 
 
 def ffmpeg_cost(argv: list[str]) -> tuple[float, float]:
-    """Run ffmpeg; return its user CPU seconds and peak RSS (MB)."""
-    p = proc.spawn(argv, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        raise SystemExit(f"ffmpeg failed: {' '.join(argv)}")
-    return usage.ru_utime, usage.ru_maxrss / 1024
+    """Run ffmpeg under /usr/bin/time; return its user CPU seconds and peak RSS (MB).
+
+    Not os.wait4 on a child of this process: a forked child's peak RSS counts the parent's pages it
+    shared before exec (this process holds Piper), so it would report this process, not ffmpeg.
+    """
+    result = proc.run(["/usr/bin/time", "-f", "%U %M", *argv])
+    if result.returncode != 0:
+        raise SystemExit(f"ffmpeg failed: {' '.join(argv)}\n{result.stdout.decode()[-1000:]}")
+    user, kb = result.stdout.decode().strip().splitlines()[-1].split()
+    return float(user), int(kb) / 1024
 
 
 def python_rss(imports: str) -> float:
-    """Return the peak RSS (MB) of a Python that imports `imports`."""
-    p = proc.spawn([sys.executable, "-c", f"import {imports}"], stdout=subprocess.DEVNULL)
-    _, _, usage = os.wait4(p.pid, 0)
-    return usage.ru_maxrss / 1024
+    """Return the peak RSS (MB) of a Python that imports `imports` (under /usr/bin/time, as above)."""
+    result = proc.run(["/usr/bin/time", "-f", "%M", sys.executable, "-c", f"import {imports}"])
+    return int(result.stdout.decode().strip().splitlines()[-1]) / 1024
 
 
 def leveling_cpu(sentences: list[Path]) -> dict[str, float]:

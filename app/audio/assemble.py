@@ -111,7 +111,7 @@ class ChapterAssembler:
             samples = _resample(samples, info.sample_rate, self.sample_rate)
             floor_db = GAP_DB
             if self.loudness is not None:
-                samples = master.level(samples, self.sample_rate, self.loudness - master.PCM_HEADROOM_DB)
+                samples = master.level(samples, self.sample_rate, self.loudness - master.PCM_HEADROOM_DB, pause_after)
                 floor_db -= master.PCM_HEADROOM_DB  # the same gaps as in the mastered chapter
             gaps = tuple((start + a, start + b) for a, b in quiet_gaps(samples, self.sample_rate, floor_db))
             _fade_edges(samples, self.sample_rate)
