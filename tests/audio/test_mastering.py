@@ -109,7 +109,7 @@ def test_a_silent_chapter_reports_no_loudness(tmp_path, ff):
     assert "Summary:" in printed.decode() and master.parse_stats(printed.decode()) is None
 
 
-def test_below_the_limit_the_chain_is_only_the_headroom_given_back(tmp_path, ff):
+def test_below_the_limit_the_chain_is_only_a_gain(tmp_path, ff):
     """No sample moves (sentence timings hold), pauses stay digital zero, the length is kept."""
     quiet = np.concatenate([np.zeros(RATE // 2), 0.05 * _babble(2.0, 7, 1.0) / 0.1, np.zeros(RATE // 2)])
     wav = write_wav(tmp_path / "in.wav", quiet.astype(np.float32), RATE)
@@ -118,8 +118,8 @@ def test_below_the_limit_the_chain_is_only_the_headroom_given_back(tmp_path, ff)
     before, _, _ = read_pcm(wav)
     after, _, _ = read_pcm(out)
     assert after.shape == before.shape
-    assert np.abs(before).max() * 2 < 10 ** ((master.DEFAULT_TRUE_PEAK - master.LIMITER_MARGIN_DB) / 20)
-    gain = 10 ** (master.PCM_HEADROOM_DB / 20)
+    gain = 10 ** ((master.PCM_HEADROOM_DB + master.LIMITER_MAKEUP_DB) / 20)
+    assert np.abs(before).max() * gain < 10 ** ((master.DEFAULT_TRUE_PEAK - master.LIMITER_MARGIN_DB) / 20)
     assert np.abs(after - before * gain).max() <= 2 / 32768
     assert not after[: RATE // 2].any() and not after[-RATE // 2:].any()
 
