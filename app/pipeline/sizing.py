@@ -1,0 +1,113 @@
+"""Estimate how many requests a server runs at once from the first requests of a run.
+
+sglang-omni 0.1.9's TTS engine is SGLang's scheduler: at most `max_running_requests`
+decode together and the rest wait in a first-come-first-served queue (the stock
+MOSS-TTS-Local config runs 16, the guide's tuned one 64; a router in front of W
+workers runs W times that). A request that started at once takes its own service
+time, which is proportional to the audio it makes (one codec frame per decode
+step); a queued one takes that plus its wait. So, at the start of a run:
+
+- each answer's wall seconds per audio second (`latency / audio`) is close to the
+  lowest seen for the requests that ran at once, and clearly above it for the
+  ones that waited;
+- admission is in send order, so the requests that waited are the ones sent
+  after the first `running` of them: the send position of the first requests
+  that waited is the server's running capacity.
+
+Chunk lengths vary (a two-second line, a twenty-second paragraph), which is why
+time is divided by each answer's own audio, and why one long chunk that waited
+briefly may pass for one that did not: that only moves the estimate up, never
+below what the server runs. Nothing here knows the server's speed in advance.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SizingConfig:
+    """Thresholds of the estimate; the defaults suit TTS servers with mixed chunk lengths."""
+
+    #: Seconds per audio second this many times the fastest requests' counts as having waited.
+    waited: float = 1.4
+    #: Answers that waited, from the edge on, needed before the estimate is trusted.
+    evidence: int = 1
+    #: Share of the first requests answered without any wait that shows the server runs them all.
+    no_wait_share: float = 0.5
+    #: The reference seconds per audio second of a request that ran at once: the median of the
+    #: first answers (the first to come back never waited behind another of the run's requests).
+    first_answers: int = 8
+
+
+class RunningEstimate:
+    """Watch a run's requests in send order; say how many the server runs at once, once it shows."""
+
+    def __init__(self, config: SizingConfig = SizingConfig()):
+        self.cfg = config
+        #: Requests sent before the first answer came (the burst to an idle server).
+        self.sent_at_once = 0
+        self._position: dict[float, int] = {}  # send ticket -> send position
+        self._ratios: list[tuple[int, float]] = []  # (send position, seconds per audio second)
+        self._answered = False
+
+    def sent(self, ticket: float) -> None:
+        """Record a request sent, in send order, under the ticket its answer will carry."""
+        if ticket in self._position:
+            return
+        self._position[ticket] = len(self._position)  # tickets are unique (AdaptiveLimit.on_sent)
+        if not self._answered:
+            self.sent_at_once += 1
+
+    def answered(self, ticket: float, latency: float, audio_seconds: float) -> None:
+        """Record an answer: wall seconds since it was sent and the audio seconds it carries."""
+        self._answered = True
+        position = self._position.get(ticket)
+        if position is None or audio_seconds <= 0:
+            return
+        self._ratios.append((position, max(latency, 1e-6) / audio_seconds))
+
+    def running(self) -> int | None:
+        """Return the estimated requests run at once, or None while the answers cannot tell yet.
+
+        Returns `sent_at_once` or more when enough of the first requests came back
+        without waiting: the server runs at least that many, possibly more.
+        """
+        if len(self._ratios) < min(self.cfg.first_answers, self.sent_at_once):
+            return None
+        first = sorted(r for _, r in self._ratios[: self.cfg.first_answers])
+        bar = self.cfg.waited * first[len(first) // 2]
+        answers = sorted((p, r > bar) for p, r in self._ratios)
+        edge, waited_after = _fifo_edge(answers)
+        if edge is not None and waited_after >= self.cfg.evidence:
+            return max(1, edge)
+        prompt_first = sum(1 for p, waited in answers if p < self.sent_at_once and not waited)
+        if edge is None and prompt_first >= math.ceil(self.sent_at_once * self.cfg.no_wait_share):
+            return max(self.sent_at_once, answers[-1][0] + 1)
+        return None
+
+
+def _fifo_edge(answers: list[tuple[int, bool]]) -> tuple[int | None, int]:
+    """Return the send position from which requests waited, and how many answers past it did.
+
+    `answers` are (send position, waited) sorted by position. With first-come-first-served
+    admission every request from some position on waits and none before it does; the edge is
+    the position that contradicts the fewest answers (a slow outlier or a long chunk that
+    waited briefly is outvoted), the later one on a tie. None: no edge beats "nobody waited".
+    """
+    total_waited = sum(1 for _, waited in answers if waited)
+    best, best_errors, best_after = None, total_waited, 0  # no edge: every waited answer is an error
+    prompt_after, waited_before = len(answers) - total_waited, 0
+    for position, waited in answers:
+        if waited:
+            # An edge here: prompt answers from here on and waited ones before it contradict it.
+            errors = prompt_after + waited_before
+            if errors < best_errors or (errors == best_errors and best is not None):
+                best, best_errors, best_after = position, errors, total_waited - waited_before
+            waited_before += 1
+        else:
+            prompt_after -= 1
+    return best, best_after
+
+
+__all__ = ["SizingConfig", "RunningEstimate"]
