@@ -32,6 +32,7 @@ rising (slow start).
 """
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -43,6 +44,8 @@ from app.pipeline.sizing import RunningEstimate
 
 if TYPE_CHECKING:
     from app.backends.base import Backend
+
+log = logging.getLogger(__name__)
 
 
 class InFlightLimit(Protocol):
@@ -195,6 +198,11 @@ class AdaptiveLimit:
                 running = self._sizing.running()
                 if running is not None:
                     self._sized(running)
+                elif self._sizing.exhausted():
+                    log.info("the first answers did not show how many requests the server runs at once;"
+                             " probing from %d in flight", self._limit)
+                    self._sizing = None
+                    self._new_epoch()
                 return
             if sent_at < self._epoch_start - 1e-9:
                 self._old = max(0, self._old - 1)
@@ -254,6 +262,8 @@ class AdaptiveLimit:
         self._floor = max(self.cfg.min_limit, min(running, self.max_limit))
         self._best = self._clamp(target)
         self._set(self._best)
+        log.info("the server runs about %d requests at once (%d sent to it idle); %d in flight from now",
+                 running, sent, self._limit)
         self._new_epoch()
 
     def _step_slow_start(self, level: int, goodput: float) -> None:

@@ -16,8 +16,11 @@ step); a queued one takes that plus its wait. So, at the start of a run:
 
 Chunk lengths vary (a two-second line, a twenty-second paragraph), which is why
 time is divided by each answer's own audio, and why one long chunk that waited
-briefly may pass for one that did not: that only moves the estimate up, never
-below what the server runs. Nothing here knows the server's speed in advance.
+briefly may pass for one that did not. The edge is therefore voted: the send
+position that the fewest answers contradict (one slow answer among prompt ones
+sent after it does not make an edge). Nothing here knows the server's speed in
+advance: the first answers, which cannot have waited behind the run's own
+requests, are the yardstick.
 """
 from __future__ import annotations
 
@@ -38,6 +41,12 @@ class SizingConfig:
     #: The reference seconds per audio second of a request that ran at once: the median of the
     #: first answers (the first to come back never waited behind another of the run's requests).
     first_answers: int = 8
+    #: Largest share of the answers an edge may contradict: slow and quick answers mixed at every
+    #: position (two unequal GPUs behind a router, another tenant) are not a queue's edge.
+    contradictions: float = 0.2
+    #: Answers, in bursts sent at once, after which an estimate that has not shown is given up
+    #: (its record of send positions stays bounded; the probes take over from where it is).
+    give_up: int = 3
 
 
 class RunningEstimate:
@@ -67,6 +76,10 @@ class RunningEstimate:
             return
         self._ratios.append((position, max(latency, 1e-6) / audio_seconds))
 
+    def exhausted(self) -> bool:
+        """Return whether the answers have had their chance to show the server's capacity."""
+        return len(self._ratios) >= self.cfg.give_up * max(1, self.sent_at_once)
+
     def running(self) -> int | None:
         """Return the estimated requests run at once, or None while the answers cannot tell yet.
 
@@ -78,7 +91,9 @@ class RunningEstimate:
         first = sorted(r for _, r in self._ratios[: self.cfg.first_answers])
         bar = self.cfg.waited * first[len(first) // 2]
         answers = sorted((p, r > bar) for p, r in self._ratios)
-        edge, waited_after = _fifo_edge(answers)
+        edge, waited_after, errors = _fifo_edge(answers)
+        if errors > self.cfg.contradictions * len(answers):
+            return None
         if edge is not None and waited_after >= self.cfg.evidence:
             return max(1, edge)
         prompt_first = sum(1 for p, waited in answers if p < self.sent_at_once and not waited)
@@ -87,8 +102,9 @@ class RunningEstimate:
         return None
 
 
-def _fifo_edge(answers: list[tuple[int, bool]]) -> tuple[int | None, int]:
-    """Return the send position from which requests waited, and how many answers past it did.
+def _fifo_edge(answers: list[tuple[int, bool]]) -> tuple[int | None, int, int]:
+    """Return the send position from which requests waited, how many answers past it did, and
+    how many answers contradict it.
 
     `answers` are (send position, waited) sorted by position. With first-come-first-served
     admission every request from some position on waits and none before it does; the edge is
@@ -107,7 +123,7 @@ def _fifo_edge(answers: list[tuple[int, bool]]) -> tuple[int | None, int]:
             waited_before += 1
         else:
             prompt_after -= 1
-    return best, best_after
+    return best, best_after, best_errors
 
 
 __all__ = ["SizingConfig", "RunningEstimate"]

@@ -237,3 +237,20 @@ def test_one_slow_answer_among_prompt_ones_does_not_make_an_edge():
     lengths[5] = 2.0  # short, and twice as slow as it should be: the first answer, flagged as waited
     verdicts = list(_waves(RunningEstimate(), 64, 64, lengths, slow={5: 2.0}))
     assert [v for v in verdicts if v is not None][0] >= 64
+
+
+def test_sizing_that_never_shows_gives_way_to_the_probes():
+    """One answer in three slow at every send position (an unequal GPU behind a router): no
+    queue's edge, no verdict (not "the server runs one"); after three bursts' worth of answers the
+    probes take over from where the limit is and the record of send positions is dropped."""
+    now = [0.0]
+    limit = AdaptiveLimit(96, clock=lambda: now[0], sizing=True)
+    tickets = [limit.on_sent(n + 1) for n in range(64)]
+    for answered in range(3 * 64):
+        now[0] += 1.0
+        slow = 1.0 if answered % 3 else 3.0
+        limit.on_done(slow * 9.0, 9.0, 64, sent_at=tickets[answered])
+        tickets.append(limit.on_sent(64))
+        assert (limit._sizing is None) == (answered == 3 * 64 - 1), answered
+    assert limit.running is None
+    assert limit.limit == 64
