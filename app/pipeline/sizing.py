@@ -32,12 +32,16 @@ from dataclasses import dataclass
 class SizingConfig:
     """Thresholds of the estimate; the defaults suit TTS servers with mixed chunk lengths."""
 
-    #: Seconds per audio second this many times the fastest requests' counts as having waited.
+    #: Seconds per audio second this many times the reference (`first_answers`) counts as having
+    #: waited: above the spread of requests that ran at once (+-30% in the server model's test),
+    #: below what one wave's wait adds to all but the longest chunks.
     waited: float = 1.4
-    #: Answers that waited, from the edge on, needed before the estimate is trusted.
-    evidence: int = 1
-    #: Share of the first requests answered without any wait that shows the server runs them all.
-    no_wait_share: float = 0.5
+    #: The server runs all it was sent at once when this many prompt answers came from the last
+    #: part of the burst (send positions past `late_share` of it): first come, first served, a
+    #: prompt answer at position P means the server runs more than P. One wave of equal chunks
+    #: from a server running half the burst answers only the first half, however many they are.
+    late_answers: int = 2
+    late_share: float = 0.75
     #: The reference seconds per audio second of a request that ran at once: the median of the
     #: first answers (the first to come back never waited behind another of the run's requests).
     first_answers: int = 8
@@ -83,28 +87,30 @@ class RunningEstimate:
     def running(self) -> int | None:
         """Return the estimated requests run at once, or None while the answers cannot tell yet.
 
-        Returns `sent_at_once` or more when enough of the first requests came back
-        without waiting: the server runs at least that many, possibly more.
+        The answer is the send position of the queue's edge, or, when prompt answers came
+        from the end of the burst and none waited, `sent_at_once` or more: the server runs at
+        least all it was sent, possibly more. The first answers are the yardstick, so there
+        is no verdict before `first_answers` of them (or the whole burst, if smaller).
         """
         if len(self._ratios) < min(self.cfg.first_answers, self.sent_at_once):
             return None
         first = sorted(r for _, r in self._ratios[: self.cfg.first_answers])
         bar = self.cfg.waited * first[len(first) // 2]
         answers = sorted((p, r > bar) for p, r in self._ratios)
-        edge, waited_after, errors = _fifo_edge(answers)
+        edge, errors = _fifo_edge(answers)
         if errors > self.cfg.contradictions * len(answers):
             return None
-        if edge is not None and waited_after >= self.cfg.evidence:
+        if edge is not None:
             return max(1, edge)
-        prompt_first = sum(1 for p, waited in answers if p < self.sent_at_once and not waited)
-        if edge is None and prompt_first >= math.ceil(self.sent_at_once * self.cfg.no_wait_share):
+        late = math.floor(self.sent_at_once * self.cfg.late_share)
+        prompt_late = sum(1 for p, waited in answers if late <= p < self.sent_at_once and not waited)
+        if edge is None and prompt_late >= min(self.cfg.late_answers, self.sent_at_once - late):
             return max(self.sent_at_once, answers[-1][0] + 1)
         return None
 
 
-def _fifo_edge(answers: list[tuple[int, bool]]) -> tuple[int | None, int, int]:
-    """Return the send position from which requests waited, how many answers past it did, and
-    how many answers contradict it.
+def _fifo_edge(answers: list[tuple[int, bool]]) -> tuple[int | None, int]:
+    """Return the send position from which requests waited and how many answers contradict it.
 
     `answers` are (send position, waited) sorted by position. With first-come-first-served
     admission every request from some position on waits and none before it does; the edge is
@@ -112,18 +118,18 @@ def _fifo_edge(answers: list[tuple[int, bool]]) -> tuple[int | None, int, int]:
     waited briefly is outvoted), the later one on a tie. None: no edge beats "nobody waited".
     """
     total_waited = sum(1 for _, waited in answers if waited)
-    best, best_errors, best_after = None, total_waited, 0  # no edge: every waited answer is an error
+    best, best_errors = None, total_waited  # no edge: every waited answer is an error
     prompt_after, waited_before = len(answers) - total_waited, 0
     for position, waited in answers:
         if waited:
             # An edge here: prompt answers from here on and waited ones before it contradict it.
             errors = prompt_after + waited_before
             if errors < best_errors or (errors == best_errors and best is not None):
-                best, best_errors, best_after = position, errors, total_waited - waited_before
+                best, best_errors = position, errors
             waited_before += 1
         else:
             prompt_after -= 1
-    return best, best_after, best_errors
+    return best, best_errors
 
 
 __all__ = ["SizingConfig", "RunningEstimate"]

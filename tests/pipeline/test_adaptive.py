@@ -147,7 +147,7 @@ def test_with_no_flag_each_book_gets_097_of_the_best_fixed_pool(case):
     ratio = _ratio(case)
     assert ratio >= 0.97, ratio
     if case.params.max_running == 64:
-        assert ratio >= 0.99, "the calibrated model lost more than the sizing's first seconds"
+        assert ratio >= 0.995, "nothing lost on the calibrated model (it was 1.00x of fixed 96 before)"
 
 
 @pytest.mark.parametrize("case", [c for c in ROBUSTNESS if c.params.graph_bs >= c.params.max_running],
@@ -225,10 +225,20 @@ def test_the_first_requests_that_waited_show_what_the_server_runs(running):
     assert verdicts.index(decided[0]) < 48, "decided only at the end of the burst"
 
 
-def test_a_server_running_all_it_was_sent_is_seen_after_half_of_them():
-    verdicts = list(_waves(RunningEstimate(), 64, 64, book_chunks(64)))
-    assert verdicts[:31] == [None] * 31
-    assert verdicts[31] >= 64
+def test_a_server_running_all_it_was_sent_is_seen_from_prompt_answers_at_the_burst_s_end():
+    lengths = book_chunks(64)
+    verdicts = list(_waves(RunningEstimate(), 64, 64, lengths))
+    order = sorted(range(64), key=lambda p: lengths[p])  # all start at once: shortest first
+    second_late = [i for i, p in enumerate(order) if p >= 48][1]
+    assert verdicts[:second_late] == [None] * second_late
+    assert verdicts[second_late] >= 64
+
+
+def test_one_wave_of_equal_chunks_from_a_server_running_half_is_not_taken_for_all():
+    """Equal chunks: the 32 that ran answer together, then nothing until the second wave."""
+    verdicts = list(_waves(RunningEstimate(), 32, 64, [10.0] * 64))
+    assert verdicts[:32] == [None] * 32
+    assert 32 <= [v for v in verdicts if v is not None][0] <= 40
 
 
 def test_one_slow_answer_among_prompt_ones_does_not_make_an_edge():
