@@ -199,8 +199,12 @@ def test_a_burst_within_one_clock_tick_keeps_its_send_order():
     assert tickets == sorted(set(tickets)) and tickets[0] == 7.0
 
 
-def _waves(estimate: RunningEstimate, running: int, sent: int, lengths, *, slow: dict[int, float] = {}):
-    """Feed `estimate` a burst of `sent` requests to a FIFO server running `running` at once."""
+def _waves(estimate: RunningEstimate, running: int, sent: int, lengths, *, slow: dict[int, float] | None = None):
+    """Feed `estimate` a burst of `sent` requests to a FIFO server running `running` at once.
+
+    Yield its verdict after each answer; `slow` makes a send position's service that many times longer.
+    """
+    slow = slow or {}
     for position in range(sent):
         estimate.sent(float(position))
     free = [0.0] * running
