@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import random
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -44,6 +45,9 @@ class ModelParams:
     queue_free: int = 32
     thrash_ms_per_waiting: float = 0.06
     max_queued: int = 0
+    #: Each request's decode work times a factor drawn from [1 - j, 1 + j] (seeded): answers whose
+    #: seconds per audio second vary, as prompts, references and batch neighbours make them vary.
+    service_jitter: float = 0.0
 
     def step_seconds(self, batch: int, waiting: int) -> float:
         """Return the wall time of one decode step for `batch` running and `waiting` queued requests."""
@@ -80,6 +84,7 @@ class BatchServerModel:
         self._timers: list[tuple[float, int, str, _Request]] = []
         self._seq = itertools.count()
         self.finished_audio = 0.0
+        self._rng = random.Random(0)
 
     # -- inputs ---------------------------------------------------------------
 
@@ -93,7 +98,10 @@ class BatchServerModel:
         p = self.params
         if p.max_queued > 0 and len(self._queue) >= p.max_queued and self._running() >= p.max_running:
             return None
-        req = _Request(next(self._ids), audio_seconds, max(1.0, audio_seconds * p.frames_per_audio_second))
+        frames = audio_seconds * p.frames_per_audio_second
+        if p.service_jitter:
+            frames *= self._rng.uniform(1 - p.service_jitter, 1 + p.service_jitter)
+        req = _Request(next(self._ids), audio_seconds, max(1.0, frames))
         self._queue.append(req)
         self._admit()
         return req.rid
@@ -166,6 +174,52 @@ class BatchServerModel:
             cost = (p.vocoder_ms + p.vocoder_ms_per_audio_second * req.audio_seconds) / 1000.0
             self._timer(self.now + cost, "vocoded", req)
         self._admit()
+
+
+class RouterModel:
+    """Several server models behind one address, routed as sglang-omni's router does.
+
+    `sgl-omni-router-py --policy least_request` sends each request to the worker with the
+    fewest requests outstanding, round robin among ties (sglang_omni_router selector.py).
+    Same interface as BatchServerModel, one clock for all workers.
+    """
+
+    def __init__(self, params: ModelParams, workers: int):
+        self.workers = [BatchServerModel(params) for _ in range(max(1, workers))]
+        self._ids = itertools.count()
+        self._route: dict[tuple[int, int], int] = {}  # (worker, its id) -> router id
+        self._rr = 0
+
+    @property
+    def now(self) -> float:
+        return self.workers[0].now
+
+    @property
+    def finished_audio(self) -> float:
+        return sum(w.finished_audio for w in self.workers)
+
+    def submit(self, audio_seconds: float) -> int | None:
+        """Route a request to the least loaded worker; return its id, or None when that one is full."""
+        least = min(w.in_system for w in self.workers)
+        ties = [i for i, w in enumerate(self.workers) if w.in_system == least]
+        index = ties[self._rr % len(ties)]
+        self._rr += 1
+        rid = self.workers[index].submit(audio_seconds)
+        if rid is None:
+            return None
+        router_id = next(self._ids)
+        self._route[(index, rid)] = router_id
+        return router_id
+
+    def next_event(self) -> float:
+        return min(w.next_event() for w in self.workers)
+
+    def advance(self, until: float) -> list[tuple[int, float]]:
+        done = []
+        for index, worker in enumerate(self.workers):
+            for rid, audio in worker.advance(until):
+                done.append((self._route.pop((index, rid)), audio))
+        return done
 
 
 def steady_rtf(in_flight: int, params: ModelParams = ModelParams(), *, requests: int = 1200,

@@ -12,14 +12,27 @@ Goodput is estimated with Little's law over the completions of requests sent
 under the current limit: G = in-flight x sum(audio seconds) / sum(latency).
 Unlike counting audio finished per wall second, this does not depend on which
 chunks happen to finish inside a window, so a few dozen completions give a
-steady figure. The controller doubles the limit while goodput keeps rising
-(slow start), then probes one step above and one step below the best level in
-turn, moving when a probe is better; it cuts the limit multiplicatively when
-the backend reports transient server errors or when latency per audio second
-balloons. `--concurrency N` pins the limit (FixedLimit).
+steady figure. The controller probes one step above and one step below the
+best level in turn, moving when a probe is better; it cuts the limit
+multiplicatively when the backend reports transient server errors or when
+latency per audio second balloons. `--concurrency N` pins the limit (FixedLimit).
+
+Where it starts matters most on short books, which end before any search
+pays. A run (`limit_for`) sends two thirds of the ceiling to the idle server
+(64 of 96: fills the guide's tuned server, queues only 48 on a stock one),
+reads from the first answers how many the server runs at once
+(app/pipeline/sizing.py: requests that waited show it), and moves to 1.5x that
+(the guide's knee: 96 for 64 running; 24 for a stock 16), or to the ceiling
+when none waited. On the server model this reaches 0.97x or more of the best
+fixed pool on both profiles at every book length (benchmarks/sim_adaptive.py),
+where starting at the ceiling lost a quarter on a stock server: a queue of 80
+slows its every step by half for as long as the queue lasts. Without sizing
+(the controller alone) it starts at `start` and doubles while goodput keeps
+rising (slow start).
 """
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -27,8 +40,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from app.pipeline.sizing import RunningEstimate
+
 if TYPE_CHECKING:
     from app.backends.base import Backend
+
+log = logging.getLogger(__name__)
 
 
 class InFlightLimit(Protocol):
@@ -93,32 +110,40 @@ class AdaptiveConfig:
     ceiling_epochs: int = 8
     #: Weight of a new measurement in a level's running goodput.
     smoothing: float = 0.5
-    #: Started at the ceiling, the search halves the limit while fewer requests do as well, down
-    #: to this share of the ceiling; probes stay above it too. Only busy answers and errors cut
-    #: below it. A quarter of the guide's knee (96) is 24: a stock server running 16 at once,
-    #: with half as many again queued, whose goodput falls from 14x at 24-48 to 9x at 96.
+    #: Probes stay above this share of the ceiling until sizing has shown what the server runs
+    #: (then above that). Only busy answers and errors cut below it.
     floor_fraction: float = 0.25
-    #: Latency per audio second this many times the first cohort's, at the ceiling, starts the descent.
-    queue_growth: float = 1.5
+    #: Sizing (limit_for): the first requests, this share of the ceiling, go to the idle server at
+    #: once: 64 of 96, the guide's tuned server's batch, which fills it, while a stock server
+    #: (16 running) queues only 48 of them (at 96 its queue alone slows every step by half).
+    sizing_start: float = 2 / 3
+    #: Sizing: requests in flight per request the server runs at once, once the run has shown how
+    #: many that is: the guide's knee, 96 in flight for 64 running (a stock 16: 24).
+    headroom: float = 1.5
 
 
 class AdaptiveLimit:
     """A goodput-seeking in-flight limit bounded by `max_limit`; thread-safe."""
 
     def __init__(self, max_limit: int, config: AdaptiveConfig = AdaptiveConfig(),
-                 clock: Callable[[], float] = time.monotonic, *, start: int | None = None):
+                 clock: Callable[[], float] = time.monotonic, *, start: int | None = None,
+                 sizing: bool = False):
         self.cfg = config
         self.max_limit = max(1, int(max_limit))
         self._clock = clock
         self._lock = threading.Lock()
+        if sizing and start is None:
+            start = math.ceil(self.max_limit * config.sizing_start)
         self._limit = self._clamp(config.start if start is None else start)
-        #: Below this the search does not go on its own (cuts on errors may).
+        #: Watches the first answers for the server's running capacity; None once decided.
+        self._sizing: RunningEstimate | None = RunningEstimate() if sizing else None
+        #: What the run showed the server runs at once (None until it showed).
+        self.running: int | None = None
+        self._last_ticket = -math.inf
+        #: Below this the search does not go on its own (cuts on errors may); sizing raises it.
         self._floor = max(config.min_limit, math.ceil(self.max_limit * config.floor_fraction))
-        # From the ceiling there is nothing to climb to: halve instead while fewer do as well.
-        self._descending = self._limit >= self.max_limit and self._limit > self._floor
-        self._slow_start = not self._descending
-        #: Seconds per audio second of the first cohort, sent to an idle server (no queue yet).
-        self._first_ratio: float | None = None
+        # Nothing to climb to from the ceiling; sizing replaces the climb.
+        self._slow_start = not sizing and self._limit < self.max_limit
         self._goodput: dict[int, float] = {}
         self._ratio: dict[int, float] = {}
         self._best = self._limit
@@ -144,9 +169,12 @@ class AdaptiveLimit:
         as `sent_at`, so a completion is matched to its cohort exactly (rebuilding
         it as now - latency drifts by microseconds and can drop the last one).
         """
-        now = self._clock()
         with self._lock:
+            # Unique tickets: a burst sent within one clock tick still tells its send order apart.
+            now = self._last_ticket = max(self._clock(), self._last_ticket + 1e-9)
             self._outstanding += 1
+            if self._sizing is not None:
+                self._sizing.sent(now)
             # The cohort opens once most requests sent under the previous limit have finished
             # (waiting for the very last, often a long chunk, would only slow the search).
             if self._old > self._limit * self.cfg.old_fraction or self._cohort_full():
@@ -165,6 +193,17 @@ class AdaptiveLimit:
             self._outstanding = max(0, self._outstanding - 1)
             if sent_at is None:
                 sent_at = now - latency
+            if self._sizing is not None:
+                self._sizing.answered(sent_at, latency, audio_seconds)
+                running = self._sizing.running()
+                if running is not None:
+                    self._sized(running)
+                elif self._sizing.exhausted():
+                    log.info("the first answers did not show how many requests the server runs at once;"
+                             " probing from %d in flight", self._limit)
+                    self._sizing = None
+                    self._new_epoch()
+                return
             if sent_at < self._epoch_start - 1e-9:
                 self._old = max(0, self._old - 1)
                 return
@@ -197,22 +236,34 @@ class AdaptiveLimit:
         goodput = in_flight / ratio
         self.history.append((level, goodput, ratio))
         best_ratio = self._ratio.get(self._best)
-        # Descending from the ceiling answers a ballooning latency itself, by halves.
-        if (not self._slow_start and not self._descending and best_ratio is not None and level <= self._best
+        if (not self._slow_start and best_ratio is not None and level <= self._best
                 and ratio > self.cfg.balloon * best_ratio):
             self._cut(now)
             return
         self._record(level, goodput, ratio)
         if self._slow_start:
             self._step_slow_start(level, goodput)
-        elif self._descending:
-            self._step_descent(level, goodput, ratio)
         else:
             self._step_probe(level, goodput)
         if self._ceiling_left > 0:
             self._ceiling_left -= 1
             if self._ceiling_left == 0:
                 self._ceiling = self.max_limit
+        self._new_epoch()
+
+    def _sized(self, running: int) -> None:
+        """Move to `headroom` times what the server runs at once (the ceiling if it ran all sent)."""
+        assert self._sizing is not None
+        sent = self._sizing.sent_at_once
+        self._sizing = None
+        self.running = running
+        target = self.max_limit if running >= sent else math.ceil(running * self.cfg.headroom)
+        # Fewer in flight than the server runs leaves batch slots empty: the probes stay above.
+        self._floor = max(self.cfg.min_limit, min(running, self.max_limit))
+        self._best = self._clamp(target)
+        self._set(self._best)
+        log.info("the server runs about %d requests at once (%d sent to it idle); %d in flight from now",
+                 running, sent, self._limit)
         self._new_epoch()
 
     def _step_slow_start(self, level: int, goodput: float) -> None:
@@ -231,36 +282,6 @@ class AdaptiveLimit:
             self._set(self._best)
             return
         self._set(level * 2)
-
-    def _step_descent(self, level: int, goodput: float, ratio: float) -> None:
-        """From the ceiling: halve while the server queues deeply and fewer requests do as well.
-
-        The first cohort goes to an idle server and its latency holds no queue; when the next
-        cohort at the same level takes `queue_growth` times longer per audio second, requests
-        mostly wait (a stock server running 16 of 96: 3.6 -> 10.3 s per audio second, where a
-        server whose knee is the ceiling gives 2.3 -> 2.5). Then halving finds the level in a
-        few epochs, where the probes' eighth-of-a-level steps would take a whole short book.
-        """
-        if self._first_ratio is None:
-            self._first_ratio = ratio  # measure this level again, now with a queue
-            return
-        if level == self._best and level >= self.max_limit:
-            if ratio <= self.cfg.queue_growth * self._first_ratio:
-                self._descending = False  # the ceiling is near the knee: probe around it as usual
-                return
-            self._goodput[level], self._ratio[level] = goodput, ratio  # the steady figure, not the idle one
-        elif level < self._best and self._goodput[level] >= self._goodput[self._best] * (1 - self.cfg.keep):
-            self._best = level  # as good with fewer requests: less latency, less server memory
-        else:
-            self._descending = False
-            self._set(self._best)
-            return
-        lower = max(self._floor, level // 2)
-        if lower >= level:
-            self._descending = False
-            self._set(self._best)
-            return
-        self._set(lower)
 
     def _step_probe(self, level: int, goodput: float) -> None:
         best_g = self._goodput.get(self._best, 0.0)
@@ -284,7 +305,7 @@ class AdaptiveLimit:
         if now - self._last_cut < self._round_trip():
             return
         self._last_cut = now
-        self._descending = False
+        self._sizing = None  # busy answers say more than the estimate could
         failed = self._limit
         self._ceiling = max(self.cfg.min_limit, math.floor(failed * 0.9))
         self._ceiling_left = self.cfg.ceiling_epochs
@@ -337,16 +358,15 @@ class AdaptiveLimit:
 def limit_for(backend: Backend) -> InFlightLimit:
     """Return the in-flight limit for `backend`: adaptive below its concurrency, or fixed.
 
-    The adaptive limit starts at the backend's ceiling (sglomni: 96 per server, the guide's
-    measured knee), never below what the server runs at once: a search that climbs from
-    below spends a short book's whole run under-filling the server (benchmark 1b: a 0.5 h
-    book never got past 64), while starting at the knee costs nothing. From there it probes
-    below, settles where fewer requests do as well, and cuts on busy answers or ballooning
-    latency.
+    The adaptive limit sizes itself from the first answers (two thirds of the backend's
+    ceiling sent at once; sglomni: 64 of 96 per server), then probes around 1.5x what the
+    server showed it runs at once and cuts on busy answers or ballooning latency. A search
+    that climbs from 32 spent a 0.5 h book under 64 in flight (benchmark 1b); one that starts
+    at the ceiling spent a short book on a stock server queueing 80 (issue 16).
     """
     maximum = max(1, int(backend.concurrency))
     if backend.adaptive and maximum > 1:
-        return AdaptiveLimit(maximum, start=maximum)
+        return AdaptiveLimit(maximum, sizing=True)
     return FixedLimit(maximum)
 
 
