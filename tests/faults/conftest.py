@@ -111,6 +111,8 @@ class Cli:
 
     def __init__(self, args: list, env: dict | None = None):
         full = dict(os.environ)
+        # A CLI that hangs is dumped, every thread, by the interpreter's fault handler when finish() gives up.
+        full["PYTHONFAULTHANDLER"] = "1"
         full.update(env or {})
         self.p = subprocess.Popen([sys.executable, str(ROOT / "audiobook.py"), *map(str, args)],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=full, cwd=ROOT)
@@ -141,7 +143,18 @@ class Cli:
         self.p.send_signal(sig)
 
     def finish(self, timeout: float = 120) -> int:
-        self.p.wait(timeout)
+        try:
+            self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            # Say where it hangs: SIGABRT makes the fault handler print each thread's stack on stderr.
+            self.p.send_signal(signal.SIGABRT)
+            try:
+                self.p.wait(10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+            self._reader.join(5)
+            raise AssertionError(f"the CLI did not exit within {timeout} s; its stderr and threads:\n"
+                                 f"{self.stderr[-20000:]}") from None
         self.out = self.p.stdout.read()
         self._reader.join(5)
         return self.p.returncode
