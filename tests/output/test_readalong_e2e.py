@@ -98,12 +98,15 @@ def test_txt_book_gives_a_read_along_epub_and_captions_that_follow_the_audio(tmp
     assert all(a.start <= b.start and a.end <= b.start + 1e-3 for a, b in zip(cues, cues[1:]))
     assert abs(cues[-1].end - ffprobe_duration(out)) < 0.01
     # Cue starts are the clips' starts moved onto the book's timeline (chapter offsets added).
-    offsets, t = [], 0.0
+    offsets, firsts, t = [], [], 0.0
     for chapter in clips:
         offsets += [t] * len(chapter)
+        firsts += [True] + [False] * (len(chapter) - 1)
         t += chapter[-1].end
-    for cue, clip, offset in zip(cues, sentences, offsets):
-        if cue.start > offset:  # a chapter's first cue opens with the chapter
+    for cue, clip, offset, first in zip(cues, sentences, offsets, firsts):
+        # A chapter's first cue opens with the chapter (on the M4B's timeline, which the sums of the clips'
+        # millisecond-rounded ends only approximate: CI saw 15.697 against 15.696), so it is not compared.
+        if not first:
             assert abs(cue.start - (clip.begin + offset)) < 0.01
 
     # MP3s and SRT from the same cache: nothing synthesized, the MP3 folder beside the rest.
