@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import zipfile
+from difflib import SequenceMatcher
 
 import pytest
 
@@ -54,13 +55,15 @@ def transcribe_clip(epub, clip, tmp_path, model) -> str:
     return " ".join(s.text for s in segments)
 
 
-_FILLER = frozenset("a an the it its at of on to in and was had by".split())
+def likeness(heard: str, sentence: str) -> float:
+    """Return how alike the heard and the written sentence are, letter by letter (0 to 1).
 
-
-def recall(heard: str, sentence: str) -> float:
-    """Return the share of the sentence's content words that were heard."""
-    wanted = set(words(sentence)) - _FILLER
-    return len(wanted & set(words(heard))) / len(wanted)
+    Letters, not words: tiny.en hears Piper's "Gulls followed it out past the lighthouse" as
+    "Go follow that I'll pass the light house" (CI), which shares no whole content word with it but
+    most of its letters in order; a neighbouring sentence shares few.
+    """
+    a, b = "".join(words(heard)), "".join(words(sentence))
+    return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
 @pytest.mark.slow
@@ -85,11 +88,12 @@ def test_txt_book_gives_a_read_along_epub_and_captions_that_follow_the_audio(tmp
     body = [c for c in sentences if not c.text.startswith("Chapter")]
     for k in (0, 1, 3):
         heard = transcribe_clip(epub, body[k], tmp_path, model)
-        own = recall(heard, body[k].text)
-        others = [recall(heard, body[j].text) for j in (k - 1, k + 1) if 0 <= j < len(body)]
-        # tiny.en mishears a word or two of Piper ("Go follow the doubt" for "Gulls followed it out"),
-        # so ask for a good share of the sentence's words and at most a stray word of a neighbour's.
-        assert own >= 0.4 and max(others) <= 0.25, (body[k].text, heard)
+        own = likeness(heard, body[k].text)
+        others = [likeness(heard, body[j].text) for j in (k - 1, k + 1) if 0 <= j < len(body)]
+        # Piper samples (its noise differs run to run) and tiny.en mishears some of it, so ask for most
+        # of the sentence's letters and clearly more of them than of either neighbour's: a clip shifted
+        # by half a sentence or more fails either test.
+        assert own >= 0.5 and own >= max(others) + 0.2, (body[k].text, heard, own, others)
 
     # Captions: one cue per sentence, in order, the last ending where the M4B ends.
     cues = read_vtt(vtt)
