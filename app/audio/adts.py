@@ -1,6 +1,9 @@
 """Measure raw AAC (ADTS) files exactly by walking their frame headers."""
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 #: Sample rates by the ADTS sampling_frequency_index.
@@ -43,3 +46,157 @@ def adts_measure(path: Path) -> tuple[float, int]:
             frames += 1
             fh.seek(length - 7, 1)
     return (samples / rate if rate else 0.0), frames
+
+
+#: Bytes read from a chapter file at a time: the walkers below hold one such block (plus a
+#: partial frame), whatever the file's length.
+READ_SIZE = 1 << 20
+#: An ADTS header without (7) and with (9) its CRC.
+_HEADER, _HEADER_CRC = 7, 9
+
+
+class AdtsError(ValueError):
+    """A chapter file is not a clean ADTS stream the M4B writer can copy."""
+
+
+@dataclass(frozen=True)
+class AdtsFormat:
+    """What every frame of a stream must agree on: AAC profile, rate and channel layout."""
+
+    #: ADTS profile (0 Main, 1 LC, 2 SSR, 3 LTP); the MPEG-4 audio object type is one more.
+    profile: int
+    #: sampling_frequency_index into _RATES.
+    rate_index: int
+    #: channel_configuration (1-6 that many channels, 7 eight; 0 would need a PCE).
+    channel_config: int
+
+    @property
+    def rate(self) -> int:
+        return _RATES[self.rate_index]
+
+    @property
+    def channels(self) -> int:
+        return 8 if self.channel_config == 7 else self.channel_config
+
+    def audio_specific_config(self) -> bytes:
+        """Return the 2-byte AudioSpecificConfig an MP4 `esds` carries for this stream."""
+        bits = (self.profile + 1) << 11 | self.rate_index << 7 | self.channel_config << 3
+        return bits.to_bytes(2, "big")
+
+    def describe(self) -> str:
+        return f"AAC profile {self.profile + 1}, {self.rate} Hz, channel configuration {self.channel_config}"
+
+
+@dataclass(frozen=True)
+class AdtsScan:
+    """One pass over a stream's frame headers: what an MP4 index needs to be laid out."""
+
+    format: AdtsFormat
+    #: Frames, each one MP4 sample of 1024 samples.
+    frames: int
+    #: Bytes of raw AAC (headers stripped).
+    payload_bytes: int
+    #: Most bits a second over any run of frames lasting about one second (esds maxBitrate).
+    peak_bitrate: int
+
+
+def frame_sizes(path: Path) -> Iterator[list[int]]:
+    """Yield the raw AAC size of each frame (ADTS header stripped), a block of frames at a time."""
+    for _, spans in _frames(path):
+        yield [end - start for start, end in spans]
+
+
+def frame_payloads(path: Path) -> Iterator[bytes]:
+    """Yield the raw AAC frames (headers stripped), joined a block at a time."""
+    for block, spans in _frames(path):
+        yield b"".join([block[start:end] for start, end in spans])
+
+
+def scan(path: Path) -> AdtsScan:
+    """Walk every frame header once; raise AdtsError unless the stream can be copied into an MP4."""
+    first = _first_format(path)
+    frames = payload = peak = 0
+    window = max(1, -(-first.rate // _BLOCK_SAMPLES))  # frames in about a second
+    recent: deque[int] = deque()
+    in_window = 0
+    for sizes in frame_sizes(path):
+        for size in sizes:
+            frames += 1
+            payload += size
+            recent.append(size)
+            in_window += size
+            if len(recent) > window:
+                in_window -= recent.popleft()
+            peak = max(peak, in_window)
+    if frames == 0:
+        raise AdtsError("it holds no AAC frame")
+    return AdtsScan(first, frames, payload, peak * 8 * first.rate // (min(window, frames) * _BLOCK_SAMPLES))
+
+
+def _first_format(path: Path) -> AdtsFormat:
+    with open(path, "rb") as fh:
+        head = fh.read(_HEADER)
+    if len(head) < _HEADER or head[0] != 0xFF or head[1] & 0xF6 != 0xF0:
+        raise AdtsError("it does not start with an ADTS frame header")
+    fmt = AdtsFormat((head[2] >> 6) & 0x03, (head[2] >> 2) & 0x0F, ((head[2] & 0x01) << 2) | (head[3] >> 6))
+    if fmt.rate_index >= len(_RATES):
+        raise AdtsError(f"its first frame names no sample rate (index {fmt.rate_index})")
+    if fmt.channel_config == 0:
+        raise AdtsError("its channel layout is in the stream (configuration 0), which the M4B writer does not copy")
+    return fmt
+
+
+def _frames(path: Path) -> Iterator[tuple[bytes, list[tuple[int, int]]]]:
+    """Yield blocks of the file and the (start, end) of each whole frame's raw AAC within it.
+
+    Every header is checked against the first: same profile, rate and channels
+    (the MP4 has one sample description), one raw data block per frame (one MP4
+    sample each; our encoders never write more), CRC-protected headers stripped
+    with their CRC. A frame cut by the block boundary is carried into the next.
+    """
+    fmt = _first_format(path)
+    # Bytes 2 and 3 of every header must repeat the first's profile, rate and channels.
+    want2, want3 = _pack_format(fmt)
+    consumed = 0  # file offset of the block's first byte
+    carry = b""
+    with open(path, "rb") as fh:
+        while True:
+            data = fh.read(READ_SIZE)
+            block = carry + data if carry else data
+            if not block:
+                return
+            end = len(block)
+            spans: list[tuple[int, int]] = []
+            pos = 0
+            while pos + _HEADER <= end:
+                if block[pos] != 0xFF or block[pos + 1] & 0xF6 != 0xF0:
+                    raise AdtsError(f"no ADTS frame header at byte {consumed + pos}")
+                length = ((block[pos + 3] & 0x03) << 11) | (block[pos + 4] << 3) | (block[pos + 5] >> 5)
+                header = _HEADER if block[pos + 1] & 0x01 else _HEADER_CRC
+                if length <= header:
+                    raise AdtsError(f"an ADTS frame at byte {consumed + pos} says it is {length} bytes long")
+                if pos + length > end:
+                    break
+                if block[pos + 2] & 0xFD != want2 or block[pos + 3] & 0xC0 != want3:
+                    raise AdtsError(f"the frame at byte {consumed + pos} changes the audio format "
+                                    f"(the file starts as {fmt.describe()})")
+                if block[pos + 6] & 0x03:
+                    raise AdtsError(f"the frame at byte {consumed + pos} packs several AAC blocks "
+                                    "(one MP4 sample holds one)")
+                spans.append((pos + header, pos + length))
+                pos += length
+            if not data:
+                if pos < end:
+                    raise AdtsError(f"it ends in the middle of a frame (at byte {consumed + pos})")
+                if spans:
+                    yield block, spans
+                return
+            carry = block[pos:]
+            consumed += pos
+            if spans:
+                yield block, spans
+
+
+def _pack_format(fmt: AdtsFormat) -> tuple[int, int]:
+    """Return header bytes 2 and 3 masked to the format's bits (private bit and the rest cleared)."""
+    return (fmt.profile << 6 | fmt.rate_index << 2 | fmt.channel_config >> 2), (fmt.channel_config & 0x03) << 6

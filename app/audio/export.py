@@ -1,21 +1,22 @@
 """How a chapter is encoded, and the book muxed by stream copy.
 
 Chapters are encoded (AAC or MP3) while their chunks arrive (stream.py, with
-encode_args() from here); the M4B is then only a concat of finished AAC files
-with `-c copy`, written once, so the work after the last chunk is the rest of
-one chapter and a remux, never a re-encode.
+encode_args() from here); the M4B is then only the finished AAC frames copied
+into one file (m4b.py), written once with its index first, so the work after
+the last chunk is the rest of one chapter and a copy, never a re-encode.
 """
 from __future__ import annotations
 
 import logging
 import os
-import re
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from app import testhooks
-from app.audio.adts import adts_measure, is_adts
+from app import __version__, testhooks
+from app.audio import m4b
+from app.audio.adts import is_adts
 from app.audio.ffmpeg import run_ffmpeg
 from app.book.model import Cover
 from app.errors import OutputError
@@ -33,6 +34,8 @@ ENCODE_KINDS = ("m4b", "mp3")
 #: cannot say so, so every player of the chapter file (and of the M4B muxed from it) hears
 #: the audio this much later than the WAV had it: timings on that timeline add it.
 AAC_PRIMING_SAMPLES = 1024
+#: Output buffer of the M4B writer: its many small index writes reach the disk in large ones.
+WRITE_BUFFER = 1 << 20
 #: Cover media types an MP4/ID3 attached picture can carry as-is.
 _COPYABLE_COVERS = {"image/jpeg": ".jpg", "image/jpg": ".jpg", "image/png": ".png"}
 
@@ -78,44 +81,34 @@ def encode_args(fmt: str, out: Path, *, channels: int, meta: BookMeta, title: st
     return args + ["-metadata", f"track={track}/{total}", "-id3v2_version", "3", "-write_id3v1", "1", "-f", "mp3"]
 
 
-def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: str) -> Path:
-    """Concatenate AAC chapter files by stream copy into one M4B with chapter markers and tags."""
+def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: str,
+            cancel: threading.Event | None = None) -> Path:
+    """Write the chapters' AAC by stream copy into one M4B with both chapter lists, tags and the cover.
+
+    The writer is our own (app/audio/m4b.py): index first, the file written once, in memory that
+    does not grow with the book. ffmpeg only remuxes MP4/M4A chapter files to ADTS and checks
+    the cover. `cancel`, when set, stops the mux between blocks; the good output stays.
+    """
     if not chapters:
         raise OutputError("No chapters to put in the audiobook", hint="Check --chapters selects at least one chapter")
     out = Path(out)
     with temp_beside(out) as tmp, cover_file(meta.cover, out.parent, ffmpeg) as cover:
-        listing = tmp.with_name(tmp.name + ".concat.txt")
-        metadata = tmp.with_name(tmp.name + ".ffmeta.txt")
         streams: list[Path] = []
         try:
             for i, chapter in enumerate(chapters):
                 streams.append(_as_adts(chapter.path, tmp, i, ffmpeg))
-            measured = [adts_measure(s) for s in streams]
-            durations = [seconds for seconds, _ in measured]
-            listing.write_text(_concat_list(streams, durations), encoding="utf-8")
-            metadata.write_text(_ffmetadata(meta, chapters, durations), encoding="utf-8")
-            args = [ffmpeg, "-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(metadata)]
-            if cover is not None:
-                args += ["-i", str(cover)]
-            args += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1", "-c:a", "copy", "-bsf:a", "aac_adtstoasc"]
-            if cover is not None:
-                args += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"]
-            # A millisecond movie timescale keeps the QuickTime chapter text track's sample durations
-            # inside 32 bits; ffmpeg 7+ otherwise picks 1/28,224,000 and drops the track for any
-            # chapter over ~152 s (Apple players read only that track). ffmpeg 5-6 default to 1000.
-            args += ["-movie_timescale", "1000"]
-            reserve = moov_reserve(sum(frames for _, frames in measured), len(chapters), metadata.stat().st_size)
+            parts = [m4b.Chapter(_one_line(c.title), s) for c, s in zip(chapters, streams)]
+            picture = m4b.Cover(b"png" if cover.suffix == ".png" else b"jpeg", cover.read_bytes()) if cover else None
+            tags = {k: _one_line(v) for k, v in book_tags(meta, title=meta.title, album=meta.title).items()}
+            tags["encoder"] = f"audiobook {__version__}"
             try:
-                run_ffmpeg([*args, "-moov_size", str(reserve), "-f", "ipod", str(tmp)], log_file=None)
-            except OutputError as exc:
-                if not _reserve_was_short(exc):
-                    raise
-                # The reserve was short (an estimate): write the index at the end and move it, as before.
-                log.warning("The M4B's index outgrew its reserved %d bytes; writing it again with +faststart", reserve)
-                run_ffmpeg([*args, "-movflags", "+faststart", "-f", "ipod", str(tmp)], log_file=None)
+                with open(tmp, "wb", buffering=WRITE_BUFFER) as fh:
+                    m4b.write_m4b(fh, parts, tags=tags, cover=picture,
+                                  stopped=cancel.is_set if cancel is not None else (lambda: False))
+            except OSError as exc:
+                raise OutputError(f"Cannot write {out}: {exc.strerror or exc}",
+                                  hint="Check free disk space and that the output folder is writable") from None
         finally:
-            listing.unlink(missing_ok=True)
-            metadata.unlink(missing_ok=True)
             for stream, chapter in zip(streams, chapters):
                 if stream != chapter.path:
                     stream.unlink(missing_ok=True)
@@ -124,61 +117,21 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
     return out
 
 
-def _reserve_was_short(exc: OutputError) -> bool:
-    """Return whether ffmpeg failed because the reserved index room was too small (its log says so)."""
-    try:
-        with open(exc.log_path, "rb") as fh:
-            fh.seek(max(0, os.fstat(fh.fileno()).st_size - 16384))
-            return b"reserved_moov_size is too small" in fh.read()
-    except (OSError, TypeError):
-        return False
-
-
-def moov_reserve(frames: int, chapters: int, metadata_bytes: int) -> int:
-    """Return the bytes to reserve before the audio for the M4B's index (the moov box).
-
-    The index goes first so a player or a web server can start playback
-    without reading to the end. ffmpeg's +faststart puts it there by writing
-    the whole file a second time after the mux (~25 s for a 10-hour book);
-    reserving room up front (-moov_size) writes the file once. The index is
-    4 bytes per AAC frame (stsz; 4.01 measured with chunk tables, 0.5-2 h
-    books) plus per-chapter entries and the tags: 6 bytes a frame and generous
-    fixed room keep it inside; the unused room is a `free` box (~1% of a
-    96 kbit/s file). Should a book still outgrow it, the mux is redone with
-    +faststart.
-    """
-    return 6 * frames + 600 * chapters + 2 * metadata_bytes + 256 * 1024
-
-
-def _tags(meta: BookMeta, *, title: str, album: str) -> list[str]:
+def book_tags(meta: BookMeta, *, title: str, album: str) -> dict[str, str]:
+    """Return the text tags of a chapter or book file, by ffmpeg's names."""
     tags = {"title": title, "artist": meta.author, "album_artist": meta.author, "album": album, "genre": "Audiobook"}
     if meta.year:
         tags["date"] = meta.year
-    return [a for k, v in tags.items() for a in ("-metadata", f"{k}={v}")]
+    return tags
 
 
-def _ffmetadata(meta: BookMeta, chapters: list[ChapterAudio], durations: list[float]) -> str:
-    """Return an ffmetadata file with book tags and one [CHAPTER] per chapter, in milliseconds."""
-    tags = {"title": meta.title, "artist": meta.author, "album_artist": meta.author, "album": meta.title, "genre": "Audiobook"}
-    if meta.year:
-        tags["date"] = meta.year
-    lines = [";FFMETADATA1"] + [f"{k}={_meta_escape(v)}" for k, v in tags.items()]
-    start = 0.0
-    for chapter, length in zip(chapters, durations):
-        end = start + length
-        # Round the running sum, not each length, so markers never drift.
-        lines += ["[CHAPTER]", "TIMEBASE=1/1000", f"START={round(start * 1000)}", f"END={round(end * 1000)}",
-                  f"title={_meta_escape(chapter.title)}"]
-        start = end
-    return "\n".join(lines) + "\n"
+def _one_line(value: str) -> str:
+    """Return `value` on one line: players show a title or a tag as a single line."""
+    return " ".join(str(value).split())
 
 
-def _meta_escape(value: str) -> str:
-    value = " ".join(str(value).split())  # a newline would end the entry
-    escaped = re.sub(r"([=;#\\])", r"\\\1", value)
-    # ffmpeg's reader continues a line after any backslash, escaped or not, so a title
-    # ending in one swallowed the next chapter; a trailing space ends the line (and is invisible).
-    return escaped + " " if escaped.endswith("\\") else escaped
+def _tags(meta: BookMeta, *, title: str, album: str) -> list[str]:
+    return [a for k, v in book_tags(meta, title=title, album=album).items() for a in ("-metadata", f"{k}={v}")]
 
 
 def _as_adts(path: Path, tmp: Path, index: int, ffmpeg: str) -> Path:
@@ -197,19 +150,6 @@ def _as_adts(path: Path, tmp: Path, index: int, ffmpeg: str) -> Path:
         stream.unlink(missing_ok=True)
         raise
     return stream
-
-
-def _concat_list(streams: list[Path], durations: list[float]) -> str:
-    """Return an ffconcat list whose explicit durations make each file start where the last ended."""
-    lines = ["ffconcat version 1.0"]
-    for stream, length in zip(streams, durations):
-        lines += [f"file {_concat_quote(stream)}", f"duration {length:.6f}"]
-    return "\n".join(lines) + "\n"
-
-
-def _concat_quote(path: Path) -> str:
-    """Quote a path for an ffconcat file (single quotes, ' written as '\\'')."""
-    return "'" + str(Path(path).resolve()).replace("'", "'\\''") + "'"
 
 
 @contextmanager

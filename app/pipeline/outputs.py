@@ -62,7 +62,7 @@ class OutputWriter:
         if not self.ctx.no_cache and stamp.read() == wanted:
             self.ctx.emit(ev.Message(f"{out} is up to date."))
             return
-        mux_m4b(chapters, out, meta=self.ctx.meta, ffmpeg=self.ctx.ffmpeg)
+        mux_m4b(chapters, out, meta=self.ctx.meta, ffmpeg=self.ctx.ffmpeg, cancel=self.ctx.cancel)
         stamp.write(wanted)
 
     def _write_mp3(self, chapters: list[ChapterAudio], out: Path) -> None:
