@@ -1,8 +1,10 @@
 """Measure raw AAC (ADTS) files exactly by walking their frame headers."""
 from __future__ import annotations
 
-from collections import deque
+import struct
 from collections.abc import Iterator
+from itertools import accumulate
+from operator import sub
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,9 +52,13 @@ def adts_measure(path: Path) -> tuple[float, int]:
 
 #: Bytes read from a chapter file at a time: the walkers below hold one such block (plus a
 #: partial frame), whatever the file's length.
-READ_SIZE = 1 << 20
+READ_SIZE = 1 << 18
 #: An ADTS header without (7) and with (9) its CRC.
 _HEADER, _HEADER_CRC = 7, 9
+#: A header's fields as four numbers: bytes 0-1, 2-3, 4-5 and 6.
+_UNPACK = struct.Struct(">HHHB").unpack_from
+#: The longest ADTS frame (a 13-bit length): the most a block carries over to the next.
+_MAX_FRAME = 8191
 
 
 class AdtsError(ValueError):
@@ -109,7 +115,8 @@ def frame_sizes(path: Path) -> Iterator[list[int]]:
 def frame_payloads(path: Path) -> Iterator[bytes]:
     """Yield the raw AAC frames (headers stripped), joined a block at a time."""
     for block, spans in _frames(path):
-        yield b"".join([block[start:end] for start, end in spans])
+        view = memoryview(block)  # slices of a view copy nothing until the join
+        yield b"".join([view[start:end] for start, end in spans])
 
 
 def scan(path: Path) -> AdtsScan:
@@ -117,17 +124,15 @@ def scan(path: Path) -> AdtsScan:
     first = _first_format(path)
     frames = payload = peak = 0
     window = max(1, -(-first.rate // _BLOCK_SAMPLES))  # frames in about a second
-    recent: deque[int] = deque()
-    in_window = 0
+    tail: list[int] = []  # the last frames of the previous block, to slide the window across blocks
     for sizes in frame_sizes(path):
-        for size in sizes:
-            frames += 1
-            payload += size
-            recent.append(size)
-            in_window += size
-            if len(recent) > window:
-                in_window -= recent.popleft()
-            peak = max(peak, in_window)
+        frames += len(sizes)
+        payload += sum(sizes)
+        run = tail + sizes
+        totals = list(accumulate(run, initial=0))
+        span = min(window, len(run))
+        peak = max(peak, max(map(sub, totals[span:], totals[:-span])))
+        tail = run[-window:]
     if frames == 0:
         raise AdtsError("it holds no AAC frame")
     return AdtsScan(first, frames, payload, peak * 8 * first.rate // (min(window, frames) * _BLOCK_SAMPLES))
@@ -146,55 +151,61 @@ def _first_format(path: Path) -> AdtsFormat:
     return fmt
 
 
-def _frames(path: Path) -> Iterator[tuple[bytes, list[tuple[int, int]]]]:
-    """Yield blocks of the file and the (start, end) of each whole frame's raw AAC within it.
+def _frames(path: Path) -> Iterator[tuple[bytearray, list[tuple[int, int]]]]:
+    """Yield a block of the file and the (start, end) of each whole frame's raw AAC within it.
 
+    The block is one buffer, refilled for the next: use it before asking for more.
     Every header is checked against the first: same profile, rate and channels
     (the MP4 has one sample description), one raw data block per frame (one MP4
     sample each; our encoders never write more), CRC-protected headers stripped
-    with their CRC. A frame cut by the block boundary is carried into the next.
+    with their CRC. A frame cut by the block's end moves to the front of the next.
     """
     fmt = _first_format(path)
     # Bytes 2 and 3 of every header must repeat the first's profile, rate and channels.
     want2, want3 = _pack_format(fmt)
-    consumed = 0  # file offset of the block's first byte
-    carry = b""
+    want = want2 << 8 | want3
+    block = bytearray(READ_SIZE + _MAX_FRAME)
+    view = memoryview(block)
+    consumed = have = 0  # file offset of the block's first byte; bytes of a cut frame at its front
     with open(path, "rb") as fh:
         while True:
-            data = fh.read(READ_SIZE)
-            block = carry + data if carry else data
-            if not block:
-                return
-            end = len(block)
+            end = have + fh.readinto(view[have:have + READ_SIZE])
             spans: list[tuple[int, int]] = []
             pos = 0
             while pos + _HEADER <= end:
-                if block[pos] != 0xFF or block[pos + 1] & 0xF6 != 0xF0:
-                    raise AdtsError(f"no ADTS frame header at byte {consumed + pos}")
-                length = ((block[pos + 3] & 0x03) << 11) | (block[pos + 4] << 3) | (block[pos + 5] >> 5)
-                header = _HEADER if block[pos + 1] & 0x01 else _HEADER_CRC
-                if length <= header:
-                    raise AdtsError(f"an ADTS frame at byte {consumed + pos} says it is {length} bytes long")
+                # One unpack per frame: sync+protection, format+length high bits, length low bits, blocks.
+                h0, h1, h2, b6 = _UNPACK(block, pos)
+                length = (h1 & 0x03) << 11 | h2 >> 5
+                if h0 & 0xFFF6 != 0xFFF0 or h1 & 0xFDC0 != want or b6 & 0x03 or length <= _HEADER_CRC:
+                    _check_header(block, pos, consumed, fmt)  # says what is wrong, or passes a short frame
                 if pos + length > end:
                     break
-                if block[pos + 2] & 0xFD != want2 or block[pos + 3] & 0xC0 != want3:
-                    raise AdtsError(f"the frame at byte {consumed + pos} changes the audio format "
-                                    f"(the file starts as {fmt.describe()})")
-                if block[pos + 6] & 0x03:
-                    raise AdtsError(f"the frame at byte {consumed + pos} packs several AAC blocks "
-                                    "(one MP4 sample holds one)")
-                spans.append((pos + header, pos + length))
+                spans.append((pos + (_HEADER if h0 & 0x01 else _HEADER_CRC), pos + length))
                 pos += length
-            if not data:
+            if end == have:  # nothing more to read
                 if pos < end:
                     raise AdtsError(f"it ends in the middle of a frame (at byte {consumed + pos})")
-                if spans:
-                    yield block, spans
                 return
-            carry = block[pos:]
-            consumed += pos
             if spans:
                 yield block, spans
+            have = end - pos
+            block[:have] = bytes(view[pos:end])  # a copy: the two ranges may overlap
+            consumed += pos
+
+
+def _check_header(block: bytearray, pos: int, consumed: int, fmt: AdtsFormat) -> None:
+    """Raise AdtsError saying what is wrong with the header at `pos`; return if nothing is."""
+    want2, want3 = _pack_format(fmt)
+    length = ((block[pos + 3] & 0x03) << 11) | (block[pos + 4] << 3) | (block[pos + 5] >> 5)
+    if block[pos] != 0xFF or block[pos + 1] & 0xF6 != 0xF0:
+        raise AdtsError(f"no ADTS frame header at byte {consumed + pos}")
+    if length <= (_HEADER if block[pos + 1] & 0x01 else _HEADER_CRC):
+        raise AdtsError(f"an ADTS frame at byte {consumed + pos} says it is {length} bytes long")
+    if block[pos + 2] & 0xFD != want2 or block[pos + 3] & 0xC0 != want3:
+        raise AdtsError(f"the frame at byte {consumed + pos} changes the audio format "
+                        f"(the file starts as {fmt.describe()})")
+    if block[pos + 6] & 0x03:
+        raise AdtsError(f"the frame at byte {consumed + pos} packs several AAC blocks (one MP4 sample holds one)")
 
 
 def _pack_format(fmt: AdtsFormat) -> tuple[int, int]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from typing import BinaryIO
 
@@ -183,16 +184,15 @@ class _Writer:
 
     def _write_offsets(self, out: BinaryIO, large: bool) -> None:
         code = "Q" if large else "I"
-        pos, frame, batch, count = self.audio_start, 0, [], 0
+        pos, frame, count = self.audio_start, 0, 0
         for sizes in self._walk(adts.frame_sizes):
-            for size in sizes:
-                if frame % FRAMES_PER_CHUNK == 0:
-                    batch.append(pos)
-                pos += size
-                frame += 1
+            starts = list(accumulate(sizes, initial=pos))  # each frame's offset, then the block's end
+            # Every FRAMES_PER_CHUNK-th frame of the book starts a chunk.
+            batch = starts[-frame % FRAMES_PER_CHUNK:len(sizes):FRAMES_PER_CHUNK]
             out.write(struct.pack(f">{len(batch)}{code}", *batch))
             count += len(batch)
-            batch.clear()
+            pos = starts[-1]
+            frame += len(sizes)
         self._check(count == self.chunks and frame == self.frames)
 
     def _walk(self, walker: Callable[[Path], Iterator]) -> Iterator:
