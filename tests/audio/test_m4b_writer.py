@@ -239,3 +239,35 @@ def test_the_writers_memory_does_not_grow_with_the_book(inputs, tmp_path):
             tracemalloc.stop()
         assert _packets(tmp_path / f"{copies}.m4b") == _packets(book) + _packets(paths[0])
     assert peaks[1] - peaks[0] < 128 * 1024, peaks
+
+
+def test_at_22050_hz_mono_the_marks_and_samples_are_ffmpegs_too(tmp_path):
+    """Rates whose frames are no whole number of milliseconds: the marks round as ffmpeg's did."""
+    paths = [_adts(tmp_path / f"c{i}.aac", s, 500 + 90 * i, rate=22050, channels=1) for i, s in enumerate((0.9, 1.7, 0.4))]
+    titles = ["a", "b", "c"]
+    reference = ffmpeg_m4b(list(zip(titles, paths)), tmp_path / "ffmpeg.m4b", tags={"title": "T"}, cover=None,
+                           rate=22050, frames=[_packets(p) for p in paths])
+    ours = tmp_path / "ours.m4b"
+    with open(ours, "wb") as fh:
+        m4b.write_m4b(fh, [m4b.Chapter(t, p) for t, p in zip(titles, paths)], tags={"title": "T"})
+    marks = lambda path: [(c["start"], c["end"]) for c in _probe(path, "-show_chapters")["chapters"]]
+    assert marks(ours) == marks(reference) and len(marks(ours)) == 3
+    assert _pcm(ours) == _pcm(reference)
+
+
+def test_past_255_chapters_the_quicktime_list_has_them_all(inputs, tmp_path):
+    """Nero's list counts chapters in one byte (ffmpeg's stopped at 255 too); Apple's track has no such limit."""
+    _, _, paths, *_ = inputs
+    data = paths[0].read_bytes()
+    frame = data[:((data[3] & 0x03) << 11) | (data[4] << 3) | (data[5] >> 5)]
+    chapters = []
+    for i in range(300):
+        path = tmp_path / f"{i}.aac"
+        path.write_bytes(frame * 2)
+        chapters.append(m4b.Chapter(f"Kapitel {i + 1} — ü", path))
+    out = tmp_path / "many.m4b"
+    with open(out, "wb") as fh:
+        m4b.write_m4b(fh, chapters, tags={"title": "T"})
+    found = _probe(out, "-show_chapters")["chapters"]
+    assert [c["tags"]["title"] for c in found] == [c.title for c in chapters]
+    assert [c.title for c in MP4(out).chapters] == [c.title for c in chapters[:255]]
