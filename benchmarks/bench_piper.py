@@ -40,12 +40,13 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=4.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--chapters", type=int, default=2, help="chapters the text is split into (1: one long chapter)")
-    ap.add_argument("--modes", default="cli-default,cli-c2,loop-1", help="which of the three to run")
+    ap.add_argument("--modes", default="cli-default,cli-c2,loop-1", help="which to run: cli-default, cli-c1, cli-c2, loop-1")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench5-"))
     book = write_book(tmp / "book.txt", args.minutes / 60, chapters=args.chapters)
     print(runcli.machine(), flush=True)
-    modes = {"cli-default": [], "cli-c2": ["--concurrency", "2"], "loop-1": ["--threads", "1"]}
+    modes = {"cli-default": [], "cli-c1": ["--concurrency", "1"], "cli-c2": ["--concurrency", "2"],
+             "loop-1": ["--threads", "1"]}
     modes = {m: extra for m, extra in modes.items() if m in args.modes.split(",")}
     results: dict[str, list[dict]] = {m: [] for m in modes}
     for rep in range(args.repeat):

