@@ -1,11 +1,11 @@
-"""Measure raw AAC (ADTS) files exactly by walking their frame headers."""
+"""Measure raw AAC (ADTS) files exactly by walking their frame headers; walk their frames for the M4B writer."""
 from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import accumulate
 from operator import sub
-from dataclasses import dataclass
 from pathlib import Path
 
 #: Sample rates by the ADTS sampling_frequency_index.
@@ -90,7 +90,8 @@ class AdtsFormat:
         return bits.to_bytes(2, "big")
 
     def describe(self) -> str:
-        return f"AAC profile {self.profile + 1}, {self.rate} Hz, channel configuration {self.channel_config}"
+        profile = ("AAC Main", "AAC-LC", "AAC SSR", "AAC LTP")[self.profile]
+        return f"{profile}, {self.rate} Hz, {self.channels} channel{'s' if self.channels > 1 else ''}"
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,8 @@ FRAME_SAMPLES = 1024
 #: Chapter marks in milliseconds, as the ffmpeg mux wrote them (its movie timescale was set to
 #: 1000 so the chapter track's durations fit 32 bits; players expect the same).
 MOVIE_TIMESCALE = 1000
-#: AAC frames per MP4 chunk: at most ~8 MiB of the largest frames, ~11 s at 48 kHz;
-#: the chunk offset table stays small and a player reads a chunk in one go.
+#: AAC frames per MP4 chunk: ~11 s at 48 kHz, ~130 KB at 96 kbit/s (4 MiB at most, of the
+#: largest frames); the chunk offset table stays small and a player reads a chunk in one go.
 FRAMES_PER_CHUNK = 512
 AUDIO_TRACK, CHAPTER_TRACK = 1, 2
 #: Apple's audiobook brand first (iTunes' own audiobooks carry it; it says "bookmarkable"),
