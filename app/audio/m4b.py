@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
@@ -80,9 +81,8 @@ class _Writer:
         self.format = self.scans[0].format
         for chapter, scan in zip(chapters, self.scans):
             if scan.format != self.format:
-                raise OutputError(f"Chapter '{chapter.title}' is {scan.format.describe()}, the first is "
-                                  f"{self.format.describe()}; one M4B holds one audio format",
-                                  hint="Run the same command with --no-cache to encode every chapter again")
+                raise _unusable(chapter, f"it is {scan.format.describe()}, the first chapter "
+                                         f"{self.format.describe()} (one M4B holds one audio format)")
         self.frames = sum(s.frames for s in self.scans)
         self.payload = sum(s.payload_bytes for s in self.scans)
         self.chunks = -(-self.frames // FRAMES_PER_CHUNK)
@@ -198,27 +198,17 @@ class _Writer:
     def _walk(self, walker: Callable[[Path], Iterator]) -> Iterator:
         """Yield what `walker` yields for each chapter file in order, asking `stopped` between blocks."""
         for chapter in self.chapters:
-            try:
+            with _reading(chapter):
                 for item in walker(chapter.path):
                     if self.stopped():
                         raise Cancelled(STOPPED)
                     yield item
-            except AdtsError as exc:
-                raise _unusable(chapter, exc) from None
-            except OSError as exc:
-                raise OutputError(f"Cannot read chapter file {chapter.path}: {exc.strerror or exc}",
-                                  hint="Run the same command again; --no-cache encodes the chapters anew") from None
 
     def _scan(self, chapter: Chapter) -> AdtsScan:
         if self.stopped():
             raise Cancelled(STOPPED)
-        try:
+        with _reading(chapter):
             return adts.scan(chapter.path)
-        except AdtsError as exc:
-            raise _unusable(chapter, exc) from None
-        except OSError as exc:
-            raise OutputError(f"Cannot read chapter file {chapter.path}: {exc.strerror or exc}",
-                              hint="Run the same command again; --no-cache encodes the chapters anew") from None
 
     def _check(self, ok: bool) -> None:
         # The index was sized from the first walk: a chapter file that changed since would make it lie.
@@ -227,6 +217,20 @@ class _Writer:
                               hint="Run the same command again, with no other run writing to the same work folder")
 
 
-def _unusable(chapter: Chapter, exc: AdtsError) -> OutputError:
-    return OutputError(f"Chapter file {chapter.path} ('{chapter.title}') cannot go into the M4B: {exc}",
-                       hint="Run the same command with --no-cache to encode the chapter again")
+@contextmanager
+def _reading(chapter: Chapter):
+    """Turn a chapter file that cannot be read or copied into one line naming it."""
+    try:
+        yield
+    except AdtsError as exc:
+        raise _unusable(chapter, str(exc)) from None
+    except OSError as exc:
+        raise OutputError(f"Cannot read chapter file {chapter.path}: {exc.strerror or exc}",
+                          hint="Check the work folder is readable and run the same command again") from None
+
+
+def _unusable(chapter: Chapter, why: str) -> OutputError:
+    # A chapter file is the run's own encode: without it the next run encodes that chapter
+    # again from its cached chunks, where --no-cache would synthesize the whole book again.
+    return OutputError(f"Chapter file {chapter.path} ('{chapter.title}') cannot go into the M4B: {why}",
+                       hint="Delete that file and run the same command again: the chapter is encoded anew")
