@@ -74,7 +74,8 @@ def write_m4b(out: BinaryIO, chapters: list[Chapter], *, tags: dict[str, str], c
 class _Writer:
     def __init__(self, chapters: list[Chapter], stopped: Callable[[], bool]):
         if not chapters:
-            raise OutputError("No chapters to put in the audiobook", hint="Check --chapters selects at least one chapter")
+            raise OutputError("No chapters to put in the audiobook",
+                              hint="Check --chapters selects at least one chapter")
         self.chapters = chapters
         self.stopped = stopped
         self.scans = [self._scan(c) for c in chapters]
@@ -92,12 +93,13 @@ class _Writer:
     # -- layout ---------------------------------------------------------------------------
     def write(self, out: BinaryIO, tags: dict[str, str], cover: Cover | None, co64_above: int) -> None:
         marks = self._marks()
-        samples = b"".join(mp4.text_sample(c.title) for c in self.chapters)
+        titles = [mp4.text_sample(c.title) for c in self.chapters]
+        samples = b"".join(titles)
         ftyp = mp4.ftyp(BRANDS[0], BRANDS[1], BRANDS[2])
         mdat_payload = len(samples) + self.payload
         mdat_header = mp4.header(b"mdat", mdat_payload)
         for large in (False, True):
-            moov = self._moov(marks, samples, tags, cover, large)
+            moov = self._moov(marks, titles, tags, cover, large)
             text_start = ftyp.size + moov.size + len(mdat_header)
             self.audio_start = text_start + len(samples)
             if large or not mp4.needs_co64(self.audio_start + self.payload, co64_above):
@@ -121,7 +123,7 @@ class _Writer:
             marks.append((total * MOVIE_TIMESCALE + rate // 2) // rate)
         return marks
 
-    def _moov(self, marks: list[int], samples: bytes, tags: dict[str, str], cover: Cover | None,
+    def _moov(self, marks: list[int], titles: list[bytes], tags: dict[str, str], cover: Cover | None,
               large: bool) -> mp4.Box:
         rate = self.format.rate
         audio_samples = self.frames * FRAME_SAMPLES
@@ -129,7 +131,7 @@ class _Writer:
         audio_ms = -(-audio_samples * MOVIE_TIMESCALE // rate)
         return mp4.Box(b"moov", mp4.mvhd(MOVIE_TIMESCALE, max(audio_ms, marks[-1]), CHAPTER_TRACK + 1),
                        self._audio_trak(audio_samples, audio_ms, large),
-                       self._chapter_trak(marks, samples),
+                       self._chapter_trak(marks, titles),
                        mp4.udta(self._ilst(tags, cover), [(m * 10_000, c.title) for m, c in zip(marks, self.chapters)]))
 
     def _audio_trak(self, audio_samples: int, audio_ms: int, large: bool) -> mp4.Box:
@@ -150,17 +152,18 @@ class _Writer:
                        mp4.chunk_offsets(self.chunks, self._write_offsets, large=large),
                        *mp4.roll_groups(self.frames))
         minf = mp4.Box(b"minf", mp4.smhd(), mp4.dinf(), stbl)
-        mdia = mp4.Box(b"mdia", mp4.mdhd(fmt.rate, audio_samples, mp4.LANG_UND), mp4.hdlr(b"soun", "SoundHandler"), minf)
+        mdia = mp4.Box(b"mdia", mp4.mdhd(fmt.rate, audio_samples, mp4.LANG_UND), mp4.hdlr(b"soun", "SoundHandler"),
+                       minf)
         return mp4.Box(b"trak", mp4.tkhd(AUDIO_TRACK, audio_ms, enabled=True, alternate_group=1, volume=0x100),
                        mp4.edts(audio_ms), mp4.tref_chapters(CHAPTER_TRACK), mdia)
 
-    def _chapter_trak(self, marks: list[int], samples: bytes) -> mp4.Box:
-        """Return the QuickTime chapter text track (the chapter list Apple's players read)."""
+    def _chapter_trak(self, marks: list[int], titles: list[bytes]) -> mp4.Box:
+        """Return the QuickTime chapter text track (the list Apple's players read): a title sample a chapter."""
         durations = [end - start for start, end in zip(marks, marks[1:])]
-        sizes = b"".join(struct.pack(">I", len(mp4.text_sample(c.title))) for c in self.chapters)
+        sizes = b"".join(struct.pack(">I", len(t)) for t in titles)
         stbl = mp4.Box(b"stbl", mp4.stsd_text(), mp4.stts([(1, d) for d in durations]),
-                       mp4.stsc([(1, len(self.chapters))]),
-                       mp4.full(b"stsz", 0, 0, struct.pack(">II", 0, len(self.chapters)), sizes),
+                       mp4.stsc([(1, len(titles))]),
+                       mp4.full(b"stsz", 0, 0, struct.pack(">II", 0, len(titles)), sizes),
                        mp4.chunk_offsets(1, lambda out, large: out.write(
                            struct.pack(">Q" if large else ">I", self.text_start)), large=False))
         minf = mp4.Box(b"minf", mp4.gmhd_text(), mp4.dinf(), stbl)
