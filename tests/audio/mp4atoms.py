@@ -1,6 +1,6 @@
 """A small, independent MP4 atom reader for the tests: the QuickTime chapter text track.
 
-It shares nothing with the app (which only drives ffmpeg): it walks the boxes
+It shares nothing with the app's MP4 writer (app/audio/mp4.py, m4b.py): it walks the boxes
 of ISO/IEC 14496-12 and QuickTime, finds the track the audio track's
 `tref/chap` names, and returns each text sample's start, duration and title.
 """
