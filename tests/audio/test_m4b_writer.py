@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import threading
@@ -117,6 +118,19 @@ def test_streams_and_tags_say_what_ffmpegs_file_says(inputs):
     assert tags["title"] == "Le Livre — été" and tags["artist"] == "Zoë Écrivain" and tags["date"] == "2025"
     assert got["format"]["tags"]["major_brand"] == "M4B "
     assert got["format"]["duration"] == want["format"]["duration"]
+
+
+def test_ffprobe_and_ffmpegs_decoder_warn_of_nothing_more_than_in_ffmpegs_file(inputs):
+    ours, reference, *_ = inputs
+
+    def warnings(path: Path) -> list[str]:
+        probe = subprocess.run([FFPROBE, "-v", "warning", "-show_chapters", "-show_streams", str(path)],
+                               capture_output=True, text=True, timeout=60).stderr
+        decode = subprocess.run([ffmpeg_exe(), "-v", "warning", "-i", str(path), "-map", "0:a", "-f", "null", "-"],
+                                capture_output=True, text=True, timeout=60).stderr
+        return sorted(re.sub(r" @ 0x[0-9a-f]+", "", line) for line in (probe + decode).splitlines())
+
+    assert warnings(ours) == warnings(reference)
 
 
 def test_mutagen_reads_the_tags_and_the_cover(inputs):
