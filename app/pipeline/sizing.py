@@ -36,6 +36,8 @@ class SizingConfig:
     #: waited: above the spread of requests that ran at once (+-30% in the server model's test),
     #: below what one wave's wait adds to all but the longest chunks.
     waited: float = 1.4
+    #: ... or this much over it when the first answers agree closely (a steady server).
+    least_wait: float = 0.1
     #: The server runs all it was sent at once when this many prompt answers came from the last
     #: part of the burst (send positions past `late_share` of it): first come, first served, a
     #: prompt answer at position P means the server runs more than P. One wave of equal chunks
@@ -61,7 +63,7 @@ class RunningEstimate:
         #: Requests sent before the first answer came (the burst to an idle server).
         self.sent_at_once = 0
         self._position: dict[float, int] = {}  # send ticket -> send position
-        self._ratios: list[tuple[int, float]] = []  # (send position, seconds per audio second)
+        self._answers: list[tuple[int, float, float]] = []  # (send position, latency, audio seconds)
         self._answered = False
 
     def sent(self, ticket: float) -> None:
@@ -78,11 +80,11 @@ class RunningEstimate:
         position = self._position.get(ticket)
         if position is None or audio_seconds <= 0:
             return
-        self._ratios.append((position, max(latency, 1e-6) / audio_seconds))
+        self._answers.append((position, max(latency, 1e-6), audio_seconds))
 
     def exhausted(self) -> bool:
         """Return whether the answers have had their chance to show the server's capacity."""
-        return len(self._ratios) >= self.cfg.give_up * max(1, self.sent_at_once)
+        return len(self._answers) >= self.cfg.give_up * max(1, self.sent_at_once)
 
     def running(self) -> int | None:
         """Return the estimated requests run at once, or None while the answers cannot tell yet.
@@ -92,21 +94,58 @@ class RunningEstimate:
         least all it was sent, possibly more. The first answers are the yardstick, so there
         is no verdict before `first_answers` of them (or the whole burst, if smaller).
         """
-        if len(self._ratios) < min(self.cfg.first_answers, self.sent_at_once):
+        if len(self._answers) < min(self.cfg.first_answers, self.sent_at_once):
             return None
-        first = sorted(r for _, r in self._ratios[: self.cfg.first_answers])
-        bar = self.cfg.waited * first[len(first) // 2]
-        answers = sorted((p, r > bar) for p, r in self._ratios)
+        first = [(t, a) for _, t, a in self._answers[: self.cfg.first_answers]]
+        fixed, per_second = _prompt_cost(first)
+        # How far apart requests that ran at once already are (the server's own jitter): a wait must
+        # stand out of that; on a steady server a brief one does.
+        spread = [(t - fixed) / (per_second * a) for t, a in first]
+        waited = min(self.cfg.waited, 1 + max(self.cfg.least_wait, 1.5 * (max(spread) - min(spread))))
+        answers = sorted((p, t > fixed + waited * per_second * a) for p, t, a in self._answers)
         edge, errors = _fifo_edge(answers)
         if errors > self.cfg.contradictions * len(answers):
             return None
         if edge is not None:
+            # Answers come back in the order they finish, not the order sent: a short chunk that waited
+            # can answer before longer ones sent ahead of it, which may have waited too (the CLI saw an
+            # edge at 22 from one such answer while 18-21 were still running). All the requests sent
+            # before the edge but a few (a fifth: the longest chunks of the first wave) must have
+            # answered for it to be the edge.
+            answered = {p for p, _, _ in self._answers}
+            if sum(1 for p in range(edge) if p not in answered) > edge // 5:
+                return None
             return max(1, edge)
         late = math.floor(self.sent_at_once * self.cfg.late_share)
         prompt_late = sum(1 for p, waited in answers if late <= p < self.sent_at_once and not waited)
         if edge is None and prompt_late >= min(self.cfg.late_answers, self.sent_at_once - late):
             return max(self.sent_at_once, answers[-1][0] + 1)
         return None
+
+
+def _prompt_cost(first: list[tuple[float, float]]) -> tuple[float, float]:
+    """Return (fixed seconds, seconds per audio second) of a request that ran at once.
+
+    `first` are the first answers' (latency, audio seconds): none of them waited. Real
+    answers carry a fixed cost besides the synthesis (HTTP, the WAV, the client's threads),
+    and the first answers are the run's shortest chunks, on which that cost weighs most;
+    dividing by the audio alone set the bar too high, so requests that waited briefly passed
+    for prompt ones (the CLI sized a stock 16-running server at 22). So the line through the
+    first answers is fitted robustly (Theil-Sen: the median slope of every pair, then the
+    median intercept), and only its slope is scaled by `waited`. Chunks all of one length
+    give no slope: then everything is per audio second, as before.
+    """
+    slopes = sorted((t2 - t1) / (a2 - a1) for i, (t1, a1) in enumerate(first) for t2, a2 in first[i + 1:]
+                    if abs(a2 - a1) > 0.05 * max(a1, a2))
+    ratios = sorted(t / a for t, a in first)
+    if slopes and slopes[len(slopes) // 2] > 0:
+        per_second = slopes[len(slopes) // 2]
+        fixed = sorted(t - per_second * a for t, a in first)[len(first) // 2]
+        # The intercept is a fixed cost: never negative, never more than the quickest answer.
+        fixed = min(max(0.0, fixed), min(t for t, _ in first))
+        if fixed > 0:
+            return fixed, per_second
+    return 0.0, ratios[len(ratios) // 2]
 
 
 def _fifo_edge(answers: list[tuple[int, bool]]) -> tuple[int | None, int]:
