@@ -139,6 +139,14 @@ def scan(path: Path) -> AdtsScan:
     return AdtsScan(first, frames, payload, peak * 8 * first.rate // (min(window, frames) * _BLOCK_SAMPLES))
 
 
+def stream_format(path: Path) -> AdtsFormat | None:
+    """Return the format of the stream's first frame, or None if it has no readable first frame."""
+    try:
+        return _first_format(path)
+    except (AdtsError, OSError):
+        return None
+
+
 def _first_format(path: Path) -> AdtsFormat:
     with open(path, "rb") as fh:
         head = fh.read(_HEADER)

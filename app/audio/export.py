@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app import __version__, testhooks
-from app.audio import m4b
+from app.audio import adts, m4b
 from app.audio.adts import is_adts
 from app.audio.ffmpeg import run_ffmpeg
 from app.book.model import Cover
@@ -104,6 +104,7 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
         try:
             for i, chapter in enumerate(chapters):
                 streams.append(_as_adts(chapter.path, tmp, i, ffmpeg))
+            _conformed(streams, chapters, tmp, ffmpeg)
             parts = [m4b.Chapter(_one_line(c.title), s) for c, s in zip(chapters, streams)]
             picture = m4b.Cover(b"png" if cover.suffix == ".png" else b"jpeg", cover.read_bytes()) if cover else None
             tags = {k: _one_line(v) for k, v in book_tags(meta, title=meta.title, album=meta.title).items()}
@@ -139,6 +140,38 @@ def _one_line(value: str) -> str:
 
 def _tags(meta: BookMeta, *, title: str, album: str) -> list[str]:
     return [a for k, v in book_tags(meta, title=title, album=album).items() for a in ("-metadata", f"{k}={v}")]
+
+
+def _conformed(streams: list[Path], chapters: list[ChapterAudio], tmp: Path, ffmpeg: str) -> list[Path]:
+    """Return the streams with every chapter in the first one's rate and channels (re-encoded beside `tmp`).
+
+    An M4B has one audio format, and each chapter takes the one of its first chunk: a server that
+    answers some chunks at another rate (or a book resumed against another server or model) gives
+    chapters that differ. They are converted here, the only place that sees them all, rather than
+    refused after hours of synthesis. Rare, and a second AAC generation for those chapters only.
+    """
+    want = adts.stream_format(streams[0])
+    if want is None:
+        return streams  # the writer names the unreadable file
+    out = streams  # replaced in place, so the caller's cleanup sees every temp file made here
+    for i, (stream, chapter) in enumerate(zip(list(streams), chapters)):
+        have = adts.stream_format(stream)
+        if i == 0 or have is None or (have.rate, have.channels) == (want.rate, want.channels):
+            continue
+        log.warning("Chapter '%s' is %s, the book %s: converting it for the M4B", chapter.title,
+                    have.describe(), want.describe())
+        converted = tmp.with_name(f"{tmp.name}.{i}.conformed.aac")
+        try:
+            run_ffmpeg([ffmpeg, "-i", str(stream), "-map", "0:a:0", "-ar", str(want.rate), "-ac", str(want.channels),
+                        "-c:a", "aac", "-aac_coder", AAC_CODER, "-b:a", AAC_BITRATE[min(want.channels, 2)],
+                        "-f", "adts", str(converted)])
+        except BaseException:
+            converted.unlink(missing_ok=True)
+            raise
+        if stream != chapter.path:
+            stream.unlink(missing_ok=True)  # a remuxed temp: the converted one replaces it
+        out[i] = converted
+    return out
 
 
 def _as_adts(path: Path, tmp: Path, index: int, ffmpeg: str) -> Path:

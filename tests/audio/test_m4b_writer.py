@@ -225,6 +225,23 @@ def test_chapters_of_different_formats_are_refused(inputs, tmp_path):
     assert "24000 Hz" in info.value.message and "48000 Hz" in info.value.message
 
 
+def test_the_book_mux_converts_a_chapter_of_another_format_to_the_first_ones(inputs, tmp_path):
+    """A server that answered a chapter's first chunk at another rate gave that chapter another format (CI)."""
+    _, _, paths, *_ = inputs
+    mono = _adts(tmp_path / "mono.aac", 0.5, 440, rate=24000, channels=1)
+    out = mux_m4b([ChapterAudio("One", paths[0]), ChapterAudio("Mono", mono), ChapterAudio("Three", paths[2])],
+                  tmp_path / "mixed.m4b", meta=BookMeta("Mixed", "A"), ffmpeg=ffmpeg_exe())
+    stream = _probe(out, "-show_streams", "-select_streams", "a:0")["streams"][0]
+    assert (int(stream["sample_rate"]), stream["channels"]) == (RATE, 2)
+    chapters = _probe(out, "-show_chapters")["chapters"]
+    assert [c["tags"]["title"] for c in chapters] == ["One", "Mono", "Three"]
+    middle = float(chapters[1]["end_time"]) - float(chapters[1]["start_time"])
+    # Its length kept: the source's priming and last frame, then the new encode's, at most.
+    assert 0.5 <= middle <= 0.5 + 2 * 1024 / 24000 + 2 * 1024 / RATE
+    assert not list(tmp_path.glob(".mixed*"))  # no temp file left beside the output
+    assert mono.is_file()  # the chapter file itself is left alone
+
+
 def test_a_set_cancel_stops_the_mux_and_keeps_the_good_file(inputs, tmp_path):
     _, _, paths, *_ = inputs
     out = tmp_path / "book.m4b"
