@@ -1,8 +1,9 @@
 """Benchmark 5: the piper backend through the whole CLI vs Piper's own loop on the same text.
 
-Writes a ~4-minute text (synthbook), then, interleaved `--repeat` times: the CLI with its default
-concurrency (one worker per two cores since issue 16), the CLI with --concurrency 2 (the default
-before), and benchmarks/piperloop.py with one thread. Each is its own process, timed from spawn to
+Writes a ~4-minute text (synthbook), then, interleaved `--repeat` times, the `--modes` chosen of:
+the CLI with its default concurrency (one single-thread synthesis per core since session 5),
+`--concurrency 1` (one synthesis on every core, the default before), `--concurrency 2`, and
+benchmarks/piperloop.py with one thread. Each is its own process, timed from spawn to
 exit; the CLI gets a fresh AUDIOBOOK_HOME (no cache). Rate = audio seconds / wall seconds (CLI
 audio read from the M4B). Peak RSS: the CLI's Python process (VmHWM) and the loop's own
 ru_maxrss, the same measure of the same kind of process.

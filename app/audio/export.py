@@ -16,6 +16,7 @@ from pathlib import Path
 
 from app import __version__, testhooks
 from app.audio import adts, m4b
+from app.audio.m4b import ChapterAudio
 from app.audio.adts import is_adts
 from app.audio.ffmpeg import run_ffmpeg
 from app.book.model import Cover
@@ -45,14 +46,6 @@ AAC_PRIMING_SAMPLES = 1024
 WRITE_BUFFER = 1 << 20
 #: Cover media types an MP4/ID3 attached picture can carry as-is.
 _COPYABLE_COVERS = {"image/jpeg": ".jpg", "image/jpg": ".jpg", "image/png": ".png"}
-
-
-@dataclass(frozen=True)
-class ChapterAudio:
-    """One encoded chapter file and the title its marker carries."""
-
-    title: str
-    path: Path
 
 
 @dataclass(frozen=True)
@@ -105,8 +98,9 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
             for i, chapter in enumerate(chapters):
                 streams.append(_as_adts(chapter.path, tmp, i, ffmpeg))
             _conformed(streams, chapters, tmp, ffmpeg)
-            parts = [m4b.Chapter(_one_line(c.title), s) for c, s in zip(chapters, streams)]
-            picture = m4b.Cover(b"png" if cover.suffix == ".png" else b"jpeg", cover.read_bytes()) if cover else None
+            parts = [ChapterAudio(_one_line(c.title), s) for c, s in zip(chapters, streams)]
+            # cover_file() gives a JPEG or PNG file that ffmpeg decodes cleanly.
+            picture = Cover(cover.read_bytes(), "image/png" if cover.suffix == ".png" else "image/jpeg") if cover else None
             tags = {k: _one_line(v) for k, v in book_tags(meta, title=meta.title, album=meta.title).items()}
             tags["encoder"] = f"audiobook {__version__}"
             try:

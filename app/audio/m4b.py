@@ -23,6 +23,7 @@ from typing import BinaryIO
 
 from app.audio import adts, mp4
 from app.audio.adts import AdtsError, AdtsScan
+from app.book.model import Cover
 from app.errors import Cancelled, OutputError
 
 #: Samples one AAC frame decodes to: each frame is one MP4 sample of this duration.
@@ -45,22 +46,14 @@ STOPPED = "Stopped while writing the audiobook; run the same command again to re
 
 
 @dataclass(frozen=True)
-class Chapter:
-    """One ADTS chapter file and the title its marks carry."""
+class ChapterAudio:
+    """One encoded chapter file and the title its marker carries."""
 
     title: str
     path: Path
 
 
-@dataclass(frozen=True)
-class Cover:
-    """The cover as the M4B carries it: b"jpeg" or b"png", and the image's bytes."""
-
-    kind: bytes
-    data: bytes
-
-
-def write_m4b(out: BinaryIO, chapters: list[Chapter], *, tags: dict[str, str], cover: Cover | None = None,
+def write_m4b(out: BinaryIO, chapters: list[ChapterAudio], *, tags: dict[str, str], cover: Cover | None = None,
               stopped: Callable[[], bool] = lambda: False, co64_above: int = 0xFFFFFFFF) -> None:
     """Write the M4B of `chapters` to `out` (a new file, at offset 0).
 
@@ -72,7 +65,7 @@ def write_m4b(out: BinaryIO, chapters: list[Chapter], *, tags: dict[str, str], c
 
 
 class _Writer:
-    def __init__(self, chapters: list[Chapter], stopped: Callable[[], bool]):
+    def __init__(self, chapters: list[ChapterAudio], stopped: Callable[[], bool]):
         if not chapters:
             raise OutputError("No chapters to put in the audiobook",
                               hint="Check --chapters selects at least one chapter")
@@ -175,7 +168,8 @@ class _Writer:
     @staticmethod
     def _ilst(tags: dict[str, str], cover: Cover | None) -> mp4.Box:
         items = [(key, tags[name]) for name, key in ITUNES_KEYS.items() if tags.get(name)]
-        return mp4.ilst(items, (cover.kind, cover.data) if cover is not None else None)
+        kind = b"png" if cover is not None and cover.media_type.lower() == "image/png" else b"jpeg"
+        return mp4.ilst(items, (kind, cover.data) if cover is not None else None)
 
     # -- the streamed tables and the audio -------------------------------------------------
     def _write_sizes(self, out: BinaryIO) -> None:
@@ -207,7 +201,7 @@ class _Writer:
                         raise Cancelled(STOPPED)
                     yield item
 
-    def _scan(self, chapter: Chapter) -> AdtsScan:
+    def _scan(self, chapter: ChapterAudio) -> AdtsScan:
         if self.stopped():
             raise Cancelled(STOPPED)
         with _reading(chapter):
@@ -221,7 +215,7 @@ class _Writer:
 
 
 @contextmanager
-def _reading(chapter: Chapter):
+def _reading(chapter: ChapterAudio):
     """Turn a chapter file that cannot be read or copied into one line naming it."""
     try:
         yield
@@ -232,7 +226,7 @@ def _reading(chapter: Chapter):
                           hint="Check the work folder is readable and run the same command again") from None
 
 
-def _unusable(chapter: Chapter, why: str) -> OutputError:
+def _unusable(chapter: ChapterAudio, why: str) -> OutputError:
     # A chapter file is the run's own encode: without it the next run encodes that chapter
     # again from its cached chunks, where --no-cache would synthesize the whole book again.
     return OutputError(f"Chapter file {chapter.path} ('{chapter.title}') cannot go into the M4B: {why}",

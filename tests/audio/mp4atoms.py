@@ -131,3 +131,16 @@ def qt_chapters(path: Path) -> list[QtChapter]:
         chapters.append(QtChapter(clock / text.timescale, duration / text.timescale, title))
         clock += duration
     return chapters
+
+
+def top_level_boxes(path: Path) -> list[bytes]:
+    """Return the file's top-level MP4 box types in order (read here, not by the app)."""
+    kinds = []
+    with open(path, "rb") as fh:
+        while head := fh.read(8):
+            size, kind = int.from_bytes(head[:4], "big"), head[4:]
+            if size == 1:
+                size = int.from_bytes(fh.read(8), "big") - 8
+            kinds.append(kind)
+            fh.seek(size - 8, 1)
+    return kinds

@@ -17,7 +17,7 @@ from mutagen.mp4 import MP4
 from app.audio.export import BookMeta, ChapterAudio, mux_m4b
 from app.audio.ffmpeg import ffmpeg_exe, run_ffmpeg
 
-from .mp4atoms import qt_chapters
+from .mp4atoms import qt_chapters, top_level_boxes
 
 FFPROBE = "/usr/bin/ffprobe"
 #: Every chapter over three minutes, the middle one over an hour (silence encodes fast at 8 kHz).
@@ -83,19 +83,6 @@ def test_quicktime_text_track_has_one_sample_per_chapter_at_its_start(m4b):
     assert chapters[1].duration > 3600
 
 
-def _top_level_boxes(path: Path) -> list[bytes]:
-    """Return the file's top-level MP4 box types in order (read here, not by the app)."""
-    kinds = []
-    with open(path, "rb") as fh:
-        while head := fh.read(8):
-            size, kind = int.from_bytes(head[:4], "big"), head[4:]
-            if size == 1:
-                size = int.from_bytes(fh.read(8), "big") - 8
-            kinds.append(kind)
-            fh.seek(size - 8, 1)
-    return kinds
-
-
 def test_the_index_comes_before_the_audio_without_a_second_pass(m4b):
     # The writer sizes the index from the ADTS headers first: no reserve to guess, no file rewritten.
-    assert _top_level_boxes(m4b[0]) == [b"ftyp", b"moov", b"mdat"]
+    assert top_level_boxes(m4b[0]) == [b"ftyp", b"moov", b"mdat"]

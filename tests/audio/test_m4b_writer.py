@@ -24,7 +24,7 @@ from app.book.model import Cover
 from app.errors import Cancelled, OutputError
 
 from .ffmpeg_mux import ffmpeg_m4b
-from .mp4atoms import tracks
+from .mp4atoms import top_level_boxes, tracks
 
 FFPROBE = shutil.which("ffprobe")
 pytestmark = pytest.mark.skipif(FFPROBE is None, reason="ffprobe is installed by scripts/system-deps.sh")
@@ -51,18 +51,6 @@ def _pcm(path: Path) -> str:
     pcm = run_ffmpeg([ffmpeg_exe(), "-v", "error", "-i", str(path), "-map", "0:a", "-f", "f32le", "-"])
     assert len(pcm) > 0
     return hashlib.sha256(pcm).hexdigest()
-
-
-def _top_level(path: Path) -> list[bytes]:
-    kinds = []
-    with open(path, "rb") as fh:
-        while head := fh.read(8):
-            size, kind = int.from_bytes(head[:4], "big"), head[4:]
-            if size == 1:
-                size = int.from_bytes(fh.read(8), "big") - 8
-            kinds.append(kind)
-            fh.seek(size - 8, 1)
-    return kinds
 
 
 def _adts(path: Path, seconds: float, freq: int, *, rate: int = RATE, channels: int = 2) -> Path:
@@ -145,14 +133,14 @@ def test_mutagen_reads_the_tags_and_the_cover(inputs):
 
 def test_the_index_comes_first_and_the_file_holds_nothing_else(inputs):
     ours, *_ = inputs
-    assert _top_level(ours) == [b"ftyp", b"moov", b"mdat"]
+    assert top_level_boxes(ours) == [b"ftyp", b"moov", b"mdat"]
     assert [p.name for p in ours.parent.iterdir()] == ["ours.m4b"]
 
 
 def test_past_the_32_bit_offset_limit_the_chunk_offsets_are_64_bit(inputs, tmp_path):
     """A 4 GiB book is not practical here: the limit is a parameter, crossed by a small book."""
     ours, reference, paths, *_ = inputs
-    chapters = [m4b.Chapter(t, p) for t, p in zip(TITLES, paths)]
+    chapters = [m4b.ChapterAudio(t, p) for t, p in zip(TITLES, paths)]
     small, large = tmp_path / "stco.m4b", tmp_path / "co64.m4b"
     for path, limit in ((small, 0xFFFFFFFF), (large, 4096)):
         with open(path, "wb") as fh:
@@ -175,7 +163,7 @@ def test_crc_protected_frames_are_copied_without_their_crc(inputs, tmp_path):
     a, b = tmp_path / "a.m4b", tmp_path / "b.m4b"
     for out, path in ((a, paths[0]), (b, protected)):
         with open(out, "wb") as fh:
-            m4b.write_m4b(fh, [m4b.Chapter("One", path)], tags={})
+            m4b.write_m4b(fh, [m4b.ChapterAudio("One", path)], tags={})
     assert _pcm(a) == _pcm(b)
 
 
@@ -211,7 +199,7 @@ def test_a_damaged_chapter_file_is_refused_in_one_line(inputs, tmp_path, damage)
     bad.write_bytes(data)
     out = tmp_path / "book.m4b"
     with pytest.raises(OutputError) as info, open(out, "wb") as fh:
-        m4b.write_m4b(fh, [m4b.Chapter("One", paths[0]), m4b.Chapter("Two", bad)], tags={})
+        m4b.write_m4b(fh, [m4b.ChapterAudio("One", paths[0]), m4b.ChapterAudio("Two", bad)], tags={})
     line = info.value.one_line()
     assert str(bad) in line and "'Two'" in line and "Delete that file" in line and "\n" not in line
 
@@ -221,7 +209,7 @@ def test_chapters_of_different_formats_are_refused(inputs, tmp_path):
     mono = _adts(tmp_path / "mono.aac", 0.5, 440, rate=24000, channels=1)
     with pytest.raises(OutputError, match="one M4B holds one audio format") as info, \
             open(tmp_path / "b.m4b", "wb") as fh:
-        m4b.write_m4b(fh, [m4b.Chapter("One", paths[0]), m4b.Chapter("Mono", mono)], tags={})
+        m4b.write_m4b(fh, [m4b.ChapterAudio("One", paths[0]), m4b.ChapterAudio("Mono", mono)], tags={})
     assert "24000 Hz" in info.value.message and "48000 Hz" in info.value.message
 
 
@@ -265,7 +253,7 @@ def test_the_writers_memory_does_not_grow_with_the_book(inputs, tmp_path):
         tracemalloc.start()
         try:
             with open(tmp_path / f"{copies}.m4b", "wb") as fh:
-                m4b.write_m4b(fh, [m4b.Chapter("One", book), m4b.Chapter("Two", paths[0])], tags={"title": "T"})
+                m4b.write_m4b(fh, [m4b.ChapterAudio("One", book), m4b.ChapterAudio("Two", paths[0])], tags={"title": "T"})
             peaks.append(tracemalloc.get_traced_memory()[1])
         finally:
             tracemalloc.stop()
@@ -282,7 +270,7 @@ def test_at_22050_hz_mono_the_marks_and_samples_are_ffmpegs_too(tmp_path):
                            rate=22050, frames=[_packets(p) for p in paths])
     ours = tmp_path / "ours.m4b"
     with open(ours, "wb") as fh:
-        m4b.write_m4b(fh, [m4b.Chapter(t, p) for t, p in zip(titles, paths)], tags={"title": "T"})
+        m4b.write_m4b(fh, [m4b.ChapterAudio(t, p) for t, p in zip(titles, paths)], tags={"title": "T"})
     marks = lambda path: [(c["start"], c["end"]) for c in _probe(path, "-show_chapters")["chapters"]]
     assert marks(ours) == marks(reference) and len(marks(ours)) == 3
     assert _pcm(ours) == _pcm(reference)
@@ -297,7 +285,7 @@ def test_past_255_chapters_the_quicktime_list_has_them_all(inputs, tmp_path):
     for i in range(300):
         path = tmp_path / f"{i}.aac"
         path.write_bytes(frame * 2)
-        chapters.append(m4b.Chapter(f"Kapitel {i + 1} — ü", path))
+        chapters.append(m4b.ChapterAudio(f"Kapitel {i + 1} — ü", path))
     out = tmp_path / "many.m4b"
     with open(out, "wb") as fh:
         m4b.write_m4b(fh, chapters, tags={"title": "T"})
