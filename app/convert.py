@@ -14,7 +14,7 @@ from typing import Callable
 from app import options as options_mod
 from app import settings as settings_mod
 from app.audio.ffmpeg import ffmpeg_exe
-from app.backends import create_backend
+from app.backends import create_backend, warm_backend
 from app.backends.base import Backend
 from app.book import ReadOptions, load_book, select_chapters
 from app.book import lexicon as lexicon_mod
@@ -178,6 +178,22 @@ def language_warning(book_language: str, voice_language: str | None, voice: str)
             f"or --language {base_code(voice_language)} if the book is in fact in that language")
 
 
+def _warm(req: ConvertRequest, conf: settings_mod.Settings) -> None:
+    """Start loading the backend's voice on another core while the book is read and planned (issue 16, P5).
+
+    Only for a book never started here (or --no-cache): a re-run may find every chapter encoded and
+    need no voice at all (P4), and a resumed one pays the load once more, as before. Options that do
+    not resolve are left to the checks after the book is read, in their usual order.
+    """
+    if not req.no_cache and book_work_dir(Path(req.book).expanduser()).exists():
+        return
+    try:
+        options = resolve_options(req, conf)
+    except Exception:  # noqa: BLE001 - said again, in order, by resolve_options below
+        return
+    warm_backend(options.backend, options.backend_options)
+
+
 def build_backend(req: ConvertRequest, conf: settings_mod.Settings,
                   options: RunOptions | None = None) -> Backend:
     """Return the backend `req` asks for, configured by the options resolved once."""
@@ -222,8 +238,8 @@ def verify_settings(req: ConvertRequest, conf: settings_mod.Settings, backend: B
     return VerifySettings(transcriber, max_takes=takes, language=language)
 
 
-def master_target(req: ConvertRequest) -> Target | None:
-    """Return the chapters' loudness target, or None with --no-master."""
+def master_target(req: ConvertRequest, backend: Backend | None = None) -> Target | None:
+    """Return the chapters' loudness target, or None with --no-master (with the backend's limiter makeup)."""
     if not req.master:
         return None
     lufs = DEFAULT_LUFS if req.loudness is None else req.loudness
@@ -231,7 +247,8 @@ def master_target(req: ConvertRequest) -> Target | None:
     if not low <= lufs <= high:
         raise InputError(f"--loudness {lufs:g} is outside {low:g} to {high:g} LUFS",
                          hint="Audiobook platforms ask for about -23 to -18; the default is -20")
-    return Target(lufs=lufs)
+    makeup = backend.limiter_makeup_db if backend is not None else None
+    return Target(lufs=lufs) if makeup is None else Target(lufs=lufs, makeup_db=makeup)
 
 
 @dataclass
@@ -281,7 +298,7 @@ def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Calla
     memo = PlanMemo.disabled() if req.no_cache else PlanMemo(book_work_dir(book.source) / MEMO_NAME)
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
                      formats=formats, memo=memo)
-    return Prepared(plan, verify_settings(req, conf, backend, book, options), master_target(req))
+    return Prepared(plan, verify_settings(req, conf, backend, book, options), master_target(req, backend))
 
 
 def run_prepared(prepared: Prepared, backend: Backend, req: ConvertRequest, conf: settings_mod.Settings, *,
@@ -315,6 +332,7 @@ def convert(
 ) -> Path:
     """Convert `req.book` and return the first requested output (M4B file, MP3 folder, EPUB, ...)."""
     conf = conf or settings_mod.load()
+    _warm(req, conf)
     built: list[Backend] = []
 
     def get_backend(options: RunOptions) -> Backend:

@@ -62,8 +62,9 @@ _RELEASE_MS = 50
 #: would otherwise be held down by the PCM's full scale, not brought to the target.
 PCM_HEADROOM_DB = 6.0
 #: Gain (dB) every chapter's limiter gets on top of the headroom: what it typically takes off speech
-#: (0.7 LU off Piper's voice, whose peaks stand high; ~0 off a voice with low peaks), so that most
-#: chapters land within the tolerance on their first encode instead of being encoded twice.
+#: (~0 off a voice with low peaks, more off one whose peaks stand high), so that most chapters land
+#: within the tolerance on their first encode instead of being encoded twice. A backend that knows its
+#: voice says so (Backend.limiter_makeup_db; Piper's is measured), else this middle value.
 LIMITER_MAKEUP_DB = 0.4
 #: How far a chapter's measured loudness may miss the target before it is encoded again with the
 #: difference made up. The limiter takes ~0.7 LU off Piper's voice at -20 LUFS (its peaks stand high
@@ -84,6 +85,9 @@ class Target:
 
     lufs: float = DEFAULT_LUFS
     true_peak: float = DEFAULT_TRUE_PEAK
+    #: What the limiter is expected to take off this voice (dB), given back before it. Not in key():
+    #: it only decides how often a chapter needs a second encode; either encode meets the target.
+    makeup_db: float = LIMITER_MAKEUP_DB
 
     def key(self) -> str:
         """Return a short string that changes when the target or the chain does (part of a chapter's file key)."""
@@ -164,7 +168,7 @@ def chapter_filter(target: Target, fix: Correction = Correction()) -> str:
     # level=false: alimiter's default "auto level" would raise the output back to 0 dBFS.
     # latency=true: output aligned with the input (no 5 ms shift of every sentence timing) and the
     # lookahead flushed at the end. framelog=quiet: only the summary, not ten lines a second.
-    return (f"volume={PCM_HEADROOM_DB + LIMITER_MAKEUP_DB + fix.gain_db:.2f}dB,"
+    return (f"volume={PCM_HEADROOM_DB + target.makeup_db + fix.gain_db:.2f}dB,"
             f"alimiter=limit={limit:.6f}:attack={_ATTACK_MS}:release={_RELEASE_MS}:level=false:latency=true,"
             "ebur128=peak=true:framelog=quiet")
 

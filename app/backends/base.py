@@ -63,6 +63,15 @@ class Backend(ABC):
         return None
 
     @property
+    def limiter_makeup_db(self) -> float | None:
+        """Return the loudness (dB) the chapter limiter takes off this voice, if measured; None for the default.
+
+        Given back before the limiter, so that a chapter meets its loudness on its first encode rather than
+        being encoded twice after its last chunk (app/audio/master.py).
+        """
+        return None
+
+    @property
     def concurrency(self) -> int:
         """Return how many synthesize() calls the pipeline may run at once."""
         return 1

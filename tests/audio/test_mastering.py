@@ -202,3 +202,24 @@ def test_no_master_leaves_levels_alone(tmp_path, run_cli, external_double):
     assert result.returncode == 0, result.stderr
     m = measure(out)
     assert m.lra > 6.0 or abs(m.integrated - master.DEFAULT_LUFS) > 1.0, m
+
+
+def test_the_makeup_before_the_limiter_is_the_voices_own_and_outside_the_chapter_key():
+    """A backend that measured what the limiter takes off its voice (Piper) gives that back; the
+    chapter's file key does not change with it, since either encode meets the target."""
+    from app.backends.piper.backend import LIMITER_MAKEUP_DB as PIPER_MAKEUP
+
+    default, piper = master.Target(), master.Target(makeup_db=PIPER_MAKEUP)
+    assert f"volume={master.PCM_HEADROOM_DB + master.LIMITER_MAKEUP_DB:.2f}dB," in master.chapter_filter(default)
+    assert f"volume={master.PCM_HEADROOM_DB + PIPER_MAKEUP:.2f}dB," in master.chapter_filter(piper)
+    assert default.key() == piper.key()
+
+
+def test_a_run_masters_with_its_backends_makeup(tmp_path):
+    from app.backends import BackendOptions, create_backend
+    from app.backends.piper.backend import LIMITER_MAKEUP_DB as PIPER_MAKEUP
+    from app.convert import ConvertRequest, master_target
+
+    req = ConvertRequest(book=tmp_path / "book.txt")
+    assert master_target(req, create_backend("piper", BackendOptions())).makeup_db == PIPER_MAKEUP
+    assert master_target(req).makeup_db == master.LIMITER_MAKEUP_DB

@@ -38,3 +38,43 @@ def test_one_single_thread_synthesis_per_core_unless_pinned():
     assert _probe(two, None) == [2, 1]  # two workers, one thread each
     assert _probe(two[:1], None) == [1, 1]  # one core: one worker
     assert _probe(two, 1) == [1, 2]  # --concurrency 1: the one synthesis gets both cores
+
+
+_LOADS = """
+import json, sys, threading
+from app.backends.piper import backend
+built = []
+load = backend._load_voice
+def recording(path, threads):
+    built.append(threading.current_thread().name)
+    return load(path, threads)
+backend._load_voice = recording
+from app.cli import main
+code = main(sys.argv[1:])
+print("BUILT " + json.dumps(built), flush=True)
+sys.exit(code)
+"""
+
+
+def _voices_built(args: list[str]) -> list[str]:
+    """Run the CLI in a child and return the thread that built each Piper voice."""
+    out = subprocess.run([sys.executable, "-c", _LOADS, *args], cwd=ROOT_HINT, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(next(s for s in out.stdout.splitlines() if s.startswith("BUILT ")).removeprefix("BUILT "))
+
+
+@pytest.mark.slow
+def test_a_new_book_loads_its_voice_while_it_is_planned_and_only_once(tmp_path, isolated_home):
+    from tests.pipeline.helpers import write_txt_book
+
+    book = write_txt_book(tmp_path, {"Dawn": "The boat left at dawn.", "Dusk": "It came back at dusk."})
+    out = tmp_path / "out.m4b"
+    # Never started here: the voice is built on the warm-up thread, beside the reading and planning,
+    # and the run takes that one (not a second copy).
+    assert _voices_built([str(book), "--backend", "piper", "--output", str(out)]) == ["piper-warm"]
+    # Every chapter encoded: the re-run builds no voice at all (issue 16 P4).
+    assert _voices_built([str(book), "--backend", "piper", "--output", str(out)]) == []
+    # Started before (its work folder is there) but with chunks to render: built once, when the run starts.
+    book.write_text(book.read_text(encoding="utf-8") + "\n\nLate\n\nThe tide turned.\n", encoding="utf-8")
+    assert _voices_built([str(book), "--backend", "piper", "--output", str(out)]) == ["MainThread"]

@@ -7,6 +7,7 @@ One worker per core, each synthesis on one thread (issue 16, P5).
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
 import json
 import os
 import threading
@@ -24,6 +25,13 @@ BUNDLED_VOICE = voices.DEFAULT_VOICE
 
 #: Synthesis workers without --concurrency: one per core up to this many (each run holds ~40 MB).
 MAX_WORKERS = 4
+
+#: What the chapter limiter takes off a Piper voice at the default target (dB): its peaks stand ~20 dB
+#: over its loudness. Measured on the bundled voice, first encodes of 13 chapters (a 10-chapter
+#: synthetic book and the Aesop sample): with the default 0.4 dB they landed at -20.3 to -20.8 LUFS,
+#: so about half were encoded a second time after their last chunk; with 0.95, at -19.8 to -20.3
+#: (mean -20.0), none.
+LIMITER_MAKEUP_DB = 0.95
 
 #: The speaking rates --speed accepts: Piper stays intelligible well inside these.
 SPEED_RANGE = (0.5, 2.0)
@@ -59,8 +67,10 @@ class PiperBackend(Backend):
 
     @property
     def default_chunk_size(self) -> int:
-        # Piper speaks sentence by sentence; chunks only bound request size.
-        return 60
+        # Piper speaks sentence by sentence; a chunk is a unit of work, of resuming and of leveling. At
+        # 30 words (one or two sentences, ~1 s of one core) the last chunks of a book keep both workers
+        # busy to the end: at 60 the last one ran alone for up to 2 s (issue 16, P5).
+        return 30
 
     def _voice_config(self) -> dict:
         """Return the voice's .onnx.json (empty when it is missing or unreadable)."""
@@ -95,11 +105,7 @@ class PiperBackend(Backend):
         # they wait, so they scale 1.66x on two cores and stall whenever the chapter encoder or the
         # stitch takes a core. Independent single-thread runs scale ~1.8x and give way gracefully
         # (issue 16, P5; benchmarks/README.md). Capped: each concurrent run holds its own activations.
-        return self._options.concurrency or max(1, min(MAX_WORKERS, _cores()))
-
-    def _intra_op_threads(self) -> int:
-        """Return onnxruntime's threads per synthesis: the cores the workers leave (1 when one per core)."""
-        return max(1, _cores() // self.concurrency)
+        return _workers(self._options.concurrency)
 
     def identity(self) -> dict[str, Any]:
         return {
@@ -111,11 +117,16 @@ class PiperBackend(Backend):
             **({"length_scale": round(self._length_scale, 4)} if self._length_scale else {}),
         }
 
+    @property
+    def limiter_makeup_db(self) -> float:
+        return LIMITER_MAKEUP_DB
+
     def start(self) -> None:
         with self._lock:
             if self._voice is None:
                 try:
-                    self._voice = _load_voice(self._model_path, self._intra_op_threads())
+                    threads = _intra_op_threads(self.concurrency)
+                    self._voice = _take_warmed(self._model_path, threads) or _load_voice(self._model_path, threads)
                 except Exception as exc:  # onnxruntime, JSON and protobuf errors have no common base
                     raise ConfigError(
                         f"Piper cannot load the voice {self._model_path} ({type(exc).__name__}: "
@@ -169,6 +180,55 @@ def _cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def _workers(requested: int | None) -> int:
+    """Return the synthesis workers: --concurrency, else one per core up to MAX_WORKERS."""
+    return requested or max(1, min(MAX_WORKERS, _cores()))
+
+
+def _intra_op_threads(workers: int) -> int:
+    """Return onnxruntime's threads per synthesis: the cores the workers leave (1 when one per core)."""
+    return max(1, _cores() // workers)
+
+
+#: Voices being loaded ahead of their run by warm(), by (model path, threads per synthesis).
+_warming: dict[tuple[str, int], cf.Future] = {}
+_warming_lock = threading.Lock()
+
+
+def warm(options: BackendOptions) -> None:
+    """Start loading the voice a run with `options` will use, on another thread (app.backends.warm_backend).
+
+    Building the onnxruntime session takes 0.4-0.7 s of one core and releases the GIL, so it runs beside
+    the reading and planning of the book. The thread is not a daemon: an early exit waits for it (under a
+    second) rather than shutting the interpreter down under onnxruntime. Errors are left to start().
+    """
+    try:
+        path = voices.resolve(options.voice.voice)
+    except Exception:  # noqa: BLE001 - start() resolves again and says what is wrong
+        return
+    key = (str(path), _intra_op_threads(_workers(options.concurrency)))
+    with _warming_lock:
+        if key in _warming:
+            return
+        _warming.clear()  # a voice warmed for a run that never started is not kept for ever
+        future = _warming[key] = cf.Future()
+
+    def load() -> None:
+        try:
+            future.set_result(_load_voice(path, key[1]))
+        except BaseException:  # noqa: BLE001 - start() loads again and reports it
+            future.set_result(None)
+
+    threading.Thread(target=load, name="piper-warm").start()
+
+
+def _take_warmed(model_path: Path, threads: int):
+    """Return the voice warm() loaded for this model and thread count (waiting for it), or None."""
+    with _warming_lock:
+        future = _warming.pop((str(model_path), threads), None)
+    return future.result() if future is not None else None
 
 
 def _load_voice(model_path: Path, threads: int):
