@@ -1,4 +1,4 @@
-"""A Piper voice with its 1-D convolutions run as 2-D ones: the same audio in ~8% less CPU.
+"""A Piper voice with its 1-D convolutions run as 2-D ones: the same audio in ~9% less CPU.
 
 onnxruntime runs a Conv over (N, C, T) as im2col and a matrix product. The same convolution
 over (N, C, 1, T), with a (1, k) kernel, gets the blocked NCHWc kernels its full optimization
@@ -12,9 +12,9 @@ wrapped in Unsqueeze/Squeeze on axis 2, its weight gets a height of 1, and its k
 dilation and padding attributes a leading 1 or 0. Nodes it does not understand stay as they are.
 
 Built once per voice, onnxruntime version and CPU (about a second, the first time a voice is used
-on a machine): onnxruntime saves the optimized graph, which
-may hold CPU-specific kernels, so the file's key includes the CPU's flags. Later runs load it
-with no optimization pass (0.1-0.3 s instead of 0.6-0.9 s). Anything failing keeps the original
+on a machine): onnxruntime saves the optimized graph, which may hold CPU-specific kernels, so the
+file's key includes the CPU's flags. Every run, the first included, loads that file with no
+optimization pass (0.1-0.3 s instead of 0.6-0.9 s). Anything failing keeps the original
 voice: the rewrite is a speed-up, never a reason a book cannot be read.
 """
 from __future__ import annotations
