@@ -232,16 +232,17 @@ def _take_warmed(model_path: Path, threads: int):
 
 
 def _load_voice(model_path: Path, threads: int):
-    """Return a PiperVoice whose onnxruntime session runs each synthesis on `threads` threads.
+    """Return a PiperVoice whose onnxruntime sessions run each synthesis on `threads` threads.
 
     PiperVoice.load takes no session options (its session uses every core per run), so the
-    voice is built from its parts as load() does for the CPU; its graph is the 2-D rewrite
-    (graph2d.py) where that builds, else the voice as shipped.
+    voice is built from its parts as load() does for the CPU; its graph is the voice compiled
+    for this machine (compiled.py: 2-D convolutions, the decoder in windows) where that builds,
+    else the voice as shipped.
     """
     import onnxruntime
     from piper import PiperConfig, PiperVoice
 
-    from app.backends.piper import graph2d
+    from app.backends.piper import compiled
 
     config = json.loads(model_path.with_name(model_path.name + ".json").read_text(encoding="utf-8"))
 
@@ -251,7 +252,7 @@ def _load_voice(model_path: Path, threads: int):
         made.inter_op_num_threads = 1
         return made
 
-    session = graph2d.session(model_path, options()) or onnxruntime.InferenceSession(
+    session = compiled.session(model_path, options) or onnxruntime.InferenceSession(
         str(model_path), sess_options=options(), providers=["CPUExecutionProvider"])
     return PiperVoice(config=PiperConfig.from_dict(config), session=session)
 
