@@ -158,6 +158,37 @@ def test_the_context_is_the_smallest_that_covers_the_receptive_field(kernel, exp
     assert windowed.verified_context(session, "latents", 4) == expected
 
 
+def test_the_2d_rewrite_computes_what_the_1d_graph_did_with_weights_shared_or_not():
+    import onnx
+    import onnxruntime
+    from onnx import TensorProto, helper, numpy_helper
+
+    from app.backends.piper import graph2d
+
+    # "w" feeds two convolutions (reshaped in place, it would break the other), "v" one.
+    rng = np.random.default_rng(2)
+    w = numpy_helper.from_array(rng.standard_normal((4, 4, 3)).astype(np.float32), "w")
+    v = numpy_helper.from_array(rng.standard_normal((1, 4, 5)).astype(np.float32), "v")
+    nodes = [helper.make_node("Conv", ["x", "w"], ["a"], pads=[1, 1]),
+             helper.make_node("Conv", ["a", "w"], ["b"], pads=[1, 1]),
+             helper.make_node("Conv", ["b", "v"], ["y"], pads=[2, 2])]
+    graph = helper.make_graph(nodes, "convs", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, None])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, None])], [w, v])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    x = rng.standard_normal((1, 4, 50)).astype(np.float32)
+    before = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+
+    assert graph2d.rewrite(model) == 3
+    onnx.checker.check_model(model)
+    # The shared weight copied for each of its convolutions, the other reshaped, nothing left unused.
+    assert sorted(tuple(init.dims) for init in model.graph.initializer if init.name != "graph2d_axis_2") == [
+        (1, 4, 1, 5), (4, 4, 1, 3), (4, 4, 1, 3)]
+    assert "v" in {init.name for init in model.graph.initializer}
+    after = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    assert after.shape == before.shape
+    assert float(np.abs(after - before).max()) < 1e-4
+
+
 def test_a_model_without_a_decoder_does_not_split():
     from app.backends.piper import windowed
 

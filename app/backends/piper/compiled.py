@@ -80,8 +80,9 @@ def _build(model_path: Path, stem: Path, threads: int) -> None:
     """Compile the voice at `model_path` and keep it at `stem` + WHOLE, or + DECODER and + ENCODER.
 
     Each file is written under a partial name and renamed when whole. Each copy of the voice is let
-    go as soon as the next exists (this runs beside the first book's synthesis, whose peak it
-    would otherwise set: ~3 copies at once, not 5).
+    go as soon as the next exists, and the rewrite reshapes weights rather than copying them: this
+    runs while the first book is planned, and its peak was that run's (459 MB against Piper's
+    loop's 351; 327 MB since; benchmarks/README.md, session 7).
     """
     import onnx
 

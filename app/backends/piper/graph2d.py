@@ -4,12 +4,13 @@ onnxruntime runs a Conv over (N, C, T) as im2col and a matrix product. The same 
 over (N, C, 1, T), with a (1, k) kernel, gets the blocked NCHWc kernels its full optimization
 level applies to 2-D convolutions on x86. A VITS voice is mostly such convolutions (its decoder
 runs them at the audio rate), so the rewrite below speaks the same audio (within 1e-4 on the
-bundled voice: tests/pipeline/test_piper_graph2d.py) in less time (benchmarks/README.md,
+bundled voice: tests/pipeline/test_piper_compiled.py) in less time (benchmarks/README.md,
 session 6).
 
 The rewrite is mechanical: every Conv and ConvTranspose whose weight is a 3-D initializer is
-wrapped in Unsqueeze/Squeeze on axis 2, its weight gets a height of 1, and its kernel, stride,
-dilation and padding attributes a leading 1 or 0. Nodes it does not understand stay as they are.
+wrapped in Unsqueeze/Squeeze on axis 2, its weight gets a height of 1 (reshaped in place when
+nothing else reads it: the same bytes), and its kernel, stride, dilation and padding attributes a
+leading 1 or 0. Nodes it does not understand stay as they are.
 compiled.py builds, keeps and loads the result once per machine.
 """
 from __future__ import annotations
@@ -27,6 +28,10 @@ def rewrite(model) -> int:
 
     graph = model.graph
     weights = {init.name: init for init in graph.initializer}
+    uses: dict[str, int] = {}
+    for node in graph.node:
+        for name in node.input:
+            uses[name] = uses.get(name, 0) + 1
     graph.initializer.append(numpy_helper.from_array(np.array([2], dtype=np.int64), _AXIS))
     nodes, converted = [], 0
     for node in graph.node:
@@ -37,19 +42,26 @@ def rewrite(model) -> int:
             continue
         converted += 1
         tag = f"_2d_{converted}"
-        weight_2d = numpy_helper.from_array(numpy_helper.to_array(weight)[:, :, None, :], weight.name + tag)
-        graph.initializer.append(weight_2d)
+        if uses[weight.name] == 1 and weight.name not in {i.name for i in graph.input}:
+            # (O, I, k) and (O, I, 1, k) are the same bytes: a new shape, not a copy of the weights
+            # (the build runs beside the first book's synthesis, and the voice is mostly these).
+            weight.dims.insert(2, 1)
+            weight_2d_name = weight.name
+        else:
+            weight_2d = numpy_helper.from_array(numpy_helper.to_array(weight)[:, :, None, :], weight.name + tag)
+            graph.initializer.append(weight_2d)
+            weight_2d_name = weight_2d.name
         x_2d, y_2d = node.input[0] + tag, node.output[0] + tag
         nodes.append(helper.make_node("Unsqueeze", [node.input[0], _AXIS], [x_2d]))
-        nodes.append(helper.make_node(node.op_type, [x_2d, weight_2d.name, *node.input[2:]], [y_2d],
+        nodes.append(helper.make_node(node.op_type, [x_2d, weight_2d_name, *node.input[2:]], [y_2d],
                                       name=(node.name or node.op_type) + tag, **attributes))
         nodes.append(helper.make_node("Squeeze", [y_2d, _AXIS], [node.output[0]]))
     del graph.node[:]
     graph.node.extend(nodes)
     used = {name for node in graph.node for name in node.input}
-    kept = [init for init in graph.initializer if init.name in used]
-    del graph.initializer[:]
-    graph.initializer.extend(kept)
+    for index in reversed(range(len(graph.initializer))):  # by index: extend() would copy every weight
+        if graph.initializer[index].name not in used:
+            del graph.initializer[index]
     return converted
 
 
