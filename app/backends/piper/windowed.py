@@ -16,8 +16,8 @@ is compiled (compiled.py); a voice whose decoder it cannot match is run whole.
 
 So one synthesis holds at most ~75 MB of activations however long its sentence is. Each window
 boundary decodes 2 * context frames twice; at 300 frames that costs ~2% of the decoder's time
-on real sentences (smaller windows cost more: 5.6% at 232, 10% at 160; benchmarks/README.md,
-session 7).
+on real sentences (smaller windows cost more: 4% at 232, 8% at 160; benchmarks/piper_windows.py,
+figures in benchmarks/README.md, session 7).
 """
 from __future__ import annotations
 
