@@ -53,7 +53,7 @@ def main() -> None:
             ids = np.expand_dims(np.array(shipped.phonemes_to_ids(phonemes), dtype=np.int64), 0)
             feed = {"input": ids, "input_lengths": np.array([ids.shape[1]], dtype=np.int64),
                     "scales": np.array([0.667, 1.0, 0.8], dtype=np.float32)}
-            latents.append(voice._encoder.run(None, feed)[0])
+            latents.append(voice.encoder.run(None, feed)[0])
     del shipped
     frames = [lat.shape[2] for lat in latents]
     print(json.dumps({"sentences": len(latents), "frames_median": statistics.median(frames),
@@ -65,7 +65,7 @@ def main() -> None:
         for name, most in sizes.items():
             start = time.process_time()
             for lat in latents:
-                windowed.decode(voice._decoder, voice._latents_name, lat, voice.context, most)
+                windowed.decode(voice.decoder, voice.latents_name, lat, voice.context, most)
             cpu[name].append(time.process_time() - start)
         print(rep, json.dumps({name: round(v[-1], 3) for name, v in cpu.items()}), flush=True)
     whole = statistics.median(cpu["whole"])

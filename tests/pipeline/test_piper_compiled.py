@@ -92,8 +92,8 @@ def test_the_compiled_voice_speaks_the_same_audio_built_and_then_loaded_from_the
     assert built.context <= 16, "the voice's receptive field is 12 frames: a context of 12 or 16 covers it"
     loaded = compiled.session(_model(), _options)
     assert isinstance(loaded, windowed.WindowedVoice) and loaded.context == built.context
-    counted = _Counting(loaded._decoder)
-    loaded._decoder = counted
+    counted = _Counting(loaded.decoder)
+    loaded.decoder = counted
     for session in (built, loaded):
         for text, original in originals.items():
             audio = _speak(session, text)
@@ -117,12 +117,12 @@ def test_windows_decode_what_a_whole_decode_does(own_graphs):
 
     class Capture:
         def run(self, names, inputs, run_options=None):
-            captured["latents"] = voice._encoder.run(None, inputs)[0]
+            captured["latents"] = voice.encoder.run(None, inputs)[0]
             return [np.zeros((1, 1, 256), dtype=np.float32)]
 
     _speak(Capture(), LONG)
     latents = captured["latents"]
-    decoder = voice._decoder
+    decoder = voice.decoder
     name = decoder.get_inputs()[0].name
     whole = decoder.run(None, {name: latents})[0]
     assert latents.shape[2] > windowed.MOST_FRAMES

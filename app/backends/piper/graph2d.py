@@ -32,6 +32,8 @@ def rewrite(model) -> int:
     for node in graph.node:
         for name in node.input:
             uses[name] = uses.get(name, 0) + 1
+    for value in graph.input:  # a weight fed from outside can't be reshaped here
+        uses[value.name] = uses.get(value.name, 0) + 1
     graph.initializer.append(numpy_helper.from_array(np.array([2], dtype=np.int64), _AXIS))
     nodes, converted = [], 0
     for node in graph.node:
@@ -42,7 +44,7 @@ def rewrite(model) -> int:
             continue
         converted += 1
         tag = f"_2d_{converted}"
-        if uses[weight.name] == 1 and weight.name not in {i.name for i in graph.input}:
+        if uses[weight.name] == 1:
             # (O, I, k) and (O, I, 1, k) are the same bytes: a new shape, not a copy of the weights
             # (the build runs beside the first book's synthesis, and the voice is mostly these).
             weight.dims.insert(2, 1)

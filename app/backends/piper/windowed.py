@@ -108,16 +108,16 @@ class WindowedVoice:
     """
 
     def __init__(self, encoder, decoder, threads: int = 1):
-        self._encoder = encoder
-        self._decoder = decoder
-        self._latents_name = decoder.get_inputs()[0].name
+        self.encoder = encoder
+        self.decoder = decoder
+        self.latents_name = decoder.get_inputs()[0].name
         self.context = int(decoder.get_modelmeta().custom_metadata_map[CONTEXT_KEY])
         self.most_frames = MOST_FRAMES * max(1, threads)
 
     def get_session_options(self):
         """Return the options both parts were loaded with (as an onnxruntime session does)."""
-        return self._decoder.get_session_options()
+        return self.decoder.get_session_options()
 
     def run(self, output_names, input_feed, run_options=None):
-        latents = self._encoder.run(None, input_feed, run_options)[0]
-        return [decode(self._decoder, self._latents_name, latents, self.context, self.most_frames)]
+        latents = self.encoder.run(None, input_feed, run_options)[0]
+        return [decode(self.decoder, self.latents_name, latents, self.context, self.most_frames)]
