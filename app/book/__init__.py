@@ -56,12 +56,15 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
         book = (load_markdown if kind == "markdown" else load_text)(path, read_book_bytes(path), options)
     if not book.chapters:
         raise EmptyBook(f"{path.name} has no readable text", hint="Check that the file is the book itself, not a scan or a cover")
-    return dataclasses.replace(
+    book = dataclasses.replace(
         book,
         # The file name only when the book names itself nowhere (no metadata, no heading).
         title=title or real_title(book.title, path.stem) or path.stem,
         author=author or person_name(book.author) or "Unknown",
     )
+    from app.book.metadata import complete
+
+    return complete(book, kind, author_given=bool(author))
 
 
 _RANGE = re.compile(r"^(\d+)?\s*(-)?\s*(\d+)?$")

@@ -7,7 +7,7 @@ path limits) and every XML file with a non-resolving, offline parser.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 
@@ -15,7 +15,8 @@ from app.book.blocks import UNLISTED_MIN_WORDS, Block
 from app.book.cleanup import body_words, is_matter_title, narration, real_title
 from app.book.encryption import refuse_encrypted_text
 from app.book.html import Document, html_document
-from app.book.model import Book, Chapter, Cover, ReadOptions
+from app.book.model import Book, Chapter, Cover, Metadata, ReadOptions
+from app.book.opfmeta import colophon_year, is_standard_ebooks, read_opf_metadata
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml, resolve
 from app.book.toc import Entry, chapter_entries, children, descendants, local, read_toc
@@ -61,6 +62,8 @@ class _Package:
     ncx_id: str = ""
     cover_id: str = ""
     guide: list[tuple[str, str]] = field(default_factory=list)
+    #: Everything else the metadata says (app/book/opfmeta.py).
+    meta: Metadata = field(default_factory=Metadata)
 
     @property
     def language(self) -> str:
@@ -112,7 +115,24 @@ def _read_package(zf: SafeZip, book: str) -> _Package:
         name = resolve(opf, ref.get("href") or "")
         if name:
             pkg.guide.append(((ref.get("type") or "").lower(), name))
+    pkg.meta = read_opf_metadata(root)
+    if pkg.meta.authors:
+        # Creators in another role (an illustrator, a translator) are not the author line.
+        pkg.authors = [p.name for p in pkg.meta.authors]
+    if is_standard_ebooks(root) and not pkg.meta.year:
+        pkg.meta = replace(pkg.meta, year=_colophon_year(zf, pkg, book))
     return pkg
+
+
+def _colophon_year(zf: SafeZip, pkg: _Package, book: str) -> str:
+    """Return the work's year from a Standard Ebooks colophon page, else ""."""
+    for name, media, _ in pkg.items.values():
+        if media in _HTML_TYPES and "colophon" in name.rsplit("/", 1)[-1].lower() and zf.has(name):
+            try:
+                return colophon_year(parse_xml(zf.read(name), name, book))
+            except CorruptBook:
+                return ""
+    return ""
 
 
 def _non_narration(doc: Document, name: str, marked: set[str], listed: set[str]) -> bool:
@@ -200,7 +220,7 @@ def read_epub(path: Path, limits: Limits | None = None, options: ReadOptions | N
         hints = _pronunciation_hints(zf, pkg, docs.values())
     return Book(
         title=title, author=", ".join(pkg.authors), chapters=tuple(chapters), source=path,
-        language=pkg.language, cover=cover, lexicon=hints,
+        language=pkg.language, cover=cover, lexicon=hints, meta=pkg.meta,
     )
 
 
