@@ -22,7 +22,8 @@ from app.progress import ConsoleProgress, hms
 
 #: Options that describe one book, refused for a queue: (attribute, flag).
 ONE_BOOK_OPTIONS = (("title", "--title"), ("author", "--author"), ("chapters", "--chapters"),
-                    ("list_chapters", "--list-chapters"), ("export_text", "--export-text"))
+                    ("list_chapters", "--list-chapters"), ("export_text", "--export-text"),
+                    ("series_index", "--series-index"), ("year", "--year"))
 
 #: One lock for every book's lines: two books' progress never share a line.
 _LINES = threading.Lock()

@@ -71,6 +71,14 @@ def build_convert_parser() -> argparse.ArgumentParser:
                         "WebP, GIF, BMP are converted)")
     p.add_argument("--no-announce", dest="announce", action="store_false", default=None,
                    help="do not say each chapter's title before its text (the chapter markers keep it)")
+    library = p.add_argument_group("library (tags and folders audiobook servers read)")
+    library.add_argument("--series", metavar="NAME", help="the series the book belongs to (default: its metadata)")
+    library.add_argument("--series-index", metavar="N", help="the book's position in its series, e.g. 2 or 1.5")
+    library.add_argument("--narrator", metavar="NAME", help="who reads it, in the tags (default: the voice's name)")
+    library.add_argument("--year", metavar="YYYY", help="the year the work was first published (default: its metadata)")
+    library.add_argument("--library", type=Path, metavar="DIR",
+                         help="also file the M4B as DIR/Author/[Series/][N - ]Title/Title.m4b with cover.jpg, "
+                              "desc.txt, reader.txt and metadata.opf (Audiobookshelf's layout)")
     voice = p.add_argument_group("voice")
     voice.add_argument("--voice", metavar="NAME", help="Piper: a voice name from --list-voices or an .onnx file; "
                                        "sglomni: a preset or uploaded voice name")
@@ -192,6 +200,8 @@ def _request(args: argparse.Namespace, book: Path | None = None):
         verify_takes=args.verify_takes, asr_url=args.asr_url, asr_model=args.asr_model,
         loudness=args.loudness, master=args.master,
         speed=args.speed, cover=args.cover, announce=args.announce,
+        series=args.series, series_index=args.series_index, narrator=args.narrator, year=args.year,
+        library=args.library,
     )
 
 

@@ -90,6 +90,13 @@ class ConvertRequest:
     cover: Path | None = None
     #: Say each chapter's title first; None: the settings' announce.
     announce: bool | None = None
+    #: What the book lacks (--series, --series-index, --narrator, --year); None: the book's own.
+    series: str | None = None
+    series_index: str | None = None
+    narrator: str | None = None
+    year: str | None = None
+    #: A library folder to file the finished audiobook in (DIR/Author/[Series/][N - ]Title/), or None.
+    library: Path | None = None
     #: Which face asked ("command line" or "hub form"): messages name where a value came from.
     face: str = options_mod.COMMAND_LINE
 
@@ -129,6 +136,8 @@ def _read_selection(req: ConvertRequest, conf: settings_mod.Settings | None = No
     conf = conf or settings_mod.load()
     options = ReadOptions(include_matter=req.include_matter, code=req.code, language=req.language)
     full = load_book(req.book, title=req.title, author=req.author, options=options)
+    full = options_mod.with_book_details(full, series=req.series, series_index=req.series_index,
+                                         narrator=req.narrator, year=req.year)
     announce = options_mod.announce_titles(req, conf)
     cover = read_cover(req.cover, ffmpeg_exe(conf.ffmpeg)) if req.cover is not None else None
     if not announce or cover is not None:

@@ -6,11 +6,13 @@ receive the result (BackendOptions) and never read settings themselves.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
 from app.backends.base import BackendOptions, VoiceOptions
+from app.book.model import Book
 from app.errors import ConfigError, InputError
 from app.settings import Settings
 from app.urls import check_server_url
@@ -161,3 +163,41 @@ def resolve_run(req: Any, conf: Settings, *, face: str = COMMAND_LINE) -> RunOpt
     sources = {**r.sources, **options.sources}
     options = replace(options, sources=sources)
     return RunOptions(backend=name, backend_options=options, chunk_size=chunk_size or None, sources=sources)
+
+
+# -- what the book lacks: --series, --series-index, --narrator, --year ----------------------------
+
+#: A series position: a whole or decimal number ("2", "1.5"), as Audiobookshelf's sequence takes it.
+_SERIES_INDEX = re.compile(r"^\d{1,6}(?:\.\d{1,3})?$")
+_YEAR = re.compile(r"^\d{1,4}$")
+
+
+def with_book_details(book: Book, *, series: str | None = None, series_index: str | None = None,
+                      narrator: str | None = None, year: str | None = None) -> Book:
+    """Return `book` with what the options give in place of what it says (each checked first)."""
+    changes: dict[str, str] = {}
+    if series is not None:
+        if not series.strip():
+            raise InputError("--series is empty", hint="Give the series name, e.g. --series \"The Expanse\"")
+        changes["series"] = " ".join(series.split())
+    if series_index is not None:
+        value = series_index.strip()
+        if not _SERIES_INDEX.match(value):
+            raise InputError(f"--series-index {series_index!r} is not a position in a series",
+                             hint="Give a number like 2 or 1.5")
+        if not (series or book.meta.series):
+            raise InputError("--series-index without a series: the book names none",
+                             hint="Add --series \"NAME\"")
+        changes["series_index"] = value if "." in value else str(int(value))
+    if narrator is not None:
+        if not narrator.strip():
+            raise InputError("--narrator is empty", hint="Give who reads it, or leave it out for the voice's name")
+        changes["narrator"] = " ".join(narrator.split())
+    if year is not None:
+        value = year.strip()
+        if not _YEAR.match(value) or int(value) < 1:
+            raise InputError(f"--year {year!r} is not a year", hint="Give the year the work was first published, e.g. 1843")
+        changes["year"] = value
+    if not changes:
+        return book
+    return replace(book, meta=replace(book.meta, **changes))

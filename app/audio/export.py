@@ -11,15 +11,15 @@ import logging
 import os
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from app import __version__, testhooks
-from app.audio import adts, m4b
+from app.audio import adts, booktags, m4b
 from app.audio.m4b import ChapterAudio
 from app.audio.adts import is_adts
 from app.audio.ffmpeg import run_ffmpeg
-from app.book.model import Cover
+from app.book.model import Cover, Metadata
 from app.errors import OutputError
 from app.files import temp_tag
 
@@ -50,12 +50,29 @@ _COPYABLE_COVERS = {"image/jpeg": ".jpg", "image/jpg": ".jpg", "image/png": ".pn
 
 @dataclass(frozen=True)
 class BookMeta:
-    """The tags an audiobook carries."""
+    """The tags an audiobook carries: the run's title and author line, and what else the book says."""
 
     title: str
     author: str
     cover: Cover | None = None
+    #: The year the tags carry; None: the book's own (details.year).
     year: str | None = None
+    #: Subtitle, people, series, publisher, subjects, descriptions, identifiers (app/book/model.py).
+    details: Metadata = field(default_factory=Metadata)
+    #: Who reads it: --narrator, else the voice (the composer tag / ©wrt, where servers look).
+    narrator: str = ""
+
+    def fields(self) -> dict[str, str]:
+        """Return the tags by neutral name (app/audio/booktags.py)."""
+        return booktags.book_fields(title=self.title, author=self.author, meta=self.details,
+                                    year=self.year or "", narrator=self.narrator)
+
+    def fingerprint(self) -> str:
+        """Return a short digest of the tags (an MP3 chapter's file key: other tags, another encode)."""
+        import hashlib
+        import json
+
+        return hashlib.sha256(json.dumps(self.fields(), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def encode_args(fmt: str, out: Path, *, channels: int, meta: BookMeta, title: str, track: int, total: int,
@@ -77,8 +94,10 @@ def encode_args(fmt: str, out: Path, *, channels: int, meta: BookMeta, title: st
     if cover is not None:
         args += ["-map", "1:v", "-c:v", "copy", "-disposition:v:0", "attached_pic",
                  "-metadata:s:v", "title=Album cover", "-metadata:s:v", "comment=Cover (front)"]
-    args += _tags(meta, title=title, album=meta.title)
-    return args + ["-metadata", f"track={track}/{total}", "-id3v2_version", "3", "-write_id3v1", "1", "-f", "mp3"]
+    # ID3v2.4 (UTF-8 frames, TDRC); the ID3v1 tail is for the oldest players (it holds 30 Latin-1 characters).
+    tags = booktags.id3_tags({**meta.fields(), "title": _one_line(title)}, track=track, total=total)
+    args += [a for k, v in tags.items() for a in ("-metadata", f"{k}={v}")]
+    return args + ["-id3v2_version", "4", "-write_id3v1", "1", "-f", "mp3"]
 
 
 def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: str,
@@ -101,8 +120,7 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
             parts = [ChapterAudio(_one_line(c.title), s) for c, s in zip(chapters, streams)]
             # cover_file() gives a JPEG or PNG file that ffmpeg decodes cleanly.
             picture = Cover(cover.read_bytes(), "image/png" if cover.suffix == ".png" else "image/jpeg") if cover else None
-            tags = {k: _one_line(v) for k, v in book_tags(meta, title=meta.title, album=meta.title).items()}
-            tags["encoder"] = f"audiobook {__version__}"
+            tags = {**meta.fields(), "encoder": f"audiobook {__version__}"}
             try:
                 with open(tmp, "wb", buffering=WRITE_BUFFER) as fh:
                     m4b.write_m4b(fh, parts, tags=tags, cover=picture,
@@ -119,21 +137,9 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
     return out
 
 
-def book_tags(meta: BookMeta, *, title: str, album: str) -> dict[str, str]:
-    """Return the text tags of a chapter or book file, by ffmpeg's names."""
-    tags = {"title": title, "artist": meta.author, "album_artist": meta.author, "album": album, "genre": "Audiobook"}
-    if meta.year:
-        tags["date"] = meta.year
-    return tags
-
-
 def _one_line(value: str) -> str:
     """Return `value` on one line: players show a title or a tag as a single line."""
     return " ".join(str(value).split())
-
-
-def _tags(meta: BookMeta, *, title: str, album: str) -> list[str]:
-    return [a for k, v in book_tags(meta, title=title, album=album).items() for a in ("-metadata", f"{k}={v}")]
 
 
 def _conformed(streams: list[Path], chapters: list[ChapterAudio], tmp: Path, ffmpeg: str) -> list[Path]:

@@ -21,7 +21,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import BinaryIO
 
-from app.audio import adts, mp4
+from app.audio import adts, booktags, mp4
 from app.audio.adts import AdtsError, AdtsScan
 from app.book.model import Cover
 from app.errors import Cancelled, OutputError
@@ -38,9 +38,6 @@ AUDIO_TRACK, CHAPTER_TRACK = 1, 2
 #: Apple's audiobook brand first (iTunes' own audiobooks carry it; it says "bookmarkable"),
 #: then what ffmpeg's ipod muxer writes, so a reader that knows only M4A or ISO files still plays it.
 BRANDS = (b"M4B ", 0x200, (b"M4B ", b"M4A ", b"isom", b"iso2"))
-#: iTunes keys of the text tags, in the order ffmpeg writes them.
-ITUNES_KEYS = {"title": b"\xa9nam", "artist": b"\xa9ART", "album_artist": b"aART", "album": b"\xa9alb",
-               "date": b"\xa9day", "encoder": b"\xa9too", "genre": b"\xa9gen"}
 #: What a stopped mux says (audio/ does not know the pipeline's line; both say how to go on).
 STOPPED = "Stopped while writing the audiobook; run the same command again to resume"
 
@@ -167,9 +164,11 @@ class _Writer:
 
     @staticmethod
     def _ilst(tags: dict[str, str], cover: Cover | None) -> mp4.Box:
-        items = [(key, tags[name]) for name, key in ITUNES_KEYS.items() if tags.get(name)]
+        """Return the iTunes tags: text atoms, `stik` (an audiobook), freeform atoms, the cover."""
+        items, freeform = booktags.mp4_tags(tags)
         kind = b"png" if cover is not None and cover.media_type.lower() == "image/png" else b"jpeg"
-        return mp4.ilst(items, (kind, cover.data) if cover is not None else None)
+        return mp4.ilst(items, (kind, cover.data) if cover is not None else None,
+                        freeform=freeform, media_kind=booktags.MEDIA_KIND_AUDIOBOOK)
 
     # -- the streamed tables and the audio -------------------------------------------------
     def _write_sizes(self, out: BinaryIO) -> None:

@@ -195,9 +195,21 @@ def roll_groups(samples: int) -> list[Box]:
     return [sgpd, sbgp]
 
 
-def ilst(tags: list[tuple[bytes, str]], cover: tuple[bytes, bytes] | None) -> Box:
-    """Return the iTunes metadata list: UTF-8 text items, then the cover ((JPEG|PNG) kind, bytes)."""
+#: The reverse-DNS owner of the freeform atoms iTunes, Mp3tag and Audiobookshelf read.
+ITUNES_FREEFORM = "com.apple.iTunes"
+
+
+def ilst(tags: list[tuple[bytes, str]], cover: tuple[bytes, bytes] | None, *,
+         freeform: list[tuple[str, str]] = (), media_kind: int | None = None) -> Box:
+    """Return the iTunes metadata list: UTF-8 text items, the media kind (`stik`), freeform
+    `----:com.apple.iTunes:NAME` items, then the cover ((JPEG|PNG) kind, bytes)."""
     items: list[Node] = [Box(key, _data(1, value.encode("utf-8"))) for key, value in tags if value]
+    if media_kind is not None:
+        items.append(Box(b"stik", _data(21, bytes([media_kind]))))  # 21: a signed big-endian integer
+    for name, value in freeform:
+        if value:
+            items.append(Box(b"----", full(b"mean", 0, 0, ITUNES_FREEFORM.encode()), full(b"name", 0, 0, name.encode()),
+                             _data(1, value.encode("utf-8"))))
     if cover is not None:
         items.append(Box(b"covr", _data({b"jpeg": 13, b"png": 14}[cover[0]], cover[1])))
     return Box(b"ilst", *items)

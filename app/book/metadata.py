@@ -229,7 +229,6 @@ def markdown_metadata(text: str) -> Metadata:
         authors=persons("author", "authors", "creator"),
         translators=persons("translator", "translators"),
         editors=persons("editor", "editors"),
-        narrators=list_of("narrator", "narrators"),
         series=text_of("series", "belongs-to-collection"),
         series_index=text_of("series-index", "series_index", "group-position"),
         publisher=text_of("publisher"),

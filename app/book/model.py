@@ -75,8 +75,9 @@ class Metadata:
     authors: tuple[Person, ...] = ()
     translators: tuple[Person, ...] = ()
     editors: tuple[Person, ...] = ()
-    #: A narrator the source itself names (an audiobook's OPF); the run's voice otherwise.
-    narrators: tuple[str, ...] = ()
+    #: Who reads the audiobook, when the user says (--narrator). Never read from the source: a narrator
+    #: an ebook names (a read-along EPUB's media:narrator) did not read this run; empty: the run's voice.
+    narrator: str = ""
     series: str = ""
     #: Position in the series as written ("2", "1.5"); "" when not numbered.
     series_index: str = ""

@@ -3,7 +3,7 @@
 - People: `dc:creator`/`dc:contributor` with a MARC relator role (`opf:role`, or EPUB 3's
   `<meta property="role" refines="#id">`) and a sort name (`opf:file-as` or `file-as` refines).
   Authors are the `aut` creators (a creator with no role is an author); `trl` translators,
-  `edt` editors, `nrt` narrators.
+  `edt` editors (a narrator an ebook names did not read this audiobook: not taken).
 - Series: calibre's `calibre:series`/`calibre:series_index` first, else an EPUB 3
   `belongs-to-collection` whose `collection-type` is `series` (or unstated) with its
   `group-position`. A `set` collection (Standard Ebooks' "The Guardian's 100 best novels") is a
@@ -27,7 +27,7 @@ from app.book.normalize import clean_text
 from app.book.toc import local
 
 #: MARC relator codes of the people a listener's library files a book by.
-AUTHOR, TRANSLATOR, EDITOR, NARRATOR = "aut", "trl", "edt", "nrt"
+AUTHOR, TRANSLATOR, EDITOR = "aut", "trl", "edt"
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 #: calibre writes this year for "no date"; no work is dated from it.
 _NO_DATE_YEARS = {"0101", "0100"}
@@ -138,7 +138,6 @@ class _Reader:
             authors=tuple(Person(p.name, p.file_as) for p in authors),
             translators=tuple(Person(p.name, p.file_as) for p in people if TRANSLATOR in p.roles),
             editors=tuple(Person(p.name, p.file_as) for p in people if EDITOR in p.roles),
-            narrators=tuple(p.name for p in people if NARRATOR in p.roles),
             series=series, series_index=index,
             publisher=next((_text(el) for el in self.all("publisher")), ""),
             year=self.year(),

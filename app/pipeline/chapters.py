@@ -111,7 +111,8 @@ class ChapterWork:
     def _chapter_file(self, planned: PlannedChapter, kind: str) -> Path:
         ctx = self.ctx
         ext = "aac" if kind == "m4b" else "mp3"
-        extra = f"{ctx.meta.title}|{ctx.meta.author}" if kind == "mp3" else ""
+        # An MP3 chapter carries the book's tags: other tags, another file.
+        extra = ctx.meta.fingerprint() if kind == "mp3" else ""
         # Another verification or mastering setting may change the chapter's audio.
         extra += f"|{ctx.master.key() if ctx.master else 'unmastered'}"
         extra += f"|{ctx.verify.fingerprint()}" if ctx.verify else ""

@@ -35,16 +35,25 @@ class RunContext:
     report: RunReport
     #: The in-flight limit; None: the backend's own (a queue of books passes its shared pool's share).
     limit: InFlightLimit | None = None
-    #: The book's title, author and cover, as every encode and the mux tag them.
+    #: The book's title, author, cover and metadata, as every encode and the mux tag them.
     meta: BookMeta = field(init=False)
 
     def __post_init__(self) -> None:
         book = self.plan.book
-        self.meta = BookMeta(title=book.title, author=book.author, cover=book.cover)
+        self.meta = BookMeta(title=book.title, author=book.author, cover=book.cover, details=book.meta,
+                             narrator=book.meta.narrator or voice_narrator(self.backend))
 
     @property
     def cancel(self) -> threading.Event:
         return self.stop.cancel
 
 
-__all__ = ["RunContext"]
+def voice_narrator(backend: Backend) -> str:
+    """Return the narrator a run's tags name when --narrator does not: the voice that reads ("en_US-joe-medium (Piper)")."""
+    voice = backend.voice_name
+    if voice and voice != backend.name:
+        return f"{voice} ({backend.name.capitalize()})"
+    return backend.describe()
+
+
+__all__ = ["RunContext", "voice_narrator"]

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 from app import paths
+from app.audio.booktags import id3_extras
 from app.audio.export import ChapterAudio, mux_m4b
 from app.errors import OutputError
 from app.output.formats import READ_ALONG
@@ -47,7 +48,7 @@ class OutputWriter:
                                  r.sample_rate, r.files["m4b"], written.get(i))
                    for i, r in records.items() if "m4b" in r.files]
         for path in write_read_along(plan.book, renders, self.outputs, ffmpeg=self.ctx.ffmpeg,
-                                     marks_for=self._marks, narrator=self.ctx.backend.name):
+                                     marks_for=self._marks, narrator=self.ctx.meta.narrator):
             self.ctx.emit(ev.Message(f"Wrote {path}"))
 
     def _marks(self, key: str):
@@ -75,6 +76,7 @@ class OutputWriter:
             tmp = final.with_name(f".{final.name}.tmp")
             try:
                 shutil.copyfile(ch.path, tmp)
+                id3_extras(tmp, self.ctx.meta.fields())
                 os.replace(tmp, final)
             except OSError as exc:
                 raise OutputError(f"Cannot write {final} ({exc.strerror})") from None
@@ -97,7 +99,7 @@ class OutputStamp:
     def describe(chapters: list[ChapterAudio], meta) -> dict:
         cover = meta.cover
         return {"chapters": [[c.title, c.path.name] for c in chapters], "title": meta.title,
-                "author": meta.author,
+                "author": meta.author, "tags": meta.fields(),
                 "cover": hashlib.sha256(cover.data).hexdigest() if cover else None}
 
     def read(self) -> dict | None:

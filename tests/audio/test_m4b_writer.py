@@ -102,6 +102,8 @@ def test_streams_and_tags_say_what_ffmpegs_file_says(inputs):
     assert [s["disposition"]["attached_pic"] for s in got["streams"]] == [0, 0, 1]
     ffmpeg_only = {"encoder", "major_brand", "compatible_brands"}
     tags = {k: v for k, v in got["format"]["tags"].items() if k not in ffmpeg_only}
+    # Ours says it is an audiobook (iTunes `stik` 2), which ffmpeg's ipod muxer does not write.
+    assert tags.pop("media_type") == "2"
     assert tags == {k: v for k, v in want["format"]["tags"].items() if k not in ffmpeg_only}
     assert tags["title"] == "Le Livre — été" and tags["artist"] == "Zoë Écrivain" and tags["date"] == "2025"
     assert got["format"]["tags"]["major_brand"] == "M4B "
