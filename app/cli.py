@@ -157,6 +157,8 @@ def run_convert(argv: list[str]) -> int:
         return 0
     if not args.book:
         parser.error("the book file is required (e.g. python audiobook.py samples/aesop.epub)")
+    if args.library is not None and args.output is not None:
+        parser.error("--library decides where the audiobook goes; give --library or --output, not both")
     if len(args.book) > 1 or args.book[0].expanduser().is_dir():
         from app.batch_cli import run_many  # several books: one queue through one server (app/batch.py)
 

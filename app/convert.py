@@ -24,7 +24,7 @@ from app.book.model import Book, Chapter
 from app.book.spoken import Speaker, base_code, display_name
 from app.errors import ConfigError, InputError, environment_error
 from app.pipeline import events as ev
-from app.output.formats import parse_formats, sibling_outputs
+from app.output.formats import OUTPUTS, parse_formats, sibling_outputs
 from app.pipeline import outpath
 from app.pipeline.adaptive import InFlightLimit
 from app.pipeline.plan import RunPlan, make_plan
@@ -279,9 +279,12 @@ def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Calla
     book, full = _read_selection(req, conf)
     # Every output is a sibling of one stem, named after the first format's own path
     # (`--output dir/Book.m4b --format m4b,vtt` -> dir/Book.m4b and dir/Book.vtt).
-    primary = outpath.resolve_output(book, outpath.primary_path(req.output, formats[0]),
-                                     conf.resolved_output_dir(), formats[0],
-                                     label=outpath.selection_label(book, full))
+    label = outpath.selection_label(book, full)
+    if req.library is not None and req.output is None:
+        primary = _library_primary(req, book, formats, label, listener)
+    else:
+        primary = outpath.resolve_output(book, outpath.primary_path(req.output, formats[0]),
+                                         conf.resolved_output_dir(), formats[0], label=label)
     outputs = sibling_outputs(primary, formats)
     for kind, path in outputs.items():
         outpath.check_output(path, kind, inputs=[req.book])
@@ -307,7 +310,24 @@ def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Calla
     memo = PlanMemo.disabled() if req.no_cache else PlanMemo(book_work_dir(book.source) / MEMO_NAME)
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
                      formats=formats, memo=memo)
+    if req.library is not None:
+        plan = replace(plan, library=Path(req.library).expanduser())
     return Prepared(plan, verify_settings(req, conf, backend, book, options), master_target(req, backend))
+
+
+def _library_primary(req: ConvertRequest, book: Book, formats: tuple[str, ...], label: str | None,
+                     listener: ev.Listener) -> Path:
+    """Return the first output's path in the --library folder of the book (the M4B's folder)."""
+    if "m4b" not in formats:
+        raise InputError(f"--library files an M4B, but --format is {','.join(formats)}",
+                         hint="Add m4b to --format (the other formats are written beside it)")
+    if "mp3" in formats:
+        raise InputError("--library files one M4B per book; MP3 chapters would be another book in its folder",
+                         hint="Drop mp3 from --format, or convert to MP3 with --output instead")
+    m4b, moved = outpath.library_path(req.library, book, label=label)
+    if moved:
+        listener(ev.Message(moved))
+    return m4b if formats[0] == "m4b" else m4b.with_suffix(OUTPUTS[formats[0]].suffix)
 
 
 def run_prepared(prepared: Prepared, backend: Backend, req: ConvertRequest, conf: settings_mod.Settings, *,

@@ -28,6 +28,55 @@ from app.pipeline.plan import safe_filename
 
 
 
+#: Names Windows reserves for devices, whatever the extension ("CON.m4b" opens the console there).
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+#: Folder names are kept short: a library path is author, series and title folders deep, and
+#: Windows without long paths allows 260 characters for all of it.
+FOLDER_NAME_BYTES = 120
+
+
+def safe_name(name: str, fallback: str, limit: int = 255) -> str:
+    """Return `name` as a file or folder name every common filesystem takes (the output-name rules,
+    plus Windows' device names and a byte limit)."""
+    cleaned = safe_filename(name, fallback)
+    if len(cleaned.encode("utf-8")) > limit:
+        cleaned = cleaned.encode("utf-8")[:limit].decode("utf-8", "ignore").rstrip(" .") or fallback
+    if cleaned.split(".")[0].strip().lower() in _RESERVED:
+        cleaned = f"{cleaned} (book)"
+    return cleaned
+
+
+def library_path(root: Path, book: Book, *, label: str | None = None) -> tuple[Path, str | None]:
+    """Return where `book`'s M4B goes in the library at `root`, and a line when that folder held another book.
+
+    `root/Author/[Series/][N - ]Title/Title.m4b` (Audiobookshelf's documented layout: a folder per
+    book, the series sequence first and followed by " - "). A folder that holds another book (its
+    metadata.opf names another, or it holds files this tool did not file) is never written into:
+    this book goes to "Title (file name)" beside it, as two books of one title do in a queue.
+    """
+    from app.output.library import book_key, folder_owner
+
+    meta = book.meta
+    author = ", ".join(p.name for p in meta.authors) or book.author or "Unknown Author"
+    folders = [safe_name(author, "Unknown Author", FOLDER_NAME_BYTES)]
+    if meta.series:
+        folders.append(safe_name(meta.series, "Series", FOLDER_NAME_BYTES))
+    title = safe_name(f"{book.title} ({label})" if label else book.title, "Untitled", FOLDER_NAME_BYTES)
+    base = Path(root).expanduser().joinpath(*folders) / (
+        f"{meta.series_index} - {title}" if meta.series and meta.series_index else title)
+    key = book_key(book)
+    folder, stem = base, safe_name(Path(book.source).stem, "book", FOLDER_NAME_BYTES // 2)
+    for n in range(1, 1000):
+        if folder_owner(folder) in (None, key):
+            break
+        folder = base.with_name(f"{base.name} ({stem})" if n == 1 else f"{base.name} ({stem} {n})")
+    else:
+        raise OutputError(f"The library folder {base} and its alternatives hold other books",
+                          hint="Give the book another --title, or choose another --library")
+    moved = None if folder == base else f"{base} holds another book; this one is filed as {folder}"
+    return folder / f"{title}.m4b", moved
+
+
 def is_folder_path(output: Path | str) -> bool:
     """Return whether the user wrote `output` as a folder (a trailing slash) or it is one."""
     text = str(output)
@@ -158,5 +207,5 @@ def _suffix_for(fmt: str) -> str:
     return OUTPUTS[fmt].suffix
 
 
-__all__ = ["SUFFIX_FORMATS", "AUDIO_FORMATS", "FOLDER_FORMATS", "primary_path", "choose_formats", "selection_label", "default_name",
+__all__ = ["library_path", "safe_name", "FOLDER_NAME_BYTES", "SUFFIX_FORMATS", "AUDIO_FORMATS", "FOLDER_FORMATS", "primary_path", "choose_formats", "selection_label", "default_name",
            "resolve_output", "check_output", "never_an_input", "ensure_writable", "is_folder_path"]

@@ -35,7 +35,20 @@ class OutputWriter:
             self._write_mp3([ChapterAudio(r.title, r.files["mp3"]) for r in records.values()], self.outputs["mp3"])
         if READ_ALONG & set(self.outputs):
             self._write_read_along(records)
+        if self.ctx.plan.library is not None and "m4b" in self.outputs:
+            self._write_library_sidecars(self.outputs["m4b"].parent)
         return self.outputs[self.ctx.plan.formats[0]]
+
+    def _write_library_sidecars(self, folder: Path) -> None:
+        """Write the cover, desc.txt, reader.txt and metadata.opf an audiobook server reads beside the M4B."""
+        from app.output.library import book_key, write_sidecars
+
+        try:
+            write_sidecars(folder, self.ctx.meta, book_key(self.ctx.plan.book), ffmpeg=self.ctx.ffmpeg)
+        except OSError as exc:
+            raise OutputError(f"Cannot write the library files in {folder} ({exc.strerror or exc})",
+                              hint="Check the --library folder is writable and has free space") from None
+        self.ctx.emit(ev.Message(f"Filed in the library: {folder}"))
 
     def _write_read_along(self, records: dict[int, ChapterRecord]) -> None:
         # Imported here: an M4B-only run (and every cached re-run of one) needs no EPUB or XML stack.

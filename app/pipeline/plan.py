@@ -54,6 +54,8 @@ class RunPlan:
     #: The book as written, when `book` is the spoken form the chunks are made of: the
     #: read-along EPUB and captions show this text, timed on the spoken chunks.
     source_book: Book | None = None
+    #: The library the M4B is filed in (--library), whose sidecars the outputs write beside it; None: none.
+    library: Path | None = None
 
     def __post_init__(self) -> None:
         if not self.formats:
