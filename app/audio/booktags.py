@@ -137,23 +137,15 @@ def id3_tags(fields: dict[str, str], *, track: int, total: int) -> dict[str, str
 
 def id3_extras(path, fields: dict[str, str]) -> None:
     """Add to an MP3's ID3v2.4 tag what ffmpeg's writer cannot: COMM (the description) and TIT3 (the subtitle)."""
-    from mutagen import MutagenError
-    from mutagen.id3 import COMM, ID3, TIT3, ID3NoHeaderError
+    from app.audio import id3
 
-    if not fields.get("long_description") and not fields.get("SUBTITLE"):
-        return
-    try:
-        try:
-            tag = ID3(path, load_v1=False)
-        except ID3NoHeaderError:
-            tag = ID3()
-        if fields.get("long_description"):
-            tag.setall("COMM", [COMM(encoding=3, lang="eng", desc="", text=fields["long_description"])])
-        if fields.get("SUBTITLE"):
-            tag.setall("TIT3", [TIT3(encoding=3, text=fields["SUBTITLE"])])
-        tag.save(path, v2_version=4, v1=1)  # v1=1: the ID3v1 tail ffmpeg wrote is kept as it is
-    except MutagenError as exc:
-        raise OSError(f"cannot tag {path}: {exc}") from None
+    frames = []
+    if fields.get("long_description"):
+        frames.append(id3.comment_frame(fields["long_description"]))
+    if fields.get("SUBTITLE"):
+        frames.append(id3.text_frame("TIT3", fields["SUBTITLE"]))
+    if frames:
+        id3.add_frames(path, frames)
 
 
 __all__ = ["id3_extras", "book_fields", "mp4_tags", "id3_tags", "genres", "short_description", "long_description",

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from app import paths
 from app.audio.booktags import id3_extras
+from app.audio.id3 import ID3Error
 from app.audio.export import ChapterAudio, mux_m4b
 from app.errors import OutputError
 from app.output.formats import READ_ALONG
@@ -93,6 +94,9 @@ class OutputWriter:
                 os.replace(tmp, final)
             except OSError as exc:
                 raise OutputError(f"Cannot write {final} ({exc.strerror})") from None
+            except ID3Error as exc:
+                raise OutputError(f"Cannot tag {final}: {exc}",
+                                  hint="Delete the work folder's MP3 chapters and run again") from None
             finally:
                 tmp.unlink(missing_ok=True)
 
