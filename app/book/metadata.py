@@ -19,6 +19,7 @@ language), so a reader that fills only title, author and language still gives wh
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import html
 import os
 import re
@@ -195,6 +196,8 @@ def markdown_metadata(text: str) -> Metadata:
     def text_of(*keys: str) -> str:
         for key in keys:
             value = data.get(key)
+            if isinstance(value, (datetime.date, datetime.datetime)):
+                return value.isoformat()  # YAML reads "date: 2003-05-01" as a date
             if isinstance(value, (str, int, float)) and not isinstance(value, bool):
                 return clean_text(str(value))
             if isinstance(value, list) and value and isinstance(value[0], (str, int, float)):
@@ -286,10 +289,13 @@ def complete(book: Book, kind: str, *, author_given: bool = False) -> Book:
 
     `author_given`: the author line came from --author, so the people in it are the authors.
     """
-    meta = merged(book.meta, source_metadata(book.source, kind))
-    if book.author == "Unknown" and meta.authors and not author_given:
-        # A header the reader did not take ("Author:" in a Gutenberg HTML's <pre>) names the author.
-        book = dataclasses.replace(book, author=", ".join(p.name for p in meta.authors))
+    found = source_metadata(book.source, kind)
+    meta = merged(book.meta, found)
+    if found.authors and not author_given:
+        # Front matter's author list or a header the reader did not take ("Author:" in a Gutenberg
+        # HTML's <pre>) is structured: it makes the author line ("[A, B]" is YAML for A and B).
+        book = dataclasses.replace(book, author=", ".join(p.name for p in found.authors))
+        meta = dataclasses.replace(meta, authors=found.authors)
     line = people(book.author) if book.author and book.author != "Unknown" else ()
     names = {p.name.casefold() for p in meta.authors}
     if line and (author_given or not meta.authors or not {p.name.casefold() for p in line} <= names):
