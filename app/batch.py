@@ -293,7 +293,7 @@ class BookQueue:
             self._failed(result, exc)
             return None
         self._display(i)(ev.Message(f"{self._outputs[taken.resolve()].name} has the same title: "
-                                    f"this book is written to {renamed}"))
+                                    f"this book is written to {prepared.plan.output}"))
         return prepared
 
     def _start(self, i: int, prepared: Prepared, backend: HeldBackend) -> None:

@@ -280,7 +280,7 @@ def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Calla
     # Every output is a sibling of one stem, named after the first format's own path
     # (`--output dir/Book.m4b --format m4b,vtt` -> dir/Book.m4b and dir/Book.vtt).
     label = outpath.selection_label(book, full)
-    if req.library is not None and req.output is None:
+    if req.library is not None:
         primary = _library_primary(req, book, formats, label, listener)
     else:
         primary = outpath.resolve_output(book, outpath.primary_path(req.output, formats[0]),
@@ -324,7 +324,9 @@ def _library_primary(req: ConvertRequest, book: Book, formats: tuple[str, ...], 
     if "mp3" in formats:
         raise InputError("--library files one M4B per book; MP3 chapters would be another book in its folder",
                          hint="Drop mp3 from --format, or convert to MP3 with --output instead")
-    m4b, moved = outpath.library_path(req.library, book, label=label)
+    # With --output too (a queue renames a book whose title another of its books has: the CLI refuses
+    # both options), the book's own folder is taken by that other book, so it gets the next one.
+    m4b, moved = outpath.library_path(req.library, book, label=label, taken=req.output is not None)
     if moved:
         listener(ev.Message(moved))
     return m4b if formats[0] == "m4b" else m4b.with_suffix(OUTPUTS[formats[0]].suffix)

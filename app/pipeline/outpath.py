@@ -46,13 +46,14 @@ def safe_name(name: str, fallback: str, limit: int = 255) -> str:
     return cleaned
 
 
-def library_path(root: Path, book: Book, *, label: str | None = None) -> tuple[Path, str | None]:
+def library_path(root: Path, book: Book, *, label: str | None = None, taken: bool = False) -> tuple[Path, str | None]:
     """Return where `book`'s M4B goes in the library at `root`, and a line when that folder held another book.
 
     `root/Author/[Series/][N - ]Title/Title.m4b` (Audiobookshelf's documented layout: a folder per
     book, the series sequence first and followed by " - "). A folder that holds another book (its
     metadata.opf names another, or it holds files this tool did not file) is never written into:
     this book goes to "Title (file name)" beside it, as two books of one title do in a queue.
+    `taken`: the book's own folder is another's even if nothing is written there yet (a queue's).
     """
     from app.output.library import book_key, folder_owner
 
@@ -67,7 +68,7 @@ def library_path(root: Path, book: Book, *, label: str | None = None) -> tuple[P
     key = book_key(book)
     folder, stem = base, safe_name(Path(book.source).stem, "book", FOLDER_NAME_BYTES // 2)
     for n in range(1, 1000):
-        if folder_owner(folder) in (None, key):
+        if folder_owner(folder) in (None, key) and not (taken and folder == base):
             break
         folder = base.with_name(f"{base.name} ({stem})" if n == 1 else f"{base.name} ({stem} {n})")
     else:

@@ -125,3 +125,23 @@ def test_library_with_an_output_or_mp3_is_one_line_before_any_synthesis(run_cli,
     result = run_cli(dragon, "--library", tmp_path / "lib", *extra)
     assert result.returncode == 2 and says in result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "lib").exists()
+
+
+def test_a_queue_of_two_books_with_one_title_files_two_folders_and_reruns_in_place(run_cli, tmp_path):
+    books = []
+    for name, text in (("first", "Hello there."), ("second", "Goodbye now.")):
+        path = tmp_path / f"{name}.txt"
+        path.write_text(f"Title: Same\nAuthor: Al Bee\n\nChapter 1: One\n\n{text}\n", encoding="utf-8")
+        books.append(path)
+    library = tmp_path / "library"
+    result = run_cli(*books, "--library", library)
+    assert result.returncode == 0, result.stderr
+    want = [library / "Al Bee" / "Same" / "Same.m4b", library / "Al Bee" / "Same (second)" / "Same.m4b"]
+    assert result.stdout.split("\n")[:2] == [str(p) for p in want]
+    keys = [abs_opf(p.parent / "metadata.opf") for p in want]
+    assert all(k["title"] == "Same" and k["authors"] == ["Al Bee"] for k in keys)
+    sums = [_sha(p) for p in want]
+    again = run_cli(*books, "--library", library)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.split("\n")[:2] == [str(p) for p in want] and [_sha(p) for p in want] == sums
+    assert sorted(p.name for p in (library / "Al Bee").iterdir()) == ["Same", "Same (second)"]
