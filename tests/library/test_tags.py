@@ -9,6 +9,7 @@ mux (M4B) and chapter encode (MP3), from books read by the app's ingest.
 from __future__ import annotations
 
 import subprocess
+from dataclasses import replace
 
 import pytest
 from mutagen.id3 import ID3
@@ -42,11 +43,12 @@ def _books(tmp_path):
     calibre = make_epub(tmp_path / "dragon.epub", CALIBRE_METADATA, chapters=CHAPTERS, cover=png_cover(tmp_path))
     found = {"calibre": calibre,
              "standard-ebooks": CORPUS / "standard-ebooks" / "charles-dickens_a-christmas-carol.epub",
-             "gutenberg": CORPUS / "gutenberg" / "little-colonels-hero.txt"}
+             "gutenberg": CORPUS / "gutenberg" / "little-colonels-hero.txt",
+             "subtitled": CORPUS / "standard-ebooks" / "archibald-alexander_a-day-at-a-time.epub"}
     return found
 
 
-@pytest.mark.parametrize("kind", ["calibre", "standard-ebooks", "gutenberg"])
+@pytest.mark.parametrize("kind", ["calibre", "standard-ebooks", "gutenberg", "subtitled"])
 def test_the_m4b_carries_the_books_metadata_where_players_and_servers_read_it(tmp_path, tone, kind):
     path = _books(tmp_path)[kind]
     if not path.exists():
@@ -83,6 +85,11 @@ def test_the_m4b_carries_the_books_metadata_where_players_and_servers_read_it(tm
         assert text("desc") == m.description and abs_tag(probed, "description") == m.description
         assert text("ldes") == m.long_description and "\n\n" in text("ldes")
         assert text("cprt") == m.rights and free("SERIES") is None
+    elif kind == "subtitled":
+        assert free("SUBTITLE") == m.subtitle == "And Other Talks on Life and Religion"
+        assert abs_tag(probed, "subtitle") == m.subtitle
+        # No se:subject: genres from its subjects ("Sermons, English"), one heading kept whole.
+        assert text("©gen") == "; ".join(s for s in m.subjects if "--" not in s)
     else:
         assert text("©gen") == "Audiobook"  # a Gutenberg text names no genre: what the M4B said before
         assert free("SERIES") is None and text("desc") is None
@@ -90,7 +97,7 @@ def test_the_m4b_carries_the_books_metadata_where_players_and_servers_read_it(tm
 
 def test_an_mp3_chapter_carries_the_same_in_id3v24_frames(tmp_path, tone):
     book = load_book(make_epub(tmp_path / "dragon.epub", CALIBRE_METADATA, chapters=CHAPTERS))
-    meta = BookMeta(book.title, book.author, details=book.meta, narrator=NARRATOR)
+    meta = BookMeta(book.title, book.author, details=replace(book.meta, subtitle="A Tale of Maps"), narrator=NARRATOR)
     out = tmp_path / "01.mp3"
     args = encode_args("mp3", out, channels=1, meta=meta, title="Chapter 1: The Gate", track=1, total=2,
                        cover=None, audio_filter=None)
@@ -106,6 +113,7 @@ def test_an_mp3_chapter_carries_the_same_in_id3v24_frames(tmp_path, tone):
     assert (frame("TRCK"), frame("TPOS"), frame("TLAN"), frame("TSOP")) == ("1/2", "1/1", "eng", "Quill, Mara")
     assert (frame("TXXX:SERIES"), frame("TXXX:SERIES-PART"), frame("TXXX:ISBN")) == \
         ("Tales of the Road", "2", "9780306406157")
+    assert frame("TIT3") == "A Tale of Maps" == frame("TXXX:SUBTITLE")
     comments = tag.getall("COMM")
     assert [c.text[0] for c in comments] == ["A road, a dragon and a map.\n\nThe second of the tales."]
     probed = probe_tags(out)
@@ -113,6 +121,7 @@ def test_an_mp3_chapter_carries_the_same_in_id3v24_frames(tmp_path, tone):
     assert abs_tag(probed, "composer") == NARRATOR and abs_tag(probed, "date") == "1987"
     assert abs_tag(probed, "description") == "A road, a dragon and a map.\n\nThe second of the tales."
     assert abs_tag(probed, "comment") == abs_tag(probed, "description")
+    assert abs_tag(probed, "subtitle", "tit3") == "A Tale of Maps"
     # The frames added after ffmpeg's encode leave the audio playable, whole.
     duration = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
                                str(out)], capture_output=True, text=True, check=True).stdout
