@@ -302,6 +302,9 @@ def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Calla
         if answer == "set":
             chunk_size = cap
             listener(ev.Message(f"Chunk size set to {cap} words for this run (the model's request window)."))
+    if not book.meta.narrator:
+        narrator = options_mod.voice_narrator(options.backend, backend.voice_name, options.backend_options)
+        book = replace(book, meta=replace(book.meta, narrator=narrator))
     speaker = speaker_for(req, book, backend)
     warning = language_warning(req.language or book.language, backend.voice_language, backend.voice_name)
     if warning:

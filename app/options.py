@@ -201,3 +201,15 @@ def with_book_details(book: Book, *, series: str | None = None, series_index: st
     if not changes:
         return book
     return replace(book, meta=replace(book.meta, **changes))
+
+
+def voice_narrator(backend: str, voice_name: str, options: BackendOptions) -> str:
+    """Return who reads the book when --narrator does not say: the voice ("en_US-joe-medium (Piper)"),
+    a server's voice and model ("alice (moss_tts_local)"), a cloned clip by its file name."""
+    if backend == "piper":
+        return f"{voice_name} (Piper)"
+    voice = options.voice.voice or (options.voice.clone.stem if options.voice.clone else "")
+    model = options.model or ""
+    if voice and model:
+        return f"{voice} ({model})"
+    return voice or model or voice_name or backend

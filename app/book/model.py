@@ -76,7 +76,8 @@ class Metadata:
     translators: tuple[Person, ...] = ()
     editors: tuple[Person, ...] = ()
     #: Who reads the audiobook, when the user says (--narrator). Never read from the source: a narrator
-    #: an ebook names (a read-along EPUB's media:narrator) did not read this run; empty: the run's voice.
+    #: an ebook names (a read-along EPUB's media:narrator) did not read this run; empty: the run's
+    #: voice, which planning fills in (app/options.py voice_narrator).
     narrator: str = ""
     series: str = ""
     #: Position in the series as written ("2", "1.5"); "" when not numbered.

@@ -41,19 +41,12 @@ class RunContext:
     def __post_init__(self) -> None:
         book = self.plan.book
         self.meta = BookMeta(title=book.title, author=book.author, cover=book.cover, details=book.meta,
-                             narrator=book.meta.narrator or voice_narrator(self.backend))
+                             # convert.prepare names the voice when --narrator does not.
+                             narrator=book.meta.narrator or self.backend.voice_name)
 
     @property
     def cancel(self) -> threading.Event:
         return self.stop.cancel
 
 
-def voice_narrator(backend: Backend) -> str:
-    """Return the narrator a run's tags name when --narrator does not: the voice that reads ("en_US-joe-medium (Piper)")."""
-    voice = backend.voice_name
-    if voice and voice != backend.name:
-        return f"{voice} ({backend.name.capitalize()})"
-    return backend.describe()
-
-
-__all__ = ["RunContext", "voice_narrator"]
+__all__ = ["RunContext"]

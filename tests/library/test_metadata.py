@@ -137,3 +137,15 @@ def test_the_options_fill_what_the_book_lacks_and_refuse_what_is_not_a_value(tmp
                    {"year": "0"}, {"narrator": " "}, {"series": ""}):
         with pytest.raises(InputError):
             with_book_details(book, **kwargs)
+
+
+def test_the_narrator_is_the_voice_that_reads_unless_the_user_names_one(tmp_path):
+    from app.backends.base import BackendOptions, VoiceOptions
+    from app.options import voice_narrator
+
+    assert voice_narrator("piper", "en_US-joe-medium", BackendOptions()) == "en_US-joe-medium (Piper)"
+    server = BackendOptions(model="moss_tts_local", voice=VoiceOptions(voice="alice"))
+    assert voice_narrator("sglomni", "sglomni", server) == "alice (moss_tts_local)"
+    clone = BackendOptions(model="fish_s2_pro", voice=VoiceOptions(clone=tmp_path / "grandpa.wav"))
+    assert voice_narrator("sglomni", "sglomni", clone) == "grandpa (fish_s2_pro)"
+    assert voice_narrator("sglomni", "sglomni", BackendOptions()) == "sglomni"
