@@ -24,7 +24,7 @@ from app.book.model import Book, Chapter
 from app.book.spoken import Speaker, base_code, display_name
 from app.errors import ConfigError, InputError, environment_error
 from app.pipeline import events as ev
-from app.output.formats import OUTPUTS, parse_formats, sibling_outputs
+from app.output.formats import parse_formats, sibling_outputs
 from app.pipeline import outpath
 from app.pipeline.adaptive import InFlightLimit
 from app.pipeline.plan import RunPlan, make_plan
@@ -281,7 +281,12 @@ def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Calla
     # (`--output dir/Book.m4b --format m4b,vtt` -> dir/Book.m4b and dir/Book.vtt).
     label = outpath.selection_label(book, full)
     if req.library is not None:
-        primary = _library_primary(req, book, formats, label, listener)
+        # With --output too (a queue renames a book whose title another of its books has: the CLI
+        # refuses both), the book's own folder is taken by that other book, so it gets the next one.
+        primary, moved = outpath.library_primary(req.library, book, formats, label=label,
+                                                 taken=req.output is not None)
+        if moved:
+            listener(ev.Message(moved))
     else:
         primary = outpath.resolve_output(book, outpath.primary_path(req.output, formats[0]),
                                          conf.resolved_output_dir(), formats[0], label=label)
@@ -316,23 +321,6 @@ def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Calla
     if req.library is not None:
         plan = replace(plan, library=Path(req.library).expanduser())
     return Prepared(plan, verify_settings(req, conf, backend, book, options), master_target(req, backend))
-
-
-def _library_primary(req: ConvertRequest, book: Book, formats: tuple[str, ...], label: str | None,
-                     listener: ev.Listener) -> Path:
-    """Return the first output's path in the --library folder of the book (the M4B's folder)."""
-    if "m4b" not in formats:
-        raise InputError(f"--library files an M4B, but --format is {','.join(formats)}",
-                         hint="Add m4b to --format (the other formats are written beside it)")
-    if "mp3" in formats:
-        raise InputError("--library files one M4B per book; MP3 chapters would be another book in its folder",
-                         hint="Drop mp3 from --format, or convert to MP3 with --output instead")
-    # With --output too (a queue renames a book whose title another of its books has: the CLI refuses
-    # both options), the book's own folder is taken by that other book, so it gets the next one.
-    m4b, moved = outpath.library_path(req.library, book, label=label, taken=req.output is not None)
-    if moved:
-        listener(ev.Message(moved))
-    return m4b if formats[0] == "m4b" else m4b.with_suffix(OUTPUTS[formats[0]].suffix)
 
 
 def run_prepared(prepared: Prepared, backend: Backend, req: ConvertRequest, conf: settings_mod.Settings, *,

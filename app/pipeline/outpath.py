@@ -78,6 +78,19 @@ def library_path(root: Path, book: Book, *, label: str | None = None, taken: boo
     return folder / f"{title}.m4b", moved
 
 
+def library_primary(root: Path, book: Book, formats: Sequence[str], *, label: str | None = None,
+                    taken: bool = False) -> tuple[Path, str | None]:
+    """Return the first output's path in the book's --library folder (beside its M4B), and library_path's line."""
+    if "m4b" not in formats:
+        raise InputError(f"--library files an M4B, but --format is {','.join(formats)}",
+                         hint="Add m4b to --format (the other formats are written beside it)")
+    if "mp3" in formats:
+        raise InputError("--library files one M4B per book; MP3 chapters would be another book in its folder",
+                         hint="Drop mp3 from --format, or convert to MP3 with --output instead")
+    m4b, moved = library_path(root, book, label=label, taken=taken)
+    return (m4b if formats[0] == "m4b" else m4b.with_suffix(_suffix_for(formats[0]))), moved
+
+
 def is_folder_path(output: Path | str) -> bool:
     """Return whether the user wrote `output` as a folder (a trailing slash) or it is one."""
     text = str(output)
@@ -208,5 +221,5 @@ def _suffix_for(fmt: str) -> str:
     return OUTPUTS[fmt].suffix
 
 
-__all__ = ["library_path", "safe_name", "FOLDER_NAME_BYTES", "SUFFIX_FORMATS", "AUDIO_FORMATS", "FOLDER_FORMATS", "primary_path", "choose_formats", "selection_label", "default_name",
+__all__ = ["library_primary", "library_path", "safe_name", "FOLDER_NAME_BYTES", "SUFFIX_FORMATS", "AUDIO_FORMATS", "FOLDER_FORMATS", "primary_path", "choose_formats", "selection_label", "default_name",
            "resolve_output", "check_output", "never_an_input", "ensure_writable", "is_folder_path"]
