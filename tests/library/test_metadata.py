@@ -149,3 +149,20 @@ def test_the_narrator_is_the_voice_that_reads_unless_the_user_names_one(tmp_path
     clone = BackendOptions(model="fish_s2_pro", voice=VoiceOptions(clone=tmp_path / "grandpa.wav"))
     assert voice_narrator("sglomni", "sglomni", clone) == "grandpa (fish_s2_pro)"
     assert voice_narrator("sglomni", "sglomni", BackendOptions()) == "sglomni"
+
+
+def test_html_meta_tags_give_description_subjects_publisher_year_and_language(tmp_path):
+    path = tmp_path / "guide.html"
+    path.write_text('<!DOCTYPE html><html lang="de-AT"><head><title>Der Weg</title>'
+                    '<meta name="author" content="Eva Berg">'
+                    '<meta name="description" content="Ein Weg &amp; ein Ziel.">'
+                    '<meta name="keywords" content="Wandern, Alpen">'
+                    '<meta name="DC.publisher" content="Bergverlag"><meta name="DC.date" content="1958-04-02">'
+                    '<meta name="DC.identifier" content="urn:isbn:9780306406157"></head>'
+                    "<body><h1>Der Weg</h1><h2>Eins</h2><p>Erster Tag.</p><h2>Zwei</h2><p>Zweiter Tag.</p>"
+                    "</body></html>", encoding="utf-8")
+    book = load_book(path)
+    m = book.meta
+    assert (m.description, m.subjects, m.publisher, m.year) == ("Ein Weg & ein Ziel.", ("Wandern", "Alpen"),
+                                                                "Bergverlag", "1958")
+    assert (m.language, m.isbn, [p.name for p in m.authors]) == ("de-AT", "9780306406157", ["Eva Berg"])
