@@ -145,3 +145,20 @@ def test_a_queue_of_two_books_with_one_title_files_two_folders_and_reruns_in_pla
     assert again.returncode == 0, again.stderr
     assert again.stdout.split("\n")[:2] == [str(p) for p in want] and [_sha(p) for p in want] == sums
     assert sorted(p.name for p in (library / "Al Bee").iterdir()) == ["Same", "Same (second)"]
+
+
+@pytest.mark.parametrize("planted", ["entities", "dev-zero", "someone-elses-files"])
+def test_a_library_folder_that_is_not_ours_is_never_written_into(tmp_path, dragon, planted):
+    book = load_book(dragon)
+    want, _ = library_path(tmp_path / "lib", book)
+    want.parent.mkdir(parents=True)
+    opf = want.parent / "metadata.opf"
+    if planted == "entities":
+        opf.write_text('<?xml version="1.0"?><!DOCTYPE p [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+                       '<package xmlns="http://www.idpf.org/2007/opf"><metadata>&b;</metadata></package>')
+    elif planted == "dev-zero":
+        opf.symlink_to("/dev/zero")
+    else:
+        (want.parent / "Chapter 01.mp3").write_bytes(b"ID3")
+    path, moved = library_path(tmp_path / "lib", book)
+    assert path.parent == want.parent.with_name(f"{want.parent.name} (dragon)") and str(path.parent) in moved
