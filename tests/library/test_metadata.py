@@ -166,3 +166,15 @@ def test_html_meta_tags_give_description_subjects_publisher_year_and_language(tm
     assert (m.description, m.subjects, m.publisher, m.year) == ("Ein Weg & ein Ziel.", ("Wandern", "Alpen"),
                                                                 "Bergverlag", "1958")
     assert (m.language, m.isbn, [p.name for p in m.authors]) == ("de-AT", "9780306406157", ["Eva Berg"])
+
+
+@pytest.mark.parametrize("dates, year", [
+    ('<dc:date>0101-01-01T00:00:00+00:00</dc:date>', ""),  # calibre's "no date"
+    ('<dc:date opf:event="modification">2011-02-03</dc:date>', ""),
+    ('<dc:date opf:event="publication">2011-02-03</dc:date>'
+     '<dc:date opf:event="original-publication">1851</dc:date>', "1851"),
+    ('<dc:date>1965</dc:date>', "1965"),
+])
+def test_the_year_is_the_works_never_a_modification_or_no_date(tmp_path, dates, year):
+    metadata = re.sub(r"<dc:date>[^<]*</dc:date>", dates, CALIBRE_METADATA)
+    assert load_book(make_epub(tmp_path / "d.epub", metadata, chapters=CHAPTERS)).meta.year == year
