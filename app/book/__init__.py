@@ -64,7 +64,7 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
     )
     from app.book.metadata import complete
 
-    return complete(book, kind, author_given=bool(author))
+    return complete(book, kind, author_given=bool(author), title_given=bool(title))
 
 
 _RANGE = re.compile(r"^(\d+)?\s*(-)?\s*(\d+)?$")

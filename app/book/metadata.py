@@ -284,10 +284,11 @@ def source_metadata(path: Path, kind: str) -> Metadata:
     return markdown_metadata(text) if kind == "markdown" else gutenberg_metadata(text)
 
 
-def complete(book: Book, kind: str, *, author_given: bool = False) -> Book:
+def complete(book: Book, kind: str, *, author_given: bool = False, title_given: bool = False) -> Book:
     """Return `book` with metadata from its file's head (non-EPUB) and its own author line and language.
 
-    `author_given`: the author line came from --author, so the people in it are the authors.
+    `author_given`: the author line came from --author, so the people in it are the authors;
+    `title_given`: the title came from --title, so the book's sort form of its own title is not its.
     """
     found = source_metadata(book.source, kind)
     meta = merged(book.meta, found)
@@ -302,6 +303,8 @@ def complete(book: Book, kind: str, *, author_given: bool = False) -> Book:
         # The author line is what the run says everywhere: the people in the tags are the same.
         known = {p.name.casefold(): p for p in meta.authors}
         meta = dataclasses.replace(meta, authors=tuple(known.get(p.name.casefold(), p) for p in line))
+    if title_given and meta.title_sort:
+        meta = dataclasses.replace(meta, title_sort="")
     if not meta.language and book.language:
         meta = dataclasses.replace(meta, language=book.language)
     return dataclasses.replace(book, meta=meta)

@@ -178,3 +178,10 @@ def test_html_meta_tags_give_description_subjects_publisher_year_and_language(tm
 def test_the_year_is_the_works_never_a_modification_or_no_date(tmp_path, dates, year):
     metadata = re.sub(r"<dc:date>[^<]*</dc:date>", dates, CALIBRE_METADATA)
     assert load_book(make_epub(tmp_path / "d.epub", metadata, chapters=CHAPTERS)).meta.year == year
+
+
+def test_title_and_author_options_replace_what_the_tags_sort_by(tmp_path):
+    path = make_epub(tmp_path / "dragon.epub", CALIBRE_METADATA, chapters=CHAPTERS)
+    book = load_book(path, title="Roads", author="Ann Other & Bo Dee")
+    assert book.meta.title_sort == "" and [p.name for p in book.meta.authors] == ["Ann Other", "Bo Dee"]
+    assert book.meta.series == "Tales of the Road"  # what the options do not name stays the book's
