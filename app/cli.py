@@ -91,6 +91,12 @@ def build_convert_parser() -> argparse.ArgumentParser:
     voice.add_argument("--whisper-model", metavar="MODEL",
                        help="faster-whisper model for listening and --clone transcripts: tiny.en (bundled, "
                             "the default), a size in your Hugging Face cache, or a model folder")
+    cast = p.add_argument_group("a cast of voices")
+    cast.add_argument("--cast", metavar="FILE.toml|auto",
+                      help="a voice per character: a cast file ([narrator], [character.\"Name\"] with voice, "
+                           "instructions, clone, speed), or 'auto' for distinct voices the backend offers")
+    cast.add_argument("--export-cast", type=Path, metavar="FILE.json",
+                      help="write the characters and every quotation with its speaker as JSON, and exit")
     listen = p.add_argument_group("verification and mastering")
     listen.add_argument("--verify", action=argparse.BooleanOptionalAction, default=None,
                         help="hear every chunk and render again what was said wrong "
@@ -159,6 +165,11 @@ def run_convert(argv: list[str]) -> int:
 
         print(export_text(req, args.export_text))
         return 0
+    if args.export_cast:
+        from app.convert import export_cast
+
+        print(export_cast(req, args.export_cast))
+        return 0
     if args.list_chapters:
         print_chapters(read_book(req))
         return 0
@@ -192,6 +203,7 @@ def _request(args: argparse.Namespace, book: Path | None = None):
         verify_takes=args.verify_takes, asr_url=args.asr_url, asr_model=args.asr_model,
         loudness=args.loudness, master=args.master,
         speed=args.speed, cover=args.cover, announce=args.announce,
+        cast=args.cast,
     )
 
 

@@ -92,6 +92,8 @@ class ConvertRequest:
     announce: bool | None = None
     #: Which face asked ("command line" or "hub form"): messages name where a value came from.
     face: str = options_mod.COMMAND_LINE
+    #: A voice per character: a cast file (FILE.toml) or "auto"; None: one narrator reads the book.
+    cast: str | None = None
 
 
 #: Answer to "chunk size exceeds what the model can say in one request".
@@ -167,6 +169,62 @@ def export_text(req: ConvertRequest, path: Path, conf: settings_mod.Settings | N
     speaker = speaker_for(req, book, build_backend(req, conf or settings_mod.load()))
     titles = {c.index: speaker(c.title) for c in book.chapters}
     return write_markdown(speaker.book(book), path, titles)
+
+
+def find_book_cast(req: ConvertRequest, book: Book | None = None):
+    """Return the cast of the book `req` converts (its chapters as they are planned)."""
+    from app.cast import find_cast
+
+    return find_cast(book if book is not None else read_book(req))
+
+
+def export_cast(req: ConvertRequest, path: Path) -> Path:
+    """Write the characters and quotations found in the book as JSON (--export-cast); return the file."""
+    import json
+
+    from app.cast.exportjson import cast_to_json
+    from app.files import write_bytes_atomic
+
+    data = json.dumps(cast_to_json(find_book_cast(req)), ensure_ascii=False, indent=1)
+    path = Path(path).expanduser()
+    try:
+        write_bytes_atomic(path, data.encode("utf-8") + b"\n")
+    except OSError as exc:
+        raise environment_error(exc) or InputError(f"Cannot write {path} ({exc.strerror or exc})") from exc
+    return path
+
+
+def cast_file_for(req: ConvertRequest, cast, backend: Backend, listener: ev.Listener = ev.ignore):
+    """Return the cast file `req.cast` names, or the one --cast auto makes from what `backend` offers."""
+    from app.cast import castfile, voices
+
+    if req.cast != "auto":
+        return castfile.load(Path(req.cast))
+    offer = backend.voice_offer()
+    if backend.name == "piper" and not offer.presets:
+        listener(ev.Message(f"Piper has one voice here ({backend.voice_name}): characters differ only by speed "
+                            f"and delivery; install another voice or a multi-speaker one for distinct voices "
+                            f"(--list-voices)"))
+    assignment = voices.auto_cast(cast, voices.Offer(
+        presets=offer.presets, design=offer.design, speed=offer.speed, clips=offer.clips,
+        narrator_voice=offer.narrator_voice, narrator_speed=offer.narrator_speed))
+    for note in assignment.notes:
+        listener(ev.Message(note))
+    return assignment.cast
+
+
+def cast_for(req: ConvertRequest, book: Book, backend: Backend, listener: ev.Listener = ev.ignore):
+    """Return the run's casting: who says each quote of `book` and in which voice, checked by `backend`."""
+    from app.pipeline import casting
+
+    cast = find_book_cast(req, book)
+    built, notes = casting.build(cast, cast_file_for(req, cast, backend, listener), backend)
+    for note in notes:
+        listener(ev.Message(note))
+    voiced = len(built.voices)
+    listener(ev.Message(f"Cast: {voiced} of {len(cast.characters)} characters in voices of their own, "
+                        f"{sum(1 for q in cast.quotes if built.role(q.speaker))} of {len(cast.quotes)} quotations"))
+    return built
 
 
 def language_warning(book_language: str, voice_language: str | None, voice: str) -> str | None:
@@ -296,8 +354,9 @@ def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Calla
         listener(ev.Message(warning))
     # Chapters planned by an earlier run with the same text and settings are not planned again.
     memo = PlanMemo.disabled() if req.no_cache else PlanMemo(book_work_dir(book.source) / MEMO_NAME)
+    casting = cast_for(req, book, backend, listener) if req.cast else None
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
-                     formats=formats, memo=memo)
+                     formats=formats, memo=memo, casting=casting)
     return Prepared(plan, verify_settings(req, conf, backend, book, options), master_target(req, backend))
 
 

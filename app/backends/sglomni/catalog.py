@@ -76,6 +76,8 @@ class ModelSpec:
     capabilities: frozenset[str] = frozenset({"tts"})
     #: Built-in or preset speaker names (--voice).
     preset_voices: tuple[str, ...] = ()
+    #: The gender of each preset ("F"/"M") where its model card says, for --cast auto.
+    preset_genders: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     reference_required: bool = False
     sample_rate: int = 24000
     channels: int = 1
@@ -127,6 +129,9 @@ _QWEN3_COMPANIONS = (PipRecipe(("sox", "einops", "qwen-tts==0.1.1"), no_deps=Tru
 _DAC_COMPANIONS = (PipRecipe(("descript-audiotools==0.7.2", "descript-audio-codec==1.0.0")),)
 
 _QWEN3_SPEAKERS = ("Vivian", "Serena", "Uncle_Fu", "Dylan", "Eric", "Ryan", "Aiden", "Ono_Anna", "Sohee")
+#: From the Qwen3-TTS CustomVoice model card's speaker table.
+_QWEN3_GENDERS = MappingProxyType({"Vivian": "F", "Serena": "F", "Uncle_Fu": "M", "Dylan": "M", "Eric": "M",
+                                   "Ryan": "M", "Aiden": "M", "Ono_Anna": "F", "Sohee": "F"})
 _QWEN3_VRAM = (
     "colocated engine + vocoder on GPU 0; the vendored config pins mem_fraction_static 0.70 "
     "so CUDA graphs and the vocoder keep ~7 GB of headroom on a 24 GB card"
@@ -211,7 +216,8 @@ def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelS
 _ENTRIES = (
     _qwen3(
         "qwen3_tts_0_6b_customvoice", "Qwen3-TTS 0.6B CustomVoice", "0.6B", "CustomVoice",
-        capabilities=frozenset({"tts"}), preset_voices=_QWEN3_SPEAKERS, request=_QWEN3_CUSTOMVOICE_REQUEST,
+        capabilities=frozenset({"tts"}), preset_voices=_QWEN3_SPEAKERS, preset_genders=_QWEN3_GENDERS,
+        request=_QWEN3_CUSTOMVOICE_REQUEST,
     ),
     _qwen3(
         "qwen3_tts_0_6b_base", "Qwen3-TTS 0.6B Base", "0.6B", "Base",
@@ -276,6 +282,8 @@ _ENTRIES = (
         # "default" is upstream's alias of cheerful_female (voxtral_tts/pipeline/stages.py
         # _preprocess); the checkpoint ships more under voice_embedding/, these are documented.
         preset_voices=("default", "cheerful_female", "casual_male"),
+        # "default" is cheerful_female under another name: --cast auto leaves it out (no gender).
+        preset_genders=MappingProxyType({"cheerful_female": "F", "casual_male": "M"}),
         sample_rate=24000,
         config_file="voxtral_tts.yaml",
         request=_VOXTRAL_REQUEST,

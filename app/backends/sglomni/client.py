@@ -123,15 +123,32 @@ class SpeechClient:
         self.voice = replace(voice, voice=voice_name) if voice_name else voice
         self.ref_audio = ref_audio
         self.ref_text = ref_text
+        #: The run's own clip, whose reference (uploaded or inline) this server already has.
+        self._own_clip = Path(voice.clone).resolve() if voice.clone else None
+        #: A cast's other clips, as this server receives them (path or data URI), by clip.
+        self._clips: dict[Path, str] = {}
 
-    def payload(self, text: str, seed: int) -> dict[str, Any]:
-        """Return the request body for `text` at `seed`."""
-        return build_payload(self.spec, self.voice, text, seed, ref_audio=self.ref_audio,
-                             ref_text=self.ref_text)
+    def payload(self, text: str, seed: int, voice: VoiceOptions | None = None) -> dict[str, Any]:
+        """Return the request body for `text` at `seed`, in `voice` (a cast's role) or the run's own."""
+        if voice is None:
+            return build_payload(self.spec, self.voice, text, seed, ref_audio=self.ref_audio,
+                                 ref_text=self.ref_text)
+        clip = Path(voice.clone).resolve() if voice.clone else None
+        if clip is not None and clip == self._own_clip:
+            # The run's own clip: as this server already has it (an uploaded voice, or inline).
+            same = replace(voice, voice=self.voice.voice) if self.voice.voice != voice.voice else voice
+            return build_payload(self.spec, same, text, seed, ref_audio=self.ref_audio, ref_text=self.ref_text)
+        ref_audio = None
+        if clip is not None:
+            if clip not in self._clips:  # one read (and encoding) of a character's clip per server
+                self._clips[clip] = reference_value(clip, loopback=is_loopback(self.endpoint.base_url))
+            ref_audio = self._clips[clip]
+        return build_payload(self.spec, voice, text, seed, ref_audio=ref_audio,
+                             ref_text=voice.transcription if clip is not None else None)
 
-    def synthesize(self, text: str, seed: int, out_path: Path) -> WavInfo:
+    def synthesize(self, text: str, seed: int, out_path: Path, voice: VoiceOptions | None = None) -> WavInfo:
         """Write `text` as WAV to `out_path` and return its format; nothing unchecked reaches it."""
-        body = self.payload(text, seed)
+        body = self.payload(text, seed, voice)
         out_path = Path(out_path)
         part = out_path.with_name(f".{out_path.name}.{threading.get_ident()}.part")
         # The answer is bounded by what the text can plausibly take: a runaway, trickling or
