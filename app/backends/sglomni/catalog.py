@@ -70,6 +70,9 @@ class ModelSpec:
     org: str
     #: Hugging Face repo passed as `sgl-omni serve --model-path`.
     model_path: str
+    #: Other ids a server hosting it reports in /v1/models (the LAION voice-acting weights run on the
+    #: MOSS-TTS-Local pipeline, which reports the base model's id: the guide's trap 6).
+    reported_ids: tuple[str, ...] = ()
     #: Companion weights pre-downloaded with the model (audio tokenizer, codec).
     extra_repos: tuple[str, ...] = ()
     #: Subset of {"tts", "clone", "design"}.
@@ -199,6 +202,7 @@ def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelS
         label=label,
         org="OpenMOSS-Team" if model_path.startswith("OpenMOSS") else "LAION",
         model_path=model_path,
+        reported_ids=() if model_path == _MOSS_TTS_LOCAL_BASE else (_MOSS_TTS_LOCAL_BASE,),
         extra_repos=("OpenMOSS-Team/MOSS-Audio-Tokenizer-v2",),
         capabilities=frozenset({"tts", "clone"}),
         sample_rate=48000,
@@ -212,6 +216,9 @@ def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelS
         vram_notes=notes,
     )
 
+
+#: The id every MOSS-TTS-Local pipeline server reports in /v1/models, whatever weights it loaded.
+_MOSS_TTS_LOCAL_BASE = "OpenMOSS-Team/MOSS-TTS-Local-Transformer-v1.5"
 
 _ENTRIES = (
     _qwen3(
@@ -264,7 +271,7 @@ _ENTRIES = (
         ),
     ),
     _moss_tts_local(
-        "moss_tts_local", "MOSS-TTS Local v1.5", "OpenMOSS-Team/MOSS-TTS-Local-Transformer-v1.5",
+        "moss_tts_local", "MOSS-TTS Local v1.5", _MOSS_TTS_LOCAL_BASE,
         "upstream config budgets its colocated stages explicitly; 48 kHz stereo output",
     ),
     _moss_tts_local(
