@@ -1,4 +1,4 @@
-"""Who says each line of a book (placeholder until the rules engine lands: double quotes and `said NAME`)."""
+"""Who says each line of a book (placeholder until the rules engine lands: double quotes, `said NAME` tags)."""
 from __future__ import annotations
 
 import re
@@ -7,7 +7,8 @@ from collections import Counter
 from app.cast.model import Cast, Character, Quote
 
 _QUOTE = re.compile(r"\u201c[^\u201c\u201d]*\u201d|\"[^\"]*\"")
-_TAG = re.compile(r"^[\s,.;:!?\u2014-]*said ((?:Mr\.|Mrs\.|Miss|Dr\.)?\s*[A-Z][a-z]+)")
+_TAG = re.compile(r"^[\s,.;:!?\u2014-]*(?:said|asked|replied|cried|shouted|whispered) "
+                  r"((?:Mr\.|Mrs\.|Miss|Dr\.)?\s*[A-Z][a-z]+)")
 
 
 def find_cast(book, *, cancel=None) -> Cast:

@@ -32,8 +32,9 @@ _PACES = ("speaking briskly", "speaking slowly and deliberately", "speaking at a
 class Offer:
     """What a backend can give characters (see Backend.voice_offer)."""
 
-    #: Preset voices (sglomni speakers, installed Piper voices or speakers), with gender where known.
-    presets: tuple[tuple[str, str | None], ...] = ()
+    #: (voice, speaker, gender): sglomni presets, installed Piper voices or a multi-speaker voice's
+    #: speakers (speaker None for a voice of one), gender "F"/"M" where known.
+    presets: tuple[tuple[str, str | None, str | None], ...] = ()
     #: The model designs a voice from a description (instructions).
     design: bool = False
     #: The backend varies the speaking rate (Piper).
@@ -88,7 +89,8 @@ def _designs(characters: list[Character]) -> list[VoiceEntry]:
 
 def _pool(offer: Offer) -> list[tuple[VoiceEntry, str | None]]:
     """Return the distinct voices characters may take, best first, each with its gender (None: any)."""
-    presets = [(VoiceEntry(voice=name), gender) for name, gender in offer.presets if name != offer.narrator_voice]
+    presets = [(VoiceEntry(voice=name, speaker=speaker), gender) for name, speaker, gender in offer.presets
+               if speaker is not None or name != offer.narrator_voice]
     if offer.clips and not presets:
         presets = [(VoiceEntry(clone=clip), None) for clip in offer.clips]
     if not offer.speed:
@@ -98,7 +100,8 @@ def _pool(offer: Offer) -> list[tuple[VoiceEntry, str | None]]:
     pool = list(presets)
     for step in SPEED_STEPS:
         rate = round(offer.narrator_speed * step, 3)
-        pool += [(VoiceEntry(voice=e.voice, speed=rate), g) for e, g in presets + narrator_preset]
+        pool += [(VoiceEntry(voice=e.voice, speaker=e.speaker, clone=e.clone, speed=rate), g)
+                 for e, g in presets + narrator_preset]
     return pool
 
 
