@@ -21,6 +21,7 @@ from app.book import lexicon as lexicon_mod
 from app.book.export_text import write_markdown
 from app.audio.cover import read_cover
 from app.book.model import Book, Chapter
+from app.book.normalize import is_speakable
 from app.book.spoken import Speaker, base_code, display_name
 from app.errors import ConfigError, InputError, environment_error
 from app.pipeline import events as ev
@@ -168,14 +169,66 @@ def export_text(req: ConvertRequest, path: Path, conf: settings_mod.Settings | N
     book = read_book(req)
     speaker = speaker_for(req, book, build_backend(req, conf or settings_mod.load()))
     titles = {c.index: speaker(c.title) for c in book.chapters}
-    return write_markdown(speaker.book(book), path, titles)
+    spoken, speakers = spoken_with_speakers(book, speaker, find_book_cast(req, book))
+    return write_markdown(spoken, path, titles, speakers)
 
 
-def find_book_cast(req: ConvertRequest, book: Book | None = None):
-    """Return the cast of the book `req` converts (its chapters as they are planned)."""
+def spoken_with_speakers(book: Book, speaker: Speaker, cast) -> tuple[Book, dict]:
+    """Return the book in spoken form and, for --export-text, its paragraphs' pieces with their speakers.
+
+    A paragraph with an attributed quotation is spoken piece by piece, as a cast run speaks it
+    (app/pipeline/plan.py), so the file read back is the text that run would say.
+    """
+    from app.cast.segments import join, spoken_segments
+
+    by_paragraph: dict[tuple[int, int], list] = {}
+    for q in cast.quotes:
+        if q.speaker:
+            by_paragraph.setdefault((q.chapter, q.paragraph), []).append(q)
+    chapters, speakers = [], {}
+    for chapter in book.chapters:
+        paragraphs = []
+        for n, written in enumerate(chapter.paragraphs):
+            quotes = by_paragraph.get((chapter.index, n))
+            if not quotes:
+                said = speaker(written)
+                if is_speakable(said):
+                    paragraphs.append(said)
+                continue
+            pieces = spoken_segments(written, quotes, speaker)
+            if pieces:
+                speakers[(chapter.index, len(paragraphs))] = [(t, seg.speaker, seg.spaced) for t, seg in pieces]
+                paragraphs.append(join(pieces))
+        if paragraphs:
+            chapters.append(replace(chapter, paragraphs=tuple(paragraphs)))
+    return replace(book, chapters=tuple(chapters), language=speaker.language.code), speakers
+
+
+#: A Markdown file larger than this is not read again for its speaker marks.
+MAX_MARKED_BYTES = 64 * 1024 * 1024
+
+
+def find_book_cast(req: ConvertRequest, book: Book | None = None, listener: ev.Listener = ev.ignore):
+    """Return the cast of the book `req` converts (its chapters as they are planned).
+
+    A Markdown book with speaker marks (--export-text's) has the cast its marks say;
+    any other book, the one found in its text (app/cast).
+    """
+    from app.book.mdrender import speaker_marks
     from app.cast import find_cast
+    from app.cast.marks import cast_from_marks
 
-    return find_cast(book if book is not None else read_book(req))
+    book = book if book is not None else read_book(req)
+    source = Path(book.source)
+    if source.suffix.lower() in (".md", ".markdown") and source.is_file() \
+            and source.stat().st_size <= MAX_MARKED_BYTES:
+        marks = speaker_marks(source.read_text(encoding="utf-8", errors="replace"))
+        if marks:
+            cast, lost = cast_from_marks(book, marks)
+            if lost:
+                listener(ev.Message(f"{lost} speaker marks of {source.name} match no text of the chapters read"))
+            return cast
+    return find_cast(book)
 
 
 def export_cast(req: ConvertRequest, path: Path) -> Path:
@@ -217,7 +270,7 @@ def cast_for(req: ConvertRequest, book: Book, backend: Backend, listener: ev.Lis
     """Return the run's casting: who says each quote of `book` and in which voice, checked by `backend`."""
     from app.pipeline import casting
 
-    cast = find_book_cast(req, book)
+    cast = find_book_cast(req, book, listener)
     built, notes = casting.build(cast, cast_file_for(req, cast, backend, listener), backend)
     for note in notes:
         listener(ev.Message(note))

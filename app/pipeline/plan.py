@@ -14,7 +14,7 @@ from app.book.model import Book, Chapter
 from app.book.normalize import is_speakable
 from app.book.spoken import Speaker
 from app.files import truncate_utf8
-from app.cast.segments import split_paragraph
+from app.cast.segments import join, spoken_segments
 from app.pipeline.cache import chunk_key, chunk_seed
 from app.pipeline.casting import Casting
 from app.pipeline.planmemo import PlanMemo, PlannedText
@@ -145,11 +145,10 @@ def _cast_chapter(chapter: Chapter, speaker: Speaker, language: str, chunk_size:
     paragraphs: list[str] = []
     chunks: list[Chunk] = []
     for n, written in enumerate(chapter.paragraphs):
-        pieces = [(spoken, seg) for seg in split_paragraph(written, casting.quotes(chapter.index, n))
-                  for spoken in (speaker(seg.text),) if is_speakable(spoken)]
+        pieces = spoken_segments(written, casting.quotes(chapter.index, n), speaker)
         if not pieces:
             continue
-        paragraphs.append(" ".join(spoken for spoken, _ in pieces))
+        paragraphs.append(join(pieces))
         for spoken, seg in pieces:
             for text in chunk_paragraph(spoken, chunk_size, language):
                 chunks.append(Chunk(chapter.index, len(chunks), text, Pause.SENTENCE, seg.speaker, seg.direction))
