@@ -96,7 +96,11 @@ def build_convert_parser() -> argparse.ArgumentParser:
                       help="a voice per character: a cast file ([narrator], [character.\"Name\"] with voice, "
                            "instructions, clone, speed), or 'auto' for distinct voices the backend offers")
     cast.add_argument("--export-cast", type=Path, metavar="FILE.json",
-                      help="write the characters and every quotation with its speaker as JSON, and exit")
+                      help="write the characters and every quotation with its speaker as JSON (with --cast: "
+                           "each character's voice), and exit")
+    cast.add_argument("--preview-cast", metavar="NAME",
+                      help="speak character NAME's first line in its --cast voice into a WAV (as --preview), "
+                           "and exit")
     listen = p.add_argument_group("verification and mastering")
     listen.add_argument("--verify", action=argparse.BooleanOptionalAction, default=None,
                         help="hear every chunk and render again what was said wrong "
@@ -169,6 +173,11 @@ def run_convert(argv: list[str]) -> int:
         from app.convert import export_cast
 
         print(export_cast(req, args.export_cast))
+        return 0
+    if args.preview_cast:
+        from app.castview import preview_line
+
+        print(preview_line(req, args.preview_cast))
         return 0
     if args.list_chapters:
         print_chapters(read_book(req))

@@ -238,7 +238,14 @@ def export_cast(req: ConvertRequest, path: Path) -> Path:
     from app.cast.exportjson import cast_to_json
     from app.files import write_bytes_atomic
 
-    data = json.dumps(cast_to_json(find_book_cast(req)), ensure_ascii=False, indent=1)
+    found = cast_to_json(find_book_cast(req))
+    if req.cast:  # with --cast: the voice each character gets, as the run would give it
+        from app.castview import cast_view
+
+        voices = {row.name: row.voice for row in cast_view(req).rows}
+        for character in found["characters"]:
+            character["voice"] = voices.get(character["name"], "")
+    data = json.dumps(found, ensure_ascii=False, indent=1)
     path = Path(path).expanduser()
     try:
         write_bytes_atomic(path, data.encode("utf-8") + b"\n")

@@ -96,7 +96,7 @@ def _pool(offer: Offer) -> list[tuple[VoiceEntry, str | None]]:
     if not offer.speed:
         return presets
     # Each voice at its own rate first, then at rates apart from the narrator's.
-    narrator_preset = [(VoiceEntry(voice=offer.narrator_voice), None)] if offer.narrator_voice else [(VoiceEntry(), None)]
+    narrator_preset = [(VoiceEntry(), None)]  # the run's own voice, at other rates
     pool = list(presets)
     for step in SPEED_STEPS:
         rate = round(offer.narrator_speed * step, 3)
