@@ -171,15 +171,17 @@ class SglomniBackend(Backend):
         takes_instructions = self.spec.request.instructions in (catalog.TAKES, catalog.REQUIRED)
         presets = tuple((name, None, self.spec.preset_genders.get(name)) for name in self.spec.preset_voices
                         if name in self.spec.preset_genders or not self.spec.preset_genders)
-        design = "design" in self.spec.capabilities or (takes_instructions and not presets
-                                                        and self.spec.request.references != catalog.REQUIRED)
+        # A model that speaks without a clip and reads instructions designs a voice from them.
+        needs_clip = self.spec.reference_required or self.spec.request.references == catalog.REQUIRED
+        design = "design" in self.spec.capabilities or (takes_instructions and not presets and not needs_clip)
         clips: tuple[Path, ...] = ()
         if not presets and not design and "clone" in self.spec.capabilities:
             try:
                 clips = tuple(sorted(paths.voices_dir().glob("*.wav")))
             except OSError:
                 clips = ()
-        return VoiceOffer(presets=presets, design=design, clips=clips, narrator_voice=self.voice.voice,
+        narrator = self.voice.voice if self.voice.voice not in (None, "default") else self.spec.default_preset
+        return VoiceOffer(presets=presets, design=design, clips=clips, narrator_voice=narrator,
                           directions=takes_instructions)
 
     # -- lifecycle -------------------------------------------------------------------------

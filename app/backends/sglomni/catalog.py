@@ -81,6 +81,8 @@ class ModelSpec:
     preset_voices: tuple[str, ...] = ()
     #: The gender of each preset ("F"/"M") where its model card says, for --cast auto.
     preset_genders: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: The preset a request without "voice" speaks in, where the model has one (kept from --cast auto's characters).
+    default_preset: str | None = None
     reference_required: bool = False
     sample_rate: int = 24000
     channels: int = 1
@@ -291,6 +293,7 @@ _ENTRIES = (
         preset_voices=("default", "cheerful_female", "casual_male"),
         # "default" is cheerful_female under another name: --cast auto leaves it out (no gender).
         preset_genders=MappingProxyType({"cheerful_female": "F", "casual_male": "M"}),
+        default_preset="cheerful_female",
         sample_rate=24000,
         config_file="voxtral_tts.yaml",
         request=_VOXTRAL_REQUEST,
