@@ -98,6 +98,9 @@ def build_convert_parser() -> argparse.ArgumentParser:
     cast.add_argument("--export-cast", type=Path, metavar="FILE.json",
                       help="write the characters and every quotation with its speaker as JSON (with --cast: "
                            "each character's voice), and exit")
+    cast.add_argument("--cast-llm", metavar="URL",
+                      help="an OpenAI-compatible server (/v1/chat/completions) whose model attributes the "
+                           "quotations the rules leave unsure")
     cast.add_argument("--preview-cast", metavar="NAME",
                       help="speak character NAME's first line in its --cast voice into a WAV (as --preview), "
                            "and exit")
@@ -212,7 +215,7 @@ def _request(args: argparse.Namespace, book: Path | None = None):
         verify_takes=args.verify_takes, asr_url=args.asr_url, asr_model=args.asr_model,
         loudness=args.loudness, master=args.master,
         speed=args.speed, cover=args.cover, announce=args.announce,
-        cast=args.cast,
+        cast=args.cast, cast_llm=args.cast_llm,
     )
 
 

@@ -95,6 +95,8 @@ class ConvertRequest:
     face: str = options_mod.COMMAND_LINE
     #: A voice per character: a cast file (FILE.toml) or "auto"; None: one narrator reads the book.
     cast: str | None = None
+    #: An OpenAI-compatible server whose language model attributes the quotations the rules leave unsure.
+    cast_llm: str | None = None
 
 
 #: Answer to "chunk size exceeds what the model can say in one request".
@@ -228,7 +230,26 @@ def find_book_cast(req: ConvertRequest, book: Book | None = None, listener: ev.L
             if lost:
                 listener(ev.Message(f"{lost} speaker marks of {source.name} match no text of the chapters read"))
             return cast
-    return find_cast(book)
+    cast = find_cast(book)
+    return refine_cast(req, book, cast, listener) if req.cast_llm else cast
+
+
+def refine_cast(req: ConvertRequest, book: Book, cast, listener: ev.Listener = ev.ignore):
+    """Return `cast` with the unsure attributions asked of the language model at `req.cast_llm`."""
+    from app import paths
+    from app.cast import llm
+    from app.urls import check_server_url
+
+    url = check_server_url(req.cast_llm, what="--cast-llm")
+    client = llm.ChatClient(url, paths.cache_dir() / "cast-llm")
+    try:
+        refined, changed = llm.refine(book, cast, client)
+    finally:
+        client.close()
+    asked = sum(1 for q in refined.quotes if q.method == "llm")
+    listener(ev.Message(f"Cast: the language model ({client._model or 'no model'}) answered for {asked} unsure "
+                        f"quotations and changed {changed}"))
+    return refined
 
 
 def export_cast(req: ConvertRequest, path: Path) -> Path:
