@@ -23,7 +23,7 @@ from app.audio.cover import read_cover
 from app.book.model import Book, Chapter
 from app.book.normalize import is_speakable
 from app.book.spoken import Speaker, base_code, display_name
-from app.errors import ConfigError, InputError, environment_error
+from app.errors import ConfigError, InputError, ServerUnavailable, environment_error
 from app.pipeline import events as ev
 from app.output.formats import parse_formats, sibling_outputs
 from app.pipeline import outpath
@@ -244,6 +244,9 @@ def refine_cast(req: ConvertRequest, book: Book, cast, listener: ev.Listener = e
     client = llm.ChatClient(url, paths.cache_dir() / "cast-llm")
     try:
         refined, changed = llm.refine(book, cast, client)
+    except ServerUnavailable:  # the HTTP door names an sgl-omni server: say which server this is
+        raise ServerUnavailable(f"The language model server at {url} does not answer",
+                                hint="Start it, or drop --cast-llm to keep the rules' attributions") from None
     finally:
         client.close()
     asked = sum(1 for q in refined.quotes if q.method == "llm")
