@@ -62,7 +62,7 @@ def cast_view(req: ConvertRequest, conf: settings_mod.Settings | None = None) ->
     run = VoiceOptions()
     if req.cast:
         backend = build_backend(req, conf)
-        built, more = casting.build(cast, cast_file_for(req, cast, backend, listener), backend)
+        built, more = casting.build(cast, cast_file_for(req, cast, backend, listener), backend, book)
         notes += more
         voices, run = dict(built.voices), built.run_voice
     first: dict[str, str] = {}
@@ -94,7 +94,7 @@ def preview_line(req: ConvertRequest, name: str, conf: settings_mod.Settings | N
     voice = None
     if req.cast:
         backend = build_backend(req, conf)
-        built, _ = casting.build(cast, cast_file_for(req, cast, backend), backend)
+        built, _ = casting.build(cast, cast_file_for(req, cast, backend), backend, book)
         voice = built.voice_for(match[name])
     return preview(req, line, conf, voice=voice)
 

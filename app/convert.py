@@ -302,7 +302,7 @@ def cast_for(req: ConvertRequest, book: Book, backend: Backend, listener: ev.Lis
     from app.pipeline import casting
 
     cast = find_book_cast(req, book, listener)
-    built, notes = casting.build(cast, cast_file_for(req, cast, backend, listener), backend)
+    built, notes = casting.build(cast, cast_file_for(req, cast, backend, listener), backend, book)
     for note in notes:
         listener(ev.Message(note))
     voiced = len(built.voices)

@@ -49,7 +49,7 @@ class VoiceOffer:
     #: The narrator's preset voice (kept from the characters) and speaking rate.
     narrator_voice: str | None = None
     narrator_speed: float = 1.0
-    #: The model takes instructions per request: a tag's delivery can shape a line.
+    #: A tag's delivery can shape a line (deliver): instructions per request, or Piper's rate.
     directions: bool = False
 
 
@@ -125,6 +125,10 @@ class Backend(ABC):
 
         raise ConfigError(f"The {self.name} backend speaks in one voice only: it cannot read a cast",
                           hint="Run without --cast")
+
+    def deliver(self, voice: VoiceOptions, direction: str) -> VoiceOptions | None:
+        """Return `voice` shaped by a dialogue tag's delivery ("Whispering."), or None when it cannot be."""
+        return None
 
     def check_voice(self, voice: VoiceOptions, role: str) -> list[str]:
         """Refuse (ConfigError naming `role`) a voice this backend cannot speak in; return warnings."""

@@ -28,16 +28,19 @@ class Casting:
     #: Each character's voice, by Character.name; a character without one is read by the narrator.
     voices: Mapping[str, VoiceOptions]
     identify: Callable[[VoiceOptions], dict[str, Any]]
-    #: Whether a tag's delivery ("whispered") is added to the line's instructions (the model takes them).
-    directions: bool = False
+    #: How a tag's delivery ("Whispering.") shapes a line's voice (the backend's deliver), None: it does not.
+    deliver: Callable[[VoiceOptions, str], VoiceOptions | None] | None = None
+    #: The tag's delivery of each quotation (by its index in cast.quotes), where it has one.
+    directions: Mapping[int, str] = field(default_factory=dict)
     _by_paragraph: dict[tuple[int, int], list[Quote]] = field(default_factory=dict, init=False, repr=False)
     _identities: dict[str, dict[str, Any]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        for q in self.cast.quotes:
-            # Only a quote that sounds different cuts its paragraph: a voiced character's, or any
-            # attributed one when its tag's delivery shapes it.
-            if q.speaker and (q.speaker in self.voices or self.directions):
+        for i, q in enumerate(self.cast.quotes):
+            # Only a quote that sounds different cuts its paragraph: a voiced character's, or an
+            # attributed one whose tag's delivery shapes its voice.
+            shaped = i in self.directions and self.voice_for(q.speaker, self.directions[i]) is not None
+            if q.speaker and (q.speaker in self.voices or shaped):
                 self._by_paragraph.setdefault((q.chapter, q.paragraph), []).append(q)
 
     def quotes(self, chapter: int, paragraph: int) -> list[Quote]:
@@ -57,9 +60,8 @@ class Casting:
         """Return the voice of a chunk said by `speaker` with `direction`; None: the run's own voice."""
         voice = self.voices.get(speaker) if speaker else None
         voice = voice or self.narrator
-        if direction and self.directions and speaker:
-            base = voice or self.run_voice
-            voice = replace(base, instructions=f"{base.instructions} {direction}" if base.instructions else direction)
+        if direction and self.deliver is not None and speaker:
+            voice = self.deliver(voice or self.run_voice, direction) or voice
         return voice
 
     def identity(self, voice: VoiceOptions) -> dict[str, Any]:
@@ -104,7 +106,30 @@ def match_names(cast: Cast, names: list[str]) -> tuple[dict[str, str], list[str]
     return found, missing
 
 
-def build(cast: Cast, cast_file, backend) -> tuple[Casting, list[str]]:
+def tag_directions(book, cast: Cast) -> dict[int, str]:
+    """Return the delivery of each attributed quotation's tag in `book`, by its index in cast.quotes."""
+    from app.cast.delivery import direction_for
+
+    paragraphs = {(c.index, n): p for c in book.chapters for n, p in enumerate(c.paragraphs)}
+    by_paragraph: dict[tuple[int, int], list[int]] = {}
+    for i, q in enumerate(cast.quotes):
+        if q.speaker:
+            by_paragraph.setdefault((q.chapter, q.paragraph), []).append(i)
+    out = {}
+    for place, indexes in by_paragraph.items():
+        text = paragraphs.get(place, "")
+        indexes.sort(key=lambda i: cast.quotes[i].start)
+        for n, i in enumerate(indexes):
+            q = cast.quotes[i]
+            nxt = cast.quotes[indexes[n + 1]].start if n + 1 < len(indexes) else None
+            prev = cast.quotes[indexes[n - 1]].end if n else 0
+            direction = direction_for(text, q.start, q.end, nxt, prev) if q.end <= len(text) else None
+            if direction:
+                out[i] = direction
+    return out
+
+
+def build(cast: Cast, cast_file, backend, book=None) -> tuple[Casting, list[str]]:
     """Return the casting of `cast_file` (app.cast.castfile.CastFile) on `backend`, and lines to show.
 
     Every role's voice is checked by the backend here, before any synthesis: an entry the
@@ -126,5 +151,7 @@ def build(cast: Cast, cast_file, backend) -> tuple[Casting, list[str]]:
             voice = role_voice(run, entry)
             notes += backend.check_voice(voice, f'[character."{name}"]')
             voices.setdefault(found[name], voice)
-    directions = backend.voice_offer().directions
-    return Casting(cast, run, narrator if narrator != run else None, voices, backend.identity_for, directions), notes
+    deliver = backend.deliver if backend.voice_offer().directions and book is not None else None
+    directions = tag_directions(book, cast) if deliver is not None else {}
+    return Casting(cast, run, narrator if narrator != run else None, voices, backend.identity_for, deliver,
+                   directions), notes

@@ -70,8 +70,11 @@ def test_without_cast_the_narration_keeps_its_cache(run_cli, story, tmp_path):
     second = run_cli(story, "--cast", cast, "-o", tmp_path / "two.m4b")
     assert second.returncode == 0, second.stderr
     chunks = _plan(story, cast)
-    # Only Watson's paragraph is cut differently: the other paragraphs' chunks were in the cache.
-    assert _synthesized(second.stderr) <= 3 < len(chunks)
+    # Only two paragraphs are cut differently (Watson's line; Irene's whisper, a step slower on Piper),
+    # a quotation and its tag each: the other paragraphs' chunks were in the cache.
+    assert _synthesized(second.stderr) <= 4 < len(chunks)
+    irene = next(pc for pc in chunks if pc.chunk.speaker == "Irene")
+    assert irene.chunk.direction == "Whispering." and irene.voice.speed == 0.9
 
 
 def test_sglomni_requests_carry_each_characters_voice(run_cli, story, tmp_path, double, speech_requests):

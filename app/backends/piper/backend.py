@@ -151,6 +151,18 @@ class PiperBackend(Backend):
             raise ConfigError(f"{role}: {exc.message}", hint=exc.hint) from None
         return []
 
+    def deliver(self, voice: VoiceOptions, direction: str) -> VoiceOptions | None:
+        """Return `voice` a step slower for a hushed tag, faster for a loud one (Piper takes no instructions)."""
+        from dataclasses import replace
+
+        from app.cast.delivery import pace_of
+
+        pace = pace_of(direction)
+        if pace is None:
+            return None
+        low, high = SPEED_RANGE
+        return replace(voice, speed=round(min(high, max(low, (voice.speed or 1.0) * pace)), 3))
+
     def voice_offer(self) -> VoiceOffer:
         """Return the installed voices (and up to MAX_OFFERED_SPEAKERS of each multi-speaker one) and rates."""
         presets = []
@@ -161,7 +173,7 @@ class PiperBackend(Backend):
             elif v.model != self._model_path:
                 presets.append((v.name, None, voices.gender(v.name)))
         return VoiceOffer(presets=tuple(presets), speed=True, narrator_voice=self._model_path.stem,
-                          narrator_speed=self._options.voice.speed or 1.0)
+                          narrator_speed=self._options.voice.speed or 1.0, directions=True)
 
     def _model_for(self, voice: VoiceOptions) -> Path:
         return self._model_path if not voice.voice or voice.voice == self._options.voice.voice \

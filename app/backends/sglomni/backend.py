@@ -164,6 +164,12 @@ class SglomniBackend(Backend):
             raise ConfigError(f"{role}: {exc.message}", hint=exc.hint) from None
         return [f"{role}: {w}" for w in warnings]
 
+    def deliver(self, voice: VoiceOptions, direction: str) -> VoiceOptions | None:
+        """Return `voice` with the tag's delivery added to its instructions, for a model that reads them."""
+        if self.spec.request.instructions not in (catalog.TAKES, catalog.REQUIRED):
+            return None
+        return replace(voice, instructions=f"{voice.instructions} {direction}" if voice.instructions else direction)
+
     def voice_offer(self) -> VoiceOffer:
         """Return the model's presets (with gender), whether it designs voices, and clips it could clone."""
         from app import paths
