@@ -169,7 +169,11 @@ class PiperBackend(Backend):
         for v in voices.installed():
             speakers = _speaker_map(v.model)
             if speakers:
-                presets += [(v.name, name, None) for name in list(speakers)[:MAX_OFFERED_SPEAKERS]]
+                # The narrator's own speaker (its voice's first, without a speaker chosen) is no character's.
+                own = self._speaker_id(v.model, self._options.voice.speaker) if v.model == self._model_path else None
+                taken = {own if own is not None else 0} if v.model == self._model_path else set()
+                presets += [(v.name, name, None) for name, sid in list(speakers.items())[:MAX_OFFERED_SPEAKERS]
+                            if sid not in taken]
             elif v.model != self._model_path:
                 presets.append((v.name, None, voices.gender(v.name)))
         return VoiceOffer(presets=tuple(presets), speed=True, narrator_voice=self._model_path.stem,
