@@ -173,7 +173,7 @@ def run_convert(argv: list[str]) -> int:
         print(export_text(req, args.export_text))
         return 0
     if args.export_cast:
-        from app.convert import export_cast
+        from app.castview import export_cast
 
         print(export_cast(req, args.export_cast))
         return 0
