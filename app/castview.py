@@ -96,7 +96,7 @@ def refine_cast(req: ConvertRequest, book: Book, cast, listener: ev.Listener = e
     finally:
         client.close()
     asked = sum(1 for q in refined.quotes if q.method == "llm")
-    listener(ev.Message(f"Cast: the language model ({client._model or 'no model'}) answered for {asked} unsure "
+    listener(ev.Message(f"Cast: the language model ({client.model_name or 'no model'}) answered for {asked} unsure "
                         f"quotations and changed {changed}"))
     return refined
 
@@ -108,9 +108,11 @@ def export_cast(req: ConvertRequest, path: Path) -> Path:
     from app.cast.exportjson import cast_to_json
     from app.files import write_bytes_atomic
 
-    found = cast_to_json(find_book_cast(req))
+    book = read_book(req)
+    cast = find_book_cast(req, book)
+    found = cast_to_json(cast)
     if req.cast:  # with --cast: the voice each character gets, as the run would give it
-        voices = {row.name: row.voice for row in cast_view(req).rows}
+        voices = {row.name: row.voice for row in cast_view(req, book=book, cast=cast).rows}
         for character in found["characters"]:
             character["voice"] = voices.get(character["name"], "")
     data = json.dumps(found, ensure_ascii=False, indent=1)
@@ -189,15 +191,19 @@ def describe_voice(voice: VoiceOptions | None, run: VoiceOptions) -> str:
     return ", ".join(p for p in parts if p) or "the narrator's voice"
 
 
-def cast_view(req: ConvertRequest, conf: settings_mod.Settings | None = None) -> CastView:
-    """Return the characters of `req.book` and, with `req.cast`, the voice each gets on the chosen backend."""
+def cast_view(req: ConvertRequest, conf: settings_mod.Settings | None = None, *, book: Book | None = None,
+              cast=None) -> CastView:
+    """Return the characters of `req.book` and, with `req.cast`, the voice each gets on the chosen backend.
+
+    `book` and `cast`, when the caller has them, are not read and found again.
+    """
     from app.pipeline import casting
 
     conf = conf or settings_mod.load()
-    book = read_book(req)
+    book = book if book is not None else read_book(req)
     notes: list[str] = []
     listener = _collect(notes)
-    cast = find_book_cast(req, book, listener)
+    cast = cast if cast is not None else find_book_cast(req, book, listener)
     voices: dict[str, VoiceOptions] = {}
     run = VoiceOptions()
     if req.cast:

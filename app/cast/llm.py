@@ -152,6 +152,11 @@ class ChatClient:
             self._model = ids[0]
         return self._model
 
+    @property
+    def model_name(self) -> str:
+        """Return the model's id once asked of the server, else "" (for messages)."""
+        return self._model or ""
+
     def ask(self, user: str) -> str:
         """Return the model's answer to `user` (from the cache when asked before)."""
         key = hashlib.sha256(json.dumps([PROMPT_VERSION, self.model, _SYSTEM, user]).encode()).hexdigest()
