@@ -74,8 +74,12 @@ def catalog_key_for(ids: tuple[str, ...]) -> str | None:
 def _cannot_tell(spec: ModelSpec, ids: tuple[str, ...], url: str) -> None:
     """Say that the server's weights cannot be told from other catalog entries reporting the same id."""
     others = [k for k in alike(ids) if k != spec.key]
+    # Said as a warning when the server reports another model's id than the one asked for (the
+    # voice-acting weights under the base id); for the base model itself, the usual case, quietly.
+    own = {_norm(spec.key), _norm(spec.model_path), _norm(spec.model_path.rsplit("/", 1)[-1])}
+    say = log.info if any(_norm(i) in own for i in ids) else log.warning
     if others:
-        log.warning("the server at %s reports %s, which %s and %s all report: their weights cannot be told "
+        say("the server at %s reports %s, which %s and %s all report: their weights cannot be told "
                     "apart, so this run trusts --model %s", display_url(url), ", ".join(ids), spec.key,
                     ", ".join(others), spec.key)
 
