@@ -66,3 +66,16 @@ def test_an_sglomni_entry_the_model_cannot_honour_is_one_line_before_any_request
     assert done.returncode != 0 and len(errors) == 1, done.stderr
     assert '[character."Watson"]' in errors[0] and said in errors[0], errors[0]
     assert "Nothing answers" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_entries_sharing_a_reported_id_are_all_accepted_and_the_ambiguity_is_said(caplog):
+    """The guide's trap 6: the voice-acting weights' server reports the base MOSS-TTS-Local id."""
+    from app.backends.sglomni import catalog, policy
+
+    base = ("OpenMOSS-Team/MOSS-TTS-Local-Transformer-v1.5",)
+    assert policy.model_matches(catalog.get("moss_tts_local_voice_acting"), base)
+    assert policy.model_matches(catalog.get("moss_tts_local"), base)
+    assert not policy.model_matches(catalog.get("moss_tts_local"), ("laion/moss-tts-local-transformer-4.55b-voice-acting",))
+    with caplog.at_level("WARNING"):
+        assert policy.catalog_key_for(base) == "moss_tts_local"
+    assert "moss_tts_local_voice_acting" in caplog.text and "--model" in caplog.text
