@@ -16,6 +16,7 @@ from app.pipeline.cache import ChunkCache
 from app import paths
 from tests.cast.conftest import QUOTES
 from tests.media import media_duration, read_chapters
+from tests.output.readers import epubcheck
 
 
 def _plan(story, cast):
@@ -37,9 +38,10 @@ def test_piper_reads_each_character_at_its_rate_and_recasting_one_renders_only_i
     cast = tmp_path / "cast.toml"
     cast.write_text('[character."Holmes"]\nspeed = 0.7\n[character."Watson"]\nspeed = 1.45\n', encoding="utf-8")
     out = tmp_path / "story.m4b"
-    done = run_cli(story, "--cast", cast, "-o", out)
+    done = run_cli(story, "--cast", cast, "-o", out, "--format", "m4b,epub")
     assert done.returncode == 0, done.stderr
     assert len(read_chapters(out)) == 1 and media_duration(out) > 5
+    epubcheck(out.with_suffix(".epub"))  # the read-along book of a cast run is a valid EPUB 3 with overlays
     chunks = _plan(story, cast)
     cache = ChunkCache(paths.cache_dir())
     spoken = {q.strip(",?.").lower() for q, _ in QUOTES}
@@ -56,7 +58,7 @@ def test_piper_reads_each_character_at_its_rate_and_recasting_one_renders_only_i
     assert any("said Holmes" in pc.text and pc.chunk.speaker is None for pc in chunks)
 
     cast.write_text('[character."Holmes"]\nspeed = 0.7\n[character."Watson"]\nspeed = 1.2\n', encoding="utf-8")
-    again = run_cli(story, "--cast", cast, "-o", out)
+    again = run_cli(story, "--cast", cast, "-o", out, "--format", "m4b,epub")
     assert again.returncode == 0, again.stderr
     watson = [pc for pc in chunks if pc.chunk.speaker == "Watson"]
     assert _synthesized(again.stderr) == len(watson) >= 1
