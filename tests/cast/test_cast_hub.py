@@ -33,7 +33,7 @@ async def test_the_cast_screen_shows_each_character_and_previews_a_line_in_its_v
         rows = {table.get_row_at(i)[0]: table.get_row_at(i) for i in range(table.row_count)}
         assert {"Holmes", "Watson", "Irene"} <= set(rows)
         assert rows["Watson"][3] == "speed 1.5" and rows["Holmes"][3] == "the narrator's voice"
-        assert rows["Holmes"][1] == "2"
+        assert int(rows["Holmes"][1]) >= 2
         table.move_cursor(row=list(rows).index("Watson"))
         await pilot.press("p")
         await wait_for(pilot, lambda: screen.previewed is not None, timeout=60, what="the preview")
