@@ -152,7 +152,8 @@ def _cast_chapter(chapter: Chapter, speaker: Speaker, language: str, chunk_size:
         for spoken, seg in pieces:
             for text in chunk_paragraph(spoken, chunk_size, language):
                 chunks.append(Chunk(chapter.index, len(chunks), text, Pause.SENTENCE, seg.speaker, seg.direction))
-        chunks[-1] = dataclasses.replace(chunks[-1], pause_after=Pause.PARAGRAPH)
+        if chunks:
+            chunks[-1] = dataclasses.replace(chunks[-1], pause_after=Pause.PARAGRAPH)
     if chunks:
         chunks[-1] = dataclasses.replace(chunks[-1], pause_after=Pause.CHAPTER)
     return PlannedText(tuple(paragraphs), tuple(chunks))
