@@ -99,6 +99,19 @@ def build_convert_parser() -> argparse.ArgumentParser:
     voice.add_argument("--whisper-model", metavar="MODEL",
                        help="faster-whisper model for listening and --clone transcripts: tiny.en (bundled, "
                             "the default), a size in your Hugging Face cache, or a model folder")
+    cast = p.add_argument_group("a cast of voices")
+    cast.add_argument("--cast", metavar="FILE.toml|auto",
+                      help="a voice per character: a cast file ([narrator], [character.\"Name\"] with voice, "
+                           "instructions, clone, speed), or 'auto' for distinct voices the backend offers")
+    cast.add_argument("--export-cast", type=Path, metavar="FILE.json",
+                      help="write the characters and every quotation with its speaker as JSON (with --cast: "
+                           "each character's voice), and exit")
+    cast.add_argument("--cast-llm", metavar="URL",
+                      help="an OpenAI-compatible server (/v1/chat/completions) whose model attributes the "
+                           "quotations the rules leave unsure")
+    cast.add_argument("--preview-cast", metavar="NAME",
+                      help="speak character NAME's first line in its --cast voice into a WAV (as --preview), "
+                           "and exit")
     listen = p.add_argument_group("verification and mastering")
     listen.add_argument("--verify", action=argparse.BooleanOptionalAction, default=None,
                         help="hear every chunk and render again what was said wrong "
@@ -169,6 +182,16 @@ def run_convert(argv: list[str]) -> int:
 
         print(export_text(req, args.export_text))
         return 0
+    if args.export_cast:
+        from app.castview import export_cast
+
+        print(export_cast(req, args.export_cast))
+        return 0
+    if args.preview_cast:
+        from app.castview import preview_line
+
+        print(preview_line(req, args.preview_cast))
+        return 0
     if args.list_chapters:
         print_chapters(read_book(req))
         return 0
@@ -204,6 +227,7 @@ def _request(args: argparse.Namespace, book: Path | None = None):
         speed=args.speed, cover=args.cover, announce=args.announce,
         series=args.series, series_index=args.series_index, narrator=args.narrator, year=args.year,
         library=args.library,
+        cast=args.cast, cast_llm=args.cast_llm,
     )
 
 

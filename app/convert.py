@@ -99,6 +99,10 @@ class ConvertRequest:
     library: Path | None = None
     #: Which face asked ("command line" or "hub form"): messages name where a value came from.
     face: str = options_mod.COMMAND_LINE
+    #: A voice per character: a cast file (FILE.toml) or "auto"; None: one narrator reads the book.
+    cast: str | None = None
+    #: An OpenAI-compatible server whose language model attributes the quotations the rules leave unsure.
+    cast_llm: str | None = None
 
 
 #: Answer to "chunk size exceeds what the model can say in one request".
@@ -175,7 +179,12 @@ def export_text(req: ConvertRequest, path: Path, conf: settings_mod.Settings | N
     book = read_book(req)
     speaker = speaker_for(req, book, build_backend(req, conf or settings_mod.load()))
     titles = {c.index: speaker(c.title) for c in book.chapters}
-    return write_markdown(speaker.book(book), path, titles)
+    from app.castview import find_book_cast, spoken_with_speakers
+
+    spoken, speakers = spoken_with_speakers(book, speaker, find_book_cast(req, book))
+    return write_markdown(spoken, path, titles, speakers)
+
+
 
 
 def language_warning(book_language: str, voice_language: str | None, voice: str) -> str | None:
@@ -316,8 +325,11 @@ def prepare(req: ConvertRequest, conf: settings_mod.Settings, get_backend: Calla
         listener(ev.Message(warning))
     # Chapters planned by an earlier run with the same text and settings are not planned again.
     memo = PlanMemo.disabled() if req.no_cache else PlanMemo(book_work_dir(book.source) / MEMO_NAME)
+    if req.cast:
+        from app.castview import cast_for
+    casting = cast_for(req, book, backend, listener) if req.cast else None
     plan = make_plan(book, backend.identity(), chunk_size=chunk_size, fmt=fmt, output=output, speaker=speaker,
-                     formats=formats, memo=memo)
+                     formats=formats, memo=memo, casting=casting)
     if req.library is not None:
         plan = replace(plan, library=Path(req.library).expanduser())
     return Prepared(plan, verify_settings(req, conf, backend, book, options), master_target(req, backend))

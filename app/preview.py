@@ -16,6 +16,7 @@ from pathlib import Path
 
 from app import proc
 from app import settings as settings_mod
+from app.backends.base import VoiceOptions
 from app.book.model import Book
 from app.convert import ConvertRequest, build_backend, speaker_for
 from app.errors import InputError, environment_error
@@ -29,8 +30,12 @@ PLAYERS = (("ffplay", ("-nodisp", "-autoexit", "-loglevel", "error")), ("pw-play
            ("aplay", ("-q",)), ("afplay", ()))
 
 
-def preview(req: ConvertRequest, text: str, conf: settings_mod.Settings | None = None) -> Path:
-    """Speak `text` into a WAV, play it on a terminal with a player, and return the WAV's path."""
+def preview(req: ConvertRequest, text: str, conf: settings_mod.Settings | None = None,
+            voice: VoiceOptions | None = None) -> Path:
+    """Speak `text` into a WAV, play it on a terminal with a player, and return the WAV's path.
+
+    `voice` (a cast's role, app/castview.py) replaces the run's voice for it.
+    """
     conf = conf or settings_mod.load()
     text = " ".join(text.split())
     if not text:
@@ -45,7 +50,10 @@ def preview(req: ConvertRequest, text: str, conf: settings_mod.Settings | None =
     tmp = out.with_name(f".{out.name}.{temp_tag()}.wav")
     try:
         with backend:
-            backend.synthesize(spoken, 0, tmp)
+            if voice is None:
+                backend.synthesize(spoken, 0, tmp)
+            else:
+                backend.synthesize(spoken, 0, tmp, voice=voice)
         os.replace(tmp, out)
     except OSError as exc:
         raise environment_error(exc) or exc from exc

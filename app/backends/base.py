@@ -28,8 +28,29 @@ class VoiceOptions:
     whisper_model: str | None = None
     #: Speaking rate (--speed): 1 is the voice's own, 1.5 half as fast again; None: the voice's own.
     speed: float | None = None
+    #: A speaker of a multi-speaker Piper voice, by name or number (a cast file's `speaker`).
+    speaker: str | None = None
     #: Extra backend-specific parameters; part of the cache key.
     params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class VoiceOffer:
+    """The voices a backend can give a book's characters (--cast auto; app/cast/voices.py Offer)."""
+
+    #: (voice, speaker, gender): preset voices, installed Piper voices or a multi-speaker voice's speakers.
+    presets: tuple[tuple[str, str | None, str | None], ...] = ()
+    #: The model designs a voice from a description (instructions).
+    design: bool = False
+    #: The backend varies the speaking rate per request.
+    speed: bool = False
+    #: Reference clips a clone model could use (the voices folder), when it needs one.
+    clips: tuple[Path, ...] = ()
+    #: The narrator's preset voice (kept from the characters) and speaking rate.
+    narrator_voice: str | None = None
+    narrator_speed: float = 1.0
+    #: A tag's delivery can shape a line (deliver): instructions per request, or Piper's rate.
+    directions: bool = False
 
 
 class Backend(ABC):
@@ -89,6 +110,35 @@ class Backend(ABC):
         is rendered again.
         """
 
+    @property
+    def run_voice(self) -> VoiceOptions:
+        """Return the voice the run speaks in (--voice, --instructions, ...): a cast's roles start from it."""
+        return VoiceOptions()
+
+    def identity_for(self, voice: VoiceOptions) -> dict[str, Any]:
+        """Return the identity (see identity()) of a chunk spoken in `voice` instead of the run's own.
+
+        A backend that speaks in one voice only raises ConfigError; `voice` equal to the
+        run's own voice must give identity() itself, so a cast keeps the narration's cache.
+        """
+        from app.errors import ConfigError
+
+        raise ConfigError(f"The {self.name} backend speaks in one voice only: it cannot read a cast",
+                          hint="Run without --cast")
+
+    def deliver(self, voice: VoiceOptions, direction: str) -> VoiceOptions | None:
+        """Return `voice` shaped by a dialogue tag's delivery ("Whispering."), or None when it cannot be."""
+        return None
+
+    def check_voice(self, voice: VoiceOptions, role: str) -> list[str]:
+        """Refuse (ConfigError naming `role`) a voice this backend cannot speak in; return warnings."""
+        self.identity_for(voice)
+        return []
+
+    def voice_offer(self) -> VoiceOffer:
+        """Return what this backend can give characters (--cast auto)."""
+        return VoiceOffer()
+
     def describe(self) -> str:
         """Return how a run's header names this backend (and its model, where it has one)."""
         return self.name
@@ -110,8 +160,9 @@ class Backend(ABC):
         """
 
     @abstractmethod
-    def synthesize(self, text: str, seed: int, out_path: Path) -> list[float] | None:
-        """Write `text` spoken as a WAV file at `out_path`.
+    def synthesize(self, text: str, seed: int, out_path: Path,
+                   voice: VoiceOptions | None = None) -> list[float] | None:
+        """Write `text` spoken as a WAV file at `out_path`, in `voice` (a cast's role) or the run's own.
 
         An engine that speaks sentence by sentence (Piper) returns the second
         each sentence starts at in that WAV, which makes read-along timing

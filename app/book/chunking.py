@@ -32,6 +32,10 @@ class Chunk:
     index: int
     text: str
     pause_after: Pause
+    #: Who says it (app/cast): a character's name, or None for the narrator. A chunk never mixes speakers.
+    speaker: str | None = None
+    #: Delivery from the dialogue tag ("Whispering."), for a model that takes instructions.
+    direction: str | None = None
 
 
 #: A sentence end that is safe to cut at without pysbd: terminal punctuation,
@@ -218,5 +222,5 @@ def chunk_chapter(chapter: Chapter, max_words: int, language: str = "en") -> lis
             chunks.append(Chunk(chapter.index, len(chunks), text, pause))
     if chunks:
         last = chunks[-1]
-        chunks[-1] = Chunk(last.chapter_index, last.index, last.text, Pause.CHAPTER)
+        chunks[-1] = Chunk(last.chapter_index, last.index, last.text, Pause.CHAPTER, last.speaker, last.direction)
     return chunks

@@ -8,6 +8,8 @@ Markdown, not CommonMark: they are enabled so that a table is read row by row.
 """
 from __future__ import annotations
 
+import re
+
 from markdown_it import MarkdownIt
 
 from app.book.cleanup import CODE_MENTION
@@ -16,6 +18,23 @@ from app.book.cleanup import CODE_MENTION
 CODE_BLOCK_NOTE = CODE_MENTION
 
 
+#: A quotation marked with its speaker by --export-text: `[“Hello,”]{speaker="Holmes"}` (pandoc's
+#: bracketed span with an attribute); brackets inside are escaped, so the first unescaped "]" ends it.
+SPEAKER_MARK = re.compile(r'(?<!\\)\[((?:\\.|[^\\\]\n])*)\]\{speaker="([^"\n]*)"\}')
+_ESCAPED = re.compile(r"\\(.)")
+
+
+def strip_speaker_marks(text: str) -> str:
+    """Return Markdown with every speaker mark replaced by the text it marks."""
+    return SPEAKER_MARK.sub(lambda m: m.group(1), text)
+
+
+def speaker_marks(text: str) -> list[tuple[str, str]]:
+    """Return (the marked text as it reads, the speaker) of every speaker mark, in document order."""
+    return [(" ".join(_ESCAPED.sub(r"\1", m.group(1)).split()), m.group(2).strip())
+            for m in SPEAKER_MARK.finditer(text)]
+
+
 def render_markdown(text: str) -> str:
-    """Return the HTML of a Markdown text (CommonMark with tables, raw HTML allowed)."""
-    return MarkdownIt("commonmark", {"html": True}).enable("table").render(text)
+    """Return the HTML of a Markdown text (CommonMark with tables, raw HTML allowed), speaker marks read as text."""
+    return MarkdownIt("commonmark", {"html": True}).enable("table").render(strip_speaker_marks(text))

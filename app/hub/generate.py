@@ -70,6 +70,10 @@ class GenerateScreen(Screen):
             yield Select([("(default voice)", DEFAULT_VOICE)], value=DEFAULT_VOICE, allow_blank=False, id="voice")
             yield Label("Instructions (voice design / performance direction)")
             yield Input(id="instructions")
+            yield Label("Cast: a cast file (.toml), or auto for a voice per character; empty: one narrator")
+            with Horizontal(classes="row"):
+                yield Input(placeholder="auto or path/to/cast.toml", id="cast")
+                yield Button("Cast…", id="cast-open")
             with Horizontal(classes="row"):
                 with Vertical(classes="cell"):
                     yield Label("Chunk size (words; empty = default)")
@@ -167,6 +171,8 @@ class GenerateScreen(Screen):
             self.action_browse()
         elif event.button.id == "start":
             self.action_start()
+        elif event.button.id == "cast-open":
+            self.action_cast()
         elif event.button.id == "back":
             self.app.pop_screen()
 
@@ -297,8 +303,17 @@ class GenerateScreen(Screen):
             no_cache=self.query_one("#no-cache", Checkbox).value,
             voice=arg if kind == "voice" else None, clone=Path(arg) if kind == "clone" else None,
             instructions=self.query_one("#instructions", Input).value.strip() or None,
+            cast=self.query_one("#cast", Input).value.strip() or None,
             face=options_mod.HUB_FORM,
         )
+
+    def action_cast(self) -> None:
+        """Show the book's characters, their lines and voices (the cast the form describes)."""
+        from app.hub.cast_screen import CastScreen
+
+        req = self.request()
+        if req is not None:
+            self.app.push_screen(CastScreen(req))
 
     def action_start(self) -> None:
         req = self.request()

@@ -33,7 +33,7 @@ MEMO_VERSION = 1
 MEMO_NAME = "plan-memo.json"
 #: The code a chapter's spoken form and chunks come from: any change to it re-plans.
 PLANNING_CODE = ("app/book/spoken", "app/book/chunking.py", "app/book/normalize.py", "app/pipeline/plan.py",
-                 "app/pipeline/planmemo.py")
+                 "app/pipeline/planmemo.py", "app/cast/segments.py", "app/cast/delivery.py")
 #: Largest memo read (a 10-hour book's is about 4 MB): a bigger file is not ours.
 MAX_MEMO_BYTES = 256 * 1024 * 1024
 
@@ -57,6 +57,10 @@ class PlannedText:
 
     paragraphs: tuple[str, ...]
     chunks: tuple[Chunk, ...]
+
+
+def _text_or_none(value) -> str | None:
+    return None if value is None else str(value)
 
 
 class PlanMemo:
@@ -85,8 +89,9 @@ class PlanMemo:
         if entry is None:
             return None
         try:
-            chunks = tuple(Chunk(chapter_index, i, str(text), Pause(pause))
-                           for i, (text, pause) in enumerate(entry["chunks"]))
+            # [text, pause] and, in a cast's chapters, [text, pause, speaker, direction].
+            chunks = tuple(Chunk(chapter_index, i, str(text), Pause(pause), *map(_text_or_none, cast))
+                           for i, (text, pause, *cast) in enumerate(entry["chunks"]))
             planned = PlannedText(tuple(str(p) for p in entry["paragraphs"]), chunks)
         except (KeyError, TypeError, ValueError):
             return None  # a damaged entry: plan the chapter again
@@ -96,7 +101,8 @@ class PlanMemo:
     def put(self, key: str, planned: PlannedText) -> None:
         """Remember a chapter planned in this run."""
         self._new[key] = {"paragraphs": list(planned.paragraphs),
-                          "chunks": [[c.text, c.pause_after.value] for c in planned.chunks]}
+                          "chunks": [[c.text, c.pause_after.value] + ([c.speaker, c.direction] if c.speaker else [])
+                                     for c in planned.chunks]}
 
     def save(self) -> None:
         """Write the entries this plan used (nothing if they are what the file already holds)."""

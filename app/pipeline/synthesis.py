@@ -53,7 +53,9 @@ class Synthesis:
         seed = base if attempt == 1 else (base + attempt * RETRY_SEED_STEP) & 0x7FFFFFFF
         tmp = self.ctx.cache.temp_path(pc.key)
         try:
-            starts = self.ctx.backend.synthesize(pc.text, seed, tmp)
+            # A cast's role speaks in its own voice; the run's own voice is asked for as before.
+            starts = self.ctx.backend.synthesize(pc.text, seed, tmp) if pc.voice is None else \
+                self.ctx.backend.synthesize(pc.text, seed, tmp, voice=pc.voice)
             return self._accept_take(pc, tmp, seed, starts)
         finally:
             tmp.unlink(missing_ok=True)

@@ -15,7 +15,7 @@ import wave
 from pathlib import Path
 from typing import Any
 
-from app.backends.base import Backend, BackendOptions
+from app.backends.base import Backend, BackendOptions, VoiceOffer, VoiceOptions
 from app.backends.piper import voices
 from app.errors import BackendError, ConfigError, environment_error
 from app.files import sha256_file
@@ -32,6 +32,9 @@ MAX_WORKERS = 4
 #: so about half were encoded a second time after their last chunk; with 0.95, at -19.8 to -20.3
 #: (mean -20.0), none.
 LIMITER_MAKEUP_DB = 0.95
+
+#: Speakers of one multi-speaker voice offered to --cast auto (LibriTTS voices have hundreds).
+MAX_OFFERED_SPEAKERS = 24
 
 #: The speaking rates --speed accepts: Piper stays intelligible well inside these.
 SPEED_RANGE = (0.5, 2.0)
@@ -64,6 +67,9 @@ class PiperBackend(Backend):
         self._voice = None
         self._lock = threading.Lock()
         self._model_digest = sha256_file(self._model_path)[:16]
+        #: A cast's other voices, loaded on first use, by model path (the run's own is `_voice`).
+        self._cast_voices: dict[Path, Any] = {}
+        self._digests: dict[Path, str] = {self._model_path: self._model_digest}
 
     @property
     def default_chunk_size(self) -> int:
@@ -107,15 +113,94 @@ class PiperBackend(Backend):
         # (issue 16, P5; benchmarks/README.md). Capped: each concurrent run holds its own activations.
         return _workers(self._options.concurrency)
 
+    @property
+    def run_voice(self) -> VoiceOptions:
+        return self._options.voice
+
     def identity(self) -> dict[str, Any]:
+        return self.identity_for(self._options.voice)
+
+    def identity_for(self, voice: VoiceOptions) -> dict[str, Any]:
+        """Return the identity of a chunk in `voice`: its model, speaker and rate (the run's own: identity())."""
+        path = self._model_for(voice)
+        if path not in self._digests:
+            self._digests[path] = sha256_file(path)[:16]
+        scale = self._scale_for(voice)
+        speaker = self._speaker_id(path, voice.speaker)
         return {
             "backend": self.name,
-            "voice": self._model_path.stem,
-            "voice_sha256": self._model_digest,
+            "voice": path.stem,
+            "voice_sha256": self._digests[path],
             "params": dict(sorted(self._options.voice.params.items())),
             # Only when set: the voice's own rate keeps the cache keys of books converted before --speed.
-            **({"length_scale": round(self._length_scale, 4)} if self._length_scale else {}),
+            **({"length_scale": round(scale, 4)} if scale else {}),
+            **({"speaker_id": speaker} if speaker is not None else {}),
         }
+
+    def check_voice(self, voice: VoiceOptions, role: str) -> list[str]:
+        """Refuse what Piper cannot do for `role` (clone, instructions, an unknown voice or speaker)."""
+        if voice.clone is not None:
+            raise ConfigError(f"{role}: Piper cannot clone a voice", hint="Give it voice = \"an installed "
+                              "Piper voice\" or a speed, or convert with an SGLang-Omni model that clones")
+        if voice.instructions and voice.instructions != self._options.voice.instructions:
+            raise ConfigError(f"{role}: Piper takes no instructions (voice descriptions)",
+                              hint="Give it voice = \"an installed Piper voice\" and a speed instead")
+        try:
+            self.identity_for(voice)
+        except ConfigError as exc:
+            raise ConfigError(f"{role}: {exc.message}", hint=exc.hint) from None
+        return []
+
+    def deliver(self, voice: VoiceOptions, direction: str) -> VoiceOptions | None:
+        """Return `voice` a step slower for a hushed tag, faster for a loud one (Piper takes no instructions)."""
+        from dataclasses import replace
+
+        from app.cast.delivery import pace_of
+
+        pace = pace_of(direction)
+        if pace is None:
+            return None
+        low, high = SPEED_RANGE
+        return replace(voice, speed=round(min(high, max(low, (voice.speed or 1.0) * pace)), 3))
+
+    def voice_offer(self) -> VoiceOffer:
+        """Return the installed voices (and up to MAX_OFFERED_SPEAKERS of each multi-speaker one) and rates."""
+        presets = []
+        for v in voices.installed():
+            speakers = _speaker_map(v.model)
+            if speakers:
+                # The narrator's own speaker (its voice's first, without a speaker chosen) is no character's.
+                own = self._speaker_id(v.model, self._options.voice.speaker) if v.model == self._model_path else None
+                taken = {own if own is not None else 0} if v.model == self._model_path else set()
+                presets += [(v.name, name, None) for name, sid in list(speakers.items())[:MAX_OFFERED_SPEAKERS]
+                            if sid not in taken]
+            elif v.model != self._model_path:
+                presets.append((v.name, None, voices.gender(v.name)))
+        return VoiceOffer(presets=tuple(presets), speed=True, narrator_voice=self._model_path.stem,
+                          narrator_speed=self._options.voice.speed or 1.0, directions=True)
+
+    def _model_for(self, voice: VoiceOptions) -> Path:
+        return self._model_path if not voice.voice or voice.voice == self._options.voice.voice \
+            else voices.resolve(voice.voice)
+
+    def _scale_for(self, voice: VoiceOptions) -> float | None:
+        return _length_scale(voice.speed) if voice.speed != self._options.voice.speed else self._length_scale
+
+    @staticmethod
+    def _speaker_id(path: Path, speaker: str | None) -> int | None:
+        """Return the speaker id of `speaker` in the voice at `path` (by name or number); None for none."""
+        if speaker is None:
+            return None
+        speakers = _speaker_map(path)
+        if not speakers:
+            raise ConfigError(f"Piper voice {path.stem} has one speaker: it takes no speaker",
+                              hint="Drop speaker, or choose a multi-speaker voice (--list-voices)")
+        if speaker in speakers:
+            return int(speakers[speaker])
+        if speaker.isdigit() and int(speaker) in speakers.values():
+            return int(speaker)
+        raise ConfigError(f"Piper voice {path.stem} has no speaker {speaker!r}",
+                          hint=f"Its speakers: {', '.join(list(speakers)[:8])}{' ...' if len(speakers) > 8 else ''}")
 
     @property
     def limiter_makeup_db(self) -> float:
@@ -134,22 +219,37 @@ class PiperBackend(Backend):
                         hint="A Piper voice is an .onnx model with its .onnx.json config beside it; "
                              "omit --voice to use the bundled one") from None
 
-    def _syn_config(self):
-        """Return Piper's synthesis settings: the voice's own, with --speed's length_scale."""
+    def _syn_config(self, voice: VoiceOptions | None = None):
+        """Return Piper's synthesis settings: the voice's own, with the rate (and speaker) asked for."""
         from piper import SynthesisConfig
 
-        return SynthesisConfig(length_scale=self._length_scale)
+        if voice is None:
+            return SynthesisConfig(length_scale=self._length_scale)
+        return SynthesisConfig(length_scale=self._scale_for(voice),
+                               speaker_id=self._speaker_id(self._model_for(voice), voice.speaker))
 
-    def synthesize(self, text: str, seed: int, out_path: Path) -> list[float]:
+    def _engine(self, voice: VoiceOptions | None):
+        """Return the loaded PiperVoice that speaks `voice` (the run's own, or a cast's other voice)."""
+        self.start()
+        path = self._model_path if voice is None else self._model_for(voice)
+        if path == self._model_path:
+            return self._voice
+        with self._lock:
+            if path not in self._cast_voices:
+                self._cast_voices[path] = _load_voice(path, _intra_op_threads(self.concurrency))
+            return self._cast_voices[path]
+
+    def synthesize(self, text: str, seed: int, out_path: Path, voice: VoiceOptions | None = None) -> list[float]:
         """Write the chunk's WAV and return the second each of Piper's sentences starts at."""
         # Piper's synthesis is deterministic for a given voice; `seed` is unused.
-        self.start()
+        engine = self._engine(voice)
+        config = self._syn_config(voice)
         starts: list[float] = []
         frames = 0
         try:
             with wave.open(str(out_path), "wb") as wav:
                 # Piper yields one audio chunk per sentence: where each begins is exact timing.
-                for n, piece in enumerate(self._voice.synthesize(text, syn_config=self._syn_config())):
+                for n, piece in enumerate(engine.synthesize(text, syn_config=config)):
                     if n == 0:
                         wav.setframerate(piece.sample_rate)
                         wav.setsampwidth(piece.sample_width)
@@ -172,6 +272,18 @@ class PiperBackend(Backend):
     def sample_rate(self) -> int:
         self.start()
         return self._voice.config.sample_rate
+
+
+def _speaker_map(model: Path) -> dict[str, int]:
+    """Return the speaker_id_map of the voice at `model` (empty for a single-speaker voice)."""
+    try:
+        config = json.loads(model.with_name(model.name + ".json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    speakers = config.get("speaker_id_map") if isinstance(config, dict) else None
+    if not isinstance(speakers, dict) or len(speakers) < 2:
+        return {}
+    return {str(k): int(v) for k, v in speakers.items() if isinstance(v, int)}
 
 
 def _cores() -> int:

@@ -92,6 +92,13 @@ def installed() -> list[InstalledVoice]:
     return found + _folder_voices()
 
 
+def gender(name: str) -> str | None:
+    """Return "F" or "M" for a packaged voice whose description says so, else None (unknown)."""
+    voice = PYPI_VOICES.get(name)
+    words = voice.description.lower().replace(",", " ").split() if voice else []
+    return "F" if "female" in words else "M" if "male" in words else None
+
+
 def resolve(choice: str | None) -> Path:
     """Return the .onnx model for `choice` (None: the default); raise ConfigError naming how to get it."""
     choice = (choice or DEFAULT_VOICE).strip()

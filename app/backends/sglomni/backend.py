@@ -7,14 +7,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from app.backends.base import Backend, BackendOptions
+from app.backends.base import Backend, BackendOptions, VoiceOffer, VoiceOptions
 from app.backends.sglomni import catalog, client, policy, reference, requests, server
 from app.backends.sglomni.procgroup import group_alive
 from app.listen import clip as clip_transcript
 from app.backends.sglomni.clipcheck import check_clip
 from app.backends.sglomni.endpoints import EndpointPool
 from app.backends.sglomni.http import Endpoint, Timeouts
-from app.errors import InputError, ServerUnavailable
+from app.errors import ConfigError, InputError, ServerUnavailable
 from app.files import sha256_file
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,8 @@ class SglomniBackend(Backend):
         self._clone_sha = sha256_file(Path(self.voice.clone)) if self.voice.clone else None
         self._transcript: str | None = None
         self._transcript_done = False
+        #: A cast's clips: (sha256, transcript) by clip path, resolved once.
+        self._cast_clips: dict[Path, tuple[str, str | None]] = {}
         self._generation = 0
         self.restarts = 0
         #: Set by abort(): a dead server is not restarted for a run the user stopped.
@@ -113,6 +115,80 @@ class SglomniBackend(Backend):
             "params": dict(self.voice.params),
             "profile": self.profile,
         }
+
+    @property
+    def run_voice(self) -> VoiceOptions:
+        return self.voice
+
+    def identity_for(self, voice: VoiceOptions) -> dict[str, Any]:
+        """Return the identity of a chunk spoken in `voice` (a cast's role); the run's own voice: identity()."""
+        if voice == self.voice:
+            return self.identity()
+        clip_sha, transcript = self._clip(voice)
+        return {**self.identity(), "voice": voice.voice, "instructions": voice.instructions,
+                "clone_sha256": clip_sha, "transcript": transcript}
+
+    def _clip(self, voice: VoiceOptions) -> tuple[str | None, str | None]:
+        """Return the sha256 and transcript of `voice`'s clip (transcribed once), or (None, None)."""
+        if voice.clone is None:
+            return None, None
+        clip = Path(voice.clone).resolve()
+        if self.voice.clone is not None and clip == Path(self.voice.clone).resolve():
+            return self._clone_sha, self.transcript()
+        if clip not in self._cast_clips:
+            check_clip(clip)
+            transcript = client.resolve_transcript(voice, whisper_model=self.voice.whisper_model)
+            requests.require_transcript(self.spec, transcript, can_transcribe=clip_transcript.can_transcribe())
+            self._cast_clips[clip] = (sha256_file(clip), transcript)
+        return self._cast_clips[clip]
+
+    def check_voice(self, voice: VoiceOptions, role: str) -> list[str]:
+        """Refuse, in one line naming `role`, what this model cannot honour; return warnings."""
+        try:
+            warnings = requests.check_options(self.spec, voice)
+            name = voice.voice
+            if name and name != self.voice.voice:
+                takes = self.spec.request.voice == catalog.TAKES
+                if not takes and self.spec.key not in reference.UPLOADED_VOICE_MODELS:
+                    raise ConfigError(f"{self.spec.key} takes no preset voice ('{name}')",
+                                      hint="Give it instructions or a clone clip, as the model takes")
+                if takes and self.spec.preset_voices and name.casefold() not in \
+                        {v.casefold() for v in self.spec.preset_voices}:
+                    raise ConfigError(f"{self.spec.key} has no preset voice '{name}'",
+                                      hint=f"Its voices: {', '.join(self.spec.preset_voices)}")
+            if voice.speed not in (None, 1.0):
+                raise ConfigError(f"{self.spec.key} takes no speaking rate (speed)",
+                                  hint="Drop speed: it is Piper's; a server voice keeps its rate")
+            self.identity_for(voice)
+        except ConfigError as exc:
+            raise ConfigError(f"{role}: {exc.message}", hint=exc.hint) from None
+        return [f"{role}: {w}" for w in warnings]
+
+    def deliver(self, voice: VoiceOptions, direction: str) -> VoiceOptions | None:
+        """Return `voice` with the tag's delivery added to its instructions, for a model that reads them."""
+        if self.spec.request.instructions not in (catalog.TAKES, catalog.REQUIRED):
+            return None
+        return replace(voice, instructions=f"{voice.instructions} {direction}" if voice.instructions else direction)
+
+    def voice_offer(self) -> VoiceOffer:
+        """Return the model's presets (with gender), whether it designs voices, and clips it could clone."""
+        from app import paths
+
+        takes_instructions = self.spec.request.instructions in (catalog.TAKES, catalog.REQUIRED)
+        presets = tuple((name, None, self.spec.preset_genders.get(name)) for name in self.spec.preset_voices
+                        if name in self.spec.preset_genders or not self.spec.preset_genders)
+        # A model that speaks without a clip and reads instructions designs a voice from them.
+        needs_clip = self.spec.reference_required or self.spec.request.references == catalog.REQUIRED
+        design = "design" in self.spec.capabilities or (takes_instructions and not presets and not needs_clip)
+        clips: tuple[Path, ...] = ()
+        if not presets and not design and "clone" in self.spec.capabilities:
+            try:
+                clips = tuple(sorted(paths.voices_dir().glob("*.wav")))
+            except OSError:
+                clips = ()
+        narrator = self.voice.voice if self.voice.voice not in (None, "default") else self.spec.default_preset
+        return VoiceOffer(presets=presets, design=design, clips=clips, narrator_voice=narrator,
+                          directions=takes_instructions)
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -238,14 +314,19 @@ class SglomniBackend(Backend):
             self.handle = handle
 
     # -- work ------------------------------------------------------------------------------
-    def synthesize(self, text: str, seed: int, out_path: Path) -> None:
+    def synthesize(self, text: str, seed: int, out_path: Path, voice: VoiceOptions | None = None) -> None:
+        if voice is not None:
+            if voice == self.voice:
+                voice = None
+            elif voice.clone is not None and not voice.transcription:
+                voice = replace(voice, transcription=self._clip(voice)[1])
         while True:
             generation, speech = self._generation, self._client
             if speech is None:  # not started yet, or another thread is restarting the server
                 self.start()
                 continue
             try:
-                speech.synthesize(text, seed, Path(out_path))
+                speech.synthesize(text, seed, Path(out_path), voice=voice)
                 return
             except ServerUnavailable:
                 if generation != self._generation:

@@ -70,12 +70,19 @@ class ModelSpec:
     org: str
     #: Hugging Face repo passed as `sgl-omni serve --model-path`.
     model_path: str
+    #: Other ids a server hosting it reports in /v1/models (the LAION voice-acting weights run on the
+    #: MOSS-TTS-Local pipeline, which reports the base model's id: the guide's trap 6).
+    reported_ids: tuple[str, ...] = ()
     #: Companion weights pre-downloaded with the model (audio tokenizer, codec).
     extra_repos: tuple[str, ...] = ()
     #: Subset of {"tts", "clone", "design"}.
     capabilities: frozenset[str] = frozenset({"tts"})
     #: Built-in or preset speaker names (--voice).
     preset_voices: tuple[str, ...] = ()
+    #: The gender of each preset ("F"/"M") where its model card says, for --cast auto.
+    preset_genders: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: The preset a request without "voice" speaks in, where the model has one (kept from --cast auto's characters).
+    default_preset: str | None = None
     reference_required: bool = False
     sample_rate: int = 24000
     channels: int = 1
@@ -127,6 +134,9 @@ _QWEN3_COMPANIONS = (PipRecipe(("sox", "einops", "qwen-tts==0.1.1"), no_deps=Tru
 _DAC_COMPANIONS = (PipRecipe(("descript-audiotools==0.7.2", "descript-audio-codec==1.0.0")),)
 
 _QWEN3_SPEAKERS = ("Vivian", "Serena", "Uncle_Fu", "Dylan", "Eric", "Ryan", "Aiden", "Ono_Anna", "Sohee")
+#: From the Qwen3-TTS CustomVoice model card's speaker table.
+_QWEN3_GENDERS = MappingProxyType({"Vivian": "F", "Serena": "F", "Uncle_Fu": "M", "Dylan": "M", "Eric": "M",
+                                   "Ryan": "M", "Aiden": "M", "Ono_Anna": "F", "Sohee": "F"})
 _QWEN3_VRAM = (
     "colocated engine + vocoder on GPU 0; the vendored config pins mem_fraction_static 0.70 "
     "so CUDA graphs and the vocoder keep ~7 GB of headroom on a 24 GB card"
@@ -194,6 +204,7 @@ def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelS
         label=label,
         org="OpenMOSS-Team" if model_path.startswith("OpenMOSS") else "LAION",
         model_path=model_path,
+        reported_ids=() if model_path == _MOSS_TTS_LOCAL_BASE else (_MOSS_TTS_LOCAL_BASE,),
         extra_repos=("OpenMOSS-Team/MOSS-Audio-Tokenizer-v2",),
         capabilities=frozenset({"tts", "clone"}),
         sample_rate=48000,
@@ -208,10 +219,14 @@ def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelS
     )
 
 
+#: The id every MOSS-TTS-Local pipeline server reports in /v1/models, whatever weights it loaded.
+_MOSS_TTS_LOCAL_BASE = "OpenMOSS-Team/MOSS-TTS-Local-Transformer-v1.5"
+
 _ENTRIES = (
     _qwen3(
         "qwen3_tts_0_6b_customvoice", "Qwen3-TTS 0.6B CustomVoice", "0.6B", "CustomVoice",
-        capabilities=frozenset({"tts"}), preset_voices=_QWEN3_SPEAKERS, request=_QWEN3_CUSTOMVOICE_REQUEST,
+        capabilities=frozenset({"tts"}), preset_voices=_QWEN3_SPEAKERS, preset_genders=_QWEN3_GENDERS,
+        request=_QWEN3_CUSTOMVOICE_REQUEST,
     ),
     _qwen3(
         "qwen3_tts_0_6b_base", "Qwen3-TTS 0.6B Base", "0.6B", "Base",
@@ -258,7 +273,7 @@ _ENTRIES = (
         ),
     ),
     _moss_tts_local(
-        "moss_tts_local", "MOSS-TTS Local v1.5", "OpenMOSS-Team/MOSS-TTS-Local-Transformer-v1.5",
+        "moss_tts_local", "MOSS-TTS Local v1.5", _MOSS_TTS_LOCAL_BASE,
         "upstream config budgets its colocated stages explicitly; 48 kHz stereo output",
     ),
     _moss_tts_local(
@@ -276,6 +291,9 @@ _ENTRIES = (
         # "default" is upstream's alias of cheerful_female (voxtral_tts/pipeline/stages.py
         # _preprocess); the checkpoint ships more under voice_embedding/, these are documented.
         preset_voices=("default", "cheerful_female", "casual_male"),
+        # "default" is cheerful_female under another name: --cast auto leaves it out (no gender).
+        preset_genders=MappingProxyType({"cheerful_female": "F", "casual_male": "M"}),
+        default_preset="cheerful_female",
         sample_rate=24000,
         config_file="voxtral_tts.yaml",
         request=_VOXTRAL_REQUEST,

@@ -24,6 +24,7 @@ from app.audio.bounds import max_answer_bytes, max_speech_seconds
 from app.backends.sglomni.requests import build_payload, language_name  # noqa: F401 - re-exported
 from app.audio.wav import WavInfo, read_info, validate_wav_bytes
 from app.errors import BackendError, BadAudio, OutputError, ServerError
+from app.files import sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -123,15 +124,66 @@ class SpeechClient:
         self.voice = replace(voice, voice=voice_name) if voice_name else voice
         self.ref_audio = ref_audio
         self.ref_text = ref_text
+        #: The run's own clip, whose reference (uploaded or inline) this server already has.
+        self._own_clip = Path(voice.clone).resolve() if voice.clone else None
+        #: A cast's other clips, as this server receives them (reference.Reference), by clip.
+        self._clips: dict[Path, Any] = {}
+        self._clips_lock = threading.Lock()
 
-    def payload(self, text: str, seed: int) -> dict[str, Any]:
-        """Return the request body for `text` at `seed`."""
-        return build_payload(self.spec, self.voice, text, seed, ref_audio=self.ref_audio,
-                             ref_text=self.ref_text)
+    def payload(self, text: str, seed: int, voice: VoiceOptions | None = None) -> dict[str, Any]:
+        """Return the request body for `text` at `seed`, in `voice` (a cast's role) or the run's own."""
+        if voice is None:
+            return build_payload(self.spec, self.voice, text, seed, ref_audio=self.ref_audio,
+                                 ref_text=self.ref_text)
+        clip = Path(voice.clone).resolve() if voice.clone else None
+        if clip is not None and clip == self._own_clip:
+            # The run's own clip: as this server already has it (an uploaded voice, or inline).
+            same = replace(voice, voice=self.voice.voice) if self.voice.voice != voice.voice else voice
+            return build_payload(self.spec, same, text, seed, ref_audio=self.ref_audio, ref_text=self.ref_text)
+        if clip is None:
+            return build_payload(self.spec, voice, text, seed)
+        ref = self._cast_reference(clip, voice.transcription)
+        if ref.voice:  # uploaded once to this server: named, as the run's own clip is
+            return build_payload(self.spec, replace(voice, voice=ref.voice), text, seed)
+        return build_payload(self.spec, voice, text, seed, ref_audio=ref.ref_audio, ref_text=ref.ref_text)
 
-    def synthesize(self, text: str, seed: int, out_path: Path) -> WavInfo:
+    def _cast_reference(self, clip: Path, transcript: str | None):
+        """Return how this server gets a cast character's clip: uploaded once where it can, else inline."""
+        from app.backends.sglomni import reference  # reference.py builds on this module
+
+        with self._clips_lock:
+            if clip not in self._clips:
+                self._clips[clip] = reference.prepare(self.endpoint, self.spec, clip, sha256_file(clip), transcript,
+                                                      health={})
+            return self._clips[clip]
+
+    def _forget_upload(self, clip: Path, transcript: str | None) -> bool:
+        """Switch a cast clip this server no longer knows by name to inline; return whether it was uploaded."""
+        with self._clips_lock:
+            ref = self._clips.get(clip)
+            if ref is None or not ref.voice:
+                return False
+            # Inline as a data URI: every server decodes one (a bare path depends on its media policy).
+            media = _AUDIO_TYPES.get(clip.suffix.lower(), "audio/wav")
+            self._clips[clip] = replace(ref, how="inline", voice=None, ref_text=transcript,
+                                        ref_audio=f"data:{media};base64,{base64.b64encode(clip.read_bytes()).decode()}")
+            return True
+
+    def synthesize(self, text: str, seed: int, out_path: Path, voice: VoiceOptions | None = None) -> WavInfo:
         """Write `text` as WAV to `out_path` and return its format; nothing unchecked reaches it."""
-        body = self.payload(text, seed)
+        try:
+            return self._synthesize(text, seed, out_path, voice)
+        except ServerError as exc:
+            clip = Path(voice.clone).resolve() if voice is not None and voice.clone else None
+            if clip is None or exc.status not in (400, 404, 422) or "voice" not in exc.message.lower() \
+                    or not self._forget_upload(clip, voice.transcription):
+                raise
+            log.warning("%s no longer knows the voice of %s (%s): sending the clip inline", self.endpoint.base_url,
+                        clip.name, exc.message)
+        return self._synthesize(text, seed, out_path, voice)
+
+    def _synthesize(self, text: str, seed: int, out_path: Path, voice: VoiceOptions | None) -> WavInfo:
+        body = self.payload(text, seed, voice)
         out_path = Path(out_path)
         part = out_path.with_name(f".{out_path.name}.{threading.get_ident()}.part")
         # The answer is bounded by what the text can plausibly take: a runaway, trickling or

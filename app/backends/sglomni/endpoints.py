@@ -159,8 +159,11 @@ class EndpointPool:
                      "cost": m.cost, "workers": m.workers, "moved_away": m.moved_away,
                      "reference": m.reference.how if m.reference else None} for m in self.members]
 
-    def synthesize(self, text: str, seed: int, out_path: Path) -> client.WavInfo:
-        """Write `text` as WAV to `out_path` on the best live server, moving to another on failure."""
+    def synthesize(self, text: str, seed: int, out_path: Path, voice=None) -> client.WavInfo:
+        """Write `text` as WAV to `out_path` on the best live server, moving to another on failure.
+
+        `voice` (VoiceOptions) replaces the run's voice for this request (a cast's role).
+        """
         tried: set[int] = set()
         voice_retry: set[int] = set()
         last: BackendError | None = None
@@ -171,7 +174,7 @@ class EndpointPool:
                                                 hint="Check the servers given with --api-url, then re-run")
             started = self._clock()
             try:
-                info = member.speech.synthesize(text, seed, out_path)
+                info = member.speech.synthesize(text, seed, out_path, voice=voice)
             except ServerUnavailable as exc:
                 self._release(member)
                 last = exc

@@ -50,17 +50,38 @@ def _norm(name: str) -> str:
 
 
 def model_matches(spec: ModelSpec, ids: tuple[str, ...]) -> bool:
-    """Return whether a server reporting `ids` hosts `spec`."""
-    names = {_norm(spec.key), _norm(spec.model_path), _norm(spec.model_path.rsplit("/", 1)[-1])}
+    """Return whether a server reporting `ids` may host `spec` (its key, repo, or an id it is reported by)."""
+    names = {_norm(spec.key)}
+    for path in (spec.model_path, *spec.reported_ids):
+        names |= {_norm(path), _norm(path.rsplit("/", 1)[-1])}
     return any(_norm(i) in names for i in ids)
 
 
+def alike(ids: tuple[str, ...]) -> list[str]:
+    """Return the catalog keys a server reporting `ids` may host (several: their weights cannot be told apart)."""
+    return [spec.key for spec in catalog.CATALOG.values() if model_matches(spec, ids)]
+
+
 def catalog_key_for(ids: tuple[str, ...]) -> str | None:
-    """Return the catalog key a server reporting `ids` hosts, or None when unknown."""
-    for spec in catalog.CATALOG.values():
-        if model_matches(spec, ids):
-            return spec.key
-    return None
+    """Return the catalog key a server reporting `ids` hosts, or None when unknown (the first of those alike)."""
+    keys = alike(ids)
+    if len(keys) > 1:
+        log.warning("a server reporting %s may host any of %s: /v1/models cannot tell their weights apart; "
+                    "assuming %s (pass --model to say which)", ", ".join(ids), ", ".join(keys), keys[0])
+    return keys[0] if keys else None
+
+
+def _cannot_tell(spec: ModelSpec, ids: tuple[str, ...], url: str) -> None:
+    """Say that the server's weights cannot be told from other catalog entries reporting the same id."""
+    others = [k for k in alike(ids) if k != spec.key]
+    # Said as a warning when the server reports another model's id than the one asked for (the
+    # voice-acting weights under the base id); for the base model itself, the usual case, quietly.
+    own = {_norm(spec.key), _norm(spec.model_path), _norm(spec.model_path.rsplit("/", 1)[-1])}
+    say = log.info if any(_norm(i) in own for i in ids) else log.warning
+    if others:
+        say("the server at %s reports %s, which %s and %s all report: their weights cannot be told "
+                    "apart, so this run trusts --model %s", display_url(url), ", ".join(ids), spec.key,
+                    ", ".join(others), spec.key)
 
 
 def served_model(options: BackendOptions) -> str:
@@ -87,7 +108,9 @@ def _external(spec: ModelSpec, url: str) -> ServerHandle:
         raise ServerUnavailable(f"The server at {display_url(url)} is not ready (status: {health.state})",
                                 hint="Wait for it to finish booting, then re-run")
     ids = hosted_models(url)
-    if not model_matches(spec, ids):
+    if model_matches(spec, ids):
+        _cannot_tell(spec, ids, url)
+    else:
         other = catalog_key_for(ids)
         if other is not None:
             raise ConfigError(f"The server at {display_url(url)} hosts '{other}', not '{spec.key}'",
@@ -113,7 +136,8 @@ def ensure_server(spec: ModelSpec, options: BackendOptions) -> ServerHandle:
         ids = hosted_models(base)
         rec = read_pidfile(port)
         ours = rec is not None and rec.alive()
-        if model_matches(spec, ids):
+        # A server of ours knows which entry it loaded: entries that report one id are not the same weights.
+        if model_matches(spec, ids) and not (ours and rec.model and rec.model != spec.key):
             log.info("using the running server at %s (left running)", base)
             return ServerHandle(base_url=base, started_by_us=False, label=(rec.label if ours else spec.key),
                                 log_path=Path(rec.log_path) if ours else None, hosted=ids)

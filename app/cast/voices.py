@@ -1,0 +1,130 @@
+"""--cast auto: a distinct voice for each character from what the backend offers.
+
+Rules, in order: the narrator keeps the run's voice and no character gets it; the
+most talkative characters are served first; a preset is matched to the character's
+gender where both are known; every character gets a voice no other character has
+while distinct voices remain (those are the major characters); the rest share the
+voices of the least talkative ones, and a line says how many did. A model that
+takes a voice description gets one per character, all different; a Piper voice
+that is alone on the machine gives distinct speaking rates.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.cast.castfile import CastFile, VoiceEntry
+from app.cast.model import Cast, Character
+
+#: Speaking rates around the narrator's, nearest first, both ways: each apart from the others by ear.
+SPEED_STEPS = (0.86, 1.16, 0.92, 1.08, 0.8, 1.24, 0.96, 1.04, 0.74, 1.32)
+#: Voice descriptions for a model that designs voices from text, combined into distinct ones.
+_AGES = {"F": ("A young woman", "A middle-aged woman", "An elderly woman", "A girl"),
+         "M": ("A young man", "A middle-aged man", "An elderly man", "A boy"),
+         None: ("A young adult", "A middle-aged adult", "An elderly person")}
+_TIMBRES = ("with a bright, clear voice", "with a low, warm voice", "with a husky voice",
+            "with a soft, light voice", "with a deep, resonant voice", "with a crisp, precise voice")
+_PACES = ("speaking briskly", "speaking slowly and deliberately", "speaking at an easy pace")
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What a backend can give characters (see Backend.voice_offer)."""
+
+    #: (voice, speaker, gender): sglomni presets, installed Piper voices or a multi-speaker voice's
+    #: speakers (speaker None for a voice of one), gender "F"/"M" where known.
+    presets: tuple[tuple[str, str | None, str | None], ...] = ()
+    #: The model designs a voice from a description (instructions).
+    design: bool = False
+    #: The backend varies the speaking rate (Piper).
+    speed: bool = False
+    #: Reference clips a clone model could use (the voices folder), when it needs one.
+    clips: tuple[Path, ...] = ()
+    #: The narrator's preset (not given to a character), and its rate.
+    narrator_voice: str | None = None
+    narrator_speed: float = 1.0
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """--cast auto's result: a cast file, and what a user should know about it."""
+
+    cast: CastFile
+    notes: tuple[str, ...] = field(default=())
+
+
+def auto_cast(cast: Cast, offer: Offer) -> Assignment:
+    """Return a distinct voice for each character of `cast` from `offer` (most lines first)."""
+    characters = sorted(cast.characters, key=lambda c: -c.lines)
+    if not characters:
+        return Assignment(CastFile(None, ()), ("The book has no attributed dialogue: one narrator reads it",))
+    if offer.design:
+        return Assignment(CastFile(None, tuple(zip((c.name for c in characters), _designs(characters)))))
+    pool = _pool(offer)
+    if not pool:
+        return Assignment(CastFile(None, ()), (
+            "The model offers no voice a character could take (no presets, no voice design, no clips in the "
+            "voices folder): write a cast file with clone = \"voices/NAME.wav\" per character",))
+    entries, shared = _match(characters, pool)
+    notes = []
+    if shared:
+        notes.append(f"{len(pool)} distinct voices for {len(characters)} characters: the {shared} least "
+                     f"talkative share voices")
+    return Assignment(CastFile(None, tuple(entries)), tuple(notes))
+
+
+def _designs(characters: list[Character]) -> list[VoiceEntry]:
+    """Return a distinct voice description per character, by gender where known."""
+    made: dict[str | None, itertools.cycle] = {}
+    out = []
+    for c in characters:
+        gender = c.gender if c.gender in ("F", "M") else None
+        if gender not in made:
+            made[gender] = itertools.cycle(f"{age} {timbre}, {pace}" for pace in _PACES
+                                           for timbre in _TIMBRES for age in _AGES[gender])
+        out.append(VoiceEntry(instructions=next(made[gender]) + "."))
+    return out
+
+
+def _pool(offer: Offer) -> list[tuple[VoiceEntry, str | None]]:
+    """Return the distinct voices characters may take, best first, each with its gender (None: any)."""
+    presets = [(VoiceEntry(voice=name, speaker=speaker), gender) for name, speaker, gender in offer.presets
+               if speaker is not None or name != offer.narrator_voice]
+    if offer.clips and not presets:
+        presets = [(VoiceEntry(clone=clip), None) for clip in offer.clips]
+    if not offer.speed:
+        return presets
+    # Each voice at its own rate first, then at rates apart from the narrator's.
+    narrator_preset = [(VoiceEntry(), None)]  # the run's own voice, at other rates
+    pool = list(presets)
+    for step in SPEED_STEPS:
+        rate = round(offer.narrator_speed * step, 3)
+        pool += [(VoiceEntry(voice=e.voice, speaker=e.speaker, clone=e.clone, speed=rate), g)
+                 for e, g in presets + narrator_preset]
+    return pool
+
+
+def _match(characters: list[Character], pool: list[tuple[VoiceEntry, str | None]]) -> tuple[list, int]:
+    """Give each character a free voice of its gender, else one of no known gender, else share one of its
+    gender given to a less talkative character, else any free one; return (entries, characters sharing)."""
+    free = list(pool)
+    entries: list[tuple[str, VoiceEntry]] = []
+    given: list[tuple[VoiceEntry, str | None]] = []
+    shared = 0
+    for c in characters:
+        pick = next((i for i, (_, g) in enumerate(free) if c.gender is not None and g == c.gender), None)
+        if pick is None:
+            pick = next((i for i, (_, g) in enumerate(free) if g is None or c.gender is None), None)
+        alike = [e for e, g in given if c.gender is not None and g == c.gender]
+        if pick is None and alike:
+            entry = alike[-1 - shared % len(alike)]  # the least talkative of its gender: majors stay apart
+            shared += 1
+        elif pick is not None or free:
+            entry, gender = free.pop(pick or 0)
+            given.append((entry, gender))
+        else:
+            entry = given[-1 - shared % len(given)][0]
+            shared += 1
+        entries.append((c.name, entry))
+    return entries, shared

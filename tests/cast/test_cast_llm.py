@@ -1,0 +1,108 @@
+"""--cast-llm: the quotations the rules leave unsure, asked of a model behind the real chat protocol."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app import proc
+from app.backends.sglomni.http import probe_json
+from tests.sglomni.conftest import free_port
+
+HERE = Path(__file__).resolve().parent
+
+#: A line with no tag and no name near it: no rule can be sure who says it.
+BOOK = """The Watch
+
+Chapter One
+
+The night was cold on the wall.
+
+"Is anyone out there in the dark?"
+
+Nobody answered for a long while.
+
+"Only the wind," said Watson.
+"""
+
+
+@pytest.fixture
+def llm(tmp_path):
+    started = []
+
+    def start(answers: dict, mode: str = "json") -> str:
+        port = free_port()
+        env = {**os.environ, "LLM_DOUBLE_ANSWERS": json.dumps(answers), "LLM_DOUBLE_MODE": mode,
+               "LLM_DOUBLE_RECORD": str(tmp_path / "chats.jsonl")}
+        p = proc.spawn([sys.executable, str(HERE / "llm_double.py"), str(port)], env=env,
+                       stdout=subprocess.DEVNULL, new_session=True)
+        started.append(p)
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 15
+        while probe_json(url, "/v1/models", timeout=1) is None:
+            assert p.poll() is None and time.monotonic() < deadline, "the LLM double did not come up"
+            time.sleep(0.05)
+        return url
+
+    yield start
+    for p in started:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait(5)
+
+
+def chats(tmp_path) -> list[dict]:
+    path = tmp_path / "chats.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def export(run_cli, book, out, *extra):
+    done = run_cli(book, "--export-cast", out, *extra)
+    assert done.returncode == 0, done.stderr
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_the_model_answers_unsure_lines_once_and_only_with_listed_characters(run_cli, tmp_path, llm):
+    book = tmp_path / "watch.txt"
+    book.write_text(BOOK, encoding="utf-8")
+    url = llm({"anyone out there": "Watson", "Only the wind": "Moriarty"})
+    found = export(run_cli, book, tmp_path / "a.json", "--cast-llm", url)
+    asked = chats(tmp_path)
+    assert asked and asked[0]["model"] == "tiny-llm"  # the model /v1/models reports
+    prompt = asked[0]["messages"][-1]["content"]
+    assert "- Watson" in prompt and "|" in prompt
+    quotes = {q["text"]: q for q in found["quotes"]}
+    assert quotes["Is anyone out there in the dark?"]["speaker"] == "Watson"
+    assert quotes["Is anyone out there in the dark?"]["method"] == "llm"
+    # "Moriarty" is no character of the book: the rules' answer stands.
+    assert quotes["Only the wind,"]["speaker"] == "Watson" and quotes["Only the wind,"]["method"] != "llm"
+    # Asked once: a second run takes the cached answers.
+    again = export(run_cli, book, tmp_path / "b.json", "--cast-llm", url)
+    assert len(chats(tmp_path)) == len(asked) and again["quotes"] == found["quotes"]
+
+
+@pytest.mark.parametrize("mode, expected", [("garbage", None), ("prose", "Watson")])
+def test_an_answer_that_is_not_json_keeps_the_rules_guess(run_cli, tmp_path, llm, mode, expected):
+    book = tmp_path / "watch.txt"
+    book.write_text(BOOK, encoding="utf-8")
+    rules = {q["text"]: q["speaker"] for q in export(run_cli, book, tmp_path / "r.json")["quotes"]}
+    url = llm({"anyone out there": "Watson"}, mode)
+    quotes = {q["text"]: q["speaker"] for q in export(run_cli, book, tmp_path / "l.json", "--cast-llm", url)["quotes"]}
+    line = "Is anyone out there in the dark?"
+    assert quotes[line] == (expected if expected else rules[line])
+
+
+def test_a_server_that_is_not_there_is_one_line(run_cli, tmp_path):
+    book = tmp_path / "watch.txt"
+    book.write_text(BOOK, encoding="utf-8")
+    done = run_cli(book, "--export-cast", tmp_path / "x.json", "--cast-llm", f"http://127.0.0.1:{free_port()}")
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert len([line for line in done.stderr.splitlines() if line.startswith("error:")]) == 1
