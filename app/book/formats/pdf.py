@@ -1,0 +1,208 @@
+"""Read a PDF as a book, not as pages: chapters from its outline (else its headings), narration only.
+
+PDFium (through pypdfium2, Apache-2.0/BSD) gives every character with its position, size and
+font; pdflayout makes lines of them page by page, pdfclean takes out what is not narration and
+joins the rest into paragraphs. PDFium was chosen over pdfminer.six because it is C: a
+1,000-page book's characters are read in seconds, not minutes, and a page's objects are freed
+when the page is closed, so memory stays flat in page count (benchmarks/pdf_plan.py).
+"""
+from __future__ import annotations
+
+import ctypes
+import io
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+
+from app.book.blocks import split_chapters
+from app.book.formats.pdfclean import (
+    Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary,
+)
+from app.book.formats.pdflayout import FontCache, Line, page_lines
+from app.book.model import Book, Cover, ReadOptions
+from app.book.normalize import clean_text
+from app.errors import CorruptBook, ProtectedBook, ScannedBook
+
+#: Pages past which a PDF is refused (the longest printed books run to a few thousand).
+MAX_PAGES = 20_000
+#: Outline entries read at most (a hostile outline can be a cycle or millions long).
+MAX_OUTLINE = 20_000
+#: Fewer characters per page than this, on average, and the PDF is a scan.
+SCAN_CHARS_PER_PAGE = 20
+_OCR_HINT = ("Run OCR on it first (e.g. Debian's ocrmypdf: 'ocrmypdf book.pdf book-ocr.pdf'), "
+             "then convert the result")
+
+
+def _open(path: Path) -> pdfium.PdfDocument:
+    try:
+        return pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        code = getattr(exc, "err_code", None)
+        if code == raw.FPDF_ERR_PASSWORD:
+            raise ProtectedBook(f"{path.name} is password-protected (encrypted PDF)",
+                                hint="Save an unprotected copy (e.g. 'qpdf --decrypt --password=PW in.pdf out.pdf') "
+                                     "and convert that") from None
+        if code == raw.FPDF_ERR_SECURITY:
+            raise ProtectedBook(f"{path.name} is DRM-protected (an unsupported security handler)",
+                                hint="Convert a DRM-free copy") from None
+        raise CorruptBook(f"{path.name} is not a readable PDF ({exc})", hint="Use a clean copy of the book") from None
+
+
+def _read_pages(doc: pdfium.PdfDocument, name: str) -> list[Page]:
+    """Return every page's lines; each page is closed before the next is opened."""
+    fonts = FontCache()
+    pages: list[Page] = []
+    for i in range(len(doc)):
+        try:
+            page = doc[i]
+        except pdfium.PdfiumError:
+            pages.append(Page(i, 792.0, []))  # one damaged page costs that page, not the book
+            continue
+        try:
+            height = page.get_height()
+            textpage = page.get_textpage()
+            try:
+                lines = page_lines(textpage, i, height, fonts)
+            finally:
+                fonts.forget_page()
+                textpage.close()
+        finally:
+            page.close()
+        pages.append(Page(i, height, lines))
+    return pages
+
+
+def _outline(doc: pdfium.PdfDocument) -> list[tuple[int, str, int]]:
+    """Return the outline's chapter entries as (level, title, page index), in order."""
+    entries: list[tuple[int, str, int]] = []
+    try:
+        for n, item in enumerate(doc.get_toc(max_depth=6)):
+            if n >= MAX_OUTLINE:
+                break
+            dest = item.get_dest()
+            index = dest.get_index() if dest is not None else None
+            title = clean_text(item.get_title() or "")
+            if index is not None and title:
+                entries.append((item.level, title, index))
+    except (pdfium.PdfiumError, ValueError, RecursionError):
+        return entries
+    if not entries:
+        return []
+    top = min(level for level, _, _ in entries)
+    chapters = [e for e in entries if e[0] == top]
+    if len(chapters) == 1:
+        # A lone top entry is the book's own title: its children are the chapters.
+        deeper = [e for e in entries if e[0] == top + 1]
+        chapters = deeper or chapters
+    return chapters
+
+
+def _breaks(entries: list[tuple[int, str, int]], pages: list[Page], para: Paragrapher
+            ) -> dict[int, dict[int, tuple[str, int]]]:
+    """Return, per page, where each outline chapter starts: line index -> (title, last heading line)."""
+    out: dict[int, dict[int, tuple[str, int]]] = {}
+    last = (-1, -1)
+    for _level, title, index in entries:
+        spot = None
+        for page in pages[index:index + 2]:
+            hit = _find_title(page.lines, title, para)
+            if hit is not None:
+                spot = (page.index, *hit)
+                break
+        if spot is None and index < len(pages):
+            spot = (index, 0, -1)
+        if spot is None or (spot[0], spot[1]) <= last:
+            continue
+        last = (spot[0], spot[1])
+        out.setdefault(spot[0], {})[spot[1]] = (title, spot[2])
+    return out
+
+
+def _find_title(lines: list[Line], title: str, para: Paragrapher) -> tuple[int, int] | None:
+    """Return (first line of the chapter's heading, its last line) on a page, or None."""
+    for k, ln in enumerate(lines):
+        end = None
+        if same_words(ln.text, title):
+            end = k
+        elif k + 1 < len(lines) and same_words(f"{ln.text} {lines[k + 1].text}", title):
+            end = k + 1
+        if end is None:
+            continue
+        start = k
+        # "CHAPTER" / "TWO" above the title: a label, said as part of the title.
+        while start > 0 and para.level_of(lines[start - 1]) and len(lines[start - 1].text.split()) <= 3:
+            start -= 1
+        return start, end
+    return None
+
+
+def _meta(doc: pdfium.PdfDocument, key: str) -> str:
+    try:
+        return clean_text(doc.get_metadata_value(key) or "")
+    except (pdfium.PdfiumError, KeyError, ValueError):
+        return ""
+
+
+def _language(doc: pdfium.PdfDocument) -> str:
+    """Return the catalog's /Lang as a primary subtag ("de"), "en" when absent."""
+    try:
+        n = raw.FPDFCatalog_GetLanguage(doc, None, 0)
+        if n <= 2 or n > 200:
+            return "en"
+        buf = ctypes.create_string_buffer(n)
+        raw.FPDFCatalog_GetLanguage(doc, buf, n)
+        lang = buf.raw[: n - 2].decode("utf-16-le", "replace").strip()
+    except (AttributeError, OSError, ValueError):
+        return "en"
+    return (lang.split("-")[0].lower() or "en") if lang.replace("-", "").isalpha() else "en"
+
+
+def _cover(doc: pdfium.PdfDocument) -> Cover | None:
+    """Return the first page drawn as a JPEG (the book's cover), or None without Pillow."""
+    try:
+        page = doc[0]
+        try:
+            scale = 600 / max(1.0, page.get_height())
+            image = page.render(scale=min(scale, 3.0)).to_pil().convert("RGB")
+        finally:
+            page.close()
+        out = io.BytesIO()
+        image.save(out, format="JPEG", quality=85)
+    except Exception:  # noqa: BLE001 - a cover is a nicety; no picture library or a bad first page costs only it
+        return None
+    return Cover(out.getvalue(), "image/jpeg")
+
+
+def read_pdf(path: Path, options: ReadOptions) -> Book:
+    """Return the narrated chapters of a PDF, with its title, author, language and cover."""
+    doc = _open(path)
+    try:
+        if len(doc) > MAX_PAGES:
+            raise CorruptBook(f"{path.name} has {len(doc):,} pages (limit {MAX_PAGES:,})",
+                              hint="Split the book into smaller files")
+        pages = _read_pages(doc, path.name)
+        chars = sum(len(ln.text) for p in pages for ln in p.lines)
+        if chars < SCAN_CHARS_PER_PAGE * max(1, len(pages)):
+            raise ScannedBook(f"{path.name} has no text layer: its pages are images of text (a scan)",
+                              hint=_OCR_HINT)
+        entries = _outline(doc)
+        title = _meta(doc, "Title")
+        author = _meta(doc, "Author")
+        language = options.language or _language(doc)
+        cover = _cover(doc)
+    finally:
+        doc.close()
+    style = measure(pages)
+    strip_page_furniture(pages)
+    strip_footnotes(pages, style)
+    plain, compounds = vocabulary(pages)
+    para = Paragrapher(style, plain, compounds, outline_levels=bool(entries))
+    breaks = _breaks(entries, pages, para) if entries else {}
+    for page in pages:
+        para.page(page, breaks.get(page.index, {}))
+    para.flush()
+    if not title:
+        title = next((clean_text(b.text) for b in para.blocks if b.level == 1), "")
+    chapters = split_chapters(para.blocks, title or path.stem, options)
+    return Book(title=title, author=author, chapters=tuple(chapters), source=path, language=language, cover=cover)
