@@ -150,10 +150,10 @@ def _language(doc: pdfium.PdfDocument) -> str:
         n = raw.FPDFCatalog_GetLanguage(doc, None, 0)
         if n <= 2 or n > 200:
             return "en"
-        buf = ctypes.create_string_buffer(n)
+        buf = (ctypes.c_ushort * (n // 2 + 1))()
         raw.FPDFCatalog_GetLanguage(doc, buf, n)
-        lang = buf.raw[: n - 2].decode("utf-16-le", "replace").strip()
-    except (AttributeError, OSError, ValueError):
+        lang = bytes(buf)[: n - 2].decode("utf-16-le", "replace").strip()
+    except (AttributeError, OSError, ValueError, ctypes.ArgumentError):
         return "en"
     return (lang.split("-")[0].lower() or "en") if lang.replace("-", "").isalpha() else "en"
 

@@ -21,6 +21,8 @@ MAX_PAGE_CHARS = 200_000
 #: Monospace font names: TeX's typewriter faces (cmtt, t1xtt, tcxtt, NimbusMonL, qcr) and the usual others.
 _MONO_NAME = re.compile(r"mono|courier|typewriter|cursor|consol|menlo|cousine|fixed|^(?:cm|lm|ec|t1x|tcx|t1|sf|p)\w*tt|"
                         r"nimbusmon|^qcr|^pcr")
+#: Note markers some producers write as superscript characters rather than raised small digits.
+_SUPERSCRIPT_DIGITS = frozenset("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
 #: PDFium's code for a hyphen it saw at a line's end (the soft hyphen of the source).
 _SOFT_HYPHENS = ("\x02", "\u00ad")
 
@@ -168,6 +170,14 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
     i = 0
     while i < len(chars):
         ch, _x0, _x1, cbase, csize, _f = chars[i]
+        if ch in _SUPERSCRIPT_DIGITS:
+            j = i
+            while j < len(chars) and chars[j][0] in _SUPERSCRIPT_DIGITS:
+                j += 1
+            if not "".join(out).strip():
+                marked = True
+            i = j
+            continue
         if ch != " " and csize < size * 0.85 and base - cbase > size * 0.2:
             j = i
             while j < len(chars) and chars[j][0] != " " and chars[j][4] < size * 0.85 and base - chars[j][3] > size * 0.2:

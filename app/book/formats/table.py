@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.errors import CorruptBook, UnsupportedFormat
+from app.errors import CorruptBook, ProtectedBook, UnsupportedFormat
 
 if TYPE_CHECKING:
     from app.book.model import Book, ReadOptions
@@ -121,6 +121,8 @@ def sniff(path: Path, head: bytes) -> str | None:
         return "mobi"
     if head[60:64] == b"TPZ0" or head.startswith(b"TPZ"):
         return "topaz"
+    if head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        return "ole"  # an old .doc, or a password-protected DOCX/ODT (encrypted into an OLE container)
     if b"<FictionBook" in head:
         return "fb2"
     return None
@@ -143,6 +145,9 @@ def resolve_format(path: Path) -> Format:
     if found == "topaz":
         raise UnsupportedFormat(f"{path.name} is an Amazon Topaz book, a format that cannot be read",
                                 hint="Download the book again as AZW3 or MOBI, or convert it with Calibre")
+    if found == "ole" and named is not None and named.key in ("docx", "odt"):
+        raise ProtectedBook(f"{path.name} is password-protected (or an old Word .doc renamed)",
+                            hint="Save an unprotected copy as DOCX or ODT and convert that")
     if found in _BY_KEY and (named is None or named.binary or found != named.key and _BY_KEY[found].binary):
         return _BY_KEY[found]
     if named is None:
