@@ -194,7 +194,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     finally:
         doc.close()
     style = measure(pages)
-    strip_page_furniture(pages)
+    strip_page_furniture(pages, style)
     strip_footnotes(pages, style)
     plain, compounds = vocabulary(pages)
     para = Paragrapher(style, plain, compounds, outline_levels=bool(entries))

@@ -96,18 +96,18 @@ def _in_zone(ln: Line, page: Page) -> str:
     return ""
 
 
-def strip_page_furniture(pages: list[Page]) -> None:
+def strip_page_furniture(pages: list[Page], style: Style) -> None:
     """Remove running heads and feet, page numbers and contents-listing lines, in place."""
     counts: Counter = Counter()
     for page in pages:
         for ln in _edge_lines(page):
-            counts[(page.index % 2, _in_zone(ln, page), edge_key(ln.text))] += 1
+            counts[(page.index % 2, _in_zone(ln, page), edge_key(ln.text), round(ln.size))] += 1
     many = len(pages) >= 8
     slots: set[tuple[int, str, int, float]] = set()
     for page in pages:
         for ln in _edge_lines(page):
             zone = _in_zone(ln, page)
-            if counts[(page.index % 2, zone, edge_key(ln.text))] >= (MIN_REPEATS if many else 2):
+            if counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] >= (MIN_REPEATS if many else 2):
                 slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
     for page in pages:
         edges = {id(ln) for ln in _edge_lines(page)}
@@ -115,9 +115,10 @@ def strip_page_furniture(pages: list[Page]) -> None:
         for ln in page.lines:
             if id(ln) in edges:
                 zone = _in_zone(ln, page)
-                key = (page.index % 2, zone, edge_key(ln.text))
+                key = (page.index % 2, zone, edge_key(ln.text), round(ln.size))
                 slot = (page.index % 2, zone, round(ln.base), round(ln.size))
-                near = any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
+                # A line where running heads stand is one too, unless it is set large (a chapter's title).
+                near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
                 if _PAGE_NUMBER.match(ln.text) or counts[key] >= (MIN_REPEATS if many else 2) or near:
                     continue
             if _LEADERS.search(ln.text):
