@@ -150,7 +150,23 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
         chars.append((ch, left.value, right.value, base, size, font))
     if chars:
         _close(chars, lines, page_index)
-    return in_reading_order(lines)
+    return in_reading_order(_without_stray_markers(lines))
+
+
+def _without_stray_markers(lines: list[Line]) -> list[Line]:
+    """Return the lines without note markers that came out as lines of their own.
+
+    A raised small "1" after a line's last word may reach PDFium as a line by itself: a marker
+    in smaller type whose baseline lies within the height of the line before it.
+    """
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        if (prev is not None and _MARKER.match(ln.text) and ln.size < prev.size * 0.85
+                and prev.base - prev.size <= ln.base <= prev.base + 1):
+            continue
+        out.append(ln)
+    return out
 
 
 def _close(chars: list, lines: list[Line], page: int) -> None:
