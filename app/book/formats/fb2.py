@@ -153,7 +153,8 @@ def read_fb2(path: Path, options: ReadOptions) -> Book:
     if _local(root.tag) != "FictionBook":
         raise CorruptBook(f"{path.name} is not a FictionBook (its root is <{_local(root.tag)}>)", hint=_HINT)
     info = _child(_child(root, "description"), "title-info")
-    title = clean_text(" ".join((_child(info, "book-title") or ET.Element("x")).itertext()))
+    title_el = _child(info, "book-title")
+    title = clean_text(" ".join(title_el.itertext())) if title_el is not None else ""
     authors = [_person(a) for a in (info if info is not None else []) if _local(a.tag) == "author"]
     lang = clean_text((_child(info, "lang").text or "") if _child(info, "lang") is not None else "")
     bodies = [b for b in root if _local(b.tag) == "body" and (b.get("name") or "") not in ("notes", "comments")]
