@@ -155,8 +155,8 @@ def resolve_format(path: Path) -> Format:
             f"{path.name}: unsupported format {book_suffix(path) or '(no suffix)'!r}; supported: {suffix_list()}",
             hint="Convert the book to EPUB (e.g. with Calibre) or rename a plain-text file to .txt",
         )
-    if named.binary:
-        what = "a ZIP archive of another kind" if found == "zip" else "another kind of file, or damaged"
-        raise CorruptBook(f"{path.name} is not a readable {named.name} file: its bytes say it is {what}",
+    if found == "zip" and named.key in ("pdf", "mobi", "text", "markdown", "html"):
+        raise CorruptBook(f"{path.name} is not a readable {named.name} file: it is a ZIP archive of another kind",
                           hint="Use a clean copy of the book")
+    # No signature, or a damaged one: the format's own reader says what is wrong with it.
     return named
