@@ -59,5 +59,5 @@ async def test_the_hubs_browser_takes_a_pdf_and_offers_its_outline_chapters(tmp_
         await wait_for(pilot, lambda: isinstance(app.screen, GenerateScreen), what="the picker to close")
         form = app.screen
         assert form.query_one("#book").value == str(tmp_path / "outline.pdf")
-        await wait_for(pilot, lambda: form.chapter_numbers == [1, 2, 3, 4], what="the PDF's chapters")
+        await wait_for(pilot, lambda: form.chapter_numbers == list(range(1, 10)), what="the PDF's chapters")
         assert not form.query_one("#book-error").display

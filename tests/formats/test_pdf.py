@@ -94,6 +94,21 @@ def test_chapters_come_from_the_outline():
     assert book.title == "Geometrie und Topologie" and book.author == "Martin Thoma"
 
 
+def test_every_outline_entry_is_a_chapter_even_several_on_a_page_with_one_title():
+    pdf = sample("pdflatex-outline.pdf")
+    if not shutil.which("qpdf"):
+        pytest.skip("qpdf reads the outline independently (scripts/system-deps.sh)")
+    data = json.loads(subprocess.run(["qpdf", "--json", "--json-key=outlines", str(pdf)], capture_output=True,
+                                     text=True, check=True, timeout=60).stdout)
+    book = load_book(pdf)
+    assert [c.title for c in book.chapters] == [o["title"] for o in data["outlines"]]  # Foo, Bar, Baz three times
+    reference = " ".join(words(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                                              check=True).stdout))
+    got = " ".join(words(" ".join(p for c in book.chapters for p in c.paragraphs)))
+    # All the body text is read (poppler's text has the contents page and page numbers besides).
+    assert jiwer.process_words(reference, got).deletions < 0.08 * len(reference.split())
+
+
 def test_a_pdf_without_an_outline_is_divided_at_its_headings():
     pdf = debian_file("debian-policy", "usr/share/doc/debian-policy/fhs/fhs-3.0.pdf.gz")
     text = debian_file("debian-policy", "usr/share/doc/debian-policy/fhs/fhs-3.0.txt.gz").read_text()

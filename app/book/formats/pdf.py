@@ -15,12 +15,13 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from app.book.blocks import split_chapters
+from app.book.blocks import UNLISTED_MIN_WORDS, Block, split_chapters
+from app.book.cleanup import body_words, is_matter_title, narration
 from app.book.formats.pdfclean import (
     Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary,
 )
 from app.book.formats.pdflayout import FontCache, Line, page_lines
-from app.book.model import Book, Cover, ReadOptions
+from app.book.model import Book, Chapter, Cover, ReadOptions
 from app.book.normalize import clean_text
 from app.errors import CorruptBook, ProtectedBook, ScannedBook
 
@@ -106,7 +107,9 @@ def _breaks(entries: list[tuple[int, str, int]], pages: list[Page], para: Paragr
     for _level, title, index in entries:
         spot = None
         for page in pages[index:index + 2]:
-            hit = _find_title(page.lines, title, para)
+            # Several entries may start on one page ("2.1", "2.2"): look below the last one found.
+            after = last[1] + 1 if page.index == last[0] else 0
+            hit = _find_title(page.lines, title, para, after)
             if hit is not None:
                 spot = (page.index, *hit)
                 break
@@ -119,9 +122,10 @@ def _breaks(entries: list[tuple[int, str, int]], pages: list[Page], para: Paragr
     return out
 
 
-def _find_title(lines: list[Line], title: str, para: Paragrapher) -> tuple[int, int] | None:
-    """Return (first line of the chapter's heading, its last line) on a page, or None."""
-    for k, ln in enumerate(lines):
+def _find_title(lines: list[Line], title: str, para: Paragrapher, after: int = 0) -> tuple[int, int] | None:
+    """Return (first line of the chapter's heading, its last line) on a page at or below `after`, or None."""
+    for k in range(after, len(lines)):
+        ln = lines[k]
         end = None
         if same_words(ln.text, title):
             end = k
@@ -131,7 +135,7 @@ def _find_title(lines: list[Line], title: str, para: Paragrapher) -> tuple[int, 
             continue
         start = k
         # "CHAPTER" / "TWO" above the title: a label, said as part of the title.
-        while start > 0 and para.level_of(lines[start - 1]) and len(lines[start - 1].text.split()) <= 3:
+        while start > after and para.level_of(lines[start - 1]) and len(lines[start - 1].text.split()) <= 3:
             start -= 1
         return start, end
     return None
@@ -174,6 +178,34 @@ def _cover(doc: pdfium.PdfDocument) -> Cover | None:
     return Cover(out.getvalue(), "image/jpeg")
 
 
+def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter]:
+    """Return one chapter per outline entry (the level-1 blocks), as the outline says, titles repeated or not.
+
+    The text before the first entry (title page, contents) is read only when it is long enough to
+    be an unlisted preface, or with the matter; entries titled as matter (index, licence) likewise.
+    """
+    groups: list[tuple[str, list[Block]]] = [("", [])]
+    for block in blocks:
+        if block.level == 1:
+            groups.append((block.text, [block]))
+        else:
+            groups[-1][1].append(block)
+    front = groups.pop(0)[1]
+    out: list[tuple[str, tuple[str, ...]]] = []
+    if front and (options.include_matter or body_words(front) >= UNLISTED_MIN_WORDS):
+        heads = [b.text for b in front if b.level]
+        out.append((heads[0] if heads else "", narration(front, options)))
+    for title, group in groups:
+        if is_matter_title(title) and not options.include_matter:
+            continue
+        out.append((title, narration(group, options)))
+    chapters: list[Chapter] = []
+    for title, paragraphs in out:
+        if paragraphs:
+            chapters.append(Chapter(len(chapters) + 1, title or f"Chapter {len(chapters) + 1}", paragraphs))
+    return chapters
+
+
 def read_pdf(path: Path, options: ReadOptions) -> Book:
     """Return the narrated chapters of a PDF, with its title, author, language and cover."""
     doc = _open(path)
@@ -204,5 +236,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     para.flush()
     if not title:
         title = next((clean_text(b.text) for b in para.blocks if b.level == 1), "")
-    chapters = split_chapters(para.blocks, title or path.stem, options)
+    if entries:
+        chapters = _outline_chapters(para.blocks, options)
+    else:
+        chapters = split_chapters(para.blocks, title or path.stem, options)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path, language=language, cover=cover)
