@@ -8,7 +8,7 @@ import pytest
 
 from app.book import load_book
 from app.errors import CorruptBook, ProtectedBook
-from tests.formats.twins import STANDARD_EBOOKS, chapter_errors, pandoc_twin, sample
+from tests.formats.twins import STANDARD_EBOOKS, chapter_errors, debian_file, pandoc_twin, sample
 
 
 @pytest.fixture(scope="module")
@@ -17,6 +17,16 @@ def carol():
     if not epub.is_file():
         pytest.skip("the shared corpus is not beside the checkout")
     return epub, load_book(epub)
+
+
+@pytest.mark.parametrize("fmt", ["docx", "odt"])
+def test_a_technical_pandoc_twin_reads_the_chapters_of_its_epub(fmt):
+    epub = debian_file("developers-reference", "usr/share/developers-reference/developers-reference.epub")
+    reference = load_book(epub)
+    twin = load_book(pandoc_twin(epub, fmt))
+    errors = chapter_errors(twin, reference)
+    # Code blocks are pandoc's "Source Code" / "Preformatted Text" paragraphs: read as code, like <pre>.
+    assert all(e is not None and e <= 0.03 for _, e in errors), errors
 
 
 @pytest.mark.parametrize("fmt", ["docx", "odt", "fb2"])

@@ -92,6 +92,7 @@ def test_chapters_come_from_the_outline():
     # Before the first entry only the front pages, read as one chapter since they are long (a preface).
     assert all(t in top for t in titles[1:])
     assert book.title == "Geometrie und Topologie" and book.author == "Martin Thoma"
+    assert book.language == "de"  # no /Lang in the catalog: its function words say German
 
 
 def test_every_outline_entry_is_a_chapter_even_several_on_a_page_with_one_title():

@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 from app.book.blocks import Block, split_chapters
+from app.book.formats.language import guess_language
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip
@@ -27,6 +28,8 @@ _HEADING_STYLE = re.compile(
     r"naglowek|nadpis|címsor|cimsor|başlık|заголовок|标题|見出し)\s*(\d)$", re.I)
 _TITLE_STYLE = re.compile(r"^(?:title|titel|titre|título|titolo|tytuł|название|标题)$", re.I)
 _TOC_STYLE = re.compile(r"^(?:toc|verzeichnis|inhaltsverzeichnis|table des matières)\s*\d*$|^toc heading$", re.I)
+#: Paragraph styles of code: pandoc's "Source Code", Word's "HTML Preformatted" and "Plain Text", "Code", "Listing".
+_CODE_STYLE = re.compile(r"source ?code|preformatted|^plain ?text$|^code\b|verbatim|listing", re.I)
 _HINT = "Open and save it again in Word or LibreOffice, or use a clean copy"
 
 
@@ -70,6 +73,17 @@ def _level(paragraph, cache: dict) -> int:
         outline = _style_outline(style)
         cache[key] = outline + 1 if outline is not None else _style_level(style)
     return cache[key]
+
+
+def _is_code_style(style) -> bool:
+    """Return whether a paragraph style, or one it is based on, is a code style."""
+    seen = 0
+    while style is not None and seen < 20:
+        if any(_CODE_STYLE.search(name or "") for name in (style.name, style.style_id)):
+            return True
+        style = style.base_style
+        seen += 1
+    return False
 
 
 def _visible_text(p_element) -> str:
@@ -132,7 +146,9 @@ def _blocks(doc) -> tuple[list[Block], str]:
         if _TITLE_STYLE.match(style_name.strip()):
             title = title or text
             continue
-        blocks.append(Block(text, min(6, _level(para, cache))))
+        level = min(6, _level(para, cache))
+        kind = "code" if not level and _is_code_style(para.style) else "text"
+        blocks.append(Block(text, level, set(), kind))
     return blocks, title
 
 
@@ -155,7 +171,8 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
     props = doc.core_properties
     title = clean_text(props.title or "") or styled_title
     author = clean_text(props.author or "")
-    language = options.language or (clean_text(props.language or "").split("-")[0].lower() or "en")
+    language = options.language or clean_text(props.language or "").split("-")[0].lower() or guess_language(
+        b.text for b in blocks if not b.level)
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path, language=language)
 

@@ -21,6 +21,7 @@ from defusedxml import DefusedXmlException
 from app.book.blocks import Block, split_chapters
 from app.book.formats.table import book_suffix
 from app.book.inputfile import read_book_bytes
+from app.book.formats.language import guess_language
 from app.book.model import Book, Cover, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip
@@ -161,4 +162,5 @@ def read_fb2(path: Path, options: ReadOptions) -> Book:
     blocks = [blk for body in bodies for blk in _blocks(body)]
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=", ".join(a for a in authors if a), chapters=tuple(chapters), source=path,
-                language=options.language or (lang.split("-")[0].lower() or "en"), cover=_cover(root, info))
+                language=options.language or lang.split("-")[0].lower()
+                or guess_language(b.text for b in blocks if not b.level), cover=_cover(root, info))

@@ -7,11 +7,13 @@ alike), the tables of contents and indexes, and tracked deletions.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lxml import etree
 
 from app.book.blocks import Block, split_chapters
+from app.book.formats.language import guess_language
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml
@@ -30,6 +32,9 @@ _SKIP = frozenset(f"{_T}{n}" for n in (
     "user-index", "bibliography", "tracked-changes", "sequence-decls", "variable-decls", "user-field-decls",
     "bookmark-ref", "note-ref",
 )) | {f"{{{OFFICE}}}annotation", f"{{{OFFICE}}}forms"}
+STYLE = "urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+#: Paragraph styles of code: "Preformatted Text" (pandoc's and LibreOffice's), "Source Code", "Listing".
+_CODE_STYLE = re.compile(r"preformatted|source.?code|source.?text|^code\b|verbatim|listing", re.I)
 _HINT = "Open and save it again in LibreOffice, or use a clean copy"
 
 
@@ -55,7 +60,25 @@ def _text(el: etree._Element) -> str:
     return "".join(parts)
 
 
-def _blocks(office_text: etree._Element) -> list[Block]:
+def code_styles(*roots: etree._Element) -> set[str]:
+    """Return the paragraph style names that are code, or inherit from one (automatic styles included)."""
+    parents: dict[str, str] = {}
+    for root in roots:
+        for st in root.iter(f"{{{STYLE}}}style"):
+            name = st.get(f"{{{STYLE}}}name") or ""
+            parents[name] = st.get(f"{{{STYLE}}}parent-style-name") or ""
+    code: set[str] = set()
+    for name in parents:
+        seen, cur = 0, name
+        while cur and seen < 20:
+            if _CODE_STYLE.search(cur.replace("_20_", " ")):
+                code.add(name)
+                break
+            cur, seen = parents.get(cur, ""), seen + 1
+    return code
+
+
+def _blocks(office_text: etree._Element, code: set[str] = frozenset()) -> list[Block]:
     """Return the document's blocks in order: headings by outline level, paragraphs, list items, table rows."""
     blocks: list[Block] = []
     stack: list[etree._Element] = list(reversed(office_text))
@@ -72,7 +95,8 @@ def _blocks(office_text: etree._Element) -> list[Block]:
         elif tag == f"{_T}p":
             text = clean_text(_text(el))
             if text:
-                blocks.append(Block(text))
+                kind = "code" if el.get(f"{_T}style-name") in code else "text"
+                blocks.append(Block(text, 0, set(), kind))
         elif tag == f"{{{TABLE}}}table-row":
             cells = [clean_text(_text(p)) for cell in el for p in cell.iter(f"{_T}p", f"{_T}h")]
             row = "; ".join(c for c in cells if c)
@@ -113,13 +137,16 @@ def read_odt(path: Path, options: ReadOptions) -> Book:
         if not zf.has("content.xml"):
             raise CorruptBook(f"{book} is not a readable ODT (no content.xml)", hint=_HINT)
         root = parse_xml(zf.read("content.xml"), "content.xml", book)
+        # styles.xml only for its style names (its page headers and footers are never read).
+        styles = parse_xml(zf.read("styles.xml"), "styles.xml", book) if zf.has("styles.xml") else root
         title, author, language = _meta(zf, book)
     office_text = root.find(f".//{{{OFFICE}}}body/{{{OFFICE}}}text")
     if office_text is None:
         raise CorruptBook(f"{book} is not a text document (no office:text; a spreadsheet or drawing?)", hint=_HINT)
-    blocks = _blocks(office_text)
+    blocks = _blocks(office_text, code_styles(styles, root))
     if not title:
         title = next((b.text for b in blocks if b.level == 1), "")
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path,
-                language=options.language or (language.split("-")[0].lower() or "en"))
+                language=options.language or language.split("-")[0].lower()
+                or guess_language(b.text for b in blocks if not b.level))

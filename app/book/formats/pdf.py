@@ -20,6 +20,7 @@ from app.book.cleanup import body_words, is_matter_title, narration
 from app.book.formats.pdfclean import (
     Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary,
 )
+from app.book.formats.language import guess_language
 from app.book.formats.pdflayout import FontCache, Line, page_lines
 from app.book.model import Book, Chapter, Cover, ReadOptions
 from app.book.normalize import clean_text
@@ -149,17 +150,17 @@ def _meta(doc: pdfium.PdfDocument, key: str) -> str:
 
 
 def _language(doc: pdfium.PdfDocument) -> str:
-    """Return the catalog's /Lang as a primary subtag ("de"), "en" when absent."""
+    """Return the catalog's /Lang as a primary subtag ("de"), "" when absent."""
     try:
         n = raw.FPDFCatalog_GetLanguage(doc, None, 0)
         if n <= 2 or n > 200:
-            return "en"
+            return ""
         buf = (ctypes.c_ushort * (n // 2 + 1))()
         raw.FPDFCatalog_GetLanguage(doc, buf, n)
         lang = bytes(buf)[: n - 2].decode("utf-16-le", "replace").strip()
     except (AttributeError, OSError, ValueError, ctypes.ArgumentError):
-        return "en"
-    return (lang.split("-")[0].lower() or "en") if lang.replace("-", "").isalpha() else "en"
+        return ""
+    return lang.split("-")[0].lower() if lang.replace("-", "").isalpha() else ""
 
 
 def _cover(doc: pdfium.PdfDocument) -> Cover | None:
@@ -236,6 +237,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     para.flush()
     if not title:
         title = next((clean_text(b.text) for b in para.blocks if b.level == 1), "")
+    language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
     if entries:
         chapters = _outline_chapters(para.blocks, options)
     else:
