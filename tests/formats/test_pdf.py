@@ -77,7 +77,7 @@ def test_two_columns_are_read_column_by_column():
     assert "sample document with two columns" in " ".join(book.chapters[0].paragraphs)
 
 
-def test_chapters_come_from_the_outline():
+def test_chapters_come_from_the_outline(tmp_path):
     pdf = sample("GeoTopo-komprimiert.pdf")
     if not shutil.which("qpdf"):
         pytest.skip("qpdf reads the outline independently (scripts/system-deps.sh)")
@@ -93,6 +93,12 @@ def test_chapters_come_from_the_outline():
     assert all(t in top for t in titles[1:])
     assert book.title == "Geometrie und Topologie" and book.author == "Martin Thoma"
     assert book.language == "de"  # no /Lang in the catalog: its function words say German
+    # The cover is page one drawn as a PNG (read back with ffprobe).
+    cover = tmp_path / "cover.png"
+    cover.write_bytes(book.cover.data)
+    probe = json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,height",
+                                       "-of", "json", str(cover)], capture_output=True, text=True, check=True).stdout)
+    assert probe["streams"][0] == {"codec_name": "png", "height": 600} and book.cover.media_type == "image/png"
 
 
 def test_every_outline_entry_is_a_chapter_even_several_on_a_page_with_one_title():
@@ -165,9 +171,8 @@ def test_a_file_is_read_by_what_it_is_not_by_its_name(tmp_path):
 
 
 def test_code_blocks_follow_the_code_option(devref):
-    pdf = debian_file("developers-reference", f"{DEVREF}.pdf")
-    mention = load_book(pdf)
-    skip = load_book(pdf, options=ReadOptions(code="skip"))
+    mention = devref[0]
+    skip = load_book(debian_file("developers-reference", f"{DEVREF}.pdf"), options=ReadOptions(code="skip"))
     assert "Code example." in mention.chapters[4].paragraphs
     assert "Code example." not in skip.chapters[4].paragraphs
     assert skip.chapters[4].words < mention.chapters[4].words

@@ -9,7 +9,8 @@ when the page is closed, so memory stays flat in page count (benchmarks/pdf_plan
 from __future__ import annotations
 
 import ctypes
-import io
+import struct
+import zlib
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -164,19 +165,31 @@ def _language(doc: pdfium.PdfDocument) -> str:
 
 
 def _cover(doc: pdfium.PdfDocument) -> Cover | None:
-    """Return the first page drawn as a JPEG (the book's cover), or None without Pillow."""
+    """Return the first page drawn as a PNG, 600 pixels tall: the book's cover."""
     try:
         page = doc[0]
         try:
-            scale = 600 / max(1.0, page.get_height())
-            image = page.render(scale=min(scale, 3.0)).to_pil().convert("RGB")
+            scale = min(3.0, 600 / max(1.0, page.get_height()))
+            bitmap = page.render(scale=scale, rev_byteorder=True)  # RGB(A) byte order, as PNG wants it
+            pixels = bitmap.to_numpy()
         finally:
             page.close()
-        out = io.BytesIO()
-        image.save(out, format="JPEG", quality=85)
-    except Exception:  # noqa: BLE001 - a cover is a nicety; no picture library or a bad first page costs only it
-        return None
-    return Cover(out.getvalue(), "image/jpeg")
+    except (pdfium.PdfiumError, ValueError, IndexError, MemoryError):
+        return None  # a cover is a nicety: a page that cannot be drawn costs only it
+    return Cover(png(pixels[:, :, :3]), "image/png")
+
+
+def png(rgb) -> bytes:
+    """Return an RGB pixel array (height x width x 3, uint8) as PNG bytes (no picture library needed)."""
+    height, width = rgb.shape[0], rgb.shape[1]
+    rows = b"".join(b"\x00" + rgb[y].tobytes() for y in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 6))
+            + chunk(b"IEND", b""))
 
 
 def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter]:
