@@ -92,6 +92,9 @@ def test_chapters_come_from_the_outline(tmp_path):
     # Before the first entry only the front pages, read as one chapter since they are long (a preface).
     assert all(t in top for t in titles[1:])
     assert book.title == "Geometrie und Topologie" and book.author == "Martin Thoma"
+    # The index (page references every few words) is matter: out, unless asked for.
+    assert "Stichwortverzeichnis" in top and "Stichwortverzeichnis" not in titles
+    assert "Stichwortverzeichnis" in [c.title for c in load_book(pdf, options=ReadOptions(include_matter=True)).chapters]
     assert book.language == "de"  # no /Lang in the catalog: its function words say German
     # The cover is page one drawn as a PNG (read back with ffprobe).
     cover = tmp_path / "cover.png"

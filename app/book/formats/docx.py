@@ -14,6 +14,8 @@ import re
 import zipfile
 from pathlib import Path
 
+from lxml import etree
+
 from app.book.blocks import Block, split_chapters
 from app.book.formats.language import guess_language
 from app.book.model import Book, ReadOptions
@@ -165,7 +167,7 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
         doc = docx.Document(str(path))
     except PackageNotFoundError as exc:
         raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
-    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+    except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as exc:
         raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
     blocks, styled_title = _blocks(doc)
     props = doc.core_properties

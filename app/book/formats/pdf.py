@@ -9,6 +9,7 @@ when the page is closed, so memory stays flat in page count (benchmarks/pdf_plan
 from __future__ import annotations
 
 import ctypes
+import re
 import struct
 import zlib
 from pathlib import Path
@@ -192,6 +193,17 @@ def png(rgb) -> bytes:
             + chunk(b"IEND", b""))
 
 
+#: An index entry's page references: "Atlas, 24", "Abstand, 86-88".
+_PAGE_REF = re.compile(r",\s*\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?\b")
+
+
+def _is_index(paragraphs: tuple[str, ...]) -> bool:
+    """Return whether a chapter is a back-of-book index: page references every few words."""
+    words = sum(len(p.split()) for p in paragraphs)
+    refs = sum(len(_PAGE_REF.findall(p)) for p in paragraphs)
+    return words >= 30 and refs >= words / 6
+
+
 def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter]:
     """Return one chapter per outline entry (the level-1 blocks), as the outline says, titles repeated or not.
 
@@ -210,9 +222,10 @@ def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter
         heads = [b.text for b in front if b.level]
         out.append((heads[0] if heads else "", narration(front, options)))
     for title, group in groups:
-        if is_matter_title(title) and not options.include_matter:
+        paragraphs = narration(group, options)
+        if not options.include_matter and (is_matter_title(title) or _is_index(paragraphs)):
             continue
-        out.append((title, narration(group, options)))
+        out.append((title, paragraphs))
     chapters: list[Chapter] = []
     for title, paragraphs in out:
         if paragraphs:
