@@ -50,7 +50,9 @@ def _open(path: Path) -> pdfium.PdfDocument:
         if code == raw.FPDF_ERR_SECURITY:
             raise ProtectedBook(f"{path.name} is DRM-protected (an unsupported security handler)",
                                 hint="Convert a DRM-free copy") from None
-        raise CorruptBook(f"{path.name} is not a readable PDF ({exc})", hint="Use a clean copy of the book") from None
+        why = {raw.FPDF_ERR_FORMAT: "damaged, or not a PDF", raw.FPDF_ERR_FILE: "cannot be opened"}.get(
+            code, f"PDFium error {code}")
+        raise CorruptBook(f"{path.name} is not a readable PDF ({why})", hint="Use a clean copy of the book") from None
 
 
 def _read_pages(doc: pdfium.PdfDocument, name: str) -> list[Page]:
