@@ -222,7 +222,9 @@ def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter
     out: list[tuple[str, tuple[str, ...]]] = []
     if front and (options.include_matter or body_words(front) >= UNLISTED_MIN_WORDS):
         heads = [b.text for b in front if b.level]
-        out.append((heads[0] if heads else "", narration(front, options)))
+        paragraphs = narration(front, options)
+        if options.include_matter or not (heads and is_matter_title(heads[0]) or _is_index(paragraphs)):
+            out.append((heads[0] if heads else "", paragraphs))
     for title, group in groups:
         paragraphs = narration(group, options)
         if not options.include_matter and (is_matter_title(title) or _is_index(paragraphs)):

@@ -33,6 +33,11 @@ _PAGE_NUMBER = re.compile(
     re.I)
 _ROMAN_TOKEN = re.compile(r"\b[ivxlcdm]{1,8}\b", re.I)
 _DIGITS = re.compile(r"\d+")
+#: A contents entry without leaders: "3.1 Notable differences with C 45", "Preface xi".
+_CONTENTS_ENTRY = re.compile(r"^(?:[\dA-Z]{1,3}(?:\.\d{1,3})*\.?\s+)?[^\d\s].*\s(?:\d{1,4}|[ivxlc]{1,6})$")
+#: A page is a contents page when this share of its lines (at least CONTENTS_MIN_LINES) are entries.
+CONTENTS_SHARE = 0.6
+CONTENTS_MIN_LINES = 8
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*$", re.I)
 _END_SENTENCE = re.compile(r"[.!?:;\"\u201d\u2019)\]]$")
 _WORD_END = re.compile(r"([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)[-\u2010]$")
@@ -63,14 +68,19 @@ class Style:
     pitch: float = 12.0
     #: Heading sizes, largest first (their rank + 1 is the heading level).
     heading_sizes: list[float] = field(default_factory=list)
+    #: Whether bold sets a line apart: not when the body text itself reads as bold (a font whose
+    #: descriptor claims weight for every face).
+    bold_marks: bool = True
 
 
 def measure(pages: list[Page]) -> Style:
     """Return the body size (most text), the usual baseline pitch, and the sizes used for headings."""
     sizes: Counter = Counter()
+    bold: Counter = Counter()
     for page in pages:
         for ln in page.lines:
             sizes[round(ln.size * 2) / 2] += len(ln.text)
+            bold[(round(ln.size * 2) / 2, ln.bold)] += len(ln.text)
     if not sizes:
         return Style()
     body = sizes.most_common(1)[0][0]
@@ -85,7 +95,8 @@ def measure(pages: list[Page]) -> Style:
     total = sum(sizes.values())
     # A heading size: clearly larger than the body, and not the text of whole pages (a title page's).
     heads = sorted((s for s, n in sizes.items() if s >= body * 1.12 and n < total * 0.2), reverse=True)
-    return Style(body, max(pitch, body), heads[:5])
+    body_bold = bold[(body, True)] > bold[(body, False)]
+    return Style(body, max(pitch, body), heads[:5], bold_marks=not body_bold)
 
 
 def _in_zone(ln: Line, page: Page) -> str:
@@ -110,6 +121,9 @@ def strip_page_furniture(pages: list[Page], style: Style) -> None:
             if counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] >= (MIN_REPEATS if many else 2):
                 slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
     for page in pages:
+        entries = sum(1 for ln in page.lines if _CONTENTS_ENTRY.match(ln.text) or _LEADERS.search(ln.text))
+        if len(page.lines) >= CONTENTS_MIN_LINES and entries >= CONTENTS_SHARE * len(page.lines):
+            page.lines = [ln for ln in page.lines if not (_CONTENTS_ENTRY.match(ln.text) or _LEADERS.search(ln.text))]
         edges = {id(ln) for ln in _edge_lines(page)}
         kept = []
         for ln in page.lines:
@@ -213,7 +227,7 @@ class Paragrapher:
         s = round(ln.size * 2) / 2
         if s in self.style.heading_sizes:
             return min(6, self.style.heading_sizes.index(s) + 1 + self.offset)
-        if ln.bold and not ln.mono and abs(ln.size - self.style.body) < 0.6 and len(ln.text.split()) <= 12:
+        if ln.bold and self.style.bold_marks and not ln.mono and abs(ln.size - self.style.body) < 0.6 and len(ln.text.split()) <= 12:
             return min(6, len(self.style.heading_sizes) + 1 + self.offset)
         return 0
 
