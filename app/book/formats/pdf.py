@@ -119,7 +119,10 @@ def _breaks(entries: list[tuple[int, str, int]], pages: list[Page], para: Paragr
                 spot = (page.index, *hit)
                 break
         if spot is None and index < len(pages):
-            spot = (index, 0, -1)
+            # Not on its page: a listing's title went with its page (a contents or index page left
+            # empty), which may be the next one when the outline points at the page before it.
+            empty = next((p.index for p in pages[index:index + 2] if not p.lines), index)
+            spot = (empty, 0, -1)
         if spot is None or (spot[0], spot[1]) <= last:
             continue
         last = (spot[0], spot[1])
@@ -227,6 +230,8 @@ def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter
             out.append((heads[0] if heads else "", paragraphs))
     for title, group in groups:
         paragraphs = narration(group, options)
+        if not body_words(group):
+            continue  # only its heading: a listing page taken out, or a part title with nothing under it
         if not options.include_matter and (is_matter_title(title) or _is_index(paragraphs)):
             continue
         out.append((title, paragraphs))
@@ -257,7 +262,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     finally:
         doc.close()
     style = measure(pages)
-    strip_page_furniture(pages, style)
+    strip_page_furniture(pages, style, listings=not options.include_matter)
     strip_footnotes(pages, style)
     plain, compounds = vocabulary(pages)
     para = Paragrapher(style, plain, compounds, outline_levels=bool(entries))

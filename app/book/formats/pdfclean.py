@@ -107,8 +107,8 @@ def _in_zone(ln: Line, page: Page) -> str:
     return ""
 
 
-def strip_page_furniture(pages: list[Page], style: Style) -> None:
-    """Remove running heads and feet, page numbers and contents-listing lines, in place."""
+def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True) -> None:
+    """Remove running heads and feet, page numbers and (with `listings`) contents and index pages, in place."""
     counts: Counter = Counter()
     for page in pages:
         for ln in _edge_lines(page):
@@ -122,8 +122,8 @@ def strip_page_furniture(pages: list[Page], style: Style) -> None:
                 slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
     for page in pages:
         entries = sum(1 for ln in page.lines if _CONTENTS_ENTRY.match(ln.text) or _LEADERS.search(ln.text))
-        if len(page.lines) >= CONTENTS_MIN_LINES and entries >= CONTENTS_SHARE * len(page.lines):
-            page.lines = [ln for ln in page.lines if not (_CONTENTS_ENTRY.match(ln.text) or _LEADERS.search(ln.text))]
+        if listings and len(page.lines) >= CONTENTS_MIN_LINES and entries >= CONTENTS_SHARE * len(page.lines):
+            page.lines = []  # a contents or index page: its wrapped entries and heading go with it
         edges = {id(ln) for ln in _edge_lines(page)}
         kept = []
         for ln in page.lines:
@@ -135,7 +135,7 @@ def strip_page_furniture(pages: list[Page], style: Style) -> None:
                 near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
                 if _PAGE_NUMBER.match(ln.text) or counts[key] >= (MIN_REPEATS if many else 2) or near:
                     continue
-            if _LEADERS.search(ln.text):
+            if listings and _LEADERS.search(ln.text):
                 continue
             kept.append(ln)
         page.lines = kept
@@ -238,6 +238,10 @@ class Paragrapher:
         BECOME A MEMBER") are said once, as the outline's title.
         """
         self._margins(page)
+        for i in sorted(k for k in breaks if k >= len(page.lines)):
+            # A chapter starting on a page left empty (a contents or index page): it starts, empty.
+            self.flush()
+            self.blocks.append(Block(breaks[i][0], 1))
         skip_to = -1
         for i, ln in enumerate(page.lines):
             if i in breaks:
