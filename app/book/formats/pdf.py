@@ -55,7 +55,7 @@ def _open(path: Path) -> pdfium.PdfDocument:
         raise CorruptBook(f"{path.name} is not a readable PDF ({why})", hint="Use a clean copy of the book") from None
 
 
-def _read_pages(doc: pdfium.PdfDocument, name: str) -> list[Page]:
+def _read_pages(doc: pdfium.PdfDocument) -> list[Page]:
     """Return every page's lines; each page is closed before the next is opened."""
     fonts = FontCache()
     pages: list[Page] = []
@@ -249,7 +249,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
         if len(doc) > MAX_PAGES:
             raise CorruptBook(f"{path.name} has {len(doc):,} pages (limit {MAX_PAGES:,})",
                               hint="Split the book into smaller files")
-        pages = _read_pages(doc, path.name)
+        pages = _read_pages(doc)
         chars = sum(len(ln.text) for p in pages for ln in p.lines)
         if chars < SCAN_CHARS_PER_PAGE * max(1, len(pages)):
             raise ScannedBook(f"{path.name} has no text layer: its pages are images of text (a scan)",
