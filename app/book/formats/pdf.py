@@ -32,8 +32,10 @@ from app.errors import CorruptBook, ProtectedBook, ScannedBook
 MAX_PAGES = 20_000
 #: Outline entries read at most (a hostile outline can be a cycle or millions long).
 MAX_OUTLINE = 20_000
-#: Fewer characters per page than this, on average, and the PDF is a scan.
+#: A page with fewer characters than this has no text layer (a picture, a blank page, a scan).
 SCAN_CHARS_PER_PAGE = 20
+#: Fewer pages with text than this share of all, and the PDF is (mostly) a scan: refused, not half read.
+MIN_TEXT_PAGES = 0.5
 _OCR_HINT = ("Run OCR on it first (e.g. Debian's ocrmypdf: 'ocrmypdf book.pdf book-ocr.pdf'), "
              "then convert the result")
 
@@ -250,10 +252,14 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             raise CorruptBook(f"{path.name} has {len(doc):,} pages (limit {MAX_PAGES:,})",
                               hint="Split the book into smaller files")
         pages = _read_pages(doc)
-        chars = sum(len(ln.text) for p in pages for ln in p.lines)
-        if chars < SCAN_CHARS_PER_PAGE * max(1, len(pages)):
+        texts = sum(1 for p in pages if sum(len(ln.text) for ln in p.lines) >= SCAN_CHARS_PER_PAGE)
+        if not texts:
             raise ScannedBook(f"{path.name} has no text layer: its pages are images of text (a scan)",
                               hint=_OCR_HINT)
+        if texts < len(pages) * MIN_TEXT_PAGES:
+            # Reading the few pages that have text would be a fraction of the book, silently.
+            raise ScannedBook(f"{path.name} has a text layer on only {texts} of its {len(pages)} pages; "
+                              "the others are pictures of text or blank", hint=_OCR_HINT)
         entries = _outline(doc)
         title = _meta(doc, "Title")
         author = _meta(doc, "Author")
