@@ -75,6 +75,15 @@ def test_two_columns_are_read_column_by_column():
     out = jiwer.process_words(expected, got[: len(expected) + 200])
     assert out.deletions / max(1, len(expected.split())) < 0.03, out.deletions
     assert "sample document with two columns" in " ".join(book.chapters[0].paragraphs)
+    # The table is read row by row, cells set apart: each row as poppler lays it out (-layout), cells
+    # being what two or more spaces part there.
+    layout = subprocess.run(["pdftotext", "-layout", "-f", "3", "-l", "3", str(pdf), "-"], capture_output=True,
+                            text=True, check=True).stdout
+    rows = ["; ".join(re.split(r"\s{2,}", ln.strip())) for ln in layout.splitlines()
+            if re.match(r"\s*(?:Austria|Belgium|Denmark)\s{2,}", ln)]
+    assert len(rows) == 3 and all(row in book.chapters[0].paragraphs for row in rows), rows
+    # No page number is read, alone or at a paragraph's end (they stand high above a tall bottom margin).
+    assert not any(re.search(r"(?:^|\s)[123]$", p) for p in book.chapters[0].paragraphs)
 
 
 def test_chapters_come_from_the_outline(tmp_path):

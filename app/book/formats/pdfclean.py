@@ -107,28 +107,31 @@ def _in_zone(ln: Line, page: Page) -> str:
     return ""
 
 
+#: A page's first or last line set off from the text by this many line heights stands in its margin.
+MARGIN_GAP = 1.8
+
+
 def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True) -> None:
     """Remove running heads and feet, page numbers and (with `listings`) contents and index pages, in place."""
     counts: Counter = Counter()
     for page in pages:
-        for ln in _edge_lines(page):
-            counts[(page.index % 2, _in_zone(ln, page), edge_key(ln.text), round(ln.size))] += 1
+        for ln, zone in _edge_lines(page).values():
+            counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] += 1
     many = len(pages) >= 8
     slots: set[tuple[int, str, int, float]] = set()
     for page in pages:
-        for ln in _edge_lines(page):
-            zone = _in_zone(ln, page)
+        for ln, zone in _edge_lines(page).values():
             if counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] >= (MIN_REPEATS if many else 2):
                 slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
     for page in pages:
         entries = sum(1 for ln in page.lines if _CONTENTS_ENTRY.match(ln.text) or _LEADERS.search(ln.text))
         if listings and len(page.lines) >= CONTENTS_MIN_LINES and entries >= CONTENTS_SHARE * len(page.lines):
             page.lines = []  # a contents or index page: its wrapped entries and heading go with it
-        edges = {id(ln) for ln in _edge_lines(page)}
+        edges = _edge_lines(page)
         kept = []
         for ln in page.lines:
             if id(ln) in edges:
-                zone = _in_zone(ln, page)
+                zone = edges[id(ln)][1]
                 key = (page.index % 2, zone, edge_key(ln.text), round(ln.size))
                 slot = (page.index % 2, zone, round(ln.base), round(ln.size))
                 # A line where running heads stand is one too, unless it is set large (a chapter's title).
@@ -141,13 +144,24 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
         page.lines = kept
 
 
-def _edge_lines(page: Page) -> list[Line]:
-    """Return the up to two first and two last lines of a page, when they sit in its edge zones."""
+def _edge_lines(page: Page) -> dict[int, tuple[Line, str]]:
+    """Return the up to two first and two last lines of a page that stand in its head or foot.
+
+    By position (the top or bottom eighth of the page), or, for the very first and last line,
+    by the gap that sets it off from the text (a page number high above a tall bottom margin).
+    """
     if not page.lines:
-        return []
+        return {}
     by_height = sorted(page.lines, key=lambda ln: ln.base)
-    picked = [ln for ln in by_height[:2] if _in_zone(ln, page) == "top"]
-    picked += [ln for ln in by_height[-2:] if _in_zone(ln, page) == "bottom" and ln not in picked]
+    picked: dict[int, tuple[Line, str]] = {}
+    for k, ln in enumerate(by_height[:2]):
+        gap = by_height[1].base - ln.base if k == 0 and len(by_height) > 1 else 0
+        if _in_zone(ln, page) == "top" or gap > MARGIN_GAP * max(ln.size, by_height[1].size):
+            picked[id(ln)] = (ln, "top")
+    for k, ln in enumerate(reversed(by_height[-2:])):
+        gap = ln.base - by_height[-2].base if k == 0 and len(by_height) > 1 else 0
+        if id(ln) not in picked and (_in_zone(ln, page) == "bottom" or gap > MARGIN_GAP * ln.size + ln.size):
+            picked[id(ln)] = (ln, "bottom")
     return picked
 
 
@@ -277,7 +291,7 @@ class Paragrapher:
 
     def _continues(self, cur: _Para, ln: Line, level: int, kind: str) -> bool:
         prev = cur.last
-        if level != cur.level or kind != cur.kind:
+        if level != cur.level or kind != cur.kind or ln.row or prev.row:
             return False
         if level:
             # A heading runs on over its lines when they follow closely at the same size.

@@ -23,6 +23,9 @@ _MONO_NAME = re.compile(r"mono|courier|typewriter|cursor|consol|menlo|cousine|fi
                         r"nimbusmon|^qcr|^pcr")
 #: Note markers some producers write as superscript characters rather than raised small digits.
 _SUPERSCRIPT_DIGITS = frozenset("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+#: A gap wider than this many font sizes between two words parts table cells.
+CELL_GAP = 1.6
+CELL = "\x00"
 #: PDFium's code for a hyphen it saw at a line's end (the soft hyphen of the source).
 _SOFT_HYPHENS = ("\x02", "\u00ad")
 
@@ -44,6 +47,8 @@ class Line:
     marked: bool = False
     #: The line's column: 0 for a full-width line or a one-column page, 1 left, 2 right.
     column: int = 0
+    #: A table row (cells set apart by wide gaps), read as "a; b; c" and never joined to another line.
+    row: bool = False
 
     @property
     def top(self) -> float:
@@ -183,6 +188,7 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
     base = bases[len(bases) // 2]
     out: list[str] = []
     marked = False
+    last_x1: float | None = None
     i = 0
     while i < len(chars):
         ch, _x0, _x1, cbase, csize, _f = chars[i]
@@ -204,16 +210,24 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
                     marked = True
                 i = j
                 continue
+        if ch != " " and last_x1 is not None and chars[i][1] - last_x1 > size * CELL_GAP:
+            out.append(CELL)  # a wide gap between words: a table's column, or a tab stop
+        if ch != " ":
+            last_x1 = chars[i][2]
         out.append(ch)
         i += 1
     text = "".join(out).strip()
+    cells = [c.strip() for c in text.split(CELL)]
+    # Three cells or more is a table row, read "a; b; c"; fewer is a tab stop, read as a space.
+    row = len([c for c in cells if c]) >= 3
+    text = "; ".join(c for c in cells if c) if row else " ".join(c for c in cells if c)
     body = [c for c in chars if c[0] != " "]
     if text:
         bold = sum(1 for c in body if c[5].bold) > len(body) / 2
         mono = sum(1 for c in body if c[5].mono) > len(body) * 0.8
         x0 = min(c[1] for c in body)
         x1 = max(c[2] for c in body)
-        lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked))
+        lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked, row=row and not mono))
     chars.clear()
 
 
