@@ -61,9 +61,18 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class _Font:
+    """What the characters of one text object share: its font's style, its size, artifact or not."""
+
     bold: bool
     mono: bool
     artifact: bool
+    size: float = 0.0
+
+
+#: FPDFText_GetTextObject returning the object's address as an int: a cache key without a ctypes cast
+#: per character (the typed binding is used once per object).
+_text_object_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(
+    ctypes.cast(raw.FPDFText_GetTextObject, ctypes.c_void_p).value)
 
 
 class FontCache:
@@ -74,21 +83,24 @@ class FontCache:
         self._fonts: dict[int, tuple[bool, bool]] = {}
         self._buf = ctypes.create_string_buffer(256)
 
-    def traits(self, textpage, index: int) -> _Font:
-        obj = raw.FPDFText_GetTextObject(textpage, index)
-        key = ctypes.cast(obj, ctypes.c_void_p).value or 0
+    def traits(self, textpage, handle: int, index: int) -> _Font:
+        """Return the traits of the text object character `index` belongs to (`handle`: the page's address)."""
+        key = _text_object_address(handle, index) or 0
         found = self._objects.get(key)
         if found is None:
-            found = self._objects[key] = self._read(obj) if key else _Font(False, False, False)
+            obj = raw.FPDFText_GetTextObject(textpage, index)
+            # One text object has one font, size and matrix: its first character's size is every one's.
+            size = raw.FPDFText_GetFontSize(textpage, index)
+            found = self._objects[key] = self._read(obj, size) if key else _Font(False, False, False, size)
         return found
 
-    def _read(self, obj) -> _Font:
+    def _read(self, obj, size: float) -> _Font:
         font = raw.FPDFTextObj_GetFont(obj)
         fkey = ctypes.cast(font, ctypes.c_void_p).value or 0
         style = self._fonts.get(fkey)
         if style is None:
             style = self._fonts[fkey] = self._style(font) if fkey else (False, False)
-        return _Font(style[0], style[1], _is_artifact(obj))
+        return _Font(style[0], style[1], _is_artifact(obj), size)
 
     def _style(self, font) -> tuple[bool, bool]:
         n = raw.FPDFFont_GetBaseFontName(font, self._buf, len(self._buf))
@@ -123,6 +135,8 @@ def _is_artifact(obj) -> bool:
 
 def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) -> list[Line]:
     """Return the page's lines in reading order."""
+    textpage = textpage.raw if hasattr(textpage, "raw") else textpage  # the handle: no wrapper per call
+    handle = ctypes.cast(textpage, ctypes.c_void_p).value
     count = raw.FPDFText_CountChars(textpage)
     if count <= 0 or count > MAX_PAGE_CHARS:
         return []
@@ -137,18 +151,17 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
             if ch == "\n" and chars:
                 _close(chars, lines, page_index)
             continue
-        generated = raw.FPDFText_IsGenerated(textpage, i) == 1
-        raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
-        base = page_height - oy.value
-        if ch == " " and generated:
+        if ch == " " and raw.FPDFText_IsGenerated(textpage, i) == 1:
             if chars:
                 prev = chars[-1]
                 chars.append((" ", prev[2], prev[2], prev[3], prev[4], prev[5]))
             continue
-        font = fonts.traits(textpage, i)
+        font = fonts.traits(textpage, handle, i)
         if font.artifact:
             continue
-        size = raw.FPDFText_GetFontSize(textpage, i)
+        size = font.size
+        raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
+        base = page_height - oy.value
         raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
         if chars and abs(base - chars[-1][3]) > max(size, chars[-1][4]) * 0.6 and chars[-1][0] != " ":
             _close(chars, lines, page_index)  # a new line PDFium did not mark
@@ -176,15 +189,13 @@ def _without_stray_markers(lines: list[Line]) -> list[Line]:
 
 def _close(chars: list, lines: list[Line], page: int) -> None:
     """Turn the characters of one line into a Line (note markers out) and start the next."""
-    sizes = Counter()
-    for ch, _x0, _x1, _base, size, _f in chars:
-        if ch != " ":
-            sizes[round(size, 1)] += 1
+    sizes = Counter(c[4] for c in chars if c[0] != " ")
     if not sizes:
         chars.clear()
         return
     size = sizes.most_common(1)[0][0]
-    bases = sorted(c[3] for c in chars if c[0] != " " and round(c[4], 1) == size)
+    bases = sorted(c[3] for c in chars if c[0] != " " and c[4] == size)
+    size = round(size, 1)
     base = bases[len(bases) // 2]
     out: list[str] = []
     marked = False
