@@ -23,7 +23,7 @@ def _pandoc_book(tmp_path, fmt: str):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("fmt", ["docx", "fb2"])
+@pytest.mark.parametrize("fmt", ["docx", "odt", "fb2"])
 def test_a_pandoc_made_book_becomes_an_m4b_with_its_chapters(tmp_path, run_cli, fmt):
     book = _pandoc_book(tmp_path, fmt)
     out = tmp_path / "voyage.m4b"
@@ -39,6 +39,21 @@ def test_a_pdf_becomes_an_m4b(tmp_path, run_cli):
     assert result.returncode == 0, result.stderr
     chapters = read_chapters(out)
     assert len(chapters) == 1 and chapters[0][2] - chapters[0][1] > 20  # ~100 words of Lorem ipsum
+
+
+def test_a_kindle_book_lists_its_chapters_and_nothing_else_on_stdout(run_cli):
+    from app.book import load_book
+
+    mobi = sample("demo.mobi")
+    result = run_cli(mobi, "--list-chapters")
+    assert result.returncode == 0, result.stderr
+    book = load_book(mobi)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(book.title)
+    listed = [ln for ln in lines if ln[:5].strip().isdigit()]
+    assert len(listed) == len(book.chapters) and book.chapters[1].title in listed[1]
+    # KindleUnpack prints as it unpacks; none of it may reach stdout, which scripts read.
+    assert not any(word in result.stdout for word in ("Unpacking", "Processing", "Info:", "mobi8"))
 
 
 @pytest.mark.hub

@@ -50,6 +50,27 @@ def test_docx_notes_headers_and_frames_are_not_read():
     assert "My note" not in text and "endnote at the end" not in text
 
 
+def test_docx_page_headers_and_footers_are_never_read(tmp_path):
+    import docx
+
+    # Written with python-docx: a page header and footer, a German heading style, a body.
+    document = docx.Document()
+    section = document.sections[0]
+    section.header.paragraphs[0].text = "RUNNING HEADER OF EVERY PAGE"
+    section.footer.paragraphs[0].text = "Page footer text"
+    document.add_heading("Erstes Kapitel", level=1)
+    document.add_paragraph("Der Text des ersten Kapitels ist nicht lang, aber er ist da und wird gelesen.")
+    document.add_heading("Zweites Kapitel", level=1)
+    document.add_paragraph("Auch das zweite Kapitel hat einen Satz, der gelesen wird.")
+    path = tmp_path / "kapitel.docx"
+    document.save(str(path))
+    book = load_book(path)
+    assert [c.title for c in book.chapters] == ["Erstes Kapitel", "Zweites Kapitel"]
+    text = _all_text(book)
+    assert "RUNNING HEADER" not in text and "footer" not in text
+    assert book.language == "de"  # no language property: its function words say German
+
+
 def test_docx_heading_levels_and_localised_list_styles():
     headers = load_book(sample("pandoc-docx-headers.docx"))
     assert headers.chapters[0].title == "A Test of Headers"
