@@ -147,6 +147,23 @@ def test_hostile_files_get_one_line(tmp_path):
         load_book(fake)
 
 
+def test_a_password_protected_odt_is_one_line(tmp_path):
+    # LibreOffice keeps an encrypted ODT a ZIP; its manifest gives content.xml encryption data.
+    real = sample("pandoc-odt-odt-headers.odt")
+    locked = tmp_path / "locked.odt"
+    with zipfile.ZipFile(real) as src, zipfile.ZipFile(locked, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "META-INF/manifest.xml":
+                data = data.replace(b'manifest:full-path="content.xml"/>',
+                                    b'manifest:full-path="content.xml"><manifest:encryption-data '
+                                    b'manifest:checksum-type="SHA1/1K"/></manifest:file-entry>')
+                assert b"encryption-data" in data
+            dst.writestr(info, data)
+    with pytest.raises(ProtectedBook, match="password-protected"):
+        load_book(locked)
+
+
 def _exth(data: bytes) -> dict[int, bytes]:
     """Return the EXTH records of a MOBI's first record (read here, not with the mobi package)."""
     first = struct.unpack(">I", data[78:82])[0]
