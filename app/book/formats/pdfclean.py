@@ -219,7 +219,6 @@ class _Para:
     level: int
     kind: str
     last: Line
-    first: Line
     lines: int = 1
 
 
@@ -287,7 +286,7 @@ class Paragrapher:
             cur.lines += 1
             return
         self.flush()
-        self.cur = _Para(ln.text, level, kind, ln, ln)
+        self.cur = _Para(ln.text, level, kind, ln)
 
     def _continues(self, cur: _Para, ln: Line, level: int, kind: str) -> bool:
         prev = cur.last
@@ -297,18 +296,15 @@ class Paragrapher:
             # A heading runs on over its lines when they follow closely at the same size.
             return prev.page == ln.page and 0 < ln.base - prev.base < ln.size * 1.8 and cur.lines < 4
         size = self.style.body
-        left, right = self.margins.get((ln.page, ln.column), (ln.x0, ln.x1))
+        left = self.margins.get((ln.page, ln.column), (ln.x0, ln.x1))[0]
         p_left, p_right = self.margins.get((prev.page, prev.column), (prev.x0, prev.x1))
         same_flow = prev.page == ln.page and prev.column == ln.column
-        short_before = prev.x1 < p_right - size * 2.5
         if same_flow:
             gap = ln.base - prev.base
             if gap <= 0 or gap > self.style.pitch * 1.35 + 0.5:
-                return False
-        elif short_before and _END_SENTENCE.search(prev.text):
-            return False  # the paragraph ended at the foot of the column or page
-        if short_before and _END_SENTENCE.search(prev.text):
-            return False
+                return False  # extra space above: a new paragraph
+        if prev.x1 < p_right - size * 2.5 and _END_SENTENCE.search(prev.text):
+            return False  # a short line ending a sentence ended the paragraph (also at a column's or page's foot)
         if ln.x0 > left + size * 0.8 and (prev.x0 <= p_left + size * 0.5 or not same_flow):
             return kind == "code"  # an indented first line starts a paragraph
         return True
