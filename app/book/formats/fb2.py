@@ -87,15 +87,23 @@ def _inline(el: ET.Element) -> str:
     return re.sub(r"\s+([.,;:!?])", r"\1", clean_text("".join(parts)))
 
 
-def _blocks(body: ET.Element) -> list[Block]:
-    """Return a body's blocks: section titles as headings at their depth, paragraphs, stanzas, table rows."""
+def _blocks(body: ET.Element, options: ReadOptions) -> list[Block]:
+    """Return a body's blocks: section titles as headings at their depth, paragraphs, stanzas, table rows.
+
+    Text outside every section after the first one (a colophon some converters leave in the body,
+    where FB2 allows none) is back matter: read only with the matter.
+    """
     blocks: list[Block] = []
     # (element, section depth); iterative, so deep nesting cannot overflow the stack.
     stack: list[tuple[ET.Element, int]] = [(c, 0) for c in reversed(list(body))]
+    sections = 0
     while stack:
         el, depth = stack.pop()
         tag = _local(el.tag)
+        if depth == 0 and sections and tag != "section" and not options.include_matter:
+            continue
         if tag == "section":
+            sections += depth == 0
             stack.extend((c, depth + 1) for c in reversed(list(el)))
         elif tag == "title":
             text = clean_text(" ".join(_inline(p) for p in el if _local(p.tag) == "p"))
@@ -159,7 +167,7 @@ def read_fb2(path: Path, options: ReadOptions) -> Book:
     authors = [_person(a) for a in (info if info is not None else []) if _local(a.tag) == "author"]
     lang = clean_text((_child(info, "lang").text or "") if _child(info, "lang") is not None else "")
     bodies = [b for b in root if _local(b.tag) == "body" and (b.get("name") or "") not in ("notes", "comments")]
-    blocks = [blk for body in bodies for blk in _blocks(body)]
+    blocks = [blk for body in bodies for blk in _blocks(body, options)]
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=", ".join(a for a in authors if a), chapters=tuple(chapters), source=path,
                 language=options.language or lang.split("-")[0].lower()
