@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         if _debug():
             raise
         print(redact(f"error: {exc.one_line()}"), file=sys.stderr)
-        if not isinstance(exc, Cancelled):
+        if exc.traceback_helps:  # a user's mistake (a missing or locked book, a bad option) is no bug report
             print(f"(set {DEBUG_VAR}=1 for the traceback)", file=sys.stderr)
         return exc.exit_code
     except OSError as exc:  # the disk or a folder in the way: the user's environment, unless it is not

@@ -6,9 +6,10 @@ the folders this run would use (AUDIOBOOK_HOME and the other variables applied).
 from __future__ import annotations
 
 from app import paths
+from app.book.formats import FORMATS
 
 SYNOPSIS = """\
-audiobook.py BOOK [options]                       convert a book (EPUB, TXT, Markdown, HTML)
+audiobook.py BOOK [options]                       convert a book (the formats are listed below)
        audiobook.py BOOK BOOK... | FOLDER [--output DIR/]   many books as one queue through one server
        audiobook.py --list-voices [--backend B] [--api-url URL]
        audiobook.py --preview TEXT [--voice V] [--speed S] [-o FILE.wav]
@@ -88,10 +89,17 @@ def _files() -> str:
     return "files:\n" + "\n".join(f"  {path}\n      {what}" for path, what in rows)
 
 
+def _formats() -> str:
+    """Return the formats the tool reads, from the formats table (app/book/formats/table.py)."""
+    rows = [f"  {fmt.name:<10} {' '.join(fmt.suffixes)}" for fmt in FORMATS]
+    return ("book formats (a file is read by its content when its suffix says otherwise):\n"
+            + "\n".join(rows))
+
+
 def epilog() -> str:
     """Return the help's sections after the options: examples, exit codes, environment, files."""
     codes = "exit codes:\n" + "\n".join(f"  {code:<4} {what}" for code, what in EXIT_CODES)
     env = "environment:\n" + "\n".join(f"  {name:<26} {what}" for name, what in ENVIRONMENT)
     more = ("more: 'audiobook.py hub --help', 'audiobook.py backends --help', 'audiobook.py cache --help'; "
             "the README and app/docs/ in the checkout.")
-    return "\n\n".join((EXAMPLES, codes, env, _files(), more))
+    return "\n\n".join((_formats(), EXAMPLES, codes, env, _files(), more))

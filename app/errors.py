@@ -2,14 +2,18 @@
 
 Every error a user can cause or meet is one of these; `app.cli` turns each
 into one line (what is wrong, what to do) and an exit code. Anything else is a
-bug and gets a traceback only with AUDIOBOOK_DEBUG=1.
+bug and gets a traceback only with AUDIOBOOK_DEBUG=1. The hint to set it is
+printed only where a traceback could help: never after a user's own mistake
+(a missing, unsupported, damaged or protected book, a bad option or setting).
 
     AudiobookError                 base; .hint is the next thing to try
     ├── InputError                 the book or an option is unusable (exit 2)
     │   ├── BookNotFound
     │   ├── UnsupportedFormat
     │   ├── CorruptBook
+    │   ├── ProtectedBook          DRM or a password: the text is locked
     │   └── EmptyBook
+    │       └── ScannedBook        pages are pictures of text: OCR first
     ├── OutputError                cannot write output or cache (exit 3)
     ├── ConfigError                settings, catalog key, unknown backend (exit 2)
     ├── BackendError               a backend failed to produce audio (exit 4)
@@ -34,6 +38,8 @@ class AudiobookError(Exception):
     """Base of every error the CLI reports as one line."""
 
     exit_code = 1
+    #: Whether "(set AUDIOBOOK_DEBUG=1 for the traceback)" follows the line: not for a user's mistake.
+    traceback_helps = True
 
     def __init__(self, message: str, *, hint: str | None = None, log_path: Path | None = None):
         super().__init__(message)
@@ -53,6 +59,7 @@ class AudiobookError(Exception):
 
 class InputError(AudiobookError):
     exit_code = 2
+    traceback_helps = False
 
 
 class BookNotFound(InputError):
@@ -67,8 +74,16 @@ class CorruptBook(InputError):
     pass
 
 
+class ProtectedBook(InputError):
+    """DRM or a password locks the book's text."""
+
+
 class EmptyBook(InputError):
     pass
+
+
+class ScannedBook(EmptyBook):
+    """The pages are pictures of text with no text layer: it needs OCR first."""
 
 
 class OutputError(AudiobookError):
@@ -77,6 +92,7 @@ class OutputError(AudiobookError):
 
 class ConfigError(AudiobookError):
     exit_code = 2
+    traceback_helps = False
 
 
 class BackendError(AudiobookError):
@@ -132,10 +148,12 @@ class ProvisionError(AudiobookError):
 
 class LockedError(AudiobookError):
     exit_code = 5
+    traceback_helps = False
 
 
 class Cancelled(AudiobookError):
     exit_code = 130
+    traceback_helps = False
 
 
 #: errno values that mean the user's disk or folders are in the way, not a bug in the app.

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # System packages the tests use as independent readers and validators, from Debian:
 #   ffmpeg (ffprobe reads chapter tracks back), epubcheck (validates EPUB output),
-#   chromium + chromium-driver (drives the web hub in a real browser).
+#   chromium + chromium-driver (drives the web hub in a real browser),
+#   pandoc (makes DOCX/ODT/FB2 twins of an EPUB), poppler-utils (pdftotext/pdftoppm read and draw PDFs
+#   independently), qpdf (reads a PDF's outline independently) for tests/formats.
 # The app itself needs none of them (its ffmpeg comes from the imageio-ffmpeg wheel).
 # Idempotent: installs only what is missing. Skipped when AUDIOBOOK_NO_APT=1.
 set -euo pipefail
@@ -11,6 +13,9 @@ command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
 command -v epubcheck >/dev/null 2>&1 || need+=(epubcheck)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+command -v pandoc >/dev/null 2>&1 || need+=(pandoc)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 [ ${#need[@]} -eq 0 ] && exit 0
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -5,22 +5,15 @@ import dataclasses
 import re
 from pathlib import Path
 
-from app.book.inputfile import MAX_EPUB_BYTES, MAX_TEXT_BYTES, check_book_file, read_book_bytes
+from app.book.formats import FORMATS, format_names, resolve_format
+from app.book.inputfile import MAX_TEXT_BYTES, check_book_file
 from app.book.model import Book, Chapter, Cover, ReadOptions
-from app.errors import BookNotFound, EmptyBook, InputError, UnsupportedFormat
+from app.errors import BookNotFound, EmptyBook, InputError
 
 __all__ = ["Book", "Chapter", "Cover", "ReadOptions", "load_book", "select_chapters", "SUPPORTED_SUFFIXES", "MAX_TEXT_BYTES"]
 
-#: Suffix -> format name.
-SUPPORTED_SUFFIXES = {
-    ".epub": "epub",
-    ".txt": "text",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".html": "html",
-    ".htm": "html",
-    ".xhtml": "html",
-}
+#: Suffix -> format key, from the formats table (app/book/formats/table.py).
+SUPPORTED_SUFFIXES = {suffix: fmt.key for fmt in FORMATS for suffix in fmt.suffixes}
 
 
 def load_book(path: Path, *, title: str | None = None, author: str | None = None,
@@ -33,27 +26,11 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
     if not path.exists() and not path.is_symlink():
         raise BookNotFound(f"No such file: {path}", hint="Check the path and try again")
     if path.is_dir():
-        raise BookNotFound(f"{path} is a folder, not a book file", hint="Pass the .epub, .txt, .md or .html file itself")
-    kind = SUPPORTED_SUFFIXES.get(path.suffix.lower())
-    if kind is None:
-        names = ", ".join(sorted(set(SUPPORTED_SUFFIXES)))
-        raise UnsupportedFormat(
-            f"{path.name}: unsupported format {path.suffix or '(no suffix)'!r}; supported: {names}",
-            hint="Convert the book to EPUB (e.g. with Calibre) or rename a plain-text file to .txt",
-        )
-    check_book_file(path, MAX_EPUB_BYTES if kind == "epub" else MAX_TEXT_BYTES)
-    if kind == "epub":
-        from app.book.epub import read_epub
-
-        book = read_epub(path, options=options)
-    elif kind == "html":
-        from app.book.html import load_html
-
-        book = load_html(path, read_book_bytes(path), options)
-    else:
-        from app.book.text import load_markdown, load_text
-
-        book = (load_markdown if kind == "markdown" else load_text)(path, read_book_bytes(path), options)
+        raise BookNotFound(f"{path} is a folder, not a book file", hint=f"Pass the book file itself ({format_names()})")
+    check_book_file(path, max(f.max_bytes for f in FORMATS))
+    fmt = resolve_format(path)
+    check_book_file(path, fmt.max_bytes)
+    book = fmt.read(path, options)
     if not book.chapters:
         raise EmptyBook(f"{path.name} has no readable text", hint="Check that the file is the book itself, not a scan or a cover")
     book = dataclasses.replace(

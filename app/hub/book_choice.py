@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.book import SUPPORTED_SUFFIXES
+from app.book.formats import book_suffix, format_names, is_book_name
 
 #: The checkout (or installed tree) this app runs from: a place for code, not books.
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
-#: What the file browser and the form say the tool reads.
-KINDS = "EPUB, TXT, Markdown or HTML"
+#: What the file browser and the form say the tool reads (from the formats table).
+KINDS = format_names()
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -45,9 +45,9 @@ def unsupported_reason(path: Path) -> str | None:
     """Return one line saying why `path` cannot be converted, or None when it looks like a book file."""
     if path.is_dir():
         return f"{path.name} is a folder; choose a book file ({KINDS})."
-    if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-        shown = path.suffix or "no suffix"
-        return f"{path.name}: {shown} is not a format this tool reads; choose an {KINDS} file."
+    if not is_book_name(path):
+        shown = book_suffix(path) or "no suffix"
+        return f"{path.name}: {shown} is not a format this tool reads; choose a file in one of these formats: {KINDS}."
     return None
 
 

@@ -153,14 +153,15 @@ def test_sample_builder_regenerates_the_same_book(tmp_path):
 
 @pytest.mark.parametrize("name,error,words", [
     ("missing.epub", BookNotFound, "No such file"),
-    ("book.pdf", UnsupportedFormat, ".epub"),
+    ("book.djvu", UnsupportedFormat, ".epub"),
+    ("book.pdf", CorruptBook, "not a readable PDF"),
     ("bad.epub", CorruptBook, "not a readable EPUB"),
     ("empty.txt", EmptyBook, "no readable text"),
     ("controls.txt", EmptyBook, "no readable text"),
     ("binary.txt", CorruptBook, "binary"),
 ])
 def test_bad_inputs_give_one_line_errors(tmp_path, name, error, words):
-    contents = {"book.pdf": b"%PDF-1.4", "bad.epub": b"PK\x03\x04 not really", "empty.txt": b"\n\n  \n",
+    contents = {"book.djvu": b"AT&TFORM", "book.pdf": b"%PDF-1.4", "bad.epub": b"PK\x03\x04 not really", "empty.txt": b"\n\n  \n",
                 "controls.txt": b"\x07\x08 \n\n * * * \n", "binary.txt": bytes(range(32)) * 50}
     path = tmp_path / name
     if name in contents:

@@ -61,7 +61,7 @@ async def test_the_picker_starts_in_home_when_the_hub_runs_from_the_checkout(tmp
 
 
 async def test_a_file_the_tool_cannot_read_is_refused_where_it_is_picked(tmp_path, monkeypatch):
-    (tmp_path / "a-scan.pdf").write_bytes(b"%PDF-1.4\n")
+    (tmp_path / "a-scan.djvu").write_bytes(b"AT&TFORM")
     (tmp_path / "b-book.md").write_text(THREE_CHAPTERS)
     monkeypatch.chdir(tmp_path)
     app = HubApp(setup_wizard=False)
@@ -69,11 +69,11 @@ async def test_a_file_the_tool_cannot_read_is_refused_where_it_is_picked(tmp_pat
         await pilot.press("g", "ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, FilePickModal), what="the file picker")
         picker = app.screen
-        await pilot.press("down", "enter")  # the PDF (sorted first)
+        await pilot.press("down", "enter")  # the DjVu scan (sorted first)
         await pilot.pause()
-        assert app.screen is picker, "the PDF was taken"
+        assert app.screen is picker, "the DjVu file was taken"
         line = str(picker.query_one("#filepick-error").render())
-        assert "a-scan.pdf" in line and ".pdf is not a format this tool reads" in line and "EPUB" in line
+        assert "a-scan.djvu" in line and ".djvu is not a format this tool reads" in line and "EPUB" in line
         assert "\n" not in line.strip()
         assert_in_view(picker.query_one("#filepick-error"))  # at 80x24, under the tree
         await pilot.press("down", "enter")  # the Markdown book
@@ -88,8 +88,8 @@ async def test_a_file_the_tool_cannot_read_is_refused_where_it_is_picked(tmp_pat
 
 
 async def test_a_typed_path_to_a_non_book_gets_one_line_in_the_form_and_start_refuses(tmp_path):
-    scan = tmp_path / "notes.pdf"
-    scan.write_bytes(b"%PDF-1.4\n")
+    scan = tmp_path / "notes.djvu"
+    scan.write_bytes(b"AT&TFORM")
     app = HubApp(setup_wizard=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g")
@@ -98,7 +98,7 @@ async def test_a_typed_path_to_a_non_book_gets_one_line_in_the_form_and_start_re
         form.query_one("#book").value = str(scan)
         await pilot.pause()
         error = form.query_one("#book-error")
-        assert error.display and "notes.pdf: .pdf is not a format this tool reads" in str(error.render())
+        assert error.display and "notes.djvu: .djvu is not a format this tool reads" in str(error.render())
         assert_in_view(error)  # under the field, wrapped at 80 columns
         await pilot.press("ctrl+r")
         await pilot.pause()

@@ -19,9 +19,9 @@ def test_missing_book(tmp_path, run_cli):
 
 
 def test_unsupported_format_names_the_supported_ones(tmp_path, run_cli):
-    pdf = tmp_path / "book.pdf"
-    pdf.write_bytes(b"%PDF-1.4\n")
-    result = run_cli(pdf)
+    djvu = tmp_path / "book.djvu"
+    djvu.write_bytes(b"AT&TFORM")
+    result = run_cli(djvu)
     assert result.returncode == 2
     line = _one_error_line(result)
     assert ".epub" in line and ".txt" in line

@@ -1,0 +1,64 @@
+"""Read a Kindle book (MOBI, AZW, AZW3/KF8) by unpacking it to the EPUB or HTML inside, read as those.
+
+The `mobi` package (KindleUnpack's code, GPL-3.0) unpacks into a private temporary folder that
+is removed afterwards: a KF8 book (AZW3, or the KF8 half of a joint MOBI) gives its EPUB, an
+old MOBI its HTML, a Print Replica its PDF; each is then read by the reader of that format.
+A DRM-protected book is refused from its header before anything is unpacked.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import struct
+import tempfile
+from pathlib import Path
+
+from app.book.inputfile import read_book_bytes
+from app.book.model import Book, ReadOptions
+from app.errors import CorruptBook, ProtectedBook
+
+_HINT = "Use a clean copy of the book, or convert it with Calibre"
+
+
+def _encryption(head: bytes, name: str) -> int:
+    """Return the MOBI header's encryption type (0: none) from the PalmDB header and record 0."""
+    if len(head) < 86:
+        raise CorruptBook(f"{name} is not a readable MOBI (too short)", hint=_HINT)
+    (records,) = struct.unpack(">H", head[76:78])
+    (first,) = struct.unpack(">I", head[78:82])
+    if records < 1 or first + 16 > len(head):
+        raise CorruptBook(f"{name} is not a readable MOBI (bad record table)", hint=_HINT)
+    (kind,) = struct.unpack(">H", head[first + 12:first + 14])
+    return kind
+
+
+def read_mobi(path: Path, options: ReadOptions) -> Book:
+    """Return the narrated chapters of a Kindle book, read from the EPUB, HTML or PDF it unpacks to."""
+    from app.book.formats.table import FORMATS
+
+    head = read_book_bytes(path, 512 * 1024 * 1024)[:64 * 1024]
+    if _encryption(head, path.name) != 0:
+        raise ProtectedBook(f"{path.name} is DRM-protected (its text is encrypted)", hint="Convert a DRM-free copy")
+    from loguru import logger
+    from mobi.kindleunpack import unpackBook
+
+    logger.disable("mobi")  # its progress lines are not the user's business
+    with tempfile.TemporaryDirectory(prefix="audiobook-mobi-") as tmp:
+        try:
+            # KindleUnpack prints as it goes; stdout is where the CLI prints the finished book's path.
+            with contextlib.redirect_stdout(io.StringIO()):
+                unpackBook(str(path), tmp, epubver="A")
+        except Exception as exc:  # noqa: BLE001 - KindleUnpack raises bare Exceptions on damaged books
+            if "encrypt" in str(exc).lower():
+                raise ProtectedBook(f"{path.name} is DRM-protected", hint="Convert a DRM-free copy") from None
+            raise CorruptBook(f"{path.name} is not a readable Kindle book ({exc})", hint=_HINT) from None
+        root = Path(tmp)
+        found = (sorted((root / "mobi8").glob("*.epub")) + sorted((root / "mobi7").glob("*.html"))
+                 + sorted(root.glob("*.pdf")))
+        if not found:
+            raise CorruptBook(f"{path.name} unpacked to no readable book", hint=_HINT)
+        inner = found[0]
+        fmt = next(f for f in FORMATS if inner.suffix.lower() in f.suffixes)
+        book = fmt.read(inner, options)
+    return dataclasses.replace(book, source=path)

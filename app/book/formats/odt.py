@@ -1,0 +1,152 @@
+"""Read an OpenDocument text (ODT) from its content.xml: text:h outline levels, notes and indexes out.
+
+The container is read with SafeZip (zip-bomb and path limits) and content.xml with the same
+non-resolving, offline parser as EPUB's XML (entity declarations refused). Page headers and
+footers live in styles.xml, which is never read; so do notes (text:note, footnotes and endnotes
+alike), the tables of contents and indexes, and tracked deletions.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lxml import etree
+
+from app.book.blocks import Block, split_chapters
+from app.book.formats.language import guess_language
+from app.book.model import Book, ReadOptions
+from app.book.normalize import clean_text
+from app.book.safezip import Limits, SafeZip, parse_xml
+from app.errors import CorruptBook, ProtectedBook
+
+TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+OFFICE = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+DC = "http://purl.org/dc/elements/1.1/"
+META = "urn:oasis:names:tc:opendocument:xmlns:meta:1.0"
+MANIFEST = "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"
+_T = f"{{{TEXT}}}"
+#: Elements whose content is never narration.
+_SKIP = frozenset(f"{_T}{n}" for n in (
+    "note", "table-of-content", "alphabetical-index", "illustration-index", "table-index", "object-index",
+    "user-index", "bibliography", "tracked-changes", "sequence-decls", "variable-decls", "user-field-decls",
+    "bookmark-ref", "note-ref",
+)) | {f"{{{OFFICE}}}annotation", f"{{{OFFICE}}}forms"}
+STYLE = "urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+#: Paragraph styles of code: "Preformatted Text" (pandoc's and LibreOffice's), "Source Code", "Listing".
+_CODE_STYLE = re.compile(r"preformatted|source.?code|source.?text|^code\b|verbatim|listing", re.I)
+_HINT = "Open and save it again in LibreOffice, or use a clean copy"
+
+
+def _text(el: etree._Element) -> str:
+    """Return an inline run of text: spans and links read, text:s/tab/line-break as spaces, notes out."""
+    parts: list[str] = [el.text or ""]
+    stack: list[tuple[etree._Element, bool]] = [(child, False) for child in reversed(el)]
+    while stack:
+        node, closing = stack.pop()
+        if closing:
+            parts.append(node.tail or "")
+            continue
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if tag in _SKIP or not tag:
+            parts.append(node.tail or "")
+            continue
+        if tag in (f"{_T}s", f"{_T}tab", f"{_T}line-break"):
+            parts.append(" ")
+        else:
+            parts.append(node.text or "")
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
+    return "".join(parts)
+
+
+def code_styles(*roots: etree._Element) -> set[str]:
+    """Return the paragraph style names that are code, or inherit from one (automatic styles included)."""
+    parents: dict[str, str] = {}
+    for root in roots:
+        for st in root.iter(f"{{{STYLE}}}style"):
+            name = st.get(f"{{{STYLE}}}name") or ""
+            parents[name] = st.get(f"{{{STYLE}}}parent-style-name") or ""
+    code: set[str] = set()
+    for name in parents:
+        seen, cur = 0, name
+        while cur and seen < 20:
+            if _CODE_STYLE.search(cur.replace("_20_", " ")):
+                code.add(name)
+                break
+            cur, seen = parents.get(cur, ""), seen + 1
+    return code
+
+
+def _blocks(office_text: etree._Element, code: set[str] = frozenset()) -> list[Block]:
+    """Return the document's blocks in order: headings by outline level, paragraphs, list items, table rows."""
+    blocks: list[Block] = []
+    stack: list[etree._Element] = list(reversed(office_text))
+    while stack:
+        el = stack.pop()
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if not tag or tag in _SKIP:
+            continue
+        if tag == f"{_T}h":
+            text = clean_text(_text(el))
+            if text:
+                level = el.get(f"{_T}outline-level") or "1"
+                blocks.append(Block(text, min(6, max(1, int(level) if level.isdigit() else 1))))
+        elif tag == f"{_T}p":
+            text = clean_text(_text(el))
+            if text:
+                kind = "code" if el.get(f"{_T}style-name") in code else "text"
+                blocks.append(Block(text, 0, set(), kind))
+        elif tag == f"{{{TABLE}}}table-row":
+            cells = [clean_text(_text(p)) for cell in el for p in cell.iter(f"{_T}p", f"{_T}h")]
+            row = "; ".join(c for c in cells if c)
+            if row:
+                blocks.append(Block(row))
+        else:
+            # Lists, sections, tables, frames and text boxes: read what they hold, in order.
+            stack.extend(reversed(el))
+    return blocks
+
+
+def _meta(zf: SafeZip, book: str) -> tuple[str, str, str]:
+    if not zf.has("meta.xml"):
+        return "", "", ""
+    root = parse_xml(zf.read("meta.xml"), "meta.xml", book)
+
+    def first(*tags: str) -> str:
+        for tag in tags:
+            el = root.find(f".//{tag}")
+            if el is not None and clean_text(el.text or ""):
+                return clean_text(el.text or "")
+        return ""
+
+    return (first(f"{{{DC}}}title"), first(f"{{{DC}}}creator", f"{{{META}}}initial-creator"),
+            first(f"{{{DC}}}language"))
+
+
+def read_odt(path: Path, options: ReadOptions) -> Book:
+    """Return the narrated chapters of an ODT, with title, author and language from meta.xml."""
+    book = path.name
+    with SafeZip(path, Limits(max_entries=5_000, max_total_bytes=512 * 1024 * 1024)) as zf:
+        if zf.has("META-INF/manifest.xml"):
+            manifest = parse_xml(zf.read("META-INF/manifest.xml"), "META-INF/manifest.xml", book)
+            for entry in manifest.iter(f"{{{MANIFEST}}}file-entry"):
+                if entry.get(f"{{{MANIFEST}}}full-path") == "content.xml" and len(entry):
+                    raise ProtectedBook(f"{book} is password-protected (its content is encrypted)",
+                                        hint="Save an unprotected copy and convert that")
+        if not zf.has("content.xml"):
+            raise CorruptBook(f"{book} is not a readable ODT (no content.xml)", hint=_HINT)
+        root = parse_xml(zf.read("content.xml"), "content.xml", book)
+        # styles.xml only for its style names (its page headers and footers are never read).
+        styles = parse_xml(zf.read("styles.xml"), "styles.xml", book) if zf.has("styles.xml") else root
+        title, author, language = _meta(zf, book)
+    office_text = root.find(f".//{{{OFFICE}}}body/{{{OFFICE}}}text")
+    if office_text is None:
+        raise CorruptBook(f"{book} is not a text document (no office:text; a spreadsheet or drawing?)", hint=_HINT)
+    blocks = _blocks(office_text, code_styles(styles, root))
+    if not title:
+        title = next((b.text for b in blocks if b.level == 1), "")
+    chapters = split_chapters(blocks, title or path.stem, options)
+    return Book(title=title, author=author, chapters=tuple(chapters), source=path,
+                language=options.language or language.split("-")[0].lower()
+                or guess_language(b.text for b in blocks if not b.level))

@@ -1,0 +1,286 @@
+"""Read a PDF as a book, not as pages: chapters from its outline (else its headings), narration only.
+
+PDFium (through pypdfium2, Apache-2.0/BSD) gives every character with its position, size and
+font; pdflayout makes lines of them page by page, pdfclean takes out what is not narration and
+joins the rest into paragraphs. PDFium was chosen over pdfminer.six because it is C: a
+1,000-page book's characters are read in seconds, not minutes, and a page's objects are freed
+when the page is closed, so memory stays flat in page count (benchmarks/pdf_plan.py).
+"""
+from __future__ import annotations
+
+import ctypes
+import re
+import struct
+import zlib
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+
+from app.book.blocks import UNLISTED_MIN_WORDS, Block, split_chapters
+from app.book.cleanup import body_words, is_matter_title, narration
+from app.book.formats.pdfclean import (
+    Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary,
+)
+from app.book.formats.language import guess_language
+from app.book.formats.pdflayout import FontCache, Line, page_lines
+from app.book.model import Book, Chapter, Cover, ReadOptions
+from app.book.normalize import clean_text
+from app.errors import CorruptBook, ProtectedBook, ScannedBook
+
+#: Pages past which a PDF is refused (the longest printed books run to a few thousand).
+MAX_PAGES = 20_000
+#: Outline entries read at most (a hostile outline can be a cycle or millions long).
+MAX_OUTLINE = 20_000
+#: A page with fewer characters than this has no text layer (a picture, a blank page, a scan).
+SCAN_CHARS_PER_PAGE = 20
+#: Fewer pages with text than this share of all, and the PDF is (mostly) a scan: refused, not half read.
+MIN_TEXT_PAGES = 0.5
+_OCR_HINT = ("Run OCR on it first (e.g. Debian's ocrmypdf: 'ocrmypdf book.pdf book-ocr.pdf'), "
+             "then convert the result")
+
+
+def _open(path: Path) -> pdfium.PdfDocument:
+    try:
+        return pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        code = getattr(exc, "err_code", None)
+        if code == raw.FPDF_ERR_PASSWORD:
+            raise ProtectedBook(f"{path.name} is password-protected (encrypted PDF)",
+                                hint="Save an unprotected copy (e.g. 'qpdf --decrypt --password=PW in.pdf out.pdf') "
+                                     "and convert that") from None
+        if code == raw.FPDF_ERR_SECURITY:
+            raise ProtectedBook(f"{path.name} is DRM-protected (an unsupported security handler)",
+                                hint="Convert a DRM-free copy") from None
+        why = {raw.FPDF_ERR_FORMAT: "damaged, or not a PDF", raw.FPDF_ERR_FILE: "cannot be opened"}.get(
+            code, f"PDFium error {code}")
+        raise CorruptBook(f"{path.name} is not a readable PDF ({why})", hint="Use a clean copy of the book") from None
+
+
+def _read_pages(doc: pdfium.PdfDocument) -> list[Page]:
+    """Return every page's lines; each page is closed before the next is opened."""
+    fonts = FontCache()
+    pages: list[Page] = []
+    for i in range(len(doc)):
+        try:
+            page = doc[i]
+        except pdfium.PdfiumError:
+            pages.append(Page(i, 792.0, []))  # one damaged page costs that page, not the book
+            continue
+        try:
+            height = page.get_height()
+            textpage = page.get_textpage()
+            try:
+                lines = page_lines(textpage, i, height, fonts)
+            finally:
+                fonts.forget_page()
+                textpage.close()
+        finally:
+            page.close()
+        pages.append(Page(i, height, lines))
+    return pages
+
+
+def _outline(doc: pdfium.PdfDocument) -> list[tuple[int, str, int]]:
+    """Return the outline's chapter entries as (level, title, page index), in order."""
+    entries: list[tuple[int, str, int]] = []
+    try:
+        for n, item in enumerate(doc.get_toc(max_depth=6)):
+            if n >= MAX_OUTLINE:
+                break
+            dest = item.get_dest()
+            index = dest.get_index() if dest is not None else None
+            title = clean_text(item.get_title() or "")
+            if index is not None and title:
+                entries.append((item.level, title, index))
+    except (pdfium.PdfiumError, ValueError, RecursionError):
+        return entries
+    if not entries:
+        return []
+    top = min(level for level, _, _ in entries)
+    chapters = [e for e in entries if e[0] == top]
+    if len(chapters) == 1:
+        # A lone top entry is the book's own title: its children are the chapters.
+        deeper = [e for e in entries if e[0] == top + 1]
+        chapters = deeper or chapters
+    return chapters
+
+
+def _breaks(entries: list[tuple[int, str, int]], pages: list[Page], para: Paragrapher
+            ) -> dict[int, dict[int, tuple[str, int]]]:
+    """Return, per page, where each outline chapter starts: line index -> (title, last heading line)."""
+    out: dict[int, dict[int, tuple[str, int]]] = {}
+    last = (-1, -1)
+    for _level, title, index in entries:
+        spot = None
+        for page in pages[index:index + 2]:
+            # Several entries may start on one page ("2.1", "2.2"): look below the last one found.
+            after = last[1] + 1 if page.index == last[0] else 0
+            hit = _find_title(page.lines, title, para, after)
+            if hit is not None:
+                spot = (page.index, *hit)
+                break
+        if spot is None and index < len(pages):
+            # Not on its page: a listing's title went with its page (a contents or index page left
+            # empty), which may be the next one when the outline points at the page before it.
+            empty = next((p.index for p in pages[index:index + 2] if not p.lines), index)
+            spot = (empty, 0, -1)
+        if spot is None or (spot[0], spot[1]) <= last:
+            continue
+        last = (spot[0], spot[1])
+        out.setdefault(spot[0], {})[spot[1]] = (title, spot[2])
+    return out
+
+
+def _find_title(lines: list[Line], title: str, para: Paragrapher, after: int = 0) -> tuple[int, int] | None:
+    """Return (first line of the chapter's heading, its last line) on a page at or below `after`, or None."""
+    for k in range(after, len(lines)):
+        ln = lines[k]
+        end = None
+        if same_words(ln.text, title):
+            end = k
+        elif k + 1 < len(lines) and same_words(f"{ln.text} {lines[k + 1].text}", title):
+            end = k + 1
+        if end is None:
+            continue
+        start = k
+        # "CHAPTER" / "TWO" above the title: a label, said as part of the title.
+        while start > after and para.level_of(lines[start - 1]) and len(lines[start - 1].text.split()) <= 3:
+            start -= 1
+        return start, end
+    return None
+
+
+def _meta(doc: pdfium.PdfDocument, key: str) -> str:
+    try:
+        return clean_text(doc.get_metadata_value(key) or "")
+    except (pdfium.PdfiumError, KeyError, ValueError):
+        return ""
+
+
+def _language(doc: pdfium.PdfDocument) -> str:
+    """Return the catalog's /Lang as a primary subtag ("de"), "" when absent."""
+    try:
+        n = raw.FPDFCatalog_GetLanguage(doc, None, 0)
+        if n <= 2 or n > 200:
+            return ""
+        buf = (ctypes.c_ushort * (n // 2 + 1))()
+        raw.FPDFCatalog_GetLanguage(doc, buf, n)
+        lang = bytes(buf)[: n - 2].decode("utf-16-le", "replace").strip()
+    except (AttributeError, OSError, ValueError, ctypes.ArgumentError):
+        return ""
+    return lang.split("-")[0].lower() if lang.replace("-", "").isalpha() else ""
+
+
+def _cover(doc: pdfium.PdfDocument) -> Cover | None:
+    """Return the first page drawn as a PNG, 600 pixels tall: the book's cover."""
+    try:
+        page = doc[0]
+        try:
+            scale = min(3.0, 600 / max(1.0, page.get_height()))
+            bitmap = page.render(scale=scale, rev_byteorder=True)  # RGB(A) byte order, as PNG wants it
+            pixels = bitmap.to_numpy()
+        finally:
+            page.close()
+    except (pdfium.PdfiumError, ValueError, IndexError, MemoryError):
+        return None  # a cover is a nicety: a page that cannot be drawn costs only it
+    return Cover(png(pixels[:, :, :3]), "image/png")
+
+
+def png(rgb) -> bytes:
+    """Return an RGB pixel array (height x width x 3, uint8) as PNG bytes (no picture library needed)."""
+    height, width = rgb.shape[0], rgb.shape[1]
+    rows = b"".join(b"\x00" + rgb[y].tobytes() for y in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 6))
+            + chunk(b"IEND", b""))
+
+
+#: An index entry's page references: "Atlas, 24", "Abstand, 86-88".
+_PAGE_REF = re.compile(r",\s*\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?\b")
+
+
+def _is_index(paragraphs: tuple[str, ...]) -> bool:
+    """Return whether a chapter is a back-of-book index: page references every few words."""
+    words = sum(len(p.split()) for p in paragraphs)
+    refs = sum(len(_PAGE_REF.findall(p)) for p in paragraphs)
+    return words >= 30 and refs >= words / 6
+
+
+def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter]:
+    """Return one chapter per outline entry (the level-1 blocks), as the outline says, titles repeated or not.
+
+    The text before the first entry (title page, contents) is read only when it is long enough to
+    be an unlisted preface, or with the matter; entries titled as matter (index, licence) likewise.
+    """
+    groups: list[tuple[str, list[Block]]] = [("", [])]
+    for block in blocks:
+        if block.level == 1:
+            groups.append((block.text, [block]))
+        else:
+            groups[-1][1].append(block)
+    front = groups.pop(0)[1]
+    out: list[tuple[str, tuple[str, ...]]] = []
+    if front and (options.include_matter or body_words(front) >= UNLISTED_MIN_WORDS):
+        heads = [b.text for b in front if b.level]
+        paragraphs = narration(front, options)
+        if options.include_matter or not (heads and is_matter_title(heads[0]) or _is_index(paragraphs)):
+            out.append((heads[0] if heads else "", paragraphs))
+    for title, group in groups:
+        paragraphs = narration(group, options)
+        if not body_words(group):
+            continue  # only its heading: a listing page taken out, or a part title with nothing under it
+        if not options.include_matter and (is_matter_title(title) or _is_index(paragraphs)):
+            continue
+        out.append((title, paragraphs))
+    chapters: list[Chapter] = []
+    for title, paragraphs in out:
+        if paragraphs:
+            chapters.append(Chapter(len(chapters) + 1, title or f"Chapter {len(chapters) + 1}", paragraphs))
+    return chapters
+
+
+def read_pdf(path: Path, options: ReadOptions) -> Book:
+    """Return the narrated chapters of a PDF, with its title, author, language and cover."""
+    doc = _open(path)
+    try:
+        if len(doc) > MAX_PAGES:
+            raise CorruptBook(f"{path.name} has {len(doc):,} pages (limit {MAX_PAGES:,})",
+                              hint="Split the book into smaller files")
+        pages = _read_pages(doc)
+        texts = sum(1 for p in pages if sum(len(ln.text) for ln in p.lines) >= SCAN_CHARS_PER_PAGE)
+        if not texts:
+            raise ScannedBook(f"{path.name} has no text layer: its pages are images of text (a scan)",
+                              hint=_OCR_HINT)
+        if texts < len(pages) * MIN_TEXT_PAGES:
+            # Reading the few pages that have text would be a fraction of the book, silently.
+            raise ScannedBook(f"{path.name} has a text layer on only {texts} of its {len(pages)} pages; "
+                              "the others are pictures of text or blank", hint=_OCR_HINT)
+        entries = _outline(doc)
+        title = _meta(doc, "Title")
+        author = _meta(doc, "Author")
+        language = options.language or _language(doc)
+        cover = _cover(doc)
+    finally:
+        doc.close()
+    style = measure(pages)
+    strip_page_furniture(pages, style, listings=not options.include_matter)
+    strip_footnotes(pages, style)
+    plain, compounds = vocabulary(pages)
+    para = Paragrapher(style, plain, compounds, outline_levels=bool(entries))
+    breaks = _breaks(entries, pages, para) if entries else {}
+    for page in pages:
+        para.page(page, breaks.get(page.index, {}))
+    para.flush()
+    if not title:
+        title = next((clean_text(b.text) for b in para.blocks if b.level == 1), "")
+    language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
+    if entries:
+        chapters = _outline_chapters(para.blocks, options)
+    else:
+        chapters = split_chapters(para.blocks, title or path.stem, options)
+    return Book(title=title, author=author, chapters=tuple(chapters), source=path, language=language, cover=cover)

@@ -1,0 +1,322 @@
+"""From a PDF's lines to a book's blocks: only the narration, in paragraphs.
+
+The rules are generic, measured on the document itself, never on one book:
+- running heads and feet: lines in a page's top or bottom zone that repeat across pages once
+  digits and Roman numerals are normalised (odd and even pages apart), and any line at the
+  height and size where such repeating lines stand; page numbers ("12", "xii", "3 / 40",
+  "Page 3 of 40");
+- footnotes: the run of smaller-than-body lines at a page's foot that starts with a note marker;
+- contents listings: lines ending in dot leaders and a page number;
+- paragraphs: a line joins the one before unless the space above it, an indented first line,
+  a short line ending a sentence before it, or a change of style starts a new one, across
+  columns and pages alike;
+- hyphenation: "exam-" + "ple" is "example", unless the book writes "exam-ple" mid-line
+  elsewhere and never "example";
+- headings: lines larger than the body text, or bold lines standing alone, ranked by size.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from app.book.blocks import Block
+from app.book.formats.pdflayout import Line, soft_hyphen_end
+
+#: Share of the page height at its top and bottom where running heads and feet stand.
+ZONE = 0.12
+#: A normalised line seen at this many pages' edges is a running head or foot.
+MIN_REPEATS = 3
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-\u2013\u2014\s]*(?:\d{1,5}|[ivxlcdm]{1,8})(?:\s*(?:/|of|von|de|sur)\s*\d{1,5})?[-\u2013\u2014\s]*$",
+    re.I)
+_ROMAN_TOKEN = re.compile(r"\b[ivxlcdm]{1,8}\b", re.I)
+_DIGITS = re.compile(r"\d+")
+#: A contents entry without leaders: "3.1 Notable differences with C 45", "Preface xi".
+_CONTENTS_ENTRY = re.compile(r"^(?:[\dA-Z]{1,3}(?:\.\d{1,3})*\.?\s+)?[^\d\s].*\s(?:\d{1,4}|[ivxlc]{1,6})$")
+#: A page is a contents page when this share of its lines (at least CONTENTS_MIN_LINES) are entries.
+CONTENTS_SHARE = 0.6
+CONTENTS_MIN_LINES = 8
+_LEADERS = re.compile(r"(?:\.\s?){4,}\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*$", re.I)
+_END_SENTENCE = re.compile(r"[.!?:;\"\u201d\u2019)\]]$")
+_WORD_END = re.compile(r"([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)[-\u2010]$")
+_WORD_START = re.compile(r"^([a-z\u00df-\u024f\u0430-\u04ff]+)")
+_COMPOUND = re.compile(r"([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)[-\u2010]([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)")
+_WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+")
+
+
+def edge_key(text: str) -> str:
+    """Return a line as running heads are compared: case-folded, numbers as '#'."""
+    return " ".join(_ROMAN_TOKEN.sub("#", _DIGITS.sub("#", text.casefold())).split())
+
+
+@dataclass
+class Page:
+    """One page's lines and size, as the reader keeps them between its two passes."""
+
+    index: int
+    height: float
+    lines: list[Line]
+
+
+@dataclass
+class Style:
+    """What the document's own text says is ordinary: body size, line pitch, heading sizes."""
+
+    body: float = 10.0
+    pitch: float = 12.0
+    #: Heading sizes, largest first (their rank + 1 is the heading level).
+    heading_sizes: list[float] = field(default_factory=list)
+    #: Whether bold sets a line apart: not when the body text itself reads as bold (a font whose
+    #: descriptor claims weight for every face).
+    bold_marks: bool = True
+
+
+def measure(pages: list[Page]) -> Style:
+    """Return the body size (most text), the usual baseline pitch, and the sizes used for headings."""
+    sizes: Counter = Counter()
+    bold: Counter = Counter()
+    for page in pages:
+        for ln in page.lines:
+            sizes[round(ln.size * 2) / 2] += len(ln.text)
+            bold[(round(ln.size * 2) / 2, ln.bold)] += len(ln.text)
+    if not sizes:
+        return Style()
+    body = sizes.most_common(1)[0][0]
+    pitches: Counter = Counter()
+    for page in pages:
+        for a, b in zip(page.lines, page.lines[1:]):
+            if abs(a.size - body) < 0.6 and abs(b.size - body) < 0.6 and a.column == b.column:
+                d = b.base - a.base
+                if 0 < d < body * 3:
+                    pitches[round(d, 0)] += 1
+    pitch = pitches.most_common(1)[0][0] if pitches else body * 1.2
+    total = sum(sizes.values())
+    # A heading size: clearly larger than the body, and not the text of whole pages (a title page's).
+    heads = sorted((s for s, n in sizes.items() if s >= body * 1.12 and n < total * 0.2), reverse=True)
+    body_bold = bold[(body, True)] > bold[(body, False)]
+    return Style(body, max(pitch, body), heads[:5], bold_marks=not body_bold)
+
+
+def _in_zone(ln: Line, page: Page) -> str:
+    if ln.base <= page.height * ZONE + ln.size:
+        return "top"
+    if ln.base >= page.height * (1 - ZONE):
+        return "bottom"
+    return ""
+
+
+#: A page's first or last line set off from the text by this many line heights stands in its margin.
+MARGIN_GAP = 1.8
+
+
+def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True) -> None:
+    """Remove running heads and feet, page numbers and (with `listings`) contents and index pages, in place."""
+    counts: Counter = Counter()
+    for page in pages:
+        for ln, zone in _edge_lines(page).values():
+            counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] += 1
+    many = len(pages) >= 8
+    slots: set[tuple[int, str, int, float]] = set()
+    for page in pages:
+        for ln, zone in _edge_lines(page).values():
+            if counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] >= (MIN_REPEATS if many else 2):
+                slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
+    for page in pages:
+        entries = sum(1 for ln in page.lines if _CONTENTS_ENTRY.match(ln.text) or _LEADERS.search(ln.text))
+        if listings and len(page.lines) >= CONTENTS_MIN_LINES and entries >= CONTENTS_SHARE * len(page.lines):
+            page.lines = []  # a contents or index page: its wrapped entries and heading go with it
+        edges = _edge_lines(page)
+        kept = []
+        for ln in page.lines:
+            if id(ln) in edges:
+                zone = edges[id(ln)][1]
+                key = (page.index % 2, zone, edge_key(ln.text), round(ln.size))
+                slot = (page.index % 2, zone, round(ln.base), round(ln.size))
+                # A line where running heads stand is one too, unless it is set large (a chapter's title).
+                near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
+                if _PAGE_NUMBER.match(ln.text) or counts[key] >= (MIN_REPEATS if many else 2) or near:
+                    continue
+            if listings and _LEADERS.search(ln.text):
+                continue
+            kept.append(ln)
+        page.lines = kept
+
+
+def _edge_lines(page: Page) -> dict[int, tuple[Line, str]]:
+    """Return the up to two first and two last lines of a page that stand in its head or foot.
+
+    By position (the top or bottom eighth of the page), or, for the very first and last line,
+    by the gap that sets it off from the text (a page number high above a tall bottom margin).
+    """
+    if not page.lines:
+        return {}
+    by_height = sorted(page.lines, key=lambda ln: ln.base)
+    picked: dict[int, tuple[Line, str]] = {}
+    for k, ln in enumerate(by_height[:2]):
+        gap = by_height[1].base - ln.base if k == 0 and len(by_height) > 1 else 0
+        if _in_zone(ln, page) == "top" or gap > MARGIN_GAP * max(ln.size, by_height[1].size):
+            picked[id(ln)] = (ln, "top")
+    for k, ln in enumerate(reversed(by_height[-2:])):
+        gap = ln.base - by_height[-2].base if k == 0 and len(by_height) > 1 else 0
+        if id(ln) not in picked and (_in_zone(ln, page) == "bottom" or gap > MARGIN_GAP * ln.size + ln.size):
+            picked[id(ln)] = (ln, "bottom")
+    return picked
+
+
+def strip_footnotes(pages: list[Page], style: Style) -> None:
+    """Remove each page's footnotes: the small-type run at its foot from its first marked line down."""
+    for page in pages:
+        lines = page.lines
+        i = len(lines)
+        while i > 0 and lines[i - 1].size < style.body * 0.92 and lines[i - 1].base > page.height * 0.4:
+            i -= 1
+        start = next((k for k in range(i, len(lines)) if lines[k].marked or _numbered_note(lines[k])), None)
+        if start is not None:
+            page.lines = lines[:start]
+
+
+def _numbered_note(ln: Line) -> bool:
+    """Return whether a small-type line opens like a footnote ("1 See ...", "* Note ...")."""
+    return bool(re.match(r"^(?:\d{1,3}|[*\u2020\u2021\u00a7])\s?\S", ln.text)) and not _PAGE_NUMBER.match(ln.text)
+
+
+def vocabulary(pages: Iterable[Page]) -> tuple[set[str], set[str]]:
+    """Return the words and the hyphenated compounds the book writes inside its lines."""
+    plain: set[str] = set()
+    compounds: set[str] = set()
+    for page in pages:
+        for ln in page.lines:
+            inner = ln.text[:-1] if ln.text.endswith(("-", "\u2010")) else ln.text
+            for a, b in _COMPOUND.findall(inner):
+                compounds.add(f"{a}-{b}".casefold())
+                compounds.add(f"{a}-".casefold())  # the head: "pseudo-" of "pseudo-packages"
+            plain.update(w.casefold() for w in _WORD.findall(inner))
+    return plain, compounds
+
+
+def join_lines(left: str, right: str, plain: set[str], compounds: set[str]) -> str:
+    """Return two lines of one paragraph as one, a word hyphenated across them joined."""
+    if soft_hyphen_end(left):
+        return left[:-1] + right
+    m = _WORD_END.search(left)
+    n = _WORD_START.match(right)
+    if m and n:
+        a, b = m.group(1), n.group(1)
+        whole = (a + b).casefold()
+        if (f"{a}-{b}".casefold() in compounds or f"{a}-".casefold() in compounds) and whole not in plain:
+            return left + right  # the book writes this compound with its hyphen
+        return left[:-1] + right
+    if left.endswith(("-", "\u2010", "/")) and right[:1].isalnum():
+        return left + right  # "non-" + "English", "and/" + "or"
+    return f"{left} {right}"
+
+
+@dataclass
+class _Para:
+    text: str
+    level: int
+    kind: str
+    last: Line
+    lines: int = 1
+
+
+class Paragrapher:
+    """Join lines into paragraphs and headings, fed page by page, emitting Blocks."""
+
+    def __init__(self, style: Style, plain: set[str], compounds: set[str], outline_levels: bool):
+        self.style = style
+        self.plain = plain
+        self.compounds = compounds
+        #: With an outline the chapters come from it: size-found headings rank below level 1.
+        self.offset = 1 if outline_levels else 0
+        self.blocks: list[Block] = []
+        self.cur: _Para | None = None
+        self.margins: dict[tuple[int, int], tuple[float, float]] = {}
+
+    def level_of(self, ln: Line) -> int:
+        """Return a heading level for a line's style (0: body text)."""
+        s = round(ln.size * 2) / 2
+        if s in self.style.heading_sizes:
+            return min(6, self.style.heading_sizes.index(s) + 1 + self.offset)
+        if ln.bold and self.style.bold_marks and not ln.mono and abs(ln.size - self.style.body) < 0.6 and len(ln.text.split()) <= 12:
+            return min(6, len(self.style.heading_sizes) + 1 + self.offset)
+        return 0
+
+    def page(self, page: Page, breaks: dict[int, tuple[str, int]]) -> None:
+        """Add a page's lines; `breaks` maps a line's position to (chapter title, last heading line).
+
+        The lines from a chapter's start through its heading ("CHAPTER", "TWO", "APPLYING TO
+        BECOME A MEMBER") are said once, as the outline's title.
+        """
+        self._margins(page)
+        for i in sorted(k for k in breaks if k >= len(page.lines)):
+            # A chapter starting on a page left empty (a contents or index page): it starts, empty.
+            self.flush()
+            self.blocks.append(Block(breaks[i][0], 1))
+        skip_to = -1
+        for i, ln in enumerate(page.lines):
+            if i in breaks:
+                self.flush()
+                title, skip_to = breaks[i]
+                self.blocks.append(Block(title, 1))
+            if i <= skip_to:
+                continue
+            self.add(ln)
+
+    def _margins(self, page: Page) -> None:
+        for col in {ln.column for ln in page.lines}:
+            body = [ln for ln in page.lines if ln.column == col and abs(ln.size - self.style.body) < 0.6]
+            if len(body) >= 3:
+                xs0 = sorted(ln.x0 for ln in body)
+                xs1 = sorted(ln.x1 for ln in body)
+                self.margins[(page.index, col)] = (xs0[len(xs0) // 10], xs1[len(xs1) * 9 // 10])
+
+    def add(self, ln: Line) -> None:
+        level = self.level_of(ln)
+        kind = "code" if ln.mono else "text"
+        cur = self.cur
+        if cur is not None and self._continues(cur, ln, level, kind):
+            if kind == "code":
+                cur.text = f"{cur.text}\n{ln.text}"
+            else:
+                cur.text = join_lines(cur.text, ln.text, self.plain, self.compounds)
+            cur.last = ln
+            cur.lines += 1
+            return
+        self.flush()
+        self.cur = _Para(ln.text, level, kind, ln)
+
+    def _continues(self, cur: _Para, ln: Line, level: int, kind: str) -> bool:
+        prev = cur.last
+        if level != cur.level or kind != cur.kind or ln.row or prev.row:
+            return False
+        if level:
+            # A heading runs on over its lines when they follow closely at the same size.
+            return prev.page == ln.page and 0 < ln.base - prev.base < ln.size * 1.8 and cur.lines < 4
+        size = self.style.body
+        left = self.margins.get((ln.page, ln.column), (ln.x0, ln.x1))[0]
+        p_left, p_right = self.margins.get((prev.page, prev.column), (prev.x0, prev.x1))
+        same_flow = prev.page == ln.page and prev.column == ln.column
+        if same_flow:
+            gap = ln.base - prev.base
+            if gap <= 0 or gap > self.style.pitch * 1.35 + 0.5:
+                return False  # extra space above: a new paragraph
+        if prev.x1 < p_right - size * 2.5 and _END_SENTENCE.search(prev.text):
+            return False  # a short line ending a sentence ended the paragraph (also at a column's or page's foot)
+        if ln.x0 > left + size * 0.8 and (prev.x0 <= p_left + size * 0.5 or not same_flow):
+            return kind == "code"  # an indented first line starts a paragraph
+        return True
+
+    def flush(self) -> None:
+        if self.cur is not None:
+            self.blocks.append(Block(self.cur.text, self.cur.level, set(), self.cur.kind))
+            self.cur = None
+
+
+def same_words(line: str, title: str) -> bool:
+    """Return whether a page's heading line is the outline's title (numbering and case aside)."""
+    a = _WORD.findall(line.casefold())
+    b = _WORD.findall(title.casefold())
+    return bool(a) and a == b

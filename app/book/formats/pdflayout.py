@@ -1,0 +1,305 @@
+"""A PDF page as lines of text with their layout (PDFium's characters through pypdfium2).
+
+One page at a time: its characters become lines (text, box, font size, bold, monospace), the
+superscript note markers are dropped on the way, marked-content artifacts (a tagged PDF's
+running heads and page numbers) are skipped, and two-column pages are put in reading order.
+Nothing of the page is kept once its lines are built, so memory stays flat in page count.
+"""
+from __future__ import annotations
+
+import ctypes
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import pypdfium2.raw as raw
+
+#: A superscript run that is a note marker: digits, letters a-z, symbols.
+_MARKER = re.compile(r"^[\[(]?(?:\d{1,3}|[a-z]|[*\u2020\u2021\u00a7\u00b6#]+)[\])]?,?$")
+#: Characters per page past which a page is skipped (vector art drawn as glyphs, a hostile file).
+MAX_PAGE_CHARS = 200_000
+#: Monospace font names: TeX's typewriter faces (cmtt, t1xtt, tcxtt, NimbusMonL, qcr) and the usual others.
+_MONO_NAME = re.compile(r"mono|courier|typewriter|cursor|consol|menlo|cousine|fixed|^(?:cm|lm|ec|t1x|tcx|t1|sf|p)\w*tt|"
+                        r"nimbusmon|^qcr|^pcr")
+#: Note markers some producers write as superscript characters rather than raised small digits.
+_SUPERSCRIPT_DIGITS = frozenset("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+#: A gap wider than this many font sizes between two words parts table cells.
+CELL_GAP = 1.6
+CELL = "\x00"
+#: PDFium's code for a hyphen it saw at a line's end (the soft hyphen of the source).
+_SOFT_HYPHENS = ("\x02", "\u00ad")
+
+
+@dataclass(slots=True)
+class Line:
+    """One line of text on a page, in top-down page coordinates (points)."""
+
+    text: str
+    x0: float
+    x1: float
+    #: Distance of the baseline from the page's top.
+    base: float
+    size: float
+    bold: bool
+    mono: bool
+    page: int
+    #: A note marker (superscript) stood at the line's start: a footnote's own first line.
+    marked: bool = False
+    #: The line's column: 0 for a full-width line or a one-column page, 1 left, 2 right.
+    column: int = 0
+    #: A table row (cells set apart by wide gaps), read as "a; b; c" and never joined to another line.
+    row: bool = False
+
+    @property
+    def top(self) -> float:
+        return self.base - self.size
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+
+@dataclass(frozen=True, slots=True)
+class _Font:
+    """What the characters of one text object share: its font's style, its size, artifact or not."""
+
+    bold: bool
+    mono: bool
+    artifact: bool
+    size: float = 0.0
+
+
+#: FPDFText_GetTextObject returning the object's address as an int: a cache key without a ctypes cast
+#: per character (the typed binding is used once per object).
+_text_object_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(
+    ctypes.cast(raw.FPDFText_GetTextObject, ctypes.c_void_p).value)
+
+
+class FontCache:
+    """Font traits per text object (bold, monospace, artifact), looked up once per object."""
+
+    def __init__(self) -> None:
+        self._objects: dict[int, _Font] = {}
+        self._fonts: dict[int, tuple[bool, bool]] = {}
+        self._buf = ctypes.create_string_buffer(256)
+
+    def traits(self, textpage, handle: int, index: int) -> _Font:
+        """Return the traits of the text object character `index` belongs to (`handle`: the page's address)."""
+        key = _text_object_address(handle, index) or 0
+        found = self._objects.get(key)
+        if found is None:
+            obj = raw.FPDFText_GetTextObject(textpage, index)
+            # One text object has one font, size and matrix: its first character's size is every one's.
+            size = raw.FPDFText_GetFontSize(textpage, index)
+            found = self._objects[key] = self._read(obj, size) if key else _Font(False, False, False, size)
+        return found
+
+    def _read(self, obj, size: float) -> _Font:
+        font = raw.FPDFTextObj_GetFont(obj)
+        fkey = ctypes.cast(font, ctypes.c_void_p).value or 0
+        style = self._fonts.get(fkey)
+        if style is None:
+            style = self._fonts[fkey] = self._style(font) if fkey else (False, False)
+        return _Font(style[0], style[1], _is_artifact(obj), size)
+
+    def _style(self, font) -> tuple[bool, bool]:
+        n = raw.FPDFFont_GetBaseFontName(font, self._buf, len(self._buf))
+        name = self._buf.raw[: max(0, min(n, len(self._buf)) - 1)].decode("latin-1", "replace").lower()
+        flags = raw.FPDFFont_GetFlags(font)
+        weight = raw.FPDFFont_GetWeight(font)
+        bold = weight >= 600 or bool(flags & (1 << 18)) or any(
+            k in name for k in ("bold", "black", "heavy", "semibold", "demi", "cmbx", "-bd", "sfbx"))
+        name = name.split("+", 1)[-1]  # "ABCDEF+" marks a subset, not the font
+        mono = bool(flags & 1) or bool(_MONO_NAME.search(name))
+        return bold, mono
+
+    def forget_page(self) -> None:
+        """Drop the per-object entries: object handles are only valid while their page is open."""
+        self._objects.clear()
+
+
+def _is_artifact(obj) -> bool:
+    """Return whether a page object is marked content /Artifact (headers, footers, page numbers)."""
+    count = raw.FPDFPageObj_CountMarks(obj)
+    if count <= 0:
+        return False
+    buf = ctypes.create_string_buffer(64)
+    out = ctypes.c_ulong(0)
+    for i in range(min(count, 16)):
+        mark = raw.FPDFPageObj_GetMark(obj, i)
+        if mark and raw.FPDFPageObjMark_GetName(mark, buf, len(buf), ctypes.byref(out)):
+            if buf.raw[: max(0, out.value - 2)].decode("utf-16-le", "replace") == "Artifact":
+                return True
+    return False
+
+
+def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) -> list[Line]:
+    """Return the page's lines in reading order."""
+    textpage = textpage.raw if hasattr(textpage, "raw") else textpage  # the handle: no wrapper per call
+    handle = ctypes.cast(textpage, ctypes.c_void_p).value
+    count = raw.FPDFText_CountChars(textpage)
+    if count <= 0 or count > MAX_PAGE_CHARS:
+        return []
+    ox, oy = ctypes.c_double(), ctypes.c_double()
+    left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    lines: list[Line] = []
+    chars: list[tuple[str, float, float, float, float, _Font]] = []
+    for i in range(count):
+        code = raw.FPDFText_GetUnicode(textpage, i)
+        ch = chr(code) if 0 < code < 0x110000 else ""
+        if ch in ("\r", "\n") or not ch:
+            if ch == "\n" and chars:
+                _close(chars, lines, page_index)
+            continue
+        if ch == " " and raw.FPDFText_IsGenerated(textpage, i) == 1:
+            if chars:
+                prev = chars[-1]
+                chars.append((" ", prev[2], prev[2], prev[3], prev[4], prev[5]))
+            continue
+        font = fonts.traits(textpage, handle, i)
+        if font.artifact:
+            continue
+        size = font.size
+        raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
+        base = page_height - oy.value
+        raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
+        if chars and abs(base - chars[-1][3]) > max(size, chars[-1][4]) * 0.6 and chars[-1][0] != " ":
+            _close(chars, lines, page_index)  # a new line PDFium did not mark
+        chars.append((ch, left.value, right.value, base, size, font))
+    if chars:
+        _close(chars, lines, page_index)
+    return in_reading_order(_without_stray_markers(lines))
+
+
+def _without_stray_markers(lines: list[Line]) -> list[Line]:
+    """Return the lines without note markers that came out as lines of their own.
+
+    A raised small "1" after a line's last word may reach PDFium as a line by itself: a marker
+    in smaller type whose baseline lies within the height of the line before it.
+    """
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        if (prev is not None and _MARKER.match(ln.text) and ln.size < prev.size * 0.85
+                and prev.base - prev.size <= ln.base <= prev.base + 1):
+            continue
+        out.append(ln)
+    return out
+
+
+def _close(chars: list, lines: list[Line], page: int) -> None:
+    """Turn the characters of one line into a Line (note markers out) and start the next."""
+    sizes = Counter(c[4] for c in chars if c[0] != " ")
+    if not sizes:
+        chars.clear()
+        return
+    size = sizes.most_common(1)[0][0]
+    bases = sorted(c[3] for c in chars if c[0] != " " and c[4] == size)
+    size = round(size, 1)
+    base = bases[len(bases) // 2]
+    out: list[str] = []
+    marked = False
+    last_x1: float | None = None
+    i = 0
+    while i < len(chars):
+        ch, _x0, _x1, cbase, csize, _f = chars[i]
+        if ch in _SUPERSCRIPT_DIGITS:
+            j = i
+            while j < len(chars) and chars[j][0] in _SUPERSCRIPT_DIGITS:
+                j += 1
+            if not "".join(out).strip():
+                marked = True
+            i = j
+            continue
+        if ch != " " and csize < size * 0.85 and base - cbase > size * 0.2:
+            j = i
+            while j < len(chars) and chars[j][0] != " " and chars[j][4] < size * 0.85 and base - chars[j][3] > size * 0.2:
+                j += 1
+            run = "".join(c[0] for c in chars[i:j])
+            if _MARKER.match(run):
+                if not "".join(out).strip():
+                    marked = True
+                i = j
+                continue
+        if ch != " " and last_x1 is not None and chars[i][1] - last_x1 > size * CELL_GAP:
+            out.append(CELL)  # a wide gap between words: a table's column, or a tab stop
+        if ch != " ":
+            last_x1 = chars[i][2]
+        out.append(ch)
+        i += 1
+    text = "".join(out).strip()
+    cells = [c.strip() for c in text.split(CELL)]
+    # Three cells or more is a table row, read "a; b; c"; fewer is a tab stop, read as a space.
+    row = len([c for c in cells if c]) >= 3
+    text = "; ".join(c for c in cells if c) if row else " ".join(c for c in cells if c)
+    body = [c for c in chars if c[0] != " "]
+    if text:
+        bold = sum(1 for c in body if c[5].bold) > len(body) / 2
+        mono = sum(1 for c in body if c[5].mono) > len(body) * 0.8
+        x0 = min(c[1] for c in body)
+        x1 = max(c[2] for c in body)
+        lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked, row=row and not mono))
+    chars.clear()
+
+
+def in_reading_order(lines: list[Line]) -> list[Line]:
+    """Return the lines with a two-column page read column by column, band by band.
+
+    A gutter is an x position in the middle of the text that no line crosses but full-width
+    ones, with lines on both sides at the same heights. Full-width lines (a title, a figure's
+    caption across the page) cut the page into bands; each band is read left column, then right.
+    """
+    if len(lines) < 6:
+        return lines
+    lo = min(ln.x0 for ln in lines)
+    hi = max(ln.x1 for ln in lines)
+    width = hi - lo
+    if width <= 0:
+        return lines
+    best = None
+    for step in range(30, 71, 2):
+        g = lo + width * step / 100
+        left = sum(1 for ln in lines if ln.x1 < g)
+        right = sum(1 for ln in lines if ln.x0 > g)
+        crossing = len(lines) - left - right
+        if left >= 3 and right >= 3 and crossing <= len(lines) * 0.25:
+            score = crossing - min(left, right) * 0.01
+            if best is None or score < best[0]:
+                best = (score, g)
+    if best is None:
+        return lines
+    g = best[1]
+    left_lines = [ln for ln in lines if ln.x1 < g]
+    right_lines = [ln for ln in lines if ln.x0 > g]
+    # Side by side, not one after the other: the columns must share heights.
+    l_top, l_bot = min(ln.base for ln in left_lines), max(ln.base for ln in left_lines)
+    r_top, r_bot = min(ln.base for ln in right_lines), max(ln.base for ln in right_lines)
+    overlap = min(l_bot, r_bot) - max(l_top, r_top)
+    if overlap < 0.3 * min(l_bot - l_top, r_bot - r_top) or overlap <= 0:
+        return lines
+    ordered: list[Line] = []
+    band: list[Line] = []
+
+    def flush() -> None:
+        band.sort(key=lambda ln: (ln.column, ln.base))
+        ordered.extend(band)
+        band.clear()
+
+    for ln in sorted(lines, key=lambda ln: ln.base):
+        if ln.x1 < g:
+            ln.column = 1
+        elif ln.x0 > g:
+            ln.column = 2
+        else:
+            flush()
+            ln.column = 0
+            ordered.append(ln)
+            continue
+        band.append(ln)
+    flush()
+    return ordered
+
+
+def soft_hyphen_end(text: str) -> bool:
+    """Return whether a line ends with a hyphen the typesetter added (never one of the text)."""
+    return text.endswith(_SOFT_HYPHENS)

@@ -1,0 +1,190 @@
+"""PDF read as a book: scored against the EPUB of the same book, checked with poppler and qpdf."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import jiwer
+import pytest
+
+from app.book import load_book
+from app.book.model import ReadOptions
+from app.errors import CorruptBook, ProtectedBook, ScannedBook
+from tests.books.corpus import title_key, words
+from tests.formats.twins import chapter_errors, debian_file, sample, spoken_words
+
+DEVREF = "usr/share/developers-reference/developers-reference"
+
+
+@pytest.fixture(scope="module")
+def devref():
+    pdf = debian_file("developers-reference", f"{DEVREF}.pdf")
+    epub = debian_file("developers-reference", f"{DEVREF}.epub")
+    return load_book(pdf), load_book(epub)
+
+
+def test_the_pdf_reads_the_chapters_of_its_epub(devref):
+    pdf, epub = devref
+    assert [title_key(c.title) for c in pdf.chapters] == [title_key(c.title) for c in epub.chapters]
+    assert pdf.title == epub.title == "Debian Developer's Reference"
+
+
+def test_each_chapter_of_the_pdf_is_within_five_percent_of_the_epub(devref):
+    pdf, epub = devref
+    errors = chapter_errors(pdf, epub)
+    assert all(e is not None and e <= 0.05 for _, e in errors), errors
+
+
+def test_no_running_head_page_number_or_split_word_is_spoken(devref):
+    pdf, epub = devref
+    text = "\n".join(p for c in pdf.chapters for p in c.paragraphs)
+    # The running head of every page (independently: pdftotext's first line of page 20).
+    head = _pdftotext(debian_file("developers-reference", f"{DEVREF}.pdf"), 20).strip().splitlines()[0]
+    assert head and head.strip() not in text
+    # A page number alone, or a word cut at a line's end ("pack- ages"), is in no paragraph.
+    assert not any(re.fullmatch(r"\d{1,3}", p) for c in pdf.chapters for p in c.paragraphs)
+    epub_words = set(words(" ".join(p for c in epub.chapters for p in c.paragraphs)))
+    halves = [m for m in re.findall(r"\b([a-z]{2,})- ([a-z]{2,})\b", text)
+              if "".join(m) in epub_words and m[0] not in epub_words]
+    assert halves == []
+
+
+def _pdftotext(pdf, page: int) -> str:
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils' pdftotext is the independent reader (scripts/system-deps.sh)")
+    return subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-layout", str(pdf), "-"],
+                          capture_output=True, text=True, check=True, timeout=60).stdout
+
+
+def test_two_columns_are_read_column_by_column():
+    pdf = sample("multicolumn.pdf")
+    width = 612
+    # The reference: poppler's text of the left half of the page, then of the right half.
+    ref = []
+    for x, w in ((0, width // 2), (width // 2, width - width // 2)):
+        if not shutil.which("pdftotext"):
+            pytest.skip("poppler-utils' pdftotext is the independent reader")
+        ref.append(subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-x", str(x), "-y", "90", "-W", str(w),
+                                   "-H", "600", str(pdf), "-"], capture_output=True, text=True, check=True).stdout)
+    expected = " ".join(words(" ".join(ref)))
+    book = load_book(pdf)
+    got = " ".join(words(" ".join(book.chapters[0].paragraphs)))
+    # Our reading holds the whole first page in that order (and more pages after it).
+    out = jiwer.process_words(expected, got[: len(expected) + 200])
+    assert out.deletions / max(1, len(expected.split())) < 0.03, out.deletions
+    assert "sample document with two columns" in " ".join(book.chapters[0].paragraphs)
+    # The table is read row by row, cells set apart: each row as poppler lays it out (-layout), cells
+    # being what two or more spaces part there.
+    layout = subprocess.run(["pdftotext", "-layout", "-f", "3", "-l", "3", str(pdf), "-"], capture_output=True,
+                            text=True, check=True).stdout
+    rows = ["; ".join(re.split(r"\s{2,}", ln.strip())) for ln in layout.splitlines()
+            if re.match(r"\s*(?:Austria|Belgium|Denmark)\s{2,}", ln)]
+    assert len(rows) == 3 and all(row in book.chapters[0].paragraphs for row in rows), rows
+    # No page number is read, alone or at a paragraph's end (they stand high above a tall bottom margin).
+    assert not any(re.search(r"(?:^|\s)[123]$", p) for p in book.chapters[0].paragraphs)
+
+
+def test_chapters_come_from_the_outline(tmp_path):
+    pdf = sample("GeoTopo-komprimiert.pdf")
+    if not shutil.which("qpdf"):
+        pytest.skip("qpdf reads the outline independently (scripts/system-deps.sh)")
+    data = json.loads(subprocess.run(["qpdf", "--json", "--json-key=outlines", str(pdf)], capture_output=True,
+                                     text=True, check=True, timeout=60).stdout)
+    top = [o["title"] for o in data["outlines"]]
+    book = load_book(pdf)
+    titles = [c.title for c in book.chapters]
+    listed = [t for t in titles if t in top]
+    assert listed == [t for t in top if t in titles]  # in the outline's order
+    assert len(listed) >= len(top) - 3, (titles, top)  # the outline's entries, less matter (contents)
+    # Before the first entry only the front pages, read as one chapter since they are long (a preface).
+    assert all(t in top for t in titles[1:])
+    assert book.title == "Geometrie und Topologie" and book.author == "Martin Thoma"
+    # The index (page references every few words) is matter: out, unless asked for.
+    assert "Stichwortverzeichnis" in top and "Stichwortverzeichnis" not in titles
+    assert "Stichwortverzeichnis" in [c.title for c in load_book(pdf, options=ReadOptions(include_matter=True)).chapters]
+    assert book.language == "de"  # no /Lang in the catalog: its function words say German
+    # The cover is page one drawn as a PNG (read back with ffprobe).
+    cover = tmp_path / "cover.png"
+    cover.write_bytes(book.cover.data)
+    probe = json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,height",
+                                       "-of", "json", str(cover)], capture_output=True, text=True, check=True).stdout)
+    assert probe["streams"][0] == {"codec_name": "png", "height": 600} and book.cover.media_type == "image/png"
+
+
+def test_every_outline_entry_is_a_chapter_even_several_on_a_page_with_one_title():
+    pdf = sample("pdflatex-outline.pdf")
+    if not shutil.which("qpdf"):
+        pytest.skip("qpdf reads the outline independently (scripts/system-deps.sh)")
+    data = json.loads(subprocess.run(["qpdf", "--json", "--json-key=outlines", str(pdf)], capture_output=True,
+                                     text=True, check=True, timeout=60).stdout)
+    book = load_book(pdf)
+    assert [c.title for c in book.chapters] == [o["title"] for o in data["outlines"]]  # Foo, Bar, Baz three times
+    reference = " ".join(words(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                                              check=True).stdout))
+    got = " ".join(words(" ".join(p for c in book.chapters for p in c.paragraphs)))
+    # All the body text is read (poppler's text has the contents page and page numbers besides).
+    assert jiwer.process_words(reference, got).deletions < 0.08 * len(reference.split())
+
+
+def test_a_pdf_without_an_outline_is_divided_at_its_headings():
+    pdf = debian_file("debian-policy", "usr/share/doc/debian-policy/fhs/fhs-3.0.pdf.gz")
+    text = debian_file("debian-policy", "usr/share/doc/debian-policy/fhs/fhs-3.0.txt.gz").read_text()
+    chapters = re.findall(r"^(Chapter \d+\. .+)$", text, re.M)  # the text twin's chapter lines
+    book = load_book(pdf)
+    assert len(chapters) == 7
+    for title in chapters:
+        assert any(c.title.startswith(title) for c in book.chapters), (title, [c.title for c in book.chapters])
+
+
+def test_an_encrypted_pdf_is_one_line(run_cli):
+    pdf = sample("libreoffice-writer-password.pdf")
+    with pytest.raises(ProtectedBook, match="password-protected"):
+        load_book(pdf)
+    result = run_cli(pdf, "--list-chapters")
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0, result.stderr
+    assert "password-protected" in result.stderr and "AUDIOBOOK_DEBUG" not in result.stderr
+
+
+def test_a_scan_is_one_line_naming_ocr(tmp_path, run_cli):
+    if not shutil.which("pdftoppm"):
+        pytest.skip("poppler-utils' pdftoppm draws the page the scan is made of")
+    import pypdfium2 as pdfium
+
+    # A page of a real PDF drawn as a picture (poppler), put alone on a page: a PDF with no text layer.
+    subprocess.run(["pdftoppm", "-jpeg", "-r", "60", "-f", "1", "-l", "1", "-singlefile",
+                    str(sample("002-trivial-libre-office-writer.pdf")), str(tmp_path / "page")], check=True)
+    doc = pdfium.PdfDocument.new()
+    page = doc.new_page(612, 792)
+    image = pdfium.PdfImage.new(doc)
+    image.load_jpeg(str(tmp_path / "page.jpg"))
+    image.set_matrix(pdfium.PdfMatrix().scale(612, 792))
+    page.insert_obj(image)
+    page.gen_content()
+    scan = tmp_path / "scan.pdf"
+    doc.save(str(scan))
+    with pytest.raises(ScannedBook, match="scan"):
+        load_book(scan)
+    result = run_cli(scan, "--list-chapters")
+    assert result.returncode == 2 and "OCR" in result.stderr and result.stderr.strip().count("\n") == 0
+
+
+def test_a_file_is_read_by_what_it_is_not_by_its_name(tmp_path):
+    pdf = sample("002-trivial-libre-office-writer.pdf")
+    named_epub = tmp_path / "book.epub"
+    named_epub.write_bytes(pdf.read_bytes())
+    assert spoken_words(load_book(named_epub).chapters[0]) == spoken_words(load_book(pdf).chapters[0])
+    fake = tmp_path / "book.pdf"
+    fake.write_bytes(b"<html><body><p>Not a PDF at all.</p></body></html>")
+    with pytest.raises(CorruptBook, match="not a readable PDF"):
+        load_book(fake)
+
+
+def test_code_blocks_follow_the_code_option(devref):
+    mention = devref[0]
+    skip = load_book(debian_file("developers-reference", f"{DEVREF}.pdf"), options=ReadOptions(code="skip"))
+    assert "Code example." in mention.chapters[4].paragraphs
+    assert "Code example." not in skip.chapters[4].paragraphs
+    assert skip.chapters[4].words < mention.chapters[4].words
