@@ -41,7 +41,7 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
     )
     from app.book.metadata import complete
 
-    return complete(book, kind, author_given=bool(author), title_given=bool(title))
+    return complete(book, fmt.key, author_given=bool(author), title_given=bool(title))
 
 
 _RANGE = re.compile(r"^(\d+)?\s*(-)?\s*(\d+)?$")
