@@ -18,7 +18,7 @@ from tests.faults.conftest import sglomni_args
 from tests.pipeline.helpers import synthesized_count
 from tests.sglomni.conftest import free_port
 
-from .conftest import (TOTAL_CHUNKS, answered, bound, encoded_chapters, left_running, temp_files)
+from .conftest import (HELD, TOTAL_CHUNKS, answered, bound, encoded_chapters, left_running, temp_files)
 
 CHUNK_ARGS = ("--chunk-size", 12, "--concurrency", 2)
 
@@ -139,3 +139,38 @@ def test_a_first_ctrl_c_while_the_managed_server_boots_stops_it(tmp_path, small_
     assert elapsed <= bound(0), f"the stop took {elapsed:.1f} s"
     assert pidfiles.read_pidfile(port) is None, "the booting server was stopped"
     assert_left_clean(run, isolated_home, tmp_path, fault_env)
+
+
+# -- a queue of books -----------------------------------------------------------------------------------------
+
+def test_a_queue_stopped_inside_a_book_ends_within_its_promise_and_resumes(
+        tmp_path, small_book, cli, held_double, fault_log, isolated_home, fault_env):
+    from tests.pipeline.helpers import write_txt_book
+
+    # The second book says other things: no chunk of it is the held one, none shares a cache entry.
+    second = write_txt_book(tmp_path, {"Harbour": "The boat left the harbour at dawn. The gulls followed it out."},
+                            name="harbour.txt")
+    double = held_double(answer="500")
+    out = tmp_path / "out"
+    args = [small_book, second, "--backend", "sglomni", "--model", "moss_tts_local", "--output", f"{out}/",
+            "--api-url", double.url, *CHUNK_ARGS]
+    run = cli(*args)
+    run.wait_for(double.held, what="the held request")
+    run.wait_for(lambda: len(encoded_chapters(isolated_home)) >= 1, what="a chapter of the first book encoded")
+    run.signal(signal.SIGINT)
+    run.wait_line("Stopping", timeout=10)
+    released = double.release()
+    code = run.finish(timeout=60)
+    elapsed = time.monotonic() - released
+    assert code == 130, run.stderr
+    promised = max([float(s) for s in re.findall(r"about (\d+) s", run.stderr)] or [1.0])
+    assert elapsed <= bound(promised), f"the queue's drained stop took {elapsed:.1f} s"
+    assert re.search(rf"stopped\s+{small_book.name}", run.stderr), run.stderr
+    assert_left_clean(run, isolated_home, tmp_path, fault_env)
+
+    kept = answered(fault_log)
+    rerun = cli(*args)
+    assert rerun.finish() == 0, rerun.stderr
+    redone = answered(fault_log)[len(kept):]
+    assert not set(redone) & set(kept), "nothing the stopped queue kept is requested again"
+    assert sum(HELD in text for text in redone) == 1, "the request that was in flight is redone"

@@ -1,0 +1,85 @@
+"""Stopping from the hub: the run screen's Cancel (Textual's pilot) and `hub --web` stopped by SIGTERM.
+
+The same held double as the CLI cells keeps chapter 1's last chunk in flight while the rest of the book
+is done, so every stop below finds a chapter half encoded: the case that used to wait for ever in
+ChapterWork.results().
+"""
+from __future__ import annotations
+
+import re
+import signal
+import time
+
+import pytest
+
+from app import paths
+from app.convert import ConvertRequest
+from app.hub.app import HubApp
+from app.hub.run_screen import RunScreen
+from app.pipeline.planmemo import MEMO_NAME
+from tests.hub.conftest import screen_text, wait_for
+from tests.pipeline.helpers import synthesized_count
+
+from .conftest import CHUNK_SIZE, TOTAL_CHUNKS, answered, bound, encoded_chapters, left_running, temp_files
+
+pytestmark = pytest.mark.hub
+
+
+def request(book, out, url) -> ConvertRequest:
+    return ConvertRequest(book=book, output=out, backend="sglomni", model="moss_tts_local", api_urls=(url,),
+                          chunk_size=CHUNK_SIZE, concurrency=2)
+
+
+async def test_the_hubs_cancel_with_a_chapter_half_encoded_ends_within_its_promise(
+        tmp_path, small_book, held_double, fault_log, isolated_home, fault_env, run_cli):
+    double = held_double(answer="500")
+    out = tmp_path / "river.m4b"
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        run = RunScreen(request(small_book, out, double.url))
+        await app.push_screen(run)
+        await wait_for(pilot, lambda: double.held() and len(answered(fault_log)) == TOTAL_CHUNKS - 1
+                       and encoded_chapters(isolated_home), timeout=60, what="chapter 1 waiting for its held chunk")
+        kept = encoded_chapters(isolated_home)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: "press C again" in screen_text(app), timeout=10, what="the drain line")
+        promised = re.search(r"about (\d+) s", screen_text(app))
+        released = double.release()
+        await wait_for(pilot, lambda: run.outcome, timeout=60, what="the end of the run")
+        elapsed = time.monotonic() - released
+        assert run.outcome == "cancelled", screen_text(app)
+    assert elapsed <= bound(float(promised.group(1)) if promised else 1.0), f"the Cancel took {elapsed:.1f} s"
+    assert temp_files(isolated_home, tmp_path) == [] and left_running(isolated_home, tmp_path) == []
+    assert encoded_chapters(isolated_home) == kept
+
+    rerun = run_cli(*[small_book, "--backend", "sglomni", "--model", "moss_tts_local", "--api-url", double.url,
+                      "--output", out, "--chunk-size", CHUNK_SIZE], timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert synthesized_count(rerun.stderr) == 1, "the re-run redoes the one request that was in flight"
+
+
+@pytest.mark.parametrize("stage", ["planned", "encode"], ids=["planning", "final-encode"])
+async def test_the_hubs_cancel_outside_synthesis_stops_at_once(stage, tmp_path, small_book, held_double,
+                                                              isolated_home, monkeypatch, fault_log):
+    double = held_double(answer="ok")
+    double.release()
+    monkeypatch.setenv("AUDIOBOOK_TEST_PAUSE_AT", stage)
+    out = tmp_path / "river.m4b"
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        run = RunScreen(request(small_book, out, double.url))
+        await app.push_screen(run)
+        # Held at the pause point once what comes before it is done: the plan saved, every chunk in.
+        reached = {"planned": lambda: any(paths.work_dir().glob(f"*/{MEMO_NAME}")),
+                   "encode": lambda: run.stats.done == TOTAL_CHUNKS}[stage]
+        await wait_for(pilot, reached, timeout=60, what=f"the {stage} pause")
+        pressed = time.monotonic()
+        await pilot.press("c")
+        await wait_for(pilot, lambda: run.outcome, timeout=60, what="the end of the run")
+        elapsed = time.monotonic() - pressed
+        assert run.outcome == "cancelled", screen_text(app)
+    assert elapsed <= bound(0), f"the Cancel took {elapsed:.1f} s"
+    assert not out.exists()
+    if stage == "planned":
+        assert fault_log() == [], "a run cancelled while planning sends no request"
+    assert temp_files(isolated_home, tmp_path) == [] and left_running(isolated_home, tmp_path) == []
