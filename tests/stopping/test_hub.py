@@ -6,6 +6,7 @@ ChapterWork.results().
 """
 from __future__ import annotations
 
+import asyncio
 import re
 import signal
 import time
@@ -19,6 +20,8 @@ from app.hub.run_screen import RunScreen
 from app.pipeline.planmemo import MEMO_NAME
 from tests.hub.conftest import screen_text, wait_for
 from tests.pipeline.helpers import synthesized_count
+
+from tests.hub.web_support import start_hub  # noqa: F401  (fixture)
 
 from .conftest import CHUNK_SIZE, TOTAL_CHUNKS, answered, bound, encoded_chapters, left_running, temp_files
 
@@ -83,3 +86,50 @@ async def test_the_hubs_cancel_outside_synthesis_stops_at_once(stage, tmp_path, 
     if stage == "planned":
         assert fault_log() == [], "a run cancelled while planning sends no request"
     assert temp_files(isolated_home, tmp_path) == [] and left_running(isolated_home, tmp_path) == []
+
+
+@pytest.mark.slow
+async def test_hub_web_stopped_by_sigterm_with_a_chapter_half_encoded_ends_and_resumes(
+        tmp_path, small_book, held_double, fault_log, isolated_home, start_hub, run_cli):
+    import aiohttp
+
+    from app import settings
+    from tests.hub.web_support import Terminal
+
+    double = held_double(answer="500")
+    conf = settings.load()
+    conf.backend, conf.model, conf.chunk_size = "sglomni", "moss_tts_local", CHUNK_SIZE
+    conf.sglomni.remote_url = double.url
+    conf.output_dir = str(tmp_path / "out")
+    settings.save(conf)
+    hub = start_hub("--port", "0")
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(Terminal.url(hub)) as ws:
+            page = Terminal(ws)
+            await page.until("Generate Audiobooks")
+            await page.type("g")
+            await page.until("Book file")
+            await page.type(str(small_book))
+            await page.until(re.escape(str(small_book)))
+            await page.type("\x12")  # Ctrl+R: Start
+            deadline = time.monotonic() + 60
+            while not (double.held() and len(answered(fault_log)) == TOTAL_CHUNKS - 1
+                       and encoded_chapters(isolated_home)):
+                assert time.monotonic() < deadline, f"the run never reached its held chunk:\n{page.shown()}"
+                await asyncio.sleep(0.05)
+            kept = encoded_chapters(isolated_home)
+            sent = time.monotonic()
+            hub.proc.send_signal(signal.SIGTERM)  # the hub cancels its run (a stop-now) and exits
+            code = hub.proc.wait(timeout=60)
+            elapsed = time.monotonic() - sent
+            assert code == 130 and hub.stop() == 130  # stop(): no process of its group is left
+            print(f"web hub stopped in {elapsed:.2f} s")
+    assert elapsed <= bound(0), f"hub --web took {elapsed:.1f} s to stop with a run going"
+    assert temp_files(isolated_home, tmp_path) == [] and left_running(isolated_home, tmp_path) == []
+    assert encoded_chapters(isolated_home) == kept
+    assert not list((tmp_path / "out").glob("*.m4b")), "no audiobook from a stopped run"
+
+    double.release()
+    rerun = run_cli(small_book, "--output", tmp_path / "out" / "river.m4b", timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert synthesized_count(rerun.stderr) == 1, "the re-run redoes the one request that was in flight"
