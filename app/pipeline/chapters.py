@@ -117,8 +117,10 @@ class ChapterWork:
 
     def close(self) -> None:
         """Wait for running encodes and drop queued ones; abort chapters still open (a stopped run)."""
-        self._encoder.shutdown(wait=True, cancel_futures=True)
-        self._feeds.close()  # no partial chapter stays, no encoder keeps running
+        try:
+            self._encoder.shutdown(wait=True, cancel_futures=True)
+        finally:  # even when a second Ctrl-C cuts the wait short
+            self._feeds.close()  # no partial chapter stays, no encoder keeps running
 
     # -- encoded files -------------------------------------------------------------------
 

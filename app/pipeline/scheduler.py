@@ -151,6 +151,10 @@ class Scheduler:
             raise
         finally:
             self.stop.draining_with(None)
+            # A stop asked for in the loop's last turn (its last request was just ending) is still answered.
+            notice = self.stop.take_notice()
+            if notice:
+                self.problems.say(notice)
 
     def _promote(self, ready: deque) -> None:
         now = self._clock()

@@ -12,7 +12,7 @@ import pytest
 
 from app import proc
 from tests.faults.books import book
-from tests.faults.conftest import cli, fault_env, fault_log  # noqa: F401  (fixtures: the CLI, the managed double)
+from tests.faults.conftest import cli, fault_env, fault_log, requests_log_path  # noqa: F401  (fixtures)
 from tests.sglomni.conftest import free_port
 from tests.support import processes_running_from
 

@@ -174,3 +174,37 @@ def test_a_queue_stopped_inside_a_book_ends_within_its_promise_and_resumes(
     redone = answered(fault_log)[len(kept):]
     assert not set(redone) & set(kept), "nothing the stopped queue kept is requested again"
     assert sum(HELD in text for text in redone) == 1, "the request that was in flight is redone"
+
+
+# -- verification: takes being heard, and the re-render of a take said wrong ---------------------------------
+
+@pytest.mark.slow  # two runs hearing every take with tiny.en (~30 s); the hold cells above cover the code path
+def test_a_first_ctrl_c_while_a_take_said_wrong_is_rendered_again_ends_within_its_promise(
+        tmp_path, small_book, cli, held_double, fault_log, requests_log_path, isolated_home, fault_env):
+    requests_log = requests_log_path
+    # Real speech, heard by the bundled tiny.en; the double says one text in three wrong on its first take.
+    # Held at the re-render of the first take heard wrong, while the rest of the book is sent and heard:
+    # its chapter can only be finished by a take this stopped run will not render.
+    double = held_double(answer="ok", STOP_HOLD="", SGO_DOUBLE_SPEECH="piper", SGO_DOUBLE_GARBLE="3",
+                         SGO_DOUBLE_SLOW="0.5")
+    args = sglomni_args(small_book, tmp_path / "river.m4b", "--api-url", double.url, *CHUNK_ARGS, "--verify")
+    run = cli(*args, env={"AUDIOBOOK_TEST_PAUSE_AT": "retake"})
+    run.wait_line("test pause at retake")  # a take was heard wrong; its re-render is about to be sent
+    sent_before = len(fault_log())
+    signalled = time.monotonic()
+    run.signal(signal.SIGINT)
+    code = run.finish(timeout=60)
+    elapsed = time.monotonic() - signalled
+    assert code == 130, run.stderr
+    assert "Stopping" in run.stderr, "the signal is answered with what happens next"
+    promised = announced_seconds(run.stderr) if "in flight will finish" in run.stderr else 0
+    assert elapsed <= bound(promised), f"the stop took {elapsed:.1f} s"
+    assert_left_clean(run, isolated_home, tmp_path, fault_env)
+    assert len(fault_log()) - sent_before <= 2, "nothing new was sent after the stop (at most 2 were in flight)"
+    kept = answered(fault_log)
+    rerun = cli(*args)
+    assert rerun.finish(timeout=120) == 0, rerun.stderr
+    redone = answered(fault_log)[len(kept):]
+    garbled = {r["input"] for r in requests_log() if r.get("path") == "shaped" and r.get("garble")}
+    assert garbled, "a take was said wrong"
+    assert not set(redone) & (set(kept) - garbled), "no take said right and kept is requested again"
