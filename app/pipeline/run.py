@@ -120,6 +120,8 @@ class Converter:
         from app.pipeline.synthesis import Synthesis
 
         synthesis = Synthesis(self.ctx, chapters, listening, triage.twins)
+        # A stop-now while the backend starts (a managed server booting, from the hub) ends the boot.
+        self.ctx.stop.on_stop_now(self.ctx.backend.abort)
         with self.ctx.backend:
             synthesis.run(triage.todo, recheck)
         return synthesis.rendered

@@ -133,3 +133,26 @@ async def test_hub_web_stopped_by_sigterm_with_a_chapter_half_encoded_ends_and_r
     rerun = run_cli(small_book, "--output", tmp_path / "out" / "river.m4b", timeout=120)
     assert rerun.returncode == 0, rerun.stderr
     assert synthesized_count(rerun.stderr) == 1, "the re-run redoes the one request that was in flight"
+
+
+async def test_the_hubs_cancel_while_the_managed_server_boots_stops_the_boot(
+        tmp_path, small_book, isolated_home, fault_env, monkeypatch):
+    from app.backends.sglomni import pidfiles
+    from tests.sglomni.conftest import free_port
+
+    port = free_port()
+    monkeypatch.setenv("SGO_DOUBLE_BOOT_DELAY", "60")  # the double loads its "model" for a minute
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        run = RunScreen(ConvertRequest(book=small_book, output=tmp_path / "river.m4b", backend="sglomni",
+                                       model="moss_tts_local", port=port, chunk_size=CHUNK_SIZE))
+        await app.push_screen(run)
+        await wait_for(pilot, lambda: pidfiles.read_pidfile(port) is not None, timeout=60, what="the boot")
+        pressed = time.monotonic()
+        await pilot.press("c")
+        await wait_for(pilot, lambda: run.outcome, timeout=60, what="the end of the run")
+        elapsed = time.monotonic() - pressed
+        assert run.outcome == "cancelled", screen_text(app)
+    assert elapsed <= bound(0), f"the Cancel took {elapsed:.1f} s"
+    assert pidfiles.read_pidfile(port) is None, "the booting server was stopped"
+    assert left_running(isolated_home, tmp_path, fault_env) == []
