@@ -103,6 +103,10 @@ class Converter:
             raise
         finally:
             if listening is not None:
+                if ctx.cancel.is_set():
+                    # Stopped or failed: the listener closes first, so a listening model still booting (its
+                    # boot waits on the verification pool) is stopped, not waited for; run_prepared closes it again.
+                    ctx.verify.transcriber.close()
                 listening.close()
             chapters.close()
         if ctx.cancel.is_set():

@@ -208,3 +208,31 @@ def test_a_first_ctrl_c_while_a_take_said_wrong_is_rendered_again_ends_within_it
     garbled = {r["input"] for r in requests_log() if r.get("path") == "shaped" and r.get("garble")}
     assert garbled, "a take was said wrong"
     assert not set(redone) & (set(kept) - garbled), "no take said right and kept is requested again"
+
+
+@pytest.mark.slow  # the re-run hears the book with the listening double's tiny.en
+def test_a_first_ctrl_c_while_the_listening_model_boots_stops_its_boot(
+        tmp_path, small_book, cli, held_double, fault_log, isolated_home, fault_env):
+    from app.backends.sglomni import pidfiles
+
+    # TTS on the external double; the listening model is the managed double, a minute in its boot, while
+    # the first takes wait for it on the verification pool.
+    double = held_double(answer="ok", STOP_HOLD="", SGO_DOUBLE_SPEECH="piper", SGO_DOUBLE_SLOW="0.3")
+    args = sglomni_args(small_book, tmp_path / "river.m4b", "--api-url", double.url, *CHUNK_ARGS,
+                        "--verify", "--asr-model", "whisper_large_v3_turbo")
+    run = cli(*args, env={"SGO_DOUBLE_BOOT_DELAY": "60"})
+    run.wait_for(lambda: pidfiles.all_pidfiles() and answered(fault_log), what="the listening model booting")
+    signalled = time.monotonic()
+    run.signal(signal.SIGINT)
+    code = run.finish(timeout=90)
+    elapsed = time.monotonic() - signalled
+    assert code == 130, run.stderr
+    promised = announced_seconds(run.stderr) if "in flight will finish" in run.stderr else 0
+    assert elapsed <= bound(promised), f"the stop took {elapsed:.1f} s"
+    assert pidfiles.all_pidfiles() == [], "the listening model's boot was stopped"
+    assert_left_clean(run, isolated_home, tmp_path, fault_env)
+
+    kept = answered(fault_log)
+    rerun = cli(*args)
+    assert rerun.finish(timeout=180) == 0, rerun.stderr
+    assert not set(answered(fault_log)[len(kept):]) & set(kept), "no kept take is requested again"
