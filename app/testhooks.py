@@ -27,7 +27,8 @@ def pause_at(stage: str, cancel: threading.Event | None = None) -> None:
     if os.environ.get(VAR) != stage:
         return
     print(f"test pause at {stage}", file=sys.stderr, flush=True)
-    if cancel is not None:
-        cancel.wait(PAUSE_SECONDS)
-    else:
-        time.sleep(PAUSE_SECONDS)
+    # Polled with sleeps: a stop-now's KeyboardInterrupt on the main thread must not land inside
+    # Condition.wait (Event.wait), which can leave its lock released twice.
+    deadline = time.monotonic() + PAUSE_SECONDS
+    while time.monotonic() < deadline and not (cancel is not None and cancel.is_set()):
+        time.sleep(0.02)

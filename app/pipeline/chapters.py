@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,13 +104,18 @@ class ChapterWork:
         Called once every chunk is final. A stop meanwhile (the hub's Cancel during the last
         encodes) ends the wait at once: close() then aborts what is still encoding.
         """
-        pending = set(self._encoded.values())
+        pending = list(self._encoded.values())
         while pending:
             if self.ctx.cancel.is_set():
                 raise Cancelled(STOPPED)
-            done, pending = cf.wait(pending, timeout=RESULT_POLL_SECONDS, return_when=cf.FIRST_EXCEPTION)
-            for future in done:
+            for future in [f for f in pending if f.done()]:
                 future.result()  # the first failure ends the run with its own error
+                pending.remove(future)
+            if pending:
+                # A sleep, not a wait on the futures: on the CLI's main thread a stop-now raises
+                # KeyboardInterrupt here, and one raised inside Condition.wait can leave its lock
+                # released twice (app/batch.py polls the same way).
+                time.sleep(RESULT_POLL_SECONDS)
         return {i: self._encoded[i].result() for i in sorted(self._encoded)}
 
     def audio_seconds(self) -> float:

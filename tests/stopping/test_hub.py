@@ -61,20 +61,27 @@ async def test_the_hubs_cancel_with_a_chapter_half_encoded_ends_within_its_promi
     assert synthesized_count(rerun.stderr) == 1, "the re-run redoes the one request that was in flight"
 
 
-@pytest.mark.parametrize("stage", ["planned", "encode"], ids=["planning", "final-encode"])
+@pytest.mark.parametrize("stage", ["planned", "encode", "mux", "read-along"],
+                         ids=["planning", "final-encode", "mux", "read-along"])
 async def test_the_hubs_cancel_outside_synthesis_stops_at_once(stage, tmp_path, small_book, held_double,
                                                               isolated_home, monkeypatch, fault_log):
     double = held_double(answer="ok")
     double.release()
     monkeypatch.setenv("AUDIOBOOK_TEST_PAUSE_AT", stage)
     out = tmp_path / "river.m4b"
+    req = request(small_book, out, double.url)
+    if stage == "read-along":
+        req.fmt = "m4b,vtt"
     app = HubApp(setup_wizard=False)
     async with app.run_test(size=(100, 40)) as pilot:
-        run = RunScreen(request(small_book, out, double.url))
+        run = RunScreen(req)
         await app.push_screen(run)
-        # Held at the pause point once what comes before it is done: the plan saved, every chunk in.
+        # Held at the pause point once what comes before it is done: the plan saved, every chunk in,
+        # every chapter encoded, the M4B in place.
         reached = {"planned": lambda: any(paths.work_dir().glob(f"*/{MEMO_NAME}")),
-                   "encode": lambda: run.stats.done == TOTAL_CHUNKS}[stage]
+                   "encode": lambda: run.stats.done == TOTAL_CHUNKS,
+                   "mux": lambda: any(tmp_path.glob(".river.*.part.m4b")),
+                   "read-along": lambda: out.exists()}[stage]
         await wait_for(pilot, reached, timeout=60, what=f"the {stage} pause")
         pressed = time.monotonic()
         await pilot.press("c")
@@ -82,7 +89,8 @@ async def test_the_hubs_cancel_outside_synthesis_stops_at_once(stage, tmp_path, 
         elapsed = time.monotonic() - pressed
         assert run.outcome == "cancelled", screen_text(app)
     assert elapsed <= bound(0), f"the Cancel took {elapsed:.1f} s"
-    assert not out.exists()
+    assert not out.exists() or stage == "read-along", "no audiobook from a run stopped before its mux ended"
+    assert not out.with_suffix(".vtt").exists()
     if stage == "planned":
         assert fault_log() == [], "a run cancelled while planning sends no request"
     assert temp_files(isolated_home, tmp_path) == [] and left_running(isolated_home, tmp_path) == []
