@@ -202,7 +202,8 @@ def test_a_first_ctrl_c_while_a_take_said_wrong_is_rendered_again_ends_within_it
     assert_left_clean(run, isolated_home, tmp_path, fault_env)
     assert len(fault_log()) - sent_before <= 2, "nothing new was sent after the stop (at most 2 were in flight)"
     kept = answered(fault_log)
-    rerun = cli(*args)
+    # Without verification: what is asked of the server is the point, not hearing the book again (~10 s).
+    rerun = cli(*args[:-1], "--no-verify")
     assert rerun.finish(timeout=120) == 0, rerun.stderr
     redone = answered(fault_log)[len(kept):]
     garbled = {r["input"] for r in requests_log() if r.get("path") == "shaped" and r.get("garble")}
@@ -210,17 +211,16 @@ def test_a_first_ctrl_c_while_a_take_said_wrong_is_rendered_again_ends_within_it
     assert not set(redone) & (set(kept) - garbled), "no take said right and kept is requested again"
 
 
-@pytest.mark.slow  # the re-run hears the book with the listening double's tiny.en
 def test_a_first_ctrl_c_while_the_listening_model_boots_stops_its_boot(
         tmp_path, small_book, cli, held_double, fault_log, isolated_home, fault_env):
     from app.backends.sglomni import pidfiles
 
     # TTS on the external double; the listening model is the managed double, a minute in its boot, while
     # the first takes wait for it on the verification pool.
-    double = held_double(answer="ok", STOP_HOLD="", SGO_DOUBLE_SPEECH="piper", SGO_DOUBLE_SLOW="0.3")
-    args = sglomni_args(small_book, tmp_path / "river.m4b", "--api-url", double.url, *CHUNK_ARGS,
-                        "--verify", "--asr-model", "whisper_large_v3_turbo")
-    run = cli(*args, env={"SGO_DOUBLE_BOOT_DELAY": "60"})
+    double = held_double(answer="ok", STOP_HOLD="", SGO_DOUBLE_SLOW="0.3")
+    args = sglomni_args(small_book, tmp_path / "river.m4b", "--api-url", double.url, *CHUNK_ARGS)
+    listening = ("--verify", "--asr-model", "whisper_large_v3_turbo")
+    run = cli(*args, *listening, env={"SGO_DOUBLE_BOOT_DELAY": "60"})
     run.wait_for(lambda: pidfiles.all_pidfiles() and answered(fault_log), what="the listening model booting")
     signalled = time.monotonic()
     run.signal(signal.SIGINT)
@@ -233,6 +233,6 @@ def test_a_first_ctrl_c_while_the_listening_model_boots_stops_its_boot(
     assert_left_clean(run, isolated_home, tmp_path, fault_env)
 
     kept = answered(fault_log)
-    rerun = cli(*args)
-    assert rerun.finish(timeout=180) == 0, rerun.stderr
+    rerun = cli(*args, "--no-verify")  # nothing was heard; what matters is what is asked of the server again
+    assert rerun.finish(timeout=120) == 0, rerun.stderr
     assert not set(answered(fault_log)[len(kept):]) & set(kept), "no kept take is requested again"
