@@ -100,11 +100,12 @@ def temp_files(*folders: Path) -> list[Path]:
 
 
 def encoded_chapters(home: Path) -> dict[str, int]:
-    """Return {encoded chapter file: mtime_ns} of every book's work folder (finished encodes only)."""
+    """Return {encoded chapter file: mtime_ns} of every book's work folder: finished encodes only, whose
+    record beside them is written last (a chapter encoded twice for its loudness is in place before that)."""
     from app import paths
 
     return {p.name: p.stat().st_mtime_ns for p in paths.work_dir().rglob("chapters/*.aac")
-            if not p.name.startswith(".")}
+            if not p.name.startswith(".") and p.with_suffix(".json").exists()}
 
 
 def left_running(*folders: Path) -> list[int]:
