@@ -20,7 +20,7 @@ from app.audio.m4b import ChapterAudio
 from app.audio.adts import is_adts
 from app.audio.ffmpeg import run_ffmpeg
 from app.book.model import Cover, Metadata
-from app.errors import OutputError
+from app.errors import Cancelled, OutputError
 from app.files import temp_tag
 
 log = logging.getLogger(__name__)
@@ -132,7 +132,9 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
             for stream, chapter in zip(streams, chapters):
                 if stream != chapter.path:
                     stream.unlink(missing_ok=True)
-        testhooks.pause_at("mux")
+        testhooks.pause_at("mux", cancel)
+        if cancel is not None and cancel.is_set():  # stopped at the last moment: the output is left as it was
+            raise Cancelled(m4b.STOPPED)
         os.replace(tmp, out)
     return out
 

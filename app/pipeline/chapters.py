@@ -8,22 +8,26 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.audio import master as mastering
 from app.audio import wav as wavinfo
-from app.errors import OutputError
+from app.errors import Cancelled, OutputError
 from app.output.formats import READ_ALONG
 from app.pipeline import events as ev
 from app.pipeline.chapter_files import ChapterRecord, read_sidecar
 from app.pipeline.context import RunContext
 from app.pipeline.plan import PlannedChapter, PlannedChunk
 from app.pipeline.progressive import ChapterEncode, ChapterFeeds
+from app.pipeline.stopping import STOPPED
 
 #: Chapter encodes at once: one AAC encode keeps up with ~50x realtime here, and a saturated
 #: GPU server can outrun it, leaving a backlog after the last chunk.
 ENCODERS = 2
+#: How often a wait for the last encodes looks at the stop flag (seconds).
+RESULT_POLL_SECONDS = 0.1
 
 
 def encode_kinds(formats: tuple[str, ...]) -> tuple[str, ...]:
@@ -95,7 +99,23 @@ class ChapterWork:
     # -- after synthesis ---------------------------------------------------------------
 
     def results(self) -> dict[int, ChapterRecord]:
-        """Wait for every chapter's encode and return their records in chapter order."""
+        """Wait for every chapter's encode and return their records in chapter order.
+
+        Called once every chunk is final. A stop meanwhile (the hub's Cancel during the last
+        encodes) ends the wait at once: close() then aborts what is still encoding.
+        """
+        pending = list(self._encoded.values())
+        while pending:
+            if self.ctx.cancel.is_set():
+                raise Cancelled(STOPPED)
+            for future in [f for f in pending if f.done()]:
+                future.result()  # the first failure ends the run with its own error
+                pending.remove(future)
+            if pending:
+                # A sleep, not a wait on the futures: on the CLI's main thread a stop-now raises
+                # KeyboardInterrupt here, and one raised inside Condition.wait can leave its lock
+                # released twice (app/batch.py polls the same way).
+                time.sleep(RESULT_POLL_SECONDS)
         return {i: self._encoded[i].result() for i in sorted(self._encoded)}
 
     def audio_seconds(self) -> float:
@@ -103,8 +123,10 @@ class ChapterWork:
 
     def close(self) -> None:
         """Wait for running encodes and drop queued ones; abort chapters still open (a stopped run)."""
-        self._encoder.shutdown(wait=True, cancel_futures=True)
-        self._feeds.close()  # no partial chapter stays, no encoder keeps running
+        try:
+            self._encoder.shutdown(wait=True, cancel_futures=True)
+        finally:  # even when a second Ctrl-C cuts the wait short
+            self._feeds.close()  # no partial chapter stays, no encoder keeps running
 
     # -- encoded files -------------------------------------------------------------------
 

@@ -8,17 +8,18 @@ import os
 import shutil
 from pathlib import Path
 
-from app import paths
+from app import paths, testhooks
 from app.audio.booktags import id3_extras
 from app.audio.id3 import ID3Error
 from app.audio.export import ChapterAudio, mux_m4b
-from app.errors import OutputError
+from app.errors import Cancelled, OutputError
 from app.output.formats import READ_ALONG
 from app.files import write_bytes_atomic
 from app.pipeline import events as ev
 from app.pipeline.chapter_files import ChapterRecord
 from app.pipeline.context import RunContext
 from app.pipeline.plan import safe_filename
+from app.pipeline.stopping import STOPPED
 
 
 class OutputWriter:
@@ -35,6 +36,10 @@ class OutputWriter:
         if "mp3" in self.outputs:
             self._write_mp3([ChapterAudio(r.title, r.files["mp3"]) for r in records.values()], self.outputs["mp3"])
         if READ_ALONG & set(self.outputs):
+            # The audio is written; a stop asked for meanwhile (the hub's Cancel) ends the run before the text.
+            testhooks.pause_at("read-along", self.ctx.cancel)
+            if self.ctx.cancel.is_set():
+                raise Cancelled(STOPPED)
             self._write_read_along(records)
         if self.ctx.plan.library is not None and "m4b" in self.outputs:
             self._write_library_sidecars(self.outputs["m4b"].parent)

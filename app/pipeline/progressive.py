@@ -205,6 +205,9 @@ class ChapterEncode:
 
     def finish(self) -> ChapterRecord:
         """Finish the encodes, write each one's sidecar and return the chapter's record."""
+        testhooks.pause_at("encode", self._cancel)
+        if self._cancel.is_set():  # stopped with the last chunk in: the re-run encodes it from the cache
+            raise Cancelled(STOPPED)
         loudness = self._measured(self._assembler.finish())
         fix = mastering.correction(loudness, self._master) if self._master else mastering.Correction()
         if fix:

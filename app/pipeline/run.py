@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from app import paths
+from app import paths, testhooks
 from app.audio import master as mastering
 from app.backends.base import Backend
 from app.errors import Cancelled
@@ -64,6 +64,10 @@ class Converter:
     def run(self) -> Path:
         """Convert the book and return the output path."""
         ctx = self.ctx
+        # The book is read and planned: a stop asked for meanwhile (the hub's Cancel) ends it here.
+        testhooks.pause_at("planned", ctx.cancel)
+        if ctx.cancel.is_set():
+            raise Cancelled(STOPPED)
         # Locks by content and output, leftovers of a killed run swept, the book's needs recorded.
         with bookrun.begin(ctx.plan, ctx.work_dir, ctx.cache):
             return self._run()
@@ -86,12 +90,23 @@ class Converter:
                 chapters.take_encoded(index, seconds)
             recheck = self._take_cached(triage, encoded, chapters, listening)
             rendered = self._synthesize(triage, recheck, chapters, listening)
+            if ctx.cancel.is_set():
+                # Stopped: a chapter still open waits for chunks this run will never render (or hear);
+                # it is aborted in close(), not waited for. Chapters finished so far are kept.
+                raise Cancelled(STOPPED)
             records = chapters.results()
         except KeyboardInterrupt:
             ctx.cancel.set()
             raise Cancelled(STOPPED) from None
+        except BaseException:
+            ctx.cancel.set()  # a failure stops the encoders as a stop does: nothing is waited for
+            raise
         finally:
             if listening is not None:
+                if ctx.cancel.is_set():
+                    # Stopped or failed: the listener closes first, so a listening model still booting (its
+                    # boot waits on the verification pool) is stopped, not waited for; run_prepared closes it again.
+                    ctx.verify.transcriber.close()
                 listening.close()
             chapters.close()
         if ctx.cancel.is_set():
@@ -109,6 +124,8 @@ class Converter:
         from app.pipeline.synthesis import Synthesis
 
         synthesis = Synthesis(self.ctx, chapters, listening, triage.twins)
+        # A stop-now while the backend starts (a managed server booting, from the hub) ends the boot.
+        self.ctx.stop.on_stop_now(self.ctx.backend.abort)
         with self.ctx.backend:
             synthesis.run(triage.todo, recheck)
         return synthesis.rendered

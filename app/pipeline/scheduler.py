@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 4
 #: Seconds a chunk may take from its first send, busy waits included, before the run gives up.
 CHUNK_DEADLINE = 1800.0
+#: How often the scheduler looks for finished requests while it waits (seconds).
+COLLECT_POLL_SECONDS = 0.01
 #: Seconds the worker threads get to unwind (and delete their temp files) after a cut.
 UNWIND_SECONDS = 1.0
 #: Seconds a local voice gets to finish the chunk it is computing when the run ends: its native
@@ -151,6 +153,10 @@ class Scheduler:
             raise
         finally:
             self.stop.draining_with(None)
+            # A stop asked for in the loop's last turn (its last request was just ending) is still answered.
+            notice = self.stop.take_notice()
+            if notice:
+                self.problems.say(notice)
 
     def _promote(self, ready: deque) -> None:
         now = self._clock()
@@ -176,10 +182,18 @@ class Scheduler:
         wait = 0.2
         if self._later:
             wait = max(0.0, min(wait, self._later[0].due - self._clock()))
-        try:
-            item = self._done.get(timeout=wait)
-        except queue.Empty:
-            return
+        # Polled with short sleeps, not a blocking get: on the CLI's main thread a stop-now raises
+        # KeyboardInterrupt here, and one raised inside Condition.wait can leave the queue's lock
+        # released twice ("release unlocked lock": exit 1 instead of 130).
+        end = time.monotonic() + wait
+        while True:
+            try:
+                item = self._done.get_nowait()
+                break
+            except queue.Empty:
+                if time.monotonic() >= end:
+                    return
+                time.sleep(COLLECT_POLL_SECONDS)
         while True:
             self._handle(*item, finished=finished)
             try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import deque
 from pathlib import Path
 
+from app import testhooks
+from app.errors import Cancelled
 from app.pipeline import adaptive
 from app.pipeline import events as ev
 from app.pipeline.chapters import ChapterWork
@@ -13,6 +15,7 @@ from app.pipeline.plan import PlannedChunk
 from app.pipeline.problems import ProblemLog
 from app.pipeline.quality import check_chunk_audio
 from app.pipeline.scheduler import Scheduler, SideWork
+from app.pipeline.stopping import STOPPED
 from app.pipeline.verify import Listening, take_seed
 
 #: Seed step between attempts of one take: a retry after bad audio must not repeat the fault.
@@ -49,6 +52,10 @@ class Synthesis:
     def render(self, pc: PlannedChunk, attempt: int) -> Path:
         """Synthesize one attempt of the chunk's current take and store it if it passes (a worker thread)."""
         take = self.listening.take(pc) if self.listening else 0
+        if take:
+            testhooks.pause_at("retake", self.ctx.cancel)
+        if self.ctx.cancel.is_set():  # stopped before this request left: it is not sent (the re-run sends it)
+            raise Cancelled(STOPPED)
         base = take_seed(pc.seed, take)  # another take (verification) is another seed
         seed = base if attempt == 1 else (base + attempt * RETRY_SEED_STEP) & 0x7FFFFFFF
         tmp = self.ctx.cache.temp_path(pc.key)

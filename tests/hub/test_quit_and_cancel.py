@@ -74,6 +74,10 @@ async def test_double_quit_shows_one_dialog_progress_goes_on_and_cancel_stops(do
 @pytest.mark.slow
 async def test_quit_during_a_run_stops_it_and_its_server(double_venv, port, tmp_path, monkeypatch):
     monkeypatch.setenv("SGO_DOUBLE_SLOW", "0.5")
+    # Held, not raced: the first chunk appended to its chapter pauses the encoder until the stop, so the
+    # run cannot finish before the quit dialog is answered (41 chunks all in flight at once are done
+    # in a few seconds, sooner than a loaded machine answers the dialog).
+    monkeypatch.setenv("AUDIOBOOK_TEST_PAUSE_AT", "stitch")
     book = tmp_path / "lighthouse.txt"
     book.write_text(BOOK)
     app = HubApp(setup_wizard=False)
@@ -83,9 +87,11 @@ async def test_quit_during_a_run_stops_it_and_its_server(double_venv, port, tmp_
         # Waited for, not paused once: on a loaded machine the dialog can take more than one pause
         # to appear, and a "y" pressed before it is not an answer (seen once in a full run beside benchmarks).
         await wait_for(pilot, lambda: quit_dialogs(app) == 1, timeout=10, what="the quit dialog")
+        assert run.running, "the run is held at its pause point, not finished"
         await pilot.press("y")
         await wait_for(pilot, run.stop.now.is_set, timeout=10, what="the stop")
     assert run.stop.now.is_set(), "quitting stops the run at once, as a second Ctrl-C does"
+    assert run.outcome != "done", "the run was stopped, not finished"
     deadline = time.monotonic() + 15
     while pidfiles.read_pidfile(port) is not None and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -8,6 +8,7 @@ One worker per core, each synthesis on one thread (issue 16, P5).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import itertools
 import json
 import os
 import threading
@@ -247,19 +248,23 @@ class PiperBackend(Backend):
         starts: list[float] = []
         frames = 0
         try:
+            # Piper yields one audio chunk per sentence: where each begins is exact timing.
+            pieces = iter(engine.synthesize(text, syn_config=config))
+            first = next(pieces, None)
+            if first is None:
+                # Said before any WAV is opened: closing a WAV with no format set raises its own error
+                # ("# channels not specified"), which would replace this line.
+                raise BackendError(f"Piper produced no audio for {text[:40]!r}",
+                                   hint="Check the chunk's text (a lexicon entry or a symbol Piper cannot say)")
             with wave.open(str(out_path), "wb") as wav:
-                # Piper yields one audio chunk per sentence: where each begins is exact timing.
-                for n, piece in enumerate(engine.synthesize(text, syn_config=config)):
-                    if n == 0:
-                        wav.setframerate(piece.sample_rate)
-                        wav.setsampwidth(piece.sample_width)
-                        wav.setnchannels(piece.sample_channels)
+                wav.setframerate(first.sample_rate)
+                wav.setsampwidth(first.sample_width)
+                wav.setnchannels(first.sample_channels)
+                for piece in itertools.chain((first,), pieces):
                     starts.append(frames / piece.sample_rate)
                     data = piece.audio_int16_bytes
                     wav.writeframes(data)
                     frames += len(data) // (piece.sample_width * piece.sample_channels)
-                if not starts:
-                    raise BackendError(f"Piper produced no audio for {text[:40]!r}")
         except BackendError:
             raise
         except OSError as exc:  # a full disk or a folder in the way is the environment, not the voice

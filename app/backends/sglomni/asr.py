@@ -105,9 +105,10 @@ class ManagedTranscriber(ServerTranscriber):
         return super().transcribe(wav, language=language)
 
     def close(self) -> None:
-        """Close the connection pool and stop the server if this run started it."""
+        """Close the connection pool and stop the server if this run started it (ending a boot in progress)."""
         from app.backends.sglomni.server import ServerState
 
+        self.server.abort.set()  # a boot under way (on the verification pool) stops instead of being waited for
         super().close()
         with self._boot:
             self._closed = True

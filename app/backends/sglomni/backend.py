@@ -59,6 +59,8 @@ class SglomniBackend(Backend):
         self.restarts = 0
         #: Set by abort(): a dead server is not restarted for a run the user stopped.
         self._aborted = False
+        #: Set by abort(): a managed server still booting is stopped instead of waited for.
+        self._boot_abort = threading.Event()
 
     # -- what the pipeline asks ------------------------------------------------------------
     @property
@@ -199,7 +201,7 @@ class SglomniBackend(Backend):
             if len(self.options.api_urls) > 1:
                 self._connect_many()
                 return
-            handle = policy.ensure_server(self.spec, self.options)
+            handle = policy.ensure_server(self.spec, self.options, abort=self._boot_abort)
             try:
                 self._connect(handle)
             except BaseException:
@@ -256,8 +258,9 @@ class SglomniBackend(Backend):
                                  ceiling=self.ceiling, check=self._check_server, fallback=fallback, down=down)
 
     def abort(self) -> None:
-        """Cut every request in flight now (a second Ctrl-C); stop() still runs afterwards."""
+        """Cut every request in flight now (a second Ctrl-C), or a boot in progress; stop() still runs afterwards."""
         self._aborted = True
+        self._boot_abort.set()
         pool = self._client
         if pool is not None:
             pool.abort()
@@ -309,7 +312,7 @@ class SglomniBackend(Backend):
             self._client = None
             if old is not None:
                 old.stop()
-            handle = policy.ensure_server(self.spec, self.options)
+            handle = policy.ensure_server(self.spec, self.options, abort=self._boot_abort)
             self._connect(handle)
             self.handle = handle
 

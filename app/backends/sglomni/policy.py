@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,7 +120,7 @@ def _external(spec: ModelSpec, url: str) -> ServerHandle:
     return ServerHandle(base_url=url, started_by_us=False, label=spec.key, hosted=ids)
 
 
-def ensure_server(spec: ModelSpec, options: BackendOptions) -> ServerHandle:
+def ensure_server(spec: ModelSpec, options: BackendOptions, abort: threading.Event | None = None) -> ServerHandle:
     """Return the server a run uses, booting the managed one when the seed's policy says so.
 
     --api-url (or the remote URL setting, folded into api_urls by app.options): used as-is,
@@ -127,6 +128,7 @@ def ensure_server(spec: ModelSpec, options: BackendOptions) -> ServerHandle:
     Otherwise the configured port: a healthy server hosting this model is used and left running;
     one this tool started with another model is restarted; a foreign one hosting another model
     refuses the run; nothing there boots the model (stopping a leftover of ours first).
+    Setting `abort` (from another thread) ends a boot in progress: the server is stopped.
     """
     if options.api_urls:
         return _external(spec, options.api_urls[0].rstrip("/"))
@@ -153,7 +155,7 @@ def ensure_server(spec: ModelSpec, options: BackendOptions) -> ServerHandle:
     find_leftover(port)
     install_companions(spec)
     server = ManagedServer(spec, port=port, host=host, start_timeout=options.start_timeout,
-                           profile=pick_profile(spec, options), port_source=options.source("port"))
+                           profile=pick_profile(spec, options), port_source=options.source("port"), abort=abort)
     server.start()
     return ServerHandle(base_url=server.base_url, started_by_us=True, label=server.label, server=server,
                         log_path=server.log_path, hosted=(spec.key,))

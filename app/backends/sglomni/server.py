@@ -16,6 +16,7 @@ import logging
 import os
 import re
 import socket
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.http import probe_health
 from app.backends.sglomni.pidfiles import PidRecord, pid_file, write_pidfile
 from app.backends.sglomni.procgroup import StopPath, StopTimeouts, process_start_ticks, stop_group
-from app.errors import ConfigError, ServerStartError
+from app.errors import Cancelled, ConfigError, ServerStartError
 from app.urls import url_host
 
 log = logging.getLogger(__name__)
@@ -177,8 +178,11 @@ class ManagedServer:
 
     def __init__(self, spec: ModelSpec, *, port: int, host: str = "127.0.0.1",
                  start_timeout: float = 1200.0, profile: str | None = None,
-                 stop_timeouts: StopTimeouts = StopTimeouts(), port_source: str = ""):
+                 stop_timeouts: StopTimeouts = StopTimeouts(), port_source: str = "",
+                 abort: threading.Event | None = None):
         self.spec = spec
+        #: Set from another thread (the hub's Cancel, a stop-now) to end a boot in progress.
+        self.abort = abort or threading.Event()
         self.port = port
         self.host = check_bind_host(host)
         self.start_timeout = start_timeout
@@ -254,12 +258,15 @@ class ManagedServer:
                 self._raise_exited(code)
             if probe_health(self.base_url).healthy:
                 return
+            if self.abort.is_set():
+                raise Cancelled(f"Stopped while sgl-omni ({self.label}) was starting",
+                                hint="Run the same command again to start it and resume")
             if time.monotonic() >= deadline:
                 raise ServerStartError(
                     f"sgl-omni ({self.label}) did not become healthy within {self.start_timeout:g} s",
                     log_path=self.log_path,
                     hint="Pre-download the model or raise the start timeout (settings: sglomni.start_timeout)")
-            time.sleep(POLL_INTERVAL)
+            self.abort.wait(POLL_INTERVAL)
 
     def _scan_log(self, offset: int) -> tuple[int, int | None]:
         """Read the log from `offset`; return the new offset and the port upstream moved to, if any."""
