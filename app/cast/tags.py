@@ -1,0 +1,88 @@
+"""Dialogue tags: the narration next to a quotation that says who speaks it ("said Holmes", "she cried")."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.cast.names import MENTION, TITLES
+
+#: Verbs that report speech (past and present); a tag needs one, or a name in a short aside after a quote.
+SPEECH_VERBS = """said says say cried cries replied replies answered answers asked asks exclaimed exclaims returned
+continued added observed remarked whispered whispers shouted shouts muttered mutters murmured murmurs called began
+resumed interrupted repeated rejoined retorted declared inquired enquired protested explained insisted urged pleaded
+sighed laughed groaned screamed yelled roared growled stammered faltered suggested agreed admitted demanded persisted
+responded ventured concluded echoed gasped sobbed snapped told mumbled drawled stuttered wailed moaned grumbled hissed
+breathed thundered bellowed chuckled sneered snarled panted remonstrated expostulated assented objected conceded
+affirmed assured urged warned announced commanded ordered observed spoke
+thought cries corrected reiterated reasoned mused pursued proceeded argued joined broke screamed squeaked shrieked
+whimpered blurted confessed volunteered prompted smiled nodded""".split()
+#: Verbs that report speech only with their particle ("went on", "broke in").
+PHRASAL_VERBS = ("went on", "goes on", "put in", "broke in", "burst out", "struck in", "chimed in", "piped up", "spoke up",
+                 "cut in", "broke out", "called out", "cried out", "went on to say")
+_VERB = r"(?:" + "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(PHRASAL_VERBS, key=len, reverse=True)) + "|" + \
+    "|".join(sorted(set(SPEECH_VERBS), key=len, reverse=True)) + r")(?:\s+(?:out|in|on|up))?"
+_TITLE = "|".join(sorted(TITLES, key=len, reverse=True))
+_NAME = rf"(?:(?:{_TITLE})\.?\s+)?(?:O['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:[\s-]+(?:(?:de|van|von|du|le)\s+)?[A-Z][a-z\u00c0-\u024f]+){{0,3}}"
+_DESC = r"(?:the|his|her|my|our|their|your|its|this|that)\s+(?:[a-z-]+\s+){0,2}[A-Za-z]+"
+_SUBJ = rf"(?P<subj>{_NAME}|[Hh]e|[Ss]he|I|{_DESC})"
+_ADV = r"(?:\s+[a-z]+ly)?"
+#: After a quotation: ', said Holmes', ' cried his wife', ' said she'.
+AFTER_INVERTED = re.compile(rf"^[\s,;:\u2014-]*(?:[a-z]+ly\s+)?(?P<verb>{_VERB}){_ADV}\s+{_SUBJ}\b")
+#: After a quotation: ' Holmes said', ' she cried', ', his wife replied', ' Elizabeth, smiling, said'.
+AFTER_NORMAL = re.compile(rf"^[\s,;:\u2014-]*{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,40}},)?(?:\s+(?:had|has|then|now|at last|again|only|quickly|softly))?{_ADV}\s+(?P<verb>{_VERB})\b")
+#: Before a quotation: 'Holmes said to me, ', 'She answered: '.
+BEFORE = re.compile(rf"(?:^|[.!?;]\s+|\s)(?:and\s+)?{_SUBJ}(?:\s+(?:had|has|then|now|at last|again|only))?(?:\s+[a-z]+ed\s+and)?{_ADV}\s+(?P<verb>{_VERB})\b[^.!?\u201c\u201d\"]{{0,60}}[,:]?\s*$")
+_RANKS = frozenset("inspector doctor colonel captain major professor sergeant general lieutenant judge".split())
+_DESC_FEMALE = frozenset("""wife mother girl lady woman sister aunt daughter niece widow bride mistress maid queen duchess
+princess hostess landlady governess grandmother cousin-girl damsel spinster lass""".split())
+_DESC_MALE = frozenset("""husband father boy man gentleman brother uncle son nephew widower groom master king duke prince
+host landlord grandfather lad fellow squire youth""".split())
+
+
+@dataclass(frozen=True)
+class Tag:
+    """Who a tag says speaks: a name as written, a pronoun, or a description."""
+
+    #: "name", "pronoun", "narrator" or "description".
+    kind: str
+    #: The words: "Mrs. Bennet", "she", "his wife".
+    words: str
+    #: The gender a pronoun or description shows.
+    gender: str | None = None
+    verb: str = ""
+
+
+def _tag(m: re.Match) -> Tag | None:
+    subj = m.group("subj")
+    verb = m.group("verb")
+    low = subj.lower()
+    if subj == "I":
+        return Tag("narrator", subj, None, verb)
+    if low in ("he", "she"):
+        return Tag("pronoun", low, "M" if low == "he" else "F", verb)
+    if subj[0].isupper() and MENTION.match(subj):
+        return Tag("name", subj, None, verb)
+    for noun in low.split()[1:]:
+        title = noun.capitalize()
+        if title in TITLES or noun in _RANKS:
+            return Tag("description", noun, TITLES.get(title), verb)
+        gender = "F" if noun in _DESC_FEMALE else "M" if noun in _DESC_MALE else None
+        if gender:
+            return Tag("description", " ".join(low.split()[:1] + [noun]), gender, verb)
+    return None
+
+
+def tag_after(narration: str) -> Tag | None:
+    """Return the tag that opens the narration right after a quotation, if any."""
+    head = narration[:160]
+    for pattern in (AFTER_INVERTED, AFTER_NORMAL):
+        m = pattern.match(head)
+        if m and (tag := _tag(m)):
+            return tag
+    return None
+
+
+def tag_before(narration: str) -> Tag | None:
+    """Return the tag that closes the narration right before a quotation, if any."""
+    m = BEFORE.search(narration[-200:])
+    return _tag(m) if m else None
