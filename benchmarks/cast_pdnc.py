@@ -136,6 +136,8 @@ class Score:
     total: Counter = field(default_factory=Counter)
     right: Counter = field(default_factory=Counter)
     found: Counter = field(default_factory=Counter)
+    #: (method, right) -> gold quotations, for the per-method table.
+    methods: Counter = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
 
     def pct(self, kind: str | None = None) -> float:
@@ -180,6 +182,7 @@ def score_novel(name: str, keep_errors: int = 0) -> Score:
         score.found[g.kind] += 1
         q = cast.quotes[best]
         predicted = narrator if q.by_narrator else mapped.get(q.speaker)
+        score.methods[(q.method, predicted == g.speaker)] += 1
         if predicted == g.speaker:
             score.right[g.kind] += 1
         elif len(score.errors) < keep_errors:
@@ -274,6 +277,14 @@ def main(argv: list[str] | None = None) -> int:
         every.extend(scores)
     if len(groups) > 1:
         print(f"\n{header}\n{_summary('all 27', every)}")
+    methods: Counter = Counter()
+    for s in every:
+        methods.update(s.methods)
+    print("\n| method | gold quotations | right % |\n|---|---|---|")
+    for m in ("explicit", "anaphoric", "turn-taking", "vocative", "guess"):
+        n = methods[(m, True)] + methods[(m, False)]
+        if n:
+            print(f"| {m} | {n} | {100.0 * methods[(m, True)] / n:.1f} |")
     return 0
 
 

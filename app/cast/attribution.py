@@ -1,32 +1,36 @@
 """Who says each quotation: tags first, then the turns of a conversation, then names in the quotes.
 
 A book is walked once in order. Each paragraph with quotations is a turn of the conversation it is in (a
-narration paragraph of some length ends a conversation). A turn's speaker comes, best first, from:
-an explicit tag naming someone; a pronoun or description tag resolved to the last person of that gender
-named or speaking nearby; a paragraph that continues the previous one's unclosed speech; someone
-addressed by name in the previous turn; the speaker two turns back (two people take turns); someone the
-paragraph's narration names; and last, a guess (the person most recently named who did not just speak).
+long narration paragraph ends a conversation). The first pass finds the anchors: a tag naming someone
+(explicit), a pronoun or description tag resolved to the person of that gender taking part (anaphoric), a
+paragraph continuing the previous one's unclosed speech. The second pass fills the turns between anchors
+with the two people taking turns, keeping the parity the anchors set; a name addressed in the previous
+turn (vocative), the person the paragraph's narration is about, and last the most recent other
+speaker, are the fallbacks (guess).
 """
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass, field
 
 from app.cast.dialogue import RawQuote
 from app.cast.names import MENTION, Person, Roster, _sentence_start, split_mention
-from app.cast.tags import Tag, tag_after, tag_before
-from app.errors import Cancelled
+from app.cast.tags import Tag, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
 
 #: A narration paragraph longer than this (words) ends a conversation.
-_SCENE_BREAK_WORDS = 80
+SCENE_BREAK_WORDS = 80
 #: How many recent mentions a pronoun is resolved among.
 _HISTORY = 30
-_VOCATIVE_BEFORE = re.compile(r"(?:^|[,!?;\u2014-]\s*|\b(?:dear|my|oh|Oh|O|ah|Ah|poor|good)\s+)$")
-_VOCATIVE_AFTER = re.compile(r"^\s*(?:[,.!?;\u2014-]|$)")
+_VOCATIVE_BEFORE = re.compile(r"(?:[,!?;\u2014]\s*|-\s*|\b(?:dear|dearest|my|oh|Oh|O|ah|Ah|poor|good)\s+)$")
+_VOCATIVE_AFTER = re.compile(r"^\s*(?:[,.!?;\u2014]|-|$)")
+#: A name opening a quote is addressed when what follows it is spoken to them ("Harriet, you must not").
+_OPENING_VOCATIVE_NEXT = re.compile(
+    r"^\s*(?:!|,\s*(?:you|your|do|did|don't|pray|what|how|why|come|let|look|tell|will|would|can|could|is|are|"
+    r"dear|my|oh|I\s+(?:am|beg|must|say|hope|think|wish|assure|do|have|should|shall|will|know)|we|have|never|"
+    r"here|there|listen|wait|stop|go|please|be|take|give|only|now|then|yes|no|well|indeed))\b")
 
 
 @dataclass
@@ -51,7 +55,7 @@ class Turn:
 
 
 class Attributor:
-    """Attribute the quotations of one book, chapter by chapter, in book order."""
+    """Attribute the quotations of one book, paragraph by paragraph, in book order; then finish()."""
 
     def __init__(self, roster: Roster, first_person: bool):
         self.roster = roster
@@ -59,6 +63,8 @@ class Attributor:
         self.history: list[Person] = []
         self.turns: list[Turn] = []
         self.results: list[Said | None] = []
+        #: A narration paragraph ending "Holmes said:" speaks through the next paragraph's quote.
+        self._lead_in: Tag | None = None
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -81,26 +87,37 @@ class Attributor:
             person = self.roster.lookup(None, tokens[1:])  # "Then Elizabeth"
         return person
 
-    def _resolve_gender(self, gender: str | None, exclude: Person | None, local: list[Person]) -> Person | None:
-        """Return the person a "he"/"she" most likely is: named in this paragraph, else in the recent talk."""
-        for person in reversed(local):
-            if gender is None or person.gender == gender:
+    def _participants(self) -> list[Person]:
+        """Return the speakers of the conversation going on, most recent first."""
+        out: list[Person] = []
+        for turn in reversed(self._conversation()[:-1] if self.turns else []):
+            if turn.said and turn.said.person is not None and turn.said.person not in out:
+                out.append(turn.said.person)
+        return out
+
+    def _resolve_gender(self, gender: str | None, local: list[Person]) -> Person | None:
+        """Return the person a "he"/"she" most likely is.
+
+        Among those of that gender: someone the paragraph names before the tag; else, when the previous
+        turn's speaker has that gender and another person of it is about, the other one (a reply);
+        else the most recent speaker or mention of that gender.
+        """
+        for person in local:
+            if person.gender == gender:
                 return person
+        previous = self._previous_speaker()
         seen: list[Person] = []
-        for person in reversed(self.history[-_HISTORY:]):
-            if person is NARRATOR or person in seen:
+        for person in self._participants() + list(reversed(self.history[-_HISTORY:])):
+            if person is NARRATOR or person in seen or person.gender != gender:
                 continue
-            if gender is None or person.gender == gender:
-                seen.append(person)
-            if len(seen) == 2:
-                break
+            seen.append(person)
         if not seen:
             return None
-        if seen[0] is exclude and len(seen) > 1:
-            return seen[1]  # a reply: not the one who just spoke
+        if seen[0] is previous and len(seen) > 1:
+            return seen[1]
         return seen[0]
 
-    def _from_tag(self, tag: Tag, previous: Person | None, local: list[Person]) -> Said | None:
+    def _from_tag(self, tag: Tag, local: list[Person]) -> Said | None:
         if tag.kind == "narrator":
             return Said(NARRATOR, "explicit", 0.9)
         if tag.kind == "name":
@@ -108,10 +125,8 @@ class Attributor:
             return Said(person, "explicit", 0.95) if person else None
         if tag.kind == "description" and tag.gender is None:
             person = self.roster.by_title(tag.words.split()[-1])
-            if person:
-                return Said(person, "anaphoric", 0.7)
-            return None
-        person = self._resolve_gender(tag.gender, previous, local)
+            return Said(person, "anaphoric", 0.7) if person else None
+        person = self._resolve_gender(tag.gender, local)
         if person is None:
             return None
         return Said(person, "anaphoric", 0.8 if tag.kind == "pronoun" else 0.6)
@@ -120,63 +135,59 @@ class Attributor:
     def paragraph(self, text: str, quotes: list[RawQuote], first_index: int) -> None:
         """Attribute the quotations of one paragraph (quotes in order; first_index is the first one's number)."""
         if not quotes:
-            narration = text
-            self._narration(narration)
+            self._narration(text)
             return
         turn = Turn(list(range(first_index, first_index + len(quotes))), continues=quotes[0].continues)
-        previous = self._speaker(-1)
+        self.turns.append(turn)
         cuts = [0] + [x for q in quotes for x in (q.start, q.end)] + [len(text)]
         pieces = [text[cuts[i]:cuts[i + 1]] for i in range(0, len(cuts), 2)]
         local: list[Person] = []
         own: list[Said | None] = []
+        lead_in, self._lead_in = self._lead_in, None
         for n, q in enumerate(quotes):
             before, after = pieces[n], pieces[n + 1]
-            for _, _, person in self._mentions(before):
-                local.append(person)
-            said = None
+            local.extend(person for _, _, person in self._mentions(before))
             tag = tag_after(after) if after.strip() else None
             if tag is None and before.strip():
                 tag = tag_before(before)
-            if tag is not None:
-                said = self._from_tag(tag, previous, local)
-            if said is None and len(after.split()) <= 8 and after.strip():
-                # An aside right after a quote that names someone ("\u2014 dit Jean.", "Holmes, impatiently.").
+            if tag is None and n == 0 and q.start == 0 and lead_in is not None:
+                tag = lead_in
+            said = self._from_tag(tag, local) if tag is not None else None
+            if said is None and after.strip() and len(after.split()) <= 6:
+                # A short aside after a quote that names someone ("\u2014 dit Jean.", "Holmes, impatiently.").
                 named = self._mentions(after)
                 if named:
                     said = Said(named[0][2], "explicit", 0.7)
             own.append(said)
-            for _, _, person in self._mentions(q.text):
+            for start, end, person in self._mentions(q.text):
                 turn.named.append(person)
-                if self._vocative(q.text, person):
+                if self._vocative(q.text, start, end):
                     turn.addressed.append(person)
-        for _, _, person in self._mentions(pieces[-1]):
-            local.append(person)
+        local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.beat = self._beat(pieces)
-        best = next((s for s in own if s is not None and s.person is not None), None)
-        turn.said = best
-        self.turns.append(turn)
-        if best is None:
-            conv = self._conversation()
-            self._forward(conv, len(conv) - 1)
-            best = turn.said
-        for n, said in enumerate(own):
-            self.results.append(said if said is not None else None)
+        turn.said = next((s for s in own if s is not None and s.person is not None), None)
+        if turn.said is None and turn.continues:
+            prev = self.turns[-2].said if len(self.turns) >= 2 else None
+            if prev is not None:
+                turn.said = Said(prev.person, prev.method, prev.confidence)
+        self.results.extend(own)
         for person in local:
             self._remember(person)
-        if best is not None:
-            self._remember(best.person)
+        if turn.said is not None:
+            self._remember(turn.said.person)
 
     def _narration(self, text: str) -> None:
         for _, _, person in self._mentions(text):
             self._remember(person)
-        if len(text.split()) > _SCENE_BREAK_WORDS:
+        self._lead_in = tag_lead_in(text)
+        if len(text.split()) > SCENE_BREAK_WORDS:
             self.turns.append(Turn([]))  # an empty turn: the conversation ends
 
-    def _vocative(self, quote: str, person: Person) -> bool:
-        for start, end, who in self._mentions(quote):
-            if who is person and _VOCATIVE_BEFORE.search(quote[:start]) and _VOCATIVE_AFTER.match(quote[end:]):
-                return True
-        return False
+    def _vocative(self, quote: str, start: int, end: int) -> bool:
+        """Return whether the name at quote[start:end] is someone spoken to."""
+        if start == 0 or not quote[:start].strip(" \u2014-\"'"):
+            return bool(_OPENING_VOCATIVE_NEXT.match(quote[end:]))
+        return bool(_VOCATIVE_BEFORE.search(quote[:start]) and _VOCATIVE_AFTER.match(quote[end:]))
 
     def _beat(self, pieces: list[str]) -> Person | None:
         """Return the person the paragraph's narration is about: the first named at a sentence's start."""
@@ -186,16 +197,22 @@ class Attributor:
                     return person
         return None
 
-    def _speaker(self, offset: int) -> Person | None:
-        n = len(self.turns) + offset
-        if n < 0 or not self.turns[n].quotes:
-            return None
-        said = self.turns[n].said
-        return said.person if said else None
+    def _conversation(self) -> list[Turn]:
+        """Return the turns of the conversation going on, the last one included."""
+        start = len(self.turns)
+        while start > 0 and self.turns[start - 1].quotes:
+            start -= 1
+        return self.turns[start:]
+
+    def _previous_speaker(self) -> Person | None:
+        conv = self._conversation()
+        if len(conv) >= 2 and conv[-2].said is not None:
+            return conv[-2].said.person
+        return None
 
     # --- the conversation's turns -------------------------------------------------------------------
     def finish(self) -> list[Said]:
-        """Return one Said per quotation, after the conversation passes."""
+        """Return one Said per quotation, after the turns between anchors are filled."""
         conversations: list[list[Turn]] = [[]]
         for turn in self.turns:
             if not turn.quotes:
@@ -203,8 +220,7 @@ class Attributor:
             else:
                 conversations[-1].append(turn)
         for conv in conversations:
-            self._backward(conv)
-            self._guess(conv)
+            _fill(conv)
         out: list[Said] = []
         for turn in self.turns:
             for i in turn.quotes:
@@ -213,54 +229,74 @@ class Attributor:
                            turn.said or Said(None, "guess", 0.0))
         return out
 
-    def _conversation(self) -> list[Turn]:
-        """Return the turns of the conversation going on, the last one included."""
-        start = len(self.turns)
-        while start > 0 and self.turns[start - 1].quotes:
-            start -= 1
-        return self.turns[start:]
 
-    def _forward(self, conv: list[Turn], i: int) -> None:
-        """Give turn i of a conversation the speaker its predecessors imply, if they do."""
-        turn = conv[i]
-        if True:
-            prev = conv[i - 1].said if i >= 1 else None
-            prev2 = conv[i - 2].said if i >= 2 else None
-            if turn.continues and prev is not None:
-                turn.said = Said(prev.person, prev.method, prev.confidence)
-                return
-            addressed = [p for p in (conv[i - 1].addressed if i else []) if prev is None or p is not prev.person]
-            if addressed:
-                turn.said = Said(addressed[0], "vocative", 0.6)
-            elif prev is not None and prev2 is not None and prev.person is not prev2.person:
-                turn.said = Said(prev2.person, "turn-taking", max(0.3, prev2.confidence * 0.75))
+def _other(conv: list[Turn], i: int, person: Person | None, step: int) -> tuple[Person | None, str]:
+    """Return who takes turns with person around turn i (looking in direction step), and how it is known."""
+    j = i + step
+    if 0 <= j < len(conv) and conv[j].said and conv[j].said.person is not person:
+        return conv[j].said.person, "turn-taking"
+    turn = conv[i]
+    near = conv[i - step] if 0 <= i - step < len(conv) else None
+    for candidate in (turn.addressed + (near.addressed if near else [])):
+        if candidate is not person:
+            return candidate, "vocative"
+    return None, ""
 
-    def _backward(self, conv: list[Turn]) -> None:
-        for i in range(len(conv) - 1, -1, -1):
-            turn = conv[i]
-            if turn.said is not None:
-                continue
-            nxt = conv[i + 1].said if i + 1 < len(conv) else None
-            nxt2 = conv[i + 2].said if i + 2 < len(conv) else None
-            if conv[i + 1].continues if i + 1 < len(conv) else False:
-                if nxt is not None:
-                    turn.said = Said(nxt.person, nxt.method, nxt.confidence)
-                    continue
-            if nxt is not None and nxt2 is not None and nxt.person is not nxt2.person:
-                turn.said = Said(nxt2.person, "turn-taking", max(0.3, nxt2.confidence * 0.7))
 
-    def _guess(self, conv: list[Turn]) -> None:
-        for i, turn in enumerate(conv):
-            if turn.said is not None:
-                continue
-            prev = conv[i - 1].said.person if i and conv[i - 1].said else None
-            if turn.beat is not None and turn.beat is not prev:
-                turn.said = Said(turn.beat, "guess", 0.45)
-                continue
-            candidates = [p for p in turn.named if p is not prev and p not in turn.addressed]
-            if candidates:
-                turn.said = Said(candidates[0], "guess", 0.25)
-            elif prev is not None and i >= 1:
-                other = next((t.said.person for t in reversed(conv[:i]) if t.said and t.said.person is not prev), None)
-                if other is not None:
-                    turn.said = Said(other, "guess", 0.3)
+def _fill(conv: list[Turn]) -> None:
+    """Fill the turns without an anchor: two people alternate between anchors, parity kept."""
+    known = [t.said is not None for t in conv]
+    i = 0
+    while i < len(conv):
+        if known[i]:
+            i += 1
+            continue
+        a = i
+        while i < len(conv) and not known[i]:
+            i += 1
+        b = i - 1  # the gap is conv[a..b]
+        left = conv[a - 1].said if a >= 1 else None
+        right = conv[b + 1].said if b + 1 < len(conv) else None
+        for p in range(a, b + 1):
+            conv[p].said = _in_gap(conv, p, a, b, left, right)
+    for p, turn in enumerate(conv):
+        if turn.said is None or turn.said.person is None:
+            turn.said = _guess(conv, p)
+
+
+def _in_gap(conv: list[Turn], p: int, a: int, b: int, left: Said | None, right: Said | None) -> Said | None:
+    """Return the speaker of turn p in the gap conv[a..b] between the anchors left (a-1) and right (b+1)."""
+    if conv[p].continues and p > a and conv[p - 1].said is not None:
+        return conv[p - 1].said
+    from_left = p - (a - 1)
+    from_right = (b + 1) - p
+    use_left = left is not None and (right is None or from_left <= from_right)
+    if left is not None and right is not None and left.person is not right.person and (b - a) % 2 == 1:
+        # An odd distance between two different speakers: they alternate through the gap, both ends agree.
+        person = left.person if from_left % 2 == 0 else right.person
+        return Said(person, "turn-taking", 0.65)
+    anchor, dist, step, idx = (left, from_left, -1, a - 1) if use_left else (right, from_right, 1, b + 1)
+    if anchor is None:
+        return None
+    if dist % 2 == 0:
+        return Said(anchor.person, "turn-taking", max(0.3, 0.7 - 0.05 * dist))
+    other, how = _other(conv, idx, anchor.person, step)
+    if other is None:
+        return None
+    return Said(other, how, max(0.3, (0.65 if how == "turn-taking" else 0.55) - 0.05 * dist))
+
+
+def _guess(conv: list[Turn], p: int) -> Said | None:
+    turn = conv[p]
+    prev = conv[p - 1].said.person if p and conv[p - 1].said else None
+    if turn.beat is not None and turn.beat is not prev:
+        return Said(turn.beat, "guess", 0.45)
+    if p and conv[p - 1].addressed:
+        return Said(conv[p - 1].addressed[0], "vocative", 0.5)
+    candidates = [x for x in turn.named if x is not prev and x not in turn.addressed]
+    if candidates:
+        return Said(candidates[0], "guess", 0.25)
+    other = next((t.said.person for t in reversed(conv[:p]) if t.said and t.said.person not in (None, prev)), None)
+    if other is not None:
+        return Said(other, "guess", 0.3)
+    return turn.said

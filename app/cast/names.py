@@ -51,6 +51,28 @@ DIMINUTIVES: dict[str, tuple[str, ...]] = {
 }
 _SHORT_FOR = {short: full for full, shorts in DIMINUTIVES.items() for short in shorts}
 
+#: Given names common in English-language fiction, by the gender they show; a tie-breaker where the
+#: book's own titles and pronouns do not decide.
+_FEMALE_NAMES = frozenset("""Abigail Ada Adela Adelaide Agatha Agnes Alice Amanda Amelia Amy Angela Ann Anna Anne Annie
+Arabella Augusta Barbara Beatrice Bella Bertha Betsy Betty Blanche Bridget Caroline Catherine Cecilia Cecily Charlotte
+Clara Clarissa Constance Cora Cynthia Daisy Diana Dinah Dora Dorothea Dorothy Edith Eleanor Elinor Eliza Elizabeth Ella
+Ellen Elsie Emily Emma Esther Ethel Eugenia Eve Evelyn Fanny Flora Florence Frances Georgiana Georgina Gertrude Grace
+Hannah Harriet Helen Henrietta Hester Honoria Isabel Isabella Jane Janet Jemima Jenny Jessie Joan Josephine Judith Julia
+Juliet Katherine Kate Kitty Laura Letitia Lilian Lily Louisa Lucy Lydia Mabel Madeline Margaret Maria Marian Marianne
+Martha Mary Matilda Maud Meg Mildred Minnie Miriam Molly Nancy Nell Nelly Nora Olive Olivia Pamela Patience Penelope
+Phoebe Polly Priscilla Rachel Rebecca Rose Rosamond Ruth Sally Sarah Selina Sophia Sophie Susan Sybil Theresa Ursula
+Victoria Violet Winifred Edna Adele Mariana Rosalind Leah Lizzy Lizzie Eliza Marilla Diana Ruby Josie Tillie Kitty
+Daisy Margery Madge Carrie Hetty Bessie Jo Beth Amy Lotty Susie Sue Tilly Becky Jenny Effie Sibyl Helena Imogen""".split())
+_MALE_NAMES = frozenset("""Aaron Abraham Adam Albert Alexander Alfred Algernon Ambrose Andrew Anthony Archibald Arthur
+Augustus Basil Benjamin Bertram Charles Christopher Clement Cyril Daniel David Dick Donald Douglas Edgar Edmund Edward
+Edwin Ernest Eugene Felix Ferdinand Francis Frank Frederick George Gerald Gilbert Godfrey Gregory Guy Harold Harry Henry
+Herbert Horace Hubert Hugh Humphrey Isaac Jack Jacob James Jasper Jeremy Jim Joe John Jonathan Joseph Joshua Julian
+Lawrence Leonard Lewis Lionel Louis Luke Malcolm Mark Martin Matthew Maurice Michael Nathaniel Ned Nicholas Noah Oliver
+Oscar Patrick Paul Percy Peter Philip Ralph Raymond Reginald Richard Robert Roger Ronald Rupert Samuel Sidney Simon
+Stephen Thomas Timothy Tom Tony Valentine Victor Vincent Walter William Will Willoughby Fitzwilliam Cecil Freddy Ronny
+Matthew Gilbert Davy Jem Bill Bob Fred Sam Teddy Ted Charley Charlie Harry Hal Dorian Ebenezer Edmond Gabriel Ivan
+Alexis Sergei Pyotr Nikolai Hamilton Rodney Wilfred Sebastian Theodore Lucas Felix Mortimer Clarence""".split())
+
 #: Capitalised words that are never a person's name on their own.
 _NOT_NAMES = frozenset("""I I'm I'll I've I'd O Oh Ah Ha Yes No Mr Mrs Miss Sir Madam Lord Lady God Heaven Heavens Christ Jesus
 Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September
@@ -66,7 +88,7 @@ MENTION = re.compile(
 _WORDS = re.compile(r"[A-Za-z\u00c0-\u024f]+")
 _MALE = re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE)
 _FEMALE = re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)
-_PRONOUN = re.compile(r"\b(?:he|him|his|himself|she|her|hers|herself)\b")
+_PRONOUN = re.compile(r"\b(?:he|she|He|She)\b")
 _SENTENCE_END = ".!?\u201c\u201d\"\u2018'\u2014:;("
 #: A character is named at least this often (or once in a speech tag).
 MIN_MENTIONS = 2
@@ -98,6 +120,9 @@ class Person:
     def gender(self) -> str | None:
         male = self.votes["M"] + 5 * sum(n for t, n in self.titles.items() if TITLES.get(t) == "M")
         female = self.votes["F"] + 5 * sum(n for t, n in self.titles.items() if TITLES.get(t) == "F")
+        given = {tokens[0] for (title, tokens) in self.forms if len(tokens) >= 2 or not title}
+        male += 3 * sum(1 for g in given if g in _MALE_NAMES) * max(1, self.count // 10)
+        female += 3 * sum(1 for g in given if g in _FEMALE_NAMES) * max(1, self.count // 10)
         if male == female or max(male, female) < 2:
             return None
         if min(male, female) * 3 > max(male, female):
@@ -268,7 +293,7 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         title, tokens = form
         if len(tokens) < 2:
             continue
-        key = (_SHORT_FOR.get(tokens[0], tokens[0]), tokens[-1])
+        key = (tokens[0], tokens[-1])
         gender = TITLES.get(title) if title else None
         if key in full and gender and full[key].gender not in (None, gender):
             key = key + (gender,)  # "Mrs. John Knightley" is John Knightley's wife

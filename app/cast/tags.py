@@ -31,7 +31,7 @@ AFTER_INVERTED = re.compile(rf"^[\s,;:\u2014-]*(?:[a-z]+ly\s+)?(?P<verb>{_VERB})
 #: After a quotation: ' Holmes said', ' she cried', ', his wife replied', ' Elizabeth, smiling, said'.
 AFTER_NORMAL = re.compile(rf"^[\s,;:\u2014-]*{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,40}},)?(?:\s+(?:had|has|then|now|at last|again|only|quickly|softly))?{_ADV}\s+(?P<verb>{_VERB})\b")
 #: Before a quotation: 'Holmes said to me, ', 'She answered: '.
-BEFORE = re.compile(rf"(?:^|[.!?;]\s+|\s)(?:and\s+)?{_SUBJ}(?:\s+(?:had|has|then|now|at last|again|only))?(?:\s+[a-z]+ed\s+and)?{_ADV}\s+(?P<verb>{_VERB})\b[^.!?\u201c\u201d\"]{{0,60}}[,:]?\s*$")
+BEFORE = re.compile(rf"(?:^|[.!?;]\s+|\s)(?:and\s+)?{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,60}},)?(?:\s+(?:had|has|then|now|at last|again|only))?(?:\s+[a-z]+ed\s+(?:and|to))?{_ADV}\s+(?P<verb>{_VERB})\b[^.!?\u201c\u201d\"]{{0,60}}[,:]?\s*$")
 _RANKS = frozenset("inspector doctor colonel captain major professor sergeant general lieutenant judge".split())
 _DESC_FEMALE = frozenset("""wife mother girl lady woman sister aunt daughter niece widow bride mistress maid queen duchess
 princess hostess landlady governess grandmother cousin-girl damsel spinster lass""".split())
@@ -86,3 +86,13 @@ def tag_before(narration: str) -> Tag | None:
     """Return the tag that closes the narration right before a quotation, if any."""
     m = BEFORE.search(narration[-200:])
     return _tag(m) if m else None
+
+
+_LEAD_IN_END = re.compile(r"(?:[:\u2014]|--|,)\s*$")
+
+
+def tag_lead_in(paragraph: str) -> Tag | None:
+    """Return the tag of a narration paragraph that hands over to the next one's quote ("Holmes said:")."""
+    if not _LEAD_IN_END.search(paragraph[-4:]):
+        return None
+    return tag_before(paragraph.rstrip(" :,-\u2014"))
