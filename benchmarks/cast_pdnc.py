@@ -13,10 +13,11 @@ several quoteByteSpans):
 - it is found when a predicted quote overlaps one of its spans (character offsets into novel_text.txt);
   the predicted quote with the most overlap is its prediction;
 - the predicted speaker (a Character) maps to the PDNC character whose aliases (character_info.csv: Main
-  Name and Aliases, compared without case and full stops) hold most of the Character's names (its name
-  first on a tie); a line the first-person narrator says (Quote.by_narrator) maps to the novel's narrator,
+  Name and Aliases, compared without case, full stops and a leading "the") hold the Character's names,
+  its main name weighing 2 and its k-th alias (most used first) 1/k; a line the first-person narrator says (Quote.by_narrator) maps to the novel's narrator,
   the PDNC character most often the gold speaker of quotes whose referring expression has "I";
-- it is right when that PDNC character is the gold speaker. A quotation not found, or with no speaker, or
+- it is right when that PDNC character is the gold speaker's (the speaker column holds a main name or an
+  alias: it is mapped the same way). A quotation not found, or with no speaker, or
   with a name mapping to no PDNC character, is wrong.
 Accuracy is right / all gold quotations, in percent, per novel and per quoteType (Explicit / Anaphoric /
 Implicit). The tuning half is the first 13 novels in sorted folder order; the other 14 are held out.
@@ -81,7 +82,8 @@ def read_gold(folder: Path) -> tuple[list[Gold], dict[str, set[str]]]:
 
 
 def _norm(name: str) -> str:
-    return " ".join(name.replace(".", " ").casefold().split())
+    words = name.replace(".", " ").casefold().split()
+    return " ".join(words[1:] if words[:1] == ["the"] and len(words) > 1 else words)
 
 
 def paragraph_offsets(raw: str, paragraphs: list[str], start: int) -> tuple[list[int], int]:
@@ -157,7 +159,7 @@ def score_novel(name: str, keep_errors: int = 0) -> Score:
     gold, names = read_gold(folder)
     spans = _predicted_spans(raw, book, cast)
     mapped = _map_characters(cast, names)
-    narrator = _narrator(gold)
+    narrator = gold_id(_narrator(gold) or "", names)
     score = Score(name, seconds)
     starts = sorted(range(len(spans)), key=lambda i: spans[i][0])
     ordered = [spans[i] for i in starts]
@@ -182,8 +184,9 @@ def score_novel(name: str, keep_errors: int = 0) -> Score:
         score.found[g.kind] += 1
         q = cast.quotes[best]
         predicted = narrator if q.by_narrator else mapped.get(q.speaker)
-        score.methods[(q.method, predicted == g.speaker)] += 1
-        if predicted == g.speaker:
+        right = predicted is not None and predicted == gold_id(g.speaker, names)
+        score.methods[(q.method, right)] += 1
+        if right:
             score.right[g.kind] += 1
         elif len(score.errors) < keep_errors:
             score.errors.append(f"[{g.kind}] gold {g.speaker!r} got {q.speaker!r} ({q.method} {q.confidence}): {g.text[:60]!r}")
@@ -218,10 +221,18 @@ def _map_characters(cast: Cast, names: dict[str, set[str]]) -> dict[str, str]:
         for rank, form in enumerate((c.name,) + c.aliases):
             for gold, aliases in names.items():
                 if _norm(form) in aliases:
-                    votes[gold] += 1.0 + (0.5 if rank == 0 else 0.0)
+                    votes[gold] += 2.0 if rank == 0 else 1.0 / rank
         if votes:
             out[c.name] = votes.most_common(1)[0][0]
     return out
+
+
+def gold_id(speaker: str, names: dict[str, set[str]]) -> str | None:
+    """Return the PDNC character a gold speaker names (the speaker column uses main names and aliases)."""
+    if speaker in names:
+        return speaker
+    key = _norm(speaker)
+    return next((main for main, aliases in names.items() if key in aliases), None)
 
 
 def _narrator(gold: list[Gold]) -> str | None:

@@ -134,7 +134,7 @@ class Person:
         """The main name: the most used full name, else the most used titled one, else the most used."""
         def rank(form: tuple[str | None, tuple[str, ...]]):
             title, tokens = form
-            return (len(tokens) >= 2, title is not None, self.forms[form])
+            return (len(tokens) >= 2 and self.forms[form] >= 2, self.forms[form])
         return form_text(*max(self.forms, key=rank))
 
     def names(self) -> list[str]:
