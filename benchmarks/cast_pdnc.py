@@ -14,7 +14,8 @@ several quoteByteSpans):
   the predicted quote with the most overlap is its prediction;
 - the predicted speaker (a Character) maps to the PDNC character whose aliases (character_info.csv: Main
   Name and Aliases, compared without case, full stops and a leading "the") hold the Character's names,
-  its main name weighing 2 and its k-th alias (most used first) 1/k; a line the first-person narrator says (Quote.by_narrator) maps to the novel's narrator,
+  its main name weighing 2 and its k-th alias (most used first) 1/k; when none matches, a titled surname
+  ("Miss Quested") maps to the one PDNC character with that surname, if only one has it; a line the first-person narrator says (Quote.by_narrator) maps to the novel's narrator,
   the PDNC character most often the gold speaker of quotes whose referring expression has "I";
 - it is right when that PDNC character is the gold speaker's (the speaker column holds a main name or an
   alias: it is mapped the same way). A quotation not found, or with no speaker, or
@@ -222,9 +223,22 @@ def _map_characters(cast: Cast, names: dict[str, set[str]]) -> dict[str, str]:
             for gold, aliases in names.items():
                 if _norm(form) in aliases:
                     votes[gold] += 2.0 if rank == 0 else 1.0 / rank
+        if not votes:
+            # PDNC's alias lists miss some titled forms ("Miss Quested" for Adela Quested): a titled
+            # surname maps to the one PDNC character of that surname, when there is exactly one.
+            for form in (c.name,) + c.aliases:
+                words = _norm(form).split()
+                if len(words) == 2 and words[0] in _TITLES:
+                    same = {g for g, aliases in names.items() if any(a.split()[-1:] == words[1:] for a in aliases)}
+                    if len(same) == 1:
+                        votes[same.pop()] += 1
+                        break
         if votes:
             out[c.name] = votes.most_common(1)[0][0]
     return out
+
+
+_TITLES = {"mr", "mrs", "miss", "ms", "dr", "lady", "sir", "lord", "captain", "colonel", "professor", "major"}
 
 
 def gold_id(speaker: str, names: dict[str, set[str]]) -> str | None:

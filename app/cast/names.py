@@ -24,6 +24,10 @@ TITLES: dict[str, str | None] = {
     "Prof": None, "Captain": None, "Capt": None, "Colonel": None, "Col": None, "Major": None,
     "General": None, "Lieutenant": None, "Sergeant": None, "Inspector": None, "Rev": None,
     "Reverend": None, "Judge": None, "Cousin": None, "Nurse": None, "Saint": None, "St": None,
+    "Admiral": None, "Commodore": None, "Commander": None, "Governor": None, "Bishop": "M", "Archdeacon": "M",
+    "Canon": "M", "Dean": None, "Cardinal": "M", "Abbe": "M", "Squire": "M", "Marshal": None, "Sheriff": None,
+    "Emperor": "M", "Empress": "F", "Messrs": "M", "Mesdames": "F", "Nawab": "M", "Begum": "F", "Mynheer": "M",
+    "Constable": None, "Corporal": None, "Private": None, "Superintendent": None, "Lieut": None, "Sergt": None,
 }
 #: Titles written with a full stop in English ("Mr." but "Miss").
 _ABBREVIATED = {"Mr", "Mrs", "Ms", "Dr", "St", "Rev", "Prof", "Capt", "Col", "M", "Mme", "Mlle"}
@@ -200,8 +204,7 @@ class Roster:
         hit = self._by_form.get((None, tokens))
         if hit:
             return hit
-        for key in (tokens[0], tokens[-1]):
-            key = _SHORT_FOR.get(key, key)
+        for key in (tokens[0], tokens[-1], _SHORT_FOR.get(tokens[0], ""), _SHORT_FOR.get(tokens[-1], "")):
             if key in self._by_token:
                 return self._by_token[key]
         return None
@@ -273,7 +276,8 @@ def find_people(texts: list[str]) -> Roster:
             continue
         kept[(title, tokens)] += n
         kept_votes.setdefault((title, tokens), Counter()).update(votes.get((title, tokens), {}))
-    people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS}, kept_votes)
+    # A full name written once still says which first name goes with which surname ("Adela Quested").
+    people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or (len(f[1]) >= 2 and not f[0])}, kept_votes)
     return Roster(people)
 
 
@@ -320,7 +324,8 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             key = (title, tok)
             target = titled.get(key)
             if target is None:
-                target = Person(first=tok if title in ("Lady", "Sir", "Lord") else "", last=tok)
+                given_name = title in ("Lady", "Sir", "Lord", "Miss", "Master") and tok in _FEMALE_NAMES | _MALE_NAMES
+                target = Person(first=tok if given_name else "", last="" if given_name else tok)
                 people.append(target)
             titled[key] = target
         add(target, form, n)
@@ -331,7 +336,8 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             continue
         tok = tokens[0]
         given = _SHORT_FOR.get(tok, tok)
-        by_first = [p for p in people if p.first in (tok, given)]
+        # "Tom" is Tom Bertram before Sir Thomas: a name as written first, its long form only failing that.
+        by_first = [p for p in people if p.first == tok] or [p for p in people if p.first == given]
         by_last = [p for p in people if p.last == tok]
         if by_first:
             target = max(by_first, key=lambda p: p.count)
