@@ -65,6 +65,8 @@ class Attributor:
         self.results: list[Said | None] = []
         #: A narration paragraph ending "Holmes said:" speaks through the next paragraph's quote.
         self._lead_in: Tag | None = None
+        #: The people named in the quotes of the paragraph being attributed.
+        self._named: list[Person] = []
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -102,13 +104,15 @@ class Attributor:
         turn's speaker has that gender and another person of it is about, the other one (a reply);
         else the most recent speaker or mention of that gender.
         """
+        # Whoever the quote names is spoken to or about: not the speaker.
+        named = self._named
         for person in local:
-            if person.gender == gender:
+            if person.gender == gender and person not in named:
                 return person
         previous = self._previous_speaker()
         seen: list[Person] = []
         for person in self._participants() + list(reversed(self.history[-_HISTORY:])):
-            if person is NARRATOR or person in seen or person.gender != gender:
+            if person is NARRATOR or person in seen or person.gender != gender or person in named:
                 continue
             seen.append(person)
         if not seen:
@@ -144,6 +148,12 @@ class Attributor:
         local: list[Person] = []
         own: list[Said | None] = []
         lead_in, self._lead_in = self._lead_in, None
+        for q in quotes:
+            for start, end, person in self._mentions(q.text):
+                turn.named.append(person)
+                if self._vocative(q.text, start, end):
+                    turn.addressed.append(person)
+        self._named = turn.named
         for n, q in enumerate(quotes):
             before, after = pieces[n], pieces[n + 1]
             local.extend(person for _, _, person in self._mentions(before))
@@ -159,10 +169,6 @@ class Attributor:
                 if named:
                     said = Said(named[0][2], "explicit", 0.7)
             own.append(said)
-            for start, end, person in self._mentions(q.text):
-                turn.named.append(person)
-                if self._vocative(q.text, start, end):
-                    turn.addressed.append(person)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.beat = self._beat(pieces)
         turn.said = next((s for s in own if s is not None and s.person is not None), None)
@@ -258,7 +264,10 @@ def _fill(conv: list[Turn]) -> None:
         left = conv[a - 1].said if a >= 1 else None
         right = conv[b + 1].said if b + 1 < len(conv) else None
         for p in range(a, b + 1):
-            conv[p].said = _in_gap(conv, p, a, b, left, right)
+            said = _in_gap(conv, p, a, b, left, right)
+            if said is not None and said.person in conv[p].named:
+                said = None  # the turn names them: they are spoken to, not speaking
+            conv[p].said = said
     for p, turn in enumerate(conv):
         if turn.said is None or turn.said.person is None:
             turn.said = _guess(conv, p)
@@ -289,14 +298,13 @@ def _in_gap(conv: list[Turn], p: int, a: int, b: int, left: Said | None, right: 
 def _guess(conv: list[Turn], p: int) -> Said | None:
     turn = conv[p]
     prev = conv[p - 1].said.person if p and conv[p - 1].said else None
-    if turn.beat is not None and turn.beat is not prev:
+    if turn.beat is not None and turn.beat is not prev and turn.beat not in turn.named:
         return Said(turn.beat, "guess", 0.45)
-    if p and conv[p - 1].addressed:
-        return Said(conv[p - 1].addressed[0], "vocative", 0.5)
-    candidates = [x for x in turn.named if x is not prev and x not in turn.addressed]
-    if candidates:
-        return Said(candidates[0], "guess", 0.25)
-    other = next((t.said.person for t in reversed(conv[:p]) if t.said and t.said.person not in (None, prev)), None)
+    addressed = [x for x in (conv[p - 1].addressed if p else []) if x not in turn.named]
+    if addressed:
+        return Said(addressed[0], "vocative", 0.5)
+    other = next((t.said.person for t in reversed(conv[:p]) if t.said and t.said.person not in (None, prev)
+                  and t.said.person not in turn.named), None)
     if other is not None:
         return Said(other, "guess", 0.3)
     return turn.said
