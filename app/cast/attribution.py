@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from app.cast.dialogue import RawQuote
 from app.cast.names import MENTION, Person, Roster, _sentence_start, split_mention
-from app.cast.tags import Tag, tag_after, tag_before, tag_lead_in
+from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
@@ -67,6 +67,7 @@ class Attributor:
         self._lead_in: Tag | None = None
         #: The people named in the quotes of the paragraph being attributed.
         self._named: list[Person] = []
+        self._loose_lead_in: Tag | None = None
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -148,6 +149,7 @@ class Attributor:
         local: list[Person] = []
         own: list[Said | None] = []
         lead_in, self._lead_in = self._lead_in, None
+        self._loose_lead_in, loose_lead_in = None, self._loose_lead_in
         for q in quotes:
             for start, end, person in self._mentions(q.text):
                 turn.named.append(person)
@@ -163,6 +165,15 @@ class Attributor:
             if tag is None and n == 0 and q.start == 0 and lead_in is not None:
                 tag = lead_in
             said = self._from_tag(tag, local) if tag is not None else None
+            if said is None:
+                # A sentence reporting the speech in another order: "and saying,", "was uttered by Catherine".
+                loose = (loose_tag_after(after) if after.strip() else None) or \
+                    (loose_tag_before(before) if before.strip() else None) or \
+                    (loose_lead_in if n == 0 and q.start == 0 else None)
+                if loose is not None:
+                    said = self._from_tag(loose, local)
+                    if said is not None:
+                        said.confidence = round(said.confidence * 0.8, 2)
             if said is None and after.strip() and len(after.split()) <= 6:
                 # A short aside after a quote that names someone ("\u2014 dit Jean.", "Holmes, impatiently.").
                 named = self._mentions(after)
@@ -186,6 +197,7 @@ class Attributor:
         for _, _, person in self._mentions(text):
             self._remember(person)
         self._lead_in = tag_lead_in(text)
+        self._loose_lead_in = loose_tag_before(text) if self._lead_in is None else None
         if len(text.split()) > SCENE_BREAK_WORDS:
             self.turns.append(Turn([]))  # an empty turn: the conversation ends
 

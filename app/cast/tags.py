@@ -96,3 +96,46 @@ def tag_lead_in(paragraph: str) -> Tag | None:
     if not _LEAD_IN_END.search(paragraph[-4:]):
         return None
     return tag_before(paragraph.rstrip(" :,-\u2014"))
+
+
+#: Words that show a sentence reports speech even without a tag's word order ("and saying,", "was uttered
+#: by Catherine", "was her reply").
+_SPEECH_WORDS = re.compile(
+    r"\b(?:" + "|".join(sorted(set(SPEECH_VERBS), key=len, reverse=True)) +
+    r"|saying|crying|replying|answering|asking|exclaiming|returning|continuing|adding|observing|remarking|"
+    r"whispering|shouting|muttering|murmuring|calling|beginning|repeating|declaring|inquiring|enquiring|"
+    r"protesting|explaining|insisting|urging|sighing|laughing|screaming|stammering|faltering|suggesting|"
+    r"demanding|uttered|uttering|reply|answer|exclamation|rejoinder|retort|greeted|addressed|accosted|"
+    r"speaking|spoke|speech|words)\b")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"\u201c\u2018'])")
+_SUBJECT_WORD = re.compile(rf"{_NAME}|\b[Hh]e\b|\b[Ss]he\b|\bI\b")
+
+
+def _loose(sentence: str) -> Tag | None:
+    verb = _SPEECH_WORDS.search(sentence)
+    if not verb:
+        return None
+    for m in _SUBJECT_WORD.finditer(sentence):
+        word = m.group()
+        if word == "I":
+            return Tag("narrator", word, None, verb.group())
+        if word.lower() in ("he", "she"):
+            return Tag("pronoun", word.lower(), "M" if word.lower() == "he" else "F", verb.group())
+        if MENTION.match(word):
+            return Tag("name", word, None, verb.group())
+    return None
+
+
+def loose_tag_after(narration: str) -> Tag | None:
+    """Return who the first sentence after a quote says spoke it, when it reports speech in any order."""
+    first = _SENTENCE.split(narration.strip()[:300], 1)[0]
+    return _loose(first)
+
+
+def loose_tag_before(narration: str) -> Tag | None:
+    """Return who the sentence leading into a quote says speaks ("Mr. Woodhouse sighed, saying,")."""
+    text = narration.rstrip()
+    if not text or text[-1] not in ",:-\u2014":
+        return None
+    last = _SENTENCE.split(text[-300:])[-1]
+    return _loose(last)
