@@ -20,6 +20,10 @@ from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
 
+#: How many turns away the other party of a conversation is looked for.
+_REACH = 8
+#: "his wife" is Mrs. and his surname.
+_SPOUSES = {"wife": "Mrs", "lady": "Mrs", "husband": "Mr"}
 #: A narration paragraph longer than this (words) ends a conversation.
 SCENE_BREAK_WORDS = 80
 #: How many recent mentions a pronoun is resolved among.
@@ -131,10 +135,24 @@ class Attributor:
         if tag.kind == "description" and tag.gender is None:
             person = self.roster.by_title(tag.words.split()[-1])
             return Said(person, "anaphoric", 0.7) if person else None
+        if tag.kind == "description" and (spouse := self._spouse(tag.words)) is not None:
+            return Said(spouse, "anaphoric", 0.75)
         person = self._resolve_gender(tag.gender, local)
         if person is None:
             return None
         return Said(person, "anaphoric", 0.8 if tag.kind == "pronoun" else 0.6)
+
+    def _spouse(self, words: str) -> Person | None:
+        """Return who "his wife" or "her husband" is: Mrs. or Mr. and the surname of the one "his" or "her" is."""
+        owner, _, noun = words.partition(" ")
+        if owner not in ("his", "her") or noun not in _SPOUSES:
+            return None
+        gender = "M" if owner == "his" else "F"
+        for person in list(reversed(self._named)) + list(reversed(self.history[-_HISTORY:])):
+            if person.gender == gender and person is not NARRATOR:
+                surname = person.last
+                return self.roster.lookup(_SPOUSES[noun], (surname,)) if surname else None
+        return None
 
     # --- one paragraph --------------------------------------------------------------------------------
     def paragraph(self, text: str, quotes: list[RawQuote], first_index: int) -> None:
@@ -258,6 +276,17 @@ def _other(conv: list[Turn], i: int, person: Person | None, step: int) -> tuple[
     for candidate in (turn.addressed + (near.addressed if near else [])):
         if candidate is not person:
             return candidate, "vocative"
+    # Further along the conversation: the last other speaker, or someone the anchor's side spoke to.
+    for k in range(1, _REACH):
+        j = i + step * k
+        if not 0 <= j < len(conv):
+            break
+        said = conv[j].said
+        if said and said.person is not None and said.person is not person:
+            return said.person, "turn-taking"
+        for candidate in conv[j].addressed:
+            if candidate is not person:
+                return candidate, "vocative"
     return None, ""
 
 

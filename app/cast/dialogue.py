@@ -67,17 +67,18 @@ def detect_marks(paragraphs: Sequence[str]) -> tuple[Marks, bool]:
     guil = text.count("\u00ab") + text.count("\u00bb")
     low = text.count("\u201e")
     dash_paras = sum(1 for p in paragraphs[:4000] if p[:1] in DASHES)
-    if low > max(10, 0.2 * double):
+    # A book needs some marks of a kind to be read so; a short text (one paragraph) only needs to lack the others.
+    if low > 0.2 * double and (low >= 10 or not double):
         marks = LOW_HIGH
-    elif guil > max(double, single, 10):
+    elif guil > max(double, single) and (guil >= 10 or not double):
         first = min((i for i in (text.find("\u00ab"), text.find("\u00bb")) if i >= 0), default=-1)
         marks = GUILLEMETS if first < 0 or text[first] == "\u00ab" else GUILLEMETS_REVERSED
-    elif single > max(20, 2 * double):
+    elif single > 2 * double and (single >= 20 or not double):
         marks = SINGLE
     else:
         marks = DOUBLE
     quoted = max(double, single, guil, low)
-    return marks, dash_paras >= 10 and dash_paras * 4 > quoted / 2
+    return marks, dash_paras > 0 and (dash_paras >= 10 or not quoted) and dash_paras * 4 > quoted / 2
 
 
 def _opens_straight(text: str, i: int) -> bool:

@@ -30,6 +30,9 @@ TITLES: dict[str, str | None] = {
     "Constable": None, "Corporal": None, "Private": None, "Superintendent": None, "Lieut": None, "Sergt": None,
 }
 #: Titles written with a full stop in English ("Mr." but "Miss").
+#: Titles said before a given name ("Lady Catherine", "Miss Lydia"); the rest go before a surname ("Colonel Fitzwilliam").
+_GIVEN_NAME_TITLES = {"Lady", "Sir", "Lord", "Miss", "Master", "Aunt", "Uncle", "Cousin", "Dame", "Prince", "Princess",
+                      "King", "Queen", "Don", "Donna", "Sister", "Brother", "Mlle", "Mademoiselle"}
 _ABBREVIATED = {"Mr", "Mrs", "Ms", "Dr", "St", "Rev", "Prof", "Capt", "Col", "M", "Mme", "Mlle"}
 
 #: Diminutive -> the given name it shortens (common English forms); "Lizzy" is "Elizabeth".
@@ -315,7 +318,7 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         by_first = [p for p in full.values() if p.first == _SHORT_FOR.get(tok, tok) and _fits(p, gender)]
         by_last = [p for p in full.values() if p.last == tok and _fits(p, gender)]
         target = None
-        if len(by_first) == 1 and title not in ("Mr", "Mrs"):
+        if len(by_first) == 1 and title in _GIVEN_NAME_TITLES:
             target = by_first[0]
         elif len(by_last) == 1 and title not in by_last[0].titles and _only_titled(by_last[0], title, tok, forms):
             # A "Mr. John Knightley" written out beside "Mr. Knightley" is there to tell two men apart.

@@ -63,12 +63,12 @@ def _tag(m: re.Match) -> Tag | None:
     if subj[0].isupper() and MENTION.match(subj):
         return Tag("name", subj, None, verb)
     for noun in low.split()[1:]:
-        title = noun.capitalize()
-        if title in TITLES or noun in _RANKS:
-            return Tag("description", noun, TITLES.get(title), verb)
         gender = "F" if noun in _DESC_FEMALE else "M" if noun in _DESC_MALE else None
         if gender:
             return Tag("description", " ".join(low.split()[:1] + [noun]), gender, verb)
+        title = noun.capitalize()
+        if title in TITLES or noun in _RANKS:
+            return Tag("description", noun, TITLES.get(title), verb)
     return None
 
 
