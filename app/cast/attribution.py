@@ -20,6 +20,8 @@ from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
 
+#: Kin a description names ("her mother"): resolved through the one "her" is.
+_KIN = frozenset("mother father aunt uncle wife husband sister brother son daughter cousin niece nephew".split())
 #: How many turns away the other party of a conversation is looked for.
 _REACH = 8
 #: "his wife" is Mrs. and his surname.
@@ -137,10 +139,37 @@ class Attributor:
             return Said(person, "anaphoric", 0.7) if person else None
         if tag.kind == "description" and (spouse := self._spouse(tag.words)) is not None:
             return Said(spouse, "anaphoric", 0.75)
+        if tag.kind == "description" and (kin := self._kin(tag.words, tag.gender, local)) is not None:
+            return Said(kin, "anaphoric", 0.65)
         person = self._resolve_gender(tag.gender, local)
         if person is None:
             return None
         return Said(person, "anaphoric", 0.8 if tag.kind == "pronoun" else 0.6)
+
+    def _kin(self, words: str, gender: str | None, local: list[Person]) -> Person | None:
+        """Return who "her mother" or "his uncle" is: of that gender, not the one "her" is, of the same
+        surname or, failing that, married (a Mrs. for a mother, a Mr. for a father), the most recent such."""
+        owner, _, noun = words.partition(" ")
+        if owner not in ("his", "her") or noun not in _KIN or gender is None:
+            return None
+        owner_gender = "M" if owner == "his" else "F"
+        recent = list(reversed(local)) + self._participants() + list(reversed(self.history[-_HISTORY:]))
+        possessor = next((p for p in list(reversed(self._named)) + recent if p.gender == owner_gender), None)
+        candidates: list[Person] = []
+        for person in recent:
+            if person is NARRATOR or person is possessor or person in self._named or person in candidates:
+                continue
+            if person.gender == gender:
+                candidates.append(person)
+        if not candidates:
+            return None
+        surname = possessor.last if possessor else ""
+        married = ("Mrs", "Lady") if gender == "F" else ("Mr", "Sir")
+        for test in (lambda p: surname and p.last == surname, lambda p: any(t in p.titles for t in married)):
+            hit = next((p for p in candidates if test(p)), None)
+            if hit is not None:
+                return hit
+        return candidates[0]
 
     def _spouse(self, words: str) -> Person | None:
         """Return who "his wife" or "her husband" is: Mrs. or Mr. and the surname of the one "his" or "her" is."""
@@ -266,8 +295,13 @@ class Attributor:
         return out
 
 
-def _other(conv: list[Turn], i: int, person: Person | None, step: int) -> tuple[Person | None, str]:
+def _other(conv: list[Turn], i: int, person: Person | None, step: int, dist: int) -> tuple[Person | None, str]:
     """Return who takes turns with person around turn i (looking in direction step), and how it is known."""
+    if dist == 1 and step == -1:
+        # The turn right before addresses someone by name: they answer.
+        for candidate in conv[i].addressed:
+            if candidate is not person:
+                return candidate, "vocative"
     j = i + step
     if 0 <= j < len(conv) and conv[j].said and conv[j].said.person is not person:
         return conv[j].said.person, "turn-taking"
@@ -330,7 +364,7 @@ def _in_gap(conv: list[Turn], p: int, a: int, b: int, left: Said | None, right: 
         return None
     if dist % 2 == 0:
         return Said(anchor.person, "turn-taking", max(0.3, 0.7 - 0.05 * dist))
-    other, how = _other(conv, idx, anchor.person, step)
+    other, how = _other(conv, idx, anchor.person, step, dist)
     if other is None:
         return None
     return Said(other, how, max(0.3, (0.65 if how == "turn-taking" else 0.55) - 0.05 * dist))

@@ -59,26 +59,48 @@ _TERMINAL = ".,!?;:\u2014\u2013-\u2026"
 
 
 def detect_marks(paragraphs: Sequence[str]) -> tuple[Marks, bool]:
-    """Return the book's quotation marks and whether it writes dialogue with dashes."""
-    text = "\n".join(paragraphs[:4000])
-    double = text.count("\u201c") + text.count("\u201d") + text.count('"')
-    # Only a single mark at a word's start opens a quote; the rest are mostly apostrophes.
-    single = len(re.findall(r"(?:^|(?<=[\s(\u2014]))[\u2018'](?=\w)", text, re.M))
-    guil = text.count("\u00ab") + text.count("\u00bb")
-    low = text.count("\u201e")
-    dash_paras = sum(1 for p in paragraphs[:4000] if p[:1] in DASHES)
-    # A book needs some marks of a kind to be read so; a short text (one paragraph) only needs to lack the others.
-    if low > 0.2 * double and (low >= 10 or not double):
-        marks = LOW_HIGH
-    elif guil > max(double, single) and (guil >= 10 or not double):
-        first = min((i for i in (text.find("\u00ab"), text.find("\u00bb")) if i >= 0), default=-1)
-        marks = GUILLEMETS if first < 0 or text[first] == "\u00ab" else GUILLEMETS_REVERSED
-    elif single > 2 * double and (single >= 20 or not double):
-        marks = SINGLE
+    """Return the book's quotation marks and whether it writes dialogue with dashes.
+
+    Dialogue opens paragraphs, so the mark most paragraphs open with is the book's (an outer quote's mark,
+    never the nested one's); marks counted anywhere decide only when no paragraph opens with one.
+    """
+    sample = paragraphs[:4000]
+    opening = {DOUBLE: 0, SINGLE: 0, GUILLEMETS: 0, GUILLEMETS_REVERSED: 0, LOW_HIGH: 0}
+    dash_paras = 0
+    for p in sample:
+        first = p[:1]
+        if first in "\u201c\"":
+            opening[DOUBLE] += 1
+        elif first in "\u2018'" and p[1:2].strip() and not p[1:2].isdigit():
+            opening[SINGLE] += 1
+        elif first == "\u00ab":
+            opening[GUILLEMETS] += 1
+        elif first == "\u00bb":
+            opening[GUILLEMETS_REVERSED] += 1
+        elif first == "\u201e":
+            opening[LOW_HIGH] += 1
+        elif first in DASHES:
+            dash_paras += 1
+    quoted = sum(opening.values())
+    if quoted:
+        marks = max(opening, key=lambda m: (opening[m], m is DOUBLE))
     else:
-        marks = DOUBLE
-    quoted = max(double, single, guil, low)
-    return marks, dash_paras > 0 and (dash_paras >= 10 or not quoted) and dash_paras * 4 > quoted / 2
+        text = "\n".join(sample)
+        double = text.count("\u201c") + text.count("\u201d") + text.count('"')
+        single = len(re.findall(r"(?:^|(?<=[\s(\u2014]))[\u2018'](?=\w)", text, re.M))
+        guil = text.count("\u00ab") + text.count("\u00bb")
+        low = text.count("\u201e")
+        if low and low * 2 >= double:
+            marks = LOW_HIGH
+        elif guil > max(double, single):
+            first = min((i for i in (text.find("\u00ab"), text.find("\u00bb")) if i >= 0), default=-1)
+            marks = GUILLEMETS if first < 0 or text[first] == "\u00ab" else GUILLEMETS_REVERSED
+        elif single > 2 * double:
+            marks = SINGLE
+        else:
+            marks = DOUBLE
+    # French books open a conversation with guillemets and mark each turn in it with a dash.
+    return marks, dash_paras > 0 and dash_paras >= 0.1 * quoted
 
 
 def _opens_straight(text: str, i: int) -> bool:
