@@ -130,7 +130,8 @@ class Attributor:
 
     def _from_tag(self, tag: Tag, local: list[Person]) -> Said | None:
         if tag.kind == "narrator":
-            return Said(NARRATOR, "explicit", 0.9)
+            # In a book told in the third person, "I said" is a character telling a story or writing.
+            return Said(NARRATOR, "explicit", 0.9) if self.first_person else None
         if tag.kind == "name":
             person = self._resolve_name(tag.words)
             return Said(person, "explicit", 0.95) if person else None

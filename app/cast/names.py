@@ -263,7 +263,10 @@ def find_people(texts: list[str]) -> Roster:
     def name_like(tok: str) -> bool:
         if tok in _NOT_NAMES or tok in TITLES:
             return False
-        return midsentence[tok] >= 2 and lower[tok.lower()] * 5 <= midsentence[tok] + forms[(None, (tok,))]
+        # A known given name or diminutive is a name unless the book writes it in lower case ("Will", "will");
+        # another capitalised word must be used twice inside a sentence (not only where any word is capitalised).
+        known = tok in _FEMALE_NAMES or tok in _MALE_NAMES or tok in _SHORT_FOR
+        return midsentence[tok] >= (0 if known else 2) and lower[tok.lower()] * 5 <= midsentence[tok] + forms[(None, (tok,))]
 
     kept: Counter = Counter()
     kept_votes: dict[tuple, Counter] = {}
@@ -280,7 +283,8 @@ def find_people(texts: list[str]) -> Roster:
         kept[(title, tokens)] += n
         kept_votes.setdefault((title, tokens), Counter()).update(votes.get((title, tokens), {}))
     # A full name written once still says which first name goes with which surname ("Adela Quested").
-    people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or (len(f[1]) >= 2 and not f[0])}, kept_votes)
+    # A title makes a name of the word after it, even written once ("Mr. Bennet").
+    people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0]}, kept_votes)
     return Roster(people)
 
 
