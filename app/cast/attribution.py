@@ -327,6 +327,15 @@ def _other(conv: list[Turn], i: int, person: Person | None, step: int, dist: int
 
 def _fill(conv: list[Turn]) -> None:
     """Fill the turns without an anchor: two people alternate between anchors, parity kept."""
+    # Someone addressed by name answers next ("When is your next ball to be, Lizzy?" "Tomorrow fortnight.").
+    for p in range(1, len(conv)):
+        turn, prev = conv[p], conv[p - 1]
+        if turn.said is not None or turn.continues:
+            continue
+        speaker = prev.said.person if prev.said else None
+        addressed = [x for x in prev.addressed if x is not speaker and x not in turn.named]
+        if addressed:
+            turn.said = Said(addressed[-1], "vocative", 0.6)
     known = [t.said is not None for t in conv]
     i = 0
     while i < len(conv):
