@@ -65,7 +65,7 @@ Arabella Augusta Barbara Beatrice Bella Bertha Betsy Betty Blanche Bridget Carol
 Clara Clarissa Constance Cora Cynthia Daisy Diana Dinah Dora Dorothea Dorothy Edith Eleanor Elinor Eliza Elizabeth Ella
 Ellen Elsie Emily Emma Esther Ethel Eugenia Eve Evelyn Fanny Flora Florence Frances Georgiana Georgina Gertrude Grace
 Hannah Harriet Helen Henrietta Hester Honoria Isabel Isabella Jane Janet Jemima Jenny Jessie Joan Josephine Judith Julia
-Juliet Katherine Kate Kitty Laura Letitia Lilian Lily Louisa Lucy Lydia Mabel Madeline Margaret Maria Marian Marianne
+Juliet Katherine Katharine Kathleen Kate Kitty Laura Letitia Lilian Lily Louisa Lucy Lydia Mabel Madeline Margaret Maria Marian Marianne
 Martha Mary Matilda Maud Meg Mildred Minnie Miriam Molly Nancy Nell Nelly Nora Olive Olivia Pamela Patience Penelope
 Phoebe Polly Priscilla Rachel Rebecca Rose Rosamond Ruth Sally Sarah Selina Sophia Sophie Susan Sybil Theresa Ursula
 Victoria Violet Winifred Edna Adele Mariana Rosalind Leah Lizzy Lizzie Eliza Marilla Diana Ruby Josie Tillie Kitty
@@ -320,7 +320,8 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             continue
         tok, gender = tokens[0], TITLES.get(title)
         by_first = [p for p in full.values() if p.first == _SHORT_FOR.get(tok, tok) and _fits(p, gender)]
-        by_last = [p for p in full.values() if p.last == tok and _fits(p, gender)]
+        # A gendered title joins a full name only of a person known to be of that gender.
+        by_last = [p for p in full.values() if p.last == tok and (p.gender == gender if gender else True)]
         target = None
         if len(by_first) == 1 and title in _GIVEN_NAME_TITLES:
             target = by_first[0]
@@ -366,6 +367,9 @@ def _only_titled(person: Person, title: str, surname: str, forms: dict) -> bool:
     """Return whether "Title Surname" can only be this full-named person: no other title of the surname is
     used as often (both "Mr. Bennet" and "Mrs. Bennet" in use: neither is "Elizabeth Bennet")."""
     gender = TITLES.get(title)
+    if title in ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora"):
+        # A married title goes with a surname by marriage: "Mrs. Hilbery" is the mother, not Katharine Hilbery.
+        return False
     if gender == "F" and person.gender == "F":
         rivals = [n for (t, toks), n in forms.items() if toks == (surname,) and t and t != title and TITLES.get(t) == "F"]
         return not rivals
