@@ -29,7 +29,7 @@ _SPOUSES = {"wife": "Mrs", "lady": "Mrs", "husband": "Mr"}
 #: A narration paragraph longer than this (words) ends a conversation.
 SCENE_BREAK_WORDS = 40
 #: How many recent mentions a pronoun is resolved among.
-_HISTORY = 30
+_HISTORY = 10
 _VOCATIVE_BEFORE = re.compile(r"(?:[,!?;\u2014]\s*|-\s*|\b(?:dear|dearest|my|oh|Oh|O|ah|Ah|poor|good)\s+)$")
 _VOCATIVE_AFTER = re.compile(r"^\s*(?:[,.!?;\u2014]|-|$)")
 #: A name opening a quote is addressed when what follows it is spoken to them ("Harriet, you must not").
