@@ -74,6 +74,8 @@ class Attributor:
         #: The people named in the quotes of the paragraph being attributed.
         self._named: list[Person] = []
         self._loose_lead_in: Tag | None = None
+        #: Parts with no name that speak ("the surgeon"), by their words.
+        self._roles: dict[str, Person] = {}
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -135,6 +137,9 @@ class Attributor:
         if tag.kind == "name":
             person = self._resolve_name(tag.words)
             return Said(person, "explicit", 0.95) if person else None
+        if tag.kind == "role":
+            person = self.roster.by_title(tag.words.split()[-1]) or self._role(tag)
+            return Said(person, "explicit", 0.8)
         if tag.kind == "description" and tag.gender is None:
             person = self.roster.by_title(tag.words.split()[-1])
             return Said(person, "anaphoric", 0.7) if person else None
@@ -146,6 +151,19 @@ class Attributor:
         if person is None:
             return None
         return Said(person, "anaphoric", 0.8 if tag.kind == "pronoun" else 0.6)
+
+    def _role(self, tag: Tag) -> Person:
+        """Return the person for a part with no name ("the surgeon"), made the first time the part speaks."""
+        words = tag.words if tag.words.startswith("the ") else "the " + tag.words
+        person = self._roles.get(words)
+        if person is None:
+            person = Person(first="", last="")
+            person.forms[(None, (words[0].upper() + words[1:],))] = 1
+            if tag.gender:
+                person.votes[tag.gender] += 10
+            self._roles[words] = person
+            self.roster.people.append(person)
+        return person
 
     def _kin(self, words: str, gender: str | None, local: list[Person]) -> Person | None:
         """Return who "her mother" or "his uncle" is: of that gender, not the one "her" is, of the same

@@ -32,6 +32,13 @@ AFTER_INVERTED = re.compile(rf"^[\s,;:\u2014-]*(?:[a-z]+ly\s+)?(?P<verb>{_VERB})
 AFTER_NORMAL = re.compile(rf"^[\s,;:\u2014-]*{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,40}},)?(?:\s+(?:had|has|then|now|at last|again|only|quickly|softly))?{_ADV}\s+(?P<verb>{_VERB})\b")
 #: Before a quotation: 'Holmes said to me, ', 'She answered: '.
 BEFORE = re.compile(rf"(?:^|[.!?;]\s+|\s)(?:and\s+)?{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,60}},)?(?:\s+(?:had|has|then|now|at last|again|only))?(?:\s+[a-z]+ed\s+(?:and|to))?{_ADV}\s+(?P<verb>{_VERB})\b[^.!?\u201c\u201d\"]{{0,60}}[,:]?\s*$")
+_DETERMINERS = frozenset("the his her my our their your its this that".split())
+#: Nouns that name anyone of a kind, resolved to a person about ("said the girl" is a girl already there).
+_GENERIC = frozenset("man woman boy girl lady gentleman child fellow lad lass youth person stranger".split())
+_KIN_WORDS = frozenset("""mother father aunt uncle wife husband sister brother son daughter cousin niece nephew
+grandmother grandfather""".split())
+#: Words after "the" that are not someone ("said the other", "said the first").
+_NOT_ROLES = frozenset("other others first second last one two three voice voices same latter former rest".split())
 _RANKS = frozenset("inspector doctor colonel captain major professor sergeant general lieutenant judge".split())
 _DESC_FEMALE = frozenset("""wife mother girl lady woman sister aunt daughter niece widow bride mistress maid queen duchess
 princess hostess landlady governess grandmother cousin-girl damsel spinster lass""".split())
@@ -43,7 +50,8 @@ host landlord grandfather lad fellow squire youth""".split())
 class Tag:
     """Who a tag says speaks: a name as written, a pronoun, or a description."""
 
-    #: "name", "pronoun", "narrator" or "description".
+    #: "name", "pronoun", "narrator", "description" (resolved to a person about) or "role" (a part with no
+    #: name: "the surgeon").
     kind: str
     #: The words: "Mrs. Bennet", "she", "his wife".
     words: str
@@ -60,15 +68,22 @@ def _tag(m: re.Match) -> Tag | None:
         return Tag("narrator", subj, None, verb)
     if low in ("he", "she"):
         return Tag("pronoun", low, "M" if low == "he" else "F", verb)
-    if subj[0].isupper() and MENTION.match(subj):
+    words = low.split()
+    if subj[0].isupper() and MENTION.match(subj) and words[0] not in _DETERMINERS:
         return Tag("name", subj, None, verb)
-    for noun in low.split()[1:]:
+    for noun in words[1:]:
         gender = "F" if noun in _DESC_FEMALE else "M" if noun in _DESC_MALE else None
-        if gender:
-            return Tag("description", " ".join(low.split()[:1] + [noun]), gender, verb)
         title = noun.capitalize()
-        if title in TITLES or noun in _RANKS:
-            return Tag("description", noun, TITLES.get(title), verb)
+        if gender and words[0] != "the":
+            return Tag("description", " ".join(words[:1] + [noun]), gender, verb)  # "his lady", "her mother"
+        if (title in TITLES or noun in _RANKS) and noun not in _KIN_WORDS:
+            # "the Inspector": the one person with that rank, else the role itself ("the General").
+            return Tag("role" if words[0] == "the" else "description", noun, TITLES.get(title) or gender, verb)
+        if gender and (noun in _GENERIC or noun in _KIN_WORDS or words[0] != "the"):
+            return Tag("description", " ".join(words[:1] + [noun]), gender, verb)
+        if gender or (words[0] == "the" and noun == words[-1] and noun not in _NOT_ROLES):
+            # "the surgeon", "the landlord": a part in the story with no name; it gets a voice of its own.
+            return Tag("role", " ".join(words), gender, verb)
     return None
 
 
