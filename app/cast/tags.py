@@ -15,7 +15,10 @@ responded ventured concluded echoed gasped sobbed snapped told mumbled drawled s
 breathed thundered bellowed chuckled sneered snarled panted remonstrated expostulated assented objected conceded
 affirmed assured urged warned announced commanded ordered observed spoke
 thought cries corrected reiterated reasoned mused pursued proceeded argued joined broke screamed squeaked shrieked
-whimpered blurted confessed volunteered prompted smiled nodded""".split()
+whimpered blurted confessed volunteered prompted smiled nodded asserted interposed yawned boomed intervened reminded
+chided scolded cooed purred quavered blustered jeered taunted teased barked spluttered sputtered lisped pronounced
+queried counselled counseled cautioned implored entreated besought commented assented acquiesced ejaculated
+vociferated""".split()
 #: Verbs that report speech only with their particle ("went on", "broke in").
 PHRASAL_VERBS = ("went on", "goes on", "put in", "broke in", "burst out", "struck in", "chimed in", "piped up", "spoke up",
                  "cut in", "broke out", "called out", "cried out", "went on to say")
@@ -38,7 +41,9 @@ _GENERIC = frozenset("man woman boy girl lady gentleman child fellow lad lass yo
 _KIN_WORDS = frozenset("""mother father aunt uncle wife husband sister brother son daughter cousin niece nephew
 grandmother grandfather""".split())
 #: Words after "the" that are not someone ("said the other", "said the first").
-_NOT_ROLES = frozenset("other others first second last one two three voice voices same latter former rest".split())
+_NOT_ROLES = frozenset("""other others first second last one two three voice voices same latter former rest question
+answer reply words tone word remark thought idea matter truth thing things rejoinder was is had has being been
+were are""".split())
 _RANKS = frozenset("inspector doctor colonel captain major professor sergeant general lieutenant judge".split())
 _DESC_FEMALE = frozenset("""wife mother girl lady woman sister aunt daughter niece widow bride mistress maid queen duchess
 princess hostess landlady governess grandmother cousin-girl damsel spinster lass""".split())
@@ -71,17 +76,23 @@ def _tag(m: re.Match) -> Tag | None:
     words = low.split()
     if subj[0].isupper() and MENTION.match(subj) and words[0] not in _DETERMINERS:
         return Tag("name", subj, None, verb)
+    rest = subj.split(None, 1)[1] if len(words) > 1 else ""
+    if words[0] == "the" and rest[:1].isupper() and MENTION.match(rest) and rest.split()[0] not in TITLES \
+            and words[1] not in _RANKS:
+        return Tag("name", rest, None, verb)  # "the Mock Turtle", "the Queen": a name with an article
     for noun in words[1:]:
         gender = "F" if noun in _DESC_FEMALE else "M" if noun in _DESC_MALE else None
         title = noun.capitalize()
         if gender and words[0] != "the":
             return Tag("description", " ".join(words[:1] + [noun]), gender, verb)  # "his lady", "her mother"
-        if (title in TITLES or noun in _RANKS) and noun not in _KIN_WORDS:
+        if (title in TITLES or noun in _RANKS) and noun not in _KIN_WORDS and noun not in _GENERIC:
             # "the Inspector": the one person with that rank, else the role itself ("the General").
             return Tag("role" if words[0] == "the" else "description", noun, TITLES.get(title) or gender, verb)
         if gender and (noun in _GENERIC or noun in _KIN_WORDS or words[0] != "the"):
             return Tag("description", " ".join(words[:1] + [noun]), gender, verb)
-        if gender or (words[0] == "the" and noun == words[-1] and noun not in _NOT_ROLES):
+        if any(w in _NOT_ROLES for w in words[1:]):
+            return None
+        if gender or (words[0] == "the" and noun == words[-1]):
             # "the surgeon", "the landlord": a part in the story with no name; it gets a voice of its own.
             return Tag("role", " ".join(words), gender, verb)
     return None
@@ -90,10 +101,14 @@ def _tag(m: re.Match) -> Tag | None:
 def tag_after(narration: str) -> Tag | None:
     """Return the tag that opens the narration right after a quotation, if any."""
     head = narration[:160]
-    for pattern in (AFTER_INVERTED, AFTER_NORMAL):
-        m = pattern.match(head)
-        if m and (tag := _tag(m)):
-            return tag
+    lead = len(head) - len(head.lstrip(" ,;:\u2014-"))
+    # "“...?” Said Helen." reads as "said Helen".
+    lowered = head[:lead] + head[lead:lead + 1].lower() + head[lead + 1:]
+    for text in (head, lowered) if lowered != head else (head,):
+        for pattern in (AFTER_INVERTED, AFTER_NORMAL):
+            m = pattern.match(text)
+            if m and (tag := _tag(m)):
+                return tag
     return None
 
 
