@@ -118,6 +118,12 @@ class Attributor:
         for person in local:
             if person.gender == gender and person not in named:
                 return person
+        # Someone the previous turn spoke to by name answers ("Well, Miss Morland," said he. ... she replied).
+        conv = self._conversation()
+        if len(conv) >= 2:
+            for person in conv[-2].addressed:
+                if person.gender == gender and person not in named:
+                    return person
         previous = self._previous_speaker()
         seen: list[Person] = []
         for person in self._participants() + list(reversed(self.history[-_HISTORY:])):
@@ -221,9 +227,9 @@ class Attributor:
                 turn.named.append(person)
                 if self._vocative(q.text, start, end):
                     turn.addressed.append(person)
-        self._named = turn.named
         for n, q in enumerate(quotes):
             before, after = pieces[n], pieces[n + 1]
+            self._named = [person for _, _, person in self._mentions(q.text)]
             local.extend(person for _, _, person in self._mentions(before))
             tag = tag_after(after) if after.strip() else None
             if tag is None and before.strip():
