@@ -255,6 +255,9 @@ class Attributor:
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.beat = self._beat(pieces)
         turn.said = next((s for s in own if s is not None and s.person is not None), None)
+        if turn.said is None and not turn.continues and turn.beat is not None and turn.beat not in turn.named:
+            # The paragraph's narration is about someone ("Elizabeth smiled."): most often the speaker.
+            turn.said = Said(turn.beat, "guess", 0.5)
         if turn.said is None and turn.continues:
             prev = self.turns[-2].said if len(self.turns) >= 2 else None
             if prev is not None:
