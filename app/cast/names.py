@@ -241,6 +241,7 @@ def find_people(texts: list[str]) -> Roster:
             if w[0].islower():
                 lower[w] += 1
     forms: Counter = Counter()
+    after_the: Counter = Counter()
     midsentence: Counter = Counter()
     votes: dict[tuple, Counter] = {}
     for text in texts:
@@ -255,6 +256,8 @@ def find_people(texts: list[str]) -> Roster:
             if not tokens:
                 continue
             forms[(title, tokens)] += 1
+            if text[max(0, m.start() - 4):m.start()].lower() == "the ":
+                after_the[(title, tokens)] += 1
             after = text[m.end():m.end() + 80]
             p = _PRONOUN.search(after)
             if p and not MENTION.search(after[:p.start()]):
@@ -268,9 +271,19 @@ def find_people(texts: list[str]) -> Roster:
         known = tok in _FEMALE_NAMES or tok in _MALE_NAMES or tok in _SHORT_FOR
         return midsentence[tok] >= (0 if known else 2) and lower[tok.lower()] * 5 <= midsentence[tok] + forms[(None, (tok,))]
 
+    # "the Bateses", "the Miss Thorpes", "the Knightleys": a family, not a person.
+    singular = {tok for (_, tokens) in forms for tok in tokens}
+
+    def plural(form: tuple) -> bool:
+        tok = form[1][-1]
+        looks = tok.endswith("s") and (tok[:-1] in singular or (tok.endswith("es") and tok[:-2] in singular))
+        return looks and after_the[form] * 2 >= forms[form]  # "the Eltons"; "Bill Sikes" stays a person
+
     kept: Counter = Counter()
     kept_votes: dict[tuple, Counter] = {}
     for (title, tokens), n in forms.items():
+        if plural((title, tokens)):
+            continue
         if title is None:
             if not all(name_like(t) for t in tokens):
                 # "Upper Street Baker" or "Well Jane": keep the longest name-like run at its end.
