@@ -145,7 +145,12 @@ def _loose(sentence: str) -> Tag | None:
     verb = _SPEECH_WORDS.search(sentence)
     if not verb:
         return None
-    for m in _SUBJECT_WORD.finditer(sentence):
+    # The one named nearest before the speech word says it ("to give Emma time only to say"); failing
+    # that, the first after it ("was uttered by Catherine").
+    found = list(_SUBJECT_WORD.finditer(sentence))
+    before = [m for m in found if m.end() <= verb.start()]
+    after = [m for m in found if m.start() >= verb.end()]
+    for m in list(reversed(before)) + after:
         word = m.group()
         if word == "I":
             return Tag("narrator", word, None, verb.group())
