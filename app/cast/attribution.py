@@ -30,7 +30,7 @@ _SPOUSES = {"wife": "Mrs", "lady": "Mrs", "husband": "Mr"}
 SCENE_BREAK_WORDS = 40
 #: How many recent mentions a pronoun is resolved among.
 _HISTORY = 10
-_PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She)\s+[a-z]+")
+_PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
 _VOCATIVE_BEFORE = re.compile(r"(?:[,!?;\u2014]\s*|-\s*|\b(?:dear|dearest|my|oh|Oh|O|ah|Ah|poor|good)\s+)$")
 _VOCATIVE_AFTER = re.compile(r"^\s*(?:[,.!?;\u2014]|-|$)")
 #: A name opening a quote is addressed when what follows it is spoken to them ("Harriet, you must not").
@@ -292,6 +292,10 @@ class Attributor:
         for piece in pieces:
             # "She turned away." in the paragraph: the woman of the talk, as a tag's "she" would be.
             m = _PRONOUN_BEAT.search(piece)
+            if m and m.group(1) == "I":
+                if self.first_person:
+                    return NARRATOR
+                continue
             if m:
                 return self._resolve_gender("M" if m.group(1) == "He" else "F", [])
         return None
