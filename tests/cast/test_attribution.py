@@ -104,9 +104,9 @@ def test_finding_the_cast_stops_when_cancelled(pride):
 # Held-out novels (never looked at while tuning): the measured accuracy (benchmarks/README.md) less a margin,
 # so that a regression fails. (novel, all quotations %, explicit %)
 FLOORS = [
-    pytest.param("TheSignOfTheFour", 58.0, 92.0, id="sign-of-four"),
-    pytest.param("TheAwakening", 54.0, 89.0, id="awakening"),
-    pytest.param("WhereAngelsFearToTread", 59.0, 80.0, id="where-angels"),
+    pytest.param("TheSignOfTheFour", 59.0, 91.0, id="sign-of-four"),      # measured 61.4 / 93.8
+    pytest.param("TheAwakening", 60.0, 89.0, id="awakening"),            # measured 62.8 / 91.9
+    pytest.param("WhereAngelsFearToTread", 64.0, 82.0, id="where-angels"),  # measured 66.9 / 85.2
 ]
 
 
