@@ -66,3 +66,15 @@ def test_a_british_book_reads_single_quotes_throughout():
                   "Alice’s sister laughed at the children’s games."]
     quotes = find_quotes(paragraphs)
     assert [q.text for q in quotes] == ["Where are you going?", "Out,", "He told me “never” once."]
+
+
+def test_short_lines_of_dialogue_are_read_not_taken_for_code(tmp_path):
+    # Howards End, chapter 3, as Gutenberg prints it: '"Paul! Paul!"' alone on its line was "Code example."
+    path = tmp_path / "scene.txt"
+    path.write_text('"Oh, my darling Helen--"\n\n"Paul! Paul!"\n\nA very young man came out of the house.\n\n'
+                    '"Yes, quite."\n\n"S--Saturday."\n', encoding="utf-8")
+    from app.book import load_book
+
+    paragraphs = load_book(path).chapters[0].paragraphs
+    assert '"Paul! Paul!"' in paragraphs and '"Yes, quite."' in paragraphs and '"S--Saturday."' in paragraphs
+    assert [text for _, _, text in find_quotes_in_text(paragraphs[1])] == ["Paul! Paul!"]
