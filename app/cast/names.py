@@ -84,7 +84,9 @@ Alexis Sergei Pyotr Nikolai Hamilton Rodney Wilfred Sebastian Theodore Lucas Fel
 _NOT_NAMES = frozenset("""I I'm I'll I've I'd O Oh Ah Ha Yes No Mr Mrs Miss Sir Madam Lord Lady God Heaven Heavens Christ Jesus
 Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September
 October November December Christmas Easter English French German Italian Spanish Russian American Indian Irish Scotch
-Scottish British European Latin Greek Roman Chapter Volume Book Part The A An Mamma Mama Papa Pa Ma Dear""".split())
+Scottish British European Latin Greek Roman Chapter Volume Book Part The A An Mamma Mama Papa Pa Ma Dear He She It
+His Her Hers Him Its They Them Their We Us Our You Your Yours Me My Mine This That These Those There Here Who What
+Which When Where Why How Not Nor Or If Yet So""".split())
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
 _TOKEN = r"(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
