@@ -77,6 +77,8 @@ class Attributor:
         self._loose_lead_in: Tag | None = None
         #: Parts with no name that speak ("the surgeon"), by their words.
         self._roles: dict[str, Person] = {}
+        #: Who a speech tag has named: a person, whatever else the name could be.
+        self._speakers: set[int] = set()
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -143,7 +145,10 @@ class Attributor:
             return Said(NARRATOR, "explicit", 0.9) if self.first_person else None
         if tag.kind == "name":
             person = self._resolve_name(tag.words)
-            return Said(person, "explicit", 0.95) if person else None
+            if person is None:
+                return None
+            self._speakers.add(id(person))
+            return Said(person, "explicit", 0.95)
         if tag.kind == "role":
             person = self.roster.by_title(tag.words.split()[-1]) or self._role(tag)
             return Said(person, "explicit", 0.8)
@@ -169,6 +174,7 @@ class Attributor:
             if tag.gender:
                 person.votes[tag.gender] += 10
             self._roles[words] = person
+            self._speakers.add(id(person))
             self.roster.people.append(person)
         return person
 
@@ -249,9 +255,9 @@ class Attributor:
                         said.confidence = round(said.confidence * 0.8, 2)
             if said is None and after.strip() and len(after.split()) <= 6:
                 # A short aside after a quote that names someone ("\u2014 dit Jean.", "Holmes, impatiently.").
-                named = self._mentions(after)
+                named = [p for _, _, p in self._mentions(after) if self._personal(p)]
                 if named:
-                    said = Said(named[0][2], "explicit", 0.7)
+                    said = Said(named[0], "explicit", 0.7)
             own.append(said)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.beat = self._beat(pieces)
@@ -277,6 +283,10 @@ class Attributor:
         if len(text.split()) > SCENE_BREAK_WORDS:
             self.turns.append(Turn([]))  # an empty turn: the conversation ends
 
+    def _personal(self, person: Person) -> bool:
+        """Return whether a name is a person's, not a place's: a title, a given name, or a speech tag shows it."""
+        return id(person) in self._speakers or bool(person.titles) or person.has_given_name
+
     def _vocative(self, quote: str, start: int, end: int) -> bool:
         """Return whether the name at quote[start:end] is someone spoken to."""
         if start == 0 or not quote[:start].strip(" \u2014-\"'"):
@@ -287,7 +297,7 @@ class Attributor:
         """Return the person the paragraph's narration is about: the first named at a sentence's start."""
         for piece in pieces:
             for start, _, person in self._mentions(piece):
-                if _sentence_start(piece, start) or start < 3:
+                if (_sentence_start(piece, start) or start < 3) and self._personal(person):
                     return person
         for piece in pieces:
             # "She turned away." in the paragraph: the woman of the talk, as a tag's "she" would be.

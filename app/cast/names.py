@@ -139,6 +139,12 @@ class Person:
         return "M" if male > female else "F"
 
     @property
+    def has_given_name(self) -> bool:
+        """A known given name among this person's names ("Lucy", "Tom"): a person, not a place."""
+        return any(tok in _FEMALE_NAMES or tok in _MALE_NAMES or tok in _SHORT_FOR
+                   for (_, tokens) in self.forms for tok in tokens[:1])
+
+    @property
     def name(self) -> str:
         """The main name: the most used full name, else the most used titled one, else the most used."""
         def rank(form: tuple[str | None, tuple[str, ...]]):
