@@ -83,7 +83,7 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None) -> Cast:
         if speaker:
             lines[id(s.person)] += 1
         quotes.append(Quote(chapter, paragraph, q.start, q.end, q.text, speaker, s.method,
-                            round(s.confidence, 2), by_narrator=narrator))
+                            round(s.confidence, 2), by_narrator=narrator, verb=s.verb, manner=s.manner))
     characters = [Character(p.name, tuple(n for n in p.names() if n != p.name), p.gender, lines[id(p)])
                   for p in roster.people if lines[id(p)]]
     characters.sort(key=lambda c: (-c.lines, c.name))

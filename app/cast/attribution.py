@@ -47,6 +47,9 @@ class Said:
     person: Person | None
     method: str
     confidence: float
+    #: The tag's speech verb and adverb, for the line's delivery ("whispered", "softly").
+    verb: str = ""
+    manner: str = ""
 
 
 @dataclass
@@ -244,6 +247,8 @@ class Attributor:
             if tag is None and n == 0 and q.start == 0 and lead_in is not None:
                 tag = lead_in
             said = self._from_tag(tag, local) if tag is not None else None
+            if said is not None:
+                said.verb, said.manner = tag.verb, tag.manner
             if said is None:
                 # A sentence reporting the speech in another order: "and saying,", "was uttered by Catherine".
                 loose = (loose_tag_after(after) if after.strip() else None) or \

@@ -39,6 +39,10 @@ class Quote:
     confidence: float
     #: The first-person narrator says it ("I said"): speaker is None, and it is not unknown.
     by_narrator: bool = False
+    #: The speech verb of the quote's own tag ("whispered"), "" when it has none.
+    verb: str = ""
+    #: The tag's adverb of delivery ("angrily" in "shouted angrily"), "" when none.
+    manner: str = ""
 
 
 @dataclass(frozen=True)

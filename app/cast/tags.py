@@ -63,6 +63,8 @@ class Tag:
     #: The gender a pronoun or description shows.
     gender: str | None = None
     verb: str = ""
+    #: The adverb the tag gives the delivery ("softly" in "said she softly"), "" when none.
+    manner: str = ""
 
 
 def _tag(m: re.Match) -> Tag | None:
@@ -98,6 +100,24 @@ def _tag(m: re.Match) -> Tag | None:
     return None
 
 
+_MANNER = re.compile(r"\b([a-z]+ly)\b")
+#: Words in -ly that say nothing of a voice.
+_NOT_MANNER = frozenset("""only early family lovely likely holy july reply ugly emily lily molly sally polly daily silly
+jolly nearly really fly rely apply supply belly bully ally folly holly jelly rally tally kelly nelly dolly
+billy willy""".split())
+
+
+def _with_manner(tag: Tag | None, text: str, end: int) -> Tag | None:
+    """Return the tag with the adverb right around its verb and subject ("said Holmes, gravely")."""
+    if tag is None:
+        return None
+    for m in _MANNER.finditer(text[max(0, end - 40):end + 25]):
+        word = m.group(1)
+        if word not in _NOT_MANNER:
+            return Tag(tag.kind, tag.words, tag.gender, tag.verb, word)
+    return tag
+
+
 def tag_after(narration: str) -> Tag | None:
     """Return the tag that opens the narration right after a quotation, if any."""
     head = narration[:160]
@@ -108,14 +128,15 @@ def tag_after(narration: str) -> Tag | None:
         for pattern in (AFTER_INVERTED, AFTER_NORMAL):
             m = pattern.match(text)
             if m and (tag := _tag(m)):
-                return tag
+                return _with_manner(tag, text, m.end())
     return None
 
 
 def tag_before(narration: str) -> Tag | None:
     """Return the tag that closes the narration right before a quotation, if any."""
-    m = BEFORE.search(narration[-200:])
-    return _tag(m) if m else None
+    text = narration[-200:]
+    m = BEFORE.search(text)
+    return _with_manner(_tag(m), text, m.end()) if m else None
 
 
 _LEAD_IN_END = re.compile(r"(?:[:\u2014]|--|,)\s*$")

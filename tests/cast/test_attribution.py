@@ -118,3 +118,11 @@ def test_accuracy_floor_on_held_out_pdnc_novels(novel, floor, explicit_floor):
     score = score_novel(novel)
     assert score.pct() >= floor, f"{novel}: {score.pct():.1f}% of quotations right"
     assert score.pct("Explicit") >= explicit_floor, f"{novel}: {score.pct('Explicit'):.1f}% of explicit ones"
+
+
+def test_the_tag_gives_the_lines_delivery(pride):
+    _, cast = pride
+    kitty = _said(cast, 2, "I do not cough for my own amusement,")
+    assert (kitty.verb, kitty.manner) == ("replied", "fretfully")
+    plain = _said(cast, 2, "But you forget, mama,")
+    assert (plain.verb, plain.manner) == ("said", "")
