@@ -138,7 +138,7 @@ class Attributor:
             seen.append(person)
         if not seen:
             return None
-        if seen[0] is previous and len(seen) > 1:
+        if seen[0] is previous and len(seen) > 1 and seen[1] in self._participants():
             return seen[1]
         return seen[0]
 
