@@ -40,6 +40,10 @@ _OPENING_VOCATIVE_NEXT = re.compile(
     r"here|there|listen|wait|stop|go|please|be|take|give|only|now|then|yes|no|well|indeed))\b")
 
 
+#: Words after "Name," that make the name a subject, not someone addressed ("Mr. Martin, who is...").
+_NOT_AFTER_VOCATIVE = frozenset("is was has had will would says said and or who whom whose that which being having I".split())
+
+
 @dataclass
 class Said:
     """The speaker found for one quotation."""
@@ -295,7 +299,11 @@ class Attributor:
     def _vocative(self, quote: str, start: int, end: int) -> bool:
         """Return whether the name at quote[start:end] is someone spoken to."""
         if start == 0 or not quote[:start].strip(" \u2014-\"'"):
-            return bool(_OPENING_VOCATIVE_NEXT.match(quote[end:]))
+            rest = quote[end:]
+            if _OPENING_VOCATIVE_NEXT.match(rest):
+                return True
+            m = re.match(r"^\s*,\s*(\w+)", rest)
+            return bool(m) and m.group(1) not in _NOT_AFTER_VOCATIVE
         return bool(_VOCATIVE_BEFORE.search(quote[:start]) and _VOCATIVE_AFTER.match(quote[end:]))
 
     def _beat(self, pieces: list[str]) -> Person | None:
