@@ -424,7 +424,9 @@ def _in_gap(conv: list[Turn], p: int, a: int, b: int, left: Said | None, right: 
         return conv[p - 1].said
     from_left = p - (a - 1)
     from_right = (b + 1) - p
-    use_left = left is not None and (right is None or from_left <= from_right)
+    # The surer anchor leads; of two alike, the nearer.
+    use_left = left is not None and (right is None or left.confidence > right.confidence + 0.2 or
+                                     (abs(left.confidence - right.confidence) <= 0.2 and from_left <= from_right))
     if left is not None and right is not None and left.person is not right.person and (b - a) % 2 == 1:
         # An odd distance between two different speakers: they alternate through the gap, both ends agree.
         person = left.person if from_left % 2 == 0 else right.person
