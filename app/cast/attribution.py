@@ -66,6 +66,8 @@ class Turn:
     named: list[Person] = field(default_factory=list)
     beat: Person | None = None
     continues: bool = False
+    #: The person last named before this turn (not in its quotes): the last resort.
+    recent: Person | None = None
 
 
 class Attributor:
@@ -270,6 +272,8 @@ class Attributor:
             own.append(said)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.beat = self._beat(pieces)
+        turn.recent = next((p for p in reversed(local + self.history[-_HISTORY:])
+                            if p is not NARRATOR and p not in turn.named and self._personal(p)), None)
         turn.said = next((s for s in own if s is not None and s.person is not None), None)
         if turn.said is None and not turn.continues and turn.beat is not None and turn.beat not in turn.named:
             # The paragraph's narration is about someone ("Elizabeth smiled."): most often the speaker.
@@ -454,4 +458,6 @@ def _guess(conv: list[Turn], p: int) -> Said | None:
                   and t.said.person not in turn.named), None)
     if other is not None:
         return Said(other, "guess", 0.3)
+    if turn.recent is not None:
+        return Said(turn.recent, "guess", 0.2)
     return turn.said
