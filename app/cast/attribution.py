@@ -435,15 +435,16 @@ def _in_gap(conv: list[Turn], p: int, a: int, b: int, left: Said | None, right: 
         # An odd distance between two different speakers: they alternate through the gap, both ends agree.
         person = left.person if from_left % 2 == 0 else right.person
         return Said(person, "turn-taking", 0.65)
-    anchor, dist, step, idx = (left, from_left, -1, a - 1) if use_left else (right, from_right, 1, b + 1)
-    if anchor is None:
-        return None
-    if dist % 2 == 0:
-        return Said(anchor.person, "turn-taking", max(0.3, 0.7 - 0.05 * dist))
-    other, how = _other(conv, idx, anchor.person, step, dist)
-    if other is None:
-        return None
-    return Said(other, how, max(0.3, (0.65 if how == "turn-taking" else 0.55) - 0.05 * dist))
+    sides = [(left, from_left, -1, a - 1), (right, from_right, 1, b + 1)]
+    for anchor, dist, step, idx in sides if use_left else sides[::-1]:
+        if anchor is None:
+            continue
+        if dist % 2 == 0:
+            return Said(anchor.person, "turn-taking", max(0.3, 0.7 - 0.05 * dist))
+        other, how = _other(conv, idx, anchor.person, step, dist)
+        if other is not None:
+            return Said(other, how, max(0.3, (0.65 if how == "turn-taking" else 0.55) - 0.05 * dist))
+    return None
 
 
 def _guess(conv: list[Turn], p: int) -> Said | None:
