@@ -104,9 +104,9 @@ def test_finding_the_cast_stops_when_cancelled(pride):
 # Held-out novels (never looked at while tuning): the measured accuracy (benchmarks/README.md) less a margin,
 # so that a regression fails. (novel, all quotations %, explicit %)
 FLOORS = [
-    pytest.param("TheSignOfTheFour", 59.0, 91.0, id="sign-of-four"),      # measured 61.4 / 93.8
-    pytest.param("TheAwakening", 60.0, 89.0, id="awakening"),            # measured 62.8 / 91.9
-    pytest.param("WhereAngelsFearToTread", 64.0, 82.0, id="where-angels"),  # measured 66.9 / 85.2
+    pytest.param("TheSignOfTheFour", 60.0, 91.0, id="sign-of-four"),      # measured 63.0 / 93.8
+    pytest.param("TheAwakening", 62.0, 88.0, id="awakening"),            # measured 65.4 / 90.4
+    pytest.param("WhereAngelsFearToTread", 66.0, 82.0, id="where-angels"),  # measured 69.7 / 85.2
 ]
 
 
