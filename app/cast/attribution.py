@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from app.cast.dialogue import RawQuote
-from app.cast.names import MENTION, Person, Roster, _sentence_start, split_mention
+from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
@@ -314,7 +314,7 @@ class Attributor:
         """Return the person the paragraph's narration is about: the first named at a sentence's start."""
         for piece in pieces:
             for start, _, person in self._mentions(piece):
-                if (_sentence_start(piece, start) or start < 3) and self._personal(person):
+                if (sentence_start(piece, start) or start < 3) and self._personal(person):
                     return person
         for piece in pieces:
             # "She turned away." in the paragraph: the woman of the talk, as a tag's "she" would be.

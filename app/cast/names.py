@@ -161,7 +161,8 @@ def _title_key(raw: str | None) -> str | None:
     return raw.rstrip(".") if raw else None
 
 
-def _sentence_start(text: str, i: int) -> bool:
+def sentence_start(text: str, i: int) -> bool:
+    """Return whether text[i] opens a sentence (where any word is capitalised, name or not)."""
     j = i - 1
     while j >= 0 and text[j].isspace():
         j -= 1
@@ -255,7 +256,7 @@ def find_people(texts: list[str]) -> Roster:
     for text in texts:
         for m in MENTION.finditer(text):
             title, tokens = split_mention(m)
-            if not title and _sentence_start(text, m.start()):
+            if not title and sentence_start(text, m.start()):
                 while tokens and (lower[tokens[0].lower()] or tokens[0] in _NOT_NAMES | _COMMON_STARTS):
                     tokens = tokens[1:]
             else:
