@@ -143,7 +143,11 @@ class Attributor:
                 continue
             seen.append(person)
         if not seen:
-            return None
+            # Nobody of that gender is about: someone whose gender the text never showed may be meant.
+            seen = [p for p in self._participants() + list(reversed(self.history[-_HISTORY:]))
+                    if p is not NARRATOR and p.gender is None and p not in named and self._personal(p)][:1]
+            if not seen:
+                return None
         if seen[0] is previous and len(seen) > 1 and seen[1] in self._participants():
             return seen[1]
         return seen[0]
