@@ -104,9 +104,9 @@ def test_finding_the_cast_stops_when_cancelled(pride):
 # Held-out novels (never looked at while tuning): the measured accuracy (benchmarks/README.md) less a margin,
 # so that a regression fails. (novel, all quotations %, explicit %)
 FLOORS = [
-    pytest.param("TheSignOfTheFour", 60.0, 91.0, id="sign-of-four"),      # measured 63.0 / 93.8
-    pytest.param("TheAwakening", 62.0, 88.0, id="awakening"),            # measured 65.4 / 90.4
-    pytest.param("WhereAngelsFearToTread", 66.0, 82.0, id="where-angels"),  # measured 69.7 / 85.2
+    pytest.param("TheSignOfTheFour", 61.0, 92.0, id="sign-of-four"),      # measured 63.0 / 93.8
+    pytest.param("TheAwakening", 64.0, 88.0, id="awakening"),            # measured 66.8 / 90.4
+    pytest.param("WhereAngelsFearToTread", 67.0, 83.0, id="where-angels"),  # measured 69.8 / 85.2
 ]
 
 
