@@ -306,13 +306,14 @@ class Attributor:
 
     def _vocative(self, quote: str, start: int, end: int) -> bool:
         """Return whether the name at quote[start:end] is someone spoken to."""
-        if start == 0 or not quote[:start].strip(" \u2014-\"'"):
-            rest = quote[end:]
+        # Only the few characters around the name matter (and a huge quoted paragraph stays linear).
+        if start == 0 or not quote[max(0, start - 4):start].strip(" \u2014-\"'") and start < 4:
+            rest = quote[end:end + 40]
             if _OPENING_VOCATIVE_NEXT.match(rest):
                 return True
             m = re.match(r"^\s*,\s*(\w+)", rest)
             return bool(m) and m.group(1) not in _NOT_AFTER_VOCATIVE
-        return bool(_VOCATIVE_BEFORE.search(quote[:start]) and _VOCATIVE_AFTER.match(quote[end:]))
+        return bool(_VOCATIVE_BEFORE.search(quote[max(0, start - 12):start]) and _VOCATIVE_AFTER.match(quote[end:end + 4]))
 
     def _beat(self, pieces: list[str]) -> Person | None:
         """Return the person the paragraph's narration is about: the first named at a sentence's start."""

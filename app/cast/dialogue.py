@@ -56,6 +56,8 @@ _SPOKEN_NEAR = re.compile(r"\b(?:said|says|say|saying|cried|asked|answered|repli
                           re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 _TERMINAL = ".,!?;:\u2014\u2013-\u2026"
+#: How far past a doubtful single mark a closing one is looked for (a speech is rarely longer).
+_LOOKAHEAD = 3000
 
 
 def detect_marks(paragraphs: Sequence[str]) -> tuple[Marks, bool]:
@@ -120,7 +122,7 @@ def _closing_single(text: str, i: int, marks: Marks) -> bool:
         return True  # "Yes,' she said" or "--'"
     # After a letter: a plural possessive or dropped g ("girls' room", "goin' home") unless no later mark
     # can close the quotation before the next one opens.
-    for j in range(i + 1, len(text)):
+    for j in range(i + 1, min(len(text), i + _LOOKAHEAD)):
         ch = text[j]
         if ch in marks.openers or (ch in marks.straight and _opens_straight(text, j)):
             return True
