@@ -58,6 +58,8 @@ _RULE = re.compile(r"^\s*([=\-*_~#+.])\1*\s*$")
 #: A plain-text block this much punctuation and symbols (ignoring spaces) is a diagram or code listing.
 _SYMBOLIC_SHARE = 0.3
 _MIN_SYMBOLIC_CHARS = 12
+#: Quotation marks, apostrophes and sentence punctuation: what dialogue is made of, not code.
+_PROSE_PUNCTUATION = frozenset(".,;:!?'\"\u2018\u2019\u201c\u201d\u201e\u00ab\u00bb\u2026")
 
 
 def is_matter_title(title: str) -> bool:
@@ -94,7 +96,8 @@ def is_code_block(lines: list[str]) -> bool:
     if _PROMPT.match(lines[0]):
         return True
     text = "".join("".join(lines).split())
-    symbols = sum(1 for ch in text if not ch.isalnum())
+    # Prose punctuation is not a symbol: a short line of dialogue ('"Paul! Paul!"', '"Yes, quite."') is spoken.
+    symbols = sum(1 for ch in text if not ch.isalnum() and ch not in _PROSE_PUNCTUATION)
     return len(text) >= _MIN_SYMBOLIC_CHARS and symbols / len(text) > _SYMBOLIC_SHARE
 
 

@@ -1,28 +1,95 @@
-"""Who says each line of a book (placeholder until the rules engine lands: double quotes, `said NAME` tags)."""
+"""The cast of a book: its dialogue, its characters, and who says each line (rules, no model).
+
+find_cast(book) is plain data in, plain data out: the planner splits chapters into per-speaker segments
+from Cast.quotes (chapter, paragraph, start, end); the narration around a quote stays the narrator's.
+"""
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter
+from typing import TYPE_CHECKING
 
+from app.cast.attribution import NARRATOR, Attributor
+from app.cast.dialogue import RawQuote, detect_marks, find_quotes
 from app.cast.model import Cast, Character, Quote
+from app.cast.names import find_people
+from app.errors import Cancelled
 
-_QUOTE = re.compile(r"\u201c[^\u201c\u201d]*\u201d|\"[^\"]*\"")
-_TAG = re.compile(r"^[\s,.;:!?\u2014-]*(?:said|asked|replied|cried|shouted|whispered) "
-                  r"((?:Mr\.|Mrs\.|Miss|Dr\.)?\s*[A-Z][a-z]+)")
+if TYPE_CHECKING:
+    from app.book.model import Book
+
+__all__ = ["Cast", "Character", "Quote", "find_cast", "find_quotes_in_text"]
+
+_FIRST_PERSON = re.compile(r"\b(?:I|me|my|myself|mine)\b")
+_WORD = re.compile(r"\w+")
+#: First-person pronouns per narration word above which the narration is in the first person.
+_FIRST_PERSON_SHARE = 0.012
 
 
-def find_cast(book, *, cancel=None) -> Cast:
-    """Return the quotations of `book` (double quotes) and the speakers `said NAME` names."""
-    quotes = []
+def find_quotes_in_text(text: str) -> list[tuple[int, int, str]]:
+    """Return (start, end, text) of each quotation in one paragraph of text, with the marks it uses."""
+    return [(q.start, q.end, q.text) for q in find_quotes([text])]
+
+
+def _narration(text: str, quotes: list[RawQuote]) -> str:
+    parts, at = [], 0
+    for q in quotes:
+        parts.append(text[at:q.start])
+        at = q.end
+    parts.append(text[at:])
+    return " ".join(parts)
+
+
+def is_first_person(narration: list[str]) -> bool:
+    """Return whether narration (the text outside quotations) is told by an "I"."""
+    words = pronouns = 0
+    for text in narration:
+        words += len(_WORD.findall(text))
+        pronouns += len(_FIRST_PERSON.findall(text))
+    return words > 0 and pronouns / words > _FIRST_PERSON_SHARE
+
+
+def find_cast(book: "Book", *, cancel: threading.Event | None = None) -> Cast:
+    """Return the book's characters and every quotation with who says it, in book order."""
+    paragraphs = [p for c in book.chapters for p in c.paragraphs]
+    convention = detect_marks(paragraphs)
+    found: list[tuple[int, list[list[RawQuote]]]] = []
+    narration: list[str] = []
     for chapter in book.chapters:
-        for p, text in enumerate(chapter.paragraphs):
-            for m in _QUOTE.finditer(text):
-                if cancel is not None and cancel.is_set():
-                    break
-                tag = _TAG.match(text[m.end():])
-                speaker = " ".join(tag.group(1).split()) if tag else None
-                quotes.append(Quote(chapter.index, p, m.start(), m.end(), m.group(0)[1:-1], speaker,
-                                    "explicit" if speaker else "none", 1.0 if speaker else 0.0))
-    counts = Counter(q.speaker for q in quotes if q.speaker)
-    characters = tuple(Character(name, (), None, n) for name, n in counts.most_common())
-    return Cast(characters, tuple(quotes), False)
+        _check(cancel)
+        raw = find_quotes(chapter.paragraphs, convention)
+        per_paragraph: list[list[RawQuote]] = [[] for _ in chapter.paragraphs]
+        for q in raw:
+            per_paragraph[q.paragraph].append(q)
+        found.append((chapter.index, per_paragraph))
+        narration.extend(_narration(t, qs) for t, qs in zip(chapter.paragraphs, per_paragraph))
+    first_person = is_first_person(narration)
+    roster = find_people(paragraphs)
+    attributor = Attributor(roster, first_person)
+    located: list[tuple[int, int, RawQuote]] = []
+    for chapter, (index, per_paragraph) in zip(book.chapters, found):
+        _check(cancel)
+        for n, (text, qs) in enumerate(zip(chapter.paragraphs, per_paragraph)):
+            attributor.paragraph(text, qs, len(located))
+            located.extend((index, n, q) for q in qs)
+    said = attributor.finish()
+    names = {id(p): p.name for p in roster.people}
+    lines: Counter = Counter()
+    quotes = []
+    for (chapter, paragraph, q), s in zip(located, said):
+        narrator = s.person is NARRATOR
+        speaker = None if s.person is None or narrator else names[id(s.person)]
+        if speaker:
+            lines[id(s.person)] += 1
+        quotes.append(Quote(chapter, paragraph, q.start, q.end, q.text, speaker, s.method,
+                            round(s.confidence, 2), by_narrator=narrator, verb=s.verb, manner=s.manner))
+    characters = [Character(p.name, tuple(n for n in p.names() if n != p.name), p.gender, lines[id(p)])
+                  for p in roster.people if lines[id(p)]]
+    characters.sort(key=lambda c: (-c.lines, c.name))
+    return Cast(tuple(characters), tuple(quotes), first_person)
+
+
+def _check(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise Cancelled("Finding the cast was cancelled")

@@ -1,39 +1,48 @@
-"""The cast of a book as plain data: characters, quotations and who says each."""
+"""The cast of a book as plain data: its characters and who says each quotation."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: How an attribution was made, best first.
+METHODS = ("explicit", "anaphoric", "turn-taking", "vocative", "guess")
+
 
 @dataclass(frozen=True)
 class Character:
-    """One speaking character: the name used for it, its other names, its gender where the text shows it."""
-
+    #: Main name, e.g. "Elizabeth Bennet".
     name: str
+    #: Other names found for the same person, e.g. ("Lizzy", "Miss Bennet").
     aliases: tuple[str, ...]
-    #: "F", "M" or None when the text does not show it.
+    #: "F", "M" or None where the text does not show it.
     gender: str | None
-    #: Quotations attributed to it.
+    #: Quotations attributed to them.
     lines: int
 
 
 @dataclass(frozen=True)
 class Quote:
-    """One quotation in the text and who says it."""
-
-    #: Chapter.index (1-based).
+    #: Chapter.index (1-based) of the app.book.model.Chapter the quote is in.
     chapter: int
-    #: Index into Chapter.paragraphs.
+    #: Index into that Chapter.paragraphs.
     paragraph: int
-    #: Character offsets in the paragraph, including the quotation marks.
+    #: Char offset of the quote, including its opening mark, in the paragraph text.
     start: int
+    #: Char offset just past it, including its closing mark when it has one.
     end: int
-    #: The quotation without its marks.
+    #: The quotation as printed, without its quotation marks.
     text: str
-    #: A Character.name, or None (the narrator or unknown).
+    #: A Character.name, or None (the narrator, or unknown).
     speaker: str | None
-    #: How the speaker was found ("explicit", "turn-taking", ...).
+    #: One of METHODS.
     method: str
+    #: 0..1.
     confidence: float
+    #: The first-person narrator says it ("I said"): speaker is None, and it is not unknown.
+    by_narrator: bool = False
+    #: The speech verb of the quote's own tag ("whispered"), "" when it has none.
+    verb: str = ""
+    #: The tag's adverb of delivery ("angrily" in "shouted angrily"), "" when none.
+    manner: str = ""
 
 
 @dataclass(frozen=True)
@@ -42,5 +51,5 @@ class Cast:
     characters: tuple[Character, ...]
     #: Book order.
     quotes: tuple[Quote, ...]
-    #: The narrator says "I": the narrator's quotes are the narrator's, not a character's.
+    #: The narration is in the first person.
     first_person: bool

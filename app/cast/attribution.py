@@ -1,0 +1,469 @@
+"""Who says each quotation: tags first, then the turns of a conversation, then names in the quotes.
+
+A book is walked once in order. Each paragraph with quotations is a turn of the conversation it is in (a
+long narration paragraph ends a conversation). The first pass finds the anchors: a tag naming someone
+(explicit), a pronoun or description tag resolved to the person of that gender taking part (anaphoric), a
+paragraph continuing the previous one's unclosed speech. The second pass fills the turns between anchors
+with the two people taking turns, keeping the parity the anchors set; a name addressed in the previous
+turn (vocative), the person the paragraph's narration is about, and last the most recent other
+speaker, are the fallbacks (guess).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from app.cast.dialogue import RawQuote
+from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention
+from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
+
+#: Stands for the first-person narrator in the history and the turns.
+NARRATOR = Person(first="I")
+
+#: Kin a description names ("her mother"): resolved through the one "her" is.
+_KIN = frozenset("mother father aunt uncle wife husband sister brother son daughter cousin niece nephew".split())
+#: How many turns away the other party of a conversation is looked for.
+_REACH = 8
+#: "his wife" is Mrs. and his surname.
+_SPOUSES = {"wife": "Mrs", "lady": "Mrs", "husband": "Mr"}
+#: A narration paragraph longer than this (words) ends a conversation.
+SCENE_BREAK_WORDS = 40
+#: How many recent mentions a pronoun is resolved among.
+_HISTORY = 10
+_PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
+_VOCATIVE_BEFORE = re.compile(r"(?:[,!?;\u2014]\s*|-\s*|\b(?:dear|dearest|my|oh|Oh|O|ah|Ah|poor|good)\s+)$")
+_VOCATIVE_AFTER = re.compile(r"^\s*(?:[,.!?;\u2014]|-|$)")
+#: A name opening a quote is addressed when what follows it is spoken to them ("Harriet, you must not").
+_OPENING_VOCATIVE_NEXT = re.compile(
+    r"^\s*(?:!|,\s*(?:you|your|do|did|don't|pray|what|how|why|come|let|look|tell|will|would|can|could|is|are|"
+    r"dear|my|oh|I\s+(?:am|beg|must|say|hope|think|wish|assure|do|have|should|shall|will|know)|we|have|never|"
+    r"here|there|listen|wait|stop|go|please|be|take|give|only|now|then|yes|no|well|indeed))\b")
+
+
+#: Words after "Name," that make the name a subject, not someone addressed ("Mr. Martin, who is...").
+_NOT_AFTER_VOCATIVE = frozenset("is was has had will would says said and or who whom whose that which being having I".split())
+
+
+@dataclass
+class Said:
+    """The speaker found for one quotation."""
+
+    person: Person | None
+    method: str
+    confidence: float
+    #: The tag's speech verb and adverb, for the line's delivery ("whispered", "softly").
+    verb: str = ""
+    manner: str = ""
+
+
+@dataclass
+class Turn:
+    """One paragraph's quotations in a conversation."""
+
+    quotes: list[int]
+    said: Said | None = None
+    addressed: list[Person] = field(default_factory=list)
+    named: list[Person] = field(default_factory=list)
+    beat: Person | None = None
+    continues: bool = False
+    #: The person last named before this turn (not in its quotes): the last resort.
+    recent: Person | None = None
+
+
+class Attributor:
+    """Attribute the quotations of one book, paragraph by paragraph, in book order; then finish()."""
+
+    def __init__(self, roster: Roster, first_person: bool):
+        self.roster = roster
+        self.first_person = first_person
+        self.history: list[Person] = []
+        self.turns: list[Turn] = []
+        self.results: list[Said | None] = []
+        #: A narration paragraph ending "Holmes said:" speaks through the next paragraph's quote.
+        self._lead_in: Tag | None = None
+        #: The people named in the quotes of the paragraph being attributed.
+        self._named: list[Person] = []
+        self._loose_lead_in: Tag | None = None
+        #: Parts with no name that speak ("the surgeon"), by their words.
+        self._roles: dict[str, Person] = {}
+        #: Who a speech tag has named: a person, whatever else the name could be.
+        self._speakers: set[int] = set()
+
+    # --- mentions -----------------------------------------------------------------------------------
+    def _remember(self, person: Person | None) -> None:
+        if person is None:
+            return
+        self.history.append(person)
+        if len(self.history) > 3 * _HISTORY:
+            del self.history[:-_HISTORY]
+
+    def _mentions(self, text: str) -> list[tuple[int, int, Person]]:
+        return list(self.roster.mentions(text))
+
+    def _resolve_name(self, words: str) -> Person | None:
+        m = MENTION.match(words)
+        if not m:
+            return None
+        title, tokens = split_mention(m)
+        person = self.roster.lookup(title, tokens)
+        if person is None and len(tokens) > 1:
+            person = self.roster.lookup(None, tokens[1:])  # "Then Elizabeth"
+        return person
+
+    def _participants(self) -> list[Person]:
+        """Return the speakers of the conversation going on, most recent first."""
+        out: list[Person] = []
+        for turn in reversed(self._conversation()[:-1] if self.turns else []):
+            if turn.said and turn.said.person is not None and turn.said.person not in out:
+                out.append(turn.said.person)
+        return out
+
+    def _resolve_gender(self, gender: str | None, local: list[Person]) -> Person | None:
+        """Return the person a "he"/"she" most likely is.
+
+        Among those of that gender: someone the paragraph names before the tag; else, when the previous
+        turn's speaker has that gender and another person of it is about, the other one (a reply);
+        else the most recent speaker or mention of that gender.
+        """
+        # Whoever the quote names is spoken to or about: not the speaker.
+        named = self._named
+        for person in local:
+            if person.gender == gender and person not in named:
+                return person
+        # Someone the previous turn spoke to by name answers ("Well, Miss Morland," said he. ... she replied).
+        conv = self._conversation()
+        if len(conv) >= 2:
+            for person in conv[-2].addressed:
+                if person.gender == gender and person not in named:
+                    return person
+        previous = self._previous_speaker()
+        seen: list[Person] = []
+        for person in self._participants() + list(reversed(self.history[-_HISTORY:])):
+            if person is NARRATOR or person in seen or person.gender != gender or person in named:
+                continue
+            seen.append(person)
+        if not seen:
+            # Nobody of that gender is about: someone whose gender the text never showed may be meant.
+            seen = [p for p in self._participants() + list(reversed(self.history[-_HISTORY:]))
+                    if p is not NARRATOR and p.gender is None and p not in named and self._personal(p)][:1]
+            if not seen:
+                return None
+        if seen[0] is previous and len(seen) > 1 and seen[1] in self._participants():
+            return seen[1]
+        return seen[0]
+
+    def _from_tag(self, tag: Tag, local: list[Person]) -> Said | None:
+        if tag.kind == "narrator":
+            # In a book told in the third person, "I said" is a character telling a story or writing.
+            return Said(NARRATOR, "explicit", 0.9) if self.first_person else None
+        if tag.kind == "name":
+            person = self._resolve_name(tag.words)
+            if person is None:
+                return None
+            self._speakers.add(id(person))
+            return Said(person, "explicit", 0.95)
+        if tag.kind == "role":
+            person = self.roster.by_title(tag.words.split()[-1]) or self._role(tag)
+            return Said(person, "explicit", 0.8)
+        if tag.kind == "description" and tag.gender is None:
+            person = self.roster.by_title(tag.words.split()[-1])
+            return Said(person, "anaphoric", 0.7) if person else None
+        if tag.kind == "description" and (spouse := self._spouse(tag.words)) is not None:
+            return Said(spouse, "anaphoric", 0.75)
+        if tag.kind == "description" and (kin := self._kin(tag.words, tag.gender, local)) is not None:
+            return Said(kin, "anaphoric", 0.65)
+        person = self._resolve_gender(tag.gender, local)
+        if person is None:
+            return None
+        return Said(person, "anaphoric", 0.8 if tag.kind == "pronoun" else 0.6)
+
+    def _role(self, tag: Tag) -> Person:
+        """Return the person for a part with no name ("the surgeon"), made the first time the part speaks."""
+        words = tag.words if tag.words.startswith("the ") else "the " + tag.words
+        person = self._roles.get(words)
+        if person is None:
+            person = Person(first="", last="")
+            person.forms[(None, (words[0].upper() + words[1:],))] = 1
+            if tag.gender:
+                person.votes[tag.gender] += 10
+            self._roles[words] = person
+            self._speakers.add(id(person))
+            self.roster.people.append(person)
+        return person
+
+    def _kin(self, words: str, gender: str | None, local: list[Person]) -> Person | None:
+        """Return who "her mother" or "his uncle" is: of that gender, not the one "her" is, of the same
+        surname or, failing that, married (a Mrs. for a mother, a Mr. for a father), the most recent such."""
+        owner, _, noun = words.partition(" ")
+        if owner not in ("his", "her") or noun not in _KIN or gender is None:
+            return None
+        owner_gender = "M" if owner == "his" else "F"
+        recent = list(reversed(local)) + self._participants() + list(reversed(self.history[-_HISTORY:]))
+        possessor = next((p for p in list(reversed(self._named)) + recent if p.gender == owner_gender), None)
+        candidates: list[Person] = []
+        for person in recent:
+            if person is NARRATOR or person is possessor or person in self._named or person in candidates:
+                continue
+            if person.gender == gender:
+                candidates.append(person)
+        if not candidates:
+            return None
+        surname = possessor.last if possessor else ""
+        married = ("Mrs", "Lady") if gender == "F" else ("Mr", "Sir")
+        for test in (lambda p: surname and p.last == surname, lambda p: any(t in p.titles for t in married)):
+            hit = next((p for p in candidates if test(p)), None)
+            if hit is not None:
+                return hit
+        return candidates[0]
+
+    def _spouse(self, words: str) -> Person | None:
+        """Return who "his wife" or "her husband" is: Mrs. or Mr. and the surname of the one "his" or "her" is."""
+        owner, _, noun = words.partition(" ")
+        if owner not in ("his", "her") or noun not in _SPOUSES:
+            return None
+        gender = "M" if owner == "his" else "F"
+        for person in list(reversed(self._named)) + list(reversed(self.history[-_HISTORY:])):
+            if person.gender == gender and person is not NARRATOR:
+                surname = person.last
+                return self.roster.lookup(_SPOUSES[noun], (surname,)) if surname else None
+        return None
+
+    # --- one paragraph --------------------------------------------------------------------------------
+    def paragraph(self, text: str, quotes: list[RawQuote], first_index: int) -> None:
+        """Attribute the quotations of one paragraph (quotes in order; first_index is the first one's number)."""
+        if not quotes:
+            self._narration(text)
+            return
+        turn = Turn(list(range(first_index, first_index + len(quotes))), continues=quotes[0].continues)
+        self.turns.append(turn)
+        cuts = [0] + [x for q in quotes for x in (q.start, q.end)] + [len(text)]
+        pieces = [text[cuts[i]:cuts[i + 1]] for i in range(0, len(cuts), 2)]
+        local: list[Person] = []
+        own: list[Said | None] = []
+        lead_in, self._lead_in = self._lead_in, None
+        self._loose_lead_in, loose_lead_in = None, self._loose_lead_in
+        for q in quotes:
+            for start, end, person in self._mentions(q.text):
+                turn.named.append(person)
+                if self._vocative(q.text, start, end):
+                    turn.addressed.append(person)
+        for n, q in enumerate(quotes):
+            before, after = pieces[n], pieces[n + 1]
+            self._named = [person for _, _, person in self._mentions(q.text)]
+            local.extend(person for _, _, person in self._mentions(before))
+            tag = tag_after(after) if after.strip() else None
+            if tag is None and before.strip():
+                tag = tag_before(before)
+            if tag is None and n == 0 and q.start == 0 and lead_in is not None:
+                tag = lead_in
+            said = self._from_tag(tag, local) if tag is not None else None
+            if said is not None:
+                said.verb, said.manner = tag.verb, tag.manner
+            if said is None:
+                # A sentence reporting the speech in another order: "and saying,", "was uttered by Catherine".
+                loose = (loose_tag_after(after) if after.strip() else None) or \
+                    (loose_tag_before(before) if before.strip() else None) or \
+                    (loose_lead_in if n == 0 and q.start == 0 else None)
+                if loose is not None:
+                    said = self._from_tag(loose, local)
+                    if said is not None:
+                        said.confidence = round(said.confidence * 0.8, 2)
+            if said is None and after.strip() and len(after.split()) <= 6:
+                # A short aside after a quote that names someone ("\u2014 dit Jean.", "Holmes, impatiently.").
+                named = [p for _, _, p in self._mentions(after) if self._personal(p)]
+                if named:
+                    said = Said(named[0], "explicit", 0.7)
+            own.append(said)
+        local.extend(person for _, _, person in self._mentions(pieces[-1]))
+        turn.beat = self._beat(pieces)
+        turn.recent = next((p for p in reversed(local + self.history[-_HISTORY:])
+                            if p is not NARRATOR and p not in turn.named and self._personal(p)), None)
+        turn.said = next((s for s in own if s is not None and s.person is not None), None)
+        if turn.said is None and not turn.continues and turn.beat is not None and turn.beat not in turn.named:
+            # The paragraph's narration is about someone ("Elizabeth smiled."): most often the speaker.
+            turn.said = Said(turn.beat, "guess", 0.5)
+        if turn.said is None and turn.continues:
+            prev = self.turns[-2].said if len(self.turns) >= 2 else None
+            if prev is not None:
+                turn.said = Said(prev.person, prev.method, prev.confidence)
+        self.results.extend(own)
+        for person in local:
+            self._remember(person)
+        if turn.said is not None:
+            self._remember(turn.said.person)
+
+    def _narration(self, text: str) -> None:
+        for _, _, person in self._mentions(text):
+            self._remember(person)
+        self._lead_in = tag_lead_in(text)
+        self._loose_lead_in = loose_tag_before(text) if self._lead_in is None else None
+        if len(text.split()) > SCENE_BREAK_WORDS:
+            self.turns.append(Turn([]))  # an empty turn: the conversation ends
+
+    def _personal(self, person: Person) -> bool:
+        """Return whether a name is a person's, not a place's: a title, a given name, or a speech tag shows it."""
+        return id(person) in self._speakers or bool(person.titles) or person.has_given_name
+
+    def _vocative(self, quote: str, start: int, end: int) -> bool:
+        """Return whether the name at quote[start:end] is someone spoken to."""
+        # Only the few characters around the name matter (and a huge quoted paragraph stays linear).
+        if start == 0 or not quote[max(0, start - 4):start].strip(" \u2014-\"'") and start < 4:
+            rest = quote[end:end + 40]
+            if _OPENING_VOCATIVE_NEXT.match(rest):
+                return True
+            m = re.match(r"^\s*,\s*(\w+)", rest)
+            return bool(m) and m.group(1) not in _NOT_AFTER_VOCATIVE
+        return bool(_VOCATIVE_BEFORE.search(quote[max(0, start - 12):start]) and _VOCATIVE_AFTER.match(quote[end:end + 4]))
+
+    def _beat(self, pieces: list[str]) -> Person | None:
+        """Return the person the paragraph's narration is about: the first named at a sentence's start."""
+        for piece in pieces:
+            for start, _, person in self._mentions(piece):
+                if (sentence_start(piece, start) or start < 3) and self._personal(person):
+                    return person
+        for piece in pieces:
+            # "She turned away." in the paragraph: the woman of the talk, as a tag's "she" would be.
+            m = _PRONOUN_BEAT.search(piece)
+            if m and m.group(1) == "I":
+                if self.first_person:
+                    return NARRATOR
+                continue
+            if m:
+                return self._resolve_gender("M" if m.group(1) == "He" else "F", [])
+        return None
+
+    def _conversation(self) -> list[Turn]:
+        """Return the turns of the conversation going on, the last one included."""
+        start = len(self.turns)
+        while start > 0 and self.turns[start - 1].quotes:
+            start -= 1
+        return self.turns[start:]
+
+    def _previous_speaker(self) -> Person | None:
+        conv = self._conversation()
+        if len(conv) >= 2 and conv[-2].said is not None:
+            return conv[-2].said.person
+        return None
+
+    # --- the conversation's turns -------------------------------------------------------------------
+    def finish(self) -> list[Said]:
+        """Return one Said per quotation, after the turns between anchors are filled."""
+        conversations: list[list[Turn]] = [[]]
+        for turn in self.turns:
+            if not turn.quotes:
+                conversations.append([])
+            else:
+                conversations[-1].append(turn)
+        for conv in conversations:
+            _fill(conv)
+        out: list[Said] = []
+        for turn in self.turns:
+            for i in turn.quotes:
+                own = self.results[i]
+                out.append(own if own is not None and own.person is not None else
+                           turn.said or Said(None, "guess", 0.0))
+        return out
+
+
+def _other(conv: list[Turn], i: int, person: Person | None, step: int, dist: int) -> tuple[Person | None, str]:
+    """Return who takes turns with person around turn i (looking in direction step), and how it is known."""
+    if dist == 1 and step == -1:
+        # The turn right before addresses someone by name: they answer.
+        for candidate in conv[i].addressed:
+            if candidate is not person:
+                return candidate, "vocative"
+    j = i + step
+    if 0 <= j < len(conv) and conv[j].said and conv[j].said.person is not person:
+        return conv[j].said.person, "turn-taking"
+    turn = conv[i]
+    near = conv[i - step] if 0 <= i - step < len(conv) else None
+    for candidate in (turn.addressed + (near.addressed if near else [])):
+        if candidate is not person:
+            return candidate, "vocative"
+    # Further along the conversation: the last other speaker, or someone the anchor's side spoke to.
+    for k in range(1, _REACH):
+        j = i + step * k
+        if not 0 <= j < len(conv):
+            break
+        said = conv[j].said
+        if said and said.person is not None and said.person is not person:
+            return said.person, "turn-taking"
+        for candidate in conv[j].addressed:
+            if candidate is not person:
+                return candidate, "vocative"
+    return None, ""
+
+
+def _fill(conv: list[Turn]) -> None:
+    """Fill the turns without an anchor: two people alternate between anchors, parity kept."""
+    # Someone addressed by name answers next ("When is your next ball to be, Lizzy?" "Tomorrow fortnight.").
+    for p in range(1, len(conv)):
+        turn, prev = conv[p], conv[p - 1]
+        if turn.said is not None or turn.continues:
+            continue
+        speaker = prev.said.person if prev.said else None
+        addressed = [x for x in prev.addressed if x is not speaker and x not in turn.named]
+        if addressed:
+            turn.said = Said(addressed[-1], "vocative", 0.6)
+    known = [t.said is not None for t in conv]
+    i = 0
+    while i < len(conv):
+        if known[i]:
+            i += 1
+            continue
+        a = i
+        while i < len(conv) and not known[i]:
+            i += 1
+        b = i - 1  # the gap is conv[a..b]
+        left = conv[a - 1].said if a >= 1 else None
+        right = conv[b + 1].said if b + 1 < len(conv) else None
+        for p in range(a, b + 1):
+            said = _in_gap(conv, p, a, b, left, right)
+            if said is not None and said.person in conv[p].named:
+                said = None  # the turn names them: they are spoken to, not speaking
+            conv[p].said = said
+    for p, turn in enumerate(conv):
+        if turn.said is None or turn.said.person is None:
+            turn.said = _guess(conv, p)
+
+
+def _in_gap(conv: list[Turn], p: int, a: int, b: int, left: Said | None, right: Said | None) -> Said | None:
+    """Return the speaker of turn p in the gap conv[a..b] between the anchors left (a-1) and right (b+1)."""
+    if conv[p].continues and p > a and conv[p - 1].said is not None:
+        return conv[p - 1].said
+    from_left = p - (a - 1)
+    from_right = (b + 1) - p
+    # The surer anchor leads; of two alike, the nearer.
+    use_left = left is not None and (right is None or left.confidence > right.confidence + 0.2 or
+                                     (abs(left.confidence - right.confidence) <= 0.2 and from_left <= from_right))
+    if left is not None and right is not None and left.person is not right.person and (b - a) % 2 == 1:
+        # An odd distance between two different speakers: they alternate through the gap, both ends agree.
+        person = left.person if from_left % 2 == 0 else right.person
+        return Said(person, "turn-taking", 0.65)
+    sides = [(left, from_left, -1, a - 1), (right, from_right, 1, b + 1)]
+    for anchor, dist, step, idx in sides if use_left else sides[::-1]:
+        if anchor is None:
+            continue
+        if dist % 2 == 0:
+            return Said(anchor.person, "turn-taking", max(0.3, 0.7 - 0.05 * dist))
+        other, how = _other(conv, idx, anchor.person, step, dist)
+        if other is not None:
+            return Said(other, how, max(0.3, (0.65 if how == "turn-taking" else 0.55) - 0.05 * dist))
+    return None
+
+
+def _guess(conv: list[Turn], p: int) -> Said | None:
+    turn = conv[p]
+    prev = conv[p - 1].said.person if p and conv[p - 1].said else None
+    if turn.beat is not None and turn.beat is not prev and turn.beat not in turn.named:
+        return Said(turn.beat, "guess", 0.45)
+    addressed = [x for x in (conv[p - 1].addressed if p else []) if x not in turn.named]
+    if addressed:
+        return Said(addressed[0], "vocative", 0.5)
+    other = next((t.said.person for t in reversed(conv[:p]) if t.said and t.said.person not in (None, prev)
+                  and t.said.person not in turn.named), None)
+    if other is not None:
+        return Said(other, "guess", 0.3)
+    if turn.recent is not None:
+        return Said(turn.recent, "guess", 0.2)
+    return turn.said

@@ -1,0 +1,398 @@
+"""Find the people a book names, group each one's names into one character, and tell their gender.
+
+Rules, no model: a name is a capitalised word the book does not also write in lower case (so "Well" at a
+sentence's start is not a name but "Bennet" is), or any word after a title ("Mr.", "Lady", "Inspector").
+Names sharing a first name, a surname with a fitting title, or a known diminutive ("Lizzy" for
+"Elizabeth") are one person; "Mr. Bennet" and "Mrs. Bennet" stay two.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable
+
+#: Titles before a name, with the gender they show (None: either).
+TITLES: dict[str, str | None] = {
+    "Mr": "M", "Mister": "M", "Master": "M", "Sir": "M", "Lord": "M", "Monsieur": "M", "M": "M", "Herr": "M",
+    "Signor": "M", "Don": "M", "Senor": "M", "Father": "M", "Brother": "M", "Uncle": "M", "King": "M",
+    "Prince": "M", "Duke": "M", "Count": "M", "Baron": "M", "Earl": "M", "Mrs": "F", "Miss": "F", "Ms": "F",
+    "Madam": "F", "Madame": "F", "Mme": "F", "Mlle": "F", "Mademoiselle": "F", "Lady": "F", "Dame": "F",
+    "Frau": "F", "Fraulein": "F", "Signora": "F", "Signorina": "F", "Donna": "F", "Senora": "F",
+    "Mother": "F", "Sister": "F", "Aunt": "F", "Queen": "F", "Princess": "F", "Duchess": "F",
+    "Countess": "F", "Baroness": "F", "Mistress": "F", "Dr": None, "Doctor": None, "Professor": None,
+    "Prof": None, "Captain": None, "Capt": None, "Colonel": None, "Col": None, "Major": None,
+    "General": None, "Lieutenant": None, "Sergeant": None, "Inspector": None, "Rev": None,
+    "Reverend": None, "Judge": None, "Cousin": None, "Nurse": None, "Saint": None, "St": None,
+    "Admiral": None, "Commodore": None, "Commander": None, "Governor": None, "Bishop": "M", "Archdeacon": "M",
+    "Canon": "M", "Dean": None, "Cardinal": "M", "Abbe": "M", "Squire": "M", "Marshal": None, "Sheriff": None,
+    "Emperor": "M", "Empress": "F", "Messrs": "M", "Mesdames": "F", "Nawab": "M", "Begum": "F", "Mynheer": "M",
+    "Constable": None, "Corporal": None, "Private": None, "Superintendent": None, "Lieut": None, "Sergt": None,
+}
+#: Titles written with a full stop in English ("Mr." but "Miss").
+#: Titles said before a given name ("Lady Catherine", "Miss Lydia"); the rest go before a surname ("Colonel Fitzwilliam").
+_GIVEN_NAME_TITLES = {"Lady", "Sir", "Lord", "Miss", "Master", "Aunt", "Uncle", "Cousin", "Dame", "Prince", "Princess",
+                      "King", "Queen", "Don", "Donna", "Sister", "Brother", "Mlle", "Mademoiselle"}
+_ABBREVIATED = {"Mr", "Mrs", "Ms", "Dr", "St", "Rev", "Prof", "Capt", "Col", "M", "Mme", "Mlle"}
+
+#: Diminutive -> the given name it shortens (common English forms); "Lizzy" is "Elizabeth".
+DIMINUTIVES: dict[str, tuple[str, ...]] = {
+    "Elizabeth": ("Lizzy", "Lizzie", "Liz", "Eliza", "Beth", "Betsy", "Betty", "Bess", "Bessie", "Libby"),
+    "Margaret": ("Meg", "Maggie", "Peggy", "Madge", "Margery"), "Catherine": ("Kitty", "Kate", "Katie", "Cathy", "Kit"),
+    "Katherine": ("Kitty", "Kate", "Katie", "Kathy"), "Frances": ("Fanny",), "Mary": ("Polly", "Molly", "Mamie", "Mame"),
+    "Sarah": ("Sally", "Sadie"), "Anne": ("Annie", "Nancy", "Nan"), "Ann": ("Annie", "Nancy", "Nan"),
+    "Jane": ("Jenny", "Janey", "Jennie"), "Eleanor": ("Nell", "Nelly", "Nellie", "Ellie"), "Helen": ("Nell", "Nelly", "Nellie"),
+    "Ellen": ("Nell", "Nelly", "Nellie"), "Susan": ("Sue", "Susy", "Susie"), "Charlotte": ("Lotty", "Lottie", "Charlie"),
+    "Dorothy": ("Dolly", "Dot", "Dora"), "Harriet": ("Hatty", "Hattie"), "Louisa": ("Lou", "Louie", "Lulu"),
+    "Matilda": ("Tilly", "Tilda"), "Rebecca": ("Becky",), "Henrietta": ("Hetty", "Etta"), "Caroline": ("Carrie", "Caro"),
+    "Josephine": ("Josie", "Jo"), "Isabella": ("Bella", "Isa"), "Amelia": ("Emmy", "Milly"), "Emily": ("Emmy", "Em"),
+    "John": ("Jack", "Johnny", "Jacky"), "William": ("Will", "Willy", "Willie", "Bill", "Billy"),
+    "Robert": ("Bob", "Bobby", "Rob", "Robin", "Bert"), "Richard": ("Dick", "Rick", "Dicky"), "Henry": ("Harry", "Hal", "Hank"),
+    "Thomas": ("Tom", "Tommy"), "Edward": ("Ned", "Ted", "Teddy", "Eddie", "Ed"), "James": ("Jim", "Jimmy", "Jem", "Jamie"),
+    "Charles": ("Charley", "Charlie"), "Frederick": ("Fred", "Freddy", "Freddie"), "Samuel": ("Sam", "Sammy"),
+    "Joseph": ("Joe", "Joey"), "Benjamin": ("Ben", "Benny"), "Nicholas": ("Nick", "Nicky"), "Francis": ("Frank", "Frankie"),
+    "Anthony": ("Tony",), "Alexander": ("Alec", "Alick", "Sandy", "Alex"), "Albert": ("Bertie", "Bert"), "Philip": ("Phil",),
+    "Michael": ("Mike", "Mick"), "Lawrence": ("Larry",), "Christopher": ("Kit", "Chris"), "Theodore": ("Teddy", "Theo"),
+    "Gilbert": ("Gil",), "Walter": ("Wat", "Walt"), "Arthur": ("Art",), "Matthew": ("Matt",), "Daniel": ("Dan", "Danny"),
+    "David": ("Davy", "Dave"), "Edmund": ("Ned", "Ted"), "Timothy": ("Tim",), "Patrick": ("Pat", "Paddy"),
+}
+_SHORT_FOR = {short: full for full, shorts in DIMINUTIVES.items() for short in shorts}
+
+#: Given names common in English-language fiction, by the gender they show; a tie-breaker where the
+#: book's own titles and pronouns do not decide.
+_FEMALE_NAMES = frozenset("""Abigail Ada Adela Adelaide Agatha Agnes Alice Amanda Amelia Amy Angela Ann Anna Anne Annie
+Arabella Augusta Barbara Beatrice Bella Bertha Betsy Betty Blanche Bridget Caroline Catherine Cecilia Cecily Charlotte
+Clara Clarissa Constance Cora Cynthia Daisy Diana Dinah Dora Dorothea Dorothy Edith Eleanor Elinor Eliza Elizabeth Ella
+Ellen Elsie Emily Emma Esther Ethel Eugenia Eve Evelyn Fanny Flora Florence Frances Georgiana Georgina Gertrude Grace
+Hannah Harriet Helen Henrietta Hester Honoria Isabel Isabella Jane Janet Jemima Jenny Jessie Joan Josephine Judith Julia
+Juliet Katherine Katharine Kathleen Kate Kitty Laura Letitia Lilian Lily Louisa Lucy Lydia Mabel Madeline Margaret Maria Marian Marianne
+Martha Mary Matilda Maud Meg Mildred Minnie Miriam Molly Nancy Nell Nelly Nora Olive Olivia Pamela Patience Penelope
+Phoebe Polly Priscilla Rachel Rebecca Rose Rosamond Ruth Sally Sarah Selina Sophia Sophie Susan Sybil Theresa Ursula
+Victoria Violet Winifred Edna Adele Mariana Rosalind Leah Lizzy Lizzie Eliza Marilla Diana Ruby Josie Tillie Kitty
+Daisy Margery Madge Carrie Hetty Bessie Jo Beth Amy Lotty Susie Sue Tilly Becky Jenny Effie Sibyl Helena Imogen""".split())
+_MALE_NAMES = frozenset("""Aaron Abraham Adam Albert Alexander Alfred Algernon Ambrose Andrew Anthony Archibald Arthur
+Augustus Basil Benjamin Bertram Charles Christopher Clement Cyril Daniel David Dick Donald Douglas Edgar Edmund Edward
+Edwin Ernest Eugene Felix Ferdinand Francis Frank Frederick George Gerald Gilbert Godfrey Gregory Guy Harold Harry Henry
+Herbert Horace Hubert Hugh Humphrey Isaac Jack Jacob James Jasper Jeremy Jim Joe John Jonathan Joseph Joshua Julian
+Lawrence Leonard Lewis Lionel Louis Luke Malcolm Mark Martin Matthew Maurice Michael Nathaniel Ned Nicholas Noah Oliver
+Oscar Patrick Paul Percy Peter Philip Ralph Raymond Reginald Richard Robert Roger Ronald Rupert Samuel Sidney Simon
+Stephen Thomas Timothy Tom Tony Valentine Victor Vincent Walter William Will Willoughby Fitzwilliam Cecil Freddy Ronny
+Matthew Gilbert Davy Jem Bill Bob Fred Sam Teddy Ted Charley Charlie Harry Hal Dorian Ebenezer Edmond Gabriel Ivan
+Alexis Sergei Pyotr Nikolai Hamilton Rodney Wilfred Sebastian Theodore Lucas Felix Mortimer Clarence""".split())
+
+#: Capitalised words that are never a person's name on their own.
+_NOT_NAMES = frozenset("""I I'm I'll I've I'd O Oh Ah Ha Yes No Mr Mrs Miss Sir Madam Lord Lady God Heaven Heavens Christ Jesus
+Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September
+October November December Christmas Easter English French German Italian Spanish Russian American Indian Irish Scotch
+Scottish British European Latin Greek Roman Chapter Volume Book Part The A An Mamma Mama Papa Pa Ma Dear He She It
+His Her Hers Him Its They Them Their We Us Our You Your Yours Me My Mine This That These Those There Here Who What
+Which When Where Why How Not Nor Or If Yet So""".split())
+
+_TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
+_TOKEN = r"(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
+#: A run of capitalised words, maybe after a title: "Mr. Bennet", "Elizabeth Bennet", "Lady Catherine de Bourgh".
+MENTION = re.compile(
+    rf"\b(?:(?P<title>{_TITLE_RE})\.?\s+)?(?P<name>{_TOKEN}(?:\s+(?:(?:de|van|von|du|de la|le|St\.)\s+)?{_TOKEN}){{0,3}})"
+    r"(?:['\u2019]s?)?")
+_WORDS = re.compile(r"[A-Za-z\u00c0-\u024f]+")
+_MALE = re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE)
+_FEMALE = re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:he|she|He|She)\b")
+_SENTENCE_END = ".!?\u201c\u201d\"\u2018'\u2014:;("
+#: A character is named at least this often (or once in a speech tag).
+MIN_MENTIONS = 2
+
+
+def form_text(title: str | None, tokens: tuple[str, ...]) -> str:
+    """Return how a name form is written: "Mr. Bennet", "Miss Bennet", "Elizabeth Bennet"."""
+    name = " ".join(tokens)
+    if not title:
+        return name
+    return f"{title}{'.' if title in _ABBREVIATED else ''} {name}"
+
+
+@dataclass
+class Person:
+    """One person's names while they are grouped."""
+
+    forms: Counter = field(default_factory=Counter)
+    first: str = ""
+    last: str = ""
+    titles: Counter = field(default_factory=Counter)
+    votes: Counter = field(default_factory=Counter)
+
+    @property
+    def count(self) -> int:
+        return sum(self.forms.values())
+
+    @property
+    def gender(self) -> str | None:
+        male = self.votes["M"] + 5 * sum(n for t, n in self.titles.items() if TITLES.get(t) == "M")
+        female = self.votes["F"] + 5 * sum(n for t, n in self.titles.items() if TITLES.get(t) == "F")
+        given = {tokens[0] for (title, tokens) in self.forms if len(tokens) >= 2 or not title}
+        male += 3 * sum(1 for g in given if g in _MALE_NAMES) * max(1, self.count // 10)
+        female += 3 * sum(1 for g in given if g in _FEMALE_NAMES) * max(1, self.count // 10)
+        if male == female or max(male, female) < 2:
+            return None
+        if min(male, female) * 3 > max(male, female):
+            return None
+        return "M" if male > female else "F"
+
+    @property
+    def has_given_name(self) -> bool:
+        """A known given name among this person's names ("Lucy", "Tom"): a person, not a place."""
+        return any(tok in _FEMALE_NAMES or tok in _MALE_NAMES or tok in _SHORT_FOR
+                   for (_, tokens) in self.forms for tok in tokens[:1])
+
+    @property
+    def name(self) -> str:
+        """The main name: the most used full name, else the most used titled one, else the most used."""
+        def rank(form: tuple[str | None, tuple[str, ...]]):
+            title, tokens = form
+            return (len(tokens) >= 2 and self.forms[form] >= 2, self.forms[form])
+        return form_text(*max(self.forms, key=rank))
+
+    def names(self) -> list[str]:
+        """Every written form, most used first."""
+        return [form_text(*f) for f, _ in self.forms.most_common()]
+
+
+def _title_key(raw: str | None) -> str | None:
+    return raw.rstrip(".") if raw else None
+
+
+def sentence_start(text: str, i: int) -> bool:
+    """Return whether text[i] opens a sentence (where any word is capitalised, name or not)."""
+    j = i - 1
+    while j >= 0 and text[j].isspace():
+        j -= 1
+    return j < 0 or text[j] in _SENTENCE_END
+
+
+def split_mention(m: re.Match) -> tuple[str | None, tuple[str, ...]]:
+    title = _title_key(m.group("title"))
+    tokens = tuple(t for t in m.group("name").split() if t[0].isupper() and t != "St.")
+    return title, tokens
+
+
+class Roster:
+    """The people of a book: their names, and a look-up from a written name to a person."""
+
+    def __init__(self, people: list[Person]):
+        self.people = people
+        self._by_form: dict[tuple[str | None, tuple[str, ...]], Person] = {}
+        self._by_token: dict[str, Person] = {}
+        self._by_title: dict[str, Person] = {}
+        for person in sorted(people, key=lambda p: p.count):
+            for (title, tokens), n in person.forms.items():
+                self._by_form[(title, tokens)] = person
+                for tok in tokens:
+                    self._by_token.setdefault(tok, person)
+        for person in sorted(people, key=lambda p: p.count, reverse=True):
+            for (title, tokens) in person.forms:
+                if title:
+                    self._by_form.setdefault((title, tokens), person)
+            for title in person.titles:
+                if TITLES.get(title) is None:
+                    self._by_title.setdefault(title.lower(), person)
+            for (title, tokens) in person.forms:
+                if not title and len(tokens) == 1:
+                    self._by_token[tokens[0]] = self._by_token.get(tokens[0]) or person
+
+    def lookup(self, title: str | None, tokens: tuple[str, ...]) -> Person | None:
+        """Return the person a written name refers to, or None."""
+        if not tokens:
+            return None
+        hit = self._by_form.get((title, tokens))
+        if hit:
+            return hit
+        if title:
+            hit = self._by_form.get((title, tokens[-1:])) or self._by_form.get((title, tokens[:1]))
+            if hit:
+                return hit
+            if TITLES.get(title) is None and (hit := self._by_form.get((None, tokens))):
+                return hit
+            return None  # "Mrs. Bennet" is never "Jane Bennet" by her surname alone
+        hit = self._by_form.get((None, tokens))
+        if hit:
+            return hit
+        for key in (tokens[0], tokens[-1], _SHORT_FOR.get(tokens[0], ""), _SHORT_FOR.get(tokens[-1], "")):
+            if key in self._by_token:
+                return self._by_token[key]
+        return None
+
+    def by_title(self, word: str) -> Person | None:
+        """Return the person a bare title names ("the Inspector", "the Colonel"), if one person has it."""
+        return self._by_title.get(word.lower())
+
+    def mentions(self, text: str) -> Iterable[tuple[int, int, Person]]:
+        """Yield (start, end, person) for each name in text that names a known person."""
+        for m in MENTION.finditer(text):
+            title, tokens = split_mention(m)
+            if not tokens or (not title and tokens[0] in _NOT_NAMES and len(tokens) == 1):
+                continue
+            person = self.lookup(title, tokens)
+            if person is None and not title and len(tokens) > 1 and tokens[0] in _NOT_NAMES | _COMMON_STARTS:
+                person = self.lookup(None, tokens[1:])
+            if person is not None:
+                yield m.start(), m.end(), person
+
+
+#: Words that start sentences in front of names ("When Elizabeth"): dropped from a run's front.
+_COMMON_STARTS = frozenset("But And When Then So If As Poor Dear Oh Ah Yes No Well Now Why What".split())
+
+
+def find_people(texts: list[str]) -> Roster:
+    """Return the roster of the people named in a book's texts (narration and quotations alike)."""
+    lower: Counter = Counter()
+    for text in texts:
+        for w in _WORDS.findall(text):
+            if w[0].islower():
+                lower[w] += 1
+    forms: Counter = Counter()
+    after_the: Counter = Counter()
+    midsentence: Counter = Counter()
+    votes: dict[tuple, Counter] = {}
+    for text in texts:
+        for m in MENTION.finditer(text):
+            title, tokens = split_mention(m)
+            if not title and sentence_start(text, m.start()):
+                while tokens and (lower[tokens[0].lower()] or tokens[0] in _NOT_NAMES | _COMMON_STARTS):
+                    tokens = tokens[1:]
+            else:
+                for tok in tokens:
+                    midsentence[tok] += 1
+            if not tokens:
+                continue
+            forms[(title, tokens)] += 1
+            if text[max(0, m.start() - 4):m.start()].lower() == "the ":
+                after_the[(title, tokens)] += 1
+            after = text[m.end():m.end() + 80]
+            p = _PRONOUN.search(after)
+            if p and not MENTION.search(after[:p.start()]):
+                votes.setdefault((title, tokens), Counter())["M" if _MALE.fullmatch(p.group()) else "F"] += 1
+
+    def name_like(tok: str) -> bool:
+        if tok in _NOT_NAMES or tok in TITLES:
+            return False
+        # A known given name or diminutive is a name unless the book writes it in lower case ("Will", "will");
+        # another capitalised word must be used twice inside a sentence (not only where any word is capitalised).
+        known = tok in _FEMALE_NAMES or tok in _MALE_NAMES or tok in _SHORT_FOR
+        return midsentence[tok] >= (0 if known else 2) and lower[tok.lower()] * 5 <= midsentence[tok] + forms[(None, (tok,))]
+
+    # "the Bateses", "the Miss Thorpes", "the Knightleys": a family, not a person.
+    singular = {tok for (_, tokens) in forms for tok in tokens}
+
+    def plural(form: tuple) -> bool:
+        tok = form[1][-1]
+        looks = tok.endswith("s") and (tok[:-1] in singular or (tok.endswith("es") and tok[:-2] in singular))
+        return looks and after_the[form] * 2 >= forms[form]  # "the Eltons"; "Bill Sikes" stays a person
+
+    kept: Counter = Counter()
+    kept_votes: dict[tuple, Counter] = {}
+    for (title, tokens), n in forms.items():
+        if plural((title, tokens)):
+            continue
+        if title is None:
+            if not all(name_like(t) for t in tokens):
+                # "Upper Street Baker" or "Well Jane": keep the longest name-like run at its end.
+                while tokens and not name_like(tokens[0]):
+                    tokens = tokens[1:]
+                if not tokens or not all(name_like(t) for t in tokens):
+                    continue
+        elif any(t in _NOT_NAMES for t in tokens):
+            continue
+        kept[(title, tokens)] += n
+        kept_votes.setdefault((title, tokens), Counter()).update(votes.get((title, tokens), {}))
+    # A full name written once still says which first name goes with which surname ("Adela Quested").
+    # A title makes a name of the word after it, even written once ("Mr. Bennet").
+    people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0]}, kept_votes)
+    return Roster(people)
+
+
+def _group(forms: dict, votes: dict) -> list[Person]:
+    """Return the people the name forms make: one Person per person, however many names."""
+    full: dict[tuple[str, str], Person] = {}
+    people: list[Person] = []
+
+    def add(person: Person, form, n) -> None:
+        person.forms[form] += n
+        if form[0]:
+            person.titles[form[0]] += n
+        person.votes.update(votes.get(form, {}))
+
+    # Full names first ("Elizabeth Bennet", "Mr. Frank Churchill"): they say which first name goes with which surname.
+    for form, n in sorted(forms.items(), key=lambda kv: -kv[1]):
+        title, tokens = form
+        if len(tokens) < 2:
+            continue
+        key = (tokens[0], tokens[-1])
+        gender = TITLES.get(title) if title else None
+        if key in full and gender and full[key].gender not in (None, gender):
+            key = key + (gender,)  # "Mrs. John Knightley" is John Knightley's wife
+        if key not in full:
+            full[key] = Person(first=key[0], last=key[1])
+            people.append(full[key])
+        add(full[key], form, n)
+    # "Mr. Darcy", "Lady Catherine": the one full name whose first name or fitting surname it is, else a person of its own.
+    titled: dict[tuple[str, str], Person] = {}
+    for form, n in sorted(forms.items(), key=lambda kv: -kv[1]):
+        title, tokens = form
+        if len(tokens) != 1 or not title:
+            continue
+        tok, gender = tokens[0], TITLES.get(title)
+        by_first = [p for p in full.values() if p.first == _SHORT_FOR.get(tok, tok) and _fits(p, gender)]
+        # A gendered title joins a full name only of a person known to be of that gender.
+        by_last = [p for p in full.values() if p.last == tok and (p.gender == gender if gender else True)]
+        target = None
+        if len(by_first) == 1 and title in _GIVEN_NAME_TITLES:
+            target = by_first[0]
+        elif len(by_last) == 1 and title not in by_last[0].titles and _only_titled(by_last[0], title, tok, forms):
+            # A "Mr. John Knightley" written out beside "Mr. Knightley" is there to tell two men apart.
+            target = by_last[0]
+        if target is None:
+            key = (title, tok)
+            target = titled.get(key)
+            if target is None:
+                given_name = title in ("Lady", "Sir", "Lord", "Miss", "Master") and tok in _FEMALE_NAMES | _MALE_NAMES
+                target = Person(first=tok if given_name else "", last="" if given_name else tok)
+                people.append(target)
+            titled[key] = target
+        add(target, form, n)
+    # A name alone: a first name (or its diminutive), else a surname with a man's title, else a person of its own.
+    for form, n in sorted(forms.items(), key=lambda kv: -kv[1]):
+        title, tokens = form
+        if len(tokens) != 1 or title:
+            continue
+        tok = tokens[0]
+        given = _SHORT_FOR.get(tok, tok)
+        # "Tom" is Tom Bertram before Sir Thomas: a name as written first, its long form only failing that.
+        by_first = [p for p in people if p.first == tok] or [p for p in people if p.first == given]
+        by_last = [p for p in people if p.last == tok]
+        if by_first:
+            target = max(by_first, key=lambda p: p.count)
+        elif by_last:
+            # "Darcy" alone is Mr. Darcy more often than Miss Darcy.
+            target = max(by_last, key=lambda p: (sum(n for t, n in p.titles.items() if TITLES.get(t) != "F"), p.count))
+        else:
+            target = Person(first=tok)
+            people.append(target)
+        add(target, form, n)
+    return people
+
+
+def _fits(person: Person, gender: str | None) -> bool:
+    return gender is None or person.gender in (None, gender)
+
+
+def _only_titled(person: Person, title: str, surname: str, forms: dict) -> bool:
+    """Return whether "Title Surname" can only be this full-named person: no other title of the surname is
+    used as often (both "Mr. Bennet" and "Mrs. Bennet" in use: neither is "Elizabeth Bennet")."""
+    gender = TITLES.get(title)
+    if title in ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora"):
+        # A married title goes with a surname by marriage: "Mrs. Hilbery" is the mother, not Katharine Hilbery.
+        return False
+    if gender == "F" and person.gender == "F":
+        rivals = [n for (t, toks), n in forms.items() if toks == (surname,) and t and t != title and TITLES.get(t) == "F"]
+        return not rivals
+    return True

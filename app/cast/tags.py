@@ -1,0 +1,197 @@
+"""Dialogue tags: the narration next to a quotation that says who speaks it ("said Holmes", "she cried")."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.cast.names import MENTION, TITLES
+
+#: Verbs that report speech (past and present); a tag needs one, or a name in a short aside after a quote.
+SPEECH_VERBS = """said says say cried cries replied replies answered answers asked asks exclaimed exclaims returned
+continued added observed remarked whispered whispers shouted shouts muttered mutters murmured murmurs called began
+resumed interrupted repeated rejoined retorted declared inquired enquired protested explained insisted urged pleaded
+sighed laughed groaned screamed yelled roared growled stammered faltered suggested agreed admitted demanded persisted
+responded ventured concluded echoed gasped sobbed snapped told mumbled drawled stuttered wailed moaned grumbled hissed
+breathed thundered bellowed chuckled sneered snarled panted remonstrated expostulated assented objected conceded
+affirmed assured urged warned announced commanded ordered observed spoke
+thought cries corrected reiterated reasoned mused pursued proceeded argued joined broke screamed squeaked shrieked
+whimpered blurted confessed volunteered prompted smiled nodded asserted interposed yawned boomed intervened reminded
+chided scolded cooed purred quavered blustered jeered taunted teased barked spluttered sputtered lisped pronounced
+queried counselled counseled cautioned implored entreated besought commented assented acquiesced ejaculated
+vociferated""".split()
+#: Verbs that report speech only with their particle ("went on", "broke in").
+PHRASAL_VERBS = ("went on", "goes on", "put in", "broke in", "burst out", "struck in", "chimed in", "piped up", "spoke up",
+                 "cut in", "broke out", "called out", "cried out", "went on to say")
+_VERB = r"(?:" + "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(PHRASAL_VERBS, key=len, reverse=True)) + "|" + \
+    "|".join(sorted(set(SPEECH_VERBS), key=len, reverse=True)) + r")(?:\s+(?:out|in|on|up))?"
+_TITLE = "|".join(sorted(TITLES, key=len, reverse=True))
+_NAME = rf"(?:(?:{_TITLE})\.?\s+)?(?:O['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:[\s-]+(?:(?:de|van|von|du|le)\s+)?[A-Z][a-z\u00c0-\u024f]+){{0,3}}"
+_DESC = r"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|[Tt]hat)\s+(?:[a-z-]+\s+){0,2}[A-Za-z]+"
+_SUBJ = rf"(?P<subj>{_NAME}|[Hh]e|[Ss]he|I|{_DESC})"
+_ADV = r"(?:\s+[a-z]+ly)?"
+#: After a quotation: ', said Holmes', ' cried his wife', ' said she'.
+AFTER_INVERTED = re.compile(rf"^[\s,;:\u2014-]*(?:[a-z]+ly\s+)?(?P<verb>{_VERB}){_ADV}\s+{_SUBJ}\b")
+#: After a quotation: ' Holmes said', ' she cried', ', his wife replied', ' Elizabeth, smiling, said'.
+AFTER_NORMAL = re.compile(rf"^[\s,;:\u2014-]*{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,40}},)?(?:\s+(?:had|has|then|now|at last|again|only|quickly|softly))?{_ADV}\s+(?P<verb>{_VERB})\b")
+#: Before a quotation: 'Holmes said to me, ', 'She answered: '.
+BEFORE = re.compile(rf"(?:^|[.!?;]\s+|\s)(?:and\s+)?{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,60}},)?(?:\s+(?:had|has|then|now|at last|again|only))?(?:\s+[a-z]+ed\s+(?:and|to))?{_ADV}\s+(?P<verb>{_VERB})\b[^.!?\u201c\u201d\"]{{0,60}}[,:]?\s*$")
+_DETERMINERS = frozenset("the his her my our their your its this that".split())
+#: Nouns that name anyone of a kind, resolved to a person about ("said the girl" is a girl already there).
+_GENERIC = frozenset("man woman boy girl lady gentleman child fellow lad lass youth person stranger".split())
+_KIN_WORDS = frozenset("""mother father aunt uncle wife husband sister brother son daughter cousin niece nephew
+grandmother grandfather""".split())
+#: Words after "the" that are not someone ("said the other", "said the first").
+_NOT_ROLES = frozenset("""other others first second last one two three voice voices same latter former rest question
+answer reply words tone word remark thought idea matter truth thing things rejoinder was is had has being been
+were are""".split())
+_RANKS = frozenset("inspector doctor colonel captain major professor sergeant general lieutenant judge".split())
+_DESC_FEMALE = frozenset("""wife mother girl lady woman sister aunt daughter niece widow bride mistress maid queen duchess
+princess hostess landlady governess grandmother cousin-girl damsel spinster lass""".split())
+_DESC_MALE = frozenset("""husband father boy man gentleman brother uncle son nephew widower groom master king duke prince
+host landlord grandfather lad fellow squire youth""".split())
+
+
+@dataclass(frozen=True)
+class Tag:
+    """Who a tag says speaks: a name as written, a pronoun, or a description."""
+
+    #: "name", "pronoun", "narrator", "description" (resolved to a person about) or "role" (a part with no
+    #: name: "the surgeon").
+    kind: str
+    #: The words: "Mrs. Bennet", "she", "his wife".
+    words: str
+    #: The gender a pronoun or description shows.
+    gender: str | None = None
+    verb: str = ""
+    #: The adverb the tag gives the delivery ("softly" in "said she softly"), "" when none.
+    manner: str = ""
+
+
+def _tag(m: re.Match) -> Tag | None:
+    subj = m.group("subj")
+    verb = m.group("verb")
+    low = subj.lower()
+    if subj == "I":
+        return Tag("narrator", subj, None, verb)
+    if low in ("he", "she"):
+        return Tag("pronoun", low, "M" if low == "he" else "F", verb)
+    words = low.split()
+    if subj[0].isupper() and MENTION.match(subj) and words[0] not in _DETERMINERS:
+        return Tag("name", subj, None, verb)
+    rest = subj.split(None, 1)[1] if len(words) > 1 else ""
+    if words[0] == "the" and rest[:1].isupper() and MENTION.match(rest) and rest.split()[0] not in TITLES \
+            and words[1] not in _RANKS:
+        return Tag("name", rest, None, verb)  # "the Mock Turtle", "the Queen": a name with an article
+    for noun in words[1:]:
+        gender = "F" if noun in _DESC_FEMALE else "M" if noun in _DESC_MALE else None
+        title = noun.capitalize()
+        if gender and words[0] != "the":
+            return Tag("description", " ".join(words[:1] + [noun]), gender, verb)  # "his lady", "her mother"
+        if (title in TITLES or noun in _RANKS) and noun not in _KIN_WORDS and noun not in _GENERIC:
+            # "the Inspector": the one person with that rank, else the role itself ("the General").
+            return Tag("role" if words[0] == "the" else "description", noun, TITLES.get(title) or gender, verb)
+        if gender and (noun in _GENERIC or noun in _KIN_WORDS or words[0] != "the"):
+            return Tag("description", " ".join(words[:1] + [noun]), gender, verb)
+        if any(w in _NOT_ROLES for w in words[1:]):
+            return None
+        if gender or (words[0] == "the" and noun == words[-1]):
+            # "the surgeon", "the landlord": a part in the story with no name; it gets a voice of its own.
+            return Tag("role", " ".join(words), gender, verb)
+    return None
+
+
+_MANNER = re.compile(r"\b([a-z]+ly)\b")
+#: Words in -ly that say nothing of a voice.
+_NOT_MANNER = frozenset("""only early family lovely likely holy july reply ugly emily lily molly sally polly daily silly
+jolly nearly really fly rely apply supply belly bully ally folly holly jelly rally tally kelly nelly dolly
+billy willy""".split())
+
+
+def _with_manner(tag: Tag | None, text: str, end: int) -> Tag | None:
+    """Return the tag with the adverb right around its verb and subject ("said Holmes, gravely")."""
+    if tag is None:
+        return None
+    for m in _MANNER.finditer(text[max(0, end - 40):end + 25]):
+        word = m.group(1)
+        if word not in _NOT_MANNER:
+            return Tag(tag.kind, tag.words, tag.gender, tag.verb, word)
+    return tag
+
+
+def tag_after(narration: str) -> Tag | None:
+    """Return the tag that opens the narration right after a quotation, if any."""
+    head = narration[:160]
+    lead = len(head) - len(head.lstrip(" ,;:\u2014-"))
+    # "“...?” Said Helen." reads as "said Helen".
+    lowered = head[:lead] + head[lead:lead + 1].lower() + head[lead + 1:]
+    for text in (head, lowered) if lowered != head else (head,):
+        for pattern in (AFTER_INVERTED, AFTER_NORMAL):
+            m = pattern.match(text)
+            if m and (tag := _tag(m)):
+                return _with_manner(tag, text, m.end())
+    return None
+
+
+def tag_before(narration: str) -> Tag | None:
+    """Return the tag that closes the narration right before a quotation, if any."""
+    text = narration[-200:]
+    m = BEFORE.search(text)
+    return _with_manner(_tag(m), text, m.end()) if m else None
+
+
+_LEAD_IN_END = re.compile(r"(?:[:\u2014]|--|,)\s*$")
+
+
+def tag_lead_in(paragraph: str) -> Tag | None:
+    """Return the tag of a narration paragraph that hands over to the next one's quote ("Holmes said:")."""
+    if not _LEAD_IN_END.search(paragraph[-4:]):
+        return None
+    return tag_before(paragraph.rstrip(" :,-\u2014"))
+
+
+#: Words that show a sentence reports speech even without a tag's word order ("and saying,", "was uttered
+#: by Catherine", "was her reply").
+_SPEECH_WORDS = re.compile(
+    r"\b(?:" + "|".join(sorted(set(SPEECH_VERBS), key=len, reverse=True)) +
+    r"|saying|crying|replying|answering|asking|exclaiming|returning|continuing|adding|observing|remarking|"
+    r"whispering|shouting|muttering|murmuring|calling|beginning|repeating|declaring|inquiring|enquiring|"
+    r"protesting|explaining|insisting|urging|sighing|laughing|screaming|stammering|faltering|suggesting|"
+    r"demanding|uttered|uttering|reply|answer|exclamation|rejoinder|retort|greeted|addressed|accosted|"
+    r"speaking|spoke|speech|words)\b")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"\u201c\u2018'])")
+_SUBJECT_WORD = re.compile(rf"{_NAME}|\b[Hh]e\b|\b[Ss]he\b|\bI\b")
+
+
+def _loose(sentence: str) -> Tag | None:
+    verb = _SPEECH_WORDS.search(sentence)
+    if not verb:
+        return None
+    # The one named nearest before the speech word says it ("to give Emma time only to say"); failing
+    # that, the first after it ("was uttered by Catherine").
+    found = list(_SUBJECT_WORD.finditer(sentence))
+    before = [m for m in found if m.end() <= verb.start()]
+    after = [m for m in found if m.start() >= verb.end()]
+    for m in list(reversed(before)) + after:
+        word = m.group()
+        if word == "I":
+            return Tag("narrator", word, None, verb.group())
+        if word.lower() in ("he", "she"):
+            return Tag("pronoun", word.lower(), "M" if word.lower() == "he" else "F", verb.group())
+        if MENTION.match(word):
+            return Tag("name", word, None, verb.group())
+    return None
+
+
+def loose_tag_after(narration: str) -> Tag | None:
+    """Return who the first sentence after a quote says spoke it, when it reports speech in any order."""
+    first = _SENTENCE.split(narration.strip()[:300], 1)[0]
+    return _loose(first)
+
+
+def loose_tag_before(narration: str) -> Tag | None:
+    """Return who the sentence leading into a quote says speaks ("Mr. Woodhouse sighed, saying,")."""
+    text = narration.rstrip()
+    if not text or text[-1] not in ",:-\u2014":
+        return None
+    last = _SENTENCE.split(text[-300:])[-1]
+    return _loose(last)
