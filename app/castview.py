@@ -105,10 +105,7 @@ def export_cast(req: ConvertRequest, path: Path) -> Path:
     """Write the characters and quotations found in the book as JSON (--export-cast); return the file."""
     import json
 
-    try:  # the rules engine's own writer of the issue's shape, where it has one
-        from app.cast.export import cast_to_json
-    except ImportError:
-        from app.cast.exportjson import cast_to_json
+    from app.cast.export import cast_to_json
     from app.files import write_bytes_atomic
 
     book = read_book(req)

@@ -76,12 +76,14 @@ def test_every_attribution_says_how_it_was_made(pride):
 def test_the_export_is_the_issue_shape(pride):
     _, cast = pride
     data = json.loads(json.dumps(cast_to_json(cast)))
-    assert set(data) == {"characters", "quotes"}
+    # The issue's keys, plus the three app/cast/export.py documents (paragraph, by_narrator, first_person).
+    assert set(data) == {"characters", "quotes", "first_person"}
     assert set(data["characters"][0]) == {"name", "aliases", "gender", "lines"}
     assert len(data["quotes"]) == len(cast.quotes)
     first = data["quotes"][0]
-    assert first == {"chapter": 1, "text": "My dear Mr. Bennet,", "speaker": "Mrs. Bennet",
-                     "method": cast.quotes[0].method, "confidence": cast.quotes[0].confidence}
+    assert first == {"chapter": 1, "paragraph": cast.quotes[0].paragraph, "text": "My dear Mr. Bennet,",
+                     "speaker": "Mrs. Bennet", "method": cast.quotes[0].method,
+                     "confidence": round(cast.quotes[0].confidence, 3), "by_narrator": False}
 
 
 def test_a_first_person_narrators_lines_and_holmes(pride):
