@@ -30,7 +30,7 @@ _MATTER_TITLE = re.compile(
     r"(?:the )?(?:[\w.-]+ ){0,4}licen[cs]e(?: agreement| v?\d[\d.]*| version \d[\d.]*)?|"
     r"copying(?: this (?:manual|document))?|copying conditions|copyright(?: page| notice)?|colophon|imprint|"
     r"(?:table of )?contents|short contents|"
-    r"document license|licen[cs]ing|terms and conditions)\s*$",
+    r"document license|licen[cs]ing|terms and conditions|front matter|back matter)\s*$",
     re.IGNORECASE,
 )
 #: A URL or mail target shown after its link text: "Guide [https://...]" or "Donations (https://...)".
@@ -58,6 +58,10 @@ _RULE = re.compile(r"^\s*([=\-*_~#+.])\1*\s*$")
 #: A plain-text block this much punctuation and symbols (ignoring spaces) is a diagram or code listing.
 _SYMBOLIC_SHARE = 0.3
 _MIN_SYMBOLIC_CHARS = 12
+#: Punctuation of prose and dialogue, never a sign of code by itself.
+_PROSE_MARKS = frozenset(".,;:!?'\"()_\u201c\u201d\u2018\u2019\u2014\u2013\u2026")
+#: A hyphen or a typed dash ("--") between words or after a quotation's words.
+_PROSE_DASH = re.compile(r"(?<=[\w\"'.,!?_\u2019\u201d])--?(?=[\w\"'_\u201c\u2018]|$)")
 
 
 def is_matter_title(title: str) -> bool:
@@ -93,8 +97,10 @@ def is_code_block(lines: list[str]) -> bool:
         return False
     if _PROMPT.match(lines[0]):
         return True
-    text = "".join("".join(lines).split())
-    symbols = sum(1 for ch in text if not ch.isalnum())
+    # Dialogue is punctuation-heavy ('"No--not me, not me, no!"'): quotation marks, dashes and hyphens
+    # between words, and the underscores of italics, are prose, not symbols.
+    text = _PROSE_DASH.sub("", "".join("".join(lines).split()))
+    symbols = sum(1 for ch in text if not ch.isalnum() and ch not in _PROSE_MARKS)
     return len(text) >= _MIN_SYMBOLIC_CHARS and symbols / len(text) > _SYMBOLIC_SHARE
 
 
