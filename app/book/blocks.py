@@ -46,6 +46,8 @@ class Block:
     ids: set[str] = field(default_factory=set)
     #: "text", or "code" for a preformatted block (read per ReadOptions.code).
     kind: str = "text"
+    #: Targets of in-page links ("#chapter-1" -> "chapter-1") in this block, in order (HTML contents listings).
+    links: tuple[str, ...] = ()
 
 
 def keyword_heading(text: str) -> bool:
@@ -74,9 +76,11 @@ def _subtitle(block: Block | None, level: int, promoted: bool) -> str | None:
     if block is None or not (block.level > level or promoted and block.level == 0):
         return None
     text = clean_text(block.text)
-    if not text or len(text.split()) > 10 or text[-1] in ".!?,;:\"\u201d'":
+    bare = text.strip("\"'\u201c\u201d\u2018\u2019 ")
+    # A quoted name ('"THE RESCUE OF THE PRINCESS WINSOME"') is a title; a sentence ends with a stop.
+    if not bare or len(text.split()) > 10 or bare[-1] in "!?,;:" or (bare[-1] == "." and not block.level):
         return None
-    return text
+    return text.rstrip(" .") if block.level else text
 
 
 def promote_keyword_headings(blocks: list[Block]) -> list[Block]:
@@ -103,6 +107,11 @@ def _split_level(blocks: list[Block]) -> int | None:
         if _largest_share(blocks, level) <= _MAX_SECTION_SHARE:
             return level
     return repeated[0] if repeated else min(counts)
+
+
+def split_level(blocks: list[Block]) -> int | None:
+    """Return the heading level at which split_chapters divides these blocks (None: no headings)."""
+    return _split_level(blocks)
 
 
 def _largest_share(blocks: list[Block], level: int) -> float:

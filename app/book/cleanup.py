@@ -104,6 +104,26 @@ def is_code_block(lines: list[str]) -> bool:
     return len(text) >= _MIN_SYMBOLIC_CHARS and symbols / len(text) > _SYMBOLIC_SHARE
 
 
+#: Characters that never occur in verse or prose set in a <pre> block, and often in code.
+_CODE_CHARS = re.compile(r"[{}<>=$#|\\/*^~`@%+]")
+_WORD = re.compile(r"^[\"'(\u201c\u2018]*[A-Za-z\u00c0-\u024f]+(?:['\u2019-][A-Za-z\u00c0-\u024f]+)*[.,;:!?)'\"\u201d\u2019]*$")
+
+
+def reads_as_prose(text: str) -> bool:
+    """Return whether a preformatted block is verse or prose (words and their punctuation), not code.
+
+    Gutenberg's older HTML sets poems, letters and title pages in <pre>; a command, a listing or a
+    diagram has symbols, paths or assignments a poem never has.
+    """
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    tokens = text.split()
+    if len(tokens) < 8 or _CODE_CHARS.search(text) or any(_PROMPT.match(ln) for ln in lines):
+        return False
+    words = sum(1 for t in tokens if _WORD.match(t))
+    capital = sum(1 for ln in lines if ln[0].isupper() or ln[0] in "\"'(\u201c\u2018")
+    return words >= 0.9 * len(tokens) and capital >= 0.5 * len(lines)
+
+
 def narration(blocks: Iterable[Block], options: ReadOptions) -> tuple[str, ...]:
     """Return the paragraphs to speak for blocks: boilerplate out, code blocks as the options say."""
     texts: list[str] = []

@@ -113,11 +113,13 @@ def header_end(lines: list[str]) -> int:
                 if lines[k].rstrip().endswith("*") and (k > n or line.count("*") > 3):
                     return k + 1
             return n + 1
-    last = -1
+    last, worded = -1, False
     for n, line in enumerate(lines[:_HEADER_REACH]):
+        # Fields alone ("Author: ...") are common in other texts; Gutenberg's own wording must be there too.
+        worded = worded or bool(_HEADER_LINE.search(line))
         if _HEADER_LINE.search(line) or (_FIELD.match(line) and _FIELD.match(line).group(2).strip()):
             last = n
-    if last < 0:
+    if last < 0 or not worded:
         return 0
     while last + 1 < len(lines) and lines[last + 1].strip():
         last += 1  # the rest of that header paragraph
@@ -161,8 +163,13 @@ def is_credit(paragraph: str) -> bool:
 
 
 def is_header_text(paragraph: str) -> bool:
-    """Return whether a paragraph is Gutenberg's header wording or one of its fields."""
-    return bool(_HEADER_LINE.search(paragraph) or _FIELD.match(paragraph) or _START.match(paragraph))
+    """Return whether a paragraph is Gutenberg's header wording (its fields alone are not enough)."""
+    return bool(_HEADER_LINE.search(paragraph) or _START.match(paragraph))
+
+
+def is_start_marker(line: str) -> bool:
+    """Return whether a line ends Gutenberg's header (the START marker, the old small print's end)."""
+    return bool(_START.match(line.strip()))
 
 
 def is_end_marker(paragraph: str) -> bool:

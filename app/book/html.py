@@ -9,6 +9,7 @@ import lxml.html
 from lxml import etree
 
 from app.book.blocks import Block, split_chapters
+from app.book.cleanup import reads_as_prose
 from app.book.hidden import is_hidden
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
@@ -191,22 +192,32 @@ class _Walker:
         #: Open table rows: paragraphs inside a cell stay on the row's line.
         self.rows = 0
         self.phonemes: dict[str, str] = {}
+        #: In-page link targets of the block being collected.
+        self.links: list[str] = []
 
     def flush(self, kind: str = "text") -> None:
         text = "".join(self.buf).strip().rstrip(";").strip()
         self.buf = []
         if text:
-            self.blocks.append(Block(text, self.level, self.pending_ids, kind))
+            self.blocks.append(Block(text, self.level, self.pending_ids, kind, tuple(self.links)))
             self.pending_ids = set()
+        self.links = []
         self.level = 0
 
     def code(self, node: etree._Element) -> None:
-        """Take a <pre> block whole: its text is code, read or not as the options say."""
+        """Take a <pre> block whole: code, read or not as the options say; verse or prose kept as text."""
         self.flush()
         for el in node.iter():
             if isinstance(el.tag, str) and el.get("id"):
                 self.pending_ids.add(el.get("id"))
-        self.buf.append("".join(t for t in node.itertext() if isinstance(t, str)))
+        text = "".join(t for t in node.itertext() if isinstance(t, str))
+        if reads_as_prose(text):
+            # Old HTML editions set verse, letters and title pages in <pre> for its line breaks.
+            for stanza in re.split(r"\n[ \t]*\n", text):
+                self.buf.append(" ".join(ln.strip() for ln in stanza.split("\n") if ln.strip()))
+                self.flush()
+            return
+        self.buf.append(text)
         self.flush("code")
 
     def walk(self, el: etree._Element) -> None:
@@ -237,6 +248,8 @@ class _Walker:
             _note_phonemes(node, self.phonemes)
             if node.get("name") and tag == "a":
                 self.pending_ids.add(node.get("name"))
+            if tag == "a" and (node.get("href") or "").startswith("#") and len(node.get("href")) > 1:
+                self.links.append(node.get("href")[1:])
             if tag == "pre":
                 self.code(node)
                 if node.tail:
@@ -317,9 +330,23 @@ def html_document(data: bytes, name: str) -> Document:
 
 
 def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:
-    """Return a book whose chapters start at the headings that divide it."""
-    doc = html_document(data, path.name)
-    title = doc.title or next((clean_text(b.text) for b in doc.blocks if b.level == 1), "")
-    chapters = split_chapters(doc.blocks, title or path.stem, options or ReadOptions())
-    return Book(title=title, author=doc.author, chapters=tuple(chapters), source=path,
-                language=(doc.language or "en").split("-")[0].lower() or "en")
+    """Return a book whose chapters start at the headings that divide it, without Gutenberg's header and licence."""
+    from app.book.gutenberg_html import unwrap
+    from app.book.pagetoc import apply_contents
+    from app.book.textheadings import FRONT_MATTER, is_named_heading, mark_back_matter
+
+    options = options or ReadOptions()
+    root = parse_html(data, path.name)
+    doc = document_blocks(root)
+    page = unwrap(root, doc, options)
+    title = page.title or next((clean_text(b.text) for b in page.blocks if b.level == 1), "")
+    blocks = apply_contents(page.blocks)
+    if blocks is not page.blocks and blocks and blocks[0].level != 1:
+        # Before the first chapter the page's contents names: title page, imprint, advertisements
+        # (a preface there is the book's own and keeps its heading).
+        blocks = [Block(FRONT_MATTER, 1)] + [
+            Block(b.text, 1, b.ids, b.kind, b.links) if b.level and is_named_heading(b.text) else b for b in blocks]
+    blocks = mark_back_matter(blocks)
+    chapters = split_chapters(blocks, title or path.stem, options)
+    return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,
+                language=(page.language or "en").split("-")[0].lower() or "en")

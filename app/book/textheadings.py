@@ -481,3 +481,23 @@ def _mark_closing(out: list[str], paras: list[_Para], chosen: list[_Heading]) ->
 #: The titles given to what precedes a book's listed chapters and follows its closing line (matter).
 FRONT_MATTER = "Front matter"
 BACK_MATTER = "Back matter"
+
+
+def is_named_heading(text: str) -> bool:
+    """Return whether a heading names a part of the book of its own ("PREFACE.", "Introduction")."""
+    line = _clean(text)
+    m = _NAMED.match(line)
+    return bool(m) and len(line.split()) <= 6 and not m.group("rest").strip(" .")
+
+
+def mark_back_matter(blocks: list) -> list:
+    """Return HTML blocks with what follows the closing "THE END" after the last chapter headed as back matter."""
+    from app.book.blocks import Block
+
+    last = max((i for i, b in enumerate(blocks) if b.level == 1), default=None)
+    if last is None:
+        return blocks
+    for i in range(last + 1, len(blocks)):
+        if _CLOSING.match(_clean(blocks[i].text)) and i + 1 < len(blocks):
+            return blocks[:i + 1] + [Block(BACK_MATTER, 1)] + blocks[i + 1:]
+    return blocks

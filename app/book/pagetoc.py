@@ -1,0 +1,114 @@
+"""A single HTML page's own contents listing: the links to its chapters, as the strongest evidence of them.
+
+Gutenberg's HTML editions (and many a hand-made web book) open with a contents block of in-page links
+("CHAPTER I." -> #CHAPTER_I); their headings are less reliable (title-page lines, a play's "ACT II." set
+as <h2>). Where such a listing exists, the chapters start where it points, the headings it does not
+point at become sections inside them, and the listing itself is not read.
+"""
+from __future__ import annotations
+
+import re
+
+from app.book.blocks import Block
+from app.book.normalize import clean_text
+
+#: A contents block's entries are short; a longer paragraph with a link is prose.
+_MAX_ENTRY_WORDS = 20
+#: A label between entries ("HISTORICAL NOTES.") is this short.
+_MAX_LABEL_WORDS = 5
+_MIN_ENTRIES = 3
+_NOT_CONTENTS = re.compile(r"^(?:list\s+of|illustrations|plates|maps|figures)\b", re.I)
+_CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
+#: Headings the listing does not name sink this many levels, so they never start a chapter.
+_SINK = 3
+
+
+def _key(text: str) -> str:
+    return " ".join(re.findall(r"\w+", clean_text(text).casefold()))
+
+
+def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
+    """Return runs of consecutive contents-entry blocks (labels between entries included)."""
+    runs: list[list[int]] = []
+    run: list[int] = []
+    for i, b in enumerate(blocks):
+        forward = [t for t in b.links if where.get(t, -1) > i]
+        if forward and len(b.text.split()) <= _MAX_ENTRY_WORDS:
+            run.append(i)
+            continue
+        label = (not b.links and run and len(b.text.split()) <= _MAX_LABEL_WORDS
+                 and not _NOT_CONTENTS.match(clean_text(b.text)) and i + 1 < len(blocks) and blocks[i + 1].links)
+        if label:
+            run.append(i)
+            continue
+        if run:
+            runs.append(run)
+        run = []
+    if run:
+        runs.append(run)
+    return runs
+
+
+def apply_contents(blocks: list[Block]) -> list[Block]:
+    """Return the blocks with chapters at the page's contents links; the blocks as they were without a listing."""
+    where: dict[str, int] = {}
+    for i, b in enumerate(blocks):
+        for ident in b.ids:
+            where.setdefault(ident, i)
+    run = next((r for r in _runs(blocks, where) if sum(1 for i in r if blocks[i].links) >= _MIN_ENTRIES), None)
+    if run is None:
+        return blocks
+    starts: dict[int, str] = {}  # block index -> the entry's text
+    labels: list[str] = []
+    for i in run:
+        b = blocks[i]
+        if not b.links:
+            labels.append(_key(b.text))
+            continue
+        target = next(t for t in b.links if where.get(t, -1) > i)
+        pos = where[target]
+        head = next((k for k in range(pos, min(pos + 4, len(blocks))) if blocks[k].level), None)
+        starts.setdefault(head if head is not None else pos, b.text)
+    if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, run, where, starts):
+        return blocks
+    first = min(starts)
+    for label in labels:
+        # The group label's own heading in the body ("HISTORICAL NOTES.") heads its group.
+        k = next((k for k in range(first, len(blocks)) if blocks[k].level and _key(blocks[k].text) == label
+                  and k not in starts), None)
+        if k is not None:
+            starts[k] = blocks[k].text
+    skip = set(run)
+    if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
+        skip.add(run[0] - 1)
+    out: list[Block] = []
+    for i, b in enumerate(blocks):
+        if i in skip:
+            continue
+        if i in starts:
+            if b.level:
+                out.append(Block(b.text, 1, b.ids, b.kind, b.links))
+            else:
+                out.append(Block(starts[i], 1))  # the entry names a chapter whose page has no heading
+                out.append(b)
+        elif b.level:
+            out.append(Block(b.text, min(6, b.level + _SINK), b.ids, b.kind, b.links))
+        else:
+            out.append(b)
+    return out
+
+
+def _is_listing(blocks: list[Block], run: list[int], where: dict[str, int], starts: dict[int, str]) -> bool:
+    """Return whether a run of links is the book's contents: before what it lists, in order, at headings.
+
+    Cross-references in running text (a list of "see also" links) point anywhere; a contents listing
+    points forward, in reading order, at headings, and what it lists spans the rest of the page.
+    """
+    targets = [where[next(t for t in blocks[i].links if where.get(t, -1) > i)] for i in run if blocks[i].links]
+    if any(b <= a for a, b in zip(targets, targets[1:])):
+        return False
+    at_headings = sum(1 for k in starts if blocks[k].level)
+    if at_headings < 0.8 * len(starts):
+        return False
+    # Everything listed follows the listing, and the listing reaches the last part of the page.
+    return targets[0] > run[-1] and targets[-1] >= 0.5 * len(blocks)
