@@ -301,3 +301,18 @@ def test_metadata_titles_that_are_file_names_are_not_titles(title, stem, kept):
     from app.book.cleanup import real_title
 
     assert real_title(title, stem) == kept
+
+
+def test_epub3_nav_unlinked_group_labels_are_descended_into(tmp_path):
+    # An anthology's nav: each author's name is a <span> with no link, their stories linked under it.
+    nav = toc(
+        '<li><span>Ann Lee</span><ol>'
+        + li("a.xhtml", "The First Story") + li("b.xhtml", "The Second Story") + "</ol></li>",
+        '<li><span>Bo Ray</span><ol>' + li("c.xhtml", "The Third Story") + "</ol></li>",
+    )
+    pages = [(name, "", f"<h1>{t}</h1>{prose(400, w)}") for name, t, w in (
+        ("a.xhtml", "The First Story", "alpha"), ("b.xhtml", "The Second Story", "beta"),
+        ("c.xhtml", "The Third Story", "gamma"))]
+    book = load_book(write_epub(tmp_path / "anthology.epub", pages, nav))
+    assert titles(book) == ["Ann Lee: The First Story", "Ann Lee: The Second Story", "Bo Ray: The Third Story"]
+    assert [c.words for c in book.chapters] == [400 + 3, 400 + 3, 400 + 3]
