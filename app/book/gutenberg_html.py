@@ -85,10 +85,15 @@ def unwrap(root: etree._Element, doc: Document, options: ReadOptions) -> Page:
         if options.include_matter:
             level = split_level(body) or 1
             licence = [Block(gutenberg.LICENCE_TITLE, level)] + blocks[end:] if end < len(blocks) else []
-            body = blocks[:start] + body + licence
+            # Gutenberg's header and licence sit in <pre> for their line breaks: prose to read, not code.
+            body = [_as_text(b) for b in blocks[:start]] + body + [_as_text(b) for b in licence]
     else:
         body = blocks
     title = _meta(root, _META_TITLE) or h_title or (p_title if p_title else doc.title)
     author = _meta(root, _META_AUTHOR) or doc.author or h_author or p_author
     language = doc.language or _meta(root, _META_LANGUAGE) or h_language
     return Page(body, title, author, language)
+
+
+def _as_text(block: Block) -> Block:
+    return Block(" ".join(block.text.split()), block.level, block.ids, "text", block.links)

@@ -53,3 +53,130 @@ def require_corpus() -> None:
     """Skip (with the reason) where the shared literature corpus is not beside the checkout."""
     if not ROOT.is_dir():
         pytest.skip(f"the literature corpus is not at {ROOT} (see ../shared/corpus/README.md)")
+
+
+# --- The books' own word, read with the standard library (never the app's lxml ingest) -----------------
+
+import re  # noqa: E402
+import zipfile  # noqa: E402
+from html.parser import HTMLParser  # noqa: E402
+from xml.etree import ElementTree as ET  # noqa: E402
+
+_OPF = "{http://www.idpf.org/2007/opf}"
+_DC = "{http://purl.org/dc/elements/1.1/}"
+_XHTML = "{http://www.w3.org/1999/xhtml}"
+#: Standard Ebooks' pages that are not the author's text (their build writes them into every book).
+SE_NOT_NARRATION = frozenset({"titlepage", "imprint", "colophon", "uncopyright", "endnotes", "loi"})
+#: Strings of Project Gutenberg's header and licence; none may be spoken.
+GUTENBERG_BOILERPLATE = ("Project Gutenberg", "PROJECT GUTENBERG", "gutenberg.org", "gutenberg.net",
+                         "This eBook is for the use of anyone", "SMALL PRINT", "Distributed Proofread",
+                         "Release Date:", "Character set encoding", "Full License", "FULL LICENSE")
+
+
+def _opf(zf: zipfile.ZipFile) -> tuple[str, ET.Element]:
+    container = ET.fromstring(zf.read("META-INF/container.xml"))
+    path = next(el.get("full-path") for el in container.iter() if el.tag.endswith("rootfile"))
+    return path, ET.fromstring(zf.read(path))
+
+
+def epub_metadata(path: Path) -> tuple[str, str]:
+    """Return the EPUB's dc:title and first dc:creator."""
+    with zipfile.ZipFile(path) as zf:
+        _, opf = _opf(zf)
+    return opf.find(f".//{_DC}title").text.strip(), opf.find(f".//{_DC}creator").text.strip()
+
+
+def epub_contents(path: Path) -> list[str]:
+    """Return the nav's chapter labels: leaf entries in order, groups descended into, SE's own pages out."""
+    with zipfile.ZipFile(path) as zf:
+        opf_path, opf = _opf(zf)
+        item = next(i for i in opf.iter(f"{_OPF}item") if "nav" in (i.get("properties") or "").split())
+        nav_path = str(Path(opf_path).parent / item.get("href")).lstrip("./")
+        root = ET.fromstring(zf.read(nav_path))
+    toc = next(n for n in root.iter(f"{_XHTML}nav")
+               if "toc" in (n.get("{http://www.idpf.org/2007/ops}type") or "").split())
+    labels: list[str] = []
+
+    def walk(ol: ET.Element) -> None:
+        for li in ol.findall(f"{_XHTML}li"):
+            sub = li.find(f"{_XHTML}ol")
+            a = li.find(f"{_XHTML}a")
+            if sub is not None:
+                walk(sub)
+            elif a is not None and Path(a.get("href").split("#")[0]).stem not in SE_NOT_NARRATION:
+                labels.append(" ".join("".join(a.itertext()).split()))
+
+    walk(toc.find(f"{_XHTML}ol"))
+    return labels
+
+
+class _ContentsRows(HTMLParser):
+    """Collect the rows (<p>, <tr>, <li>) of a page that hold an in-page link, after "CONTENTS"."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[str] = []
+        self.seen_contents = False
+        self.done = False
+        self._text: list[str] = []
+        self._linked = False
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("p", "tr", "li", "div", "h2", "h3"):
+            self._close()
+        if tag == "a" and (dict(attrs).get("href") or "").startswith("#"):
+            self._linked = True
+
+    def handle_endtag(self, tag):
+        if tag in ("p", "tr", "li", "div", "h2", "h3", "table"):
+            self._close()
+
+    def handle_data(self, data):
+        self._text.append(data)
+
+    def _close(self):
+        text = " ".join("".join(self._text).split())
+        if self.done:
+            pass
+        elif not self.seen_contents:
+            self.seen_contents = text.upper().rstrip(".") == "CONTENTS"
+        elif self._linked and text:
+            self.rows.append(text)
+        elif self.rows and re.match(r"(?i)^(list of|illustrations)", text):
+            self.done = True
+        self._text, self._linked = [], False
+
+
+def gutenberg_html_contents(path: Path) -> list[str]:
+    """Return the entries of a Gutenberg HTML edition's own contents listing (its linked rows)."""
+    parser = _ContentsRows()
+    parser.feed(path.read_bytes().decode("latin-1"))
+    parser.close()
+    return parser.rows
+
+
+def gutenberg_header(path: Path) -> tuple[str, str]:
+    """Return the "Title:" and "Author:" fields of a Gutenberg plain text's header."""
+    text = path.read_bytes().decode("latin-1")
+    title = re.search(r"^Title:\s*(.+?)\s*$", text, re.M).group(1)
+    author = re.search(r"^Author:\s*(.+?)\s*$", text, re.M).group(1)
+    return title, author
+
+
+def expected_contents(title: Title) -> list[str]:
+    """Return the book's own contents: the EPUB's nav, else the Gutenberg HTML edition's listing (also for its .txt)."""
+    if title.file.suffix == ".epub":
+        return epub_contents(title.file)
+    return gutenberg_html_contents(title.file.with_suffix(".html"))
+
+
+def words(text: str) -> list[str]:
+    """Return a title's words for comparison: lower case, no punctuation, no page number at the end."""
+    found = re.findall(r"[a-z0-9]+", text.casefold().replace("\u2019", "'").replace("'s", ""))
+    return found[:-1] if len(found) > 1 and found[-1].isdigit() else found
+
+
+def agrees(chapter_title: str, entry: str) -> bool:
+    """Return whether a chapter's title names the contents entry (the body's heading may be shorter)."""
+    a, b = set(words(entry)), set(words(chapter_title))
+    return bool(a) and len(a & b) / len(a) >= 0.5
