@@ -115,13 +115,21 @@ def reads_as_prose(text: str) -> bool:
     Gutenberg's older HTML sets poems, letters and title pages in <pre>; a command, a listing or a
     diagram has symbols, paths or assignments a poem never has.
     """
+    text = prose_of_pre(text)
     lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
     tokens = text.split()
-    if len(tokens) < 8 or _CODE_CHARS.search(text) or any(_PROMPT.match(ln) for ln in lines):
+    if not tokens or _CODE_CHARS.search(text) or any(_PROMPT.match(ln) for ln in lines):
         return False
     words = sum(1 for t in tokens if _WORD.match(t))
     capital = sum(1 for ln in lines if ln[0].isupper() or ln[0] in "\"'(\u201c\u2018")
-    return words >= 0.9 * len(tokens) and capital >= 0.5 * len(lines)
+    # Verse opens its lines with capitals; hard-wrapped prose is punctuated as sentences are.
+    stops = sum(text.count(c) for c in ",.;:!?")
+    return words >= 0.9 * len(tokens) and (capital >= 0.5 * len(lines) or stops * 15 >= len(tokens) >= 8)
+
+
+def prose_of_pre(text: str) -> str:
+    """Return a <pre> block's text without the rules of a boxed list ("| PISCATOR |"): layout, not words."""
+    return re.sub(r"(?m)(?:^|(?<=\s))\|(?=\s|$)", " ", text)
 
 
 def narration(blocks: Iterable[Block], options: ReadOptions) -> tuple[str, ...]:

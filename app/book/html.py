@@ -9,7 +9,7 @@ import lxml.html
 from lxml import etree
 
 from app.book.blocks import Block, split_chapters
-from app.book.cleanup import reads_as_prose
+from app.book.cleanup import prose_of_pre, reads_as_prose
 from app.book.hidden import is_hidden
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
@@ -38,6 +38,8 @@ _SKIP_CLASS = frozenset(
     "line-number line-numbers pagenum page-number skip-link copiable-link copiable-anchor section-toc mini-toc "
     "summary-letter".split()
 )
+#: Classes of contents listings among the skipped ones (their links are the book's own word on its chapters).
+_LISTING_CLASS = frozenset("toc contents shortcontents short-toc section-toc mini-toc".split())
 #: Classes that mark page headers and footers; skipped unless they hold a heading (some books put the
 #: chapter title in a "header" block).
 _FRAME_CLASS = frozenset("header footer page-header page-footer site-footer docfooter".split())
@@ -73,6 +75,8 @@ class Document:
     language: str = ""
     #: Words marked with ssml:ph (EPUB 3 text-to-speech) -> their IPA phonemes.
     phonemes: dict[str, str] = field(default_factory=dict)
+    #: Entries of contents listings that are not read (class="toc", <nav>): (text, target id, block index).
+    listing: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 def decode_markup(data: bytes, name: str) -> str:
@@ -194,6 +198,8 @@ class _Walker:
         self.phonemes: dict[str, str] = {}
         #: In-page link targets of the block being collected.
         self.links: list[str] = []
+        #: (entry text, target id, blocks before it) of contents listings the walk skips.
+        self.listing: list[tuple[str, str, int]] = []
 
     def flush(self, kind: str = "text") -> None:
         text = "".join(self.buf).strip().rstrip(";").strip()
@@ -204,6 +210,25 @@ class _Walker:
         self.links = []
         self.level = 0
 
+    def listed(self, node: etree._Element) -> None:
+        """Note the in-page links of a skipped contents listing (its outermost entries), where it stands."""
+        classes = set((node.get("class") or "").lower().split())
+        if _tag(node) != "nav" and not classes & _LISTING_CLASS and not _types(node) & {"toc", "doc-toc"}:
+            return
+        links = [a for a in node.iter("a") if (a.get("href") or "").startswith("#") and len(a.get("href")) > 1]
+        if _tag(node) == "a" and node in links[:1]:
+            links = [node]
+        if not links:
+            return
+        depth = {id(a): sum(1 for e in a.iterancestors() if _tag(e) in ("li", "dd")) for a in links}
+        top = min(depth.values())
+        for a in links:
+            if depth[id(a)] != top:
+                continue
+            row = next((e for e in a.iterancestors() if _tag(e) in ("tr", "p")), None)
+            text = clean_text(" ".join((row if row is not None else a).itertext()))
+            self.listing.append((text, a.get("href")[1:], len(self.blocks)))
+
     def code(self, node: etree._Element) -> None:
         """Take a <pre> block whole: code, read or not as the options say; verse or prose kept as text."""
         self.flush()
@@ -212,6 +237,7 @@ class _Walker:
                 self.pending_ids.add(el.get("id"))
         text = "".join(t for t in node.itertext() if isinstance(t, str))
         if reads_as_prose(text):
+            text = prose_of_pre(text)
             # Old HTML editions set verse, letters and title pages in <pre> for its line breaks.
             for stanza in re.split(r"\n[ \t]*\n", text):
                 self.buf.append(" ".join(ln.strip() for ln in stanza.split("\n") if ln.strip()))
@@ -240,6 +266,7 @@ class _Walker:
                     self.buf.append(node.tail)
                 continue
             if _skipped(node, tag):
+                self.listed(node)
                 if node.tail:
                     self.buf.append(node.tail)
                 continue
@@ -311,7 +338,7 @@ def document_blocks(root: etree._Element) -> Document:
     walker.walk(body)
     walker.flush()
     return Document(walker.blocks, title, author, types, language=_language(root, body),
-                    phonemes=walker.phonemes)
+                    phonemes=walker.phonemes, listing=walker.listing)
 
 
 def _language(root: etree._Element, body: etree._Element) -> str:
@@ -340,7 +367,7 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     doc = document_blocks(root)
     page = unwrap(root, doc, options)
     title = page.title or next((clean_text(b.text) for b in page.blocks if b.level == 1), "")
-    blocks = apply_contents(page.blocks)
+    blocks = apply_contents(page.blocks, doc.listing)
     if blocks is not page.blocks and blocks and blocks[0].level != 1:
         # Before the first chapter the page's contents names: title page, imprint, advertisements
         # (a preface there is the book's own and keeps its heading).

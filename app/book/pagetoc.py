@@ -49,28 +49,60 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
     return runs
 
 
-def apply_contents(blocks: list[Block]) -> list[Block]:
+def _candidates(blocks: list[Block], where: dict[str, int],
+                listing: list[tuple[str, str, int]]) -> list[tuple[list[tuple[str, str | None]], set[int]]]:
+    """Return candidate listings: (entries as (text, target or None for a label), blocks to leave unread)."""
+    found: list[tuple[list[tuple[str, str | None]], set[int]]] = []
+    for run in _runs(blocks, where):
+        entries: list[tuple[str, str | None]] = []
+        for i in run:
+            b = blocks[i]
+            target = next((t for t in b.links if where.get(t, -1) > i), None) if b.links else None
+            entries.append((b.text, target))
+        skip = set(run)
+        if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
+            skip.add(run[0] - 1)
+        found.append((entries, skip))
+    # A listing the walk skipped (class="toc", <nav>): entries noted at the same place form one listing.
+    groups: dict[int, list[tuple[str, str | None]]] = {}
+    for text, target, at in listing:
+        if where.get(target, -1) >= at:
+            groups.setdefault(at, []).append((text, target))
+    found.extend((entries, set()) for _, entries in sorted(groups.items()))
+    return sorted(found, key=lambda c: min(where.get(t, 1 << 30) for _, t in c[0] if t) if any(
+        t for _, t in c[0]) else 1 << 30)
+
+
+def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = ()) -> list[Block]:
     """Return the blocks with chapters at the page's contents links; the blocks as they were without a listing."""
     where: dict[str, int] = {}
     for i, b in enumerate(blocks):
         for ident in b.ids:
             where.setdefault(ident, i)
-    run = next((r for r in _runs(blocks, where) if sum(1 for i in r if blocks[i].links) >= _MIN_ENTRIES), None)
-    if run is None:
-        return blocks
-    starts: dict[int, str] = {}  # block index -> the entry's text
-    labels: list[str] = []
-    for i in run:
-        b = blocks[i]
-        if not b.links:
-            labels.append(_key(b.text))
+    for entries, skip in _candidates(blocks, where, list(listing)):
+        if sum(1 for _, t in entries if t) < _MIN_ENTRIES:
             continue
-        target = next(t for t in b.links if where.get(t, -1) > i)
+        starts = _starts(blocks, where, entries)
+        if starts is not None:
+            return _rebuilt(blocks, starts, skip)
+    return blocks
+
+
+def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str, str | None]]) -> dict[int, str] | None:
+    """Return block index -> entry text where the listed chapters start, None when this is no contents listing."""
+    starts: dict[int, str] = {}
+    targets: list[int] = []
+    labels: list[str] = []
+    for text, target in entries:
+        if target is None:
+            labels.append(_key(text))
+            continue
         pos = where[target]
+        targets.append(pos)
         head = next((k for k in range(pos, min(pos + 4, len(blocks))) if blocks[k].level), None)
-        starts.setdefault(head if head is not None else pos, b.text)
-    if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, run, where, starts):
-        return blocks
+        starts.setdefault(head if head is not None else pos, text)
+    if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, targets, starts):
+        return None
     first = min(starts)
     for label in labels:
         # The group label's own heading in the body ("HISTORICAL NOTES.") heads its group.
@@ -78,9 +110,10 @@ def apply_contents(blocks: list[Block]) -> list[Block]:
                   and k not in starts), None)
         if k is not None:
             starts[k] = blocks[k].text
-    skip = set(run)
-    if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
-        skip.add(run[0] - 1)
+    return starts
+
+
+def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> list[Block]:
     out: list[Block] = []
     for i, b in enumerate(blocks):
         if i in skip:
@@ -98,17 +131,13 @@ def apply_contents(blocks: list[Block]) -> list[Block]:
     return out
 
 
-def _is_listing(blocks: list[Block], run: list[int], where: dict[str, int], starts: dict[int, str]) -> bool:
-    """Return whether a run of links is the book's contents: before what it lists, in order, at headings.
+def _is_listing(blocks: list[Block], targets: list[int], starts: dict[int, str]) -> bool:
+    """Return whether links are the book's contents: in reading order, at headings, spanning the page.
 
     Cross-references in running text (a list of "see also" links) point anywhere; a contents listing
-    points forward, in reading order, at headings, and what it lists spans the rest of the page.
+    points forward, in reading order, at headings, and what it lists reaches the last part of the page.
     """
-    targets = [where[next(t for t in blocks[i].links if where.get(t, -1) > i)] for i in run if blocks[i].links]
     if any(b <= a for a, b in zip(targets, targets[1:])):
         return False
     at_headings = sum(1 for k in starts if blocks[k].level)
-    if at_headings < 0.8 * len(starts):
-        return False
-    # Everything listed follows the listing, and the listing reaches the last part of the page.
-    return targets[0] > run[-1] and targets[-1] >= 0.5 * len(blocks)
+    return at_headings >= 0.8 * len(starts) and targets[-1] >= 0.5 * len(blocks)

@@ -15,17 +15,6 @@ from tests.literature.corpus import (
 )
 
 KEYS = {t.key: t for t in TITLES}
-#: Known misses, each a real limit of the reader (see tests/literature/README.md), strict: a fix must say so.
-_KNOWN = {
-    ("contents", "complete-angler.html"): "its contents block is class=\"toc\", skipped as navigation, so the "
-                                          "page's own listing is not seen and the title page's <h2> lines start a chapter",
-    ("boilerplate", "complete-angler.html"): "the speakers' list '| PISCATOR | VIATOR |' in <pre> is taken for code",
-}
-
-
-def _known(kind: str, key: str):
-    reason = _KNOWN.get((kind, key))
-    return pytest.param(key, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else key
 #: A preface or introduction the contents does not list (it stands before the listing) is the book's own.
 _UNLISTED_OWN = re.compile(r"^(?:preface|introduction|foreword|prologue)\b", re.I)
 
@@ -40,7 +29,7 @@ def _load(key: str, include_matter: bool = False) -> Book:
     return load_book(KEYS[key].file, options=ReadOptions(include_matter=include_matter))
 
 
-@pytest.mark.parametrize("key", [_known("contents", k) for k in sorted(KEYS)])
+@pytest.mark.parametrize("key", sorted(KEYS))
 def test_chapters_are_the_books_own_contents(key):
     expected = expected_contents(KEYS[key])
     assert len(expected) >= 3, expected  # the independent reader found the contents
@@ -54,7 +43,7 @@ def test_chapters_are_the_books_own_contents(key):
     assert [t for t, e in zip(got, expected) if not agrees(t, e)] == []
 
 
-@pytest.mark.parametrize("key", [_known("boilerplate", k) for k in sorted(KEYS)])
+@pytest.mark.parametrize("key", sorted(KEYS))
 def test_no_boilerplate_is_spoken(key):
     spoken = "\n".join(p for c in _load(key).chapters for p in c.paragraphs)
     for marker in GUTENBERG_BOILERPLATE:
