@@ -24,7 +24,7 @@ _START = re.compile(
 _END = re.compile(
     r"^\W{0,8}\*+\s*END\s*(?:OF\s*)?(?:THE\s*|THIS\s*)?PROJECT\s*GUTENBERG\b"
     r"|^\W{0,8}END\s+OF\s+(?:THE\s+|THIS\s+)?PROJECT\s+GUTENBERG\b"
-    r"|^\W{0,8}End\s+of\s+(?:the\s+|this\s+)?Project\s+Gutenberg(?:'s|\u2019s)?\b"
+    r"|^\W{0,8}(?:The\s+)?End\s+of\s+(?:the\s+|this\s+)?Project\s+Gutenberg(?:'s|\u2019s)?\b"
     r"|^\W{0,8}\*+\s*START:?\s*(?:OF\s+)?(?:THE\s+)?FULL\s+LICEN[CS]E\b",
     re.IGNORECASE,
 )
@@ -60,7 +60,7 @@ _CREDIT = re.compile(
 #: The old first line: "The Project Gutenberg EBook of <title>, by <author>" (also "Project Gutenberg's").
 _FIRST_LINE = re.compile(
     r"^\W*(?:The\s+)?Project\s+Gutenberg(?:'s|\u2019s)?\s*(?:e-?Book|Etext|e-?text)?\s*(?:of|,)?\s+"
-    r"(?P<title>.+?)(?:,\s+by\s+(?P<author>.+?))?\s*$",
+    r"(?P<title>.+?)(?:,?\s+by\s+(?P<author>.+?))?\s*$",
     re.IGNORECASE | re.S,
 )
 #: The chapter title the licence gets when --include-matter reads it.
@@ -69,6 +69,8 @@ LICENCE_TITLE = "The Project Gutenberg License"
 _HEADER_REACH = 120
 #: Credits are looked for among this many paragraphs after the START marker.
 _CREDIT_REACH = 6
+#: Words a wrapped title line can end with (its next line goes on with the same title).
+_JOINING = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
 #: Gutenberg's "Language:" names, as the codes a Book carries.
 _LANGUAGES = {
     "english": "en", "french": "fr", "german": "de", "spanish": "es", "italian": "it", "portuguese": "pt",
@@ -195,30 +197,46 @@ def header_metadata(header: str) -> tuple[str, str, str]:
         # A long title wraps onto indented lines under its field.
         k = n + 1
         while k < len(lines) and lines[k].startswith((" ", "\t")) and lines[k].strip() and not _FIELD.match(lines[k]):
-            value = f"{value} {lines[k].strip()}"
+            more = lines[k].strip()
+            # "A Tale of Two Cities" / "A Story of the French Revolution" is a subtitle; "... on" / "the
+            # Columbia" one title wrapped.
+            last = value.rsplit(" ", 1)[-1].lower()
+            subtitle = more[:1].isupper() and last not in _JOINING and not value.endswith((",", ";", ":", "-"))
+            value = f"{value}: {more}" if subtitle else f"{value} {more}"
             k += 1
         fields.setdefault(key, value)
     title = fields.get("title", "")
     author = fields.get("author") or fields.get("authors") or fields.get("editor", "")
     if not title or not author:
-        first = " ".join(ln.strip() for ln in _first_paragraph(lines))
-        m = _FIRST_LINE.match(first) if first else None
-        if m and not _HEADER_LINE.match(m.group("title")):
-            title = title or m.group("title").strip(" ,")
-            author = author or (m.group("author") or "").strip(" ,.")
+        for para in _naming_paragraphs(lines):
+            m = _FIRST_LINE.match(para)
+            if m and not _HEADER_LINE.match(m.group("title")):
+                title = title or m.group("title").strip(" ,")
+                author = author or (m.group("author") or "").strip(" ,.")
+                break
     return _tidy(title), _tidy(author), language_code(fields.get("language", ""))
 
 
-def _first_paragraph(lines: list[str]) -> list[str]:
-    """Return the header's first paragraph when it names the eBook ("The Project Gutenberg EBook of ...")."""
+def _naming_paragraphs(lines: list[str]) -> list[str]:
+    """Return the header's paragraphs that name the eBook ("The Project Gutenberg EBook of X, by Y"), joined.
+
+    Today's header opens with that line (wrapped at times); the old one has it framed in stars
+    ("**The Project Gutenberg Etext of Frankenstein by Mary Shelley**") below its welcome.
+    """
+    found: list[str] = []
     para: list[str] = []
-    for line in lines:
-        if not line.strip():
-            if para:
-                break
-            continue
-        para.append(line)
-    return para if para and re.match(r"^\W*(?:The\s+)?Project\s+Gutenberg", para[0], re.I) else []
+    for line in lines + [""]:
+        starred = line.strip().startswith("*")
+        if line.strip() and not (starred and para):
+            para.append(line.strip().strip("*").strip())
+            if not starred:
+                continue
+            line = ""  # a line framed in stars is a paragraph of its own
+        if para and re.match(r"^\W*(?:The\s+)?Project\s+Gutenberg(?:'s|\u2019s)?\s+(?:e-?Book|Etext|e-?text)?\s*"
+                             r"(?:of|,)\s", para[0], re.I):
+            found.append(" ".join(para))
+        para = []
+    return found
 
 
 def _tidy(value: str) -> str:

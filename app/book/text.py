@@ -22,6 +22,8 @@ _BYLINE = re.compile(r"^(?:written\s+)?by\s+([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){1
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*\n", re.S)
 #: A setext underline: a line of only "=" or only "-".
 _UNDERLINE = re.compile(r"^\s*(?:=+|-+)\s*$")
+#: A line of only rule characters or spaced stars ("-----", "*       *       *").
+_RULE_LINE = re.compile(r"^\s*(?:([=\-*_~#+.])\1*|(?:\*\s+){2,}\*)\s*$")
 #: A bullet at a line's start: "* item", "- item", "• item".
 _BULLET = re.compile(r"^\s*[*\u2022+-]\s+(?=\S)")
 #: A contents entry line: "1. Title", "  2.3. Title", "Chapter 4. Title", "A. Title", "IV. Title".
@@ -95,6 +97,8 @@ def text_blocks(text: str) -> list[Block]:
     entries: set[str] = set()
     for para in paragraphs:
         raw = para.split("\n")
+        if all(_RULE_LINE.match(ln) or not ln.strip() for ln in raw):
+            continue  # a rule ("----", "* * *") between parts of the text: layout, not words
         if _is_contents(raw):
             entries.update(_top_entries(raw))
             continue

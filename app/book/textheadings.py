@@ -33,17 +33,21 @@ _KEYWORD = re.compile(
     rf"^(?P<word>{_CHAPTER_WORDS}|{_PART_WORDS})\s+(?:the\s+)?(?P<num>{_NUMBER})\b(?P<rest>.*)$", re.I)
 #: A numeral alone on its line: "IV", "IV.", "12".
 _NUMERAL = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})\.?$")
+#: A numeral and a name on one line: "I. The Period", "IV. HERO'S STORY".
+_NUMBERED_TITLE = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})\.\s+(?P<name>\S.*)$")
 #: Headings that name a part of the book rather than number it.
 _NAMED = re.compile(
-    r"^(?:preface|prologue|epilogue|foreword|introduction|afterword|conclusion|postscript|"
+    r"^(?:preface|prologue|prelude|epilogue|finale|foreword|introduction|afterword|conclusion|postscript|"
     r"author's\s+preface|introductory|l'envoi|envoi|appendix)\b[\s.:]*(?P<rest>.*)$", re.I)
 #: A numbered section's heading ("16.1. Authors"), never a chapter's title line.
 _SECTION = re.compile(r"^\d+(?:\.\d+)+\.?\s")
 _CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
 #: A contents entry: "  IV.  HERO'S STORY    55", "Chapter 4. Title", "VI  Title", "PREFACE ..... 1".
 _ENTRY = re.compile(
-    rf"^(?:(?P<word>{_CHAPTER_WORDS}|{_PART_WORDS})\s+(?:the\s+)?)?(?P<num>{_NUMBER})[.:]?"
-    r"(?:\s+(?P<name>.*?))?(?:\s*\.{2,})?(?:\s+(?:page\s+)?\d{1,4})?\s*$", re.I)
+    rf"^(?:(?P<word>{_CHAPTER_WORDS}|{_PART_WORDS})\s+(?:the\s+)?)?(?P<num>{_NUMBER})\b[.:]?"
+    r"(?:(?:\s+|\s*[-\u2013\u2014]+\s*)(?P<name>.*?))?(?:\s*\.{2,})?(?:\s+(?:page\s+)?\d{1,4})?\s*$", re.I)
+#: Where an entry starts inside a line of several: "CHAPTER XIII", "Chap. 4".
+_ENTRY_WORD = re.compile(rf"\b(?:{_CHAPTER_WORDS})\s+(?:[IVXLCDM]{{1,8}}|\d{{1,3}})\b", re.I)
 #: Column headings of a contents listing ("CHAPTER     PAGE").
 _COLUMNS = re.compile(r"^(?:chapter|chap\.|page|part)(?:\s+(?:page|chapter))?\.?$", re.I)
 #: Where the listing of contents ends: the next listing of the front matter.
@@ -157,7 +161,9 @@ def _title_line(para: _Para | None) -> str:
     letters = [c for c in bare if c.isalpha()]
     if not letters:
         return ""
-    capitalised = sum(1 for w in words if w[:1].isupper() or not w[:1].isalpha()) / len(words)
+    # Title case leaves the small words in lower case ("Monseigneur in the Country").
+    counted = [w for w in words if w.lower() not in _SMALL_WORDS] or words
+    capitalised = sum(1 for w in counted if w[:1].isupper() or not w[:1].isalpha()) / len(counted)
     # A title is in capitals or title case; "It was night." is a sentence.
     if not bare.isupper() and (capitalised < 0.6 or (bare.endswith(".") and capitalised < 0.8)):
         return ""
@@ -181,6 +187,12 @@ def _candidates(paras: list[_Para], lo: int) -> list[_Heading]:
             heading = _Heading(i, kind, word, number_value(m.group("num")), first)
         elif m := _NUMERAL.match(first):
             heading = _Heading(i, "numeral", "", number_value(m.group("num")), first)
+        elif (m := _NUMBERED_TITLE.match(first)) and not second and _title_line(_Para(0, [m.group("name")], 0)):
+            # "I. The Period": the numeral and the chapter's name on one line.
+            heading = _Heading(i, "numeral", "", number_value(m.group("num")), m.group("num"),
+                               subtitle=_title_line(_Para(0, [m.group("name")], 0)))
+            found.append(heading)
+            continue
         elif (m := _NAMED.match(first)) and len(first.split()) <= 6 and not m.group("rest").strip(" .")[:1].islower():
             heading = _Heading(i, "named", first.split()[0].lower(), None, first)
         if heading is None:
@@ -207,30 +219,53 @@ class _Entry:
 
 
 def _contents(paras: list[_Para]) -> tuple[int, int, list[_Entry]]:
-    """Return the paragraph range of the contents listing and its entries ((0, 0, []) when none)."""
-    for i, p in enumerate(paras):
-        if len(p.lines) != 1 or not _CONTENTS.match(_clean(p.text)):
-            continue
-        entries: list[_Entry] = []
-        k = i + 1
-        while k < len(paras):
-            q = paras[k]
-            lines = [_clean(ln) for ln in q.lines]
-            if _AFTER_CONTENTS.match(lines[0]):
-                break
-            parsed = [_entry(ln) for ln in lines]
-            if not all(parsed):
-                break
-            if q.gap >= 3 and entries and all(e.label for e in parsed if e is not True) and not (
-                    k + 1 < len(paras) and all(_entry(_clean(ln)) for ln in paras[k + 1].lines)
-                    and paras[k + 1].gap < 3):
-                break  # a label after a wide gap, with no entries under it: the listing has ended
-            entries.extend(e for e in parsed if isinstance(e, _Entry))
-            k += 1
-        numbered = [e for e in entries if e.number is not None]
-        if len(numbered) >= 2:
+    """Return the paragraph range of the contents listing and its entries ((0, 0, []) when none).
+
+    The listing follows a "CONTENTS" line, or (in older texts) stands near the top with no heading:
+    a paragraph of three or more numbered entries, with the entry paragraphs just before it.
+    """
+    heads = [i for i, p in enumerate(paras) if len(p.lines) == 1 and _CONTENTS.match(_clean(p.text))]
+    for i in heads:
+        k, entries = _listing(paras, i + 1)
+        if sum(1 for e in entries if e.number is not None) >= 2:
+            return i, k, entries
+    for i, p in enumerate(paras[: max(10, len(paras) // 5)]):
+        parsed = [_entry(_clean(ln)) for ln in p.lines]
+        if len(p.lines) >= 3 and all(isinstance(e, _Entry) and e.number is not None and e.name for e in parsed):
+            while i > 0 and all(isinstance(_entry(_clean(ln)), _Entry) for ln in paras[i - 1].lines):
+                i -= 1
+            k, entries = _listing(paras, i)
             return i, k, entries
     return 0, 0, []
+
+
+def _listing(paras: list[_Para], k: int) -> tuple[int, list[_Entry]]:
+    """Return the index after a listing's last paragraph and its entries, reading from paragraph k."""
+    entries: list[_Entry] = []
+    widest = 0
+    while k < len(paras):
+        q = paras[k]
+        lines = [part for ln in q.lines for part in _split_entries(_clean(ln))]
+        if _AFTER_CONTENTS.match(lines[0]):
+            break
+        parsed = [_entry(ln) for ln in lines]
+        if not all(parsed):
+            break
+        if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
+            break  # set off wider than anything inside the listing: the book itself begins
+        if entries:
+            widest = max(widest, q.gap)
+        entries.extend(e for e in parsed if isinstance(e, _Entry))
+        k += 1
+    return k, entries
+
+
+def _split_entries(line: str) -> list[str]:
+    """Return a contents line that lists several bare entries ("CHAPTER I CHAPTER II CHAPTER III") as one each."""
+    starts = [m.start() for m in _ENTRY_WORD.finditer(line)]
+    if len(starts) < 2 or starts[0] != 0:
+        return [line]
+    return [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
 
 
 def _entry(line: str) -> _Entry | bool | None:
@@ -280,21 +315,39 @@ def _match_contents(entries: list[_Entry], cands: list[_Heading], paras: list[_P
                     pos = next((n for n, c in enumerate(cands) if c.para > idx), len(cands))
                 continue
         else:
-            fits = [n for n, c in enumerate(cands[pos:], start=pos)
-                    if c.number == e.number and c.kind in ("chapter", "numeral", "part")]
+            # A part entry ("Book the First") is a part heading; a chapter entry a chapter or numeral.
+            kinds = ("part",) if re.fullmatch(_PART_WORDS, e.word, re.I) or e.word == "volume" else (
+                "chapter", "numeral")
+            fits = [n for n, c in enumerate(cands[pos:], start=pos) if c.number == e.number and c.kind in kinds]
             named = [n for n in fits if e.name and _names_agree(cands[n].subtitle, e.name)]
-            pick = named[0] if named else (fits[0] if fits and not (e.name and cands[fits[0]].subtitle
-                                                                    and len(fits) > 1) else None)
-            if pick is None and fits:
-                pick = fits[0]
+            # A heading named otherwise than the entry is another chapter of that number (a later part's).
+            unnamed = [n for n in fits if not (e.name and cands[n].subtitle)]
+            pick = (named or unnamed or [None])[0]
             if pick is None:
                 continue
             hit = cands[pick]
-            if e.name and not hit.subtitle:
+            named = (m := _keyword(hit.label)) and m.group("rest").strip(" .:")
+            if e.name and not hit.subtitle and not named:
                 hit.subtitle = smart_title(e.name)  # the body numbers it; the contents names it
         chosen.append(hit)
         pos = cands.index(hit) + 1 if hit in cands else pos
     return chosen
+
+
+def _beyond_listing(chosen: list[_Heading], cands: list[_Heading]) -> list[_Heading]:
+    """Return the chapters with those a short listing leaves out: a prelude before, the numbering's rest and
+    a finale after ("CHAPTER LXXXII." to "LXXXVI.", "FINALE." where the contents stops at LXXXI)."""
+    numbered = [c for c in chosen if c.kind in ("chapter", "numeral") and c.number is not None]
+    if not numbered:
+        return chosen
+    first, last = chosen[0].para, numbered[-1]
+    extra = [c for c in cands if c.kind == "named" and (c.para < first or c.para > last.para)]
+    number = last.number
+    for c in cands:
+        if c.para > last.para and c.kind == last.kind and c.word == last.word and c.number == number + 1:
+            extra.append(c)
+            number += 1
+    return sorted({id(c): c for c in chosen + extra}.values(), key=lambda c: c.para)
 
 
 def _by_layout(cands: list[_Heading]) -> list[_Heading]:
@@ -361,11 +414,15 @@ def _missing_first(chosen: list[_Heading], paras: list[_Para], lo: int) -> list[
     return chosen
 
 
+#: Words title case leaves in lower case.
+_SMALL_WORDS = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
+
+
 def smart_title(text: str) -> str:
     """Return a heading in capitals as title case ("CHAPTER XXXI: THE LAST VOYAGE" -> "Chapter XXXI: The Last Voyage")."""
     if not text.isupper():
         return text
-    small = {"a", "an", "and", "as", "at", "but", "by", "for", "in", "of", "on", "or", "the", "to", "with", "from"}
+    small = _SMALL_WORDS
     out = []
     for n, word in enumerate(text.split()):
         core = word.strip(".,:;!?\"'()\u201c\u201d\u2018\u2019")
@@ -408,6 +465,7 @@ def mark_headings(text: str) -> str:
         if listed:
             # A preface or introduction before the listing is the book's too.
             chosen = [c for c in _candidates(paras[:lo], 0) if c.kind == "named"] + chosen
+            chosen = _beyond_listing(chosen, cands)
         else:
             chosen = []
     if not chosen:
@@ -435,8 +493,8 @@ def _rewrite(out: list[str], paras: list[_Para], chosen: list[_Heading]) -> None
         if c.kind == "part":
             continue
         if c.number is not None:
-            if c.number <= last:
-                restarts = True
+            if c.number == 1 and last >= 1:
+                restarts = True  # back to one: each part numbers its own chapters (a misprint is no restart)
             last = c.number
     part: _Heading | None = None
     for n, c in enumerate(chosen):
