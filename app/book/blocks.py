@@ -46,8 +46,8 @@ class Block:
     ids: set[str] = field(default_factory=set)
     #: "text", or "code" for a preformatted block (read per ReadOptions.code).
     kind: str = "text"
-    #: Targets of in-page links ("#chapter-1" -> "chapter-1") in this block, in order (HTML contents listings).
-    links: tuple[str, ...] = ()
+    #: In-page links in this block, in order, as (target id, link text): "#chapter-1" -> ("chapter-1", "I").
+    links: tuple[tuple[str, str], ...] = ()
 
 
 def keyword_heading(text: str) -> bool:
@@ -179,9 +179,15 @@ def _fold_title_pages(
     nothing to the next title.
     """
     from app.book.cleanup import body_words
+    from app.book.textheadings import leading_number
 
     out: list[tuple[str | None, list[Block]]] = []
     prefix = ""
+    part = ""
+    # Where chapter numbers go back to one in each part, every chapter carries its part's name
+    # ("Book the Second, I: Five Years Later"); else only the first after the part's page does.
+    numbers = [leading_number(t or "") for t, bs in groups if body_words(bs)]
+    restarts = any(n == 1 and any(m for m in numbers[:k] if m) for k, n in enumerate(numbers))
     # Titles still to come, counted, so "comes back later" is one look-up (books with thousands of headings).
     later = Counter((t or "").casefold() for t, _ in groups)
     for n, (title, blocks) in enumerate(groups):
@@ -191,10 +197,16 @@ def _fold_title_pages(
             continue  # a contents listing: the title, perhaps one line, and the chapter itself comes later
         if not body_words(blocks) and n + 1 < len(groups):
             if key and key != book_title.casefold():
-                prefix = f"{prefix}: {title}" if prefix else title
+                piece = title.rstrip(" .:")
+                prefix = f"{prefix}: {piece}" if prefix else piece
             continue
         if prefix:
-            title = f"{prefix}: {title}" if title else prefix
+            part = prefix if restarts and leading_number(title or "") else ""
+            title = (f"{prefix}, {title}" if part else f"{prefix}: {title}") if title else prefix
             prefix = ""
+        elif part and leading_number(title or ""):
+            title = f"{part}, {title}"
+        else:
+            part = ""
         out.append((title, blocks))
     return out

@@ -106,7 +106,11 @@ def is_code_block(lines: list[str]) -> bool:
 
 #: Characters that never occur in verse or prose set in a <pre> block, and often in code.
 _CODE_CHARS = re.compile(r"[{}<>=$#|\\/*^~`@%+]")
-_WORD = re.compile(r"^[\"'(\u201c\u2018]*[A-Za-z\u00c0-\u024f]+(?:['\u2019-][A-Za-z\u00c0-\u024f]+)*[.,;:!?)'\"\u201d\u2019]*$")
+_WORD = re.compile(
+    r"^[\"'(\u201c\u2018\u2014\u2013-]*(?:[A-Za-z\u00c0-\u024f]+(?:['\u2019-][A-Za-z\u00c0-\u024f]+)*|\d{1,4}(?:st|nd|rd|th|d)?)"
+    r"[.,;:!?)'\"\u201d\u2019\u2014\u2013-]*$"
+    # an ellipsis spaced out over a line of verse (". . .")
+    r"|^[.\u2026]+$")
 
 
 def reads_as_prose(text: str) -> bool:

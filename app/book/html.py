@@ -197,7 +197,7 @@ class _Walker:
         self.rows = 0
         self.phonemes: dict[str, str] = {}
         #: In-page link targets of the block being collected.
-        self.links: list[str] = []
+        self.links: list[tuple[str, str]] = []
         #: (entry text, target id, blocks before it) of contents listings the walk skips.
         self.listing: list[tuple[str, str, int]] = []
 
@@ -226,6 +226,8 @@ class _Walker:
             if depth[id(a)] != top:
                 continue
             row = next((e for e in a.iterancestors() if _tag(e) in ("tr", "p")), None)
+            if row is not None and sum(1 for x in row.iter("a") if x in links) > 1:
+                row = None  # a row of several entries: each is its link's own text
             text = clean_text(" ".join((row if row is not None else a).itertext()))
             self.listing.append((text, a.get("href")[1:], len(self.blocks)))
 
@@ -276,7 +278,7 @@ class _Walker:
             if node.get("name") and tag == "a":
                 self.pending_ids.add(node.get("name"))
             if tag == "a" and (node.get("href") or "").startswith("#") and len(node.get("href")) > 1:
-                self.links.append(node.get("href")[1:])
+                self.links.append((node.get("href")[1:], clean_text(node.text_content())))
             if tag == "pre":
                 self.code(node)
                 if node.tail:

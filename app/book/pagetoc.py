@@ -19,6 +19,8 @@ _MAX_LABEL_WORDS = 5
 _MIN_ENTRIES = 3
 _NOT_CONTENTS = re.compile(r"^(?:list\s+of|illustrations|plates|maps|figures)\b", re.I)
 _CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
+#: How many blocks after its anchor the heading a listing entry names may stand.
+_WINDOW = 6
 #: Headings the listing does not name sink this many levels, so they never start a chapter.
 _SINK = 3
 
@@ -32,7 +34,7 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
     runs: list[list[int]] = []
     run: list[int] = []
     for i, b in enumerate(blocks):
-        forward = [t for t in b.links if where.get(t, -1) > i]
+        forward = [t for t, _ in b.links if where.get(t, -1) > i]
         if forward and len(b.text.split()) <= _MAX_ENTRY_WORDS:
             run.append(i)
             continue
@@ -57,8 +59,11 @@ def _candidates(blocks: list[Block], where: dict[str, int],
         entries: list[tuple[str, str | None]] = []
         for i in run:
             b = blocks[i]
-            target = next((t for t in b.links if where.get(t, -1) > i), None) if b.links else None
-            entries.append((b.text, target))
+            forward = [(t, text) for t, text in b.links if where.get(t, -1) > i]
+            if not forward:
+                entries.append((b.text, None))
+            # A row of several links ("CHAPTER I | CHAPTER II | ...") is several entries, each its link's text.
+            entries.extend((b.text if len(forward) == 1 else text, t) for t, text in forward)
         skip = set(run)
         if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
             skip.add(run[0] - 1)
@@ -93,16 +98,25 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
     starts: dict[int, str] = {}
     targets: list[int] = []
     labels: list[str] = []
+    raised: set[int] = set()
     for text, target in entries:
         if target is None:
             labels.append(_key(text))
             continue
         pos = where[target]
         targets.append(pos)
-        head = next((k for k in range(pos, min(pos + 4, len(blocks))) if blocks[k].level), None)
+        window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
+        # The anchor may stand above a part's title page ("BOOK I." "MISS BROOKE." then "CHAPTER I."):
+        # the heading the entry names starts the chapter, the headings above it title the part.
+        named = next((k for k in window if text and _key(blocks[k].text) == _key(text)), None)
+        head = named if named is not None else (window[0] if window and window[0] < pos + 4 else None)
+        if named is not None:
+            raised.update(k for k in window if k < named)
         starts.setdefault(head if head is not None else pos, text)
     if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, targets, starts):
         return None
+    for k in raised:
+        starts.setdefault(k, blocks[k].text)
     first = min(starts)
     for label in labels:
         # The group label's own heading in the body ("HISTORICAL NOTES.") heads its group.

@@ -559,3 +559,12 @@ def mark_back_matter(blocks: list) -> list:
         if _CLOSING.match(_clean(blocks[i].text)) and i + 1 < len(blocks):
             return blocks[:i + 1] + [Block(BACK_MATTER, 1)] + blocks[i + 1:]
     return blocks
+
+
+_LEADING = re.compile(rf"^(?:(?:{_CHAPTER_WORDS})\s+(?:the\s+)?)?(?P<num>{_NUMBER})\b", re.I)
+
+
+def leading_number(title: str) -> int | None:
+    """Return the number a chapter title starts with ("Chapter XII", "IV. The Mail", "Stave One"), None otherwise."""
+    m = _LEADING.match(title.strip())
+    return number_value(m.group("num")) if m else None
