@@ -33,6 +33,8 @@ class Page:
     title: str
     author: str
     language: str
+    #: How many of the document's blocks were taken off the top (positions in it move up by this many).
+    offset: int = 0
 
 
 def _meta(root: etree._Element, names: tuple[str, ...]) -> str:
@@ -80,9 +82,12 @@ def unwrap(root: etree._Element, doc: Document, options: ReadOptions) -> Page:
     header = "\n".join(b.text for b in blocks[:start])
     h_title, h_author, h_language = gutenberg.header_metadata(header) if start else ("", "", "")
     p_title, p_author = gutenberg.title_from_page_title(doc.title)
+    offset = 0
     if start or end < len(blocks):
         body = blocks[start:end]
+        offset = start
         if options.include_matter:
+            offset = 0
             level = split_level(body) or 1
             licence = [Block(gutenberg.LICENCE_TITLE, level)] + blocks[end:] if end < len(blocks) else []
             # Gutenberg's header and licence sit in <pre> for their line breaks: prose to read, not code.
@@ -92,7 +97,7 @@ def unwrap(root: etree._Element, doc: Document, options: ReadOptions) -> Page:
     title = _meta(root, _META_TITLE) or h_title or (p_title if p_title else doc.title)
     author = _meta(root, _META_AUTHOR) or doc.author or h_author or p_author
     language = doc.language or _meta(root, _META_LANGUAGE) or h_language
-    return Page(body, title, author, language)
+    return Page(body, title, author, language, offset)
 
 
 def _as_text(block: Block) -> Block:

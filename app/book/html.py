@@ -369,7 +369,7 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     doc = document_blocks(root)
     page = unwrap(root, doc, options)
     title = page.title or next((clean_text(b.text) for b in page.blocks if b.level == 1), "")
-    blocks = apply_contents(page.blocks, doc.listing)
+    blocks = apply_contents(page.blocks, [(text, target, at - page.offset) for text, target, at in doc.listing])
     if blocks is not page.blocks and blocks and blocks[0].level != 1:
         # Before the first chapter the page's contents names: title page, imprint, advertisements
         # (a preface there is the book's own and keeps its heading).
