@@ -64,8 +64,14 @@ def keyword_heading(text: str) -> bool:
     return False
 
 
+#: A heading that is a number alone ("IV.", "12").
+_BARE_NUMERAL = re.compile(r"^(?:[IVXLCDM]{1,8}|\d{1,3})\.?$")
+
+
 def _is_bare(title: str) -> bool:
-    """Return whether a heading is only a label like "Chapter 3" with no name."""
+    """Return whether a heading is only a label like "Chapter 3" or "IV." with no name."""
+    if _BARE_NUMERAL.match(title.strip()):
+        return True
     m = _KEYWORD_HEADING.match(title) or _NAMED_HEADING.match(title)
     return bool(m) and not m.group("rest").strip(" .:-\u2013\u2014")
 
@@ -179,7 +185,7 @@ def _fold_title_pages(
     nothing to the next title.
     """
     from app.book.cleanup import body_words
-    from app.book.textheadings import leading_number
+    from app.book.textheadings import is_named_heading, leading_number
 
     out: list[tuple[str | None, list[Block]]] = []
     prefix = ""
@@ -204,9 +210,9 @@ def _fold_title_pages(
             part = prefix if restarts and leading_number(title or "") else ""
             title = (f"{prefix}, {title}" if part else f"{prefix}: {title}") if title else prefix
             prefix = ""
-        elif part and leading_number(title or ""):
+        elif part and not is_named_heading(title or ""):
             title = f"{part}, {title}"
         else:
-            part = ""
+            part = ""  # a prelude, epilogue or finale stands outside the parts
         out.append((title, blocks))
     return out

@@ -19,6 +19,10 @@ _MAX_LABEL_WORDS = 5
 _MIN_ENTRIES = 3
 _NOT_CONTENTS = re.compile(r"^(?:list\s+of|illustrations|plates|maps|figures)\b", re.I)
 _CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
+#: A heading that is only a chapter's number ("I.", "XII", "Chapter 4."), above the heading with its name.
+_BARE_LABEL = re.compile(r"^(?:(?:chapter|chap\.|book|part|letter|stave|canto)\s+)?(?:[IVXLCDM]{1,8}|\d{1,3})\.?$", re.I)
+#: A paragraph between a chapter's number and its anchored name is its introduction when this short.
+_MAX_INTRO_WORDS = 60
 #: How many blocks after its anchor the heading a listing entry names may stand.
 _WINDOW = 6
 #: Headings the listing does not name sink this many levels, so they never start a chapter.
@@ -63,7 +67,9 @@ def _candidates(blocks: list[Block], where: dict[str, int],
             if not forward:
                 entries.append((b.text, None))
             # A row of several links ("CHAPTER I | CHAPTER II | ...") is several entries, each its link's text.
-            entries.extend((b.text if len(forward) == 1 else text, t) for t, text in forward)
+            # A table row's cells are set apart with "; " ("V.; Whitman's Ride"): one entry's label and name.
+            row = re.sub(r"(?<=[.:])\s*;\s+", " ", b.text)
+            entries.extend((row if len(forward) == 1 else text, t) for t, text in forward)
         skip = set(run)
         if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
             skip.add(run[0] - 1)
@@ -112,6 +118,8 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         head = named if named is not None else (window[0] if window and window[0] < pos + 4 else None)
         if named is not None:
             raised.update(k for k in window if k < named)
+        if head is not None:
+            head = _label_above(blocks, head)
         starts.setdefault(head if head is not None else pos, text)
     if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, targets, starts):
         return None
@@ -127,14 +135,29 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
     return starts
 
 
+def _label_above(blocks: list[Block], head: int) -> int:
+    """Return where a chapter starts whose anchor is on its name: at its number set as a heading just above
+    ("V." / a short introductory paragraph / "WHITMAN'S RIDE FOR OREGON."), else at the anchored heading."""
+    k = head - 1
+    if k >= 0 and not blocks[k].level and len(blocks[k].text.split()) <= _MAX_INTRO_WORDS:
+        k -= 1
+    if k >= 0 and blocks[k].level and _BARE_LABEL.match(clean_text(blocks[k].text)):
+        return k
+    return head
+
+
 def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> list[Block]:
     out: list[Block] = []
     for i, b in enumerate(blocks):
         if i in skip:
             continue
         if i in starts:
+            entry = starts[i]
+            named = (_BARE_LABEL.match(clean_text(b.text)) and len(_key(entry)) > len(_key(b.text))
+                     and not (i + 1 < len(blocks) and blocks[i + 1].level))
             if b.level:
-                out.append(Block(b.text, 1, b.ids, b.kind, b.links))
+                # A number alone ("V.") with no name under it is titled as the listing names it.
+                out.append(Block(entry if named else b.text, 1, b.ids, b.kind, b.links))
             else:
                 out.append(Block(starts[i], 1))  # the entry names a chapter whose page has no heading
                 out.append(b)

@@ -111,7 +111,11 @@ def epub_contents(path: Path) -> list[str]:
 
 
 class _ContentsRows(HTMLParser):
-    """Collect the rows (<p>, <tr>, <li>) of a page that hold an in-page link, after "CONTENTS"."""
+    """Collect the entries of a page's contents after its "CONTENTS" line: each in-page link and the text
+    after it up to the next link or line break (rows, cells and <br> end an entry), until the listing ends
+    (a list of illustrations, or prose)."""
+
+    _BOUNDARY = frozenset("p tr td li div br table h1 h2 h3 h4 h5 h6".split())
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -122,13 +126,14 @@ class _ContentsRows(HTMLParser):
         self._linked = False
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("p", "tr", "li", "div", "h2", "h3"):
+        if tag in self._BOUNDARY:
             self._close()
         if tag == "a" and (dict(attrs).get("href") or "").startswith("#"):
+            self._close()
             self._linked = True
 
     def handle_endtag(self, tag):
-        if tag in ("p", "tr", "li", "div", "h2", "h3", "table"):
+        if tag in self._BOUNDARY:
             self._close()
 
     def handle_data(self, data):
@@ -136,15 +141,15 @@ class _ContentsRows(HTMLParser):
 
     def _close(self):
         text = " ".join("".join(self._text).split())
-        if self.done:
-            pass
-        elif not self.seen_contents:
+        self._text, linked, self._linked = [], self._linked, False
+        if self.done or not text:
+            return
+        if not self.seen_contents:
             self.seen_contents = text.upper().rstrip(".") == "CONTENTS"
-        elif self._linked and text:
+        elif linked:
             self.rows.append(text)
-        elif self.rows and re.match(r"(?i)^(list of|illustrations)", text):
+        elif self.rows and (re.match(r"(?i)^(list of|illustrations)", text) or len(text.split()) > 12):
             self.done = True
-        self._text, self._linked = [], False
 
 
 def gutenberg_html_contents(path: Path) -> list[str]:
@@ -170,13 +175,49 @@ def expected_contents(title: Title) -> list[str]:
     return gutenberg_html_contents(title.file.with_suffix(".html"))
 
 
+_UNLISTED_OWN = re.compile(
+    r"^(?:preface|prelude|introduction|foreword|prologue|finale|epilogue|afterword|conclusion)\b", re.I)
+_CHAPTER_WORDS = frozenset("chapter chap book part volume letter stave canto".split())
+
+
 def words(text: str) -> list[str]:
     """Return a title's words for comparison: lower case, no punctuation, no page number at the end."""
     found = re.findall(r"[a-z0-9]+", text.casefold().replace("\u2019", "'").replace("'s", ""))
-    return found[:-1] if len(found) > 1 and found[-1].isdigit() else found
+    # "I. HER TWELFTH BIRTHDAY 11": a page number after the name; "Letter 1" is the number itself.
+    return found[:-1] if len(found) > 2 and found[-1].isdigit() else found
+
+
+def contents_agree(titles: list[str], entries: list[str]) -> list[tuple[str, str]]:
+    """Return the (chapter title, entry) pairs that disagree, position by position; [] when all agree.
+
+    A part's entry ("Book the First") names no chapter of its own when the chapter after it carries
+    the part in its title ("Book the First, I. The Period"): it is passed over.
+    """
+    wrong: list[tuple[str, str]] = []
+    # A preface or prelude before the listing and a finale after it are the book's own, listed or not.
+    while titles and entries and _UNLISTED_OWN.match(titles[0]) and not agrees(titles[0], entries[0]):
+        titles = titles[1:]
+    while titles and entries and _UNLISTED_OWN.match(titles[-1]) and not agrees(titles[-1], entries[-1]):
+        titles = titles[:-1]
+    k = 0
+    for n, entry in enumerate(entries):
+        title = titles[k] if k < len(titles) else ""
+        if n + 1 < len(entries) and agrees(title, entry) and agrees(title, entries[n + 1]) and not agrees(
+                titles[k - 1] if k else "", entry):
+            continue
+        if not agrees(title, entry):
+            wrong.append((title, entry))
+        k += 1
+    wrong.extend((t, "") for t in titles[k:])
+    return wrong
 
 
 def agrees(chapter_title: str, entry: str) -> bool:
     """Return whether a chapter's title names the contents entry (the body's heading may be shorter)."""
-    a, b = set(words(entry)), set(words(chapter_title))
-    return bool(a) and len(a & b) / len(a) >= 0.5
+    entry_words, title_words = words(entry), set(words(chapter_title))
+    a = set(entry_words)
+    # A numbered entry is that number's chapter: "CHAP. II." is not "Chap. III" for sharing "chap".
+    lead = entry_words[1:2] if entry_words[:1] and entry_words[0] in _CHAPTER_WORDS else entry_words[:1]
+    if lead and re.fullmatch(r"[ivxlcdm]+|\d+", lead[0]) and lead[0] not in title_words:
+        return False
+    return bool(a) and len(a & title_words) / len(a) >= 0.5
