@@ -8,6 +8,7 @@ point at become sections inside them, and the listing itself is not read.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from app.book.blocks import Block
 from app.book.normalize import clean_text
@@ -23,6 +24,8 @@ _CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
 _BARE_LABEL = re.compile(r"^(?:(?:chapter|chap\.|book|part|letter|stave|canto)\s+)?(?:[IVXLCDM]{1,8}|\d{1,3})\.?$", re.I)
 #: A paragraph between a chapter's number and its anchored name is its introduction when this short.
 _MAX_INTRO_WORDS = 60
+#: A link whose text is a page number (a contents line's last column).
+_PAGE_LINK = re.compile(r"^\s*(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
 #: How many blocks after its anchor the heading a listing entry names may stand.
 _WINDOW = 6
 #: Headings the listing does not name sink this many levels, so they never start a chapter.
@@ -55,33 +58,44 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
     return runs
 
 
+class _Entry(NamedTuple):
+    """One line of a contents listing."""
+
+    text: str
+    #: The id it links to; None for a label between entries ("BOOK II", "HISTORICAL NOTES.").
+    target: str | None
+    #: Whether the link's text is a page number (a listing's last column).
+    page: bool = False
+
+
 def _candidates(blocks: list[Block], where: dict[str, int],
-                listing: list[tuple[str, str, int]]) -> list[tuple[list[tuple[str, str | None]], set[int]]]:
-    """Return candidate listings: (entries as (text, target or None for a label), blocks to leave unread)."""
-    found: list[tuple[list[tuple[str, str | None]], set[int]]] = []
+                listing: list[tuple[str, str, int]]) -> list[tuple[list[_Entry], set[int]]]:
+    """Return candidate listings: their entries, and the blocks to leave unread (the listing itself)."""
+    found: list[tuple[list[_Entry], set[int]]] = []
     for run in _runs(blocks, where):
-        entries: list[tuple[str, str | None]] = []
+        entries: list[_Entry] = []
         for i in run:
             b = blocks[i]
             forward = [(t, text) for t, text in b.links if where.get(t, -1) > i]
             if not forward:
-                entries.append((b.text, None))
+                entries.append(_Entry(b.text, None))
             # A row of several links ("CHAPTER I | CHAPTER II | ...") is several entries, each its link's text.
             # A table row's cells are set apart with "; " ("V.; Whitman's Ride"): one entry's label and name.
             row = re.sub(r"(?<=[.:])\s*;\s+", " ", b.text)
-            entries.extend((row if len(forward) == 1 else text, t) for t, text in forward)
+            entries.extend(_Entry(row if len(forward) == 1 else text, t, bool(_PAGE_LINK.match(text)))
+                           for t, text in forward)
         skip = set(run)
         if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
             skip.add(run[0] - 1)
         found.append((entries, skip))
     # A listing the walk skipped (class="toc", <nav>): entries noted at the same place form one listing.
-    groups: dict[int, list[tuple[str, str | None]]] = {}
+    groups: dict[int, list[_Entry]] = {}
     for text, target, at in listing:
         if where.get(target, -1) >= at:
-            groups.setdefault(at, []).append((text, target))
+            groups.setdefault(at, []).append(_Entry(text, target, bool(_PAGE_LINK.match(text))))
     found.extend((entries, set()) for _, entries in sorted(groups.items()))
-    return sorted(found, key=lambda c: min(where.get(t, 1 << 30) for _, t in c[0] if t) if any(
-        t for _, t in c[0]) else 1 << 30)
+    # The listing nearest the top of the book first.
+    return sorted(found, key=lambda c: min((where[e.target] for e in c[0] if e.target), default=1 << 30))
 
 
 def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = ()) -> list[Block]:
@@ -90,13 +104,23 @@ def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = ()
     for i, b in enumerate(blocks):
         for ident in b.ids:
             where.setdefault(ident, i)
-    for entries, skip in _candidates(blocks, where, list(listing)):
+    for found, skip in _candidates(blocks, where, list(listing)):
+        entries = _without_page_links(found)
         if sum(1 for _, t in entries if t) < _MIN_ENTRIES:
             continue
         starts = _starts(blocks, where, entries)
         if starts is not None:
             return _rebuilt(blocks, starts, skip)
     return blocks
+
+
+def _without_page_links(entries: list[_Entry]) -> list[tuple[str, str | None]]:
+    """Return (text, target) entries without links to page numbers ("Jonathan Harker's Journal ... 1")
+    where the listing's chapters have links of their own; a listing of numbers alone keeps them."""
+    linked = [e for e in entries if e.target]
+    pages = sum(1 for e in linked if e.page)
+    keep_pages = not pages or pages == len(linked)
+    return [(e.text, e.target) for e in entries if keep_pages or not (e.target and e.page)]
 
 
 def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str, str | None]]) -> dict[int, str] | None:

@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass
 
 #: A heading line's own words for chapters and for the parts above them.
-_CHAPTER_WORDS = r"chapter|chap\.?|stave|canto|letter|section|lesson|story|tale|day|night|scene"
+_CHAPTER_WORDS = (r"chapter|chap\.?|stave|canto|letter|section|lesson|story|tale|adventure|episode|lecture|sermon|"
+                  r"essay|sketch|fit|day|night|scene")
 _PART_WORDS = r"book|part|volume|vol\.|epoch|period|act"
 _UNITS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " \
          "sixteen seventeen eighteen nineteen".split()
@@ -45,7 +46,13 @@ _CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
 #: A contents entry: "  IV.  HERO'S STORY    55", "Chapter 4. Title", "VI  Title", "PREFACE ..... 1".
 _ENTRY = re.compile(
     rf"^(?:(?P<word>{_CHAPTER_WORDS}|{_PART_WORDS})\s+(?:the\s+)?)?(?P<num>{_NUMBER})\b[.:]?"
-    r"(?:(?:\s+|\s*[-\u2013\u2014]+\s*)(?P<name>.*?))?(?:\s*\.{2,})?(?:\s+(?:page\s+)?\d{1,4})?\s*$", re.I)
+    r"(?:(?:\s+|\s*[-\u2013\u2014]+\s*)(?P<name>.*?))?\s*$", re.I)
+#: A page number at a contents line's end, set off by dot leaders or a column of spaces.
+_PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,})(?:page\s+)?\d{1,4}\s*$", re.I)
+#: "FIRST EPILOGUE: 1813 - 20", "SECOND PART": a part numbered by an ordinal before its word.
+_ORDINAL_PART = re.compile(
+    r"^(?P<num>" + "|".join(_ORDINALS + _TENS_ORD) + r"|last|final)\s+(?P<word>epilogue|part|book|volume|series)\b"
+    r"(?P<rest>.*)$", re.I)
 #: Where an entry starts inside a line of several: "CHAPTER XIII", "Chap. 4".
 _ENTRY_WORD = re.compile(rf"\b(?:{_CHAPTER_WORDS})\s+(?:[IVXLCDM]{{1,8}}|\d{{1,3}})\b", re.I)
 #: Column headings of a contents listing ("CHAPTER     PAGE").
@@ -135,7 +142,7 @@ def _clean(line: str) -> str:
 
 
 def _keyword(text: str) -> re.Match | None:
-    m = _KEYWORD.match(text)
+    m = _KEYWORD.match(text) or _ORDINAL_PART.match(text)
     if not m or len(text.split()) > _MAX_HEADING_WORDS:
         return None
     rest = m.group("rest").strip()
@@ -182,7 +189,8 @@ def _candidates(paras: list[_Para], lo: int) -> list[_Heading]:
         heading: _Heading | None = None
         if m := _keyword(first):
             word = m.group("word").lower().rstrip(".")
-            kind = "part" if re.fullmatch(_PART_WORDS, word + ("." if word == "vol" else ""), re.I) else "chapter"
+            part = m.re is _ORDINAL_PART or re.fullmatch(_PART_WORDS, word + ("." if word == "vol" else ""), re.I)
+            kind = "part" if part else "chapter"
             word = {"chap": "chapter", "vol": "volume"}.get(word, word)
             heading = _Heading(i, kind, word, number_value(m.group("num")), first)
         elif m := _NUMERAL.match(first):
@@ -216,6 +224,8 @@ class _Entry:
     name: str
     #: An unnumbered entry ("PREFACE", "HISTORICAL NOTES"): a named heading, or a group label.
     label: str = ""
+    #: A part above chapters ("Book the First", "FIRST EPILOGUE"), matched to part headings only.
+    part: bool = False
 
 
 def _contents(paras: list[_Para]) -> tuple[int, int, list[_Entry]]:
@@ -230,9 +240,9 @@ def _contents(paras: list[_Para]) -> tuple[int, int, list[_Entry]]:
         if sum(1 for e in entries if e.number is not None) >= 2:
             return i, k, entries
     for i, p in enumerate(paras[: max(10, len(paras) // 5)]):
-        parsed = [_entry(_clean(ln)) for ln in p.lines]
+        parsed = [_entry(_clean(_PAGE.sub("", ln))) for ln in p.lines]
         if len(p.lines) >= 3 and all(isinstance(e, _Entry) and e.number is not None and e.name for e in parsed):
-            while i > 0 and all(isinstance(_entry(_clean(ln)), _Entry) for ln in paras[i - 1].lines):
+            while i > 0 and all(isinstance(_entry(_clean(_PAGE.sub("", ln))), _Entry) for ln in paras[i - 1].lines):
                 i -= 1
             k, entries = _listing(paras, i)
             return i, k, entries
@@ -245,10 +255,15 @@ def _listing(paras: list[_Para], k: int) -> tuple[int, list[_Entry]]:
     widest = 0
     while k < len(paras):
         q = paras[k]
-        lines = [part for ln in q.lines for part in _split_entries(_clean(ln))]
+        lines = [part for ln in q.lines for part in _split_entries(_clean(_PAGE.sub("", ln)))]
         if _AFTER_CONTENTS.match(lines[0]):
             break
         parsed = [_entry(ln) for ln in lines]
+        named = _entry_name(lines, entries)
+        if named:
+            entries[-1].name = named  # "CHAPTER I" / "Jonathan Harker's Journal   1": the entry's name below it
+            k += 1
+            continue
         if not all(parsed):
             break
         if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
@@ -258,6 +273,14 @@ def _listing(paras: list[_Para], k: int) -> tuple[int, list[_Entry]]:
         entries.extend(e for e in parsed if isinstance(e, _Entry))
         k += 1
     return k, entries
+
+
+def _entry_name(lines: list[str], entries: list[_Entry]) -> str:
+    """Return a one-line paragraph as the name of the entry above it that has none ("" when it is not)."""
+    if len(lines) != 1 or not entries or entries[-1].name or entries[-1].number is None or _entry(lines[0]):
+        return ""
+    name = lines[0].strip()
+    return _title_line(_Para(0, [name], 0)) if len(name.split()) <= 8 else ""
 
 
 def _split_entries(line: str) -> list[str]:
@@ -274,12 +297,15 @@ def _entry(line: str) -> _Entry | bool | None:
         return True
     if len(line) > 100:
         return None
+    if m := _ORDINAL_PART.match(line):
+        return _Entry(m.group("word").lower(), number_value(m.group("num")),
+                      _clean(m.group("rest").strip(" .:-\u2013\u2014")), part=True)
     m = _ENTRY.match(line)
     if m and number_value(m.group("num")) is not None and (m.group("name") or m.group("word")):
         word = (m.group("word") or "").lower().rstrip(".")
         return _Entry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),
-                      _clean(m.group("name") or ""))
-    label = re.sub(r"(?:\s*\.{2,})?\s+\d{1,4}$", "", line).strip()
+                      _clean(m.group("name") or ""), part=bool(re.fullmatch(_PART_WORDS, word, re.I)) or word == "vol")
+    label = line.strip()
     if label and len(label.split()) <= 8 and (label.isupper() or _NAMED.match(label)):
         return _Entry("", None, "", label=label.rstrip(" ."))
     return None
@@ -297,11 +323,24 @@ def _names_agree(a: str, b: str) -> bool:
     return len(ka & kb) / min(len(ka), len(kb)) >= 0.6
 
 
+def _fits(e: _Entry, cands: list[_Heading], pos: int) -> list[int]:
+    """Return the indexes of the candidates from pos on that carry the entry's number and kind."""
+    # A part entry ("Book the First") is a part heading; a chapter entry a chapter or numeral.
+    kinds = ("part",) if e.part else ("chapter", "numeral")
+    return [n for n, c in enumerate(cands[pos:], start=pos) if c.number == e.number and c.kind in kinds]
+
+
+def _name(c: _Heading) -> str:
+    """Return the name a heading gives its chapter: its title line, or what follows its number."""
+    m = _keyword(c.label)
+    return c.subtitle or (m.group("rest").strip(" .:-\u2013\u2014") if m else "")
+
+
 def _match_contents(entries: list[_Entry], cands: list[_Heading], paras: list[_Para]) -> list[_Heading]:
     """Return the headings of the body that the contents entries name, in order."""
     chosen: list[_Heading] = []
     pos = 0
-    for e in entries:
+    for i, e in enumerate(entries):
         if e.label:
             hit = next((c for c in cands[pos:] if _key(c.label) == _key(e.label)), None)
             if hit is None:
@@ -316,13 +355,15 @@ def _match_contents(entries: list[_Entry], cands: list[_Heading], paras: list[_P
                 continue
         else:
             # A part entry ("Book the First") is a part heading; a chapter entry a chapter or numeral.
-            kinds = ("part",) if re.fullmatch(_PART_WORDS, e.word, re.I) or e.word == "volume" else (
-                "chapter", "numeral")
-            fits = [n for n, c in enumerate(cands[pos:], start=pos) if c.number == e.number and c.kind in kinds]
-            named = [n for n in fits if e.name and _names_agree(cands[n].subtitle, e.name)]
-            # A heading named otherwise than the entry is another chapter of that number (a later part's).
-            unnamed = [n for n in fits if not (e.name and cands[n].subtitle)]
-            pick = (named or unnamed or [None])[0]
+            fits = _fits(e, cands, pos)
+            named = [n for n in fits if e.name and _names_agree(_name(cands[n]), e.name)]
+            unnamed = [n for n in fits if not (e.name and _name(cands[n]))]
+            # A heading named otherwise than the entry ("Letter from Miss Mina Murray" for "Letters--Lucy
+            # and Mina") is still this chapter when it comes before the next entry's; after it, it is a
+            # later part's chapter of the same number.
+            nxt = next((x for x in entries[i + 1:] if x.number is not None), None)
+            bound = min(_fits(nxt, cands, pos) or [len(cands)]) if nxt else len(cands)
+            pick = (named or unnamed or [n for n in fits if n < bound] or [None])[0]
             if pick is None:
                 continue
             hit = cands[pick]
@@ -430,7 +471,8 @@ def smart_title(text: str) -> str:
             out.append(word)  # a Roman numeral
             continue
         low = word.lower()
-        if n and core.lower() in small and not out[-1].endswith(":"):
+        if n and core.lower() in small and not out[-1].endswith((":", ".", "\u2014")) and any(
+                ch.isalnum() for ch in out[-1]):
             out.append(low)
         else:
             i = next((k for k, ch in enumerate(low) if ch.isalpha()), 0)

@@ -146,7 +146,7 @@ class _ContentsRows(HTMLParser):
             return
         if not self.seen_contents:
             self.seen_contents = text.upper().rstrip(".") == "CONTENTS"
-        elif linked:
+        elif linked and not text.isdigit():  # a page number's link is no entry
             self.rows.append(text)
         elif self.rows and (re.match(r"(?i)^(list of|illustrations)", text) or len(text.split()) > 12):
             self.done = True
