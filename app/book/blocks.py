@@ -185,15 +185,14 @@ def _fold_title_pages(
     nothing to the next title.
     """
     from app.book.cleanup import body_words
-    from app.book.textheadings import is_named_heading, leading_number
+    from app.book.textheadings import is_named_heading, leading_number, numbering_restarts
 
     out: list[tuple[str | None, list[Block]]] = []
     prefix = ""
     part = ""
     # Where chapter numbers go back to one in each part, every chapter carries its part's name
     # ("Book the Second, I: Five Years Later"); else only the first after the part's page does.
-    numbers = [leading_number(t or "") for t, bs in groups if body_words(bs)]
-    restarts = any(n == 1 and any(m for m in numbers[:k] if m) for k, n in enumerate(numbers))
+    restarts = numbering_restarts([t or "" for t, bs in groups if body_words(bs)])
     # Titles still to come, counted, so "comes back later" is one look-up (books with thousands of headings).
     later = Counter((t or "").casefold() for t, _ in groups)
     for n, (title, blocks) in enumerate(groups):

@@ -271,8 +271,12 @@ def _fold_parts(
     spans: list[tuple[str, list[Block], bool]], options: ReadOptions, book_title: str
 ) -> list[tuple[str, tuple[str, ...]]]:
     """Return (title, paragraphs): unlisted front pages only when long, part-title pages in the next title."""
+    from app.book.textheadings import is_named_heading, leading_number, numbering_restarts
+
     out: list[tuple[str, tuple[str, ...]]] = []
-    prefix = ""
+    prefix = part = ""
+    # Where each part numbers its chapters from one, every chapter names its part ("Book the Second, I: ...").
+    restarts = numbering_restarts([t for t, bs, listed in spans if listed and body_words(bs)])
     for n, (title, blocks, listed) in enumerate(spans):
         if listed and _matter_entry(title) and not options.include_matter:
             continue
@@ -285,8 +289,14 @@ def _fold_parts(
             if title and clean_text(title).casefold() != book_title.casefold():
                 prefix = f"{prefix}: {title}" if prefix else title
             continue
-        full = f"{prefix}: {title}" if prefix and title else (title or prefix)
-        prefix = ""
+        if prefix:
+            part = prefix if restarts and leading_number(title) else ""
+            full = (f"{prefix}, {title}" if part else f"{prefix}: {title}") if title else prefix
+            prefix = ""
+        elif part and title and not is_named_heading(title):
+            full = f"{part}, {title}"
+        else:
+            full, part = title, ""
         out.append((full or _heading(Document(blocks)), narration(blocks, options)))
     return out
 

@@ -291,11 +291,23 @@ class _Walker:
                 self.buf.append(" ")
             elif tag in _BLOCK:
                 self.flush()
-                self.level = _HEADING.get(tag, 0)
+                self.level = _HEADING.get(tag, 0) or _hgroup_level(node)
             if node.text:
                 self.buf.append(node.text)
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node))
+
+
+def _hgroup_level(node: etree._Element) -> int:
+    """Return the heading level of a paragraph in an <hgroup> (a heading's title or subtitle), else 0.
+
+    Standard Ebooks set "Book the First" as <h2> and "Recalled to Life" as <p> in one <hgroup>: the
+    page is a title page, not a page of text.
+    """
+    parent = node.getparent()
+    if parent is None or _tag(parent) != "hgroup" or _tag(node) in _HEADING:
+        return 0
+    return min(6, next((_HEADING[_tag(c)] for c in parent if _tag(c) in _HEADING), 5) + 1)
 
 
 _SSML_NS = "{http://www.w3.org/2001/10/synthesis}"

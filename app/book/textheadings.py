@@ -610,3 +610,9 @@ def leading_number(title: str) -> int | None:
     """Return the number a chapter title starts with ("Chapter XII", "IV. The Mail", "Stave One"), None otherwise."""
     m = _LEADING.match(title.strip())
     return number_value(m.group("num")) if m else None
+
+
+def numbering_restarts(titles: list[str]) -> bool:
+    """Return whether chapter numbers go back to one partway through ("I" ... "VI", then "I" again)."""
+    numbers = [leading_number(t) for t in titles]
+    return any(n == 1 and any(numbers[:k]) for k, n in enumerate(numbers))

@@ -506,3 +506,21 @@ def test_gutenberg_html_title_page_title_is_never_the_books_title(tmp_path):
     path.write_text(page.replace("{p}", prose(60)), encoding="utf-8")
     book = load_book(path)
     assert (book.title, book.author) == ("A Tale", "Ann Lee")
+
+
+def test_epub_part_pages_in_hgroups_name_chapters_whose_numbers_restart(tmp_path):
+    part = '<section epub:type="part"><hgroup><h2>Book the {n}</h2><p epub:type="title">{name}</p></hgroup></section>'
+    pages = [
+        ("book-1.xhtml", "", part.format(n="First", name="Recalled to Life")),
+        ("c1.xhtml", "", "<h3>I</h3>" + prose(300, "alpha")),
+        ("c2.xhtml", "", "<h3>II</h3>" + prose(300, "beta")),
+        ("book-2.xhtml", "", part.format(n="Second", name="The Golden Thread")),
+        ("c3.xhtml", "", "<h3>I</h3>" + prose(300, "gamma")),
+    ]
+    nav = toc(li("book-1.xhtml", "Book the First: Recalled to Life", li("c1.xhtml", "I: The Period"),
+                 li("c2.xhtml", "II: The Mail")),
+              li("book-2.xhtml", "Book the Second: The Golden Thread", li("c3.xhtml", "I: Five Years Later")))
+    book = load_book(write_epub(tmp_path / "parts.epub", pages, nav))
+    assert titles(book) == ["Book the First: Recalled to Life, I: The Period",
+                            "Book the First: Recalled to Life, II: The Mail",
+                            "Book the Second: The Golden Thread, I: Five Years Later"]
