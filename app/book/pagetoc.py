@@ -150,10 +150,13 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
     for k in raised:
         starts.setdefault(k, blocks[k].text)
     first = min(starts)
+    headings: dict[str, list[int]] = {}
+    for k in range(first, len(blocks)):
+        if blocks[k].level:
+            headings.setdefault(_key(blocks[k].text), []).append(k)
     for label in labels:
         # The group label's own heading in the body ("HISTORICAL NOTES.") heads its group.
-        k = next((k for k in range(first, len(blocks)) if blocks[k].level and _key(blocks[k].text) == label
-                  and k not in starts), None)
+        k = next((k for k in headings.get(label, ()) if k not in starts), None)
         if k is not None:
             starts[k] = blocks[k].text
     return starts

@@ -13,6 +13,7 @@ what follows a closing "THE END" marked as back matter, for text.py to read as h
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -323,11 +324,35 @@ def _names_agree(a: str, b: str) -> bool:
     return len(ka & kb) / min(len(ka), len(kb)) >= 0.6
 
 
-def _fits(e: _Entry, cands: list[_Heading], pos: int) -> list[int]:
-    """Return the indexes of the candidates from pos on that carry the entry's number and kind."""
-    # A part entry ("Book the First") is a part heading; a chapter entry a chapter or numeral.
-    kinds = ("part",) if e.part else ("chapter", "numeral")
-    return [n for n, c in enumerate(cands[pos:], start=pos) if c.number == e.number and c.kind in kinds]
+class _Index:
+    """Candidates and short paragraphs looked up by number and by words, so matching a listing of
+    thousands of entries against thousands of headings stays linear (a hostile file is bounded too)."""
+
+    def __init__(self, cands: list[_Heading], paras: list[_Para]) -> None:
+        self.by_number: dict[tuple[bool, int | None], list[int]] = {}
+        self.by_label: dict[tuple[str, ...], list[int]] = {}
+        for n, c in enumerate(cands):
+            if c.kind in ("part", "chapter", "numeral"):
+                self.by_number.setdefault((c.kind == "part", c.number), []).append(n)
+            self.by_label.setdefault(tuple(_key(c.label)), []).append(n)
+        #: Each candidate's paragraph, in order.
+        self.paras = [c.para for c in cands]
+        self.short: dict[tuple[str, ...], list[int]] = {}
+        for j, p in enumerate(paras):
+            if len(p.lines) <= 2:
+                self.short.setdefault(tuple(_key(p.text)), []).append(j)
+
+    def fits(self, e: _Entry, pos: int, limit: int = 64) -> list[int]:
+        """Return the indexes (from pos on, the first few) of candidates with the entry's number and kind."""
+        # A part entry ("Book the First") is a part heading; a chapter entry a chapter or numeral.
+        found = self.by_number.get((e.part, e.number), [])
+        k = bisect.bisect_left(found, pos)
+        return found[k:k + limit]
+
+    @staticmethod
+    def after(found: list[int], pos: int) -> int | None:
+        k = bisect.bisect_left(found, pos)
+        return found[k] if k < len(found) else None
 
 
 def _name(c: _Heading) -> str:
@@ -338,40 +363,48 @@ def _name(c: _Heading) -> str:
 
 def _match_contents(entries: list[_Entry], cands: list[_Heading], paras: list[_Para]) -> list[_Heading]:
     """Return the headings of the body that the contents entries name, in order."""
+    index = _Index(cands, paras)
+    where = {id(c): n for n, c in enumerate(cands)}
+    # For each entry, the next numbered entry after it (the bound of a heading named otherwise).
+    following: list[_Entry | None] = [None] * len(entries)
+    nxt: _Entry | None = None
+    for i in range(len(entries) - 1, -1, -1):
+        following[i] = nxt
+        if entries[i].number is not None:
+            nxt = entries[i]
     chosen: list[_Heading] = []
     pos = 0
     for i, e in enumerate(entries):
         if e.label:
-            hit = next((c for c in cands[pos:] if _key(c.label) == _key(e.label)), None)
+            n = index.after(index.by_label.get(tuple(_key(e.label)), []), pos)
+            hit = cands[n] if n is not None else None
             if hit is None:
                 # A group label ("HISTORICAL NOTES.") stands as a line of its own, not a heading word.
                 since = chosen[-1].para + 1 if chosen else (cands[0].para if cands else len(paras))
-                idx = next((j for j in range(since, len(paras))
-                            if len(paras[j].lines) <= 2 and _key(paras[j].text) == _key(e.label)), None)
+                idx = index.after(index.short.get(tuple(_key(e.label)), []), since)
                 if idx is not None:
                     hit = _Heading(idx, "part", "", None, _clean(paras[idx].text))
                     chosen.append(hit)
-                    pos = next((n for n, c in enumerate(cands) if c.para > idx), len(cands))
+                    pos = bisect.bisect_right(index.paras, idx)
                 continue
         else:
-            # A part entry ("Book the First") is a part heading; a chapter entry a chapter or numeral.
-            fits = _fits(e, cands, pos)
+            fits = index.fits(e, pos)
             named = [n for n in fits if e.name and _names_agree(_name(cands[n]), e.name)]
             unnamed = [n for n in fits if not (e.name and _name(cands[n]))]
             # A heading named otherwise than the entry ("Letter from Miss Mina Murray" for "Letters--Lucy
             # and Mina") is still this chapter when it comes before the next entry's; after it, it is a
             # later part's chapter of the same number.
-            nxt = next((x for x in entries[i + 1:] if x.number is not None), None)
-            bound = min(_fits(nxt, cands, pos) or [len(cands)]) if nxt else len(cands)
+            after = following[i]
+            bound = (index.fits(after, pos, 1) or [len(cands)])[0] if after else len(cands)
             pick = (named or unnamed or [n for n in fits if n < bound] or [None])[0]
             if pick is None:
                 continue
             hit = cands[pick]
-            named = (m := _keyword(hit.label)) and m.group("rest").strip(" .:")
-            if e.name and not hit.subtitle and not named:
+            named_label = (m := _keyword(hit.label)) and m.group("rest").strip(" .:")
+            if e.name and not hit.subtitle and not named_label:
                 hit.subtitle = smart_title(e.name)  # the body numbers it; the contents names it
         chosen.append(hit)
-        pos = cands.index(hit) + 1 if hit in cands else pos
+        pos = where[id(hit)] + 1 if id(hit) in where else pos
     return chosen
 
 
