@@ -493,7 +493,8 @@ def test_gutenberg_html_metadata_header_and_its_own_contents(tmp_path):
     path = tmp_path / "tale.html"
     path.write_text(_PG_HTML.replace("{p}", prose(60)), encoding="utf-8")
     book = load_book(path)
-    assert (book.title, book.author, book.language) == ("A Tale", "Lee, Ann", "de")
+    # The header's first line names the author as the book does; the catalogue's "Lee, Ann" only without it.
+    assert (book.title, book.author, book.language) == ("A Tale", "Ann Lee", "de")
     # The page's own contents links place the chapters; a play's "ACT II." set as <h2> is no chapter.
     assert [c.title for c in book.chapters] == ["CHAPTER I: THE START", "CHAPTER II.", "CHAPTER III."]
     spoken = _spoken(book)
@@ -524,3 +525,36 @@ def test_epub_part_pages_in_hgroups_name_chapters_whose_numbers_restart(tmp_path
     assert titles(book) == ["Book the First: Recalled to Life, I: The Period",
                             "Book the First: Recalled to Life, II: The Mail",
                             "Book the Second: The Golden Thread, I: Five Years Later"]
+
+
+_PG_HTML5 = """<!DOCTYPE html><html lang="en"><head><title>The Project Gutenberg eBook of Emma, by Jane Austen</title>
+<meta name="dc.title" content="Emma"><meta name="dcterms.creator" content="Austen, Jane, 1775-1817">
+<meta name="dc.language" content="en"></head><body>
+<section class="pg-boilerplate pgheader" id="pg-header" lang="en">
+<h2 id="pg-header-heading">The Project Gutenberg eBook of <span id="pg-title-no-subtitle">Emma</span></h2>
+<div>This ebook is for the use of anyone anywhere in the United States and most other parts of the world at
+no cost and with almost no restrictions whatsoever.</div>
+<div class="container" id="pg-machine-header">{fields}<p><strong>Release date</strong>: August 1, 1994 [eBook #158]</p>
+<p><strong>Language</strong>: English</p></div>
+<div id="pg-start-separator"><span>*** START OF THE PROJECT GUTENBERG EBOOK EMMA ***</span></div></section>
+<h1>EMMA</h1>
+<h2>VOLUME I</h2><h2>CHAPTER I</h2>{p}<h2>CHAPTER II</h2>{p}
+<section class="pg-boilerplate pgfooter" id="pg-footer">
+<div id="pg-end-separator"><span>*** END OF THE PROJECT GUTENBERG EBOOK EMMA ***</span></div>
+<div>Updated editions will replace the previous one—the old editions will be renamed.</div>
+<h2>THE FULL PROJECT GUTENBERG LICENSE</h2><p>To protect the Project Gutenberg™ mission ...</p></section>
+</body></html>"""
+
+
+@pytest.mark.parametrize("fields, author", [
+    ('<p><strong>Title</strong>: Emma</p><div id="pg-header-authlist"><p><strong>Author</strong>: Jane Austen</p></div>',
+     "Jane Austen"),
+    ("", "Jane Austen"),  # only the catalogue's "Austen, Jane, 1775-1817"
+])
+def test_gutenberg_html5_edition(tmp_path, fields, author):
+    path = tmp_path / "pg158.html"
+    path.write_text(_PG_HTML5.replace("{fields}", fields).replace("{p}", prose(60)), encoding="utf-8")
+    book = load_book(path)
+    assert (book.title, book.author, book.language) == ("Emma", author, "en")
+    assert "Gutenberg" not in _spoken(book) and "ebook" not in _spoken(book).lower()
+    assert [c.title for c in book.chapters][-1] == "CHAPTER II"
