@@ -113,6 +113,12 @@ _WORD = re.compile(
     r"|^[.\u2026]+$")
 
 
+#: An identifier in capitals with hyphens ("INFO-DIR-SECTION", "START-INFO-DIR-ENTRY"), no word of verse.
+_IDENTIFIER = re.compile(r"^[A-Z0-9]+(?:-[A-Z0-9]+){2,}$")
+#: A "Field: value" line of a control file, mail header or configuration.
+_FIELD_LINE = re.compile(r"^[A-Za-z][\w-]*:\s")
+
+
 def reads_as_prose(text: str) -> bool:
     """Return whether a preformatted block is verse or prose (words and their punctuation), not code.
 
@@ -124,7 +130,12 @@ def reads_as_prose(text: str) -> bool:
     tokens = text.split()
     if not tokens or _CODE_CHARS.search(text) or any(_PROMPT.match(ln) for ln in lines):
         return False
-    words = sum(1 for t in tokens if _WORD.match(t))
+    opening = lines[0].lstrip("\"'(\u201c\u2018\u2014\u2013-")[:1]
+    if not (opening.isupper() or opening.isdigit()):
+        return False  # verse and sentences open with a capital ("1st Gent."); "break : . continue" is a listing
+    if sum(1 for ln in lines if _FIELD_LINE.match(ln)) * 2 >= len(lines):
+        return False  # "Package: eg-tools" / "Urgency: low": fields of a control file, not prose
+    words = sum(1 for t in tokens if _WORD.match(t) and not _IDENTIFIER.match(t))
     capital = sum(1 for ln in lines if ln[0].isupper() or ln[0] in "\"'(\u201c\u2018")
     # Verse opens its lines with capitals; hard-wrapped prose is punctuated as sentences are.
     stops = sum(text.count(c) for c in ",.;:!?")
@@ -132,8 +143,12 @@ def reads_as_prose(text: str) -> bool:
 
 
 def prose_of_pre(text: str) -> str:
-    """Return a <pre> block's text without the rules of a boxed list ("| PISCATOR |"): layout, not words."""
-    return re.sub(r"(?m)(?:^|(?<=\s))\|(?=\s|$)", " ", text)
+    """Return a <pre> block's text without the rules of a boxed list ("| PISCATOR |") or the star of a
+    note ("* To err is human."): layout, not words."""
+    text = re.sub(r"(?m)(?:^|(?<=\s))\|(?=\s|$)", " ", text)
+    # A note's star before its text ("* To err", "*(2) Hollow.") or after the line it marks.
+    text = re.sub(r"(?m)^(\s*)\*(?:\(\d{1,3}\))?(?=[\s\w\"'(\u201c\u2018])\s*", r"\1", text)
+    return re.sub(r"(?m)(?<=\S)\s\*$", "", text)
 
 
 def narration(blocks: Iterable[Block], options: ReadOptions) -> tuple[str, ...]:

@@ -91,7 +91,7 @@ def _candidates(blocks: list[Block], where: dict[str, int],
     # A listing the walk skipped (class="toc", <nav>): entries noted at the same place form one listing.
     groups: dict[int, list[_Entry]] = {}
     for text, target, at in listing:
-        if where.get(target, -1) >= at:
+        if target in where and where[target] >= at:
             groups.setdefault(at, []).append(_Entry(text, target, bool(_PAGE_LINK.match(text))))
     found.extend((entries, set()) for _, entries in sorted(groups.items()))
     # The listing nearest the top of the book first.

@@ -558,3 +558,25 @@ def test_gutenberg_html5_edition(tmp_path, fields, author):
     assert (book.title, book.author, book.language) == ("Emma", author, "en")
     assert "Gutenberg" not in _spoken(book) and "ebook" not in _spoken(book).lower()
     assert [c.title for c in book.chapters][-1] == "CHAPTER II"
+
+
+@pytest.mark.parametrize("pre, prose_", [
+    ("  What, not a word for thee, O little tome,\n  Brown-jerkined, friendly-faced, of all my books", True),
+    ("      | PISCATOR |\n      | VIATOR   |", True),
+    ("Iz. Wa.", True),
+    ("     * The most fascinating woman in Petersburg.", True),
+    ("1st Gent. An ancient land in ancient oracles\n   Is called \"law-thirsty\": all the struggle there", True),
+    ("An's life is but vain; for 'tis subject to pain, and sorrow,\n  and short as a buble; 'tis a hodge podge of "
+     "business, and mony, and\n  care; and care, and mony, and trouble.", True),
+    ("$ make install", False),
+    ("apt-get install foo bar", False),
+    ("break : . continue eval exec exit export readonly return set\nshift trap unset", False),
+    ("Package: eg-tools\nDescription: simple exemplification system (utilities)", False),
+    ("INFO-DIR-SECTION Individual utilities\nSTART-INFO-DIR-ENTRY", False),
+    ("x = foo(1, 2)\nprint(x)", False),
+    ("configure.ac --+-> autoreconf", False),
+])
+def test_pre_blocks_of_verse_and_prose_are_text_and_code_stays_code(pre, prose_):
+    from app.book.cleanup import reads_as_prose
+
+    assert reads_as_prose(pre) is prose_
