@@ -71,6 +71,8 @@ SE_NOT_NARRATION = frozenset({"titlepage", "imprint", "colophon", "uncopyright",
 GUTENBERG_BOILERPLATE = ("Project Gutenberg", "PROJECT GUTENBERG", "gutenberg.org", "gutenberg.net",
                          "This eBook is for the use of anyone", "SMALL PRINT", "Distributed Proofread",
                          "Release Date:", "Character set encoding", "Full License", "FULL LICENSE")
+#: Strings of Standard Ebooks' imprint, colophon and uncopyright pages; none may be spoken.
+SE_BOILERPLATE = ("Standard Ebooks", "standardebooks.org", "CC0", "Uncopyright", "Creative Commons")
 
 
 def _opf(zf: zipfile.ZipFile) -> tuple[str, ET.Element]:

@@ -10,7 +10,7 @@ import pytest
 from app.book import Book, ReadOptions, load_book
 from app.book.cleanup import CODE_MENTION
 from tests.literature.corpus import (
-    GUTENBERG_BOILERPLATE, TITLES, contents_agree, epub_metadata, expected_contents, gutenberg_header, require_corpus,
+    GUTENBERG_BOILERPLATE, SE_BOILERPLATE, TITLES, contents_agree, epub_metadata, expected_contents, gutenberg_header, require_corpus,
     words,
 )
 
@@ -41,7 +41,7 @@ def test_chapters_are_the_books_own_contents(key):
 @pytest.mark.parametrize("key", sorted(KEYS))
 def test_no_boilerplate_is_spoken(key):
     spoken = "\n".join(p for c in _load(key).chapters for p in c.paragraphs)
-    for marker in GUTENBERG_BOILERPLATE:
+    for marker in GUTENBERG_BOILERPLATE + SE_BOILERPLATE:
         assert marker not in spoken, f"{marker!r} is read aloud"
     assert CODE_MENTION not in spoken, "fiction has no code examples"
 
