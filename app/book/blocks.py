@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from app.book.model import Chapter, ReadOptions
 from app.book.normalize import clean_text
+from app.book.textlines import is_named_heading, leading_number, numbering_restarts
 
 #: Headings deeper than this never start a chapter (h4+ are sections).
 MAX_CHAPTER_LEVEL = 3
@@ -185,7 +186,6 @@ def _fold_title_pages(
     nothing to the next title.
     """
     from app.book.cleanup import body_words
-    from app.book.textheadings import is_named_heading, leading_number, numbering_restarts
 
     out: list[tuple[str | None, list[Block]]] = []
     prefix = ""

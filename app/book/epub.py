@@ -19,6 +19,7 @@ from app.book.model import Book, Chapter, Cover, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml, resolve
 from app.book.toc import Entry, chapter_entries, children, descendants, local, read_toc
+from app.book.textlines import is_named_heading, leading_number, numbering_restarts
 from app.errors import CorruptBook
 
 _HINT = "Use a clean copy of the book, or convert it again with Calibre"
@@ -271,8 +272,6 @@ def _fold_parts(
     spans: list[tuple[str, list[Block], bool]], options: ReadOptions, book_title: str
 ) -> list[tuple[str, tuple[str, ...]]]:
     """Return (title, paragraphs): unlisted front pages only when long, part-title pages in the next title."""
-    from app.book.textheadings import is_named_heading, leading_number, numbering_restarts
-
     out: list[tuple[str, tuple[str, ...]]] = []
     prefix = part = ""
     # Where each part numbers its chapters from one, every chapter names its part ("Book the Second, I: ...").

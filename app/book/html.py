@@ -374,7 +374,8 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     """Return a book whose chapters start at the headings that divide it, without Gutenberg's header and licence."""
     from app.book.gutenberg_html import unwrap
     from app.book.pagetoc import apply_contents
-    from app.book.textheadings import FRONT_MATTER, is_named_heading, mark_back_matter
+    from app.book.textheadings import FRONT_MATTER, mark_back_matter
+    from app.book.textlines import is_named_heading
 
     options = options or ReadOptions()
     root = parse_html(data, path.name)
