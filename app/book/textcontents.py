@@ -33,7 +33,7 @@ _AFTER_CONTENTS = re.compile(r"^(?:list\s+of\s+|illustrations|plates|maps)", re.
 
 
 @dataclass
-class _Entry:
+class ContentsEntry:
     word: str
     number: int | None
     name: str
@@ -43,7 +43,7 @@ class _Entry:
     part: bool = False
 
 
-def find_contents(paras: list[Para]) -> tuple[int, int, list[_Entry]]:
+def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
     """Return the paragraph range of the contents listing and its entries ((0, 0, []) when none).
 
     The listing follows a "CONTENTS" line, or (in older texts) stands near the top with no heading:
@@ -56,17 +56,17 @@ def find_contents(paras: list[Para]) -> tuple[int, int, list[_Entry]]:
             return i, k, entries
     for i, p in enumerate(paras[: max(10, len(paras) // 5)]):
         parsed = [_entry(clean_line(_PAGE.sub("", ln))) for ln in p.lines]
-        if len(p.lines) >= 3 and all(isinstance(e, _Entry) and e.number is not None and e.name for e in parsed):
-            while i > 0 and all(isinstance(_entry(clean_line(_PAGE.sub("", ln))), _Entry) for ln in paras[i - 1].lines):
+        if len(p.lines) >= 3 and all(isinstance(e, ContentsEntry) and e.number is not None and e.name for e in parsed):
+            while i > 0 and all(isinstance(_entry(clean_line(_PAGE.sub("", ln))), ContentsEntry) for ln in paras[i - 1].lines):
                 i -= 1
             k, entries = _listing(paras, i)
             return i, k, entries
     return 0, 0, []
 
 
-def _listing(paras: list[Para], k: int) -> tuple[int, list[_Entry]]:
+def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
     """Return the index after a listing's last paragraph and its entries, reading from paragraph k."""
-    entries: list[_Entry] = []
+    entries: list[ContentsEntry] = []
     widest = 0
     while k < len(paras):
         q = paras[k]
@@ -85,12 +85,12 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[_Entry]]:
             break  # set off wider than anything inside the listing: the book itself begins
         if entries:
             widest = max(widest, q.gap)
-        entries.extend(e for e in parsed if isinstance(e, _Entry))
+        entries.extend(e for e in parsed if isinstance(e, ContentsEntry))
         k += 1
     return k, entries
 
 
-def _entry_name(lines: list[str], entries: list[_Entry]) -> str:
+def _entry_name(lines: list[str], entries: list[ContentsEntry]) -> str:
     """Return a one-line paragraph as the name of the entry above it that has none ("" when it is not)."""
     if len(lines) != 1 or not entries or entries[-1].name or entries[-1].number is None or _entry(lines[0]):
         return ""
@@ -106,23 +106,23 @@ def _split_entries(line: str) -> list[str]:
     return [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
 
 
-def _entry(line: str) -> _Entry | bool | None:
+def _entry(line: str) -> ContentsEntry | bool | None:
     """Return a contents line as an entry, True for a column heading, None when it is no entry."""
     if _COLUMNS.match(line):
         return True
     if len(line) > 100:
         return None
     if m := ORDINAL_PART.match(line):
-        return _Entry(m.group("word").lower(), number_value(m.group("num")),
+        return ContentsEntry(m.group("word").lower(), number_value(m.group("num")),
                       clean_line(m.group("rest").strip(" .:-\u2013\u2014")), part=True)
     m = _ENTRY.match(line)
     if m and number_value(m.group("num")) is not None and (m.group("name") or m.group("word")):
         word = (m.group("word") or "").lower().rstrip(".")
-        return _Entry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),
+        return ContentsEntry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),
                       clean_line(m.group("name") or ""), part=bool(re.fullmatch(PART_WORDS, word, re.I)) or word == "vol")
     label = line.strip()
     if label and len(label.split()) <= 8 and (label.isupper() or NAMED.match(label)):
-        return _Entry("", None, "", label=label.rstrip(" ."))
+        return ContentsEntry("", None, "", label=label.rstrip(" ."))
     return None
 
 
@@ -156,7 +156,7 @@ class _Index:
             if len(p.lines) <= 2:
                 self.short.setdefault(tuple(_key(p.text)), []).append(j)
 
-    def fits(self, e: _Entry, pos: int, limit: int = 64) -> list[int]:
+    def fits(self, e: ContentsEntry, pos: int, limit: int = 64) -> list[int]:
         """Return the indexes (from pos on, the first few) of candidates with the entry's number and kind."""
         # A part entry ("Book the First") is a part heading; a chapter entry a chapter or numeral.
         found = self.by_number.get((e.part, e.number), [])
@@ -175,13 +175,13 @@ def _name(c: Heading) -> str:
     return c.subtitle or (m.group("rest").strip(" .:-\u2013\u2014") if m else "")
 
 
-def match_contents(entries: list[_Entry], cands: list[Heading], paras: list[Para]) -> list[Heading]:
+def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: list[Para]) -> list[Heading]:
     """Return the headings of the body that the contents entries name, in order."""
     index = _Index(cands, paras)
     where = {id(c): n for n, c in enumerate(cands)}
     # For each entry, the next numbered entry after it (the bound of a heading named otherwise).
-    following: list[_Entry | None] = [None] * len(entries)
-    nxt: _Entry | None = None
+    following: list[ContentsEntry | None] = [None] * len(entries)
+    nxt: ContentsEntry | None = None
     for i in range(len(entries) - 1, -1, -1):
         following[i] = nxt
         if entries[i].number is not None:

@@ -21,6 +21,7 @@ from app.book.textlines import (
     keyword_match, number_value, paragraphs, smart_title, title_line,
 )
 
+
 def _candidates(paras: list[Para], lo: int) -> list[Heading]:
     """Return every paragraph from lo on that reads as a heading, with the title line under it."""
     found: list[Heading] = []

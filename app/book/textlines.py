@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 #: A heading line's own words for chapters and for the parts above them.
 CHAPTER_WORDS = (r"chapter|chap\.?|stave|canto|letter|section|lesson|story|tale|adventure|episode|lecture|sermon|"
-                  r"essay|sketch|fit|day|night|scene")
+                 r"essay|sketch|fit|day|night|scene")
 PART_WORDS = r"book|part|volume|vol\.|epoch|period|act"
 _UNITS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " \
          "sixteen seventeen eighteen nineteen".split()
