@@ -185,7 +185,7 @@ def _fold_title_pages(
     and is dropped; a heading-only group repeating the book's title is the title page and adds
     nothing to the next title.
     """
-    from app.book.cleanup import body_words
+    from app.book.cleanup import body_words, is_matter_title
 
     out: list[tuple[str | None, list[Block]]] = []
     prefix = ""
@@ -209,7 +209,7 @@ def _fold_title_pages(
             part = prefix if restarts and leading_number(title or "") else ""
             title = (f"{prefix}, {title}" if part else f"{prefix}: {title}") if title else prefix
             prefix = ""
-        elif part and not is_named_heading(title or ""):
+        elif part and not is_named_heading(title or "") and not is_matter_title(title or ""):
             title = f"{part}, {title}"
         else:
             part = ""  # a prelude, epilogue or finale stands outside the parts

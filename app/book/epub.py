@@ -292,7 +292,7 @@ def _fold_parts(
             part = prefix if restarts and leading_number(title) else ""
             full = (f"{prefix}, {title}" if part else f"{prefix}: {title}") if title else prefix
             prefix = ""
-        elif part and title and not is_named_heading(title):
+        elif part and title and not is_named_heading(title) and not _matter_entry(title):
             full = f"{part}, {title}"
         else:
             full, part = title, ""

@@ -9,7 +9,7 @@ author come from the page's metadata (dc.title, dc.creator, dc.language meta tag
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -36,6 +36,15 @@ class Page:
     language: str
     #: How many of the document's blocks were taken off the top (positions in it move up by this many).
     offset: int = 0
+    #: Gutenberg's licence and end matter, kept only when --include-matter reads it.
+    footer: list[Block] = field(default_factory=list)
+
+
+def with_licence(blocks: list[Block], footer: list[Block]) -> list[Block]:
+    """Return the blocks with the licence after them as a chapter of its own, at the level chapters start."""
+    if not footer:
+        return blocks
+    return blocks + [Block(gutenberg.LICENCE_TITLE, split_level(blocks) or 1)] + footer
 
 
 def _meta(root: etree._Element, names: tuple[str, ...]) -> str:
@@ -84,15 +93,15 @@ def unwrap(root: etree._Element, doc: Document, options: ReadOptions) -> Page:
     h_title, h_author, h_language = gutenberg.header_metadata(header) if start else ("", "", "")
     p_title, p_author = gutenberg.title_from_page_title(doc.title)
     offset = 0
+    footer: list[Block] = []
     if start or end < len(blocks):
         body = blocks[start:end]
         offset = start
         if options.include_matter:
-            offset = 0
-            level = split_level(body) or 1
-            licence = [Block(gutenberg.LICENCE_TITLE, level)] + blocks[end:] if end < len(blocks) else []
             # Gutenberg's header and licence sit in <pre> for their line breaks: prose to read, not code.
-            body = [_as_text(b) for b in blocks[:start]] + body + [_as_text(b) for b in licence]
+            offset = 0
+            body = [_as_text(b) for b in blocks[:start]] + body
+            footer = [_as_text(b) for b in blocks[end:]]
     else:
         body = blocks
     title = _meta(root, _META_TITLE) or h_title or (p_title if p_title else doc.title)
@@ -100,7 +109,7 @@ def unwrap(root: etree._Element, doc: Document, options: ReadOptions) -> Page:
     # "Austen, Jane, 1775-1817".
     author = h_author or catalogue_name(_meta(root, _META_AUTHOR) or doc.author) or p_author
     language = doc.language or _meta(root, _META_LANGUAGE) or h_language
-    return Page(body, title, author, language, offset)
+    return Page(body, title, author, language, offset, footer)
 
 
 def _as_text(block: Block) -> Block:

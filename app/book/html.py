@@ -372,7 +372,7 @@ def html_document(data: bytes, name: str) -> Document:
 
 def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:
     """Return a book whose chapters start at the headings that divide it, without Gutenberg's header and licence."""
-    from app.book.gutenberg_html import unwrap
+    from app.book.gutenberg_html import unwrap, with_licence
     from app.book.pagetoc import apply_contents
     from app.book.textheadings import FRONT_MATTER, mark_back_matter
     from app.book.textlines import is_named_heading
@@ -388,7 +388,7 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         # (a preface there is the book's own and keeps its heading).
         blocks = [Block(FRONT_MATTER, 1)] + [
             Block(b.text, 1, b.ids, b.kind, b.links) if b.level and is_named_heading(b.text) else b for b in blocks]
-    blocks = mark_back_matter(blocks)
+    blocks = with_licence(mark_back_matter(blocks), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,
                 language=(page.language or "en").split("-")[0].lower() or "en")

@@ -580,3 +580,15 @@ def test_pre_blocks_of_verse_and_prose_are_text_and_code_stays_code(pre, prose_)
     from app.book.cleanup import reads_as_prose
 
     assert reads_as_prose(pre) is prose_
+
+
+def test_include_matter_reads_gutenberg_html_licence_as_its_own_chapter(tmp_path):
+    path = tmp_path / "tale.html"
+    path.write_text(_PG_HTML.replace("{p}", prose(60)).replace(
+        "*** END OF THIS PROJECT GUTENBERG EBOOK A TALE ***",
+        "*** END OF THIS PROJECT GUTENBERG EBOOK A TALE ***\n\nTHE FULL PROJECT GUTENBERG LICENSE\nPLEASE READ THIS"),
+        encoding="utf-8")
+    book = load_book(path, options=ReadOptions(include_matter=True))
+    assert book.chapters[-1].title == "The Project Gutenberg License"
+    assert "PLEASE READ THIS" in " ".join(book.chapters[-1].paragraphs)
+    assert "This eBook is for the use of anyone anywhere" in _spoken(book) and CODE_MENTION not in _spoken(book)
