@@ -76,11 +76,17 @@ class Heading:
     sub_para: int | None = None
 
 
+#: The number "Chapter the Last" stands for: after every other, never a restart.
+LAST = 10**6
+
+
 def number_value(text: str) -> int | None:
     """Return the value of an Arabic, Roman or spelled number ("XIV", "14", "fourteenth"), None otherwise."""
     t = text.strip(" .").lower()
     if t.isdigit():
         return int(t)
+    if t in ("last", "final"):
+        return LAST  # "Chapter the Last": after every other number
     if t and all(c in _ROMAN for c in t):
         total = 0
         for a, b in zip(t, t[1:] + " "):

@@ -592,3 +592,8 @@ def test_include_matter_reads_gutenberg_html_licence_as_its_own_chapter(tmp_path
     assert book.chapters[-1].title == "The Project Gutenberg License"
     assert "PLEASE READ THIS" in " ".join(book.chapters[-1].paragraphs)
     assert "This eBook is for the use of anyone anywhere" in _spoken(book) and CODE_MENTION not in _spoken(book)
+
+
+def test_chapter_the_last_is_a_chapter(tmp_path):
+    body = "\n\n\n\n".join(f"CHAPTER {label}.\n\n{_words(40, 'w')}" for label in ("XLI", "XLII", "THE LAST"))
+    assert [c.title for c in _text_book(tmp_path, body).chapters] == ["Chapter XLI", "Chapter XLII", "Chapter the Last"]
