@@ -204,14 +204,23 @@ def contents_agree(titles: list[str], entries: list[str]) -> list[tuple[str, str
     k = 0
     for n, entry in enumerate(entries):
         title = titles[k] if k < len(titles) else ""
-        if n + 1 < len(entries) and agrees(title, entry) and agrees(title, entries[n + 1]) and not agrees(
-                titles[k - 1] if k else "", entry):
+        previous = set(words(titles[k - 1])) if k else set()
+        if _names_a_part(entry) and n + 1 < len(entries) and agrees(title, entry) and agrees(
+                title, entries[n + 1]) and not set(words(entry)) <= previous:
             continue
         if not agrees(title, entry):
             wrong.append((title, entry))
         k += 1
     wrong.extend((t, "") for t in titles[k:])
     return wrong
+
+
+def _names_a_part(entry: str) -> bool:
+    """Return whether an entry can be a part's: not a chapter's word or number first ("VOLUME III",
+    "Book the First—Recalled to Life", "HISTORICAL NOTES"; not "CHAPTER II" or "IV. Hero's Story")."""
+    first = words(entry)[:1]
+    return bool(first) and first[0] not in _CHAPTER_WORDS - {"book", "part", "volume"} and not re.fullmatch(
+        r"[ivxlcdm]+|\d+", first[0])
 
 
 def agrees(chapter_title: str, entry: str) -> bool:

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from app.book import load_book  # noqa: E402
 from tests.literature.corpus import TITLES, contents_agree, expected_contents, words  # noqa: E402
 
-print("| title | contents | chapters | agree | spoken 'Project Gutenberg' | author |")
+print("| title | contents | chapters | matched | spoken 'Project Gutenberg' | author |")
 print("| --- | ---: | ---: | ---: | ---: | --- |")
 for t in TITLES:
     expected = expected_contents(t)
