@@ -204,7 +204,7 @@ def contents_agree(titles: list[str], entries: list[str]) -> list[tuple[str, str
     k = 0
     for n, entry in enumerate(entries):
         title = titles[k] if k < len(titles) else ""
-        previous = set(words(titles[k - 1])) if k else set()
+        previous = set(words(titles[k - 1])) if 0 < k <= len(titles) else set()
         if _names_a_part(entry) and n + 1 < len(entries) and agrees(title, entry) and agrees(
                 title, entries[n + 1]) and not set(words(entry)) <= previous:
             continue
