@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from app.book.model import Chapter, ReadOptions
 from app.book.normalize import clean_text
+from app.book.textlines import is_named_heading, leading_number, numbering_restarts
 
 #: Headings deeper than this never start a chapter (h4+ are sections).
 MAX_CHAPTER_LEVEL = 3
@@ -46,6 +47,8 @@ class Block:
     ids: set[str] = field(default_factory=set)
     #: "text", or "code" for a preformatted block (read per ReadOptions.code).
     kind: str = "text"
+    #: In-page links in this block, in order, as (target id, link text): "#chapter-1" -> ("chapter-1", "I").
+    links: tuple[tuple[str, str], ...] = ()
 
 
 def keyword_heading(text: str) -> bool:
@@ -62,8 +65,14 @@ def keyword_heading(text: str) -> bool:
     return False
 
 
+#: A heading that is a number alone ("IV.", "12").
+_BARE_NUMERAL = re.compile(r"^(?:[IVXLCDM]{1,8}|\d{1,3})\.?$")
+
+
 def _is_bare(title: str) -> bool:
-    """Return whether a heading is only a label like "Chapter 3" with no name."""
+    """Return whether a heading is only a label like "Chapter 3" or "IV." with no name."""
+    if _BARE_NUMERAL.match(title.strip()):
+        return True
     m = _KEYWORD_HEADING.match(title) or _NAMED_HEADING.match(title)
     return bool(m) and not m.group("rest").strip(" .:-\u2013\u2014")
 
@@ -74,9 +83,11 @@ def _subtitle(block: Block | None, level: int, promoted: bool) -> str | None:
     if block is None or not (block.level > level or promoted and block.level == 0):
         return None
     text = clean_text(block.text)
-    if not text or len(text.split()) > 10 or text[-1] in ".!?,;:\"\u201d'":
+    bare = text.strip("\"'\u201c\u201d\u2018\u2019 ")
+    # A quoted name ('"THE RESCUE OF THE PRINCESS WINSOME"') is a title; a sentence ends with a stop.
+    if not bare or len(text.split()) > 10 or bare[-1] in "!?,;:" or (bare[-1] == "." and not block.level):
         return None
-    return text
+    return text.rstrip(" .") if block.level else text
 
 
 def promote_keyword_headings(blocks: list[Block]) -> list[Block]:
@@ -103,6 +114,11 @@ def _split_level(blocks: list[Block]) -> int | None:
         if _largest_share(blocks, level) <= _MAX_SECTION_SHARE:
             return level
     return repeated[0] if repeated else min(counts)
+
+
+def split_level(blocks: list[Block]) -> int | None:
+    """Return the heading level at which split_chapters divides these blocks (None: no headings)."""
+    return _split_level(blocks)
 
 
 def _largest_share(blocks: list[Block], level: int) -> float:
@@ -169,10 +185,14 @@ def _fold_title_pages(
     and is dropped; a heading-only group repeating the book's title is the title page and adds
     nothing to the next title.
     """
-    from app.book.cleanup import body_words
+    from app.book.cleanup import body_words, is_matter_title
 
     out: list[tuple[str | None, list[Block]]] = []
     prefix = ""
+    part = ""
+    # Where chapter numbers go back to one in each part, every chapter carries its part's name
+    # ("Book the Second, I: Five Years Later"); else only the first after the part's page does.
+    restarts = numbering_restarts([t or "" for t, bs in groups if body_words(bs)])
     # Titles still to come, counted, so "comes back later" is one look-up (books with thousands of headings).
     later = Counter((t or "").casefold() for t, _ in groups)
     for n, (title, blocks) in enumerate(groups):
@@ -182,10 +202,16 @@ def _fold_title_pages(
             continue  # a contents listing: the title, perhaps one line, and the chapter itself comes later
         if not body_words(blocks) and n + 1 < len(groups):
             if key and key != book_title.casefold():
-                prefix = f"{prefix}: {title}" if prefix else title
+                piece = title.rstrip(" .:")
+                prefix = f"{prefix}: {piece}" if prefix else piece
             continue
         if prefix:
-            title = f"{prefix}: {title}" if title else prefix
+            part = prefix if restarts and leading_number(title or "") else ""
+            title = (f"{prefix}, {title}" if part else f"{prefix}: {title}") if title else prefix
             prefix = ""
+        elif part and not is_named_heading(title or "") and not is_matter_title(title or ""):
+            title = f"{part}, {title}"
+        else:
+            part = ""  # a prelude, epilogue or finale stands outside the parts
         out.append((title, blocks))
     return out

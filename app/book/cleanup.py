@@ -30,7 +30,7 @@ _MATTER_TITLE = re.compile(
     r"(?:the )?(?:[\w.-]+ ){0,4}licen[cs]e(?: agreement| v?\d[\d.]*| version \d[\d.]*)?|"
     r"copying(?: this (?:manual|document))?|copying conditions|copyright(?: page| notice)?|colophon|imprint|"
     r"(?:table of )?contents|short contents|"
-    r"document license|licen[cs]ing|terms and conditions)\s*$",
+    r"document license|licen[cs]ing|terms and conditions|front matter|back matter)\s*$",
     re.IGNORECASE,
 )
 #: A URL or mail target shown after its link text: "Guide [https://...]" or "Donations (https://...)".
@@ -58,8 +58,10 @@ _RULE = re.compile(r"^\s*([=\-*_~#+.])\1*\s*$")
 #: A plain-text block this much punctuation and symbols (ignoring spaces) is a diagram or code listing.
 _SYMBOLIC_SHARE = 0.3
 _MIN_SYMBOLIC_CHARS = 12
-#: Quotation marks, apostrophes and sentence punctuation: what dialogue is made of, not code.
-_PROSE_PUNCTUATION = frozenset(".,;:!?'\"\u2018\u2019\u201c\u201d\u201e\u00ab\u00bb\u2026")
+#: Punctuation of prose and dialogue, never a sign of code by itself.
+_PROSE_MARKS = frozenset(".,;:!?'\"()_\u201c\u201d\u2018\u2019\u201e\u00ab\u00bb\u2014\u2013\u2026")
+#: A hyphen or a typed dash ("--") between words or after a quotation's words.
+_PROSE_DASH = re.compile(r"(?<=[\w\"'.,!?_\u2019\u201d])--?(?=[\w\"'_\u201c\u2018]|$)")
 
 
 def is_matter_title(title: str) -> bool:
@@ -95,10 +97,58 @@ def is_code_block(lines: list[str]) -> bool:
         return False
     if _PROMPT.match(lines[0]):
         return True
-    text = "".join("".join(lines).split())
-    # Prose punctuation is not a symbol: a short line of dialogue ('"Paul! Paul!"', '"Yes, quite."') is spoken.
-    symbols = sum(1 for ch in text if not ch.isalnum() and ch not in _PROSE_PUNCTUATION)
+    # Dialogue is punctuation-heavy ('"No--not me, not me, no!"'): quotation marks, dashes and hyphens
+    # between words, and the underscores of italics, are prose, not symbols.
+    text = _PROSE_DASH.sub("", "".join("".join(lines).split()))
+    symbols = sum(1 for ch in text if not ch.isalnum() and ch not in _PROSE_MARKS)
     return len(text) >= _MIN_SYMBOLIC_CHARS and symbols / len(text) > _SYMBOLIC_SHARE
+
+
+#: Characters that never occur in verse or prose set in a <pre> block, and often in code.
+_CODE_CHARS = re.compile(r"[{}<>=$#|\\/*^~`@%+]")
+_WORD = re.compile(
+    r"^[\"'(\u201c\u2018\u2014\u2013-]*(?:[A-Za-z\u00c0-\u024f]+(?:['\u2019-][A-Za-z\u00c0-\u024f]+)*|\d{1,4}(?:st|nd|rd|th|d)?)"
+    r"[.,;:!?)'\"\u201d\u2019\u2014\u2013-]*$"
+    # an ellipsis spaced out over a line of verse (". . .")
+    r"|^[.\u2026]+$")
+
+
+#: An identifier in capitals with hyphens ("INFO-DIR-SECTION", "START-INFO-DIR-ENTRY"), no word of verse.
+_IDENTIFIER = re.compile(r"^[A-Z0-9]+(?:-[A-Z0-9]+){2,}$")
+#: A "Field: value" line of a control file, mail header or configuration.
+_FIELD_LINE = re.compile(r"^[A-Za-z][\w-]*:\s")
+
+
+def reads_as_prose(text: str) -> bool:
+    """Return whether a preformatted block is verse or prose (words and their punctuation), not code.
+
+    Gutenberg's older HTML sets poems, letters and title pages in <pre>; a command, a listing or a
+    diagram has symbols, paths or assignments a poem never has.
+    """
+    text = prose_of_pre(text)
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    tokens = text.split()
+    if not tokens or _CODE_CHARS.search(text) or any(_PROMPT.match(ln) for ln in lines):
+        return False
+    opening = lines[0].lstrip("\"'(\u201c\u2018\u2014\u2013-")[:1]
+    if not (opening.isupper() or opening.isdigit()):
+        return False  # verse and sentences open with a capital ("1st Gent."); "break : . continue" is a listing
+    if sum(1 for ln in lines if _FIELD_LINE.match(ln)) * 2 >= len(lines):
+        return False  # "Package: eg-tools" / "Urgency: low": fields of a control file, not prose
+    words = sum(1 for t in tokens if _WORD.match(t) and not _IDENTIFIER.match(t))
+    capital = sum(1 for ln in lines if ln[0].isupper() or ln[0] in "\"'(\u201c\u2018")
+    # Verse opens its lines with capitals; hard-wrapped prose is punctuated as sentences are.
+    stops = sum(text.count(c) for c in ",.;:!?")
+    return words >= 0.9 * len(tokens) and (capital >= 0.5 * len(lines) or stops * 15 >= len(tokens) >= 8)
+
+
+def prose_of_pre(text: str) -> str:
+    """Return a <pre> block's text without the rules of a boxed list ("| PISCATOR |") or the star of a
+    note ("* To err is human."): layout, not words."""
+    text = re.sub(r"(?m)(?:^|(?<=\s))\|(?=\s|$)", " ", text)
+    # A note's star before its text ("* To err", "*(2) Hollow.") or after the line it marks.
+    text = re.sub(r"(?m)^(\s*)\*(?:\(\d{1,3}\))?(?=[\s\w\"'(\u201c\u2018])\s*", r"\1", text)
+    return re.sub(r"(?m)(?<=\S)\s\*$", "", text)
 
 
 def narration(blocks: Iterable[Block], options: ReadOptions) -> tuple[str, ...]:

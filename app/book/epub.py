@@ -20,6 +20,7 @@ from app.book.opfmeta import colophon_year, is_standard_ebooks, read_opf_metadat
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml, resolve
 from app.book.toc import Entry, chapter_entries, children, descendants, local, read_toc
+from app.book.textlines import is_named_heading, leading_number, numbering_restarts
 from app.errors import CorruptBook
 
 _HINT = "Use a clean copy of the book, or convert it again with Calibre"
@@ -292,7 +293,9 @@ def _fold_parts(
 ) -> list[tuple[str, tuple[str, ...]]]:
     """Return (title, paragraphs): unlisted front pages only when long, part-title pages in the next title."""
     out: list[tuple[str, tuple[str, ...]]] = []
-    prefix = ""
+    prefix = part = ""
+    # Where each part numbers its chapters from one, every chapter names its part ("Book the Second, I: ...").
+    restarts = numbering_restarts([t for t, bs, listed in spans if listed and body_words(bs)])
     for n, (title, blocks, listed) in enumerate(spans):
         if listed and _matter_entry(title) and not options.include_matter:
             continue
@@ -305,8 +308,14 @@ def _fold_parts(
             if title and clean_text(title).casefold() != book_title.casefold():
                 prefix = f"{prefix}: {title}" if prefix else title
             continue
-        full = f"{prefix}: {title}" if prefix and title else (title or prefix)
-        prefix = ""
+        if prefix:
+            part = prefix if restarts and leading_number(title) else ""
+            full = (f"{prefix}, {title}" if part else f"{prefix}: {title}") if title else prefix
+            prefix = ""
+        elif part and title and not is_named_heading(title) and not _matter_entry(title):
+            full = f"{part}, {title}"
+        else:
+            full, part = title, ""
         out.append((full or _heading(Document(blocks)), narration(blocks, options)))
     return out
 

@@ -9,6 +9,7 @@ import lxml.html
 from lxml import etree
 
 from app.book.blocks import Block, split_chapters
+from app.book.cleanup import prose_of_pre, reads_as_prose
 from app.book.hidden import is_hidden
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
@@ -37,6 +38,8 @@ _SKIP_CLASS = frozenset(
     "line-number line-numbers pagenum page-number skip-link copiable-link copiable-anchor section-toc mini-toc "
     "summary-letter".split()
 )
+#: Classes of contents listings among the skipped ones (their links are the book's own word on its chapters).
+_LISTING_CLASS = frozenset("toc contents shortcontents short-toc section-toc mini-toc".split())
 #: Classes that mark page headers and footers; skipped unless they hold a heading (some books put the
 #: chapter title in a "header" block).
 _FRAME_CLASS = frozenset("header footer page-header page-footer site-footer docfooter".split())
@@ -72,6 +75,8 @@ class Document:
     language: str = ""
     #: Words marked with ssml:ph (EPUB 3 text-to-speech) -> their IPA phonemes.
     phonemes: dict[str, str] = field(default_factory=dict)
+    #: Entries of contents listings that are not read (class="toc", <nav>): (text, target id, block index).
+    listing: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 def decode_markup(data: bytes, name: str) -> str:
@@ -191,22 +196,56 @@ class _Walker:
         #: Open table rows: paragraphs inside a cell stay on the row's line.
         self.rows = 0
         self.phonemes: dict[str, str] = {}
+        #: In-page link targets of the block being collected.
+        self.links: list[tuple[str, str]] = []
+        #: (entry text, target id, blocks before it) of contents listings the walk skips.
+        self.listing: list[tuple[str, str, int]] = []
 
     def flush(self, kind: str = "text") -> None:
         text = "".join(self.buf).strip().rstrip(";").strip()
         self.buf = []
         if text:
-            self.blocks.append(Block(text, self.level, self.pending_ids, kind))
+            self.blocks.append(Block(text, self.level, self.pending_ids, kind, tuple(self.links)))
             self.pending_ids = set()
+        self.links = []
         self.level = 0
 
+    def listed(self, node: etree._Element) -> None:
+        """Note the in-page links of a skipped contents listing (its outermost entries), where it stands."""
+        classes = set((node.get("class") or "").lower().split())
+        if _tag(node) != "nav" and not classes & _LISTING_CLASS and not _types(node) & {"toc", "doc-toc"}:
+            return
+        links = [a for a in node.iter("a") if (a.get("href") or "").startswith("#") and len(a.get("href")) > 1]
+        if _tag(node) == "a" and node in links[:1]:
+            links = [node]
+        if not links:
+            return
+        depth = {id(a): sum(1 for e in a.iterancestors() if _tag(e) in ("li", "dd")) for a in links}
+        top = min(depth.values())
+        for a in links:
+            if depth[id(a)] != top:
+                continue
+            row = next((e for e in a.iterancestors() if _tag(e) in ("tr", "p")), None)
+            if row is not None and sum(1 for x in row.iter("a") if x in links) > 1:
+                row = None  # a row of several entries: each is its link's own text
+            text = clean_text(" ".join((row if row is not None else a).itertext()))
+            self.listing.append((text, a.get("href")[1:], len(self.blocks)))
+
     def code(self, node: etree._Element) -> None:
-        """Take a <pre> block whole: its text is code, read or not as the options say."""
+        """Take a <pre> block whole: code, read or not as the options say; verse or prose kept as text."""
         self.flush()
         for el in node.iter():
             if isinstance(el.tag, str) and el.get("id"):
                 self.pending_ids.add(el.get("id"))
-        self.buf.append("".join(t for t in node.itertext() if isinstance(t, str)))
+        text = "".join(t for t in node.itertext() if isinstance(t, str))
+        if reads_as_prose(text):
+            text = prose_of_pre(text)
+            # Old HTML editions set verse, letters and title pages in <pre> for its line breaks.
+            for stanza in re.split(r"\n[ \t]*\n", text):
+                self.buf.append(" ".join(ln.strip() for ln in stanza.split("\n") if ln.strip()))
+                self.flush()
+            return
+        self.buf.append(text)
         self.flush("code")
 
     def walk(self, el: etree._Element) -> None:
@@ -229,6 +268,7 @@ class _Walker:
                     self.buf.append(node.tail)
                 continue
             if _skipped(node, tag):
+                self.listed(node)
                 if node.tail:
                     self.buf.append(node.tail)
                 continue
@@ -237,6 +277,8 @@ class _Walker:
             _note_phonemes(node, self.phonemes)
             if node.get("name") and tag == "a":
                 self.pending_ids.add(node.get("name"))
+            if tag == "a" and (node.get("href") or "").startswith("#") and len(node.get("href")) > 1:
+                self.links.append((node.get("href")[1:], clean_text(node.text_content())))
             if tag == "pre":
                 self.code(node)
                 if node.tail:
@@ -249,11 +291,23 @@ class _Walker:
                 self.buf.append(" ")
             elif tag in _BLOCK:
                 self.flush()
-                self.level = _HEADING.get(tag, 0)
+                self.level = _HEADING.get(tag, 0) or _hgroup_level(node)
             if node.text:
                 self.buf.append(node.text)
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node))
+
+
+def _hgroup_level(node: etree._Element) -> int:
+    """Return the heading level of a paragraph in an <hgroup> (a heading's title or subtitle), else 0.
+
+    Standard Ebooks set "Book the First" as <h2> and "Recalled to Life" as <p> in one <hgroup>: the
+    page is a title page, not a page of text.
+    """
+    parent = node.getparent()
+    if parent is None or _tag(parent) != "hgroup" or _tag(node) in _HEADING:
+        return 0
+    return min(6, next((_HEADING[_tag(c)] for c in parent if _tag(c) in _HEADING), 5) + 1)
 
 
 _SSML_NS = "{http://www.w3.org/2001/10/synthesis}"
@@ -298,7 +352,7 @@ def document_blocks(root: etree._Element) -> Document:
     walker.walk(body)
     walker.flush()
     return Document(walker.blocks, title, author, types, language=_language(root, body),
-                    phonemes=walker.phonemes)
+                    phonemes=walker.phonemes, listing=walker.listing)
 
 
 def _language(root: etree._Element, body: etree._Element) -> str:
@@ -317,9 +371,24 @@ def html_document(data: bytes, name: str) -> Document:
 
 
 def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:
-    """Return a book whose chapters start at the headings that divide it."""
-    doc = html_document(data, path.name)
-    title = doc.title or next((clean_text(b.text) for b in doc.blocks if b.level == 1), "")
-    chapters = split_chapters(doc.blocks, title or path.stem, options or ReadOptions())
-    return Book(title=title, author=doc.author, chapters=tuple(chapters), source=path,
-                language=(doc.language or "en").split("-")[0].lower() or "en")
+    """Return a book whose chapters start at the headings that divide it, without Gutenberg's header and licence."""
+    from app.book.gutenberg_html import unwrap, with_licence
+    from app.book.pagetoc import apply_contents
+    from app.book.textheadings import FRONT_MATTER, mark_back_matter
+    from app.book.textlines import is_named_heading
+
+    options = options or ReadOptions()
+    root = parse_html(data, path.name)
+    doc = document_blocks(root)
+    page = unwrap(root, doc, options)
+    title = page.title or next((clean_text(b.text) for b in page.blocks if b.level == 1), "")
+    blocks = apply_contents(page.blocks, [(text, target, at - page.offset) for text, target, at in doc.listing])
+    if blocks is not page.blocks and blocks and blocks[0].level != 1:
+        # Before the first chapter the page's contents names: title page, imprint, advertisements
+        # (a preface there is the book's own and keeps its heading).
+        blocks = [Block(FRONT_MATTER, 1)] + [
+            Block(b.text, 1, b.ids, b.kind, b.links) if b.level and is_named_heading(b.text) else b for b in blocks]
+    blocks = with_licence(mark_back_matter(blocks), page.footer)
+    chapters = split_chapters(blocks, title or path.stem, options)
+    return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,
+                language=(page.language or "en").split("-")[0].lower() or "en")

@@ -6,10 +6,12 @@ from pathlib import Path
 
 from app.book.blocks import Block, split_chapters
 from app.book.cleanup import is_code_block
+from app.book.gutenberg import LICENCE_TITLE, split_text
 from app.book.html import document_blocks, parse_html
 from app.book.mdrender import render_markdown
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text, is_speakable, looks_binary
+from app.book.textheadings import mark_headings
 from app.errors import CorruptBook
 
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -20,6 +22,8 @@ _BYLINE = re.compile(r"^(?:written\s+)?by\s+([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){1
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*\n", re.S)
 #: A setext underline: a line of only "=" or only "-".
 _UNDERLINE = re.compile(r"^\s*(?:=+|-+)\s*$")
+#: A line of only rule characters or spaced stars ("-----", "*       *       *").
+_RULE_LINE = re.compile(r"^\s*(?:([=\-*_~#+.])\1*|(?:\*\s+){2,}\*)\s*$")
 #: A bullet at a line's start: "* item", "- item", "• item".
 _BULLET = re.compile(r"^\s*[*\u2022+-]\s+(?=\S)")
 #: A contents entry line: "1. Title", "  2.3. Title", "Chapter 4. Title", "A. Title", "IV. Title".
@@ -93,6 +97,8 @@ def text_blocks(text: str) -> list[Block]:
     entries: set[str] = set()
     for para in paragraphs:
         raw = para.split("\n")
+        if all(_RULE_LINE.match(ln) or not ln.strip() for ln in raw):
+            continue  # a rule ("----", "* * *") between parts of the text: layout, not words
         if _is_contents(raw):
             entries.update(_top_entries(raw))
             continue
@@ -189,12 +195,32 @@ def _title_line(text: str) -> str:
 
 
 def load_text(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:
-    """Return a plain-text book split at its heading lines."""
+    """Return a plain-text book split at its heading lines, without Project Gutenberg's header and licence."""
+    options = options or ReadOptions()
     text = decode_text(data, path.name)
+    wrapped = split_text(text)
+    footer = ""
+    if wrapped:
+        text = f"{wrapped.header}\n\n{wrapped.body}" if options.include_matter else wrapped.body
+        footer = wrapped.footer if options.include_matter else ""
     title, author, text = _header_metadata(text)
+    if wrapped:
+        title, author = wrapped.title or title, wrapped.author or author
     title = title or _title_line(text)
-    chapters = split_chapters(text_blocks(text), title or path.stem, options or ReadOptions())
-    return Book(title=title, author=author, chapters=tuple(chapters), source=path)
+    marked = text if _has_markup_headings(text) else mark_headings(text)
+    if footer.strip():
+        # The licence as a chapter of its own (matter: only with --include-matter), not the last chapter's end.
+        marked = f"{marked}\n\n# {LICENCE_TITLE}\n\n{footer}" if marked is not text else f"{marked}\n\n{footer}"
+    chapters = split_chapters(text_blocks(marked), title or path.stem, options)
+    return Book(title=title, author=author, chapters=tuple(chapters), source=path,
+                language=(wrapped.language if wrapped else "") or "en")
+
+
+def _has_markup_headings(text: str) -> bool:
+    """Return whether the text marks its headings itself ("# Title" or a setext underline)."""
+    lines = text.split("\n")
+    return any(_ATX.match(ln) for ln in lines) or any(
+        _setext_level(a, b) for a, b in zip(lines, lines[1:]) if a.strip())
 
 
 def load_markdown(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:

@@ -62,18 +62,27 @@ def _nav_entries(root: etree._Element, base: str) -> tuple[list[Entry], list[tup
                     for t in (a.get("epub:type") or "").lower().split():
                         landmarks.append((t, name))
 
-    def walk(ol: etree._Element, depth: int) -> None:
+    def walk(ol: etree._Element, depth: int, group: str = "") -> None:
         for li in ol:
             if not isinstance(li.tag, str) or li.tag != "li":
                 continue
             link = next((c for c in li if c.tag in ("a", "span")), None)
+            label = ""
             if link is not None and link.tag == "a" and link.get("href"):
                 name, frag = split_href(base, link.get("href"))
                 if name:
-                    entries.append(Entry(clean_text(link.text_content()), name, frag, depth))
+                    title = clean_text(link.text_content())
+                    entries.append(Entry(f"{group}: {title}" if group else title, name, frag, depth))
+            elif link is not None:
+                # An unlinked group label (<span>, an author's name over their stories): its linked
+                # children are the chapters, at the label's own depth, titled under the label.
+                label = clean_text(link.text_content())
             for sub in li:
                 if sub.tag == "ol":
-                    walk(sub, depth + 1)
+                    if label:
+                        walk(sub, depth, f"{group}: {label}" if group else label)
+                    else:
+                        walk(sub, depth + 1, group)
 
     if toc is not None:
         for ol in toc.iter("ol"):

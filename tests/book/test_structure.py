@@ -301,3 +301,299 @@ def test_metadata_titles_that_are_file_names_are_not_titles(title, stem, kept):
     from app.book.cleanup import real_title
 
     assert real_title(title, stem) == kept
+
+
+def test_epub3_nav_unlinked_group_labels_are_descended_into(tmp_path):
+    # An anthology's nav: each author's name is a <span> with no link, their stories linked under it.
+    nav = toc(
+        '<li><span>Ann Lee</span><ol>'
+        + li("a.xhtml", "The First Story") + li("b.xhtml", "The Second Story") + "</ol></li>",
+        '<li><span>Bo Ray</span><ol>' + li("c.xhtml", "The Third Story") + "</ol></li>",
+    )
+    pages = [(name, "", f"<h1>{t}</h1>{prose(400, w)}") for name, t, w in (
+        ("a.xhtml", "The First Story", "alpha"), ("b.xhtml", "The Second Story", "beta"),
+        ("c.xhtml", "The Third Story", "gamma"))]
+    book = load_book(write_epub(tmp_path / "anthology.epub", pages, nav))
+    assert titles(book) == ["Ann Lee: The First Story", "Ann Lee: The Second Story", "Bo Ray: The Third Story"]
+    assert [c.words for c in book.chapters] == [400 + 3, 400 + 3, 400 + 3]
+
+
+# --- Fiction under Project Gutenberg's and printed books' conventions (issue 24) -------------------------
+
+def _words(n: int, word: str) -> str:
+    """Return a hard-wrapped paragraph of n words, as Gutenberg's plain texts are."""
+    line = " ".join([word] * 10)
+    return "\n".join([line] * (n // 10)) + "."
+
+
+def _gutenberg(body: str, start: str = "*** START OF THE PROJECT GUTENBERG EBOOK A TALE ***",
+               end: str = "*** END OF THE PROJECT GUTENBERG EBOOK A TALE ***", language: str = "English") -> str:
+    return (f"The Project Gutenberg EBook of A Tale, by Ann Lee\n\nThis eBook is for the use of anyone anywhere at "
+            f"no cost and with\nalmost no restrictions whatsoever.\n\nTitle: A Tale\n\nAuthor: Ann Lee\n\n"
+            f"Language: {language}\n\n{start}\n\n\n\n\nProduced by Jo Bloggs and the Online Distributed\n"
+            f"Proofreading Team at http://www.pgdp.net\n\n\n\n\n{body}\n\n\n\n{end}\n\n"
+            "*** START: FULL LICENSE ***\n\nTHE FULL PROJECT GUTENBERG LICENSE\nPLEASE READ THIS BEFORE YOU "
+            "DISTRIBUTE OR USE THIS WORK\n\nTo protect the Project Gutenberg-tm mission of promoting the free\n"
+            "distribution of electronic works.\n")
+
+
+_TWO_CHAPTERS = f"CHAPTER I.\n\n\n{_words(60, 'alpha')}\n\n\n\n\nCHAPTER II.\n\n\n{_words(60, 'beta')}"
+
+
+def _spoken(book) -> str:
+    return "\n".join(p for c in book.chapters for p in c.paragraphs)
+
+
+@pytest.mark.parametrize("start, end", [
+    ("*** START OF THE PROJECT GUTENBERG EBOOK A TALE ***", "*** END OF THE PROJECT GUTENBERG EBOOK A TALE ***"),
+    ("*** START OF THIS PROJECT GUTENBERG EBOOK A TALE ***", "End of the Project Gutenberg EBook of A Tale"),
+    ("***START OF THE PROJECT GUTENBERG EBOOK A TALE OF\nTWO PARTS***", "***END OF THE PROJECT GUTENBERG EBOOK A TALE"),
+    ("*END*THE SMALL PRINT! FOR PUBLIC DOMAIN ETEXTS*Ver.04.29.93*END*", "End of Project Gutenberg's A Tale, by Ann Lee"),
+    ("*END THE SMALL PRINT! FOR PUBLIC DOMAIN EBOOKS*Ver.02/11/02*END*", "The end of Project Gutenberg Etext of A Tale"),
+])
+def test_gutenberg_header_and_licence_are_left_out_in_every_spelling(tmp_path, start, end):
+    path = tmp_path / "tale.txt"
+    path.write_bytes(_gutenberg(_TWO_CHAPTERS, start, end, "French").replace("\n", "\r\n").encode("latin-1"))
+    book = load_book(path)
+    assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II"]
+    assert "Gutenberg" not in _spoken(book) and "pgdp" not in _spoken(book) and "Produced" not in _spoken(book)
+    assert (book.title, book.author, book.language) == ("A Tale", "Ann Lee", "fr")
+
+
+def test_gutenberg_licence_without_markers_is_still_left_out(tmp_path):
+    text = _gutenberg(_TWO_CHAPTERS, start="", end="").replace("*** START: FULL LICENSE ***\n\n", "")
+    path = tmp_path / "tale.txt"
+    path.write_text(text, encoding="utf-8")
+    book = load_book(path)
+    assert "Gutenberg" not in _spoken(book) and "LICENSE" not in _spoken(book)
+    assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II"] and book.author == "Ann Lee"
+
+
+def test_include_matter_reads_gutenberg_header_and_licence(tmp_path):
+    path = tmp_path / "tale.txt"
+    path.write_text(_gutenberg(_TWO_CHAPTERS), encoding="utf-8")
+    book = load_book(path, options=ReadOptions(include_matter=True))
+    assert "This eBook is for the use of anyone anywhere" in _spoken(book)
+    assert book.chapters[-1].title == "The Project Gutenberg License"
+    assert "Project Gutenberg-tm mission" in " ".join(book.chapters[-1].paragraphs)
+
+
+def _text_book(tmp_path, body: str, name: str = "b.txt", crlf: bool = False):
+    path = tmp_path / name
+    path.write_bytes((body.replace("\n", "\r\n") if crlf else body).encode("utf-8"))
+    return load_book(path)
+
+
+def test_indented_chapter_headings_are_headings(tmp_path):
+    body = "\n\n\n\n".join(f" CHAPTER {n}.\n\n{_words(40, 'word')}" for n in ("I", "II", "III", "IV"))
+    assert [c.title for c in _text_book(tmp_path, body).chapters] == [f"Chapter {n}" for n in ("I", "II", "III", "IV")]
+
+
+def test_bare_numeral_lines_with_a_title_two_lines_down_and_crlf(tmp_path):
+    names = ["UNDER THE SOUTHERN PINES", "THE RIVER", "A LONG NIGHT"]
+    body = "\n\n\n\n".join(f"{n}\n\n{name}\n\n\n{_words(40, 'word')}" for n, name in zip(("I", "II", "III"), names))
+    book = _text_book(tmp_path, body, crlf=True)
+    assert [c.title for c in book.chapters] == ["I: Under the Southern Pines", "II: The River", "III: A Long Night"]
+
+
+def test_stanza_numbers_set_closer_than_chapter_numerals_are_not_chapters(tmp_path):
+    stanzas = "\n\n".join(f"{n}.\n\n   A line of verse,\n   And another line." for n in ("I", "II", "III"))
+    body = "\n\n\n\n".join(f"{n}.\n\n\n{_words(40, 'word')}" for n in ("I", "II")) + \
+        f"\n\n\n\nIII.\n\n\n{_words(30, 'word')}\n\n{stanzas}\n\n{_words(20, 'end')}"
+    book = _text_book(tmp_path, body)
+    assert [c.title for c in book.chapters] == ["I", "II", "III"]
+
+
+@pytest.mark.parametrize("labels, titles", [
+    (["Chapter the First", "Chapter the Second"], ["Chapter the First", "Chapter the Second"]),
+    (["STAVE ONE.", "STAVE TWO."], ["Stave One", "Stave Two"]),
+    (["CANTO I", "CANTO II"], ["Canto I", "Canto II"]),
+    (["CHAP. I.", "CHAP. II."], ["Chap. I", "Chap. II"]),
+    (["LETTER 1", "LETTER 2"], ["Letter 1", "Letter 2"]),
+])
+def test_chapter_words_with_arabic_roman_and_spelled_numbers(tmp_path, labels, titles):
+    body = "\n\n\n\n".join(f"{label}\n\n\n{_words(40, 'word')}" for label in labels)
+    assert [c.title for c in _text_book(tmp_path, body).chapters] == titles
+
+
+def test_subtitle_line_is_joined_and_capitals_titled(tmp_path):
+    body = (f"CHAPTER XXX.\n\nTHE FIRST VOYAGE\n\n{_words(40, 'word')}\n\n\n\n"
+            f"CHAPTER XXXI.\n\n\"THE LAST VOYAGE\"\n\n\"Quoted,\" she said.\n\n{_words(40, 'word')}")
+    assert [c.title for c in _text_book(tmp_path, body).chapters] == [
+        "Chapter XXX: The First Voyage", 'Chapter XXXI: "The Last Voyage"']
+
+
+def test_parts_name_the_chapters_when_numbering_restarts(tmp_path):
+    body = "\n\n\n\n".join(
+        f"BOOK THE {part}\n\n\n\nCHAPTER I.\n\n{_words(40, 'a')}\n\n\n\nCHAPTER II.\n\n{_words(40, 'b')}"
+        for part in ("FIRST", "SECOND"))
+    assert [c.title for c in _text_book(tmp_path, body).chapters] == [
+        "Book the First, Chapter I", "Book the First, Chapter II", "Book the Second, Chapter I",
+        "Book the Second, Chapter II"]
+
+
+def test_contents_listing_decides_which_lines_are_chapters(tmp_path):
+    contents = "CONTENTS\n\nCHAPTER                 PAGE\n\n   I. THE START       1\n\n  II. THE MIDDLE      9\n\n" \
+               " III. THE CLOSE      17\n\n\nHISTORICAL NOTES.\n\n  I.  Harbours\n\n II.  Rivers"
+    notes = f"HISTORICAL NOTES.\n\n\n\nI.\n\nHARBOURS.\n\n{_words(30, 'h')}\n\nI.\n\n    A numbered stanza,\n" \
+            f"    Not a note.\n\nII.\n\n    Another stanza.\n\n\n\nII.\n\nRIVERS.\n\n{_words(30, 'r')}"
+    chapters = "\n\n\n\n".join(f"CHAPTER {n}.\n\n{name}.\n\n{_words(40, 'w')}"
+                               for n, name in (("I", "THE START"), ("II", "THE MIDDLE"), ("III", "THE CLOSE")))
+    body = f"A TALE\n\nBy Ann Lee\n\nCopyright, 1902\n\n\n\n{contents}\n\n\n\n\n{chapters}\n\n\n\n{notes}"
+    book = _text_book(tmp_path, body)
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The Start", "Chapter II: The Middle", "Chapter III: The Close",
+        "Historical Notes, I: Harbours", "Historical Notes, II: Rivers"]
+    assert "Copyright" not in _spoken(book)  # before the first listed chapter: front matter
+    assert "Copyright" in _spoken(load_book(tmp_path / "b.txt", options=ReadOptions(include_matter=True)))
+
+
+def test_what_follows_the_end_is_back_matter(tmp_path):
+    body = f"CHAPTER I.\n\n{_words(40, 'a')}\n\n\n\nCHAPTER II.\n\n{_words(40, 'b')}\n\nTHE END.\n\n\n\n" \
+           "BOOKS FOR GIRLS\n\nThe Little Series, cloth, $1.00."
+    book = _text_book(tmp_path, body)
+    assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II"] and "$1.00" not in _spoken(book)
+
+
+def test_dialogue_full_of_dashes_and_quotes_is_not_code(tmp_path):
+    body = f"CHAPTER I.\n\n\"No--not me, not me, no!\"\n\n\"What--books?\"\n\n{_words(20, 'a')}\n\n\n\nCHAPTER II.\n\n" \
+           f"{_words(20, 'b')}"
+    assert CODE_MENTION not in _spoken(_text_book(tmp_path, body))
+
+
+_PG_HTML = """<html><head><title>The Project Gutenberg eBook of A Tale, by Ann Lee</title>
+<meta name="dc.title" content="A Tale"><meta name="dc.creator" content="Lee, Ann"><meta name="dc.language" content="de">
+</head><body><pre>
+The Project Gutenberg EBook of A Tale, by Ann Lee
+
+This eBook is for the use of anyone anywhere at no cost and with
+almost no restrictions whatsoever.
+
+*** START OF THIS PROJECT GUTENBERG EBOOK A TALE ***
+</pre>
+<h1>A TALE</h1><h2>By</h2><h2>ANN LEE</h2>
+<h2>CONTENTS</h2>
+<p class="toc"><a href="#c1">CHAPTER I.</a></p><p class="toc"><a href="#c2">CHAPTER II.</a></p>
+<p class="toc"><a href="#c3">CHAPTER III.</a></p>
+<h2><a id="c1"></a>CHAPTER I.</h2><h3>THE START</h3>{p}
+<pre>
+  What, not a word for thee, O little tome,
+  Brown-jerkined, friendly-faced, of all my books.
+</pre>
+<h2><a id="c2"></a>CHAPTER II.</h2>{p}<h2>ACT II.</h2>{p}
+<h2><a id="c3"></a>CHAPTER III.</h2>{p}
+<pre>
+End of the Project Gutenberg EBook of A Tale
+
+*** END OF THIS PROJECT GUTENBERG EBOOK A TALE ***
+</pre></body></html>"""
+
+
+def test_gutenberg_html_metadata_header_and_its_own_contents(tmp_path):
+    path = tmp_path / "tale.html"
+    path.write_text(_PG_HTML.replace("{p}", prose(60)), encoding="utf-8")
+    book = load_book(path)
+    # The header's first line names the author as the book does; the catalogue's "Lee, Ann" only without it.
+    assert (book.title, book.author, book.language) == ("A Tale", "Ann Lee", "de")
+    # The page's own contents links place the chapters; a play's "ACT II." set as <h2> is no chapter.
+    assert [c.title for c in book.chapters] == ["CHAPTER I: THE START", "CHAPTER II.", "CHAPTER III."]
+    spoken = _spoken(book)
+    assert "Gutenberg" not in spoken and CODE_MENTION not in spoken and "little tome" in spoken
+
+
+def test_gutenberg_html_title_page_title_is_never_the_books_title(tmp_path):
+    page = _PG_HTML.replace('<meta name="dc.title" content="A Tale"><meta name="dc.creator" content="Lee, Ann">', "")
+    path = tmp_path / "tale.html"
+    path.write_text(page.replace("{p}", prose(60)), encoding="utf-8")
+    book = load_book(path)
+    assert (book.title, book.author) == ("A Tale", "Ann Lee")
+
+
+def test_epub_part_pages_in_hgroups_name_chapters_whose_numbers_restart(tmp_path):
+    part = '<section epub:type="part"><hgroup><h2>Book the {n}</h2><p epub:type="title">{name}</p></hgroup></section>'
+    pages = [
+        ("book-1.xhtml", "", part.format(n="First", name="Recalled to Life")),
+        ("c1.xhtml", "", "<h3>I</h3>" + prose(300, "alpha")),
+        ("c2.xhtml", "", "<h3>II</h3>" + prose(300, "beta")),
+        ("book-2.xhtml", "", part.format(n="Second", name="The Golden Thread")),
+        ("c3.xhtml", "", "<h3>I</h3>" + prose(300, "gamma")),
+    ]
+    nav = toc(li("book-1.xhtml", "Book the First: Recalled to Life", li("c1.xhtml", "I: The Period"),
+                 li("c2.xhtml", "II: The Mail")),
+              li("book-2.xhtml", "Book the Second: The Golden Thread", li("c3.xhtml", "I: Five Years Later")))
+    book = load_book(write_epub(tmp_path / "parts.epub", pages, nav))
+    assert titles(book) == ["Book the First: Recalled to Life, I: The Period",
+                            "Book the First: Recalled to Life, II: The Mail",
+                            "Book the Second: The Golden Thread, I: Five Years Later"]
+
+
+_PG_HTML5 = """<!DOCTYPE html><html lang="en"><head><title>The Project Gutenberg eBook of Emma, by Jane Austen</title>
+<meta name="dc.title" content="Emma"><meta name="dcterms.creator" content="Austen, Jane, 1775-1817">
+<meta name="dc.language" content="en"></head><body>
+<section class="pg-boilerplate pgheader" id="pg-header" lang="en">
+<h2 id="pg-header-heading">The Project Gutenberg eBook of <span id="pg-title-no-subtitle">Emma</span></h2>
+<div>This ebook is for the use of anyone anywhere in the United States and most other parts of the world at
+no cost and with almost no restrictions whatsoever.</div>
+<div class="container" id="pg-machine-header">{fields}<p><strong>Release date</strong>: August 1, 1994 [eBook #158]</p>
+<p><strong>Language</strong>: English</p></div>
+<div id="pg-start-separator"><span>*** START OF THE PROJECT GUTENBERG EBOOK EMMA ***</span></div></section>
+<h1>EMMA</h1>
+<h2>VOLUME I</h2><h2>CHAPTER I</h2>{p}<h2>CHAPTER II</h2>{p}
+<section class="pg-boilerplate pgfooter" id="pg-footer">
+<div id="pg-end-separator"><span>*** END OF THE PROJECT GUTENBERG EBOOK EMMA ***</span></div>
+<div>Updated editions will replace the previous one—the old editions will be renamed.</div>
+<h2>THE FULL PROJECT GUTENBERG LICENSE</h2><p>To protect the Project Gutenberg™ mission ...</p></section>
+</body></html>"""
+
+
+@pytest.mark.parametrize("fields, author", [
+    ('<p><strong>Title</strong>: Emma</p><div id="pg-header-authlist"><p><strong>Author</strong>: Jane Austen</p></div>',
+     "Jane Austen"),
+    ("", "Jane Austen"),  # only the catalogue's "Austen, Jane, 1775-1817"
+])
+def test_gutenberg_html5_edition(tmp_path, fields, author):
+    path = tmp_path / "pg158.html"
+    path.write_text(_PG_HTML5.replace("{fields}", fields).replace("{p}", prose(60)), encoding="utf-8")
+    book = load_book(path)
+    assert (book.title, book.author, book.language) == ("Emma", author, "en")
+    assert "Gutenberg" not in _spoken(book) and "ebook" not in _spoken(book).lower()
+    assert [c.title for c in book.chapters][-1] == "CHAPTER II"
+
+
+@pytest.mark.parametrize("pre, prose_", [
+    ("  What, not a word for thee, O little tome,\n  Brown-jerkined, friendly-faced, of all my books", True),
+    ("      | PISCATOR |\n      | VIATOR   |", True),
+    ("Iz. Wa.", True),
+    ("     * The most fascinating woman in Petersburg.", True),
+    ("1st Gent. An ancient land in ancient oracles\n   Is called \"law-thirsty\": all the struggle there", True),
+    ("An's life is but vain; for 'tis subject to pain, and sorrow,\n  and short as a buble; 'tis a hodge podge of "
+     "business, and mony, and\n  care; and care, and mony, and trouble.", True),
+    ("$ make install", False),
+    ("apt-get install foo bar", False),
+    ("break : . continue eval exec exit export readonly return set\nshift trap unset", False),
+    ("Package: eg-tools\nDescription: simple exemplification system (utilities)", False),
+    ("INFO-DIR-SECTION Individual utilities\nSTART-INFO-DIR-ENTRY", False),
+    ("x = foo(1, 2)\nprint(x)", False),
+    ("configure.ac --+-> autoreconf", False),
+])
+def test_pre_blocks_of_verse_and_prose_are_text_and_code_stays_code(pre, prose_):
+    from app.book.cleanup import reads_as_prose
+
+    assert reads_as_prose(pre) is prose_
+
+
+def test_include_matter_reads_gutenberg_html_licence_as_its_own_chapter(tmp_path):
+    path = tmp_path / "tale.html"
+    path.write_text(_PG_HTML.replace("{p}", prose(60)).replace(
+        "*** END OF THIS PROJECT GUTENBERG EBOOK A TALE ***",
+        "*** END OF THIS PROJECT GUTENBERG EBOOK A TALE ***\n\nTHE FULL PROJECT GUTENBERG LICENSE\nPLEASE READ THIS"),
+        encoding="utf-8")
+    book = load_book(path, options=ReadOptions(include_matter=True))
+    assert book.chapters[-1].title == "The Project Gutenberg License"
+    assert "PLEASE READ THIS" in " ".join(book.chapters[-1].paragraphs)
+    assert "This eBook is for the use of anyone anywhere" in _spoken(book) and CODE_MENTION not in _spoken(book)
+
+
+def test_chapter_the_last_is_a_chapter(tmp_path):
+    body = "\n\n\n\n".join(f"CHAPTER {label}.\n\n{_words(40, 'w')}" for label in ("XLI", "XLII", "THE LAST"))
+    assert [c.title for c in _text_book(tmp_path, body).chapters] == ["Chapter XLI", "Chapter XLII", "Chapter the Last"]
