@@ -1,6 +1,7 @@
 """Spoken forms: text written out as a voice should say it, before any backend sees it.
 
-One module per concern (numbers, dates, roman, links, symbols), the words of
+One module per concern (numbers, dates, sterling, fractions, labels, roman, links,
+symbols), the words of
 each language as data (languages.py). The passes run in a fixed order: the
 lexicon first (a user's word beats every rule), then links (which contain dots
 and slashes the later passes would read), then the most specific number forms
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 from app.book.model import Book
 from app.book.normalize import clean_text, is_speakable
-from app.book.spoken import dates, links, numbers, roman, symbols
+from app.book.spoken import dates, fractions, labels, links, numbers, roman, sterling, symbols
 from app.book.spoken.languages import LANGUAGES, Language, base_code, display_name, language_for
 from app.book.spoken.links import LINK_MODES
 
@@ -66,7 +67,8 @@ class Speaker:
             text = self._lexicon_re.sub(hold, text)
         text = links.links(text, lang, self.links)
         text = symbols.bullets(text)
-        digits = bool(lang.n2w) and any(ch.isdigit() for ch in text)
+        # isnumeric, not isdigit: "½" and "¾" are numbers with no digit.
+        digits = bool(lang.n2w) and (any(ch.isnumeric() for ch in text) or "£" in text)
         if digits:
             text = dates.times(text, lang)
         text = symbols.abbreviations(text, lang)
@@ -74,10 +76,13 @@ class Speaker:
             # Most prose has no digits: these passes are skipped for it (a cached re-run re-plans the book).
             text = dates.numeric_dates(text, lang)
             text = dates.written_dates(text, lang)
+            text = sterling.sterling(text, lang)  # "£5 10s. 6d." before money reads "£5" alone
             text = numbers.money(text, lang)
             text = numbers.percent(text, lang)
             text = numbers.units(text, lang)
+            text = fractions.fractions(text, lang)  # "4½", "2 1/4" before the plain "3/4" below
             text = numbers.fractions(text, lang)
+            text = labels.labels(text, lang)
             text = numbers.multipliers(text, lang)
         text = roman.romans(text, lang)
         if digits:

@@ -1,0 +1,33 @@
+"""Numbers with a letter: house numbers ("12B" -> "twelve B"), book sizes ("12mo"), labels ("1.E.8").
+
+A number glued to letters is otherwise a name the voice reads as printed ("MP3",
+"H.264"); these two shapes are read as a listener says them. A capital after the
+digits is a house, flat or room letter (or a unit a voice says as its letter anyway:
+"4K", "3D"); the printers' sizes are the old words for a sheet folded so many times.
+"""
+from __future__ import annotations
+
+import re
+
+from app.book.spoken.languages import Language
+from app.book.spoken.numbers import cardinal
+
+#: Book sizes said with their Latin names; the others are the number with "-mo" ("twelvemo").
+_SIZES = {"4to": "quarto", "8vo": "octavo"}
+
+
+def labels(text: str, lang: Language) -> str:
+    """Return text with lettered house and room numbers and book sizes read (English)."""
+    if lang.code != "en":
+        return text
+
+    def size(m: re.Match) -> str:
+        return _SIZES.get(m[0].lower()) or f"{cardinal(int(m[1]), lang)}mo"
+
+    text = re.sub(r"(?<![\w.,])(?:4to|8vo|(\d{1,2})mo)\b", size, text, flags=re.IGNORECASE)
+    # A section label of numbers and capitals: "1.E.8" -> "one E eight" (a version "1.2.3" is plain's).
+    text = re.sub(r"(?<![\w.])\d+(?:\.(?:[A-Z]|\d+))*\.[A-Z](?:\.(?:[A-Z]|\d+))*(?![\w]|\.\w)",
+                  lambda m: " ".join(cardinal(int(p), lang) if p.isdigit() else p for p in m[0].split(".")), text)
+    # "12B", "221B": one capital after up to four digits, not a part of a longer name ("12B-3", "4K60").
+    return re.sub(r"(?<![\w.,/-])(\d{1,4})([A-Z])(?![\w-]|[.,]\d)",
+                  lambda m: f"{cardinal(int(m[1]), lang)} {m[2]}", text)
