@@ -82,7 +82,9 @@ def _repeats(expected: list[str], heard: list[str], n: int = 3) -> bool:
 def score(text: str, heard: Transcript, *, language: str | None = None,
           thresholds: Thresholds = Thresholds()) -> Score:
     """Return how well `heard` says `text` (its spoken form), and what is wrong if anything."""
-    expected, got = normalize(text), normalize(heard.text)
+    # One normalizer for both sides (app/book/spoken); the heard numbers read to fit the text's words.
+    expected = normalize(text, language)
+    got = normalize(heard.text, language, like=expected)
     got = _join_compounds(got, set(expected))
     expected = _join_compounds(expected, set(got))
     if not expected:

@@ -22,6 +22,39 @@ def test_spoken_forms_compare_equal(text, heard):
     assert sc.score(text, Transcript(heard)).errors == 0, (normalize(text), normalize(heard))
 
 
+#: Chunk texts as planning makes them (app/book/spoken), and how Whisper writes clean speech of them.
+@pytest.mark.parametrize("written, heard", [
+    # The sentence: Whisper writes the time with a point and the money with digits.
+    ("In 1984, Dr. Smith paid $3.50 for it at 10:30 on the 5th of May.",
+     "In 1984, Dr. Smith paid $3.50 for it at 10.30 on the 5th of May."),
+    ("In 1984, Dr. Smith paid $3.50 for it at 10:30 on the 5th of May.",
+     "In 1984, Dr. Smith paid 3.50 for it at 10:30 on the 5th of May."),
+    ("It cost 2s. 6d. and a loaf at 8½d.", "It cost two shillings and six pence and a loaf at eight and a half pence."),
+    ("He paid £5 10s. 6d. for it.", "He paid £5, 10 shillings and 6 pence for it."),
+    ("He lived at 12B Baker Street, 4½ miles off.", "He lived at 12 B Baker Street, 4 and a half miles off."),
+    ("On the 21st of June 1815 there were 1,200 men.", "On the 21st of June, 1815, there were 1200 men."),
+    ("Henry VIII and Chapter IV", "Henry the Eighth and Chapter 4"),
+    ("at 9:05 p.m. the 3 boys left", "at 9.05 PM the three boys left"),
+    ("Emma's letter came.", "Emma letter came."),
+])
+def test_clean_speech_of_numbers_is_heard_as_said(written, heard):
+    from app.book.spoken import speak
+
+    chunk = speak(written)  # what the backend is asked to say
+    result = sc.score(chunk, Transcript(heard), language="en")
+    assert result.errors == 0 and result.ok, (normalize(chunk), normalize(heard, like=normalize(chunk)))
+
+
+def test_the_listener_has_no_number_rules_of_its_own():
+    # One normalizer for speaking and listening: the listen side reads numbers with app/book/spoken.
+    import inspect
+
+    from app.listen import normalize as listen_normalize
+
+    source = inspect.getsource(listen_normalize)
+    assert "num2words" not in source and "from app.book.spoken import Speaker" in source
+
+
 @pytest.mark.parametrize("heard, problems", [
     (TEXT, ()),
     ("He carried a small lamp and a heavy bag of tools up the stair.", ()),  # one slip is tolerated
