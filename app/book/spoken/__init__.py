@@ -27,6 +27,8 @@ __all__ = ["LANGUAGES", "LINK_MODES", "Language", "Speaker", "base_code", "displ
 _PLACEHOLDER = 0xE000
 _PLACEHOLDERS = 0xF8FF - 0xE000 + 1
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+#: Text the number passes have work in: a digit of any script, a vulgar fraction, a pound sign.
+_NUMERIC = re.compile("[\\d\u00bc-\u00be\u2150-\u215e\u00a3]")
 
 
 class Speaker:
@@ -67,8 +69,8 @@ class Speaker:
             text = self._lexicon_re.sub(hold, text)
         text = links.links(text, lang, self.links)
         text = symbols.bullets(text)
-        # isnumeric, not isdigit: "½" and "¾" are numbers with no digit.
-        digits = bool(lang.n2w) and (any(ch.isnumeric() for ch in text) or "£" in text)
+        # Not only digits: "½" and "¾" are numbers, and "£ s. d." is money without one.
+        digits = bool(lang.n2w) and _NUMERIC.search(text) is not None
         if digits:
             text = dates.times(text, lang)
         text = symbols.abbreviations(text, lang)
