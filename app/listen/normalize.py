@@ -6,8 +6,9 @@ the narrator was asked to say and what Whisper wrote for it meet as the same wor
 There are no number rules here. On top of that, tolerance for how a recognizer
 writes what it heard: a number it wrote in another notation than the book's
 ("10.30" for "ten thirty", "3.50" for "three dollars and fifty cents") is read the
-way that fits the chunk's words; possessives, hyphens, case, punctuation and
-British spellings are folded away.
+way that fits the chunk's words, and a word the chunk has as printed ("co.")
+is not expanded; hyphens, case, punctuation, apostrophes and British spellings
+are folded away.
 """
 from __future__ import annotations
 
@@ -34,9 +35,9 @@ SYMBOLS: dict[str, str] = {"&": " and ", "%": " percent ", "+": " plus ", "@": "
 
 #: A number as a recognizer writes it: "$3.50", "10.30", "1,200", "5th", "1984".
 _HEARD_NUMBER = re.compile(r"(?<![\w.,:])[$£€]?\d[\d,.:]*(?:st|nd|rd|th)?(?![\w])")
+#: A short word with a full stop, which the spoken form may expand ("Co." -> "Company").
+_HEARD_ABBREVIATION = re.compile(r"\b([A-Za-z]{1,5})\.")
 _NOT_WORD = re.compile(r"[^\w' ]+")
-#: Words whose "'s" is "is" or "us", not a possessive: "it's" stays "its", as a recognizer may write it.
-_CONTRACTED = frozenset("it he she that there what who here let where how".split())
 
 
 @functools.lru_cache(maxsize=8)
@@ -69,10 +70,8 @@ def _fold(text: str) -> list[str]:
     text = _NOT_WORD.sub(" ", text.lower().replace("-", " ").replace("_", " "))
     words = []
     for raw in text.split():
-        word = raw.strip("'")
-        if word.endswith("'s") and word[:-2] not in _CONTRACTED:
-            word = word[:-2]  # a possessive: "Emma's" heard as "Emma" or "Emmas" is the name said
-        word = word.replace("'", "")  # "don't" and "dont" compare equal
+        # "don't" and "dont" compare equal; "Emma's" heard "Emma" is forgiven by its sounds (score.py).
+        word = raw.strip("'").replace("'", "")
         if word:
             words.append(VARIANTS.get(word, word))
     return words
@@ -93,6 +92,8 @@ def normalize(text: str, language: str | None = None, *, like: list[str] | None 
             return max(readings, key=lambda r: _fits(_fold(r), vocabulary, joined))
 
         text = _HEARD_NUMBER.sub(fit, text)
+        # A word the chunk has as printed stays so: "co." in the text, heard "Co.", is not "Company".
+        text = _HEARD_ABBREVIATION.sub(lambda m: m[1] if m[1].lower() in vocabulary else m[0], text)
     return _fold(speaker(text))
 
 
