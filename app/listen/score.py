@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.listen.normalize import normalize
-from app.listen.phonetic import LOOSE_DISTANCE, sound_alike
+from app.listen.phonetic import LOOSE_DISTANCE, distance, sound_alike
 from app.listen.transcript import Transcript
 
 #: Problem names, one line each, as they appear in the report.
@@ -34,6 +34,16 @@ class Thresholds:
     tail_words: int = 3
     #: Detected-language confidence above which another language rejects the take.
     language_confidence: float = 0.8
+    #: Phoneme distance of the whole take to the whole text (0 the same sounds, 1 none alike) within
+    #: which word errors are the recognizer's spelling, not the narrator's fault. Measured on Piper
+    #: reading 144 chunks of seven Standard Ebooks titles, heard by tiny.en: clean takes the word
+    #: count rejected lie at 0.11-0.21 (names, "Thank you for joining us" invented after the last
+    #: word); a skipped phrase is 0.45-0.54, a stutter 0.30, "Gulls flew over the sky" 0.91.
+    whole_distance: float = 0.25
+    #: The same for a chunk of at most `short_words` words, where one misheard word weighs more:
+    #: Latin in an English book heard as English ("Passus erat" heard "Pass us your rat", 0.36).
+    short_whole_distance: float = 0.4
+    short_words: int = 6
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,9 @@ def score(text: str, heard: Transcript, *, language: str | None = None,
     subs, dels, ins = _said_wrong(out, expected, got, language)
     wrong = subs + dels + ins
     problems: list[str] = []
+    if (wrong >= thresholds.min_errors and wrong / len(expected) > thresholds.max_error
+            and _same_sounds(expected, got, language, thresholds)):
+        wrong = subs = dels = ins = 0  # the words are misspelled, the sounds are the text's
     if wrong >= thresholds.min_errors and wrong / len(expected) > thresholds.max_error:
         if dels >= max(thresholds.min_errors, ins):
             problems.append(MISSING)
@@ -118,6 +131,13 @@ def score(text: str, heard: Transcript, *, language: str | None = None,
         problems.append(SILENCE)
     return Score(rate, errors, len(expected), tuple(dict.fromkeys(problems)), heard.text,
                  misheard=errors - wrong)
+
+
+def _same_sounds(expected: list[str], got: list[str], language: str | None, thresholds: Thresholds) -> bool:
+    """Return whether the whole take sounds like the whole text, though its words differ."""
+    limit = thresholds.short_whole_distance if len(expected) <= thresholds.short_words else thresholds.whole_distance
+    found = distance(expected, got, language)
+    return found is not None and found <= limit
 
 
 def _said_wrong(out, expected: list[str], got: list[str], language: str | None) -> tuple[int, int, int]:

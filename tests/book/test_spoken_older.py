@@ -49,6 +49,14 @@ OLDER = {
         ("paragraph 1.E.8.", "paragraph one E eight."),
         ("MP3 and H.264", "MP3 and H.264"),  # names stay as printed
     ],
+    "chapter and verse": [
+        ("Ecclesiastes 2:4", "Ecclesiastes two, verse four"),
+        ("Psalm 127:2.", "Psalm one hundred and twenty-seven, verse two."),
+        ("Matthew 5:3-10.", "Matthew five, verses three to ten."),
+        ("John 3:16", "John three sixteen"),  # a clock time's shape, said as people say it
+        ("a 2:1 majority", "a two to one majority"),
+        ("At 9:5 he left", "At nine to five he left"),
+    ],
     "ordinals": [
         ("on the 5th of May", "on the fifth of May"),
         ("On the 5th of May, 1660", "On the fifth of May sixteen sixty"),

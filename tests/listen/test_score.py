@@ -113,6 +113,26 @@ def test_a_rare_word_misheard_between_words_heard_right_is_not_said_wrong(text, 
     assert result.ok and result.misheard > 0, result
 
 
+@pytest.mark.parametrize("text, heard", [
+    # Clean takes of Piper that tiny.en spelled wrong word by word, the sounds all there (the whole
+    # take within Thresholds.whole_distance of the text): names, and a phrase invented after the end.
+    ("You will, therefore, permit me to repeat, emphatically, that Marley was as dead as a doornail.",
+     "You will, therefore, permit me to repeat, emphatically, that Marley was as dead as a Thank you for joining us."),
+    ("Scrooge was his sole executor, his sole administrator, his sole assign, his sole residuary legatee, "
+     "his sole friend, and sole mourner.",
+     "This crewed was his sole executor, the sole administrator, the sole sign, the sole residuary The soul "
+     "friend, and soul mourner."),
+    ("Miss Bennet\u2019s pleasing manners grew on the good will of Missus Hurst and Miss Bingley;",
+     "Miss Bennett's pleasing manners grew on the good will have missed us first in Miss Bingley."),
+    # Latin in an English book, heard as English: a short chunk, one word weighs more.
+    ("Passus erat\u2014", "Pass us your rat."),
+    ("Lucan, De Catone", "Looking to Cat On."),
+])
+def test_a_take_with_the_text_s_sounds_is_not_said_wrong(text, heard):
+    result = sc.score(text, Transcript(heard), language="en")
+    assert result.ok and result.wrong_rate == 0, result
+
+
 def test_a_word_the_text_has_as_printed_is_not_expanded_when_heard():
     # The chunk keeps "co." (the county); Whisper writes "Co.", which the spoken form would make "Company".
     assert sc.score("of Cottenham, co. Cambridge, in the year", Transcript("of Cottenham, Co., Cambridge, in the year")).errors == 0
