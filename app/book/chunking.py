@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pysbd
 
 from app.book.model import Chapter
+from app.book.normalize import is_speakable
 
 
 class Pause(enum.Enum):
@@ -131,9 +132,9 @@ def _safe_sentences(paragraph: str) -> list[str]:
     return pieces
 
 
-def has_word(text: str) -> bool:
-    """Return whether text holds something a voice can say: a letter or a digit of any script."""
-    return any(ch.isalnum() for ch in text)
+#: Whether text holds something a voice can say: a letter or a digit of any script (the same test
+#: planning drops wordless paragraphs with).
+has_word = is_speakable
 
 
 def count_words(text: str) -> int:

@@ -229,7 +229,8 @@ def test_spoken_text_is_stable_when_spoken_again():
 
 _PIECES = st.sampled_from(
     list("0123456789 .,:;/-\u2013%$\u20ac\u00a3\u00b0#&*+=xXIVXLCDMivs@_~\u00a7()[]'\"\u00a0\ue000")
-    + ["Dr.", "St.", "Henry ", "Chapter ", "km", "a.m.", "z. B.", "http://", "www.", ".org", "1867", "3/4/2021"]
+    + ["Dr.", "St.", "Henry ", "Chapter ", "km", "a.m.", "z. B.", "http://", "www.", ".org", "1867", "3/4/2021",
+       "s.", "d.", "l.", "\u00bd", "\u00be", "\u2044", "mo", "B", "the ", "th", "ly", "Psalm "]
 )
 
 

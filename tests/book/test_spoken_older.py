@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.book.spoken import speak
 
@@ -94,3 +96,18 @@ def test_no_doubled_word_and_stable_when_spoken_again(src):
     once = speak(src, "en")
     assert not re.search(r"\b(the|and|of)\s+\1\b", once, re.IGNORECASE), once
     assert speak(once, "en") == once
+
+
+_OLDER_PIECES = st.sampled_from([
+    "£5", "10s.", "6d.", "2s. 6d.", "8½d.", "½", "¾", "4", "12", "B", "12B", ".", "the", "5th", "of May",
+    "1\u20442", "2 1/4", "Psalm 2:4", "12mo", "1.E.8", "Charles I", "I saw", "Henry VIII", ",", "x²", "$.90",
+    "2ndly", "£4½", "1¼d.", "£ s. d.", "in the 90s.",
+])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(_OLDER_PIECES, max_size=12).map(" ".join))
+def test_any_mix_of_older_forms_is_written_out_and_stable(text):
+    once = speak(text, "en")
+    assert speak(once, "en") == once
+    assert not re.search("[£$½¾¼\u2044²]", once), once

@@ -76,13 +76,13 @@ class Speaker:
         text = symbols.abbreviations(text, lang)
         if digits:
             # Most prose has no digits: these passes are skipped for it (a cached re-run re-plans the book).
+            text = sterling.sterling(text, lang)  # "£5 10s. 6d." and "8½d." before money and fractions
+            text = fractions.fractions(text, lang)  # "4½", "2 1/4" before dates ("May 1⁄2") and "3/4"
             text = dates.numeric_dates(text, lang)
             text = dates.written_dates(text, lang)
-            text = sterling.sterling(text, lang)  # "£5 10s. 6d." before money reads "£5" alone
             text = numbers.money(text, lang)
             text = numbers.percent(text, lang)
             text = numbers.units(text, lang)
-            text = fractions.fractions(text, lang)  # "4½", "2 1/4" before the plain "3/4" below
             text = numbers.fractions(text, lang)
             text = labels.labels(text, lang)
             text = numbers.multipliers(text, lang)

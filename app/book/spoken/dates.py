@@ -78,7 +78,7 @@ def written_dates(text: str, lang: Language) -> str:
     text = re.sub(rf"\b(?P<month>{months})\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s(?P<year>\d{{4}}))?\b(?!:)",
                   month_day, text)
     # "on the 5th of May" keeps its own "the": the day is not given a second one.
-    return re.sub(rf"(?:\b(?P<the>[Tt]he)\s)?\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s(?:of\s)?(?P<month>{months})"
+    return re.sub(rf"(?:\b(?P<the>[Tt]he)\s)?(?<![£$€\w.,])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s(?:of\s)?(?P<month>{months})"
                   rf"(?:,?\s(?P<year>\d{{4}}))?\b", lambda m: _day_of(m, index, lang), text)
 
 

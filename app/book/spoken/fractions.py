@@ -57,25 +57,34 @@ def fractions(text: str, lang: Language) -> str:
     if lang.code != "en" or not _ANY_FRACTION.search(text):
         return text  # most paragraphs: one quick scan instead of three patterns tried at every character
 
+    symbols = "".join(re.escape(c) for c in lang.currencies if len(c) == 1)
+
     def percent(m: re.Match) -> str:
         return f" {lang.percent}" if m["pct"] else ""
 
     def glued(m: re.Match) -> str:
         whole = f"{cardinal(int(m['whole'].replace(',', '')), lang)} " if m["whole"] else ""
-        return whole + vulgar_words(m["frac"], lang, mixed=bool(whole)) + percent(m)
-
-    text = re.sub(rf"(?<![\w.,])(?P<whole>\d{{1,3}}(?:,\d{{3}})+|\d+)?[\s\u2009\u202f]?(?P<frac>[{VULGAR}])"
-                  rf"(?P<pct>\s?%)?", glued, text)
+        said = whole + vulgar_words(m["frac"], lang, mixed=bool(whole)) + percent(m)
+        if m["cur"]:
+            return f"{said} {lang.currencies[m['cur']][1]}"  # "£4½": four and a half pounds
+        return said
 
     def slashed(m: re.Match) -> str:
         top, bottom = int(m["top"]), int(m["bottom"])
         if not 0 < top < bottom <= MAX_DENOMINATOR:
             return m[0]
         whole = f"{cardinal(int(m['whole']), lang)} " if m["whole"] else ""
-        return whole + fraction_words(top, bottom, lang, mixed=bool(whole)) + percent(m)
+        said = whole + fraction_words(top, bottom, lang, mixed=bool(whole)) + percent(m)
+        return f"{said} {lang.currencies[m['cur']][1]}" if m["cur"] else said
 
+    cur = rf"(?:(?P<cur>[{symbols}])\s?(?=\d))?"
     # "2 1/4" and "1⁄2": a whole number then a proper fraction; plain "3/4" is numbers.fractions' (or a date's).
-    text = re.sub(r"(?<![\w./,])(?:(?P<whole>\d+)[\s\u2009\u202f-])?(?P<top>\d{1,2})\u2044(?P<bottom>\d{1,2})"
-                  r"(?![\w/\u2044]|\.\d)(?P<pct>\s?%)?", slashed, text)
-    return re.sub(r"(?<![\w./,])(?P<whole>\d+) (?P<top>\d{1,2})/(?P<bottom>\d{1,2})(?![\w/]|\.\d)(?P<pct>\s?%)?",
-                  slashed, text)
+    text = re.sub(rf"(?<![\w./,{symbols}]){cur}(?:(?P<whole>\d+)[\s\u2009\u202f-])?(?P<top>\d{{1,2}})\u2044"
+                  rf"(?P<bottom>\d{{1,2}})(?![\w/\u2044]|\.\d)(?P<pct>\s?%)?", slashed, text)
+    text = re.sub(rf"(?<![\w./,{symbols}]){cur}(?P<whole>\d+) (?P<top>\d{{1,2}})/(?P<bottom>\d{{1,2}})"
+                  rf"(?![\w/]|\.\d)(?P<pct>\s?%)?", slashed, text)
+    # Then the characters: "4½", "£4½" (after the slashes, so "1⁄2 ½" keeps both).
+    return re.sub(rf"(?<![\w.,{symbols}])(?:(?P<cur>[{symbols}])\s?(?=\d))?"
+                  rf"(?P<whole>\d{{1,3}}(?:,\d{{3}})+|\d+)?[\s\u2009\u202f]?(?P<frac>[{VULGAR}])"
+                  rf"(?P<pct>\s?%)?", glued, text)
+
