@@ -34,9 +34,19 @@ VARIANTS: dict[str, str] = {
 SYMBOLS: dict[str, str] = {"&": " and ", "%": " percent ", "+": " plus ", "@": " at ", "=": " equals "}
 
 #: A number as a recognizer writes it: "$3.50", "10.30", "1,200", "5th", "1984".
-_HEARD_NUMBER = re.compile(r"(?<![\w.,:])[$£€]?\d[\d,.:]*(?:st|nd|rd|th)?(?![\w])")
+_HEARD_NUMBER = r"(?<![\w.,:])[$£€]?\d[\d,.:]*(?:st|nd|rd|th)?(?![\w])"
+
+
+@functools.lru_cache(maxsize=8)
+def _heard_number(months: tuple[str, ...]) -> re.Pattern:
+    """Return the pattern of a heard number, with the month after it when there is one ("5 May")."""
+    if not months:
+        return re.compile(_HEARD_NUMBER)
+    # With the "the" before it too, so that "the 5th of May" is read whole, with one "the".
+    return re.compile(rf"(?:\b[Tt]he\s)?{_HEARD_NUMBER}(?:\s(?:of\s)?(?:{'|'.join(months)})\b)?")
 #: A short word with a full stop, which the spoken form may expand ("Co." -> "Company").
 _HEARD_ABBREVIATION = re.compile(r"\b([A-Za-z]{1,5})\.")
+_PER_CENT = re.compile(r"\bper\s+cent\b")
 _NOT_WORD = re.compile(r"[^\w' ]+")
 
 
@@ -55,6 +65,9 @@ def _readings(token: str, speaker: Speaker) -> list[str]:
         said.append(speaker(digits.replace(".", ":")))  # a clock time written with a point
     if re.fullmatch(r"\d+(?:\.\d{1,2})?", digits) and digits == token and lang.currencies:
         said.extend(speaker(f"{symbol}{digits}") for symbol in list(lang.currencies)[:4])  # money heard bare
+    fraction = {"5": "½", "25": "¼", "75": "¾"}.get(digits.partition(".")[2]) if "." in digits else None
+    if fraction and re.fullmatch(r"\d+\.\d+", digits):
+        said.append(speaker(digits.partition(".")[0] + fraction))  # "4.5" heard for "four and a half"
     if re.fullmatch(r"\d{4}", digits):
         said.extend([year(int(digits), lang), cardinal(int(digits), lang)])
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+|\d+", digits):
@@ -68,6 +81,7 @@ def _fold(text: str) -> list[str]:
     for symbol, spoken in SYMBOLS.items():
         text = text.replace(symbol, spoken)
     text = _NOT_WORD.sub(" ", text.lower().replace("-", " ").replace("_", " "))
+    text = _PER_CENT.sub("percent", text)  # the older spelling, and the recognizer's "%"
     words = []
     for raw in text.split():
         # "don't" and "dont" compare equal; "Emma's" heard "Emma" is forgiven by its sounds (score.py).
@@ -91,7 +105,7 @@ def normalize(text: str, language: str | None = None, *, like: list[str] | None 
             readings = _readings(m[0], speaker)
             return max(readings, key=lambda r: _fits(_fold(r), vocabulary, joined))
 
-        text = _HEARD_NUMBER.sub(fit, text)
+        text = _heard_number(speaker.language.months).sub(fit, text)
         # A word the chunk has as printed stays so: "co." in the text, heard "Co.", is not "Company".
         text = _HEARD_ABBREVIATION.sub(lambda m: m[1] if m[1].lower() in vocabulary else m[0], text)
     return _fold(speaker(text))

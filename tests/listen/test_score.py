@@ -36,6 +36,11 @@ def test_spoken_forms_compare_equal(text, heard):
     ("Henry VIII and Chapter IV", "Henry the Eighth and Chapter 4"),
     ("at 9:05 p.m. the 3 boys left", "at 9.05 PM the three boys left"),
     ("Emma's letter came.", "Emma letter came."),
+    # tiny.en on Piper (tests/literature/test_heard.py): a half as a decimal, "per cent" as "%".
+    ("On the 3rd of June 1665 the Navy owed him £1,200, at 6 per cent, and 8½d. a day besides.",
+     "On the 3rd of June 1665, the Navy owed him 1,200 pounds at 6%, and 8.5 pence a day besides."),
+    ("In 1984, Dr. Smith paid $3.50 for the paper at 10:30 on the 5th of May.",
+     "In 1984, Dr. Smith paid $3.50 for the paper at 10.30 on 5 May."),
 ])
 def test_clean_speech_of_numbers_is_heard_as_said(written, heard):
     from app.book.spoken import speak
