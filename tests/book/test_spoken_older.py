@@ -29,7 +29,10 @@ OLDER = {
         ("a sum of £ s. d. in columns, 3d.", "a sum of pounds, shillings and pence in columns, three pence."),
         ("£5.50", "five pounds and fifty pence"),
         ("each $.90", "each ninety cents"),
-        # Not money: a decade, a bare plural, three-D.
+        # Not money: the older way of writing 2nd and 3rd, a decade.
+        ("on the 3d of May", "on the third of May"),
+        ("the 2d regiment marched", "the second regiment marched"),
+        ("the 22d. of June", "the twenty-second of June"),
         ("in the 90s.", "in the nineties."),
         ("the 1860s", "the eighteen sixties"),
     ],

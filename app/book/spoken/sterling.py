@@ -14,7 +14,7 @@ import re
 
 from app.book.spoken.fractions import VULGAR, vulgar_words
 from app.book.spoken.languages import Language
-from app.book.spoken.numbers import cardinal
+from app.book.spoken.numbers import cardinal, ordinal
 
 #: "£5", "£1,200" or "5l." (the older way of writing pounds, only before shillings or pence).
 _POUNDS = r"(?:£\s?(?P<pounds>\d{1,3}(?:,\d{3})+|\d+)|(?P<lpounds>\d+)l\.)"
@@ -50,6 +50,22 @@ def _pence(written: str, lang: Language) -> str | None:
     return _unit(cardinal(number, lang), "penny", "pence", number == 1)
 
 
+def _ending(words: str, m: re.Match, has_stop: bool, found: str) -> str:
+    """Return the words with the stop kept where the abbreviation's stop also ended the sentence."""
+    if has_stop and re.match(r"\s*$|\s+[A-Z\"\u201c\u2018]", m.string[m.end():]):
+        words += "."  # "gave 18d. Then"
+    return words + m[0][len(found):]
+
+
+def _old_ordinal(m: re.Match) -> bool:
+    """Return whether "2d." or "3d." is the older way of writing "2nd", "3rd" ("the 3d. of May")."""
+    written = m["pence"]
+    if not written.isdigit() or int(written) % 10 not in (2, 3) or int(written) % 100 in (12, 13):
+        return False
+    before = m.string[:m.start()].rstrip().rsplit(None, 1)
+    return (bool(before) and before[-1].lower() == "the") or bool(re.match(r"\s+of\b", m.string[m.end():]))
+
+
 def sterling(text: str, lang: Language) -> str:
     """Return text with pounds, shillings and pence amounts written out (English only)."""
     if lang.code != "en":
@@ -69,6 +85,8 @@ def sterling(text: str, lang: Language) -> str:
                 return m[0]  # "in the 90s.": a decade ("the 36s." and "the 10s." are sums)
         if only_one and (m["pounds"] or m["lpounds"]):
             return m[0]  # "£5" alone (or "£5.50") is for the general money rule
+        if only_one and m["pence"] and _old_ordinal(m):
+            return _ending(ordinal(int(m["pence"]), lang), m, has_stop, found)  # "the 3d of May": the third
         if only_one and m["pence"] and not has_stop:
             return m[0]  # "3d" is three-D
         parts = []
@@ -87,9 +105,7 @@ def sterling(text: str, lang: Language) -> str:
             elif not parts:
                 parts.append("no pence")
         words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" {lang.and_word} {parts[-1]}"
-        if has_stop and re.match(r"\s*$|\s+[A-Z\"\u201c\u2018]", m.string[m.end():]):
-            words += "."  # the abbreviation's stop also ended the sentence: "gave 18d. Then"
-        return words + m[0][len(found):]
+        return _ending(words, m, has_stop, found)
 
     # The column heads of an account: "£ s. d." (or "l. s. d.").
     text = re.sub(r"(?<![\w£])(?:£|l\.)\s?s\.\s?d\.", "pounds, shillings and pence", text)
