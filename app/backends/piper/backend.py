@@ -144,47 +144,34 @@ class PiperBackend(Backend):
         """Write the chunk's WAV and return the second each of Piper's sentences starts at."""
         # Piper's synthesis is deterministic for a given voice; `seed` is unused.
         self.start()
-        try:
-            # Piper yields one audio chunk per sentence. The first is awaited before the file is opened:
-            # `wave` cannot close a file without a format, and its "# channels not specified" would
-            # hide the real fault (a text Piper says nothing for).
-            pieces = iter(self._voice.synthesize(text, syn_config=self._syn_config()))
-            first = next(pieces, None)
-        except Exception as exc:  # onnxruntime/phonemizer errors have no common base
-            raise BackendError(f"Piper could not speak a chunk ({exc}): {_quoted(text)}") from exc
-        if first is None:
-            raise BackendError(f"Piper produced no audio for {_quoted(text)}",
-                               hint="The text has nothing Piper can say; export it with --export-text to see it")
         starts: list[float] = []
         frames = 0
         try:
             with wave.open(str(out_path), "wb") as wav:
-                wav.setframerate(first.sample_rate)
-                wav.setsampwidth(first.sample_width)
-                wav.setnchannels(first.sample_channels)
-                piece = first
-                while piece is not None:
-                    # Where each sentence begins is exact timing.
+                # Piper yields one audio chunk per sentence: where each begins is exact timing.
+                for n, piece in enumerate(self._voice.synthesize(text, syn_config=self._syn_config())):
+                    if n == 0:
+                        wav.setframerate(piece.sample_rate)
+                        wav.setsampwidth(piece.sample_width)
+                        wav.setnchannels(piece.sample_channels)
                     starts.append(frames / piece.sample_rate)
                     data = piece.audio_int16_bytes
                     wav.writeframes(data)
                     frames += len(data) // (piece.sample_width * piece.sample_channels)
-                    piece = next(pieces, None)
+                if not starts:
+                    raise BackendError(f"Piper produced no audio for {text[:40]!r}")
+        except BackendError:
+            raise
         except OSError as exc:  # a full disk or a folder in the way is the environment, not the voice
             raise environment_error(exc) or BackendError(f"Piper could not write a chunk ({exc})") from exc
         except Exception as exc:  # onnxruntime/phonemizer errors have no common base
-            raise BackendError(f"Piper could not speak a chunk ({exc}): {_quoted(text)}") from exc
+            raise BackendError(f"Piper could not speak a chunk ({exc})") from exc
         return starts
 
     @property
     def sample_rate(self) -> int:
         self.start()
         return self._voice.config.sample_rate
-
-
-def _quoted(text: str, limit: int = 80) -> str:
-    """Return the chunk's text quoted for a one-line message, shortened past `limit` characters."""
-    return repr(text if len(text) <= limit else text[:limit - 1] + "…")
 
 
 def _cores() -> int:
