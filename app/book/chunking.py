@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pysbd
 
 from app.book.model import Chapter
+from app.book.normalize import is_speakable
 
 
 class Pause(enum.Enum):
@@ -135,6 +136,39 @@ def _safe_sentences(paragraph: str) -> list[str]:
     return pieces
 
 
+#: Whether text holds something a voice can say: a letter or a digit of any script (the same test
+#: planning drops wordless paragraphs with).
+has_word = is_speakable
+
+
+def count_words(text: str) -> int:
+    """Return the words of text: its whitespace-separated tokens that have a word (a dash is none)."""
+    return sum(1 for token in text.split() if has_word(token))
+
+
+def _attach_wordless(pieces: list[str], sep: str = "") -> list[str]:
+    """Return consecutive pieces with every piece that has no word joined to its neighbour.
+
+    A closing quote pysbd cuts off ("blood." + "”"), an ellipsis or dash standing alone: on its
+    own such a piece is a request for no words (Piper returns no audio, a model makes noise), so it
+    travels with the words before it, or, opening the run, with the words after it. With sep=""
+    the pieces are raw slices of one text and are joined exactly as they stood.
+    """
+    out: list[str] = []
+    lead = ""
+    for piece in pieces:
+        if has_word(piece):
+            out.append(lead + piece)
+            lead = ""
+        elif out:
+            out[-1] = out[-1] + sep + piece if sep and piece.strip() else out[-1] + piece
+        elif piece.strip():
+            lead += piece + sep
+    if lead and out:
+        out[0] = lead + out[0]
+    return out
+
+
 def split_sentences(paragraph: str, language: str = "en") -> list[str]:
     """Return the paragraph's sentences, stripped, abbreviation-safe.
 
@@ -166,7 +200,8 @@ def split_sentences(paragraph: str, language: str = "en") -> list[str]:
             flush()
             out.append(part)
     flush()
-    return [s.strip() for s in out if s.strip()]
+    # pysbd keeps every character (clean=False), so the raw pieces rejoin into the paragraph exactly.
+    return [s.strip() for s in _attach_wordless(out) if s.strip()]
 
 
 def _split_long(sentence: str, max_words: int) -> list[str]:
@@ -183,23 +218,30 @@ def _split_long(sentence: str, max_words: int) -> list[str]:
             if hits:
                 cut = hits[-1]
                 break
+        while start + cut < len(words) and not has_word(words[start + cut]):
+            cut += 1  # a closing quote or a dash after the cut goes with the words before it
         pieces.append(" ".join(words[start:start + cut]))
         start += cut
     if start < len(words):
         pieces.append(" ".join(words[start:]))
-    return pieces
+    return _attach_wordless(pieces, " ")
 
 
 def chunk_paragraph(paragraph: str, max_words: int, language: str = "en") -> list[str]:
-    """Return a paragraph packed into chunks of whole sentences of up to max_words words."""
+    """Return a paragraph packed into chunks of whole sentences of up to max_words words.
+
+    Every chunk has a word (see has_word); a paragraph with none gives no chunk at all.
+    """
+    if not has_word(paragraph):
+        return []
     chunks: list[str] = []
     current: list[str] = []
     count = 0
     for sentence in split_sentences(split_tokens(paragraph), language):
-        n = len(sentence.split())
-        parts = [sentence] if n <= max_words else _split_long(sentence, max_words)
+        n = count_words(sentence)
+        parts = [sentence] if len(sentence.split()) <= max_words else _split_long(sentence, max_words)
         for part in parts:
-            n = len(part.split())
+            n = count_words(part)
             if current and count + n > max_words:
                 chunks.append(" ".join(current))
                 current, count = [], 0
@@ -207,7 +249,7 @@ def chunk_paragraph(paragraph: str, max_words: int, language: str = "en") -> lis
             count += n
     if current:
         chunks.append(" ".join(current))
-    return chunks
+    return _attach_wordless(chunks, " ")
 
 
 def chunk_chapter(chapter: Chapter, max_words: int, language: str = "en") -> list[Chunk]:

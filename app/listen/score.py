@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.listen.normalize import normalize
-from app.listen.phonetic import sound_alike
+from app.listen.phonetic import LOOSE_DISTANCE, distance, sound_alike
 from app.listen.transcript import Transcript
 
 #: Problem names, one line each, as they appear in the report.
@@ -34,6 +34,16 @@ class Thresholds:
     tail_words: int = 3
     #: Detected-language confidence above which another language rejects the take.
     language_confidence: float = 0.8
+    #: Phoneme distance of the whole take to the whole text (0 the same sounds, 1 none alike) within
+    #: which word errors are the recognizer's spelling, not the narrator's fault. Measured on Piper
+    #: reading 144 chunks of seven Standard Ebooks titles, heard by tiny.en: clean takes the word
+    #: count rejected lie at 0.11-0.21 (names, "Thank you for joining us" invented after the last
+    #: word); a skipped phrase is 0.45-0.54, a stutter 0.30, "Gulls flew over the sky" 0.91.
+    whole_distance: float = 0.25
+    #: The same for a chunk of at most `short_words` words, where one misheard word weighs more:
+    #: Latin in an English book heard as English ("Passus erat" heard "Pass us your rat", 0.36).
+    short_whole_distance: float = 0.4
+    short_words: int = 6
 
 
 @dataclass(frozen=True)
@@ -82,7 +92,9 @@ def _repeats(expected: list[str], heard: list[str], n: int = 3) -> bool:
 def score(text: str, heard: Transcript, *, language: str | None = None,
           thresholds: Thresholds = Thresholds()) -> Score:
     """Return how well `heard` says `text` (its spoken form), and what is wrong if anything."""
-    expected, got = normalize(text), normalize(heard.text)
+    # One normalizer for both sides (app/book/spoken); the heard numbers read to fit the text's words.
+    expected = normalize(text, language)
+    got = normalize(heard.text, language, like=expected)
     got = _join_compounds(got, set(expected))
     expected = _join_compounds(expected, set(got))
     if not expected:
@@ -98,6 +110,9 @@ def score(text: str, heard: Transcript, *, language: str | None = None,
     subs, dels, ins = _said_wrong(out, expected, got, language)
     wrong = subs + dels + ins
     problems: list[str] = []
+    if (wrong >= thresholds.min_errors and wrong / len(expected) > thresholds.max_error
+            and _same_sounds(expected, got, language, thresholds)):
+        wrong = subs = dels = ins = 0  # the words are misspelled, the sounds are the text's
     if wrong >= thresholds.min_errors and wrong / len(expected) > thresholds.max_error:
         if dels >= max(thresholds.min_errors, ins):
             problems.append(MISSING)
@@ -118,6 +133,13 @@ def score(text: str, heard: Transcript, *, language: str | None = None,
                  misheard=errors - wrong)
 
 
+def _same_sounds(expected: list[str], got: list[str], language: str | None, thresholds: Thresholds) -> bool:
+    """Return whether the whole take sounds like the whole text, though its words differ."""
+    limit = thresholds.short_whole_distance if len(expected) <= thresholds.short_words else thresholds.whole_distance
+    found = distance(expected, got, language)
+    return found is not None and found <= limit
+
+
 def _said_wrong(out, expected: list[str], got: list[str], language: str | None) -> tuple[int, int, int]:
     """Return (substituted, deleted, inserted) words, leaving out spans that sound like the text.
 
@@ -126,9 +148,17 @@ def _said_wrong(out, expected: list[str], got: list[str], language: str | None) 
     """
     subs = dels = ins = 0
     for span in _edit_spans(out.alignments[0]):
-        said = expected[span[0].ref_start_idx:span[-1].ref_end_idx]
+        start, end = span[0].ref_start_idx, span[-1].ref_end_idx
+        said = expected[start:end]
         heard = got[span[0].hyp_start_idx:span[-1].hyp_end_idx]
         if sound_alike(said, heard, language):
+            continue
+        # A rare word or two misheard between words heard right ("solemnised" heard "so ill anised"):
+        # a looser match, as a small model spells a word it does not know by its sounds. A skipped,
+        # repeated or invented phrase is longer, or has nothing heard in its place.
+        anchored = 0 < start and end < len(expected)
+        if (anchored and 1 <= len(said) <= 2 and 1 <= len(heard) <= len(said) + 2
+                and sound_alike(said, heard, language, limit=LOOSE_DISTANCE)):
             continue
         for edit in span:
             if edit.type == "substitute":

@@ -229,6 +229,7 @@ class Scheduler:
             self._later_push(job, now + busy_pause(self._busy_streak))
             return
         if not exc.transient:
+            exc.message = f"{where}: {exc.message}"  # which chapter fails, for an error no retry mends
             raise exc
         job.attempts += 1
         if job.attempts >= MAX_ATTEMPTS:

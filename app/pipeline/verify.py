@@ -33,7 +33,7 @@ from app.pipeline.cache import ChunkCache
 #: Takes a chunk may get (the first included) before it is reported as failing.
 DEFAULT_TAKES = 3
 #: Bump when the verdict layout changes, so old verdicts are re-checked.
-VERDICT_VERSION = 2  # 2: misheard spans (same sounds, other words) no longer reject a take
+VERDICT_VERSION = 3  # 2: misheard spans no longer reject a take; 3: heard text in the chunk's spoken form
 
 
 def take_seed(seed: int, take: int) -> int:

@@ -1,6 +1,7 @@
 """Spoken forms: text written out as a voice should say it, before any backend sees it.
 
-One module per concern (numbers, dates, roman, links, symbols), the words of
+One module per concern (numbers, dates, sterling, fractions, labels, roman, links,
+symbols), the words of
 each language as data (languages.py). The passes run in a fixed order: the
 lexicon first (a user's word beats every rule), then links (which contain dots
 and slashes the later passes would read), then the most specific number forms
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 from app.book.model import Book
 from app.book.normalize import clean_text, is_speakable
-from app.book.spoken import dates, links, numbers, roman, symbols
+from app.book.spoken import dates, fractions, labels, links, numbers, roman, sterling, symbols
 from app.book.spoken.languages import LANGUAGES, Language, base_code, display_name, language_for
 from app.book.spoken.links import LINK_MODES
 
@@ -26,6 +27,8 @@ __all__ = ["LANGUAGES", "LINK_MODES", "Language", "Speaker", "base_code", "displ
 _PLACEHOLDER = 0xE000
 _PLACEHOLDERS = 0xF8FF - 0xE000 + 1
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+#: Text the number passes have work in: a digit of any script, a vulgar fraction, a pound sign.
+_NUMERIC = re.compile("[\\d\u00bc-\u00be\u2150-\u215e\u00a3]")
 
 
 class Speaker:
@@ -66,18 +69,22 @@ class Speaker:
             text = self._lexicon_re.sub(hold, text)
         text = links.links(text, lang, self.links)
         text = symbols.bullets(text)
-        digits = bool(lang.n2w) and any(ch.isdigit() for ch in text)
+        # Not only digits: "½" and "¾" are numbers, and "£ s. d." is money without one.
+        digits = bool(lang.n2w) and _NUMERIC.search(text) is not None
         if digits:
             text = dates.times(text, lang)
         text = symbols.abbreviations(text, lang)
         if digits:
             # Most prose has no digits: these passes are skipped for it (a cached re-run re-plans the book).
+            text = sterling.sterling(text, lang)  # "£5 10s. 6d." and "8½d." before money and fractions
+            text = fractions.fractions(text, lang)  # "4½", "2 1/4" before dates ("May 1⁄2") and "3/4"
             text = dates.numeric_dates(text, lang)
             text = dates.written_dates(text, lang)
             text = numbers.money(text, lang)
             text = numbers.percent(text, lang)
             text = numbers.units(text, lang)
             text = numbers.fractions(text, lang)
+            text = labels.labels(text, lang)
             text = numbers.multipliers(text, lang)
         text = roman.romans(text, lang)
         if digits:

@@ -77,8 +77,9 @@ def written_dates(text: str, lang: Language) -> str:
         return _german_case(text, lang)
     text = re.sub(rf"\b(?P<month>{months})\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s(?P<year>\d{{4}}))?\b(?!:)",
                   month_day, text)
-    return re.sub(rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s(?:of\s)?(?P<month>{months})(?:,?\s(?P<year>\d{{4}}))?\b",
-                  lambda m: _day_of(m, index, lang), text)
+    # "on the 5th of May" keeps its own "the": the day is not given a second one.
+    return re.sub(rf"(?:\b(?P<the>[Tt]he)\s)?(?<![£$€\w.,])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s(?:of\s)?(?P<month>{months})"
+                  rf"(?:,?\s(?P<year>\d{{4}}))?\b", lambda m: _day_of(m, index, lang), text)
 
 
 def _day_of(m: re.Match, index: dict[str, int], lang: Language) -> str:
@@ -86,7 +87,7 @@ def _day_of(m: re.Match, index: dict[str, int], lang: Language) -> str:
     day, month = int(m["day"]), index[m["month"]]
     if not 1 <= day <= 31:
         return m[0]
-    words = f"the {ordinal(day, lang)} of {m['month']}"
+    words = f"{m['the'] or 'the'} {ordinal(day, lang)} of {m['month']}"
     return f"{words} {year(int(m['year']), lang)}" if m["year"] else words
 
 

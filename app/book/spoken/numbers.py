@@ -104,6 +104,8 @@ def money(text: str, lang: Language) -> str:
             return f"{cardinal(value, lang)} {scale.rstrip('.')} {many}"
         whole, frac = int(value), int((value - int(value)) * 100)
         words = f"{_count(Decimal(whole), lang)} {one if whole == 1 else many}"
+        if frac and not whole:
+            return f"{_count(Decimal(frac), lang)} {cent if frac == 1 else cents}"  # "$.90": ninety cents
         if frac:
             words += f" {lang.and_word} {_count(Decimal(frac), lang)} {cent if frac == 1 else cents}"
         return words
@@ -114,6 +116,9 @@ def money(text: str, lang: Language) -> str:
     def after(m: re.Match) -> str:
         return say(m["cur"], m["num"], m["scale"]) or m[0]
 
+    # "$.90", a price in cents written with the point alone.
+    text = _sub(rf"(?<![\w$£€])(?P<cur>{symbols})\.(?P<num>\d\d)(?![\w.,]?\d)",
+                lambda m: say(m["cur"], "0." + m["num"], None) or m[0], text)
     text = _sub(rf"(?<![\w$£€])(?P<cur>{symbols})\s?(?P<num>{num})(?:\s(?P<scale>{_SCALES}))?(?!\d)", before, text)
     return _sub(rf"(?<![\w.,])(?P<num>{num})(?:\s(?P<scale>{_SCALES}))?\s?(?P<cur>{symbols})(?![\w$£€])", after, text)
 
@@ -153,6 +158,9 @@ def units(text: str, lang: Language) -> str:
 def ordinals(text: str, lang: Language) -> str:
     """Return text with 1st, 22nd (English) or "am 3." before a word (German) written out."""
     if lang.code == "en":
+        # Older books count and divide with ordinals too: "2ndly" (secondly), "8ths", "3rds".
+        text = _sub(r"\b(\d{1,9})(?:st|nd|rd|th)(s|ly)\b",
+                    lambda m: _ordinal_plural(ordinal(int(m[1]), lang), m[2]), text)
         return _sub(r"\b(\d{1,9})(?:st|nd|rd|th)\b", lambda m: ordinal(int(m[1]), lang), text)
     if lang.code == "de":
         def say(m: re.Match) -> str:
@@ -165,6 +173,13 @@ def ordinals(text: str, lang: Language) -> str:
         return _sub(r"\b(der|die|das|dem|den|des|am|im|zum|zur|vom|beim|ab)\s(\d{1,4})\.\s(?=\w)", say, text,
                     flags=re.IGNORECASE)
     return text
+
+
+def _ordinal_plural(word: str, suffix: str) -> str:
+    """Return "eighths" for ("eighth", "s") and "secondly" for ("second", "ly")."""
+    if suffix == "ly":
+        return word + "ly"
+    return word[:-1] + "ies" if word.endswith("y") else word + "s"
 
 
 def _is_year_context(text: str, start: int, end: int, lang: Language) -> bool:

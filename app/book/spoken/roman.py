@@ -74,7 +74,10 @@ def romans(text: str, lang: Language) -> str:
     # German writes a full stop after an ordinal numeral: "Heinrich VIII." (kept when it ends the sentence).
     stop = r"(?:\.(?!\s*$|\s+[A-ZÄÖÜ]))?" if lang.code == "de" else ""
     names = "|".join(sorted(REGNAL_NAMES))
-    text = re.sub(rf"\b(?P<name>{names})\s+(?P<num>{_NUMERAL})\b{stop}", regnal, text)
+    # A lone "I" after a name is the pronoun more often than a first king ("Then Paul I saw"): it is
+    # regnal only where no lower-case word follows it ("Charles I.", "Charles I of England").
+    pronoun = r"(?<=\bI)(?=\s+(?!of\b|and\b|und\b|von\b)[a-zäöüß])"
+    text = re.sub(rf"\b(?P<name>{names})\s+(?P<num>{_NUMERAL})\b(?!{pronoun}){stop}", regnal, text)
 
     def other(m: re.Match) -> str:
         value = roman_value(m["num"])

@@ -79,6 +79,10 @@ def symbols(text: str, lang: Language) -> str:
         for symbol in ("&", "+", "=", "<", ">", "@"):
             # Only a symbol standing free between words; "C++" and "a=b" stay as printed.
             text = re.sub(rf"(?<=\s){re.escape(symbol)}(?=\s)", words[symbol], text)
+    # "x²", "10 m³": a power after a letter or digit (English words; other languages keep the sign).
+    if lang.code == "en":
+        text = re.sub(r"(?<=\w)\u00b2", " squared", text)
+        text = re.sub(r"(?<=\w)\u00b3", " cubed", text)
     # "and/or", "input/output"; a path like /usr/bin stays as printed.
     text = re.sub(r"(?<![\w/.])([A-Za-z]+)/([A-Za-z]+)(?![\w/])", r"\1 \2", text)
     # "--" as a typed dash between words is a pause; "--install" (a command option) stays as printed.
