@@ -148,7 +148,7 @@ def cast_for(req: ConvertRequest, book: Book, backend: Backend, listener: ev.Lis
     from app.pipeline import casting
 
     cast = find_book_cast(req, book, listener)
-    built, notes = casting.build(cast, cast_file_for(req, cast, backend, listener), backend, book)
+    built, notes = casting.build(cast, cast_file_for(req, cast, backend, listener), backend)
     for note in notes:
         listener(ev.Message(note))
     voiced = len(built.voices)
@@ -208,7 +208,7 @@ def cast_view(req: ConvertRequest, conf: settings_mod.Settings | None = None, *,
     run = VoiceOptions()
     if req.cast:
         backend = build_backend(req, conf)
-        built, more = casting.build(cast, cast_file_for(req, cast, backend, listener), backend, book)
+        built, more = casting.build(cast, cast_file_for(req, cast, backend, listener), backend)
         notes += more
         voices, run = dict(built.voices), built.run_voice
     first: dict[str, str] = {}
@@ -240,7 +240,7 @@ def preview_line(req: ConvertRequest, name: str, conf: settings_mod.Settings | N
     voice = None
     if req.cast:
         backend = build_backend(req, conf)
-        built, _ = casting.build(cast, cast_file_for(req, cast, backend), backend, book)
+        built, _ = casting.build(cast, cast_file_for(req, cast, backend), backend)
         voice = built.voice_for(match[name])
     return preview(req, line, conf, voice=voice)
 

@@ -14,6 +14,7 @@ from app.cast.attribution import NARRATOR, Attributor
 from app.cast.dialogue import RawQuote, detect_marks, find_quotes
 from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
+from app.cast.tags import tag_after, tag_before
 from app.errors import Cancelled
 
 if TYPE_CHECKING:
@@ -41,6 +42,18 @@ def _narration(text: str, quotes: list[RawQuote]) -> str:
     return " ".join(parts)
 
 
+def _tagged_names(text: str, quotes: list[RawQuote]) -> list[str]:
+    """Return the names written in the explicit speech tags around one paragraph's quotes ("said Watson")."""
+    out = []
+    for n, q in enumerate(quotes):
+        after = text[q.end:quotes[n + 1].start if n + 1 < len(quotes) else len(text)]
+        before = text[quotes[n - 1].end if n else 0:q.start]
+        tag = (tag_after(after) if after.strip() else None) or (tag_before(before) if before.strip() else None)
+        if tag is not None and tag.kind == "name":
+            out.append(tag.words)
+    return out
+
+
 def is_first_person(narration: list[str]) -> bool:
     """Return whether narration (the text outside quotations) is told by an "I"."""
     words = pronouns = 0
@@ -56,6 +69,7 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None) -> Cast:
     convention = detect_marks(paragraphs)
     found: list[tuple[int, list[list[RawQuote]]]] = []
     narration: list[str] = []
+    tagged: list[str] = []
     for chapter in book.chapters:
         _check(cancel)
         raw = find_quotes(chapter.paragraphs, convention)
@@ -64,8 +78,9 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None) -> Cast:
             per_paragraph[q.paragraph].append(q)
         found.append((chapter.index, per_paragraph))
         narration.extend(_narration(t, qs) for t, qs in zip(chapter.paragraphs, per_paragraph))
+        tagged.extend(name for t, qs in zip(chapter.paragraphs, per_paragraph) if qs for name in _tagged_names(t, qs))
     first_person = is_first_person(narration)
-    roster = find_people(paragraphs)
+    roster = find_people(paragraphs, tagged)
     attributor = Attributor(roster, first_person)
     located: list[tuple[int, int, RawQuote]] = []
     for chapter, (index, per_paragraph) in zip(book.chapters, found):

@@ -30,6 +30,8 @@ _SPOUSES = {"wife": "Mrs", "lady": "Mrs", "husband": "Mr"}
 SCENE_BREAK_WORDS = 40
 #: How many recent mentions a pronoun is resolved among.
 _HISTORY = 10
+#: A piece of narration between two quotes that ends a sentence: the second quote is not the first's second part.
+_SENTENCE_OVER = re.compile(r"[.!?]\s*$")
 _PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
 _VOCATIVE_BEFORE = re.compile(r"(?:[,!?;\u2014]\s*|-\s*|\b(?:dear|dearest|my|oh|Oh|O|ah|Ah|poor|good)\s+)$")
 _VOCATIVE_AFTER = re.compile(r"^\s*(?:[,.!?;\u2014]|-|$)")
@@ -79,6 +81,8 @@ class Attributor:
         self.history: list[Person] = []
         self.turns: list[Turn] = []
         self.results: list[Said | None] = []
+        #: Each quotation's own tag's verb and manner, whoever it turns out to name (for its delivery).
+        self.delivery: list[tuple[str, str]] = []
         #: A narration paragraph ending "Holmes said:" speaks through the next paragraph's quote.
         self._lead_in: Tag | None = None
         #: The people named in the quotes of the paragraph being attributed.
@@ -247,24 +251,31 @@ class Attributor:
                 turn.named.append(person)
                 if self._vocative(q.text, start, end):
                     turn.addressed.append(person)
+        between: Tag | None = None  # the tag right after the previous quote, when it found one
         for n, q in enumerate(quotes):
             before, after = pieces[n], pieces[n + 1]
             self._named = [person for _, _, person in self._mentions(q.text)]
             local.extend(person for _, _, person in self._mentions(before))
             tag = tag_after(after) if after.strip() else None
+            found_after = tag
             if tag is None and before.strip():
                 tag = tag_before(before)
+            if tag is None and between is not None and not _SENTENCE_OVER.search(before):
+                # The second part of a quote interrupted by its tag ("“My dear,” said Mrs. Bennet, “have you
+                # heard?”"): the tag between the parts is both parts' (its speaker and its delivery).
+                tag = between
             if tag is None and n == 0 and q.start == 0 and lead_in is not None:
                 tag = lead_in
+            between = found_after
             said = self._from_tag(tag, local) if tag is not None else None
-            if said is not None:
-                said.verb, said.manner = tag.verb, tag.manner
+            delivery = (tag.verb, tag.manner) if tag is not None else ("", "")
             if said is None:
                 # A sentence reporting the speech in another order: "and saying,", "was uttered by Catherine".
                 loose = (loose_tag_after(after) if after.strip() else None) or \
                     (loose_tag_before(before) if before.strip() else None) or \
                     (loose_lead_in if n == 0 and q.start == 0 else None)
                 if loose is not None:
+                    delivery = delivery if tag is not None else (loose.verb, loose.manner)
                     said = self._from_tag(loose, local)
                     if said is not None:
                         said.confidence = round(said.confidence * 0.8, 2)
@@ -274,6 +285,7 @@ class Attributor:
                 if named:
                     said = Said(named[0], "explicit", 0.7)
             own.append(said)
+            self.delivery.append(delivery)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.beat = self._beat(pieces)
         turn.recent = next((p for p in reversed(local + self.history[-_HISTORY:])
@@ -360,8 +372,11 @@ class Attributor:
         for turn in self.turns:
             for i in turn.quotes:
                 own = self.results[i]
-                out.append(own if own is not None and own.person is not None else
-                           turn.said or Said(None, "guess", 0.0))
+                said = own if own is not None and own.person is not None else turn.said or Said(None, "guess", 0.0)
+                # Whoever says it, a quote's verb and manner are its own tag's (the turn's speaker may be
+                # known from another quote's tag, or from none).
+                verb, manner = self.delivery[i]
+                out.append(Said(said.person, said.method, said.confidence, verb, manner))
         return out
 
 

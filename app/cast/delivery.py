@@ -1,12 +1,11 @@
 """Delivery from the dialogue tag: `whispered`, `shouted angrily`, `said softly` become a line's direction.
 
-Only the tag touching the quotation is read (the narration right after it, else right
-before it, up to the next quotation or sentence end), so a verb further on in the
-narration does not colour the line.
+The tag is the engine's: find_cast reads each quotation's own tag and keeps its verb and
+adverb (Quote.verb, Quote.manner; app/cast/tags.py), so a verb further on in the narration
+does not colour the line and the tag is parsed in one place only. Here they are only worded
+as a direction, and for a voice that takes no instructions, as a speaking rate.
 """
 from __future__ import annotations
-
-import re
 
 #: Dialogue verbs that say how a line is spoken, and the direction each gives.
 VERBS = {
@@ -23,17 +22,6 @@ VERBS = {
 PLAIN = ("say", "said", "ask", "reply", "answer", "add", "continue", "observe", "remark", "repeat")
 _INFLECTED = {"cried": "cry", "cries": "cry", "wept": "weep", "begged": "beg", "sobbed": "sob",
               "snapped": "snap", "said": "say", "says": "say"}
-_WORD = re.compile(r"[A-Za-z]+")
-#: Words of the tag read: the tag is the few words touching the quote.
-_TAG_WORDS = 6
-_STOP = re.compile(r"[.!?;\u201c\u201d\"]")
-#: -ly words that are not manners of speaking.
-_NOT_ADVERBS = frozenset({"only", "early", "family", "lonely", "daily", "holy", "lovely", "silly", "likely",
-                          "really", "nearly", "presently", "finally", "suddenly", "immediately", "fly",
-                          "reply", "apply", "supply", "ally", "belly", "jolly", "lily", "molly", "sally",
-                          "emily", "kelly", "holly", "polly", "billy", "willy", "italy", "july"})
-
-
 #: How a delivery moves the speaking rate, for a voice that takes no instructions (Piper): slower for
 #: the hushed and the grieving, faster for the loud and the hurried.
 _SLOWER = ("Whispering", "Murmuring", "Muttering", "Mumbling", "Sobbing", "Weeping", "Pleading", "Groaning",
@@ -70,35 +58,16 @@ def _stem(word: str) -> str:
     return w
 
 
-def _direction(words: list[str]) -> str | None:
-    """Return the direction a tag's words give ("Whispering angrily."), or None."""
-    verb = adverb = None
-    for w in words:
-        stem = _stem(w)
-        if verb is None and stem in VERBS:
-            verb = VERBS[stem]
-        elif verb is None and stem in PLAIN:
-            verb = ""
-        elif w.lower().endswith("ly") and len(w) > 4 and w.lower() not in _NOT_ADVERBS and adverb is None:
-            adverb = w.lower()
-    if verb is None or (not verb and adverb is None):
-        return None
-    phrase = " ".join(p for p in (verb, adverb) if p)
-    return phrase[0].upper() + phrase[1:] + "."
+def direction_of(verb: str, manner: str = "") -> str | None:
+    """Return the direction a tag's speech verb and adverb give ("Whispering angrily.", "Softly."), or None.
 
-
-def direction_for(paragraph: str, start: int, end: int, next_start: int | None = None,
-                  prev_end: int = 0) -> str | None:
-    """Return the delivery the tag beside the quote at [start, end) gives, or None.
-
-    `next_start`/`prev_end` bound the tag at the neighbouring quotations.
+    A verb that says how a line is spoken gives its direction; any other speech verb (`said`,
+    `retorted`) only carries its adverb; no adverb and such a verb, or no tag: None.
     """
-    after = paragraph[end:next_start if next_start is not None else len(paragraph)]
-    stop = _STOP.search(after)
-    words = _WORD.findall(after[:stop.start()] if stop else after)[:_TAG_WORDS]
-    found = _direction(words)
-    if found is None:
-        before = paragraph[prev_end:start]
-        cut = max((m.end() for m in _STOP.finditer(before)), default=0)
-        found = _direction(_WORD.findall(before[cut:])[-_TAG_WORDS:])
-    return found
+    words = verb.split()
+    # "cried out", "called out": the verb is the first word.
+    given = VERBS.get(_stem(words[0])) if words else None
+    if not given and not manner:
+        return None
+    phrase = " ".join(p for p in (given, manner.lower()) if p)
+    return phrase[0].upper() + phrase[1:] + "."

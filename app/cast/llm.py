@@ -205,7 +205,10 @@ def refine(book, cast: Cast, client: ChatClient, *, cancel: threading.Event | No
         for i, speaker in parse_answer(client.ask(prompt(book, cast, window)), cast, window.quotes).items():
             if speaker != quotes[i].speaker:
                 changed += 1
-            quotes[i] = dataclasses.replace(quotes[i], speaker=speaker, method="llm", confidence=LLM_CONFIDENCE)
+            # A line the model gives a character is no longer the first-person narrator's; its null keeps
+            # a narrator's line the narrator's (null is "the narrator or nobody listed").
+            quotes[i] = dataclasses.replace(quotes[i], speaker=speaker, method="llm", confidence=LLM_CONFIDENCE,
+                                            by_narrator=quotes[i].by_narrator and speaker is None)
         if progress is not None:
             progress(done + 1, len(todo))
     return dataclasses.replace(cast, quotes=tuple(quotes), characters=_recount(cast.characters, quotes)), changed
@@ -218,4 +221,4 @@ def _recount(characters: tuple[Character, ...], quotes: list[Quote]) -> tuple[Ch
         if q.speaker:
             counts[q.speaker] = counts.get(q.speaker, 0) + 1
     return tuple(sorted((dataclasses.replace(c, lines=counts.get(c.name, 0)) for c in characters),
-                        key=lambda c: -c.lines))
+                        key=lambda c: (-c.lines, c.name)))  # as find_cast sorts them

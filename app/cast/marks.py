@@ -3,7 +3,8 @@
 The marks (app/book/mdrender.py SPEAKER_MARK) are found again in the book read from
 the file, in order: each is looked for after the previous one, so a line the user
 corrected is found where it stands. The marks are the user's word: a quotation
-without one is the narrator's.
+without one is the narrator's. The marks say who, not how: each marked quotation's
+tag verb and adverb (its delivery) are the engine's reading of the same text.
 """
 from __future__ import annotations
 
@@ -18,7 +19,10 @@ _MARKS = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e\u201a\u2039\u203a \u2014
 
 def cast_from_marks(book, marks: Sequence[tuple[str, str]]) -> tuple[Cast, int]:
     """Return the cast `marks` ((text, speaker) in document order) give `book`, and how many were not found."""
+    from app.cast import find_cast
+
     places = [(c.index, n, p) for c in book.chapters for n, p in enumerate(c.paragraphs)]
+    tags = {(q.chapter, q.paragraph, q.start): (q.verb, q.manner) for q in find_cast(book).quotes}
     quotes: list[Quote] = []
     at, offset, lost = 0, 0, 0
     for text, speaker in marks:
@@ -34,6 +38,8 @@ def cast_from_marks(book, marks: Sequence[tuple[str, str]]) -> tuple[Cast, int]:
         at, start = found
         offset = start + len(text)
         chapter, paragraph, _ = places[at]
-        quotes.append(Quote(chapter, paragraph, start, offset, text.strip(_MARKS), speaker or None, "marked", 1.0))
+        verb, manner = tags.get((chapter, paragraph, start), ("", ""))
+        quotes.append(Quote(chapter, paragraph, start, offset, text.strip(_MARKS), speaker or None, "marked", 1.0,
+                            verb=verb, manner=manner))
     counts = Counter(q.speaker for q in quotes if q.speaker)
     return Cast(tuple(Character(name, (), None, n) for name, n in counts.most_common()), tuple(quotes), False), lost

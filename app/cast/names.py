@@ -242,8 +242,12 @@ class Roster:
 _COMMON_STARTS = frozenset("But And When Then So If As Poor Dear Oh Ah Yes No Well Now Why What".split())
 
 
-def find_people(texts: list[str]) -> Roster:
-    """Return the roster of the people named in a book's texts (narration and quotations alike)."""
+def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
+    """Return the roster of the people named in a book's texts (narration and quotations alike).
+
+    `tagged` are the names as written in explicit speech tags ("Watson" of "said Watson"): the tag shows
+    a person speaking, so such a name is a character even written once, at a sentence's start or not.
+    """
     lower: Counter = Counter()
     for text in texts:
         for w in _WORDS.findall(text):
@@ -272,12 +276,16 @@ def find_people(texts: list[str]) -> Roster:
             if p and not MENTION.search(after[:p.start()]):
                 votes.setdefault((title, tokens), Counter())["M" if _MALE.fullmatch(p.group()) else "F"] += 1
 
+    speakers = _tag_forms(tagged, lower)
+    speaker_tokens = {tok for (_, tokens) in speakers for tok in tokens}
+
     def name_like(tok: str) -> bool:
         if tok in _NOT_NAMES or tok in TITLES:
             return False
         # A known given name or diminutive is a name unless the book writes it in lower case ("Will", "will");
-        # another capitalised word must be used twice inside a sentence (not only where any word is capitalised).
-        known = tok in _FEMALE_NAMES or tok in _MALE_NAMES or tok in _SHORT_FOR
+        # so is a word a speech tag shows speaking ("said Watson"); another capitalised word must be used
+        # twice inside a sentence (not only where any word is capitalised).
+        known = tok in _FEMALE_NAMES or tok in _MALE_NAMES or tok in _SHORT_FOR or tok in speaker_tokens
         return midsentence[tok] >= (0 if known else 2) and lower[tok.lower()] * 5 <= midsentence[tok] + forms[(None, (tok,))]
 
     # "the Bateses", "the Miss Thorpes", "the Knightleys": a family, not a person.
@@ -306,8 +314,27 @@ def find_people(texts: list[str]) -> Roster:
         kept_votes.setdefault((title, tokens), Counter()).update(votes.get((title, tokens), {}))
     # A full name written once still says which first name goes with which surname ("Adela Quested").
     # A title makes a name of the word after it, even written once ("Mr. Bennet").
-    people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0]}, kept_votes)
+    # A speech tag makes a name of its word, even written once ("whispered Irene").
+    people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0] or f in speakers},
+                    kept_votes)
     return Roster(people)
+
+
+def _tag_forms(tagged: Iterable[str], lower: Counter) -> set[tuple[str | None, tuple[str, ...]]]:
+    """Return the name forms of the names written in speech tags, less the words any sentence starts with."""
+    out = set()
+    for words in tagged:
+        m = MENTION.match(words)
+        if not m:
+            continue
+        title, tokens = split_mention(m)
+        if not title:
+            # "Then Holmes said": "Then" opens the sentence, it is not part of the name.
+            while tokens and (lower[tokens[0].lower()] or tokens[0] in _NOT_NAMES | _COMMON_STARTS):
+                tokens = tokens[1:]
+        if tokens and not any(t in _NOT_NAMES or (not title and t in TITLES) for t in tokens):
+            out.add((title, tokens))
+    return out
 
 
 def _group(forms: dict, votes: dict) -> list[Person]:

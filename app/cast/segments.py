@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from app.book.normalize import is_speakable
-from app.cast.delivery import direction_for
+from app.cast.delivery import direction_of
 from app.cast.model import Quote
 
 
@@ -33,12 +33,11 @@ def split_paragraph(paragraph: str, quotes: Sequence[Quote]) -> list[Segment]:
                    key=lambda q: q.start)
     pieces: list[tuple[int, int, str | None, str | None]] = []  # (start, end, speaker, direction)
     pos = 0
-    for n, q in enumerate(spans):
+    for q in spans:
         if q.start < pos:
             continue  # overlapping spans (a nested quote): the outer one speaks
-        nxt = spans[n + 1].start if n + 1 < len(spans) else None
         pieces.append((pos, q.start, None, None))
-        pieces.append((q.start, q.end, q.speaker, direction_for(paragraph, q.start, q.end, nxt, pos)))
+        pieces.append((q.start, q.end, q.speaker, direction_of(q.verb, q.manner)))
         pos = q.end
     pieces.append((pos, len(paragraph), None, None))
     kept: list[list] = []

@@ -100,18 +100,23 @@ def _tag(m: re.Match) -> Tag | None:
     return None
 
 
-_MANNER = re.compile(r"\b([a-z]+ly)\b")
+_MANNER = re.compile(r"\b([a-z]{3,}ly)\b")
 #: Words in -ly that say nothing of a voice.
 _NOT_MANNER = frozenset("""only early family lovely likely holy july reply ugly emily lily molly sally polly daily silly
 jolly nearly really fly rely apply supply belly bully ally folly holly jelly rally tally kelly nelly dolly
-billy willy""".split())
+billy willy lonely presently finally suddenly immediately italy""".split())
+#: Where a tag's words end: the sentence, or the next quotation.
+_TAG_STOP = re.compile(r"[.!?;\u201c\u201d\"]")
 
 
-def _with_manner(tag: Tag | None, text: str, end: int) -> Tag | None:
-    """Return the tag with the adverb right around its verb and subject ("said Holmes, gravely")."""
+def _with_manner(tag: Tag | None, text: str, start: int, end: int) -> Tag | None:
+    """Return the tag with the adverb in its own words, or right after them in its sentence ("said Holmes,
+    gravely"); an adverb of the next sentence ("said Holmes. He quickly left") is not the line's."""
     if tag is None:
         return None
-    for m in _MANNER.finditer(text[max(0, end - 40):end + 25]):
+    tail = text[end:end + 25]
+    stop = _TAG_STOP.search(tail)
+    for m in _MANNER.finditer(text[start:end] + " " + (tail[:stop.start()] if stop else tail)):
         word = m.group(1)
         if word not in _NOT_MANNER:
             return Tag(tag.kind, tag.words, tag.gender, tag.verb, word)
@@ -128,7 +133,7 @@ def tag_after(narration: str) -> Tag | None:
         for pattern in (AFTER_INVERTED, AFTER_NORMAL):
             m = pattern.match(text)
             if m and (tag := _tag(m)):
-                return _with_manner(tag, text, m.end())
+                return _with_manner(tag, text, m.start(), m.end())
     return None
 
 
@@ -136,7 +141,7 @@ def tag_before(narration: str) -> Tag | None:
     """Return the tag that closes the narration right before a quotation, if any."""
     text = narration[-200:]
     m = BEFORE.search(text)
-    return _with_manner(_tag(m), text, m.end()) if m else None
+    return _with_manner(_tag(m), text, m.start(), m.end()) if m else None
 
 
 _LEAD_IN_END = re.compile(r"(?:[:\u2014]|--|,)\s*$")

@@ -49,7 +49,8 @@ class Casting:
 
     def chapter_fingerprint(self, chapter: int) -> list:
         """Return what decides how a chapter is cut into speakers (part of its plan memo key)."""
-        return [[p, q.start, q.end, q.speaker] for (c, p), quotes in sorted(self._by_paragraph.items())
+        # The tag's verb and manner too: they give a piece its direction, and the engine finds them.
+        return [[p, q.start, q.end, q.speaker, q.verb, q.manner] for (c, p), quotes in sorted(self._by_paragraph.items())
                 if c == chapter for q in quotes]
 
     def role(self, speaker: str | None) -> str | None:
@@ -106,30 +107,19 @@ def match_names(cast: Cast, names: list[str]) -> tuple[dict[str, str], list[str]
     return found, missing
 
 
-def tag_directions(book, cast: Cast) -> dict[int, str]:
-    """Return the delivery of each attributed quotation's tag in `book`, by its index in cast.quotes."""
-    from app.cast.delivery import direction_for
+def tag_directions(cast: Cast) -> dict[int, str]:
+    """Return the delivery of each attributed quotation's own tag (Quote.verb, Quote.manner), by its index."""
+    from app.cast.delivery import direction_of
 
-    paragraphs = {(c.index, n): p for c in book.chapters for n, p in enumerate(c.paragraphs)}
-    by_paragraph: dict[tuple[int, int], list[int]] = {}
-    for i, q in enumerate(cast.quotes):
-        if q.speaker:
-            by_paragraph.setdefault((q.chapter, q.paragraph), []).append(i)
     out = {}
-    for place, indexes in by_paragraph.items():
-        text = paragraphs.get(place, "")
-        indexes.sort(key=lambda i: cast.quotes[i].start)
-        for n, i in enumerate(indexes):
-            q = cast.quotes[i]
-            nxt = cast.quotes[indexes[n + 1]].start if n + 1 < len(indexes) else None
-            prev = cast.quotes[indexes[n - 1]].end if n else 0
-            direction = direction_for(text, q.start, q.end, nxt, prev) if q.end <= len(text) else None
-            if direction:
-                out[i] = direction
+    for i, q in enumerate(cast.quotes):
+        direction = direction_of(q.verb, q.manner) if q.speaker else None
+        if direction:
+            out[i] = direction
     return out
 
 
-def build(cast: Cast, cast_file, backend, book=None) -> tuple[Casting, list[str]]:
+def build(cast: Cast, cast_file, backend) -> tuple[Casting, list[str]]:
     """Return the casting of `cast_file` (app.cast.castfile.CastFile) on `backend`, and lines to show.
 
     Every role's voice is checked by the backend here, before any synthesis: an entry the
@@ -151,7 +141,7 @@ def build(cast: Cast, cast_file, backend, book=None) -> tuple[Casting, list[str]
             voice = role_voice(run, entry)
             notes += backend.check_voice(voice, f'[character."{name}"]')
             voices.setdefault(found[name], voice)
-    deliver = backend.deliver if backend.voice_offer().directions and book is not None else None
-    directions = tag_directions(book, cast) if deliver is not None else {}
+    deliver = backend.deliver if backend.voice_offer().directions else None
+    directions = tag_directions(cast) if deliver is not None else {}
     return Casting(cast, run, narrator if narrator != run else None, voices, backend.identity_for, deliver,
                    directions), notes

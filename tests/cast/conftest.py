@@ -33,11 +33,12 @@ The door opened and a tall woman came in, shaking the water from her coat.
 "Please, I need your help tonight," whispered Irene.
 """
 
-#: The quotations of STORY as printed, in book order, with their speakers.
+#: The quotations of STORY as printed, in book order, with their speakers (the second part of the
+#: interrupted quote is Holmes's: his tag stands between its two parts).
 QUOTES = [("Someone is coming up the stairs, and she is in a hurry,", "Holmes"),
           ("How can you possibly tell that from here?", "Watson"),
           ("The third step creaks,", "Holmes"),
-          ("and it has creaked twice in one second.", None),
+          ("and it has creaked twice in one second.", "Holmes"),
           ("Please, I need your help tonight,", "Irene")]
 
 

@@ -19,8 +19,7 @@ def test_export_cast_writes_the_issue_shape_in_book_order_and_exits(run_cli, sto
     for text, speaker in QUOTES:
         found = next(i for i in range(at, len(data["quotes"])) if text in data["quotes"][i]["text"])
         assert '"' not in data["quotes"][found]["text"]
-        if speaker is not None:  # an explicit `said NAME` tag
-            assert data["quotes"][found]["speaker"] == speaker
+        assert data["quotes"][found]["speaker"] == speaker  # each line has an explicit `said NAME` tag
         at = found
     names = {c["name"] for c in data["characters"]}
     assert {"Holmes", "Watson", "Irene"} <= names

@@ -106,3 +106,27 @@ def test_a_server_that_is_not_there_is_one_line(run_cli, tmp_path):
     done = run_cli(book, "--export-cast", tmp_path / "x.json", "--cast-llm", f"http://127.0.0.1:{free_port()}")
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert len([line for line in done.stderr.splitlines() if line.startswith("error:")]) == 1
+
+
+def test_a_narrators_line_the_model_gives_a_character_is_no_longer_the_narrators(tmp_path, llm):
+    from app.book.model import Book, Chapter
+    from app.cast import llm as cast_llm
+    from app.cast.model import Cast, Character, Quote
+
+    paragraphs = ("\u201cWho is there?\u201d", "\u201cOnly the wind.\u201d", "\u201cAnd the rain.\u201d")
+    book = Book("T", "A", (Chapter(1, "One", paragraphs),), source=None)
+    # The rules' unsure answers: two lines of the first-person narrator, one of Watson's.
+    rules = Cast((Character("Watson", (), "M", 1),),
+                 (Quote(1, 0, 0, 15, "Who is there?", None, "turn-taking", 0.5, by_narrator=True),
+                  Quote(1, 1, 0, 16, "Only the wind.", "Watson", "turn-taking", 0.5),
+                  Quote(1, 2, 0, 15, "And the rain.", None, "turn-taking", 0.5, by_narrator=True)), True)
+    client = cast_llm.ChatClient(llm({"Who is there": "Watson"}), tmp_path / "cache")
+    try:
+        refined, changed = cast_llm.refine(book, rules, client)
+    finally:
+        client.close()
+    who, wind, rain = refined.quotes
+    assert (who.speaker, who.by_narrator, who.method) == ("Watson", False, "llm")
+    assert (wind.speaker, wind.by_narrator) == (None, False)  # null: the narrator or nobody, not "I"
+    assert (rain.speaker, rain.by_narrator) == (None, True)  # null keeps the narrator's line the narrator's
+    assert changed == 2 and refined.characters[0].lines == 1

@@ -14,7 +14,7 @@ def test_the_marks_read_back_and_a_corrected_line_changes_speaker(run_cli, story
     assert run_cli(story, "--export-text", md).returncode == 0
     text = md.read_text(encoding="utf-8")
     marked = [(t.strip('"\u201c\u201d'), s) for t, s in speaker_marks(text)]
-    assert all((q, s) in marked for q, s in QUOTES if s is not None)  # every explicit tag's line is marked
+    assert all((q, s) in marked for q, s in QUOTES)  # every explicit tag's line is marked
     # A listener says Watson's line is Holmes's: one word changed in the file.
     md.write_text(text.replace('{speaker="Watson"}', '{speaker="Holmes"}'), encoding="utf-8")
     out = tmp_path / "cast.json"
@@ -35,6 +35,9 @@ def test_the_marks_read_back_and_a_corrected_line_changes_speaker(run_cli, story
     chunks = prepare(req, conf, lambda options: build_backend(req, conf, options)).plan.chunks
     line = next(pc for pc in chunks if "How can you possibly" in pc.text)
     assert line.chunk.speaker == "Holmes" and line.voice is not None and line.voice.speed == 0.8
+    # The marks say who; the tag still says how (Irene's whisper, a step slower on Piper).
+    whisper = next(pc for pc in chunks if "Please, I need" in pc.text)
+    assert whisper.chunk.direction == "Whispering." and whisper.voice.speed == 0.9
 
 
 def test_a_bracket_in_the_text_is_not_a_mark():

@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 
 from app.cast import castfile, voices
-from app.cast.delivery import direction_for
+from app.book.model import Book, Chapter
+from app.cast import find_cast
+from app.cast.delivery import direction_of
 from app.cast.model import Cast, Character, Quote
 from app.cast.segments import split_paragraph
 from app.errors import InputError
@@ -108,13 +110,17 @@ def test_an_unattributed_quote_stays_with_the_narration_around_it():
     assert [s.speaker for s in split_paragraph(p, [quote("\u201cWho is there?\u201d", p, None)])] == [None]
 
 
-@pytest.mark.parametrize("paragraph, direction", [
-    ("\u201cCome here,\u201d she whispered. He went over.", "Whispering."),
-    ("\u201cOut!\u201d shouted Holmes angrily.", "Shouting angrily."),
-    ("Then he said softly, \u201cNo.\u201d", "Softly."),
-    ("\u201cYes,\u201d said Holmes. He laughed at the window.", None),  # the laugh is not the tag
+@pytest.mark.parametrize("paragraph, directions", [
+    ("\u201cCome here,\u201d she whispered. He went over.", ["Whispering."]),
+    ("\u201cOut!\u201d shouted Holmes angrily.", ["Shouting angrily."]),
+    ("Then he said softly, \u201cNo.\u201d", ["Softly."]),
+    ("\u201cYes,\u201d said Holmes. He laughed at the window.", [None]),  # the laugh is not the tag
+    ("\u201cYes,\u201d said Holmes. He quickly left.", [None]),  # nor an adverb of the next sentence
+    ("\u201cGo,\u201d whispered Irene, \u201cnow.\u201d", ["Whispering.", "Whispering."]),  # one tag, two parts
+    ("\u201cRun!\u201d shouted Holmes. \u201cWe have time.\u201d", ["Shouting.", None]),  # the tag is the first's
 ])
-def test_delivery_comes_from_the_tag_touching_the_quote(paragraph, direction):
-    start = paragraph.index("\u201c")
-    end = paragraph.index("\u201d") + 1
-    assert direction_for(paragraph, start, end) == direction
+def test_delivery_comes_from_the_tag_touching_the_quote(paragraph, directions):
+    # The engine reads the tag (Quote.verb, Quote.manner); delivery only words it.
+    lead = "Holmes and Irene stood at the door. Holmes waited, and Irene listened."
+    cast = find_cast(Book("T", "A", (Chapter(1, "One", (lead, paragraph)),), source=None))
+    assert [direction_of(q.verb, q.manner) for q in cast.quotes] == directions
