@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from app.hub.book_choice import KINDS
 from tests.hub.web_support import (assert_real_png, browser_only, ffprobe_chapters, listening, page,  # noqa: F401
                                    start_hub)
 
@@ -31,7 +32,8 @@ def test_the_page_shows_the_menu_and_the_keyboard_picks_an_entry(start_hub, page
     assert page.foreign_requests(local) == {}, "the page asks no other host for anything"
 
     page.keys("g")
-    page.wait_text("Book file (EPUB, TXT, Markdown or HTML)")
+    # The label lists the formats table's names (app/book/formats/table.py), as the terminal hub does.
+    page.wait_text(f"Book file ({KINDS})")
     assert_real_png(page.screenshot("web-hub-generate"))
 
     assert listening(hub.proc.pid) == {("127.0.0.1", hub.port)}, "the hub process listens on nothing"
