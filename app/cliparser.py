@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 
 from app import __version__, clihelp
+from app.book.formats.table import suffix_list
 from app.book.model import CODE_CHOICES
 from app.output.formats import format_help
 from app.suggest import SuggestingParser
@@ -17,7 +18,7 @@ def build_convert_parser() -> argparse.ArgumentParser:
     p = SuggestingParser(prog="audiobook.py", usage=clihelp.SYNOPSIS, description=clihelp.DESCRIPTION,
                          epilog=clihelp.epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("book", type=Path, nargs="*",
-                   help="the book file (.epub, .txt, .md, .html); several, or a folder, convert as one queue "
+                   help=f"the book file ({suffix_list()}); several, or a folder, convert as one queue "
                         "(with --output DIR/)")
     # A string, not a Path: Path drops the trailing "/" that says "this is a folder".
     p.add_argument("-o", "--output", metavar="PATH",
