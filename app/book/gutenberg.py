@@ -187,7 +187,7 @@ def is_licence_text(paragraph: str) -> bool:
 
 
 def header_fields(header: str) -> dict[str, str]:
-    """Return a Gutenberg header's "Name: value" fields by lower-case name (the first of each), wrapped lines joined.
+    """Return a Gutenberg header's "Name: value" fields by lower-case name (the first of each), wraps joined.
 
     Any field is returned ("Translator", "Original publication", ...), not only those that mark a header.
     """
