@@ -114,12 +114,7 @@ async def test_hub_web_stopped_by_sigterm_with_a_chapter_half_encoded_ends_and_r
     async with aiohttp.ClientSession() as session:
         async with session.ws_connect(Terminal.url(hub)) as ws:
             page = Terminal(ws)
-            await page.until("Generate Audiobooks")
-            await page.type("g")
-            await page.until("Book file")
-            await page.type(str(small_book))
-            await page.until(re.escape(str(small_book)))
-            await page.type("\x12")  # Ctrl+R: Start
+            await page.start_run(small_book)
             deadline = time.monotonic() + 60
             while not (double.held() and len(answered(fault_log)) == TOTAL_CHUNKS - 1
                        and encoded_chapters(isolated_home)):
