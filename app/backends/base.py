@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from app.voiceoffer import VoiceOffer
+
 
 @dataclass(frozen=True)
 class VoiceOptions:
@@ -32,25 +34,6 @@ class VoiceOptions:
     speaker: str | None = None
     #: Extra backend-specific parameters; part of the cache key.
     params: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class VoiceOffer:
-    """The voices a backend can give a book's characters (--cast auto; app/cast/voices.py Offer)."""
-
-    #: (voice, speaker, gender): preset voices, installed Piper voices or a multi-speaker voice's speakers.
-    presets: tuple[tuple[str, str | None, str | None], ...] = ()
-    #: The model designs a voice from a description (instructions).
-    design: bool = False
-    #: The backend varies the speaking rate per request.
-    speed: bool = False
-    #: Reference clips a clone model could use (the voices folder), when it needs one.
-    clips: tuple[Path, ...] = ()
-    #: The narrator's preset voice (kept from the characters) and speaking rate.
-    narrator_voice: str | None = None
-    narrator_speed: float = 1.0
-    #: A tag's delivery can shape a line (deliver): instructions per request, or Piper's rate.
-    directions: bool = False
 
 
 class Backend(ABC):

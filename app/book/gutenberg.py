@@ -49,6 +49,8 @@ _FIELD = re.compile(
     r"\s*:\s*(.*)$",
     re.IGNORECASE,
 )
+#: Any "Name: value" line of a header (the book's metadata takes more of them than mark a header).
+_ANY_FIELD = re.compile(r"^\s*([A-Za-z][A-Za-z ]{1,30}?)\s*:\s*(.*?)\s*$")
 #: The credits under the START marker: who produced the e-text, and Gutenberg's notes on its files.
 _CREDIT = re.compile(
     r"^\s*(?:(?:e-?text|html\s+file|text\s+file|this\s+e-?(?:text|book))?\s*(?:was\s+)?"
@@ -184,27 +186,40 @@ def is_licence_text(paragraph: str) -> bool:
     return bool(_LICENCE_LINE.search(paragraph))
 
 
-def header_metadata(header: str) -> tuple[str, str, str]:
-    """Return the title, author and language code that a Gutenberg header names ("" where it does not)."""
+def header_fields(header: str) -> dict[str, str]:
+    """Return a Gutenberg header's "Name: value" fields by lower-case name (the first of each), wraps joined.
+
+    Any field is returned ("Translator", "Original publication", ...), not only those that mark a header.
+    """
     fields: dict[str, str] = {}
     lines = header.split("\n")
-    for n, line in enumerate(lines):
-        m = _FIELD.match(line)
+    n = 0
+    while n < len(lines):
+        m = _ANY_FIELD.match(lines[n])
+        n += 1
         if not m:
             continue
-        key = re.sub(r"\s+", " ", m.group(1).lower())
+        key = re.sub(r"\s+", " ", m.group(1).lower()).strip()
         value = m.group(2).strip()
-        # A long title wraps onto indented lines under its field.
-        k = n + 1
-        while k < len(lines) and lines[k].startswith((" ", "\t")) and lines[k].strip() and not _FIELD.match(lines[k]):
-            more = lines[k].strip()
+        # A long value wraps onto indented lines under its field.
+        while n < len(lines) and lines[n].startswith((" ", "\t")) and lines[n].strip() and not _FIELD.match(lines[n]):
+            more = lines[n].strip()
             # "A Tale of Two Cities" / "A Story of the French Revolution" is a subtitle; "... on" / "the
-            # Columbia" one title wrapped.
+            # Columbia" one title wrapped. Other fields (a list of names) go on with a space.
             last = value.rsplit(" ", 1)[-1].lower()
-            subtitle = more[:1].isupper() and last not in _JOINING and not value.endswith((",", ";", ":", "-"))
-            value = f"{value}: {more}" if subtitle else f"{value} {more}"
-            k += 1
-        fields.setdefault(key, value)
+            subtitle = (key == "title" and value and more[:1].isupper() and last not in _JOINING
+                        and not value.endswith((",", ";", ":", "-")))
+            value = f"{value}: {more}" if subtitle else f"{value} {more}".strip()
+            n += 1
+        if value:
+            fields.setdefault(key, _tidy(value))
+    return fields
+
+
+def header_metadata(header: str) -> tuple[str, str, str]:
+    """Return the title, author and language code that a Gutenberg header names ("" where it does not)."""
+    fields = header_fields(header)
+    lines = header.split("\n")
     title = fields.get("title", "")
     author = fields.get("author") or fields.get("authors") or fields.get("editor", "")
     if not title or not author:
@@ -257,3 +272,26 @@ def title_from_page_title(text: str) -> tuple[str, str]:
     if not m:
         return "", ""
     return m.group("title").strip(" ,."), (m.group("author") or "").strip(" ,.")
+
+
+#: A catalogue's life dates after a name: ", 1775-1817", ", 1812?-", ", -1640", ", 1900".
+_LIFE_DATES = re.compile(r",?\s*(?:\d{3,4}\??\s*-\s*(?:\d{3,4}\??)?|-\s*\d{3,4}|\d{3,4})\s*$")
+
+
+def catalogue_form(name: str) -> tuple[str, str]:
+    """Return (name, file-as) for a catalogue's "Austen, Jane, 1775-1817": ("Jane Austen", "Austen, Jane").
+
+    Other names come back as they are (life dates off) with an empty file-as: "Last, First" only, so
+    "Tolstoy, Leo, graf", "Smith and Sons, Ltd." or two people ("Smith, John; Doe, Jane") are left alone.
+    """
+    name = _LIFE_DATES.sub("", name.strip()).strip(" ,")
+    parts = [p.strip() for p in name.split(",")]
+    if (len(parts) == 2 and all(parts) and len(parts[0].split()) == 1 and parts[1][:1].isupper()
+            and not re.search(r"\band\b|&|;", name)):
+        return f"{parts[1]} {parts[0]}", f"{parts[0]}, {parts[1]}"
+    return name, ""
+
+
+def catalogue_name(name: str) -> str:
+    """Return a catalogue's "Austen, Jane, 1775-1817" as "Jane Austen"; other names as they are."""
+    return catalogue_form(name)[0]

@@ -8,7 +8,6 @@ author come from the page's metadata (dc.title, dc.creator, dc.language meta tag
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -107,7 +106,7 @@ def unwrap(root: etree._Element, doc: Document, options: ReadOptions) -> Page:
     title = _meta(root, _META_TITLE) or h_title or (p_title if p_title else doc.title)
     # The header's "Author: Jane Austen" reads as the book says it; the catalogue's creator is
     # "Austen, Jane, 1775-1817".
-    author = h_author or catalogue_name(_meta(root, _META_AUTHOR) or doc.author) or p_author
+    author = h_author or gutenberg.catalogue_name(_meta(root, _META_AUTHOR) or doc.author) or p_author
     language = doc.language or _meta(root, _META_LANGUAGE) or h_language
     return Page(body, title, author, language, offset, footer)
 
@@ -115,12 +114,3 @@ def unwrap(root: etree._Element, doc: Document, options: ReadOptions) -> Page:
 def _as_text(block: Block) -> Block:
     return Block(" ".join(block.text.split()), block.level, block.ids, "text", block.links)
 
-
-def catalogue_name(name: str) -> str:
-    """Return a catalogue's "Austen, Jane, 1775-1817" as "Jane Austen"; other names as they are."""
-    name = re.sub(r",?\s*(?:\d{3,4}\??\s*-\s*(?:\d{3,4}\??)?|-\s*\d{3,4}|\d{3,4})\s*$", "", name.strip()).strip(" ,")
-    parts = [p.strip() for p in name.split(",")]
-    # "Last, First" only: "Tolstoy, Leo, graf" or "Smith and Sons, Ltd." are left as they are.
-    if len(parts) == 2 and all(parts) and len(parts[0].split()) == 1 and parts[1][:1].isupper():
-        return f"{parts[1]} {parts[0]}"
-    return name

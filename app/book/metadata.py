@@ -25,6 +25,7 @@ import os
 import re
 from pathlib import Path
 
+from app.book import gutenberg
 from app.book.model import Book, Metadata, Person
 from app.book.normalize import clean_text
 from app.book.opfmeta import plain_text, valid_isbn, work_year
@@ -32,92 +33,70 @@ from app.book.opfmeta import plain_text, valid_isbn, work_year
 #: Bytes of a text, Markdown or HTML file read for its metadata: a Gutenberg header and title
 #: page, front matter or an HTML head sit well inside this.
 HEAD_BYTES = 256 * 1024
-#: Header lines of a Gutenberg file are looked for above its START marker, within this many lines.
-_HEADER_LINES = 120
 #: Lines after the START marker that make the title page (its year, its copyright line).
 _TITLE_PAGE_LINES = 80
-_FIELD = re.compile(r"^\s*([A-Za-z][A-Za-z ]{1,30}?)\s*:\s*(.*?)\s*$")
-_START = re.compile(r"\*\*\*\s*START OF (?:THE|THIS) PROJECT GUTENBERG", re.IGNORECASE)
 _EBOOK_NUMBER = re.compile(r"\[\s*e-?book\s*#\s*(\d+)\s*\]", re.IGNORECASE)
 _ANY_YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
 _COPYRIGHT_YEAR = re.compile(r"^\W*copyright\W+(?:by\s+)?(?:\D{0,40}?)(1[5-9]\d{2}|20\d{2})\b", re.IGNORECASE)
 _BARE_YEAR = re.compile(r"^\W*(1[5-9]\d{2}|20\d{2})\W*$")
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
-_NAME_SPLIT = re.compile(r"\s*(?:;|&|\band\b|,\s*(?=[A-Z][^,]*\s))\s*")
+#: Between the people of a credit line ("A and B", "A; B", "A & B"); commas only inside each part.
+_PEOPLE_SPLIT = re.compile(r"\s*(?:;|&|\band\b)\s*")
+_NAME_SPLIT = re.compile(r"\s*,\s*(?=[A-Z][^,]*\s)\s*")
 _TAGS = re.compile(r"<[^>]*>")
-#: English language names Gutenberg headers use, as ISO 639-1 codes.
-_LANGUAGES = {
-    "english": "en", "german": "de", "french": "fr", "spanish": "es", "italian": "it", "portuguese": "pt",
-    "dutch": "nl", "russian": "ru", "polish": "pl", "chinese": "zh", "japanese": "ja", "latin": "la",
-    "greek": "el", "swedish": "sv", "danish": "da", "norwegian": "no", "finnish": "fi", "hungarian": "hu",
-    "czech": "cs", "catalan": "ca", "esperanto": "eo", "welsh": "cy", "irish": "ga", "tagalog": "tl",
-}
-
-
-def language_code(name: str) -> str:
-    """Return an ISO 639-1 code for a language name ("English" -> "en"); a code stays as it is."""
-    value = clean_text(name).split(",")[0].split(" and ")[0].strip()
-    if re.fullmatch(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*", value) and value.lower() not in _LANGUAGES:
-        return value.replace("_", "-")
-    return _LANGUAGES.get(value.lower(), "")
 
 
 def people(value: str) -> tuple[Person, ...]:
-    """Return the people a credit line names ("A and B", "A; B", "A, B"), each once."""
+    """Return the people a credit line names ("A and B", "A; B", "A, B"), each once.
+
+    A catalogue's "Austen, Jane, 1775-1817" (Gutenberg's dc.creator) or "Dickens, Charles" is one
+    person written surname first: gutenberg.catalogue_form reads it, as the Gutenberg readers do.
+    """
     value = clean_text(value)
-    if not value:
-        return ()
-    # "Dickens, Charles" alone is one person written surname first.
-    if value.count(",") == 1 and len(value.split()) <= 4 and not re.search(r"\band\b|&|;", value):
-        last, first = (p.strip() for p in value.split(","))
-        if first and last and " " not in last:
-            return (Person(f"{first} {last}", value),)
-    names = [n.strip(" .,") if n.strip().endswith(",") else n.strip(" ,") for n in _NAME_SPLIT.split(value)]
-    return tuple(Person(n) for n in dict.fromkeys(n for n in names if n))
+    found: dict[str, Person] = {}
+    for part in _PEOPLE_SPLIT.split(value) if value else ():
+        name, file_as = gutenberg.catalogue_form(part)
+        if file_as:
+            found.setdefault(name, Person(name, file_as))
+            continue
+        for n in _NAME_SPLIT.split(name):
+            n = n.strip(" .,") if n.strip().endswith(",") else n.strip(" ,")
+            if n:
+                found.setdefault(n, Person(n))
+    return tuple(found.values())
 
 
 # -- plain text and Gutenberg ------------------------------------------------------------------
 
 def gutenberg_metadata(text: str) -> Metadata:
-    """Return what a Project Gutenberg header and the title page after it say; empty for other texts."""
+    """Return what a Project Gutenberg header and the title page after it say; empty for other texts.
+
+    The header is found and read by app/book/gutenberg.py, the same rules the text and HTML readers cut it by.
+    """
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    start = next((n for n, line in enumerate(lines[:_HEADER_LINES * 4]) if _START.search(line)), None)
-    if start is None or "gutenberg" not in "\n".join(lines[:start]).lower():
+    # HTML's text keeps its markup's indentation: the markers are looked for on the line's own words.
+    start = gutenberg.header_end([line.strip() for line in lines])
+    if not start:
         return Metadata()
-    fields = _header_fields(lines[:start])
-    number = next((m.group(1) for line in lines[:start] for m in [_EBOOK_NUMBER.search(line)] if m), "")
+    header = "\n".join(lines[:start])
+    fields = gutenberg.header_fields(header)
+    number = next((m.group(1) for m in [_EBOOK_NUMBER.search(header)] if m), "")
     url = f"https://www.gutenberg.org/ebooks/{number}" if number else ""
     year = ""
     if "original publication" in fields:
         years = _ANY_YEAR.findall(fields["original publication"])
         year = years[-1] if years else ""
-    year = year or _title_page_year(lines[start + 1:start + 1 + _TITLE_PAGE_LINES])
+    year = year or _title_page_year(lines[start:start + _TITLE_PAGE_LINES])
     return Metadata(
-        subtitle=fields.get("subtitle", ""),
+        subtitle=clean_text(fields.get("subtitle", "")),
         authors=people(fields.get("author", "")),
         translators=people(fields.get("translator", "")),
         editors=people(fields.get("editor", "")),
         year=year,
-        language=language_code(fields.get("language", "")),
+        language=gutenberg.language_code(fields.get("language", "")),
         url=url,
         identifiers=(("URL", url),) if url else (),
     )
-
-
-def _header_fields(lines: list[str]) -> dict[str, str]:
-    """Return the header's "Name: value" fields by lower-case name, continuation lines joined."""
-    fields: dict[str, str] = {}
-    last = None
-    for line in lines[-_HEADER_LINES:]:
-        m = _FIELD.match(line)
-        if m and m.group(2):
-            last = m.group(1).strip().lower()
-            fields.setdefault(last, clean_text(m.group(2)))
-        elif last and line.startswith((" ", "\t")) and line.strip() and fields.get(last) is not None:
-            fields[last] = clean_text(f"{fields[last]} {line}")  # "Title: A long title\n        continued"
-        else:
-            last = None
-    return fields
 
 
 def _title_page_year(lines: list[str]) -> str:
@@ -294,8 +273,12 @@ def complete(book: Book, kind: str, *, author_given: bool = False, title_given: 
     meta = merged(book.meta, found)
     if found.authors and not author_given:
         # Front matter's author list or a header the reader did not take ("Author:" in a Gutenberg
-        # HTML's <pre>) is structured: it makes the author line ("[A, B]" is YAML for A and B).
-        book = dataclasses.replace(book, author=", ".join(p.name for p in found.authors))
+        # HTML's <pre>) is structured: it makes the author line ("[A, B]" is YAML for A and B), unless
+        # the reader's line names the same people already ("Jane Austen" stays, never the
+        # catalogue's "Austen, Jane, 1775-1817" form of her).
+        read = people(book.author) if book.author and book.author != "Unknown" else ()
+        if {p.name.casefold() for p in read} != {p.name.casefold() for p in found.authors}:
+            book = dataclasses.replace(book, author=", ".join(p.name for p in found.authors))
         meta = dataclasses.replace(meta, authors=found.authors)
     line = people(book.author) if book.author and book.author != "Unknown" else ()
     names = {p.name.casefold() for p in meta.authors}
@@ -311,4 +294,4 @@ def complete(book: Book, kind: str, *, author_given: bool = False, title_given: 
 
 
 __all__ = ["complete", "gutenberg_metadata", "html_metadata", "markdown_metadata", "merged", "people",
-           "language_code", "source_metadata"]
+           "source_metadata"]

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from app.cast.castfile import CastFile, VoiceEntry
 from app.cast.model import Cast, Character
+from app.voiceoffer import VoiceOffer as Offer  # the backend interface's own (Backend.voice_offer)
 
 #: Speaking rates around the narrator's, nearest first, both ways: each apart from the others by ear.
 SPEED_STEPS = (0.86, 1.16, 0.92, 1.08, 0.8, 1.24, 0.96, 1.04, 0.74, 1.32)
@@ -26,24 +26,6 @@ _AGES = {"F": ("A young woman", "A middle-aged woman", "An elderly woman", "A gi
 _TIMBRES = ("with a bright, clear voice", "with a low, warm voice", "with a husky voice",
             "with a soft, light voice", "with a deep, resonant voice", "with a crisp, precise voice")
 _PACES = ("speaking briskly", "speaking slowly and deliberately", "speaking at an easy pace")
-
-
-@dataclass(frozen=True)
-class Offer:
-    """What a backend can give characters (see Backend.voice_offer)."""
-
-    #: (voice, speaker, gender): sglomni presets, installed Piper voices or a multi-speaker voice's
-    #: speakers (speaker None for a voice of one), gender "F"/"M" where known.
-    presets: tuple[tuple[str, str | None, str | None], ...] = ()
-    #: The model designs a voice from a description (instructions).
-    design: bool = False
-    #: The backend varies the speaking rate (Piper).
-    speed: bool = False
-    #: Reference clips a clone model could use (the voices folder), when it needs one.
-    clips: tuple[Path, ...] = ()
-    #: The narrator's preset (not given to a character), and its rate.
-    narrator_voice: str | None = None
-    narrator_speed: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -112,26 +112,38 @@ def _locked(path: Path):
 
 def fetch(book: CorpusBook) -> Path:
     """Return the book file from its Debian package, downloading and unpacking it once."""
-    root = CACHE / "root"
-    src = root / book.path
+    src = CACHE / "root" / book.path
     target = src.with_suffix("") if src.suffix == ".gz" else src
     if target.suffix not in (".txt", ".html", ".epub"):
         target = target.with_name(target.name + ".txt")  # a plain-text file named without a suffix
+    return debian_file(book.package, book.path, target)
+
+
+def debian_file(package: str, path: str, target: Path | None = None) -> Path:
+    """Return a file of a Debian package, fetched with `apt-get download` + `dpkg-deb -x` once.
+
+    A .gz file is unpacked beside it (as `target` when given, else without the .gz); the real books
+    and tests/formats' twins share this cache and its lock.
+    """
+    root = CACHE / "root"
+    src = root / path
+    if target is None:
+        target = src.with_suffix("") if src.suffix == ".gz" else src
     if target.is_file():
         return target
     debs = CACHE / "debs"
     with _locked(CACHE / ".lock"):
         if not src.is_file():
             debs.mkdir(parents=True, exist_ok=True)
-            if not list(debs.glob(f"{book.package}_*.deb")):
+            if not list(debs.glob(f"{package}_*.deb")):
                 if not shutil.which("apt-get") or not shutil.which("dpkg-deb"):
-                    pytest.skip("the real-books corpus is fetched with Debian's apt-get and dpkg-deb")
-                run = subprocess.run(["apt-get", "download", book.package], cwd=debs, capture_output=True,
+                    pytest.skip("Debian package files (real books, format twins) come with apt-get and dpkg-deb")
+                run = subprocess.run(["apt-get", "download", package], cwd=debs, capture_output=True,
                                      text=True, timeout=FETCH_TIMEOUT)
                 if run.returncode != 0:
-                    raise RuntimeError(f"apt-get download {book.package} failed (run 'apt-get update'?): "
+                    raise RuntimeError(f"apt-get download {package} failed (run 'apt-get update'?): "
                                        f"{run.stderr.strip()[-400:]}")
-            deb = sorted(debs.glob(f"{book.package}_*.deb"))[-1]
+            deb = sorted(debs.glob(f"{package}_*.deb"))[-1]
             subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True, timeout=FETCH_TIMEOUT)
         if src.suffix == ".gz" and not target.is_file():
             with gzip.open(src, "rb") as fin, open(target, "wb") as fout:

@@ -1,15 +1,14 @@
 """Real files for the readers of other formats, and a score of two readings of one book.
 
 - `sample(name)`: a small real file of ../shared/corpus/formats (its README names the sources), read in place.
-- `debian_file(package, path)`: a file of a Debian package, fetched once with `apt-get download` +
-  `dpkg-deb -x` into the real-books cache (tests/books/corpus.py's CACHE and lock), never committed.
+- `debian_file(package, path)`: a file of a Debian package, fetched once into the real-books cache,
+  never committed: tests/books/corpus.py's own function (apt-get download + dpkg-deb -x, its lock).
 - `pandoc_twin(epub, fmt)`: the EPUB converted by Debian's pandoc, cached beside the packages.
 - `chapter_errors(a, b)`: the word error of each chapter of reading `a` against the same chapter of `b`,
   with the words of tests/books/corpus.py and jiwer's word-level edit distance (C, fast on long chapters).
 """
 from __future__ import annotations
 
-import gzip
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,11 +16,12 @@ from pathlib import Path
 import jiwer
 import pytest
 
-from tests.books.corpus import CACHE, FETCH_TIMEOUT, _locked, title_key, words
+from tests.books.corpus import CACHE, debian_file, title_key, words
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT.parent / "shared" / "corpus" / "formats"
 STANDARD_EBOOKS = ROOT.parent / "shared" / "corpus" / "literature" / "standard-ebooks"
+__all__ = ["CACHE", "STANDARD_EBOOKS", "chapter_errors", "debian_file", "pandoc_twin", "sample", "spoken_words"]
 
 
 def sample(name: str) -> Path:
@@ -29,33 +29,6 @@ def sample(name: str) -> Path:
     if not path.is_file():
         pytest.skip(f"the shared corpus is not beside the checkout ({SAMPLES})")
     return path
-
-
-def debian_file(package: str, path: str) -> Path:
-    """Return a file of a Debian package (a .gz one unpacked beside), fetched and unpacked once."""
-    root = CACHE / "root"
-    src = root / path
-    target = src.with_suffix("") if src.suffix == ".gz" else src
-    if target.is_file():
-        return target
-    debs = CACHE / "debs"
-    with _locked(CACHE / ".lock"):
-        if not src.is_file():
-            debs.mkdir(parents=True, exist_ok=True)
-            if not list(debs.glob(f"{package}_*.deb")):
-                if not shutil.which("apt-get") or not shutil.which("dpkg-deb"):
-                    pytest.skip("the Debian twins are fetched with apt-get and dpkg-deb")
-                run = subprocess.run(["apt-get", "download", package], cwd=debs, capture_output=True,
-                                     text=True, timeout=FETCH_TIMEOUT)
-                if run.returncode != 0:
-                    raise RuntimeError(f"apt-get download {package} failed (run 'apt-get update'?): "
-                                       f"{run.stderr.strip()[-400:]}")
-            deb = sorted(debs.glob(f"{package}_*.deb"))[-1]
-            subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True, timeout=FETCH_TIMEOUT)
-        if src.suffix == ".gz" and not target.is_file():
-            with gzip.open(src, "rb") as fin, open(target, "wb") as fout:
-                shutil.copyfileobj(fin, fout)
-    return target
 
 
 def pandoc_twin(epub: Path, fmt: str) -> Path:

@@ -168,12 +168,7 @@ async def test_stopping_the_server_mid_run_stops_the_conversion_cleanly_and_it_r
     async with aiohttp.ClientSession() as session:
         async with session.ws_connect(Terminal.url(hub)) as ws:
             page = Terminal(ws)
-            await page.until("Generate Audiobooks")
-            await page.type("g")
-            await page.until("Book file")
-            await page.type(str(book))
-            await page.until(re.escape(str(book)))
-            await page.type("\x12")  # Ctrl+R: Start
+            await page.start_run(book)
             done, total = map(int, (await page.until(r"chunks ([1-9]\d*)/(\d+)")).groups())
             assert done < total, "the run finished before the server could be stopped mid-way"
             assert hub.stop() == 130  # Ctrl+C on the server: the hub cancels the run and exits

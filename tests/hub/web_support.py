@@ -305,3 +305,12 @@ class Terminal:
 
     async def type(self, text: str) -> None:
         await self.ws.send_str(json.dumps(["stdin", text]))
+
+    async def start_run(self, book: Path) -> None:
+        """From the hub's menu: Generate Audiobooks, the book file typed in, Ctrl+R (Start)."""
+        await self.until("Generate Audiobooks")
+        await self.type("g")
+        await self.until("Book file")
+        await self.type(str(book))
+        await self.until(re.escape(str(book)))
+        await self.type("\x12")  # Ctrl+R: Start

@@ -33,6 +33,16 @@ def request(book, out, url) -> ConvertRequest:
                           chunk_size=CHUNK_SIZE, concurrency=2)
 
 
+async def cancelled(pilot, app: HubApp, run: RunScreen) -> float:
+    """Press C (Cancel) on the run screen; return the seconds until the run ended, cancelled."""
+    pressed = time.monotonic()
+    await pilot.press("c")
+    await wait_for(pilot, lambda: run.outcome, timeout=60, what="the end of the run")
+    elapsed = time.monotonic() - pressed
+    assert run.outcome == "cancelled", screen_text(app)
+    return elapsed
+
+
 async def test_the_hubs_cancel_with_a_chapter_half_encoded_ends_within_its_promise(
         tmp_path, small_book, held_double, fault_log, isolated_home, fault_env, run_cli):
     double = held_double(answer="500")
@@ -83,11 +93,7 @@ async def test_the_hubs_cancel_outside_synthesis_stops_at_once(stage, tmp_path, 
                    "mux": lambda: any(tmp_path.glob(".river.*.part.m4b")),
                    "read-along": lambda: out.exists()}[stage]
         await wait_for(pilot, reached, timeout=60, what=f"the {stage} pause")
-        pressed = time.monotonic()
-        await pilot.press("c")
-        await wait_for(pilot, lambda: run.outcome, timeout=60, what="the end of the run")
-        elapsed = time.monotonic() - pressed
-        assert run.outcome == "cancelled", screen_text(app)
+        elapsed = await cancelled(pilot, app, run)
     assert elapsed <= bound(0), f"the Cancel took {elapsed:.1f} s"
     assert not out.exists() or stage == "read-along", "no audiobook from a run stopped before its mux ended"
     assert not out.with_suffix(".vtt").exists()
@@ -114,12 +120,7 @@ async def test_hub_web_stopped_by_sigterm_with_a_chapter_half_encoded_ends_and_r
     async with aiohttp.ClientSession() as session:
         async with session.ws_connect(Terminal.url(hub)) as ws:
             page = Terminal(ws)
-            await page.until("Generate Audiobooks")
-            await page.type("g")
-            await page.until("Book file")
-            await page.type(str(small_book))
-            await page.until(re.escape(str(small_book)))
-            await page.type("\x12")  # Ctrl+R: Start
+            await page.start_run(small_book)
             deadline = time.monotonic() + 60
             while not (double.held() and len(answered(fault_log)) == TOTAL_CHUNKS - 1
                        and encoded_chapters(isolated_home)):
@@ -156,11 +157,7 @@ async def test_the_hubs_cancel_while_the_managed_server_boots_stops_the_boot(
                                        model="moss_tts_local", port=port, chunk_size=CHUNK_SIZE))
         await app.push_screen(run)
         await wait_for(pilot, lambda: pidfiles.read_pidfile(port) is not None, timeout=60, what="the boot")
-        pressed = time.monotonic()
-        await pilot.press("c")
-        await wait_for(pilot, lambda: run.outcome, timeout=60, what="the end of the run")
-        elapsed = time.monotonic() - pressed
-        assert run.outcome == "cancelled", screen_text(app)
+        elapsed = await cancelled(pilot, app, run)
     assert elapsed <= bound(0), f"the Cancel took {elapsed:.1f} s"
     assert pidfiles.read_pidfile(port) is None, "the booting server was stopped"
     assert left_running(isolated_home, tmp_path, fault_env) == []
