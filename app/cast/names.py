@@ -12,81 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable
 
-#: Titles before a name, with the gender they show (None: either).
-TITLES: dict[str, str | None] = {
-    "Mr": "M", "Mister": "M", "Master": "M", "Sir": "M", "Lord": "M", "Monsieur": "M", "M": "M", "Herr": "M",
-    "Signor": "M", "Don": "M", "Senor": "M", "Father": "M", "Brother": "M", "Uncle": "M", "King": "M",
-    "Prince": "M", "Duke": "M", "Count": "M", "Baron": "M", "Earl": "M", "Mrs": "F", "Miss": "F", "Ms": "F",
-    "Madam": "F", "Madame": "F", "Mme": "F", "Mlle": "F", "Mademoiselle": "F", "Lady": "F", "Dame": "F",
-    "Frau": "F", "Fraulein": "F", "Signora": "F", "Signorina": "F", "Donna": "F", "Senora": "F",
-    "Mother": "F", "Sister": "F", "Aunt": "F", "Queen": "F", "Princess": "F", "Duchess": "F",
-    "Countess": "F", "Baroness": "F", "Mistress": "F", "Dr": None, "Doctor": None, "Professor": None,
-    "Prof": None, "Captain": None, "Capt": None, "Colonel": None, "Col": None, "Major": None,
-    "General": None, "Lieutenant": None, "Sergeant": None, "Inspector": None, "Rev": None,
-    "Reverend": None, "Judge": None, "Cousin": None, "Nurse": None, "Saint": None, "St": None,
-    "Admiral": None, "Commodore": None, "Commander": None, "Governor": None, "Bishop": "M", "Archdeacon": "M",
-    "Canon": "M", "Dean": None, "Cardinal": "M", "Abbe": "M", "Squire": "M", "Marshal": None, "Sheriff": None,
-    "Emperor": "M", "Empress": "F", "Messrs": "M", "Mesdames": "F", "Nawab": "M", "Begum": "F", "Mynheer": "M",
-    "Constable": None, "Corporal": None, "Private": None, "Superintendent": None, "Lieut": None, "Sergt": None,
-}
-#: Titles written with a full stop in English ("Mr." but "Miss").
-#: Titles said before a given name ("Lady Catherine", "Miss Lydia"); the rest go before a surname ("Colonel Fitzwilliam").
-_GIVEN_NAME_TITLES = {"Lady", "Sir", "Lord", "Miss", "Master", "Aunt", "Uncle", "Cousin", "Dame", "Prince", "Princess",
-                      "King", "Queen", "Don", "Donna", "Sister", "Brother", "Mlle", "Mademoiselle"}
-_ABBREVIATED = {"Mr", "Mrs", "Ms", "Dr", "St", "Rev", "Prof", "Capt", "Col", "M", "Mme", "Mlle"}
-
-#: Diminutive -> the given name it shortens (common English forms); "Lizzy" is "Elizabeth".
-DIMINUTIVES: dict[str, tuple[str, ...]] = {
-    "Elizabeth": ("Lizzy", "Lizzie", "Liz", "Eliza", "Beth", "Betsy", "Betty", "Bess", "Bessie", "Libby"),
-    "Margaret": ("Meg", "Maggie", "Peggy", "Madge", "Margery"), "Catherine": ("Kitty", "Kate", "Katie", "Cathy", "Kit"),
-    "Katherine": ("Kitty", "Kate", "Katie", "Kathy"), "Frances": ("Fanny",), "Mary": ("Polly", "Molly", "Mamie", "Mame"),
-    "Sarah": ("Sally", "Sadie"), "Anne": ("Annie", "Nancy", "Nan"), "Ann": ("Annie", "Nancy", "Nan"),
-    "Jane": ("Jenny", "Janey", "Jennie"), "Eleanor": ("Nell", "Nelly", "Nellie", "Ellie"), "Helen": ("Nell", "Nelly", "Nellie"),
-    "Ellen": ("Nell", "Nelly", "Nellie"), "Susan": ("Sue", "Susy", "Susie"), "Charlotte": ("Lotty", "Lottie", "Charlie"),
-    "Dorothy": ("Dolly", "Dot", "Dora"), "Harriet": ("Hatty", "Hattie"), "Louisa": ("Lou", "Louie", "Lulu"),
-    "Matilda": ("Tilly", "Tilda"), "Rebecca": ("Becky",), "Henrietta": ("Hetty", "Etta"), "Caroline": ("Carrie", "Caro"),
-    "Josephine": ("Josie", "Jo"), "Isabella": ("Bella", "Isa"), "Amelia": ("Emmy", "Milly"), "Emily": ("Emmy", "Em"),
-    "John": ("Jack", "Johnny", "Jacky"), "William": ("Will", "Willy", "Willie", "Bill", "Billy"),
-    "Robert": ("Bob", "Bobby", "Rob", "Robin", "Bert"), "Richard": ("Dick", "Rick", "Dicky"), "Henry": ("Harry", "Hal", "Hank"),
-    "Thomas": ("Tom", "Tommy"), "Edward": ("Ned", "Ted", "Teddy", "Eddie", "Ed"), "James": ("Jim", "Jimmy", "Jem", "Jamie"),
-    "Charles": ("Charley", "Charlie"), "Frederick": ("Fred", "Freddy", "Freddie"), "Samuel": ("Sam", "Sammy"),
-    "Joseph": ("Joe", "Joey"), "Benjamin": ("Ben", "Benny"), "Nicholas": ("Nick", "Nicky"), "Francis": ("Frank", "Frankie"),
-    "Anthony": ("Tony",), "Alexander": ("Alec", "Alick", "Sandy", "Alex"), "Albert": ("Bertie", "Bert"), "Philip": ("Phil",),
-    "Michael": ("Mike", "Mick"), "Lawrence": ("Larry",), "Christopher": ("Kit", "Chris"), "Theodore": ("Teddy", "Theo"),
-    "Gilbert": ("Gil",), "Walter": ("Wat", "Walt"), "Arthur": ("Art",), "Matthew": ("Matt",), "Daniel": ("Dan", "Danny"),
-    "David": ("Davy", "Dave"), "Edmund": ("Ned", "Ted"), "Timothy": ("Tim",), "Patrick": ("Pat", "Paddy"),
-}
-_SHORT_FOR = {short: full for full, shorts in DIMINUTIVES.items() for short in shorts}
-
-#: Given names common in English-language fiction, by the gender they show; a tie-breaker where the
-#: book's own titles and pronouns do not decide.
-_FEMALE_NAMES = frozenset("""Abigail Ada Adela Adelaide Agatha Agnes Alice Amanda Amelia Amy Angela Ann Anna Anne Annie
-Arabella Augusta Barbara Beatrice Bella Bertha Betsy Betty Blanche Bridget Caroline Catherine Cecilia Cecily Charlotte
-Clara Clarissa Constance Cora Cynthia Daisy Diana Dinah Dora Dorothea Dorothy Edith Eleanor Elinor Eliza Elizabeth Ella
-Ellen Elsie Emily Emma Esther Ethel Eugenia Eve Evelyn Fanny Flora Florence Frances Georgiana Georgina Gertrude Grace
-Hannah Harriet Helen Henrietta Hester Honoria Isabel Isabella Jane Janet Jemima Jenny Jessie Joan Josephine Judith Julia
-Juliet Katherine Katharine Kathleen Kate Kitty Laura Letitia Lilian Lily Louisa Lucy Lydia Mabel Madeline Margaret Maria Marian Marianne
-Martha Mary Matilda Maud Meg Mildred Minnie Miriam Molly Nancy Nell Nelly Nora Olive Olivia Pamela Patience Penelope
-Phoebe Polly Priscilla Rachel Rebecca Rose Rosamond Ruth Sally Sarah Selina Sophia Sophie Susan Sybil Theresa Ursula
-Victoria Violet Winifred Edna Adele Mariana Rosalind Leah Lizzy Lizzie Eliza Marilla Diana Ruby Josie Tillie Kitty
-Daisy Margery Madge Carrie Hetty Bessie Jo Beth Amy Lotty Susie Sue Tilly Becky Jenny Effie Sibyl Helena Imogen""".split())
-_MALE_NAMES = frozenset("""Aaron Abraham Adam Albert Alexander Alfred Algernon Ambrose Andrew Anthony Archibald Arthur
-Augustus Basil Benjamin Bertram Charles Christopher Clement Cyril Daniel David Dick Donald Douglas Edgar Edmund Edward
-Edwin Ernest Eugene Felix Ferdinand Francis Frank Frederick George Gerald Gilbert Godfrey Gregory Guy Harold Harry Henry
-Herbert Horace Hubert Hugh Humphrey Isaac Jack Jacob James Jasper Jeremy Jim Joe John Jonathan Joseph Joshua Julian
-Lawrence Leonard Lewis Lionel Louis Luke Malcolm Mark Martin Matthew Maurice Michael Nathaniel Ned Nicholas Noah Oliver
-Oscar Patrick Paul Percy Peter Philip Ralph Raymond Reginald Richard Robert Roger Ronald Rupert Samuel Sidney Simon
-Stephen Thomas Timothy Tom Tony Valentine Victor Vincent Walter William Will Willoughby Fitzwilliam Cecil Freddy Ronny
-Matthew Gilbert Davy Jem Bill Bob Fred Sam Teddy Ted Charley Charlie Harry Hal Dorian Ebenezer Edmond Gabriel Ivan
-Alexis Sergei Pyotr Nikolai Hamilton Rodney Wilfred Sebastian Theodore Lucas Felix Mortimer Clarence""".split())
-
-#: Capitalised words that are never a person's name on their own.
-_NOT_NAMES = frozenset("""I I'm I'll I've I'd O Oh Ah Ha Yes No Mr Mrs Miss Sir Madam Lord Lady God Heaven Heavens Christ Jesus
-Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September
-October November December Christmas Easter English French German Italian Spanish Russian American Indian Irish Scotch
-Scottish British European Latin Greek Roman Chapter Volume Book Part The A An Mamma Mama Papa Pa Ma Dear He She It
-His Her Hers Him Its They Them Their We Us Our You Your Yours Me My Mine This That These Those There Here Who What
-Which When Where Why How Not Nor Or If Yet So""".split())
+from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read through this module too)
+    ABBREVIATED, DIMINUTIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, SHORT_FOR, TITLES,
+)
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
 _TOKEN = r"(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
@@ -108,7 +36,7 @@ def form_text(title: str | None, tokens: tuple[str, ...]) -> str:
     name = " ".join(tokens)
     if not title:
         return name
-    return f"{title}{'.' if title in _ABBREVIATED else ''} {name}"
+    return f"{title}{'.' if title in ABBREVIATED else ''} {name}"
 
 
 @dataclass
@@ -130,8 +58,8 @@ class Person:
         male = self.votes["M"] + 5 * sum(n for t, n in self.titles.items() if TITLES.get(t) == "M")
         female = self.votes["F"] + 5 * sum(n for t, n in self.titles.items() if TITLES.get(t) == "F")
         given = {tokens[0] for (title, tokens) in self.forms if len(tokens) >= 2 or not title}
-        male += 3 * sum(1 for g in given if g in _MALE_NAMES) * max(1, self.count // 10)
-        female += 3 * sum(1 for g in given if g in _FEMALE_NAMES) * max(1, self.count // 10)
+        male += 3 * sum(1 for g in given if g in MALE_NAMES) * max(1, self.count // 10)
+        female += 3 * sum(1 for g in given if g in FEMALE_NAMES) * max(1, self.count // 10)
         if male == female or max(male, female) < 2:
             return None
         if min(male, female) * 3 > max(male, female):
@@ -141,7 +69,7 @@ class Person:
     @property
     def has_given_name(self) -> bool:
         """A known given name among this person's names ("Lucy", "Tom"): a person, not a place."""
-        return any(tok in _FEMALE_NAMES or tok in _MALE_NAMES or tok in _SHORT_FOR
+        return any(tok in FEMALE_NAMES or tok in MALE_NAMES or tok in SHORT_FOR
                    for (_, tokens) in self.forms for tok in tokens[:1])
 
     @property
@@ -216,7 +144,7 @@ class Roster:
         hit = self._by_form.get((None, tokens))
         if hit:
             return hit
-        for key in (tokens[0], tokens[-1], _SHORT_FOR.get(tokens[0], ""), _SHORT_FOR.get(tokens[-1], "")):
+        for key in (tokens[0], tokens[-1], SHORT_FOR.get(tokens[0], ""), SHORT_FOR.get(tokens[-1], "")):
             if key in self._by_token:
                 return self._by_token[key]
         return None
@@ -229,10 +157,10 @@ class Roster:
         """Yield (start, end, person) for each name in text that names a known person."""
         for m in MENTION.finditer(text):
             title, tokens = split_mention(m)
-            if not tokens or (not title and tokens[0] in _NOT_NAMES and len(tokens) == 1):
+            if not tokens or (not title and tokens[0] in NOT_NAMES and len(tokens) == 1):
                 continue
             person = self.lookup(title, tokens)
-            if person is None and not title and len(tokens) > 1 and tokens[0] in _NOT_NAMES | _COMMON_STARTS:
+            if person is None and not title and len(tokens) > 1 and tokens[0] in NOT_NAMES | _COMMON_STARTS:
                 person = self.lookup(None, tokens[1:])
             if person is not None:
                 yield m.start(), m.end(), person
@@ -261,7 +189,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
         for m in MENTION.finditer(text):
             title, tokens = split_mention(m)
             if not title and sentence_start(text, m.start()):
-                while tokens and (lower[tokens[0].lower()] or tokens[0] in _NOT_NAMES | _COMMON_STARTS):
+                while tokens and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | _COMMON_STARTS):
                     tokens = tokens[1:]
             else:
                 for tok in tokens:
@@ -280,12 +208,12 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
     speaker_tokens = {tok for (_, tokens) in speakers for tok in tokens}
 
     def name_like(tok: str) -> bool:
-        if tok in _NOT_NAMES or tok in TITLES:
+        if tok in NOT_NAMES or tok in TITLES:
             return False
         # A known given name or diminutive is a name unless the book writes it in lower case ("Will", "will");
         # so is a word a speech tag shows speaking ("said Watson"); another capitalised word must be used
         # twice inside a sentence (not only where any word is capitalised).
-        known = tok in _FEMALE_NAMES or tok in _MALE_NAMES or tok in _SHORT_FOR or tok in speaker_tokens
+        known = tok in FEMALE_NAMES or tok in MALE_NAMES or tok in SHORT_FOR or tok in speaker_tokens
         return midsentence[tok] >= (0 if known else 2) and lower[tok.lower()] * 5 <= midsentence[tok] + forms[(None, (tok,))]
 
     # "the Bateses", "the Miss Thorpes", "the Knightleys": a family, not a person.
@@ -308,7 +236,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
                     tokens = tokens[1:]
                 if not tokens or not all(name_like(t) for t in tokens):
                     continue
-        elif any(t in _NOT_NAMES for t in tokens):
+        elif any(t in NOT_NAMES for t in tokens):
             continue
         kept[(title, tokens)] += n
         kept_votes.setdefault((title, tokens), Counter()).update(votes.get((title, tokens), {}))
@@ -330,9 +258,9 @@ def _tag_forms(tagged: Iterable[str], lower: Counter) -> set[tuple[str | None, t
         title, tokens = split_mention(m)
         if not title:
             # "Then Holmes said": "Then" opens the sentence, it is not part of the name.
-            while tokens and (lower[tokens[0].lower()] or tokens[0] in _NOT_NAMES | _COMMON_STARTS):
+            while tokens and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | _COMMON_STARTS):
                 tokens = tokens[1:]
-        if tokens and not any(t in _NOT_NAMES or (not title and t in TITLES) for t in tokens):
+        if tokens and not any(t in NOT_NAMES or (not title and t in TITLES) for t in tokens):
             out.add((title, tokens))
     return out
 
@@ -368,11 +296,11 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         if len(tokens) != 1 or not title:
             continue
         tok, gender = tokens[0], TITLES.get(title)
-        by_first = [p for p in full.values() if p.first == _SHORT_FOR.get(tok, tok) and _fits(p, gender)]
+        by_first = [p for p in full.values() if p.first == SHORT_FOR.get(tok, tok) and _fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
         by_last = [p for p in full.values() if p.last == tok and (p.gender == gender if gender else True)]
         target = None
-        if len(by_first) == 1 and title in _GIVEN_NAME_TITLES:
+        if len(by_first) == 1 and title in GIVEN_NAME_TITLES:
             target = by_first[0]
         elif len(by_last) == 1 and title not in by_last[0].titles and _only_titled(by_last[0], title, tok, forms):
             # A "Mr. John Knightley" written out beside "Mr. Knightley" is there to tell two men apart.
@@ -381,7 +309,7 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             key = (title, tok)
             target = titled.get(key)
             if target is None:
-                given_name = title in ("Lady", "Sir", "Lord", "Miss", "Master") and tok in _FEMALE_NAMES | _MALE_NAMES
+                given_name = title in ("Lady", "Sir", "Lord", "Miss", "Master") and tok in FEMALE_NAMES | MALE_NAMES
                 target = Person(first=tok if given_name else "", last="" if given_name else tok)
                 people.append(target)
             titled[key] = target
@@ -392,7 +320,7 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         if len(tokens) != 1 or title:
             continue
         tok = tokens[0]
-        given = _SHORT_FOR.get(tok, tok)
+        given = SHORT_FOR.get(tok, tok)
         # "Tom" is Tom Bertram before Sir Thomas: a name as written first, its long form only failing that.
         by_first = [p for p in people if p.first == tok] or [p for p in people if p.first == given]
         by_last = [p for p in people if p.last == tok]
