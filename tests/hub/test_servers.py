@@ -61,8 +61,10 @@ async def test_several_models_ask_which_and_start_the_choice(double_venv, port):
         await open_servers(pilot)
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, PickModal), what="the model question")
-        text = screen_text(app)
-        assert "Higgs Audio v3 TTS" in text and "Voxtral TTS 4B" in text
+        # The modal is the active screen before its first frame is drawn (seen empty on a loaded machine):
+        # wait for what it lists rather than reading the first frame.
+        await wait_for(pilot, lambda: "Higgs Audio v3 TTS" in screen_text(app) and "Voxtral TTS 4B" in screen_text(app),
+                       what="both models in the question")
         # Catalog order: Higgs first, Voxtral second.
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: "Status: ready" in screen_text(app), timeout=30, what="ready")
