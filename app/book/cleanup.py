@@ -86,8 +86,37 @@ def strip_inline(text: str) -> str:
     return _TEXT_NOTE_MARK.sub("", _NAV_LINKS.sub("", _LINK_TARGET.sub("", text)))
 
 
+#: A listing's line number: a bare integer (no period, unlike a contents entry's "1.") before the line.
+_LINE_NUMBER = re.compile(r"^\s*(\d{1,5})(?:\s|$)")
+#: A listing numbered on fewer lines than this may be a short list, not a listing.
+_MIN_NUMBERED_LINES = 3
+#: The share of a listing's line numbers that follow the one before.
+_COUNTING_SHARE = 0.8
+
+
+def is_numbered_listing(lines: list[str]) -> bool:
+    """Return whether every line of a block opens with a bare line number, counting up mostly by one.
+
+    A source file or configuration quoted with its line numbers ("  1 Source: gentoo", "  8" for a
+    blank line) is code however prose-like its lines read, and no contents listing (whose entries
+    are numbered "1." or "1.2" and hold titles, never an empty line).
+    """
+    lines = [ln for ln in lines if ln.strip()]
+    numbers = [m and int(m.group(1)) for m in map(_LINE_NUMBER.match, lines)]
+    if len(numbers) < _MIN_NUMBERED_LINES or not all(n is not None for n in numbers):
+        return False
+    steps = [b - a for a, b in zip(numbers, numbers[1:])]
+    # A listing may skip lines it leaves out ("26", "29"), never count down; most steps are one.
+    if min(steps) < 1 or steps.count(1) < _COUNTING_SHARE * len(steps):
+        return False
+    # A flat list ("1 Introduction", "2 Setup") counts up too: a listing shows a blank or code line.
+    bodies = [_LINE_NUMBER.sub("", ln, count=1).strip() for ln in lines]
+    return any(not b or _CODE_CHARS.search(b) or _FIELD_LINE.match(b) for b in bodies)
+
+
 def is_code_block(lines: list[str]) -> bool:
-    """Return whether a plain-text block is code: it opens with a shell prompt, or is mostly symbols.
+    """Return whether a plain-text block is code: it opens with a shell prompt, is numbered line by
+    line (is_numbered_listing), or is mostly symbols.
 
     A command and what it prints ("$ cat > hello <<EOF" and the lines after) or an ASCII diagram
     ("configure.ac --+-> autoreconf") would be spelled out symbol by symbol.
@@ -95,7 +124,7 @@ def is_code_block(lines: list[str]) -> bool:
     lines = [ln for ln in lines if ln.strip() and not _RULE.match(ln)]
     if not lines:
         return False
-    if _PROMPT.match(lines[0]):
+    if _PROMPT.match(lines[0]) or is_numbered_listing(lines):
         return True
     # Dialogue is punctuation-heavy ('"No--not me, not me, no!"'): quotation marks, dashes and hyphens
     # between words, and the underscores of italics, are prose, not symbols.

@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 from app.book.blocks import Block, split_chapters
-from app.book.cleanup import is_code_block
+from app.book.cleanup import is_code_block, is_numbered_listing
 from app.book.gutenberg import LICENCE_TITLE, split_text
 from app.book.html import document_blocks, parse_html
 from app.book.mdrender import render_markdown
@@ -143,7 +143,7 @@ def _setext_level(line: str, under: str) -> int:
 def _is_contents(lines: list[str]) -> bool:
     """Return whether a block of lines is a table of contents: mostly numbered entry lines."""
     lines = [ln for ln in lines if ln.strip()]
-    if len(lines) < 3 or not _TOC_ENTRY.match(lines[0]):
+    if len(lines) < 3 or not _TOC_ENTRY.match(lines[0]) or is_numbered_listing(lines):
         return False
     return sum(1 for ln in lines if _TOC_ENTRY.match(ln)) >= 0.5 * len(lines)
 
