@@ -114,6 +114,32 @@ def is_numbered_listing(lines: list[str]) -> bool:
     return any(not b or _CODE_CHARS.search(b) or _FIELD_LINE.match(b) for b in bodies)
 
 
+#: What prose never writes and code does: an assignment spaced evenly ("A=b", "LIBS = -l", never
+#: Gutenberg's "=bold=" markup), a variable ("$(BIN)", "${HOME}", "$d"),
+#: braces, a pipe between commands (not a box's "| PISCATOR |"), a backslash, "&&".
+#: Not ";" (old prose ends lines with it) nor "# ..." (a Markdown heading as often as a comment).
+_SYNTAX = re.compile(r"[\w\])]=[^\s=]|[\w\])]\s+[:+?]?=\s+\S|\$[({A-Za-z_]|[{}\\]|\S\s*\|\s*\S|&&")
+#: A list item's bullet or number at a line's start ("* item", "2. item", "b) item").
+_LIST_ITEM = re.compile(r"^\s*(?:[*\u2022+-]|\d{1,3}[.)]|[a-z][.)])\s+\S")
+#: A sentence's end: a word's letter before a full stop, question or exclamation mark.
+_SENTENCE_END = re.compile(r"[A-Za-z][.!?][\"')\u201d\u2019]?\s*$")
+
+
+def _reads_as_syntax(lines: list[str]) -> bool:
+    """Return whether a block shows code's syntax on most lines and does not end as a sentence does.
+
+    A makefile rule or a shell snippet quoted in hard-wrapped text ("install: gentoo", then
+    "        install ./gentoo $(BIN)") has few symbols for its length but an assignment, a variable
+    or a brace on most lines; a line indented under the block's first is the code's own nesting.
+    """
+    margin = len(lines[0]) - len(lines[0].lstrip())
+    # A list item's hanging indent ("  * Mailing lists such as", "    debian-devel-...") is no nesting.
+    nested = not _LIST_ITEM.match(lines[0])
+    marked = sum(1 for ln in lines if _SYNTAX.search(ln) or (nested and len(ln) - len(ln.lstrip()) > margin))
+    return any(_SYNTAX.search(ln) for ln in lines) and 2 * marked > len(lines) \
+        and not _SENTENCE_END.search(lines[-1])
+
+
 def is_code_block(lines: list[str]) -> bool:
     """Return whether a plain-text block is code: it opens with a shell prompt, is numbered line by
     line (is_numbered_listing), or is mostly symbols.
@@ -124,7 +150,7 @@ def is_code_block(lines: list[str]) -> bool:
     lines = [ln for ln in lines if ln.strip() and not _RULE.match(ln)]
     if not lines:
         return False
-    if _PROMPT.match(lines[0]) or is_numbered_listing(lines):
+    if _PROMPT.match(lines[0]) or is_numbered_listing(lines) or _reads_as_syntax(lines):
         return True
     # Dialogue is punctuation-heavy ('"No--not me, not me, no!"'): quotation marks, dashes and hyphens
     # between words, and the underscores of italics, are prose, not symbols.

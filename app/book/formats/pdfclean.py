@@ -277,6 +277,8 @@ class Paragrapher:
         level = self.level_of(ln)
         kind = "code" if ln.mono else "text"
         cur = self.cur
+        if kind == "code" and self._inline(cur, ln, level):
+            kind = "text"
         if cur is not None and self._continues(cur, ln, level, kind):
             if kind == "code":
                 cur.text = f"{cur.text}\n{ln.text}"
@@ -287,6 +289,16 @@ class Paragrapher:
             return
         self.flush()
         self.cur = _Para(ln.text, level, kind, ln)
+
+    def _inline(self, cur: _Para | None, ln: Line, level: int) -> bool:
+        """Return whether a monospace line is a path or command inside a sentence, not a code block.
+
+        A sentence naming "/usr/share/doc/devscripts/README.gz" may wrap so that a line is all
+        monospace; it runs on in the paragraph's flow (no space above, no indent), where a code
+        block stands apart, or follows a sentence announcing it ("as follows:").
+        """
+        return (cur is not None and cur.kind == "text" and not level and not cur.level
+                and not cur.text.rstrip().endswith(":") and self._continues(cur, ln, level, "text"))
 
     def _continues(self, cur: _Para, ln: Line, level: int, kind: str) -> bool:
         prev = cur.last
