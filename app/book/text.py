@@ -126,7 +126,9 @@ def text_blocks(text: str) -> list[Block]:
                 lines.append(line)
         if lines and _join_lines(lines):
             blocks.append(Block(_join_lines(lines)))
-    if entries:
+    if entries and sum(1 for b in blocks if b.level == 1) < 2:
+        # Where the text marks its chapters ("# Title", or mark_headings found them), a listing is a
+        # chapter's own contents and names its sections: only a text without chapters takes it as chapters.
         blocks = [Block(b.text, 1, b.ids) if not b.level and _entry_key(b.text) in entries else b for b in blocks]
     return blocks
 
