@@ -51,8 +51,11 @@ _CREDIT = re.compile(
 _FOOTER = re.compile(r"^(?:last updated|last modified|©\s*copyright|copyright\s*©)\b", re.IGNORECASE)
 #: Credit and footer paragraphs are short; a long paragraph naming Sphinx is prose about Sphinx.
 _CREDIT_MAX_WORDS = 40
-#: A plain-text line that opens with a shell prompt: "$ make", "% ls", ">>> import x".
-_PROMPT = re.compile(r"^\s*(?:[$%]|>>>)\s+\S")
+#: A plain-text line that opens with a shell prompt: "$ make", "% ls", ">>> import x", "    # apt update".
+_PROMPT = re.compile(r"^\s*(?:[$%]|>>>)\s+\S"
+                     # root's "# shutdown -h now", indented into the body: a Markdown heading stands at
+                     # the margin and is rarely a lower-case word
+                     r"|^[ \t]+#\s+[a-z][\w.+-]*(?:\s|$)")
 #: A rule or setext underline ("=====", "-----", "*****"): layout, not a symbol to speak.
 _RULE = re.compile(r"^\s*([=\-*_~#+.])\1*\s*$")
 #: A plain-text block this much punctuation and symbols (ignoring spaces) is a diagram or code listing.
