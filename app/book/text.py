@@ -12,6 +12,7 @@ from app.book.mdrender import render_markdown
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text, is_speakable, looks_binary
 from app.book.textheadings import mark_headings
+from app.book.texttable import box_table_rows
 from app.errors import CorruptBook
 
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -101,6 +102,9 @@ def text_blocks(text: str) -> list[Block]:
             continue  # a rule ("----", "* * *") between parts of the text: layout, not words
         if _is_contents(raw):
             entries.update(_top_entries(raw))
+            continue
+        if (rows := box_table_rows(raw)) is not None:
+            blocks.extend(Block(row) for row in rows)  # row by row, as a <table> is read
             continue
         if is_code_block(raw):
             blocks.append(Block("\n".join(raw), kind="code"))

@@ -221,3 +221,8 @@ def test_a_text_with_a_contents_listing_per_chapter_reads_the_books_contents():
     book = load_book(path)
     assert len(top) >= 10
     assert [title_key(c.title) for c in book.chapters[1:]] == [title_key(t) for t in top]
+    # Its tables, drawn with "+---+" and "|", are read row by row, a wrapped cell's lines joined.
+    spoken = [p for c in book.chapters for p in c.paragraphs]
+    assert "+----" in raw and not any(p.startswith(("+--", "|")) for p in spoken)
+    assert any(p.startswith("doc-debian, ") and "Debian Project documentation, (Debian FAQ) and other documents" in p
+               for p in spoken)
