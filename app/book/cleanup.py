@@ -135,17 +135,19 @@ def _reads_as_syntax(lines: list[str]) -> bool:
     "        install ./gentoo $(BIN)") has few symbols for its length but an assignment, a variable
     or a brace on most lines; a line indented under the block's first is the code's own nesting.
     """
+    if lines[0].lstrip().startswith("#!/"):
+        return True  # a script's first line names its interpreter
+    if _LIST_ITEM.match(lines[0]):
+        return False  # a list item ("* debian/rules = maintainer script"): prose with a symbol in it
     margin = len(lines[0]) - len(lines[0].lstrip())
-    # A list item's hanging indent ("  * Mailing lists such as", "    debian-devel-...") is no nesting.
-    nested = not _LIST_ITEM.match(lines[0])
-    marked = sum(1 for ln in lines if _SYNTAX.search(ln) or (nested and len(ln) - len(ln.lstrip()) > margin))
+    marked = sum(1 for ln in lines if _SYNTAX.search(ln) or len(ln) - len(ln.lstrip()) > margin)
     return any(_SYNTAX.search(ln) for ln in lines) and 2 * marked > len(lines) \
         and not _SENTENCE_END.search(lines[-1])
 
 
 def is_code_block(lines: list[str]) -> bool:
     """Return whether a plain-text block is code: it opens with a shell prompt, is numbered line by
-    line (is_numbered_listing), or is mostly symbols.
+    line (is_numbered_listing), shows code syntax on most lines (_reads_as_syntax), or is mostly symbols.
 
     A command and what it prints ("$ cat > hello <<EOF" and the lines after) or an ASCII diagram
     ("configure.ac --+-> autoreconf") would be spelled out symbol by symbol.
