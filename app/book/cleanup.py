@@ -120,8 +120,9 @@ def is_numbered_listing(lines: list[str]) -> bool:
 #: What prose never writes and code does: an assignment spaced evenly ("A=b", "LIBS = -l", never
 #: Gutenberg's "=bold=" markup), a variable ("$(BIN)", "${HOME}", "$d"),
 #: braces, a pipe between commands (not a box's "| PISCATOR |"), a backslash, "&&".
-#: Not ";" (old prose ends lines with it) nor "# ..." (a Markdown heading as often as a comment).
-_SYNTAX = re.compile(r"[\w\])]=[^\s=]|[\w\])]\s+[:+?]?=\s+\S|\$[({A-Za-z_]|[{}\\]|\S\s*\|\s*\S|&&")
+#: An indented comment line ("    # Where to put icons?"; at the margin "# ..." is a Markdown heading).
+#: Not ";" (old prose ends lines with it).
+_SYNTAX = re.compile(r"^[ \t]+#\s|[\w\])]=[^\s=]|[\w\])]\s+[:+?]?=\s+\S|\$[({A-Za-z_]|[{}\\]|\S\s*\|\s*\S|&&")
 #: A list item's bullet or number at a line's start ("* item", "2. item", "b) item").
 _LIST_ITEM = re.compile(r"^\s*(?:[*\u2022+-]|\d{1,3}[.)]|[a-z][.)])\s+\S")
 #: A sentence's end: a word's letter before a full stop, question or exclamation mark.
