@@ -123,6 +123,8 @@ def is_numbered_listing(lines: list[str]) -> bool:
 #: An indented comment line ("    # Where to put icons?"; at the margin "# ..." is a Markdown heading).
 #: Not ";" (old prose ends lines with it).
 _SYNTAX = re.compile(r"^[ \t]+#\s|[\w\])]=[^\s=]|[\w\])]\s+[:+?]?=\s+\S|\$[({A-Za-z_]|[{}\\]|\S\s*\|\s*\S|&&")
+#: A block with this many "Field: value" lines is a control file or header, not prose.
+_MIN_FIELDS = 3
 #: A list item's bullet or number at a line's start ("* item", "2. item", "b) item").
 _LIST_ITEM = re.compile(r"^\s*(?:[*\u2022+-]|\d{1,3}[.)]|[a-z][.)])\s+\S")
 #: A sentence's end: a word's letter before a full stop, question or exclamation mark.
@@ -141,8 +143,11 @@ def _reads_as_syntax(lines: list[str]) -> bool:
     if _LIST_ITEM.match(lines[0]):
         return False  # a list item ("* debian/rules = maintainer script"): prose with a symbol in it
     margin = len(lines[0]) - len(lines[0].lstrip())
-    marked = sum(1 for ln in lines if _SYNTAX.search(ln) or len(ln) - len(ln.lstrip()) > margin)
-    return any(_SYNTAX.search(ln) for ln in lines) and 2 * marked > len(lines) \
+    # "Hash: SHA1", "Uploader: Foo Bar <...>": fields of a control file or a signed message.
+    fields = sum(1 for ln in lines if _FIELD_LINE.match(ln.strip()))
+    marked = sum(1 for ln in lines if _SYNTAX.search(ln) or _FIELD_LINE.match(ln.strip())
+                 or len(ln) - len(ln.lstrip()) > margin)
+    return (any(_SYNTAX.search(ln) for ln in lines) or fields >= _MIN_FIELDS) and 2 * marked > len(lines) \
         and not _SENTENCE_END.search(lines[-1])
 
 
