@@ -39,8 +39,8 @@ _CONTENTS_ENTRY = re.compile(r"^(?:[\dA-Z]{1,3}(?:\.\d{1,3})*\.?\s+)?[^\d\s].*\s
 CONTENTS_SHARE = 0.6
 CONTENTS_MIN_LINES = 8
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*$", re.I)
-#: A list item's bullet glyph at a line's start: a code block is set without one.
-_LIST_BULLET = re.compile(r"^[\u2022\u2023\u2043\u2219\u25aa\u25e6\u00b7]\s")
+#: A list item's bullet glyph at a line's start ("•", a nested item's "–"): a code block is set without one.
+_LIST_BULLET = re.compile(r"^[\u2022\u2013\u2023\u2043\u2219\u25aa\u25e6\u00b7]\s")
 _END_SENTENCE = re.compile(r"[.!?:;\"\u201d\u2019)\]]$")
 _WORD_END = re.compile(r"([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)[-\u2010]$")
 _WORD_START = re.compile(r"^([a-z\u00df-\u024f\u0430-\u04ff]+)")
