@@ -51,8 +51,11 @@ _CREDIT = re.compile(
 _FOOTER = re.compile(r"^(?:last updated|last modified|©\s*copyright|copyright\s*©)\b", re.IGNORECASE)
 #: Credit and footer paragraphs are short; a long paragraph naming Sphinx is prose about Sphinx.
 _CREDIT_MAX_WORDS = 40
-#: A plain-text line that opens with a shell prompt: "$ make", "% ls", ">>> import x".
-_PROMPT = re.compile(r"^\s*(?:[$%]|>>>)\s+\S")
+#: A plain-text line that opens with a shell prompt: "$ make", "% ls", ">>> import x", "    # apt update".
+_PROMPT = re.compile(r"^\s*(?:[$%]|>>>)\s+\S"
+                     # root's "# shutdown -h now", indented into the body: a Markdown heading stands at
+                     # the margin and is rarely a lower-case word
+                     r"|^[ \t]+#\s+[a-z][\w.+-]*(?:\s|$)")
 #: A rule or setext underline ("=====", "-----", "*****"): layout, not a symbol to speak.
 _RULE = re.compile(r"^\s*([=\-*_~#+.])\1*\s*$")
 #: A plain-text block this much punctuation and symbols (ignoring spaces) is a diagram or code listing.
@@ -86,8 +89,71 @@ def strip_inline(text: str) -> str:
     return _TEXT_NOTE_MARK.sub("", _NAV_LINKS.sub("", _LINK_TARGET.sub("", text)))
 
 
+#: A listing's line number: a bare integer (no period, unlike a contents entry's "1.") before the line.
+_LINE_NUMBER = re.compile(r"^\s*(\d{1,5})(?:\s|$)")
+#: A listing numbered on fewer lines than this may be a short list, not a listing.
+_MIN_NUMBERED_LINES = 3
+#: The share of a listing's line numbers that follow the one before.
+_COUNTING_SHARE = 0.8
+
+
+def is_numbered_listing(lines: list[str]) -> bool:
+    """Return whether every line of a block opens with a bare line number, counting up mostly by one.
+
+    A source file or configuration quoted with its line numbers ("  1 Source: gentoo", "  8" for a
+    blank line) is code however prose-like its lines read, and no contents listing (whose entries
+    are numbered "1." or "1.2" and hold titles, never an empty line).
+    """
+    lines = [ln for ln in lines if ln.strip()]
+    numbers = [m and int(m.group(1)) for m in map(_LINE_NUMBER.match, lines)]
+    if len(numbers) < _MIN_NUMBERED_LINES or not all(n is not None for n in numbers):
+        return False
+    steps = [b - a for a, b in zip(numbers, numbers[1:])]
+    # A listing may skip lines it leaves out ("26", "29"), never count down; most steps are one.
+    if min(steps) < 1 or steps.count(1) < _COUNTING_SHARE * len(steps):
+        return False
+    # A flat list ("1 Introduction", "2 Setup") counts up too: a listing shows a blank or code line.
+    bodies = [_LINE_NUMBER.sub("", ln, count=1).strip() for ln in lines]
+    return any(not b or _CODE_CHARS.search(b) or _FIELD_LINE.match(b) for b in bodies)
+
+
+#: What prose never writes and code does: an assignment spaced evenly ("A=b", "LIBS = -l", never
+#: Gutenberg's "=bold=" markup), a variable ("$(BIN)", "${HOME}", "$d"),
+#: braces, a pipe between commands (not a box's "| PISCATOR |"), a backslash, "&&".
+#: An indented comment line ("    # Where to put icons?"; at the margin "# ..." is a Markdown heading).
+#: Not ";" (old prose ends lines with it).
+_SYNTAX = re.compile(r"^[ \t]+#\s|[\w\])]=[^\s=]|[\w\])]\s+[:+?]?=\s+\S|\$[({A-Za-z_]|[{}\\]|\S\s*\|\s*\S|&&")
+#: A block with this many "Field: value" lines is a control file or header, not prose.
+_MIN_FIELDS = 3
+#: A list item's bullet or number at a line's start ("* item", "2. item", "b) item").
+_LIST_ITEM = re.compile(r"^\s*(?:[*\u2022+-]|\d{1,3}[.)]|[a-z][.)])\s+\S")
+#: A sentence's end: a word's letter before a full stop, question or exclamation mark.
+_SENTENCE_END = re.compile(r"[A-Za-z][.!?][\"')\u201d\u2019]?\s*$")
+
+
+def _reads_as_syntax(lines: list[str]) -> bool:
+    """Return whether a block shows code's syntax on most lines and does not end as a sentence does.
+
+    A makefile rule or a shell snippet quoted in hard-wrapped text ("install: gentoo", then
+    "        install ./gentoo $(BIN)") has few symbols for its length but an assignment, a variable
+    or a brace on most lines; a line indented under the block's first is the code's own nesting.
+    """
+    if lines[0].lstrip().startswith("#!/"):
+        return True  # a script's first line names its interpreter
+    if _LIST_ITEM.match(lines[0]):
+        return False  # a list item ("* debian/rules = maintainer script"): prose with a symbol in it
+    margin = len(lines[0]) - len(lines[0].lstrip())
+    # "Hash: SHA1", "Uploader: Foo Bar <...>": fields of a control file or a signed message.
+    fields = sum(1 for ln in lines if _FIELD_LINE.match(ln.strip()))
+    marked = sum(1 for ln in lines if _SYNTAX.search(ln) or _FIELD_LINE.match(ln.strip())
+                 or len(ln) - len(ln.lstrip()) > margin)
+    return (any(_SYNTAX.search(ln) for ln in lines) or fields >= _MIN_FIELDS) and 2 * marked > len(lines) \
+        and not _SENTENCE_END.search(lines[-1])
+
+
 def is_code_block(lines: list[str]) -> bool:
-    """Return whether a plain-text block is code: it opens with a shell prompt, or is mostly symbols.
+    """Return whether a plain-text block is code: it opens with a shell prompt, is numbered line by
+    line (is_numbered_listing), shows code syntax on most lines (_reads_as_syntax), or is mostly symbols.
 
     A command and what it prints ("$ cat > hello <<EOF" and the lines after) or an ASCII diagram
     ("configure.ac --+-> autoreconf") would be spelled out symbol by symbol.
@@ -95,7 +161,7 @@ def is_code_block(lines: list[str]) -> bool:
     lines = [ln for ln in lines if ln.strip() and not _RULE.match(ln)]
     if not lines:
         return False
-    if _PROMPT.match(lines[0]):
+    if _PROMPT.match(lines[0]) or is_numbered_listing(lines) or _reads_as_syntax(lines):
         return True
     # Dialogue is punctuation-heavy ('"No--not me, not me, no!"'): quotation marks, dashes and hyphens
     # between words, and the underscores of italics, are prose, not symbols.

@@ -5,13 +5,14 @@ import re
 from pathlib import Path
 
 from app.book.blocks import Block, split_chapters
-from app.book.cleanup import is_code_block
+from app.book.cleanup import is_code_block, is_numbered_listing
 from app.book.gutenberg import LICENCE_TITLE, split_text
 from app.book.html import document_blocks, parse_html
 from app.book.mdrender import render_markdown
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text, is_speakable, looks_binary
 from app.book.textheadings import mark_headings
+from app.book.texttable import box_table_rows
 from app.errors import CorruptBook
 
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -102,6 +103,9 @@ def text_blocks(text: str) -> list[Block]:
         if _is_contents(raw):
             entries.update(_top_entries(raw))
             continue
+        if (rows := box_table_rows(raw)) is not None:
+            blocks.extend(Block(row) for row in rows)  # row by row, as a <table> is read
+            continue
         if is_code_block(raw):
             blocks.append(Block("\n".join(raw), kind="code"))
             continue
@@ -126,7 +130,9 @@ def text_blocks(text: str) -> list[Block]:
                 lines.append(line)
         if lines and _join_lines(lines):
             blocks.append(Block(_join_lines(lines)))
-    if entries:
+    if entries and sum(1 for b in blocks if b.level == 1) < 2:
+        # Where the text marks its chapters ("# Title", or mark_headings found them), a listing is a
+        # chapter's own contents and names its sections: only a text without chapters takes it as chapters.
         blocks = [Block(b.text, 1, b.ids) if not b.level and _entry_key(b.text) in entries else b for b in blocks]
     return blocks
 
@@ -143,7 +149,7 @@ def _setext_level(line: str, under: str) -> int:
 def _is_contents(lines: list[str]) -> bool:
     """Return whether a block of lines is a table of contents: mostly numbered entry lines."""
     lines = [ln for ln in lines if ln.strip()]
-    if len(lines) < 3 or not _TOC_ENTRY.match(lines[0]):
+    if len(lines) < 3 or not _TOC_ENTRY.match(lines[0]) or is_numbered_listing(lines):
         return False
     return sum(1 for ln in lines if _TOC_ENTRY.match(ln)) >= 0.5 * len(lines)
 

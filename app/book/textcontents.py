@@ -32,6 +32,11 @@ _COLUMNS = re.compile(r"^(?:chapter|chap\.|page|part)(?:\s+(?:page|chapter))?\.?
 _AFTER_CONTENTS = re.compile(r"^(?:list\s+of\s+|illustrations|plates|maps)", re.I)
 
 
+def is_contents_label(text: str) -> bool:
+    """Return whether a line is a contents listing's label ("Table of Contents"), never a subtitle."""
+    return bool(_CONTENTS.match(clean_line(text)))
+
+
 @dataclass
 class ContentsEntry:
     word: str

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from app.book.textcontents import beyond_listing, find_contents, match_contents
+from app.book.textcontents import beyond_listing, find_contents, is_contents_label, match_contents
 from app.book.textlines import (
     CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
     keyword_match, number_value, paragraphs, smart_title, title_line,
@@ -56,7 +56,8 @@ def _candidates(paras: list[Para], lo: int) -> list[Heading]:
             if not title_line(Para(0, [second], 0)):
                 continue  # a heading word opening a two-line sentence
             heading.subtitle = title_line(Para(0, [second], 0))
-        elif i + 1 < len(paras) and (sub := title_line(paras[i + 1])):
+        elif i + 1 < len(paras) and (sub := title_line(paras[i + 1])) and not is_contents_label(sub):
+            # (A chapter's own "Table of Contents" under its heading is a listing's label, no subtitle.)
             heading.subtitle, heading.sub_para = sub, i + 1
         found.append(heading)
     return found
@@ -120,7 +121,8 @@ def _missing_first(chosen: list[Heading], paras: list[Para], lo: int) -> list[He
         p = paras[j]
         if p.gap >= gap and len(p.lines) <= 2 and len(p.text.split()) <= 8:
             head = Heading(j, "chapter", first.word, 1, clean_line(p.text))
-            if j + 1 < len(paras) and (sub := title_line(paras[j + 1])) and paras[j + 1].gap < gap:
+            if j + 1 < len(paras) and (sub := title_line(paras[j + 1])) and paras[j + 1].gap < gap \
+                    and not is_contents_label(sub):
                 head.subtitle, head.sub_para = sub, j + 1
             return sorted(chosen + [head], key=lambda c: c.para)
     return chosen

@@ -188,3 +188,46 @@ def test_code_blocks_follow_the_code_option(devref):
     assert "Code example." in mention.chapters[4].paragraphs
     assert "Code example." not in skip.chapters[4].paragraphs
     assert skip.chapters[4].words < mention.chapters[4].words
+
+
+MAINT_GUIDE = "usr/share/doc/maint-guide/maint-guide.en"
+
+
+@pytest.mark.parametrize("code", ["read", "mention"])
+def test_maint_guide_pdf_reads_its_text_twin(code):
+    """The PDF against its text, code read or mentioned: the same chapters, each within 5 %.
+
+    Its chapter 4 quotes control files with their line numbers ("  1 Source: gentoo"); the text
+    reader once dropped them as a contents listing (12.8 % then). Mentioned, both readings must
+    take the same blocks for code: makefile rules and scripts in the text, paths in a sentence and
+    files in a list in the PDF's monospace (15.8 % once).
+    """
+    options = ReadOptions(code=code)
+    pdf = load_book(debian_file("maint-guide", f"{MAINT_GUIDE}.pdf"), options=options)
+    text_path = debian_file("maint-guide", f"{MAINT_GUIDE}.txt")
+    text = load_book(text_path, options=options)
+    assert [title_key(c.title) for c in pdf.chapters] == [title_key(c.title) for c in text.chapters]
+    errors = chapter_errors(pdf, text)
+    assert all(e is not None and e <= 0.05 for _, e in errors), errors
+    # The numbered listing is code, not left out: read as the file has it, or mentioned.
+    assert re.findall(r"^ +1 Source: gentoo$", text_path.read_text(), re.M)
+    paras = [p for c in text.chapters for p in c.paragraphs]
+    before = paras[paras.index("(I've added the line numbers.)") - 1]
+    assert ("Source: gentoo" in before) if code == "read" else (before == "Code example."), before
+
+
+def test_a_text_with_a_contents_listing_per_chapter_reads_the_books_contents():
+    """debian-reference's text lists each chapter's sections under its heading: chapters are the
+    book's contents' top entries (read here with a regular expression), never a chapter's sections."""
+    path = debian_file("debian-reference", "usr/share/debian-reference/debian-reference.en.txt")
+    raw = path.read_text()
+    listing = raw[raw.index("Table of Contents"):raw.index("List of Tables")]
+    top = [ln for ln in listing.splitlines()[1:] if ln.strip() and not ln.startswith(" ")]
+    book = load_book(path)
+    assert len(top) >= 10
+    assert [title_key(c.title) for c in book.chapters[1:]] == [title_key(t) for t in top]
+    # Its tables, drawn with "+---+" and "|", are read row by row, a wrapped cell's lines joined.
+    spoken = [p for c in book.chapters for p in c.paragraphs]
+    assert "+----" in raw and not any(p.startswith(("+--", "|")) for p in spoken)
+    assert any(p.startswith("doc-debian, ") and "Debian Project documentation, (Debian FAQ) and other documents" in p
+               for p in spoken)

@@ -39,6 +39,8 @@ _CONTENTS_ENTRY = re.compile(r"^(?:[\dA-Z]{1,3}(?:\.\d{1,3})*\.?\s+)?[^\d\s].*\s
 CONTENTS_SHARE = 0.6
 CONTENTS_MIN_LINES = 8
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*$", re.I)
+#: A list item's bullet glyph at a line's start ("•", a nested item's "–"): a code block is set without one.
+_LIST_BULLET = re.compile(r"^[\u2022\u2013\u2023\u2043\u2219\u25aa\u25e6\u00b7]\s")
 _END_SENTENCE = re.compile(r"[.!?:;\"\u201d\u2019)\]]$")
 _WORD_END = re.compile(r"([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)[-\u2010]$")
 _WORD_START = re.compile(r"^([a-z\u00df-\u024f\u0430-\u04ff]+)")
@@ -277,6 +279,8 @@ class Paragrapher:
         level = self.level_of(ln)
         kind = "code" if ln.mono else "text"
         cur = self.cur
+        if kind == "code" and (self._inline(cur, ln, level) or _LIST_BULLET.match(ln.text)):
+            kind = "text"  # a path inside a sentence, or a list item naming a file ("• foo.orig.tar.gz")
         if cur is not None and self._continues(cur, ln, level, kind):
             if kind == "code":
                 cur.text = f"{cur.text}\n{ln.text}"
@@ -287,6 +291,16 @@ class Paragrapher:
             return
         self.flush()
         self.cur = _Para(ln.text, level, kind, ln)
+
+    def _inline(self, cur: _Para | None, ln: Line, level: int) -> bool:
+        """Return whether a monospace line is a path or command inside a sentence, not a code block.
+
+        A sentence naming "/usr/share/doc/devscripts/README.gz" may wrap so that a line is all
+        monospace; it runs on in the paragraph's flow (no space above, no indent), where a code
+        block stands apart, or follows a sentence announcing it ("as follows:").
+        """
+        return (cur is not None and cur.kind == "text" and not level and not cur.level
+                and not cur.text.rstrip().endswith(":") and self._continues(cur, ln, level, "text"))
 
     def _continues(self, cur: _Para, ln: Line, level: int, kind: str) -> bool:
         prev = cur.last
