@@ -68,13 +68,15 @@ def main() -> None:
                 r = {"wall_s": round(run.wall, 2), "audio_s": round(audio, 1),
                      "rate": round(audio / (run.wall * args.time_scale), 2),
                      "requests": requests, "words_per_request": round(audio * WORDS_PER_SECOND / max(1, requests), 1),
+                     # Start-up, reading, the cast pass and planning: the wall time before the first chunk's line.
+                     "to_first_chunk_s": round(run.first("chunks ") or -1.0, 2),
                      "refused": after["refused"] - before["refused"], "load1": round(os.getloadavg()[0], 2)}
                 results[mode].append(r)
                 print(mode, rep, json.dumps(r), flush=True)
                 time.sleep(1)
     finally:
         runcli.stop(server)
-    med = {m: {k: statistics.median(r[k] for r in rs) for k in ("rate", "wall_s", "requests", "words_per_request")}
+    med = {m: {k: statistics.median(r[k] for r in rs) for k in ("rate", "wall_s", "to_first_chunk_s", "requests", "words_per_request")}
            for m, rs in results.items()}
     summary = {"median": med,
                "cast/one voice (rate)": round(med["cast auto"]["rate"] / med["one voice"]["rate"], 3),
