@@ -70,13 +70,15 @@ def main() -> None:
                      "requests": requests, "words_per_request": round(audio * WORDS_PER_SECOND / max(1, requests), 1),
                      # Start-up, reading, the cast pass and planning: the wall time before the first chunk's line.
                      "to_first_chunk_s": round(run.first("chunks ") or -1.0, 2),
+                     # The CLI tree's CPU seconds: per-request work on the client (HTTP, WAV, the meter) grows with requests.
+                     "client_cpu_s": round(run.cpu, 1),
                      "refused": after["refused"] - before["refused"], "load1": round(os.getloadavg()[0], 2)}
                 results[mode].append(r)
                 print(mode, rep, json.dumps(r), flush=True)
                 time.sleep(1)
     finally:
         runcli.stop(server)
-    med = {m: {k: statistics.median(r[k] for r in rs) for k in ("rate", "wall_s", "to_first_chunk_s", "requests", "words_per_request")}
+    med = {m: {k: statistics.median(r[k] for r in rs) for k in ("rate", "wall_s", "to_first_chunk_s", "client_cpu_s", "requests", "words_per_request")}
            for m, rs in results.items()}
     summary = {"median": med,
                "cast/one voice (rate)": round(med["cast auto"]["rate"] / med["one voice"]["rate"], 3),
