@@ -135,9 +135,7 @@ def cast_file_for(req: ConvertRequest, cast, backend: Backend, listener: ev.List
         listener(ev.Message(f"Piper has one voice here ({backend.voice_name}): characters differ only by speed "
                             f"and delivery; install another voice or a multi-speaker one for distinct voices "
                             f"(--list-voices)"))
-    assignment = voices.auto_cast(cast, voices.Offer(
-        presets=offer.presets, design=offer.design, speed=offer.speed, clips=offer.clips,
-        narrator_voice=offer.narrator_voice, narrator_speed=offer.narrator_speed))
+    assignment = voices.auto_cast(cast, offer)  # the backend's VoiceOffer is the cast's Offer (app/voiceoffer.py)
     for note in assignment.notes:
         listener(ev.Message(note))
     return assignment.cast
