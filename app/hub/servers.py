@@ -121,10 +121,16 @@ class ServersScreen(Screen):
     def _paint(self, line: str, log_path: Path | None, lines: list[str]) -> None:
         if not self.is_mounted:
             return  # the screen was closed while the poll ran
+        status = next(iter(self.query("#status").results(Static)), None)
+        log = next(iter(self.query(Log).results(Log)), None)
+        if status is None or log is None:
+            # Mounted, but its widgets not composed yet or being removed (seen in a clean-clone CI run:
+            # "No nodes match '#status'"): the next poll paints.
+            return
         if log_path is not None and log_path != self._log_path:
             return  # the log changed under this poll: the next one reads the new log from its start
-        self.query_one("#status", Static).update(Text(line))
-        self.query_one(Log).write_lines(lines)
+        status.update(Text(line))
+        log.write_lines(lines)
         self.refresh_status()
 
     def refresh_status(self) -> None:

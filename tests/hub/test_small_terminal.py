@@ -75,7 +75,8 @@ async def test_configure_servers_and_wizard_fit():
         await pilot.press("escape")  # the wizard: skip
         await wait_for(pilot, lambda: isinstance(app.screen, MainMenu), what="the menu")
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen), what="the servers screen")
+        await wait_for(pilot, lambda: isinstance(app.screen, ServersScreen) and app.screen.query("#status"),
+                       what="the servers screen, composed")
         for widget in (app.screen.query_one("#status"), app.screen.query_one("#serverlog"),
                        *app.screen.query("Button")):
             assert_in_view(widget)
