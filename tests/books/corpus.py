@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import gzip
+import hashlib
 import os
 import re
 import shutil
@@ -112,43 +113,87 @@ def _locked(path: Path):
 
 def fetch(book: CorpusBook) -> Path:
     """Return the book file from its Debian package, downloading and unpacking it once."""
-    src = CACHE / "root" / book.path
+    src = package_root(book.package) / book.path
     target = src.with_suffix("") if src.suffix == ".gz" else src
     if target.suffix not in (".txt", ".html", ".epub"):
         target = target.with_name(target.name + ".txt")  # a plain-text file named without a suffix
     return debian_file(book.package, book.path, target)
 
 
+#: (package, path) already checked against the package's md5sums in this process.
+_CHECKED: set[tuple[str, str]] = set()
+
+
+def package_root(package: str) -> Path:
+    """Return the folder a package is unpacked into: one per package, so a file is found only under the
+    package that ships it (a shared root let a metapackage's test pass on another package's leftovers)."""
+    return CACHE / "pkg" / package / "root"
+
+
 def debian_file(package: str, path: str, target: Path | None = None) -> Path:
     """Return a file of a Debian package, fetched with `apt-get download` + `dpkg-deb -x` once.
 
-    A .gz file is unpacked beside it (as `target` when given, else without the .gz); the real books
-    and tests/formats' twins share this cache and its lock.
+    `path` is the file as the package lists it (`dpkg-deb -c`); a .gz file is unpacked beside it (as
+    `target` when given, else without the .gz). The file is checked against the package's own md5sums
+    once per test session: a path the package does not ship, or a cached copy that is not what it ships,
+    fails the test with one line naming the package and the path.
     """
-    root = CACHE / "root"
+    root = package_root(package)
     src = root / path
     if target is None:
         target = src.with_suffix("") if src.suffix == ".gz" else src
-    if target.is_file():
+    if target.is_file() and (package, path) in _CHECKED:
         return target
-    debs = CACHE / "debs"
     with _locked(CACHE / ".lock"):
-        if not src.is_file():
-            debs.mkdir(parents=True, exist_ok=True)
-            if not list(debs.glob(f"{package}_*.deb")):
-                if not shutil.which("apt-get") or not shutil.which("dpkg-deb"):
-                    pytest.skip("Debian package files (real books, format twins) come with apt-get and dpkg-deb")
-                run = subprocess.run(["apt-get", "download", package], cwd=debs, capture_output=True,
-                                     text=True, timeout=FETCH_TIMEOUT)
-                if run.returncode != 0:
-                    raise RuntimeError(f"apt-get download {package} failed (run 'apt-get update'?): "
-                                       f"{run.stderr.strip()[-400:]}")
-            deb = sorted(debs.glob(f"{package}_*.deb"))[-1]
-            subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True, timeout=FETCH_TIMEOUT)
+        if not (root.parent / "DEBIAN" / "control").is_file():
+            _unpack(package, root)
+        _check_shipped(package, path, src)
         if src.suffix == ".gz" and not target.is_file():
-            with gzip.open(src, "rb") as fin, open(target, "wb") as fout:
+            with gzip.open(src, "rb") as fin, open(target.with_name(target.name + ".part"), "wb") as fout:
                 shutil.copyfileobj(fin, fout)
+            target.with_name(target.name + ".part").replace(target)
+    _CHECKED.add((package, path))
     return target
+
+
+def _unpack(package: str, root: Path) -> None:
+    """Download the package's .deb once and unpack its files and its control files (md5sums)."""
+    debs = CACHE / "debs"
+    debs.mkdir(parents=True, exist_ok=True)
+    if not list(debs.glob(f"{package}_*.deb")):
+        if not shutil.which("apt-get") or not shutil.which("dpkg-deb"):
+            pytest.skip("Debian package files (real books, format twins) come with apt-get and dpkg-deb")
+        run = subprocess.run(["apt-get", "download", package], cwd=debs, capture_output=True,
+                             text=True, timeout=FETCH_TIMEOUT)
+        if run.returncode != 0:
+            raise RuntimeError(f"apt-get download {package} failed (run 'apt-get update'?): "
+                               f"{run.stderr.strip()[-400:]}")
+    deb = sorted(debs.glob(f"{package}_*.deb"))[-1]
+    if root.parent.exists():
+        shutil.rmtree(root.parent)
+    root.mkdir(parents=True)
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True, timeout=FETCH_TIMEOUT)
+    subprocess.run(["dpkg-deb", "-e", str(deb), str(root.parent / "DEBIAN")], check=True, timeout=FETCH_TIMEOUT)
+
+
+def shipped_md5(package: str) -> dict[str, str]:
+    """Return path -> md5 of every file the unpacked package ships, from its own DEBIAN/md5sums."""
+    sums = package_root(package).parent / "DEBIAN" / "md5sums"
+    lines = sums.read_text().splitlines() if sums.is_file() else []  # a package of no files has none
+    return {name.strip(): digest for digest, name in (ln.split(None, 1) for ln in lines if ln.strip())}
+
+
+def _check_shipped(package: str, path: str, src: Path) -> None:
+    md5 = shipped_md5(package)
+    if path not in md5:
+        near = sorted(p for p in md5 if Path(p).name.split(".")[0] == Path(path).name.split(".")[0])[:3]
+        pytest.fail(f"Debian package {package} does not ship {path}"
+                    + (f" (it ships {', '.join(near)})" if near else "")
+                    + "; name the package that ships it (dpkg-deb -c, or the package's Depends for a metapackage)",
+                    pytrace=False)
+    if not src.is_file() or hashlib.md5(src.read_bytes()).hexdigest() != md5[path]:
+        pytest.fail(f"the cached {src} is not the file {package} ships (md5 differs); "
+                    f"delete {package_root(package).parent} and run again", pytrace=False)
 
 
 # ---------------------------------------------------------------- the books' own TOCs

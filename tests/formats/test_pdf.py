@@ -204,7 +204,7 @@ def test_maint_guide_pdf_reads_its_text_twin(code):
     """
     options = ReadOptions(code=code)
     pdf = load_book(debian_file("maint-guide", f"{MAINT_GUIDE}.pdf"), options=options)
-    text_path = debian_file("maint-guide", f"{MAINT_GUIDE}.txt")
+    text_path = debian_file("maint-guide", f"{MAINT_GUIDE}.txt.gz")
     text = load_book(text_path, options=options)
     assert [title_key(c.title) for c in pdf.chapters] == [title_key(c.title) for c in text.chapters]
     errors = chapter_errors(pdf, text)
@@ -219,7 +219,7 @@ def test_maint_guide_pdf_reads_its_text_twin(code):
 def test_a_text_with_a_contents_listing_per_chapter_reads_the_books_contents():
     """debian-reference's text lists each chapter's sections under its heading: chapters are the
     book's contents' top entries (read here with a regular expression), never a chapter's sections."""
-    path = debian_file("debian-reference", "usr/share/debian-reference/debian-reference.en.txt")
+    path = debian_file("debian-reference-en", "usr/share/debian-reference/debian-reference.en.txt.gz")
     raw = path.read_text()
     listing = raw[raw.index("Table of Contents"):raw.index("List of Tables")]
     top = [ln for ln in listing.splitlines()[1:] if ln.strip() and not ln.startswith(" ")]
