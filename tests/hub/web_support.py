@@ -232,10 +232,29 @@ class Page:
                 and self.refused.get(rid) != "csp"}
 
     def keys(self, *keys: str) -> None:
-        """Type into the terminal, as a user at the keyboard does."""
-        from selenium.webdriver.common.by import By
+        """Type into the terminal, as a user at the keyboard does.
 
-        self.driver.find_element(By.CSS_SELECTOR, "textarea.xterm-helper-textarea").send_keys(*keys)
+        The terminal is focused first (xterm.js's own helper textarea takes the keys), then the keys go
+        through WebDriver's actions as key events to whatever has the focus. `element.send_keys` on that
+        textarea is refused by some Chromium builds as "element not interactable" (it is a 0-size, off-screen
+        input); a click to focus it would reach the hub as a mouse event. A control character ("\x12")
+        is typed as Ctrl and its letter, as a person types it.
+        """
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        focused = self.driver.execute_script(
+            "const t = document.querySelector('textarea.xterm-helper-textarea');"
+            "if (t) { t.focus(); } return t !== null && document.activeElement === t;")
+        assert focused, "the page has no terminal to type into (no xterm.js helper textarea)"
+        actions = ActionChains(self.driver)
+        for text in keys:
+            for ch in text:
+                if "\x01" <= ch <= "\x1a" and ch not in "\t\n\r":
+                    actions.key_down(Keys.CONTROL).send_keys(chr(ord(ch) + 96)).key_up(Keys.CONTROL)
+                else:
+                    actions.send_keys(ch)
+        actions.perform()
 
     def screenshot(self, name: str) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
