@@ -54,3 +54,47 @@ def run_cli(app_python):
                               input=input, cwd=ROOT)
 
     return _run
+
+
+# -- skips: reported with their reason, and never hiding a missing install step under CI -------------
+
+#: Skip reasons that name a setup step: on CI the setup scripts have run, so such a skip means a
+#: step is missing from them, and it fails instead of hiding.
+_INSTALL_STEPS = ("scripts/system-deps.sh", "scripts/setup.sh", "tests/conformance/env.sh")
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if not report.skipped or not os.environ.get("CI") or hasattr(report, "wasxfail"):
+        return
+    reason = _skip_reason(report)
+    if any(step in reason for step in _INSTALL_STEPS):
+        report.outcome = "failed"
+        report.longrepr = (f"skipped on CI for a tool the setup scripts should have installed: {reason} "
+                           "(add it to the setup scripts, or make the skip say why it cannot be installed)")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """List every skip with its reason, grouped, at the end of the run (and into AUDIOBOOK_SKIP_REPORT,
+    which scripts/test.sh prints once after both tiers)."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = _skip_reason(report)
+        reasons[reason] = reasons.get(reason, 0) + 1
+    out = os.environ.get("AUDIOBOOK_SKIP_REPORT")
+    if out:
+        with open(out, "a", encoding="utf-8") as fh:
+            fh.writelines(f"{n}\t{reason}\n" for reason, n in reasons.items())
+    if reasons:
+        terminalreporter.section(f"skipped tests: {sum(reasons.values())}, by reason")
+        for reason, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
+            terminalreporter.write_line(f"{n:4d}  {reason}")
