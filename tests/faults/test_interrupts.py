@@ -145,13 +145,17 @@ def test_corrupted_cache_entry_is_detected_and_rendered_again(tmp_path, cli, ext
 
 
 def test_two_runs_of_the_same_book_at_once_the_second_refuses(tmp_path, cli, external, fault_log):
-    url = external.start(env={"SGO_DOUBLE_SLOW": "0.2"})
+    # The first run is held at the server's gate (its first request waits there) until the second has
+    # been refused: on a loaded machine the second's start-up can outlast a whole short run.
+    gate = tmp_path / "gate"
+    url = external.start(env={"SGO_DOUBLE_GATE": str(gate)})
     src = book(tmp_path)
     first = cli(*sglomni_args(src, tmp_path / "a.m4b", "--api-url", url, "--chunk-size", 12, "--concurrency", 1))
-    first.wait_for(lambda: len(fault_log()) >= 1, what="the first run synthesizing")
+    first.wait_for(lambda: Path(f"{gate}.waiting").exists(), what="the first run synthesizing")
     second = cli(*sglomni_args(src, tmp_path / "b.m4b", "--api-url", url, "--chunk-size", 12))
     assert second.finish() == 5, second.stderr
     assert "Another run is converting river.txt" in error_line(second.stderr)
+    gate.touch()
     assert first.finish() == 0, first.stderr
     assert not (tmp_path / "b.m4b").exists()
     assert len(fault_log()) == 15, "the refused run sent nothing"

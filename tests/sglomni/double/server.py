@@ -21,6 +21,9 @@ model's rate and channels. Misbehaviour is chosen by environment variables:
   SGO_DOUBLE_SPEECH=piper|tone  real Piper speech (default) or a fast tone; with a request seed, Piper
                                 says the same take for the same seed (no sampling noise, a pace by seed)
   SGO_DOUBLE_SLOW=S             every speech request takes S seconds longer
+  SGO_DOUBLE_GATE=FILE          every speech request touches FILE.waiting, then waits until FILE exists
+                                (a pause point a test opens: the client is held mid-run, never raced;
+                                at most GATE_SECONDS)
   SGO_DOUBLE_SLOTS=N            at most N speech requests run at once; the rest queue (a batch limit)
   SGO_DOUBLE_QUEUE=M            with SLOTS, at most M more wait; beyond that HTTP 503 "The request queue
                                 is full." as sglang-omni 0.1.9's admission answers (admission.py)
@@ -67,6 +70,21 @@ OOM_TEXT = ("CUDA out of memory. Tried to allocate 100.00 MiB. GPU 0 has a total
 
 def env(name: str, default: str = "") -> str:
     return os.environ.get(name, default)
+
+
+#: Longest hold at SGO_DOUBLE_GATE: a test that forgets to open it still finishes.
+GATE_SECONDS = 120.0
+
+
+def wait_at_gate() -> None:
+    """Hold a speech request until the test opens the gate (SGO_DOUBLE_GATE names its file)."""
+    gate = env("SGO_DOUBLE_GATE")
+    if not gate:
+        return
+    Path(gate + ".waiting").touch()
+    deadline = time.monotonic() + GATE_SECONDS
+    while not os.path.exists(gate) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def find_available_port(host: str, port: int) -> int:
@@ -359,6 +377,7 @@ class Handler(BaseHTTPRequestHandler):
             return self._json(503, error_payload("The request queue is full.", error_type="server_error",
                                                  code=503))
         try:
+            wait_at_gate()
             if self.state.slots is not None:
                 with self.state.slots:
                     time.sleep(float(env("SGO_DOUBLE_SLOW", "0")))
