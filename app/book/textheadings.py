@@ -149,6 +149,13 @@ def _with_gaps(cands: list[Heading], paras: list[Para]) -> list[Heading]:
         first = next((c for c in nums if c.number == 1 and c.para < wide[0].para), None)
         if first is not None and wide[0].number == 2:
             keep.add(id(first))
+        # A numeral closer to the text above it than the rest, where the count needs it ("XIII", "XIV", "XV").
+        for n, c in enumerate(nums):
+            if id(c) not in keep and c.number is not None:
+                before = [w for w in wide if w.para < c.para]
+                after = [w for w in wide if w.para > c.para]
+                if before and after and before[-1].number == c.number - 1 and after[0].number == c.number + 1:
+                    keep.add(id(c))
         return [c for c in cands if c.kind != "numeral" or id(c) in keep]
     return cands
 
