@@ -96,3 +96,13 @@ def test_roman_numeral_opening_or_closing_a_heading_is_a_number(src, want):
 
 def test_pronoun_i_after_a_comma_stays_a_pronoun():
     assert speak("I said, I") == "I said, I"
+
+
+def test_pounds_abbreviated_after_the_amount():
+    assert speak("a grant of 300 l. currency") == "a grant of three hundred pounds currency"
+    assert speak("bonds of 50,000 l., and more") == "bonds of fifty thousand pounds, and more"
+    assert speak("It cost 8000 l. Then") == "It cost eight thousand pounds. Then"
+
+
+def test_note_marker_opening_the_note_itself():
+    assert speak("[12] The Journal gives it so.") == "The Journal gives it so."
