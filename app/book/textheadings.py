@@ -36,8 +36,8 @@ def _candidates(paras: list[Para], lo: int) -> list[Heading]:
         m = keyword_match(first)
         rest = m.group("rest").strip(" .:—-") if m else ""
         if m and 2 <= len(p.lines) <= 4 and (len(p.lines) > 2 or rest or clean_line(p.lines[1]).isupper()):
-            # "CHAPTER I." over a title that runs on over up to three lines, or "Chapter VI: The Reverend
-            # Arthur Beebe, ..." wrapped: the label and its title.
+            # "CHAPTER I." over a title that runs on over up to three lines, or "Chapter VI: The Vicar, the
+            # Doctor, Mr. Hale and Miss Ann Lowe Drive Out ..." wrapped: the label and its title.
             if sub := _wrapped_title(([rest] if rest else []) + p.lines[1:]):
                 first = first[: m.start("rest")].rstrip()
                 word = m.group("word").lower().rstrip(".")
@@ -71,7 +71,7 @@ def _candidates(paras: list[Para], lo: int) -> list[Heading]:
         if heading.kind in ("chapter", "part") and m.group("rest").strip(" .:"):
             pass  # "Chapter 16. General information": named already; the next line is the text's
         elif second:
-            # "Who Stole the Tarts?": a title under its label may ask or exclaim.
+            # "Who Broke the Window?": a title under its label may ask or exclaim.
             asked = second[-1:] if second[-1:] in "?!" else ""
             if not title_line(Para(0, [second.rstrip("?!") if asked else second], 0)):
                 continue  # a heading word opening a two-line sentence
@@ -84,8 +84,8 @@ def _candidates(paras: list[Para], lo: int) -> list[Heading]:
 
 
 def _wrapped_title(lines: list[str]) -> str:
-    """Return a chapter title set over several lines under its label ("TREATS OF THE PLACE WHERE ... /
-    CIRCUMSTANCES ATTENDING HIS BIRTH"), or "" when the lines are the chapter's first sentence."""
+    """Return a chapter title set over several lines under its label ("IN WHICH THE FAMILY ... /
+    ... AND A STRANGER ARRIVES"), or "" when the lines are the chapter's first sentence."""
     text = clean_line(" ".join(ln.strip() for ln in lines))
     words = text.split()
     if len(lines) < 2 and not text.isupper():
@@ -94,7 +94,7 @@ def _wrapped_title(lines: list[str]) -> str:
         return ""
     if text.isupper():
         return text.rstrip(" .")
-    # In mixed case a title capitalises its words ("The Reverend Arthur Beebe, ... Drive Out in Carriages").
+    # In mixed case a title capitalises its words ("The Vicar, the Doctor, ... Drive Out to See the Fair").
     counted = [w for w in words if w.lower() not in _SMALL] or words
     capitalised = sum(1 for w in counted if w[:1].isupper() or not w[:1].isalpha()) / len(counted)
     return text.rstrip(" .") if capitalised >= 0.8 else ""

@@ -17,7 +17,7 @@ from app.book.spoken.languages import Language
 from app.book.spoken.numbers import cardinal
 
 _NOTE_MARK = re.compile(r"(?<=[^\s\[])\[(?:\d{1,3}|[A-Za-z]|[*†‡§])\]")
-#: The same marker opening a note's own text, where the book prints the note: "[12] The Journal gives ...".
+#: The same marker opening a note's own text, where the book prints the note: "[12] See the letter of May ...".
 _NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}|[A-Z]|[*†‡§])\]\s+(?=\S)")
 _ILLUSTRATION = re.compile(r"\[(?:Illustration|Ilustration|Illustrations|Frontispiece)\b[^\]]*\]?", re.I)
 _ETC = re.compile(r"&\s?c(?:\.|\b)(?P<end>(?=\s*$|\s+[A-Z\"“‘]))?")
