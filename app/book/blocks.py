@@ -149,7 +149,7 @@ def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOption
     read only when it is long enough to be a real unlisted prologue or the options include matter.
     Chapters titled as matter (licence, index) are left out unless the options include them.
     """
-    from app.book.cleanup import body_words, is_matter_title, narration
+    from app.book.cleanup import body_words, is_apparatus_title, is_matter_title, narration
 
     options = options or ReadOptions()
     promoted = not any(1 <= b.level <= MAX_CHAPTER_LEVEL for b in blocks)
@@ -170,7 +170,9 @@ def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOption
         heads = [b for b in preamble if b.level]
         groups.insert(0, (clean_text(heads[0].text) if heads else fallback_title, preamble))
     if not options.include_matter:
-        groups = [(t, bs) for t, bs in groups if not (t and is_matter_title(t))]
+        # A book's notes and lists are matter where the book has other chapters (a file of notes is the book).
+        apparatus = len(groups) > 1
+        groups = [(t, bs) for t, bs in groups if not (t and (is_matter_title(t) or apparatus and is_apparatus_title(t)))]
     titled = [(t, narration(bs, options)) for t, bs in _fold_title_pages(groups, fallback_title)]
     return [Chapter(n, title or fallback_title, paras) for n, (title, paras) in enumerate(
         ((t, p) for t, p in titled if p), start=1)]

@@ -67,6 +67,19 @@ _PROSE_MARKS = frozenset(".,;:!?'\"()_\u201c\u201d\u2018\u2019\u201e\u00ab\u00bb
 _PROSE_DASH = re.compile(r"(?<=[\w\"'.,!?_\u2019\u201d])--?(?=[\w\"'_\u201c\u2018]|$)")
 
 
+#: A book's apparatus after (or before) its text: the notes gathered at the end (their markers are never
+#: spoken either), the transcriber's notes, the list of its pictures. Never read by default.
+_APPARATUS_TITLE = re.compile(
+    r"^(?:(?:foot|end)?notes?|notes (?:and|to the) [\w ]{1,30}|transcriber(?:['\u2019]?s|s['\u2019]?)? notes?|"
+    r"(?:list of |index to (?:the )?)?(?:illustrations|plates|engravings|maps|figures)(?: and \w+)?)\s*$",
+    re.IGNORECASE)
+
+
+def is_apparatus_title(title: str) -> bool:
+    """Return whether a chapter title names a book's notes, transcriber's notes or list of illustrations."""
+    return bool(_APPARATUS_TITLE.match(clean_text(title).strip(" .:")))
+
+
 def is_matter_title(title: str) -> bool:
     """Return whether a chapter title names front or back matter (licence, index, contents)."""
     return bool(_MATTER_TITLE.match(clean_text(title).strip(" .:")))

@@ -8,6 +8,7 @@ author come from the page's metadata (dc.title, dc.creator, dc.language meta tag
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -94,7 +95,7 @@ def unwrap(root: etree._Element, doc: Document, options: ReadOptions) -> Page:
     offset = 0
     footer: list[Block] = []
     if start or end < len(blocks):
-        body = blocks[start:end]
+        body = [_pre_as_words(b) for b in blocks[start:end]]
         offset = start
         if options.include_matter:
             # Gutenberg's header and licence sit in <pre> for their line breaks: prose to read, not code.
@@ -109,6 +110,36 @@ def unwrap(root: etree._Element, doc: Document, options: ReadOptions) -> Page:
     author = h_author or gutenberg.catalogue_name(_meta(root, _META_AUTHOR) or doc.author) or p_author
     language = doc.language or _meta(root, _META_LANGUAGE) or h_language
     return Page(body, title, author, language, offset, footer)
+
+
+#: A token that carries a word (letters or digits), not a rule, a box or a tree's branch.
+_WORDY = re.compile(r"[^\W_]")
+#: Program text's braces, sigils and calls ("f(x);"); verse, tables and family trees ("=" for a marriage)
+#: never have them.
+_SYNTAX = re.compile(r"[{}<>$\\@#^`]|\w\(\w|\);")
+#: A token of dashes, stars or rules only: a pause in dialogue or a divider, nothing to say.
+_RULE = re.compile(r"[-\u2010-\u2015_=*.\u00b7|+~]+")
+#: The share of a <pre> block's tokens that must be words for a Gutenberg book to read it as text.
+_WORD_SHARE = 0.6
+
+
+def _pre_as_words(block: Block) -> Block:
+    """Return a <pre> block of a Gutenberg book as text when it is mostly words.
+
+    Gutenberg's editions set verse, genealogy trees, tables and dialogue in <pre> for its layout; what a
+    listener needs are its words, never "Code example." (the rules, boxes and branches are dropped; a
+    line of dashes alone says nothing). Real code (mostly symbols) stays code.
+    """
+    if block.kind != "code":
+        return block
+    if _SYNTAX.search(block.text):
+        return block
+    tokens = [t for t in block.text.split() if not _RULE.fullmatch(t)]
+    words = [t for t in tokens if _WORDY.search(t)]
+    if tokens and len(words) < _WORD_SHARE * len(tokens):
+        return block
+    lines = [" ".join(t for t in ln.split() if _WORDY.search(t)) for ln in block.text.split("\n")]
+    return Block(" ".join(ln for ln in lines if ln), block.level, block.ids, "text", block.links)
 
 
 def _as_text(block: Block) -> Block:

@@ -15,8 +15,8 @@ from app.book.normalize import clean_text
 
 #: A contents block's entries are short; a longer paragraph with a link is prose.
 _MAX_ENTRY_WORDS = 20
-#: A label between entries ("HISTORICAL NOTES.") is this short.
-_MAX_LABEL_WORDS = 5
+#: A label between entries ("HISTORICAL NOTES.", or a part's number with its name in six words or more) is this short.
+_MAX_LABEL_WORDS = 12
 _MIN_ENTRIES = 3
 _NOT_CONTENTS = re.compile(r"^(?:list\s+of|illustrations|plates|maps|figures)\b", re.I)
 _CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)

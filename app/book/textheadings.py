@@ -17,7 +17,7 @@ import re
 
 from app.book.textcontents import beyond_listing, find_contents, is_contents_label, match_contents
 from app.book.textlines import (
-    CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
+    CHAPTER_WORDS, CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
     keyword_match, number_value, paragraphs, smart_title, title_line,
 )
 
@@ -27,9 +27,27 @@ def _candidates(paras: list[Para], lo: int) -> list[Heading]:
     found: list[Heading] = []
     for i in range(lo, len(paras)):
         p = paras[i]
+        first = clean_line(p.lines[0])
+        if len(p.lines) == 2 and re.fullmatch(rf"(?:{CHAPTER_WORDS}|{PART_WORDS})", first, re.I) \
+                and keyword_match(f"{first} {clean_line(p.lines[1])}"):
+            # "CHAPTER" centred over its number on the next line.
+            p = Para(p.first, [f"{first} {clean_line(p.lines[1])}"], p.gap)
+            first = p.lines[0]
+        m = keyword_match(first)
+        rest = m.group("rest").strip(" .:—-") if m else ""
+        if m and 2 <= len(p.lines) <= 4 and (len(p.lines) > 2 or rest or clean_line(p.lines[1]).isupper()):
+            # "CHAPTER I." over a title that runs on over up to three lines, or "Chapter VI: The Vicar, the
+            # Doctor, Mr. Hale and Miss Ann Lowe Drive Out ..." wrapped: the label and its title.
+            if sub := _wrapped_title(([rest] if rest else []) + p.lines[1:]):
+                first = first[: m.start("rest")].rstrip()
+                word = m.group("word").lower().rstrip(".")
+                part = m.re is ORDINAL_PART or re.fullmatch(PART_WORDS, word + ("." if word == "vol" else ""), re.I)
+                word = {"chap": "chapter", "vol": "volume"}.get(word, word)
+                found.append(Heading(i, "part" if part else "chapter", word, number_value(m.group("num")), first,
+                                     subtitle=sub))
+                continue
         if len(p.lines) > 2:
             continue
-        first = clean_line(p.lines[0])
         second = clean_line(p.lines[1]) if len(p.lines) == 2 else ""
         heading: Heading | None = None
         if m := keyword_match(first):
@@ -53,14 +71,40 @@ def _candidates(paras: list[Para], lo: int) -> list[Heading]:
         if heading.kind in ("chapter", "part") and m.group("rest").strip(" .:"):
             pass  # "Chapter 16. General information": named already; the next line is the text's
         elif second:
-            if not title_line(Para(0, [second], 0)):
+            # "Who Broke the Window?": a title under its label may ask or exclaim.
+            asked = second[-1:] if second[-1:] in "?!" else ""
+            if not title_line(Para(0, [second.rstrip("?!") if asked else second], 0)):
                 continue  # a heading word opening a two-line sentence
-            heading.subtitle = title_line(Para(0, [second], 0))
+            heading.subtitle = title_line(Para(0, [second.rstrip("?!") if asked else second], 0)) + asked
         elif i + 1 < len(paras) and (sub := title_line(paras[i + 1])) and not is_contents_label(sub):
             # (A chapter's own "Table of Contents" under its heading is a listing's label, no subtitle.)
             heading.subtitle, heading.sub_para = sub, i + 1
         found.append(heading)
     return found
+
+
+def _wrapped_title(lines: list[str]) -> str:
+    """Return a chapter title set over several lines under its label ("IN WHICH THE FAMILY ... /
+    ... AND A STRANGER ARRIVES"), or "" when the lines are the chapter's first sentence."""
+    text = clean_line(" ".join(ln.strip() for ln in lines))
+    words = text.split()
+    if len(lines) < 2 and not text.isupper():
+        return ""  # one line in mixed case: title_line's rules decide
+    if not words or len(words) > max(len(lines), 2) * _WRAPPED_TITLE_WORDS or keyword_match(text) or text[-1] in ",;":
+        return ""
+    if text.isupper():
+        return text.rstrip(" .")
+    # In mixed case a title capitalises its words ("The Vicar, the Doctor, ... Drive Out to See the Fair").
+    counted = [w for w in words if w.lower() not in _SMALL] or words
+    capitalised = sum(1 for w in counted if w[:1].isupper() or not w[:1].isalpha()) / len(counted)
+    return text.rstrip(" .") if capitalised >= 0.8 else ""
+
+
+_SMALL = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
+
+
+#: Words of a title line; a title wrapped over lines under its label may have as many on each.
+_WRAPPED_TITLE_WORDS = 15
 
 
 def _by_layout(cands: list[Heading]) -> list[Heading]:
@@ -96,9 +140,22 @@ def _with_gaps(cands: list[Heading], paras: list[Para]) -> list[Heading]:
     nums = [c for c in cands if c.kind == "numeral"]
     if not nums:
         return cands
-    wide = [c for c in nums if paras[c.para].gap >= 2]
+    # Set apart by blank lines before it or after it ("I" under the title page, then two blank lines).
+    wide = [c for c in nums if paras[c.para].gap >= 2
+            or c.para + 1 < len(paras) and paras[c.para + 1].gap >= 2]
     if len(wide) >= 3 and len(wide) < len(nums):
         keep = {id(c) for c in wide}
+        # The first chapter's "I" sits under the title page, closer to it than the others stand apart.
+        first = next((c for c in nums if c.number == 1 and c.para < wide[0].para), None)
+        if first is not None and wide[0].number == 2:
+            keep.add(id(first))
+        # A numeral closer to the text above it than the rest, where the count needs it ("XIII", "XIV", "XV").
+        for n, c in enumerate(nums):
+            if id(c) not in keep and c.number is not None:
+                before = [w for w in wide if w.para < c.para]
+                after = [w for w in wide if w.para > c.para]
+                if before and after and before[-1].number == c.number - 1 and after[0].number == c.number + 1:
+                    keep.add(id(c))
         return [c for c in cands if c.kind != "numeral" or id(c) in keep]
     return cands
 

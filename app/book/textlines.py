@@ -185,7 +185,8 @@ def smart_title(text: str) -> str:
             out.append(low)
         else:
             i = next((k for k, ch in enumerate(low) if ch.isalpha()), 0)
-            out.append(low[:i] + low[i:i + 1].upper() + low[i + 1:])
+            # "16TH" is "16th": the letters after a number are its suffix, never a capitalised word.
+            out.append(low if low[:1].isdigit() else low[:i] + low[i:i + 1].upper() + low[i + 1:])
     return " ".join(out)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 from app.book.model import Book
 from app.book.normalize import clean_text, is_speakable
-from app.book.spoken import dates, fractions, labels, links, numbers, roman, sterling, symbols
+from app.book.spoken import dates, fractions, labels, links, numbers, older, roman, sterling, symbols
 from app.book.spoken.languages import LANGUAGES, Language, base_code, display_name, language_for
 from app.book.spoken.links import LINK_MODES
 
@@ -68,9 +68,13 @@ class Speaker:
 
             text = self._lexicon_re.sub(hold, text)
         text = links.links(text, lang, self.links)
+        text = older.notes_and_illustrations(text)
         text = symbols.bullets(text)
         # Not only digits: "½" and "¾" are numbers, and "£ s. d." is money without one.
         digits = bool(lang.n2w) and _NUMERIC.search(text) is not None
+        if digits or "&" in text:
+            text = older.older_forms(text, lang)
+            digits = bool(lang.n2w) and _NUMERIC.search(text) is not None
         if digits:
             text = dates.times(text, lang)
         text = symbols.abbreviations(text, lang)

@@ -65,8 +65,10 @@ def written_dates(text: str, lang: Language) -> str:
     """Return text with "April 3, 2021", "3 April 2021" and "3. April 2021" read with an ordinal day."""
     if not lang.months:
         return text
-    months = "|".join(lang.months)
+    # Diaries and letters set the date line in capitals: "APRIL 3.", "MAY 20, 18--".
+    months = "|".join((*lang.months, *(name.upper() for name in lang.months)))
     index = {name: i + 1 for i, name in enumerate(lang.months)}
+    index.update({name.upper(): i + 1 for i, name in enumerate(lang.months)})
 
     def month_day(m: re.Match) -> str:
         yr = int(m["year"]) if m["year"] else None
@@ -75,7 +77,7 @@ def written_dates(text: str, lang: Language) -> str:
     if lang.code == "de":
         text = re.sub(rf"\b(?P<day>\d{{1,2}})\.\s?(?P<month>{months})(?:\s(?P<year>\d{{4}}))?\b", month_day, text)
         return _german_case(text, lang)
-    text = re.sub(rf"\b(?P<month>{months})\s(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s(?P<year>\d{{4}}))?\b(?!:)",
+    text = re.sub(rf"\b(?P<month>{months})\s(?P<day>\d{{1,2}})(?:st|nd|rd|th|d)?(?:,?\s(?P<year>\d{{4}}))?\b(?!:)",
                   month_day, text)
     # "on the 5th of May" keeps its own "the": the day is not given a second one.
     return re.sub(rf"(?:\b(?P<the>[Tt]he)\s)?(?<![£$€\w.,])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s(?:of\s)?(?P<month>{months})"
@@ -87,7 +89,7 @@ def _day_of(m: re.Match, index: dict[str, int], lang: Language) -> str:
     day, month = int(m["day"]), index[m["month"]]
     if not 1 <= day <= 31:
         return m[0]
-    words = f"{m['the'] or 'the'} {ordinal(day, lang)} of {m['month']}"
+    words = f"{m['the'] or 'the'} {ordinal(day, lang)} of {lang.months[month - 1]}"
     return f"{words} {year(int(m['year']), lang)}" if m["year"] else words
 
 

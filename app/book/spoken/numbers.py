@@ -62,7 +62,8 @@ def cardinal(value: Decimal | int, lang: Language) -> str:
         value = int(value)
     if isinstance(value, Decimal):
         # num2words reads a float's binary noise; read the digits after the point one by one instead.
-        whole, _, frac = str(abs(value)).partition(".")
+        # format "f": str() writes a small value in exponent form ("6E-7"), which has no point to split at.
+        whole, _, frac = format(abs(value), "f").partition(".")
         sign = f"{lang.minus} " if value < 0 else ""
         point = _words(1.5, lang).split()[1] if lang.n2w else "."
         return f"{sign}{_words(int(whole), lang)} {point} " + " ".join(_words(int(d), lang) for d in frac)
@@ -161,7 +162,12 @@ def ordinals(text: str, lang: Language) -> str:
         # Older books count and divide with ordinals too: "2ndly" (secondly), "8ths", "3rds".
         text = _sub(r"\b(\d{1,9})(?:st|nd|rd|th)(s|ly)\b",
                     lambda m: _ordinal_plural(ordinal(int(m[1]), lang), m[2]), text)
-        return _sub(r"\b(\d{1,9})(?:st|nd|rd|th)\b", lambda m: ordinal(int(m[1]), lang), text)
+        # Headings and title pages set ordinals in capitals: "17TH", "THE 2ND".
+        text = _sub(r"\b(\d{1,9})(?:st|nd|rd|th|ST|ND|RD|TH)\b", lambda m: ordinal(int(m[1]), lang), text)
+        # The older ordinals "2d", "3d", "22d" ("the 3d regiment"); "3D" (capital) is three-D, and
+        # "3d." with its stop was settled by the sterling pass (pence, or an ordinal after "the").
+        return _sub(r"(?<![\w.,£])(\d{0,8}[23])d\b(?!\.)",
+                    lambda m: m[0] if int(m[1]) % 100 in (12, 13) else ordinal(int(m[1]), lang), text)
     if lang.code == "de":
         def say(m: re.Match) -> str:
             word = ordinal(int(m[2]), lang)
@@ -300,6 +306,9 @@ def plain(text: str, lang: Language) -> str:
     # A leading zero makes a code, not a quantity: "0123" is read digit by digit.
     text = _sub(r"(?<![\w.,])0\d+(?![\w.,]?\d)", lambda m: " ".join(cardinal(int(d), lang) for d in m[0]), text)
     num = number_re(lang)
+    # A decimal written without its zero: ".62" (a calibre, a batting average) is "point six two".
+    text = _sub(r"(?<![\w.,])\.(\d+)(?![\w.,]?\d)",
+                lambda m: f"{_words(1.5, lang).split()[1]} " + " ".join(cardinal(int(d), lang) for d in m[1]), text)
 
     def say(m: re.Match) -> str:
         value = parse(m["num"], lang)

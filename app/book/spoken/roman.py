@@ -90,5 +90,10 @@ def romans(text: str, lang: Language) -> str:
         value = roman_value(m["num"])
         return m[0] if value is None else f"{_title(cardinal(value, lang))}{m['end']}"
 
-    # "XII. The Return" or a paragraph that is only "IV": a numbered heading.
-    return re.sub(rf"^(?P<num>{_NUMERAL})(?P<end>\.\s|\.?$)", opening, text)
+    # "XII. The Return", "XIV: Mrs. Grey to Her Brother" (a colon: "I:" is the first letter, never the
+    # pronoun) or a paragraph that is only "IV": a numbered heading.
+    text = re.sub(rf"^(?P<num>{_NUMERAL})(?P<end>[.:]\s|[.:]?$)", opening, text)
+    # "Part Second: At the Mill, VII": a heading that ends on its chapter's numeral.
+    if len(text.split()) <= 12:
+        text = re.sub(rf"(?<=, )(?P<num>[IVXLC]{{2,}}|[VXLC])(?P<end>\.?)$", opening, text)
+    return text

@@ -30,6 +30,7 @@ _AMOUNT = re.compile(
 )
 #: Words before "10s." that make it a decade, not shillings ("in the early 90s.").
 _DECADE_BEFORE = frozenset("the early late mid".split())
+_MONTHS = frozenset("January February March April May June July August September October November December".split())
 
 
 def _unit(value_words: str, one: str, many: str, singular: bool) -> str:
@@ -63,7 +64,9 @@ def _old_ordinal(m: re.Match) -> bool:
     if not written.isdigit() or int(written) % 10 not in (2, 3) or int(written) % 100 in (12, 13):
         return False
     before = m.string[:m.start()].rstrip().rsplit(None, 1)
-    return (bool(before) and before[-1].lower() == "the") or bool(re.match(r"\s+of\b", m.string[m.end():]))
+    # "the 3d. of May", "May 22d.": a day of the month, not pence.
+    return (bool(before) and (before[-1].lower() == "the" or before[-1].strip(",").capitalize() in _MONTHS)) or bool(
+        re.match(r"\s+of\b", m.string[m.end():]))
 
 
 def sterling(text: str, lang: Language) -> str:

@@ -1,0 +1,76 @@
+"""Printing conventions of older books that a voice must not read as printed.
+
+- Note markers ("[1]", "[A]", "[*]") after a word: the reader's eye jumps to the note, the ear never
+  hears the mark. A transcriber's "[Illustration: ...]" is no part of the text.
+- "&c." is "et cetera".
+- "L200", "L5000": the pound sign typed as a capital L before the amount; "50,000 l." after it.
+- Elided years: "18--", "187-" (a date the author will not give) read as far as written.
+- Angles and positions: "62° 17′ 20″" is degrees, minutes and seconds.
+- A letter glued to a number ("A1", "B12"): a name said letter and number ("A one").
+These run before the number passes (English only), so no digit survives them half-read.
+"""
+from __future__ import annotations
+
+import re
+
+from app.book.spoken.languages import Language
+from app.book.spoken.numbers import cardinal
+
+_NOTE_MARK = re.compile(r"(?<=[^\s\[])\[(?:\d{1,3}|[A-Za-z]|[*†‡§])\]")
+#: The same marker opening a note's own text, where the book prints the note: "[12] See the letter of May ...".
+_NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}|[A-Z]|[*†‡§])\]\s+(?=\S)")
+_ILLUSTRATION = re.compile(r"\[(?:Illustration|Ilustration|Illustrations|Frontispiece)\b[^\]]*\]?", re.I)
+_ETC = re.compile(r"&\s?c(?:\.|\b)(?P<end>(?=\s*$|\s+[A-Z\"“‘]))?")
+_L_POUNDS = re.compile(r"(?<![\w.,£$])L(?=(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\b|\.\d))")
+#: "50,000 l.", "300 l. currency": pounds as the older books abbreviate them, after the amount.
+_POUNDS_AFTER = re.compile(r"(?<![\w.,£$])(\d{1,3}(?:,\d{3})+|\d+)\s+l\.(?=[\s,;:)]|$)")
+#: "18--", "187-", "18__" (dashes of any kind or underscores standing for the digits withheld).
+_ELIDED_YEAR = re.compile(r"(?<![\w.,])(1\d)(\d)?(?:[-‒–—_]{1,3})(?![\w\d-])")
+_ANGLE = re.compile(r"(?P<deg>\d+(?:\.\d+)?)\s?°(?!\s?[CFK]\b)(?:\s?(?P<min>\d+(?:\.\d+)?)\s?[′'](?:\s?(?P<sec>\d+(?:\.\d+)?)\s?[″\"])?)?")
+_MINUTES_ONLY = re.compile(r"(?<![\w.,])(?P<min>\d+)\s?′(?:\s?(?P<sec>\d+)\s?″)?")
+_GLUED = re.compile(r"(?<![\w.\-/])(?P<letter>[A-Z])(?P<num>\d{1,3})(?![\w.\-/]|,\d)")
+_TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
+
+
+def notes_and_illustrations(text: str) -> str:
+    """Return text without note markers and transcribers' illustration captions."""
+    text = _ILLUSTRATION.sub("", text)
+    text = _NOTE_OPENING.sub("", text)
+    return _NOTE_MARK.sub("", text)
+
+
+def older_forms(text: str, lang: Language) -> str:
+    """Return text with "&c.", "L200", elided years, angles and "A1" written out (English)."""
+    if lang.code != "en":
+        return text
+
+    def etc(m: re.Match) -> str:
+        return "et cetera." if m["end"] is not None and m[0].endswith(".") else "et cetera"
+
+    text = _ETC.sub(etc, text)
+    text = _L_POUNDS.sub("£", text)
+    # The abbreviation's stop also ended the sentence where the next word is capitalised or nothing follows.
+    text = _POUNDS_AFTER.sub(lambda m: f"£{m[1]}" + ("." if re.match(r"\s*$|\s+[A-Z]", m.string[m.end():]) else ""),
+                             text)
+
+    def elided(m: re.Match) -> str:
+        century = cardinal(int(m[1]), lang)
+        return f"{century} {_TENS[int(m[2])]}—" if m[2] and int(m[2]) in _TENS else f"{century} hundred and—"
+
+    text = _ELIDED_YEAR.sub(elided, text)
+
+    def unit(value: str, one: str, many: str) -> str:
+        return f"{value} {one if value == '1' else many}"
+
+    def angle(m: re.Match) -> str:
+        said = unit(m["deg"], "degree", "degrees")
+        if m["min"]:
+            said += " " + unit(m["min"], "minute", "minutes")
+        if m["sec"]:
+            said += " " + unit(m["sec"], "second", "seconds")
+        return said
+
+    text = _ANGLE.sub(angle, text)
+    text = _MINUTES_ONLY.sub(lambda m: unit(m["min"], "minute", "minutes")
+                             + (" " + unit(m["sec"], "second", "seconds") if m["sec"] else ""), text)
+    return _GLUED.sub(lambda m: f"{m['letter']} {m['num']}", text)

@@ -1,0 +1,67 @@
+"""Gutenberg HTML conventions (issue 32): each test names the convention, not a book."""
+from __future__ import annotations
+
+from app.book import load_book
+from app.book.model import ReadOptions
+
+_START = "<p>*** START OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
+_END = "<p>*** END OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
+
+
+def _book(tmp_path, body: str, **options):
+    path = tmp_path / "book.html"
+    path.write_text(f"<html><head><title>Tests</title></head><body>{_START}{body}{_END}</body></html>",
+                    encoding="utf-8")
+    return load_book(path, options=ReadOptions(**options)) if options else load_book(path)
+
+
+_PROSE = "<p>" + "They walked on along the road and talked of many things until the evening came. " * 8 + "</p>"
+
+
+def test_contents_part_label_of_many_words_does_not_end_the_listing(tmp_path):
+    rows = []
+    body = []
+    n = 0
+    for part, label in ((1, "PART FIRST. AT THE OLD MILL BY THE RIVER"), (2, "PART SECOND. AT THE TOWN ON THE HILL")):
+        rows.append(f"<p>{label}</p>")
+        body.append(f"<h2>{label}</h2>")
+        for _ in range(3):
+            n += 1
+            rows.append(f'<p><a href="#ch{n}">CHAPTER {n}</a></p>')
+            body.append(f'<h3 id="ch{n}">CHAPTER {n}</h3>{_PROSE}')
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + "".join(rows) + "".join(body))
+    numbered = [c.title for c in book.chapters if "Chapter" in c.title or "CHAPTER" in c.title]
+    assert len(numbered) == 6, [c.title for c in book.chapters]
+
+
+def test_verse_in_pre_is_read_not_code(tmp_path):
+    book = _book(tmp_path, "<h2>CHAPTER I</h2><p>She sang:</p><pre>\n   Oh, the merry days      |\n"
+                           "   when we were young,     |\n      and all the world -- was sweet; &amp;c.\n</pre>"
+                           + _PROSE)
+    said = " ".join(book.chapters[0].paragraphs)
+    assert "Code example" not in said and "when we were young" in said and "|" not in said
+
+
+def test_family_tree_in_pre_reads_its_names(tmp_path):
+    tree = "<pre>\n          John Smith = Ann Grey\n              |\n     +--------+--------+\n     |          |\n   Mary       Thomas\n</pre>"
+    book = _book(tmp_path, "<h2>CHAPTER I</h2>" + tree + _PROSE)
+    said = " ".join(book.chapters[0].paragraphs)
+    assert "Code example" not in said and "Mary" in said and "+--" not in said
+
+
+def test_dialogue_pause_of_dashes_in_pre_says_nothing(tmp_path):
+    book = _book(tmp_path, '<h2>CHAPTER I</h2><p>"Well," said he.</p><pre>\n  ------\n</pre>' + _PROSE)
+    assert not any("Code example" in p or "---" in p for p in book.chapters[0].paragraphs)
+
+
+def test_program_text_in_pre_stays_code(tmp_path):
+    book = _book(tmp_path, "<h2>CHAPTER I</h2>" + _PROSE + "<pre>\nfor (i = 0; i &lt; n; i++) { x[i] = 2; }\n</pre>")
+    assert "Code example." in book.chapters[0].paragraphs
+
+
+def test_footnotes_and_transcribers_notes_are_matter(tmp_path):
+    body = (f"<h2>CHAPTER I</h2>{_PROSE}<h2>CHAPTER II</h2>{_PROSE}<h2>FOOTNOTES</h2><p>[1] A note.</p>"
+            "<h2>Transcriber\u2019s Notes</h2><p>Typos fixed.</p>")
+    assert [c.title for c in _book(tmp_path, body).chapters] == ["CHAPTER I", "CHAPTER II"]
+    titles = [c.title for c in _book(tmp_path, body, include_matter=True).chapters]
+    assert "FOOTNOTES" in titles and "Transcriber\u2019s Notes" in titles

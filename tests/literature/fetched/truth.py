@@ -1,0 +1,168 @@
+"""Ground truth for the fetched corpus, read with the standard library only (no code of app/book).
+
+- Standard Ebooks: the leaf entries of the book's own `toc.xhtml` nav (tests/literature/corpus.py's reader),
+  SE's own pages left out.
+- Gutenberg: the HTML edition's headings between the START and END markers. The chapter level is the
+  heading level (h1-h4) with the most headings that are not matter (contents, illustrations, notes,
+  index, transcriber's notes, the book's own title); each chapter's words are the text from its heading
+  to the next heading at its level or above. Headings above the chapter level are its parts.
+The .txt edition is held against this same truth (its HTML twin).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+#: Headings that are no chapter of the author's text: the book's own apparatus and Gutenberg's.
+MATTER = re.compile(
+    r"^(?:(?:table of )?contents?|list of (?:the )?(?:illustrations|plates|maps|figures|engravings)|"
+    r"illustrations|footnotes?|(?:end ?)?notes|index|general index|transcriber'?s? notes?|"
+    r"(?:the )?end|finis|advertisements?|the full project gutenberg license|.*project gutenberg.*)\W*$",
+    re.I)
+_HEADING = {"h1": 1, "h2": 2, "h3": 3, "h4": 4}
+_SKIP = frozenset({"script", "style"})
+
+
+@dataclass
+class Heading:
+    level: int
+    text: str
+    words_after: int = 0  # words of text from this heading to the next heading of any level
+    ids: set = field(default_factory=set)  # its id, ids inside it, and ids just before it
+
+
+@dataclass
+class Truth:
+    chapters: list[str]
+    words: list[int] = field(default_factory=list)  # per chapter, [] when not measured (SE)
+    parts: list[str] = field(default_factory=list)
+
+
+class _Headings(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.headings: list[Heading] = []
+        self.started = False
+        self.ended = False
+        self._in: int | None = None
+        self._text: list[str] = []
+        self._skip = 0
+        self._pagenum = 0  # depth inside a page-number span (its text is no heading's)
+        self._pending_ids: set[str] = set()  # ids seen since the last words of text
+        self.hrefs: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in _SKIP:
+            self._skip += 1
+        if self._pagenum:
+            self._pagenum += 1
+        elif re.search(r"pagenum|pageno|page-num", a.get("class") or ""):
+            self._pagenum = 1
+        if tag == "a" and (a.get("href") or "").startswith("#"):
+            self.hrefs.add(a["href"][1:])
+        for key in ("id", "name"):
+            if a.get(key):
+                if self._in is not None:
+                    self._heading_ids.add(a[key])
+                else:
+                    self._pending_ids.add(a[key])
+        if a.get("id") == "pg-footer" or a.get("id") == "pg-end-separator":
+            self.ended = True
+        if a.get("id") == "pg-start-separator" or a.get("id") == "pg-header" and False:
+            self.started = True
+        if tag in _HEADING and self.started and not self.ended:
+            self._in, self._text = _HEADING[tag], []
+            self._heading_ids = set(self._pending_ids)
+        if tag == "br" and self._in is not None:
+            self._text.append(" ")
+        if tag == "img" and self._in is not None:
+            self._text.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag in _SKIP:
+            self._skip = max(0, self._skip - 1)
+        if self._pagenum:
+            self._pagenum -= 1
+        if tag in _HEADING and self._in is not None:
+            text = " ".join("".join(self._text).split())
+            if text:
+                self.headings.append(Heading(self._in, text, ids=self._heading_ids))
+            self._in = None
+            self._pending_ids = set()
+
+    def handle_data(self, data):
+        if self._skip or self._pagenum:
+            return
+        if data.strip() and self._in is None:
+            self._pending_ids = set()
+        if not self.started and re.search(r"\*\*\*\s*START OF (?:THE|THIS) PROJECT GUTENBERG", data, re.I):
+            self.started = True
+            return
+        if self.started and re.search(r"\*\*\*\s*END OF (?:THE|THIS) PROJECT GUTENBERG", data, re.I):
+            self.ended = True
+        if not self.started or self.ended:
+            return
+        if self._in is not None:
+            self._text.append(data)
+        elif self.headings:
+            self.headings[-1].words_after += len(re.findall(r"[^\W_]+(?:['’][^\W_]+)*", data))
+
+
+def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
+    raw = html.read_bytes()
+    m = re.search(rb'charset=["\']?([\w-]+)', raw[:4000])
+    try:
+        text = raw.decode(m.group(1).decode() if m else "utf-8")
+    except (LookupError, UnicodeDecodeError):
+        text = raw.decode("latin-1")
+    parser = _Headings()
+    parser.feed(text)
+    parser.close()
+    heads = [h for h in parser.headings if not MATTER.match(h.text)]
+    title_words = _words(book_title)
+    heads = [h for h in heads if not (title_words and _words(h.text) == title_words)]
+    if not heads:
+        return Truth([])
+    # The contents' links name the chapter level where they point at headings; else the commonest level.
+    linked = [h for h in heads if h.ids & parser.hrefs]
+    counts = Counter(h.level for h in (linked if len(linked) >= 3 else heads))
+    level = max(counts, key=lambda lv: (counts[lv], -lv))
+    # Title-page headings ("BY", the author, the publisher) carry no text of their own.
+    heads = [h for h in heads if not (h.level == level and _section_words(parser.headings, h, level) < 20
+                                      and not h.ids & parser.hrefs)]
+    chapters: list[str] = []
+    words: list[int] = []
+    parts: list[str] = []
+    part = ""
+    for h in parser.headings:
+        if h.level < level and h in heads:
+            part = h.text
+            parts.append(part)
+            continue
+        if h.level == level and h in heads:
+            chapters.append(h.text)
+            words.append(h.words_after)
+        elif h.level > level and chapters and not MATTER.match(h.text):
+            words[-1] += h.words_after + len(h.text.split())
+        elif h.level <= level:
+            # matter at chapter level ends the chapter before it
+            pass
+    return Truth(chapters, words, parts)
+
+
+def _section_words(all_heads: list[Heading], h: Heading, level: int) -> int:
+    i = all_heads.index(h)
+    total = h.words_after
+    for later in all_heads[i + 1:]:
+        if later.level <= level:
+            break
+        total += later.words_after
+    return total
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.casefold())
