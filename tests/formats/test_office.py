@@ -43,11 +43,12 @@ def _all_text(book) -> str:
     return "\n".join(p for c in book.chapters for p in c.paragraphs)
 
 
-def test_docx_notes_headers_and_frames_are_not_read():
+def test_docx_footnotes_and_endnotes_are_read_after_their_paragraph():
     book = load_book(sample("pandoc-docx-notes.docx"))
-    text = _all_text(book)
-    assert "Test footnote." in text and "Test endnote." in text
-    assert "My note" not in text and "endnote at the end" not in text
+    paragraphs = [p for c in book.chapters for p in c.paragraphs]
+    # As a book's reader reads them: the paragraph, then each note it refers to, in order.
+    body = paragraphs.index("Test footnote. Test endnote.")
+    assert paragraphs[body + 1:body + 3] == ["My note.", "This is an endnote at the end of the document."]
 
 
 def test_docx_page_headers_and_footers_are_never_read(tmp_path):
