@@ -24,7 +24,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from tests.books.corpus import CACHE, debian_file, html_events, words
+from tests.books.corpus import CACHE, _Events, debian_file, words
 
 MANIFEST = Path(__file__).with_name("twin_manifest.toml")
 OFFICE = CACHE / "office"
@@ -36,6 +36,29 @@ def manifest(kind: str) -> list[dict]:
         entry["half"] = "dev" if i % 2 == 0 else "held-out"
         entry.setdefault("key", Path(entry.get("path", "")).stem)
     return entries
+
+
+class _WithCode(_Events):
+    """corpus.py's HTML flattener with <pre> read as text: the PDF side reads code too (code="read")."""
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "pre" and not self.skip:
+            self._flush()
+            return
+        super().handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag):
+        if tag == "pre" and not self.skip:
+            self._flush()
+            return
+        super().handle_endtag(tag)
+
+
+def html_events(html: str) -> list[tuple[str, int, str]]:
+    parser = _WithCode()
+    parser.feed(html)
+    parser.close()
+    return parser.events
 
 
 def _debian(package: str, path: str) -> Path:

@@ -61,8 +61,11 @@ def _segments(events, titles: list[str], headings_only: bool) -> dict[str, str]:
 def score_pdf(entry: dict) -> dict:
     from app.book import load_book
 
+    from app.book.model import ReadOptions
+
     pdf = ref.pdf_file(entry)
-    book = load_book(pdf)
+    # Code read on both sides: the twins' text and <pre> hold it, and what is code is another question.
+    book = load_book(pdf, options=ReadOptions(code="read"))
     titles = ref.outline_titles(pdf)
     events = ref.twin_events(entry)
     headings_only = entry["twin_kind"] != "text"

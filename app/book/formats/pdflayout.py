@@ -123,12 +123,13 @@ def _is_artifact(obj) -> bool:
     count = raw.FPDFPageObj_CountMarks(obj)
     if count <= 0:
         return False
-    buf = ctypes.create_string_buffer(64)
+    # PDFium writes the name as UTF-16 into an FPDF_WCHAR (unsigned short) buffer, its length in bytes.
+    buf = (ctypes.c_ushort * 32)()
     out = ctypes.c_ulong(0)
     for i in range(min(count, 16)):
         mark = raw.FPDFPageObj_GetMark(obj, i)
-        if mark and raw.FPDFPageObjMark_GetName(mark, buf, len(buf), ctypes.byref(out)):
-            if buf.raw[: max(0, out.value - 2)].decode("utf-16-le", "replace") == "Artifact":
+        if mark and raw.FPDFPageObjMark_GetName(mark, buf, ctypes.sizeof(buf), ctypes.byref(out)):
+            if bytes(buf)[: max(0, min(out.value, ctypes.sizeof(buf)) - 2)].decode("utf-16-le", "replace") == "Artifact":
                 return True
     return False
 
