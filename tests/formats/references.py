@@ -191,10 +191,14 @@ def pandoc_reference(path: Path) -> list[tuple[str, int, str]]:
     doc = json.loads(run.stdout)
     events: list[tuple[str, int, str]] = []
     meta = doc.get("meta", {})
+    with zipfile.ZipFile(path) as zf:
+        body = zf.read("word/document.xml" if "word/document.xml" in zf.namelist() else "content.xml")
+    page = " ".join(re.sub(r"<[^>]+>", "", body.decode("utf-8", errors="replace")).split())
     for key in ("title", "subtitle", "author", "date", "abstract"):
         if key in meta:
             text = " ".join(_inline(meta[key].get("c"), []).split())
-            if text:
+            # Title-page paragraphs pandoc moves to its metadata; not the file's properties.
+            if text and text in page:
                 events.append(("t", 0, text))
     for block in doc["blocks"]:
         notes: list[str] = []

@@ -10,7 +10,7 @@ repeated first/last page lines beyond their occurrences in the twin; bare number
 a number alone.
 
 DOCX/ODT: the reference is pandoc's reading (tests/formats/references.py); chapters expected = pandoc's
-headings of the document's top level; word error over the whole document; "not spoken" counts header,
+headings of the top level used more than once; word error over the whole document; "not spoken" counts header,
 footer, comment and deleted-text paragraphs found in the reading more often than in the reference.
 """
 from __future__ import annotations
@@ -95,9 +95,11 @@ def score_office(entry: dict) -> dict | None:
         return None
     book = load_book(path)
     events = ref.pandoc_reference(path)
-    heads = [e for e in events if e[0] == "h"]
-    top = min((e[1] for e in heads), default=0)
-    expected = [e[2] for e in heads if e[1] == top and words(e[2])]
+    heads = [e for e in events if e[0] == "h" and words(e[2])]
+    # The outline's chapters: the top level used more than once (a heading alone at the top is the title).
+    levels = sorted({e[1] for e in heads})
+    top = next((lv for lv in levels if sum(e[1] == lv for e in heads) >= 2), levels[0] if levels else 0)
+    expected = [e[2] for e in heads if e[1] == top]
     got = {key(c.title) for c in book.chapters}
     found = [t for t in expected if key(t) in got]
     spoken = " ".join(_spoken(c) for c in book.chapters)

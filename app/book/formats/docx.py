@@ -1,8 +1,9 @@
-"""Read a Word document (DOCX) with python-docx: headings by outline level or style, notes and page frames out.
+"""Read a Word document (DOCX) with python-docx: headings by outline level or style, notes after their paragraph.
 
-Only the document body is walked, in order: headers and footers live in parts of their own and
-are never read; footnote and endnote references are runs without text, and the notes' own parts
-are never opened. A heading is a paragraph with an outline level (its own or its style's, up the
+Only the document body is walked, in order: headers, footers and comments live in parts of their
+own and are never read, nor are tracked deletions or field codes. A footnote or endnote is read
+after the paragraph that refers to it (from word/footnotes.xml and word/endnotes.xml); the text
+before the first chapter heading (a title page, the opening) is the first chapter. A heading is a paragraph with an outline level (its own or its style's, up the
 `basedOn` chain) or a heading style by name, in the languages Word localises them to
 ("Überschrift 1", "Titre 2", "Kop 3"). Lists are read item by item, tables row by row, a table
 of contents field is skipped. The ZIP container is checked against zip bombs before python-docx
@@ -16,10 +17,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from app.book.blocks import Block, split_chapters, split_level
-from app.book.cleanup import narration
+from app.book.blocks import Block, split_chapters
 from app.book.formats.language import guess_language
-from app.book.model import Book, Chapter, ReadOptions
+from app.book.formats.opening import with_opening
+from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip
 from app.errors import CorruptBook
@@ -226,21 +227,6 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
     return blocks, title
 
 
-def _with_opening(blocks: list[Block], chapters: list[Chapter], title: str, options: ReadOptions) -> list[Chapter]:
-    """Return the chapters with the text before the first heading as an opening chapter, when the split
-    left it out: a Word document's title page and opening paragraphs are its own text, not an e-book's
-    generated front matter."""
-    level = split_level(blocks)
-    first = next((i for i, b in enumerate(blocks) if level is not None and b.level == level), None)
-    if not first:
-        return chapters
-    opening = narration(blocks[:first], options)
-    if not opening or (chapters and chapters[0].paragraphs[: len(opening)] == opening):
-        return chapters
-    return [Chapter(n, c.title, c.paragraphs) for n, c in enumerate(
-        [Chapter(0, title, opening), *chapters], start=1)]
-
-
 def read_docx(path: Path, options: ReadOptions) -> Book:
     """Return the narrated chapters of a DOCX, with title, author and language from its properties."""
     import docx
@@ -266,7 +252,7 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
     author = clean_text(props.author or "")
     language = options.language or clean_text(props.language or "").split("-")[0].lower() or guess_language(
         b.text for b in blocks if not b.level)
-    chapters = _with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,
+    chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,
                              options)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path, language=language)
 
