@@ -54,8 +54,15 @@ class _WithCode(_Events):
         super().handle_endtag(tag)
 
 
+#: Navigation the HTML generators add around each page, not the book's text: Texinfo's header/nav-panel
+#: and mini-toc menus, DocBook's navheader/navfooter and contents, Sphinx's related bars, sidebar,
+#: footer and pilcrow links; and footnotes, which the PDF reader leaves out (pdfclean.strip_footnotes).
+NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader navfooter toc related sphinxsidebar footer "
+                        "headerlink contents footnote footnotes footnotes-segment".split())
+
+
 def html_events(html: str) -> list[tuple[str, int, str]]:
-    parser = _WithCode()
+    parser = _WithCode(NAV_CLASSES)
     parser.feed(html)
     parser.close()
     return parser.events
@@ -122,16 +129,16 @@ def outline_titles(pdf: Path) -> list[str]:
 
 
 def running_lines(pdf: Path) -> tuple[list[str], int]:
-    """Return the distinct running lines (first/last line of a page, repeated on >= 10 % of the pages) as
+    """Return the distinct running lines (first/last line of a page, repeated on 3 pages or more) as
     words, and the number of pages whose first or last line is a bare page number."""
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
                           timeout=300).stdout
-    pages = [[ln.strip() for ln in p.splitlines() if ln.strip()] for p in text.split("\f")]
+    pages = [[" ".join(ln.split()) for ln in p.splitlines() if ln.strip()] for p in text.split("\f")]
     pages = [p for p in pages if p]
     edges = [(p[0], p[-1]) for p in pages]
     shape = Counter(re.sub(r"\d+", "#", e) for pair in edges for e in set(pair))
     numbered = sum(any(re.fullmatch(r"\d{1,4}|[ivxlc]{1,7}", e) for e in pair) for pair in edges)
-    many = max(3, len(pages) // 10)
+    many = 3
     found: set[str] = set()
     for pair in edges:
         for e in pair:

@@ -158,7 +158,8 @@ def _edge_lines(page: Page) -> dict[int, tuple[Line, str]]:
     picked: dict[int, tuple[Line, str]] = {}
     for k, ln in enumerate(by_height[:2]):
         gap = by_height[1].base - ln.base if k == 0 and len(by_height) > 1 else 0
-        if _in_zone(ln, page) == "top" or gap > MARGIN_GAP * max(ln.size, by_height[1].size):
+        below = by_height[1].size if len(by_height) > 1 else ln.size  # a page of one line has no gap
+        if _in_zone(ln, page) == "top" or gap > MARGIN_GAP * max(ln.size, below):
             picked[id(ln)] = (ln, "top")
     for k, ln in enumerate(reversed(by_height[-2:])):
         gap = ln.base - by_height[-2].base if k == 0 and len(by_height) > 1 else 0
