@@ -155,7 +155,7 @@ def running_lines(pdf: Path) -> tuple[list[str], int]:
 
 def office_file(entry: dict) -> Path | None:
     """Return the cached office file, None when it is not fetched (the manifest says from where)."""
-    if entry["repo"] == "libreoffice":
+    if entry["repo"] == "libreoffice":  # a DOCX of the list exported by Debian's LibreOffice
         docx = OFFICE / entry["path"].replace("/", "+", 1)
         out = OFFICE / "libreoffice-7.4" / (Path(entry["path"]).stem + ".odt")
         if not out.is_file() and docx.is_file() and shutil.which("soffice"):
@@ -257,3 +257,26 @@ def not_spoken_phrases(path: Path) -> dict[str, list[str]]:
                 for d in root.iter(f"{_TEXT}deletion"):
                     add("deleted", " ".join("".join(p.itertext()) for p in d.iter(f"{_TEXT}p")))
     return out
+
+
+def _local(el) -> str:
+    return el.tag.rpartition("}")[2] if isinstance(el.tag, str) else ""
+
+
+def fb2_reference(path: Path) -> tuple[list[str], str]:
+    """Return an FB2's own contents (the titles of its main body's top sections, or of the one top
+    section's children) and that body's text, notes' bodies out (namespace or none)."""
+    root = ET.parse(path).getroot()
+    body = next(b for b in root.iter() if _local(b) == "body" and b.get("name") not in ("notes", "comments"))
+    tops = [s for s in body if _local(s) == "section"]
+    if len(tops) == 1 and any(_local(c) == "section" for c in tops[0]):
+        tops = [s for s in tops[0] if _local(s) == "section"]
+
+    def title(section) -> str:
+        t = next((c for c in section if _local(c) == "title"), None)
+        # Without its note references ("[18]"): links to the notes' body, not the title.
+        return " ".join(re.sub(r"\[\d+\]", " ", " ".join(t.itertext())).split()) if t is not None else ""
+
+    text = " ".join(" ".join(p.itertext()) for p in body.iter()
+                    if _local(p) in ("p", "v", "subtitle", "text-author"))
+    return [t for t in map(title, tops) if t], text
