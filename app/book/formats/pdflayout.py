@@ -49,6 +49,8 @@ class Line:
     column: int = 0
     #: A table row (cells set apart by wide gaps), read as "a; b; c" and never joined to another line.
     row: bool = False
+    #: The two parts of a line set apart by a wide gap (a running head's chapter and section), else ().
+    pieces: tuple[str, ...] = ()
 
     @property
     def top(self) -> float:
@@ -239,7 +241,9 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
         mono = sum(1 for c in body if c[5].mono) > len(body) * 0.8
         x0 = min(c[1] for c in body)
         x1 = max(c[2] for c in body)
-        lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked, row=row and not mono))
+        parts = tuple(c for c in cells if c)
+        lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked, row=row and not mono,
+                          pieces=parts if len(parts) == 2 else ()))
     chars.clear()
 
 
