@@ -71,6 +71,22 @@ def _text(el: etree._Element, notes: list[str] | None = None) -> str:
     return "".join(parts)
 
 
+def _paragraphs(el: etree._Element) -> list[etree._Element]:
+    """Return the paragraphs and headings inside el, in order, none from a comment, note or index."""
+    out: list[etree._Element] = []
+    stack = list(reversed(el))
+    while stack:
+        node = stack.pop()
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if not tag or tag in _SKIP or tag == f"{_T}note":
+            continue
+        if tag in (f"{_T}p", f"{_T}h"):
+            out.append(node)
+        else:
+            stack.extend(reversed(node))
+    return out
+
+
 def code_styles(*roots: etree._Element) -> set[str]:
     """Return the paragraph style names that are code, or inherit from one (automatic styles included)."""
     parents: dict[str, str] = {}
@@ -110,7 +126,7 @@ def _blocks(office_text: etree._Element, code: set[str] = frozenset()) -> list[B
                 kind = "code" if el.get(f"{_T}style-name") in code else "text"
                 blocks.append(Block(text, 0, set(), kind))
         elif tag == f"{{{TABLE}}}table-row":
-            cells = [clean_text(_text(p, notes)) for cell in el for p in cell.iter(f"{_T}p", f"{_T}h")]
+            cells = [clean_text(_text(p, notes)) for cell in el for p in _paragraphs(cell)]
             row = "; ".join(c for c in cells if c)
             if row:
                 blocks.append(Block(row))
