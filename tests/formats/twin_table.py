@@ -195,7 +195,8 @@ def main(argv=None) -> int:
                 continue
             leaks = ", ".join(f"{n}/{m}" for n, m in r["leaks"].values())
             print(f"| {r['half']} | {r['key']} | {r['producer']} | {r['titles'][0]} of {r['titles'][1]} "
-                  f"| {_pct(r['error']) if r['error'] is not None else '— (under 5 words)'} | {r['words']} | {leaks} |")
+                  f"| {_pct(r['error']) if r['error'] is not None else '— (under 5 words)'} "
+                  f"| {r['words']} | {leaks} |")
             sys.stdout.flush()
     return 0
 

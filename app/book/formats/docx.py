@@ -3,8 +3,8 @@
 Only the document body is walked, in order: headers, footers and comments live in parts of their
 own and are never read, nor are tracked deletions or field codes. A footnote or endnote is read
 after the paragraph that refers to it (from word/footnotes.xml and word/endnotes.xml); the text
-before the first chapter heading (a title page, the opening) is the first chapter. A heading is a paragraph with an outline level (its own or its style's, up the
-`basedOn` chain) or a heading style by name, in the languages Word localises them to
+before the first chapter heading (a title page, the opening) is the first chapter. A heading is a
+paragraph with an outline level (its own or its style's, up the `basedOn` chain) or a heading style by name, in the languages Word localises them to
 ("Überschrift 1", "Titre 2", "Kop 3"). Lists are read item by item, tables row by row, a table
 of contents field is skipped. The ZIP container is checked against zip bombs before python-docx
 reads it.

@@ -131,7 +131,8 @@ def _is_artifact(obj) -> bool:
     for i in range(min(count, 16)):
         mark = raw.FPDFPageObj_GetMark(obj, i)
         if mark and raw.FPDFPageObjMark_GetName(mark, buf, ctypes.sizeof(buf), ctypes.byref(out)):
-            if bytes(buf)[: max(0, min(out.value, ctypes.sizeof(buf)) - 2)].decode("utf-16-le", "replace") == "Artifact":
+            name = bytes(buf)[: max(0, min(out.value, ctypes.sizeof(buf)) - 2)]
+            if name.decode("utf-16-le", "replace") == "Artifact":
                 return True
     return False
 
