@@ -20,6 +20,7 @@ from lxml import etree
 from app.book.blocks import Block, split_chapters
 from app.book.formats.language import guess_language
 from app.book.formats.opening import with_opening
+from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip
@@ -248,8 +249,14 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
         raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
     blocks, styled_title = _blocks(doc, note_texts)
     props = doc.core_properties
-    title = clean_text(props.title or "") or styled_title
+    # The file's properties, unless they are a program's placeholders ("Document1", "User"): then the
+    # title page's Title-styled paragraph, and no author rather than the machine's account name.
+    title = clean_text(props.title or "")
+    if is_placeholder(title, path.stem):
+        title = styled_title
     author = clean_text(props.author or "")
+    if is_placeholder_author(author):
+        author = ""
     language = options.language or clean_text(props.language or "").split("-")[0].lower() or guess_language(
         b.text for b in blocks if not b.level)
     chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,

@@ -16,6 +16,7 @@ from lxml import etree
 from app.book.blocks import Block, split_chapters
 from app.book.formats.language import guess_language
 from app.book.formats.opening import with_opening
+from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml
@@ -174,8 +175,10 @@ def read_odt(path: Path, options: ReadOptions) -> Book:
     if office_text is None:
         raise CorruptBook(f"{book} is not a text document (no office:text; a spreadsheet or drawing?)", hint=_HINT)
     blocks = _blocks(office_text, code_styles(styles, root))
-    if not title:
+    if is_placeholder(title, path.stem):
         title = next((b.text for b in blocks if b.level == 1), "")
+    if is_placeholder_author(author):
+        author = ""
     chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,
                             options)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path,

@@ -19,7 +19,7 @@ import pypdfium2.raw as raw
 
 from app.book.blocks import UNLISTED_MIN_WORDS, Block, split_chapters
 from app.book.cleanup import body_words, is_matter_title, narration
-from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, title_page
+from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, is_placeholder_author, title_page
 from app.book.formats.pdfclean import (
     Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary,
 )
@@ -281,7 +281,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     para.flush()
     if is_placeholder(title, path.stem):
         title = page_title or next((clean_text(b.text) for b in para.blocks if b.level == 1), "")
-    if is_placeholder(author):
+    if is_placeholder_author(author):
         author = page_author
     language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
     if entries:

@@ -11,16 +11,16 @@ import re
 
 from app.book.cleanup import is_matter_title
 from app.book.formats.pdflayout import Line
+from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.normalize import clean_text
+
+__all__ = ["TITLE_PAGES", "is_placeholder", "is_placeholder_author", "title_page"]
 
 #: Pages looked at: a half-title, the title page, its back.
 TITLE_PAGES = 3
 #: Lines at most this much smaller than the largest are the title's too (a title set over two lines).
 _SAME_SIZE = 0.97
 _MAX_TITLE_WORDS = 20
-#: Metadata a producer writes when the author gave none: no title at all.
-_PLACEHOLDER = re.compile(r"^(?:untitled\b.*|title|document\d*|unknown|none|microsoft word\s*-.*|.*\.(?:docx?|odt|"
-                          r"tex|dvi|ps|pdf|txt|rtf|indd))$", re.I)
 _VERSION_TAIL = re.compile(r"[\s,:-]+(?:version|release|edition|v\.?)\s*\d[\w.-]*$", re.I)
 #: A line of names: capitalised words and initials, joined by commas, "and", "&", "with".
 _NAME_WORD = re.compile(r"^(?:[A-Z\u00c0-\u00de][\w'\u2019.-]*|[A-Z]\.|and|&|with|the|de|van|von|der|den|da|di|le|la|"
@@ -28,12 +28,6 @@ _NAME_WORD = re.compile(r"^(?:[A-Z\u00c0-\u00de][\w'\u2019.-]*|[A-Z]\.|and|&|wit
 _NOT_NAMES = re.compile(r"\b(?:version|edition|release|copyright|university|press|publish|isbn|box|street|"
                         r"road|inc|ltd|gmbh|department|institute|foundation|manual|guide|reference|draft|"
                         r"revision|printed|\d)", re.I)
-
-
-def is_placeholder(value: str, stem: str = "") -> bool:
-    """Return whether a metadata title or author says nothing: empty, "Untitled", a file name."""
-    v = clean_text(value).strip()
-    return not v or bool(_PLACEHOLDER.match(v)) or (bool(stem) and v.casefold() == stem.casefold())
 
 
 def _is_names(text: str) -> bool:
