@@ -3,7 +3,8 @@
 - `manifest(kind)`: the manifest's entries of one kind (pdf, docx, odt), each with its half ("dev" or
   "held-out") by the manifest's rule: in the listed order, the 1st, 3rd... entry is dev, the 2nd, 4th... held out.
 - `pdf_file(entry)`, `twin_events(entry)`: the PDF and its twin's text as ("h"|"t", level, text) events: the
-  shipped plain text line by line, one HTML page, a chain of HTML pages followed by their rel="next" links, or
+  shipped plain text line by line, one HTML page, a chain of HTML pages followed by their rel="next" links
+  (Texinfo's: the pages its contents block lists, in order), or
   an EPUB's spine (tests/books/corpus.py's HTML flattener, which shares no code with app/book).
 - `outline_titles(pdf)`: the top entries of the PDF's outline by qpdf.
 - `running_lines(pdf)`: the first and last lines of pdftotext's pages that repeat on many pages.
@@ -92,6 +93,18 @@ def twin_events(entry: dict) -> list[tuple[str, int, str]]:
     if kind == "html":
         return html_events(path.read_text(encoding="utf-8", errors="replace"))
     if kind == "html-chain":
+        html = path.read_text(encoding="utf-8", errors="replace")
+        if 'class="contents"' in html:
+            # Texinfo: rel="next" is the next node of the same level; its full contents block on the
+            # first page lists every page in reading order.
+            block = html[html.index('class="contents"'):]
+            names = list(dict.fromkeys(re.findall(r'href="([^"#]+\.html)', block)))
+            events = html_events(html)
+            for name in names[:5000]:
+                page = path.parent / name
+                if page.is_file() and page != path:
+                    events += html_events(page.read_text(encoding="utf-8", errors="replace"))
+            return events
         events: list = []
         seen: set[Path] = set()
         page: Path | None = path
