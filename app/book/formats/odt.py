@@ -180,7 +180,7 @@ def read_odt(path: Path, options: ReadOptions) -> Book:
     if is_placeholder_author(author):
         author = ""
     chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,
-                            options)
+                            options, author)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path,
                 language=options.language or language.split("-")[0].lower()
                 or guess_language(b.text for b in blocks if not b.level))
