@@ -43,11 +43,12 @@ def _all_text(book) -> str:
     return "\n".join(p for c in book.chapters for p in c.paragraphs)
 
 
-def test_docx_notes_headers_and_frames_are_not_read():
+def test_docx_footnotes_and_endnotes_are_read_after_their_paragraph():
     book = load_book(sample("pandoc-docx-notes.docx"))
-    text = _all_text(book)
-    assert "Test footnote." in text and "Test endnote." in text
-    assert "My note" not in text and "endnote at the end" not in text
+    paragraphs = [p for c in book.chapters for p in c.paragraphs]
+    # As a book's reader reads them: the paragraph, then each note it refers to, in order.
+    body = paragraphs.index("Test footnote. Test endnote.")
+    assert paragraphs[body + 1:body + 3] == ["My note.", "This is an endnote at the end of the document."]
 
 
 def test_docx_page_headers_and_footers_are_never_read(tmp_path):
@@ -87,9 +88,9 @@ def test_docx_tables_row_by_row():
 def test_odt_outline_levels_and_notes():
     headers = load_book(sample("pandoc-odt-odt-headers.odt"))
     assert [c.title for c in headers.chapters] == ["A header (Lv 1)", "Back to Level 1"]
+    # The footnote is read after the paragraph that refers to it, as a paragraph of its own.
     note = _all_text(load_book(sample("pandoc-odt-odt-footnote.odt")))
-    assert "Some text with a footnote." in note and "footnote" in note.lower()
-    assert "Footnote text" not in note and len(note.split()) == 5
+    assert note.split("\n") == ["Some text with a footnote.", "Footnote text"]
 
 
 def test_fb2_notes_out_and_poems_read():

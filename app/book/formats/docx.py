@@ -1,9 +1,10 @@
-"""Read a Word document (DOCX) with python-docx: headings by outline level or style, notes and page frames out.
+"""Read a Word document (DOCX) with python-docx: headings by outline level or style, notes after their paragraph.
 
-Only the document body is walked, in order: headers and footers live in parts of their own and
-are never read; footnote and endnote references are runs without text, and the notes' own parts
-are never opened. A heading is a paragraph with an outline level (its own or its style's, up the
-`basedOn` chain) or a heading style by name, in the languages Word localises them to
+Only the document body is walked, in order: headers, footers and comments live in parts of their
+own and are never read, nor are tracked deletions or field codes. A footnote or endnote is read
+after the paragraph that refers to it (from word/footnotes.xml and word/endnotes.xml); the text
+before the first chapter heading (a title page, the opening) is the first chapter. A heading is a
+paragraph with an outline level (its own or its style's, up the `basedOn` chain) or a heading style by name, in the languages Word localises them to
 ("Überschrift 1", "Titre 2", "Kop 3"). Lists are read item by item, tables row by row, a table
 of contents field is skipped. The ZIP container is checked against zip bombs before python-docx
 reads it.
@@ -18,6 +19,8 @@ from lxml import etree
 
 from app.book.blocks import Block, split_chapters
 from app.book.formats.language import guess_language
+from app.book.formats.opening import with_opening
+from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip
@@ -88,28 +91,91 @@ def _is_code_style(style) -> bool:
     return False
 
 
-def _visible_text(p_element) -> str:
-    """Return a paragraph's text: runs and hyperlinks, tabs and breaks as spaces, hidden runs and deletions out."""
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+#: Elements whose text is never spoken: tracked deletions and moves away, field codes, and the fallback
+#: copy (VML) of a drawing whose mc:Choice (a DrawingML text box) is read already.
+_UNSPOKEN = frozenset({f"{W}del", f"{W}moveFrom", f"{W}delText", f"{W}instrText", f"{MC}Fallback",
+                       f"{W}rPr", f"{W}pPr"})
+_NOTE_REFERENCE = frozenset({f"{W}footnoteReference", f"{W}endnoteReference"})
+
+
+def _visible_text(p_element, notes: list[str] | None = None) -> str:
+    """Return a paragraph's text: runs, hyperlinks, content controls, field results and text boxes, tabs
+    and breaks as spaces; hidden runs, deletions, field codes and drawing fallbacks out. The ids of the
+    footnotes and endnotes it refers to are added to `notes` ("f3", "e1")."""
     parts: list[str] = []
-    for node in p_element.iter(f"{W}t", f"{W}tab", f"{W}br", f"{W}cr", f"{W}delText", f"{W}instrText"):
+    stack = [p_element]
+    while stack:
+        node = stack.pop()
         tag = node.tag
-        if tag in (f"{W}delText", f"{W}instrText"):
+        if not isinstance(tag, str) or tag in _UNSPOKEN:
             continue
-        run = node.getparent()
-        rpr = run.find(f"{W}rPr") if run is not None else None
-        if rpr is not None and rpr.find(f"{W}vanish") is not None:
-            continue
-        parts.append(node.text or "" if tag == f"{W}t" else " ")
+        if tag == f"{W}r":
+            rpr = node.find(f"{W}rPr")
+            if rpr is not None and rpr.find(f"{W}vanish") is not None:
+                continue
+        if tag == f"{W}t":
+            parts.append(node.text or "")
+        elif tag in (f"{W}tab", f"{W}br", f"{W}cr"):
+            parts.append(" ")
+        elif tag in _NOTE_REFERENCE:
+            if notes is not None:
+                notes.append(("f" if tag == f"{W}footnoteReference" else "e") + (node.get(f"{W}id") or ""))
+        else:
+            stack.extend(reversed(node))
     return "".join(parts)
 
 
-def _blocks(doc) -> tuple[list[Block], str]:
-    """Return the body's blocks in order, and the text of a Title-styled paragraph."""
+def _cell_text(tc, refs: list[str], depth: int = 0) -> str:
+    """Return a table cell's text: its paragraphs, content controls and nested tables, in order."""
+    parts: list[str] = []
+    for child in tc:
+        if child.tag == f"{W}p":
+            parts.append(_visible_text(child, refs))
+        elif child.tag == f"{W}sdt" and depth < 20:
+            content = child.find(f"{W}sdtContent")
+            if content is not None:
+                parts.append(_cell_text(content, refs, depth + 1))
+        elif child.tag == f"{W}tbl" and depth < 20:
+            for tr in child.iter(f"{W}tr"):
+                if tr.getparent() is child:
+                    parts.extend(_cell_text(cell, refs, depth + 1) for cell in tr if cell.tag == f"{W}tc")
+    return " ".join(parts)
+
+
+def _note_texts(zf: SafeZip, names: set[str]) -> dict[str, str]:
+    """Return {"f3": text, "e1": text} of the document's footnotes and endnotes (separators out)."""
+    out: dict[str, str] = {}
+    for prefix, part, tag in (("f", "word/footnotes.xml", "footnote"), ("e", "word/endnotes.xml", "endnote")):
+        if part not in names:
+            continue
+        root = etree.fromstring(zf.read(part), etree.XMLParser(resolve_entities=False, no_network=True,
+                                                                huge_tree=False))
+        for note in root.iter(f"{W}{tag}"):
+            if note.get(f"{W}type") in ("separator", "continuationSeparator", "continuationNotice"):
+                continue
+            text = clean_text(" ".join(_visible_text(p) for p in note.iter(f"{W}p")))
+            if text:
+                out[prefix + (note.get(f"{W}id") or "")] = text
+    return out
+
+
+def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block], str]:
+    """Return the body's blocks in order, and the text of a Title-styled paragraph.
+
+    A footnote or endnote is read as a book's reader reads it: after the paragraph (or table row) that
+    refers to it, as a paragraph of its own."""
     from docx.table import Table
 
     blocks: list[Block] = []
     title = ""
     cache: dict = {}
+    note_texts = note_texts or {}
+
+    def add_notes(refs: list[str]) -> None:
+        for ref in dict.fromkeys(refs):
+            if ref in note_texts:
+                blocks.append(Block(note_texts[ref]))
     body = doc.element.body
     stack = list(reversed(list(body)))
     while stack:
@@ -127,30 +193,38 @@ def _blocks(doc) -> tuple[list[Block], str]:
         if tag == f"{W}tbl":
             for row in Table(el, doc).rows:
                 cells: list[str] = []
+                refs: list[str] = []
                 for cell in row.cells:
-                    text = clean_text(" ".join(_visible_text(p._p) for p in cell.paragraphs))
+                    text = clean_text(_cell_text(cell._tc, refs))
                     if text and (not cells or cells[-1] != text):  # merged cells repeat themselves
                         cells.append(text)
                 if cells:
                     blocks.append(Block("; ".join(cells)))
+                add_notes(refs)
             continue
         if tag != f"{W}p":
             continue
         from docx.text.paragraph import Paragraph
 
         para = Paragraph(el, doc)
-        text = clean_text(_visible_text(el))
+        refs: list[str] = []
+        text = clean_text(_visible_text(el, refs))
         if not text:
+            add_notes(refs)
             continue
         style_name = (para.style.name if para.style is not None else "") or ""
         if _TOC_STYLE.match(style_name.strip()):
             continue
         if _TITLE_STYLE.match(style_name.strip()):
+            # The title page is read as it stands: the title is also its first line.
             title = title or text
+            blocks.append(Block(text))
+            add_notes(refs)
             continue
         level = min(6, _level(para, cache))
         kind = "code" if not level and _is_code_style(para.style) else "text"
         blocks.append(Block(text, level, set(), kind))
+        add_notes(refs)
     return blocks, title
 
 
@@ -163,18 +237,29 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
         names = set(zf.names())
         if "EncryptedPackage" in names or "word/document.xml" not in names:
             raise CorruptBook(f"{path.name} is not a readable DOCX (no word/document.xml)", hint=_HINT)
+        try:
+            note_texts = _note_texts(zf, names)
+        except etree.XMLSyntaxError as exc:
+            raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
     try:
         doc = docx.Document(str(path))
     except PackageNotFoundError as exc:
         raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
     except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as exc:
         raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
-    blocks, styled_title = _blocks(doc)
+    blocks, styled_title = _blocks(doc, note_texts)
     props = doc.core_properties
-    title = clean_text(props.title or "") or styled_title
+    # The file's properties, unless they are a program's placeholders ("Document1", "User"): then the
+    # title page's Title-styled paragraph, and no author rather than the machine's account name.
+    title = clean_text(props.title or "")
+    if is_placeholder(title, path.stem):
+        title = styled_title
     author = clean_text(props.author or "")
+    if is_placeholder_author(author):
+        author = ""
     language = options.language or clean_text(props.language or "").split("-")[0].lower() or guess_language(
         b.text for b in blocks if not b.level)
-    chapters = split_chapters(blocks, title or path.stem, options)
+    chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,
+                             options, author)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path, language=language)
 

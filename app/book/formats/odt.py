@@ -1,9 +1,10 @@
-"""Read an OpenDocument text (ODT) from its content.xml: text:h outline levels, notes and indexes out.
+"""Read an OpenDocument text (ODT) from its content.xml: text:h outline levels, notes after their paragraph.
 
 The container is read with SafeZip (zip-bomb and path limits) and content.xml with the same
 non-resolving, offline parser as EPUB's XML (entity declarations refused). Page headers and
-footers live in styles.xml, which is never read; so do notes (text:note, footnotes and endnotes
-alike), the tables of contents and indexes, and tracked deletions.
+footers live in styles.xml, which is never read; nor are comments (office:annotation), the tables of
+contents and indexes, and tracked deletions. Notes (text:note, footnotes and endnotes alike) are read
+after the paragraph that refers to them; the text before the first chapter heading is the opening.
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from lxml import etree
 
 from app.book.blocks import Block, split_chapters
 from app.book.formats.language import guess_language
+from app.book.formats.opening import with_opening
+from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml
@@ -28,7 +31,7 @@ MANIFEST = "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"
 _T = f"{{{TEXT}}}"
 #: Elements whose content is never narration.
 _SKIP = frozenset(f"{_T}{n}" for n in (
-    "note", "table-of-content", "alphabetical-index", "illustration-index", "table-index", "object-index",
+    "table-of-content", "alphabetical-index", "illustration-index", "table-index", "object-index",
     "user-index", "bibliography", "tracked-changes", "sequence-decls", "variable-decls", "user-field-decls",
     "bookmark-ref", "note-ref",
 )) | {f"{{{OFFICE}}}annotation", f"{{{OFFICE}}}forms"}
@@ -38,8 +41,9 @@ _CODE_STYLE = re.compile(r"preformatted|source.?code|source.?text|^code\b|verbat
 _HINT = "Open and save it again in LibreOffice, or use a clean copy"
 
 
-def _text(el: etree._Element) -> str:
-    """Return an inline run of text: spans and links read, text:s/tab/line-break as spaces, notes out."""
+def _text(el: etree._Element, notes: list[str] | None = None) -> str:
+    """Return an inline run of text: spans and links read, text:s/tab/line-break as spaces; a note's
+    text (footnote or endnote) goes to `notes`, to be read after its paragraph."""
     parts: list[str] = [el.text or ""]
     stack: list[tuple[etree._Element, bool]] = [(child, False) for child in reversed(el)]
     while stack:
@@ -51,6 +55,14 @@ def _text(el: etree._Element) -> str:
         if tag in _SKIP or not tag:
             parts.append(node.tail or "")
             continue
+        if tag == f"{_T}note":
+            body = node.find(f"{_T}note-body")
+            if notes is not None and body is not None:
+                text = clean_text(" ".join(_text(p) for p in body.iter(f"{_T}p", f"{_T}h")))
+                if text:
+                    notes.append(text)
+            parts.append(node.tail or "")
+            continue
         if tag in (f"{_T}s", f"{_T}tab", f"{_T}line-break"):
             parts.append(" ")
         else:
@@ -58,6 +70,22 @@ def _text(el: etree._Element) -> str:
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(node))
     return "".join(parts)
+
+
+def _paragraphs(el: etree._Element) -> list[etree._Element]:
+    """Return the paragraphs and headings inside el, in order, none from a comment, note or index."""
+    out: list[etree._Element] = []
+    stack = list(reversed(el))
+    while stack:
+        node = stack.pop()
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if not tag or tag in _SKIP or tag == f"{_T}note":
+            continue
+        if tag in (f"{_T}p", f"{_T}h"):
+            out.append(node)
+        else:
+            stack.extend(reversed(node))
+    return out
 
 
 def code_styles(*roots: etree._Element) -> set[str]:
@@ -87,24 +115,27 @@ def _blocks(office_text: etree._Element, code: set[str] = frozenset()) -> list[B
         tag = el.tag if isinstance(el.tag, str) else ""
         if not tag or tag in _SKIP:
             continue
+        notes: list[str] = []
         if tag == f"{_T}h":
-            text = clean_text(_text(el))
+            text = clean_text(_text(el, notes))
             if text:
                 level = el.get(f"{_T}outline-level") or "1"
                 blocks.append(Block(text, min(6, max(1, int(level) if level.isdigit() else 1))))
         elif tag == f"{_T}p":
-            text = clean_text(_text(el))
+            text = clean_text(_text(el, notes))
             if text:
                 kind = "code" if el.get(f"{_T}style-name") in code else "text"
                 blocks.append(Block(text, 0, set(), kind))
         elif tag == f"{{{TABLE}}}table-row":
-            cells = [clean_text(_text(p)) for cell in el for p in cell.iter(f"{_T}p", f"{_T}h")]
+            cells = [clean_text(_text(p, notes)) for cell in el for p in _paragraphs(cell)]
             row = "; ".join(c for c in cells if c)
             if row:
                 blocks.append(Block(row))
         else:
             # Lists, sections, tables, frames and text boxes: read what they hold, in order.
             stack.extend(reversed(el))
+        # A footnote or endnote is read where a book's reader reads it: after its paragraph.
+        blocks.extend(Block(n) for n in notes)
     return blocks
 
 
@@ -144,9 +175,12 @@ def read_odt(path: Path, options: ReadOptions) -> Book:
     if office_text is None:
         raise CorruptBook(f"{book} is not a text document (no office:text; a spreadsheet or drawing?)", hint=_HINT)
     blocks = _blocks(office_text, code_styles(styles, root))
-    if not title:
+    if is_placeholder(title, path.stem):
         title = next((b.text for b in blocks if b.level == 1), "")
-    chapters = split_chapters(blocks, title or path.stem, options)
+    if is_placeholder_author(author):
+        author = ""
+    chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,
+                            options, author)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path,
                 language=options.language or language.split("-")[0].lower()
                 or guess_language(b.text for b in blocks if not b.level))

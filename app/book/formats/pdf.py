@@ -19,6 +19,7 @@ import pypdfium2.raw as raw
 
 from app.book.blocks import UNLISTED_MIN_WORDS, Block, split_chapters
 from app.book.cleanup import body_words, is_matter_title, narration
+from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, is_placeholder_author, title_page
 from app.book.formats.pdfclean import (
     Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary,
 )
@@ -268,6 +269,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     finally:
         doc.close()
     style = measure(pages)
+    # The title page as printed, before running heads and listings are taken off the pages.
+    page_title, page_author = title_page([list(p.lines) for p in pages[:TITLE_PAGES]])
     strip_page_furniture(pages, style, listings=not options.include_matter)
     strip_footnotes(pages, style)
     plain, compounds = vocabulary(pages)
@@ -276,8 +279,10 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     for page in pages:
         para.page(page, breaks.get(page.index, {}))
     para.flush()
-    if not title:
-        title = next((clean_text(b.text) for b in para.blocks if b.level == 1), "")
+    if is_placeholder(title, path.stem):
+        title = page_title or next((clean_text(b.text) for b in para.blocks if b.level == 1), "")
+    if is_placeholder_author(author):
+        author = page_author
     language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
     if entries:
         chapters = _outline_chapters(para.blocks, options)

@@ -119,11 +119,15 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
     for page in pages:
         for ln, zone in _edge_lines(page).values():
             counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] += 1
+            # A head in two parts (the chapter's name left, the section's right, as dblatex sets
+            # them): the part that stays the same repeats even where the whole line does not.
+            for piece in ln.pieces:
+                counts[(page.index % 2, zone, "piece:" + edge_key(piece), round(ln.size))] += 1
     many = len(pages) >= 8
     slots: set[tuple[int, str, int, float]] = set()
     for page in pages:
         for ln, zone in _edge_lines(page).values():
-            if counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] >= (MIN_REPEATS if many else 2):
+            if _repeats(counts, page.index % 2, zone, ln) >= (MIN_REPEATS if many else 2):
                 slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
     for page in pages:
         entries = sum(1 for ln in page.lines if _CONTENTS_ENTRY.match(ln.text) or _LEADERS.search(ln.text))
@@ -138,12 +142,23 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
                 slot = (page.index % 2, zone, round(ln.base), round(ln.size))
                 # A line where running heads stand is one too, unless it is set large (a chapter's title).
                 near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
-                if _PAGE_NUMBER.match(ln.text) or counts[key] >= (MIN_REPEATS if many else 2) or near:
+                if _PAGE_NUMBER.match(ln.text) or _repeats(counts, key[0], zone, ln) >= (MIN_REPEATS if many else 2) \
+                        or near:
                     continue
             if listings and _LEADERS.search(ln.text):
                 continue
             kept.append(ln)
         page.lines = kept
+
+
+def _repeats(counts: Counter, parity: int, zone: str, ln: Line) -> int:
+    """Return how often a head or foot line, or the more repeated of its two parts, stands on such pages."""
+    size = round(ln.size)
+    whole = counts[(parity, zone, edge_key(ln.text), size)]
+    # Only a part of some length: a page number beside a varying title repeats, yet says nothing.
+    parts = [counts[(parity, zone, "piece:" + edge_key(p), size)] for p in ln.pieces
+             if len(p.split()) >= 2]
+    return max([whole, *parts])
 
 
 def _edge_lines(page: Page) -> dict[int, tuple[Line, str]]:
@@ -158,7 +173,8 @@ def _edge_lines(page: Page) -> dict[int, tuple[Line, str]]:
     picked: dict[int, tuple[Line, str]] = {}
     for k, ln in enumerate(by_height[:2]):
         gap = by_height[1].base - ln.base if k == 0 and len(by_height) > 1 else 0
-        if _in_zone(ln, page) == "top" or gap > MARGIN_GAP * max(ln.size, by_height[1].size):
+        below = by_height[1].size if len(by_height) > 1 else ln.size  # a page of one line has no gap
+        if _in_zone(ln, page) == "top" or gap > MARGIN_GAP * max(ln.size, below):
             picked[id(ln)] = (ln, "top")
     for k, ln in enumerate(reversed(by_height[-2:])):
         gap = ln.base - by_height[-2].base if k == 0 and len(by_height) > 1 else 0

@@ -49,6 +49,8 @@ class Line:
     column: int = 0
     #: A table row (cells set apart by wide gaps), read as "a; b; c" and never joined to another line.
     row: bool = False
+    #: The two parts of a line set apart by a wide gap (a running head's chapter and section), else ().
+    pieces: tuple[str, ...] = ()
 
     @property
     def top(self) -> float:
@@ -123,12 +125,14 @@ def _is_artifact(obj) -> bool:
     count = raw.FPDFPageObj_CountMarks(obj)
     if count <= 0:
         return False
-    buf = ctypes.create_string_buffer(64)
+    # PDFium writes the name as UTF-16 into an FPDF_WCHAR (unsigned short) buffer, its length in bytes.
+    buf = (ctypes.c_ushort * 32)()
     out = ctypes.c_ulong(0)
     for i in range(min(count, 16)):
         mark = raw.FPDFPageObj_GetMark(obj, i)
-        if mark and raw.FPDFPageObjMark_GetName(mark, buf, len(buf), ctypes.byref(out)):
-            if buf.raw[: max(0, out.value - 2)].decode("utf-16-le", "replace") == "Artifact":
+        if mark and raw.FPDFPageObjMark_GetName(mark, buf, ctypes.sizeof(buf), ctypes.byref(out)):
+            name = bytes(buf)[: max(0, min(out.value, ctypes.sizeof(buf)) - 2)]
+            if name.decode("utf-16-le", "replace") == "Artifact":
                 return True
     return False
 
@@ -238,7 +242,9 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
         mono = sum(1 for c in body if c[5].mono) > len(body) * 0.8
         x0 = min(c[1] for c in body)
         x1 = max(c[2] for c in body)
-        lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked, row=row and not mono))
+        parts = tuple(c for c in cells if c)
+        lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked, row=row and not mono,
+                          pieces=parts if len(parts) == 2 else ()))
     chars.clear()
 
 

@@ -1,0 +1,74 @@
+"""A PDF's title and author from its title page, for when its metadata is empty or a placeholder.
+
+The title is the largest text on the first pages (its lines in that size, top down, a trailing
+"Version 12.2" dropped: an edition, not the name); the author is the first line below it, in
+smaller type, that reads as names ("Frank B. Brokken", "W. N. Venables, D. M. Smith" + "and the R
+Core Team"), never an address, a date, a version or a publisher's line.
+"""
+from __future__ import annotations
+
+import re
+
+from app.book.cleanup import is_matter_title
+from app.book.formats.pdflayout import Line
+from app.book.formats.placeholder import is_placeholder, is_placeholder_author
+from app.book.normalize import clean_text
+
+__all__ = ["TITLE_PAGES", "is_placeholder", "is_placeholder_author", "title_page"]
+
+#: Pages looked at: a half-title, the title page, its back.
+TITLE_PAGES = 3
+#: Lines at most this much smaller than the largest are the title's too (a title set over two lines).
+_SAME_SIZE = 0.97
+_MAX_TITLE_WORDS = 20
+_VERSION_TAIL = re.compile(r"[\s,:-]+(?:version|release|edition|v\.?)\s*\d[\w.-]*$", re.I)
+#: A line of names: capitalised words and initials, joined by commas, "and", "&", "with".
+_NAME_WORD = re.compile(r"^(?:[A-Z\u00c0-\u00de][\w'\u2019.-]*|[A-Z]\.|and|&|with|the|de|van|von|der|den|da|di|le|la|"
+                        r"du|y|et|und|,)$")
+_NOT_NAMES = re.compile(r"\b(?:version|edition|release|copyright|university|press|publish|isbn|box|street|"
+                        r"road|inc|ltd|gmbh|department|institute|foundation|manual|guide|reference|draft|"
+                        r"revision|printed|\d)", re.I)
+
+
+def _is_names(text: str) -> bool:
+    text = re.sub(r"^by\s+", "", text.strip(), flags=re.I)
+    tokens = re.findall(r"[\w'\u2019.&-]+|,", text)
+    if not 1 <= len([t for t in tokens if t != ","]) <= 16 or _NOT_NAMES.search(text):
+        return False
+    if text.rstrip().endswith((".", ":", "!", "?")) and not re.search(r"\b[A-Z]\.$", text.rstrip()):
+        return False
+    capital = [t for t in tokens if t[0].isupper()]
+    return len(capital) >= 2 and all(_NAME_WORD.match(t) for t in tokens)
+
+
+def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
+    """Return (title, author) read from the first pages' lines ("" where the page says none)."""
+    first = [lines for lines in pages_lines[:TITLE_PAGES] if lines]
+    if not first:
+        return "", ""
+    largest = max(ln.size for lines in first for ln in lines)
+    lines = next(lines for lines in first if any(ln.size >= largest for ln in lines))
+    top = sorted(lines, key=lambda ln: (ln.base, ln.x0))
+    start = next(i for i, ln in enumerate(top) if ln.size >= largest)
+    end = start
+    while end + 1 < len(top) and top[end + 1].size >= largest * _SAME_SIZE:
+        end += 1
+    title = clean_text(" ".join(ln.text for ln in top[start:end + 1]))
+    if len(title.split()) > _MAX_TITLE_WORDS or not re.search(r"[^\W\d_]{2}", title) or is_matter_title(title):
+        return "", ""
+    title = _VERSION_TAIL.sub("", title).strip(" ,:-")
+    author = ""
+    rest = top[end + 1:]
+    for i, ln in enumerate(rest):
+        if ln.size >= largest * _SAME_SIZE or not _is_names(ln.text):
+            continue
+        parts = [ln.text]
+        # "W. N. Venables, D. M. Smith" / "and the R Core Team": one author line set over two.
+        for nxt in rest[i + 1:i + 3]:
+            if re.match(r"^(?:and|&|with)\b", nxt.text.strip(), re.I) and _is_names(nxt.text):
+                parts.append(nxt.text)
+            else:
+                break
+        author = re.sub(r"^by\s+", "", clean_text(" ".join(parts)), flags=re.I)
+        break
+    return title, author

@@ -1,0 +1,295 @@
+"""The reference side of the twin corpus (tests/formats/twin_manifest.toml), read without app/book.
+
+- `manifest(kind)`: the manifest's entries of one kind (pdf, docx, odt), each with its half ("dev" or
+  "held-out") by the manifest's rule: in the listed order, the 1st, 3rd... entry is dev, the 2nd, 4th... held out.
+- `pdf_file(entry)`, `twin_events(entry)`: the PDF and its twin's text as ("h"|"t", level, text) events: the
+  shipped plain text line by line, one HTML page, a chain of HTML pages followed by their rel="next" links
+  (Texinfo's: the pages its contents block lists, in order), or
+  an EPUB's spine (tests/books/corpus.py's HTML flattener, which shares no code with app/book).
+- `outline_titles(pdf)`: the top entries of the PDF's outline by qpdf.
+- `running_lines(pdf)`: the first and last lines of pdftotext's pages that repeat on many pages.
+- `office_file(entry)`, `pandoc_reference(path)`: an office file, and what pandoc (a mature, independent
+  reader) reads from it: ("h", level, text) headings and ("t", 0, text) blocks, each footnote after its block.
+- `not_spoken_phrases(path)`: the paragraphs of headers, footers, comments and deleted text, from the XML.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import shutil
+import subprocess
+import tomllib
+import xml.etree.ElementTree as ET
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+from tests.books.corpus import CACHE, _Events, debian_file, words
+
+MANIFEST = Path(__file__).with_name("twin_manifest.toml")
+OFFICE = CACHE / "office"
+
+
+def manifest(kind: str) -> list[dict]:
+    entries = tomllib.loads(MANIFEST.read_text(encoding="utf-8")).get(kind, [])
+    for i, entry in enumerate(entries):
+        entry["half"] = "dev" if i % 2 == 0 else "held-out"
+        entry.setdefault("key", Path(entry.get("path", "")).stem)
+    return entries
+
+
+class _WithCode(_Events):
+    """corpus.py's HTML flattener with <pre> read as text: the PDF side reads code too (code="read")."""
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "pre" and not self.skip:
+            self._flush()
+            return
+        super().handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag):
+        if tag == "pre" and not self.skip:
+            self._flush()
+            return
+        super().handle_endtag(tag)
+
+
+#: Navigation the HTML generators add around each page, not the book's text: Texinfo's header/nav-panel
+#: and mini-toc menus, DocBook's navheader/navfooter and contents, Sphinx's related bars, sidebar,
+#: footer and pilcrow links; and footnotes, which the PDF reader leaves out (pdfclean.strip_footnotes).
+NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader navfooter toc related sphinxsidebar "
+                        "footer headerlink contents footnote footnotes footnotes-segment".split())
+
+
+def html_events(html: str) -> list[tuple[str, int, str]]:
+    parser = _WithCode(NAV_CLASSES)
+    parser.feed(html)
+    parser.close()
+    return parser.events
+
+
+def _debian(package: str, path: str) -> Path:
+    src = debian_file(package, path, CACHE / "root" / path)  # fetched as shipped
+    if src.suffix == ".gz":
+        target = src.with_suffix("")
+        if not target.is_file():
+            with gzip.open(src, "rb") as fin, open(target, "wb") as fout:
+                shutil.copyfileobj(fin, fout)
+        return target
+    return src
+
+
+def pdf_file(entry: dict) -> Path:
+    return _debian(entry["package"], entry["path"])
+
+
+def twin_events(entry: dict) -> list[tuple[str, int, str]]:
+    path = _debian(entry["twin_package"], entry["twin_path"])
+    kind = entry["twin_kind"]
+    if kind == "text":
+        return [("t", 0, ln.strip()) for ln in path.read_text(encoding="utf-8", errors="replace").splitlines()
+                if ln.strip()]
+    if kind == "html":
+        return html_events(path.read_text(encoding="utf-8", errors="replace"))
+    if kind == "html-chain":
+        html = path.read_text(encoding="utf-8", errors="replace")
+        if 'class="contents"' in html:
+            # Texinfo: rel="next" is the next node of the same level; its full contents block on the
+            # first page lists every page in reading order.
+            block = html[html.index('class="contents"'):]
+            names = list(dict.fromkeys(re.findall(r'href="([^"#]+\.html)', block)))
+            events = html_events(html)
+            for name in names[:5000]:
+                page = path.parent / name
+                if page.is_file() and page != path:
+                    events += html_events(page.read_text(encoding="utf-8", errors="replace"))
+            return events
+        events: list = []
+        seen: set[Path] = set()
+        page: Path | None = path
+        while page is not None and page not in seen and len(seen) < 5000 and page.is_file():
+            seen.add(page)
+            html = page.read_text(encoding="utf-8", errors="replace")
+            events += html_events(html)
+            m = (re.search(r'<link[^>]*rel="next"[^>]*href="([^"#]+)', html)
+                 or re.search(r'<link[^>]*href="([^"#]+)"[^>]*rel="next"', html))
+            page = (page.parent / m.group(1)).resolve() if m else None
+        return events
+    if kind == "epub":
+        return _epub_events(path)
+    raise ValueError(kind)
+
+
+def _epub_events(path: Path) -> list[tuple[str, int, str]]:
+    with zipfile.ZipFile(path) as zf:
+        container = ET.fromstring(zf.read("META-INF/container.xml"))
+        opf_name = next(el.get("full-path") for el in container.iter() if el.tag.endswith("rootfile"))
+        opf = ET.fromstring(zf.read(opf_name))
+        base = opf_name.rpartition("/")[0]
+        items = {i.get("id"): i.get("href") for i in opf.iter() if i.tag.endswith("}item")}
+        events: list = []
+        for ref in (r for r in opf.iter() if r.tag.endswith("}itemref")):
+            name = f"{base}/{items[ref.get('idref')]}" if base else items[ref.get("idref")]
+            events += html_events(zf.read(name).decode("utf-8", errors="replace"))
+    return events
+
+
+def outline_titles(pdf: Path) -> list[str]:
+    run = subprocess.run(["qpdf", "--json", "--json-key=outlines", str(pdf)], capture_output=True, text=True,
+                         timeout=120)
+    return [o["title"].strip() for o in json.loads(run.stdout).get("outlines", [])]
+
+
+def running_lines(pdf: Path) -> tuple[list[str], int]:
+    """Return the distinct running lines (first/last line of a page, repeated on 3 pages or more) as
+    words, and the number of pages whose first or last line is a bare page number."""
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                          timeout=300).stdout
+    pages = [[" ".join(ln.split()) for ln in p.splitlines() if ln.strip()] for p in text.split("\f")]
+    pages = [p for p in pages if p]
+    edges = [(p[0], p[-1]) for p in pages]
+    shape = Counter(re.sub(r"\d+", "#", e) for pair in edges for e in set(pair))
+    numbered = sum(any(re.fullmatch(r"\d{1,4}|[ivxlc]{1,7}", e) for e in pair) for pair in edges)
+    many = 3
+    found: set[str] = set()
+    for pair in edges:
+        for e in pair:
+            # A line's own text without the page number, when its shape (digits as #) repeats.
+            if shape[re.sub(r"\d+", "#", e)] >= many:
+                w = " ".join(words(e))
+                if len(w.split()) >= 2:
+                    found.add(w)
+    return sorted(found), numbered
+
+
+# ---------------------------------------------------------------- office files
+
+
+def office_file(entry: dict) -> Path | None:
+    """Return the cached office file, None when it is not fetched (the manifest says from where)."""
+    if entry["repo"] == "libreoffice":  # a DOCX of the list exported by Debian's LibreOffice
+        docx = OFFICE / entry["path"].replace("/", "+", 1)
+        out = OFFICE / "libreoffice-7.4" / (Path(entry["path"]).stem + ".odt")
+        if not out.is_file() and docx.is_file() and shutil.which("soffice"):
+            subprocess.run(["soffice", "--headless", "-env:UserInstallation=file:///tmp/audiobook-lo-profile",
+                            "--convert-to", "odt", "--outdir", str(out.parent), str(docx)],
+                           capture_output=True, timeout=300)
+        return out if out.is_file() else None
+    path = OFFICE / entry["repo"].replace("/", "+", 1) / entry["path"]
+    return path if path.is_file() else None
+
+
+def _inline(node, notes: list[str]) -> str:
+    if isinstance(node, list):
+        return "".join(_inline(n, notes) for n in node)
+    if not isinstance(node, dict):
+        return ""
+    t = node.get("t")
+    if t == "Str":
+        return node["c"]
+    if t in ("Space", "SoftBreak", "LineBreak"):
+        return " "
+    if t in ("Math", "Image", "RawInline", "RawBlock"):
+        return " "
+    if t == "Note":
+        notes.append(" ".join(_inline(b, notes) for b in node["c"]))
+        return " "
+    if t in ("Para", "Plain", "Header", "Div", "BulletList", "OrderedList", "Table", "BlockQuote", "LineBlock",
+             "DefinitionList", "Figure"):
+        return " " + _inline(node.get("c"), notes) + " "
+    if t == "CodeBlock":
+        return " " + node["c"][1] + " "
+    return _inline(node.get("c"), notes)
+
+
+def pandoc_reference(path: Path) -> list[tuple[str, int, str]]:
+    """Return pandoc's reading of an office file: its title-page metadata, headings and blocks, notes after
+    their block; comments and deletions out (pandoc's --track-changes=accept), headers and footers unread."""
+    run = subprocess.run(["pandoc", str(path), "-t", "json", "--track-changes=accept"], capture_output=True,
+                         text=True, timeout=120, check=True)
+    doc = json.loads(run.stdout)
+    events: list[tuple[str, int, str]] = []
+    meta = doc.get("meta", {})
+    with zipfile.ZipFile(path) as zf:
+        body = zf.read("word/document.xml" if "word/document.xml" in zf.namelist() else "content.xml")
+    page = " ".join(re.sub(r"<[^>]+>", "", body.decode("utf-8", errors="replace")).split())
+    for key in ("title", "subtitle", "author", "date", "abstract"):
+        if key in meta:
+            text = " ".join(_inline(meta[key].get("c"), []).split())
+            # Title-page paragraphs pandoc moves to its metadata; not the file's properties.
+            if text and text in page:
+                events.append(("t", 0, text))
+    for block in doc["blocks"]:
+        notes: list[str] = []
+        text = " ".join(_inline(block, notes).split())
+        if block.get("t") == "Header":
+            events.append(("h", block["c"][0], text))
+        elif text:
+            events.append(("t", 0, text))
+        events += [("t", 0, " ".join(n.split())) for n in notes if n.strip()]
+    return events
+
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+_STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+
+
+def not_spoken_phrases(path: Path) -> dict[str, list[str]]:
+    """Return {"headers/footers": [...], "comments": [...], "deleted": [...]}: each a paragraph's words."""
+    out: dict[str, list[str]] = {"headers/footers": [], "comments": [], "deleted": []}
+
+    def add(kind: str, text: str) -> None:
+        w = " ".join(words(text))
+        if len(w.split()) >= 2:
+            out[kind].append(w)
+
+    with zipfile.ZipFile(path) as zf:
+        names = zf.namelist()
+        if "word/document.xml" in names:
+            for name in names:
+                kind = ("headers/footers" if re.fullmatch(r"word/(header|footer)\d*\.xml", name)
+                        else "comments" if name == "word/comments.xml" else None)
+                if kind:
+                    for p in ET.fromstring(zf.read(name)).iter(f"{_W}p"):
+                        add(kind, "".join(t.text or "" for t in p.iter(f"{_W}t")))
+            for d in ET.fromstring(zf.read("word/document.xml")).iter(f"{_W}del"):
+                add("deleted", "".join(t.text or "" for t in d.iter(f"{_W}delText")))
+        else:
+            for name in ("styles.xml", "content.xml"):
+                if name not in names:
+                    continue
+                root = ET.fromstring(zf.read(name))
+                for tag in ("header", "footer", "header-left", "footer-left", "header-first", "footer-first"):
+                    for h in root.iter(f"{_STYLE}{tag}"):
+                        add("headers/footers", " ".join("".join(p.itertext()) for p in h.iter(f"{_TEXT}p")))
+                for a in root.iter(f"{_OFFICE}annotation"):
+                    add("comments", " ".join("".join(p.itertext()) for p in a.iter(f"{_TEXT}p")))
+                for d in root.iter(f"{_TEXT}deletion"):
+                    add("deleted", " ".join("".join(p.itertext()) for p in d.iter(f"{_TEXT}p")))
+    return out
+
+
+def _local(el) -> str:
+    return el.tag.rpartition("}")[2] if isinstance(el.tag, str) else ""
+
+
+def fb2_reference(path: Path) -> tuple[list[str], str]:
+    """Return an FB2's own contents (the titles of its main body's top sections, or of the one top
+    section's children) and that body's text, notes' bodies out (namespace or none)."""
+    root = ET.parse(path).getroot()
+    body = next(b for b in root.iter() if _local(b) == "body" and b.get("name") not in ("notes", "comments"))
+    tops = [s for s in body if _local(s) == "section"]
+    if len(tops) == 1 and any(_local(c) == "section" for c in tops[0]):
+        tops = [s for s in tops[0] if _local(s) == "section"]
+
+    def title(section) -> str:
+        t = next((c for c in section if _local(c) == "title"), None)
+        # Without its note references ("[18]"): links to the notes' body, not the title.
+        return " ".join(re.sub(r"\[\d+\]", " ", " ".join(t.itertext())).split()) if t is not None else ""
+
+    text = " ".join(" ".join(p.itertext()) for p in body.iter()
+                    if _local(p) in ("p", "v", "subtitle", "text-author"))
+    return [t for t in map(title, tops) if t], text

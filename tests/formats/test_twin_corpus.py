@@ -1,0 +1,67 @@
+"""A handful of the twin corpus (tests/formats/twin_manifest.toml) held to the goals of issue 33.
+
+The references are computed without app/book (tests/formats/references.py: pandoc's reading of an
+office file, qpdf's outline, a Debian package's HTML edition). The full table, both halves, comes from
+`PYTHONPATH=. .venv/bin/python -m tests.formats.twin_table pdf|docx|odt|fb2` (tests/formats/README.md).
+Office and FB2 files come from public repositories into the cache (the manifest names repo, commit
+and path); a file not fetched skips its test.
+"""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from app.book import load_book
+from tests.formats import references as ref
+from tests.formats.twin_table import score_fb2, score_office, score_pdf
+
+
+def _entry(kind: str, **match) -> dict:
+    return next(e for e in ref.manifest(kind) if all(e.get(k) == v for k, v in match.items()))
+
+
+def _office(kind: str, path: str) -> dict:
+    if not shutil.which("pandoc"):
+        pytest.skip("pandoc is the office files' independent reader (scripts/system-deps.sh)")
+    entry = _entry(kind, path=path)
+    if ref.office_file(entry) is None:
+        pytest.skip(f"{entry['repo']} {path} is not in the cache ({ref.OFFICE}); the manifest says where from")
+    return entry
+
+
+@pytest.mark.parametrize("kind,path", [
+    ("docx", "tests/resources/example.docx"),  # Word: footnotes, endnotes, headers, footers, a table first
+    ("docx", "tests/test-data/footnotes.docx"),  # Word: two footnotes in one sentence
+    ("docx", "tests/resources/test_file_with_comments.docx"),  # Word: nine comments
+    ("odt", "recipes/data/doc_with_toc.odt"),  # LibreOffice: a table of contents, one title heading
+])
+def test_an_office_file_reads_as_pandoc_does_without_headers_comments_or_deletions(kind, path):
+    r = score_office(_office(kind, path))
+    assert r["titles"][0] == r["titles"][1], r
+    assert r["error"] is not None and r["error"] <= 0.03, r
+    assert all(n == 0 for n, _ in r["leaks"].values()), r["leaks"]
+
+
+def test_a_pdf_without_metadata_is_titled_from_its_title_page():
+    # Texinfo's R manuals carry no /Title or /Author: page 1 names both.
+    entry = _entry("pdf", key="r-lang")
+    if not (shutil.which("qpdf") and shutil.which("pdftotext")):
+        pytest.skip("qpdf and pdftotext are the PDF's independent readers (scripts/system-deps.sh)")
+    r = score_pdf(entry)
+    assert (r["title"], r["author"]) == ("R Language Definition", "R Core Team")
+    # Every chapter of the outline but the two indexes (matter, left out) is read, each within 5 %
+    # of the HTML edition but the last (its HTML holds the bibliography in another order).
+    assert r["titles"] == (11, 13), r
+    assert all(e <= 0.05 for e in list(r["errors"].values())[:-1]), r["errors"]
+    assert r["bare"] == 0
+
+
+def test_an_fb2_from_another_producer_reads_its_own_sections():
+    # A test book with epigraphs, poems, tables, nested sections and notes, written by no one here.
+    entry = _entry("fb2", repo="shinypantzzz/fb2reader", path="test.fb2")
+    if ref.office_file(entry) is None:
+        pytest.skip("shinypantzzz/fb2reader test.fb2 is not in the cache; the manifest says where from")
+    r = score_fb2(entry)
+    assert r["titles"][0] == r["titles"][1] == 9, r
+    assert r["title"] == "Тестовая книга" and r["author"].startswith("Иван Иванович Иванов")

@@ -1,0 +1,205 @@
+"""Score the readers on the twin corpus of tests/formats/twin_manifest.toml, both halves, as a table.
+
+    PYTHONPATH=. .venv/bin/python -m tests.formats.twin_table pdf|docx|odt [--half dev|held-out] [--key K]
+
+PDF: the expected chapters are the top entries of the PDF's outline (qpdf); each chapter's reference is
+the twin's text from that title's heading to the next title's (the last such heading in the twin, so a
+contents listing before the body is passed over); word error = jiwer's word-level edit distance over
+tests/books/corpus.py's words(). Running lines spoken = occurrences, in the reading, of pdftotext's
+repeated first/last page lines beyond their occurrences in the twin; bare numbers = paragraphs that are
+a number alone.
+
+DOCX/ODT: the reference is pandoc's reading (tests/formats/references.py); chapters expected = pandoc's
+headings of the top level used more than once; word error over the whole document; "not spoken" counts header,
+footer, comment and deleted-text paragraphs found in the reading more often than in the reference.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+import jiwer
+
+from tests.books.corpus import title_key, words
+from tests.formats import references as ref
+
+
+def key(title: str) -> str:
+    t = re.sub(r"^(?:chapter|appendix|part)\s+(?:\d+|[A-Z]|[IVXLC]+)\s*[:.]?\s*", "", title.strip(), flags=re.I)
+    # An appendix's letter before a title that opens with "A" ("A A sample session", Texinfo's outline).
+    t = re.sub(r"^[A-Z]\s+(?=[A-Z])", "", t)
+    return title_key(t)
+
+
+def uwords(text: str) -> list[str]:
+    """words() for any script: lower-case letters of every alphabet, numbers out."""
+    return [w for w in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text.replace("\u2019", "'").lower())]
+
+
+def _spoken(chapter) -> str:
+    # A chapter's heading is its first paragraph: the title itself is not spoken again.
+    return " ".join(words(" ".join(chapter.paragraphs)))
+
+
+def _segments(events, titles: list[str], headings_only: bool) -> dict[str, str]:
+    """Return {title: the twin's words from its heading to the next title's heading}."""
+    keys = [key(t) for t in titles]
+    pos: dict[int, int] = {}
+    limit = len(events)
+    for k in range(len(keys) - 1, -1, -1):  # backwards: the body's heading, not the contents listing's
+        cands = [i for i in range(limit) if (not headings_only or events[i][0] == "h") and key(events[i][2]) == keys[k]]
+        if cands:
+            pos[k] = cands[-1]
+            limit = cands[-1]
+    out: dict[str, str] = {}
+    starts = sorted(pos.items(), key=lambda kv: kv[1])
+    for n, (k, start) in enumerate(starts):
+        end = starts[n + 1][1] if n + 1 < len(starts) else len(events)
+        if n + 1 == len(starts):
+            # The last chapter ends where a heading of its level or above follows (an index, the colophon).
+            level = events[start][1]
+            end = next((i for i in range(start + 1, len(events)) if events[i][0] == "h" and 0 < events[i][1] <= level),
+                       len(events)) if level else len(events)
+        out[titles[k]] = " ".join(words(" ".join(e[2] for e in events[start:end])))
+    return out
+
+
+def score_pdf(entry: dict) -> dict:
+    from app.book import load_book
+
+    from app.book.model import ReadOptions
+
+    pdf = ref.pdf_file(entry)
+    # Code read on both sides: the twins' text and <pre> hold it, and what is code is another question.
+    book = load_book(pdf, options=ReadOptions(code="read"))
+    titles = ref.outline_titles(pdf)
+    events = ref.twin_events(entry)
+    headings_only = entry["twin_kind"] != "text"
+    segments = _segments(events, titles, headings_only)
+    got = {key(c.title): c for c in book.chapters}
+    found = [t for t in titles if key(t) in got]
+    errors = {}
+    for t, seg in segments.items():
+        c = got.get(key(t))
+        if c is not None and len(seg.split()) >= 20:
+            errors[t] = jiwer.wer(seg, _spoken(c) or "nothing")
+    spoken = " ".join(_spoken(c) for c in book.chapters)
+    reference = " ".join(words(" ".join(e[2] for e in events)))
+    lines, numbered = ref.running_lines(pdf)
+    leaked = sum(max(0, f" {spoken} ".count(f" {ln} ") - f" {reference} ".count(f" {ln} ")) for ln in lines)
+    bare = sum(bool(re.fullmatch(r"\d{1,4}|[ivxlc]{1,7}", p.strip())) for c in book.chapters for p in c.paragraphs)
+    return {"key": entry["key"], "producer": entry["producer"], "half": entry["half"], "title": book.title,
+            "author": book.author, "titles": (len(found), len(titles)), "errors": errors,
+            "scored": (len(errors), len(segments)), "running": leaked, "bare": bare, "pages_numbered": numbered}
+
+
+def score_office(entry: dict) -> dict | None:
+    from app.book import load_book
+
+    path = ref.office_file(entry)
+    if path is None:
+        return None
+    book = load_book(path)
+    events = ref.pandoc_reference(path)
+    heads = [e for e in events if e[0] == "h" and words(e[2])]
+    # The outline's chapters: the top level used more than once (a heading alone at the top is the title).
+    levels = sorted({e[1] for e in heads})
+    top = next((lv for lv in levels if sum(e[1] == lv for e in heads) >= 2), levels[0] if levels else 0)
+    expected = [e[2] for e in heads if e[1] == top]
+    got = {key(c.title) for c in book.chapters}
+    found = [t for t in expected if key(t) in got]
+    spoken = " ".join(_spoken(c) for c in book.chapters)
+    reference = " ".join(words(" ".join(e[2] for e in events)))
+    error = jiwer.wer(reference, spoken or "nothing") if len(reference.split()) >= 5 else None
+    leaks = {}
+    for kind, phrases in ref.not_spoken_phrases(path).items():
+        n = sum(f" {spoken} ".count(f" {p} ") > f" {reference} ".count(f" {p} ") for p in set(phrases))
+        leaks[kind] = (n, len(set(phrases)))
+    return {"key": entry["key"], "producer": entry["producer"], "half": entry["half"], "repo": entry["repo"],
+            "titles": (len(found), len(expected)), "error": error, "words": len(reference.split()),
+            "leaks": leaks, "title": book.title}
+
+
+def score_fb2(entry: dict) -> dict | None:
+    from app.book import load_book
+    from app.book.model import ReadOptions
+
+    path = ref.office_file(entry)
+    if path is None:
+        return None
+    book = load_book(path, options=ReadOptions(include_matter=True))
+    expected, text = ref.fb2_reference(path)
+    reference = " ".join(uwords(text))
+    got = [key(c.title) for c in book.chapters]
+    found = [t for t in expected if key(t) in got]
+    spoken = " ".join(" ".join(uwords(" ".join(c.paragraphs))) for c in book.chapters)
+    return {"key": entry["key"], "producer": entry["producer"], "half": entry["half"],
+            "titles": (len(found), len(expected)), "error": jiwer.wer(reference, spoken or "nothing"),
+            "words": len(reference.split()), "title": book.title, "author": book.author}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("kind", choices=["pdf", "docx", "odt", "fb2"])
+    ap.add_argument("--half", choices=["dev", "held-out"])
+    ap.add_argument("--key")
+    args = ap.parse_args(argv)
+    rows = [e for e in ref.manifest(args.kind) if (not args.half or e["half"] == args.half)
+            and (not args.key or e["key"] == args.key)]
+    if args.kind == "pdf":
+        print("| half | book | producer | title / author read | chapter titles found | word error per chapter (%) "
+              "| max | running lines spoken | bare numbers |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for e in rows:
+            try:
+                r = score_pdf(e)
+            except Exception as exc:  # one book that cannot be read is a row, not the end of the table
+                print(f"| {e['half']} | {e['key']} | {e['producer']} | not read: {type(exc).__name__}: "
+                      f"{str(exc)[:80]} | | | | | |")
+                sys.stdout.flush()
+                continue
+            errs = list(r["errors"].values())
+            print(f"| {r['half']} | {r['key']} | {r['producer']} | {r['title']} / {r['author'] or '—'} "
+                  f"| {r['titles'][0]} of {r['titles'][1]} | {', '.join(_pct(x) for x in errs)} "
+                  f"({r['scored'][0]} of {r['scored'][1]} scored) | {_pct(max(errs)) if errs else '—'} "
+                  f"| {r['running']} | {r['bare']} |")
+            sys.stdout.flush()
+    elif args.kind == "fb2":
+        print("| half | file | producer | title / author read | its contents' titles found | word error (%) | words |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for e in rows:
+            r = score_fb2(e)
+            if r is None:
+                print(f"| {e['half']} | {e['key']} | {e['producer']} | not fetched | | | |")
+                continue
+            print(f"| {r['half']} | {e['repo']}/{r['key']} | {r['producer']} | {r['title']} / {r['author'] or '—'} "
+                  f"| {r['titles'][0]} of {r['titles'][1]} | {_pct(r['error'])} | {r['words']} |")
+    else:
+        print("| half | file | producer | headings found | word error (%) | words | headers/footers, comments, "
+              "deleted spoken |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for e in rows:
+            try:
+                r = score_office(e)
+            except Exception as exc:
+                print(f"| {e['half']} | {e['key']} | {e['producer']} | not read: {type(exc).__name__}: "
+                      f"{str(exc)[:80]} | | | |")
+                continue
+            if r is None:
+                print(f"| {e['half']} | {e['key']} | {e['producer']} | not fetched | | | |")
+                continue
+            leaks = ", ".join(f"{n}/{m}" for n, m in r["leaks"].values())
+            print(f"| {r['half']} | {r['key']} | {r['producer']} | {r['titles'][0]} of {r['titles'][1]} "
+                  f"| {_pct(r['error']) if r['error'] is not None else '— (under 5 words)'} "
+                  f"| {r['words']} | {leaks} |")
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
