@@ -148,10 +148,11 @@ def debian_file(package: str, path: str, target: Path | None = None) -> Path:
         if not (root.parent / "DEBIAN" / "control").is_file():
             _unpack(package, root)
         _check_shipped(package, path, src)
-        if src.suffix == ".gz" and not target.is_file():
-            with gzip.open(src, "rb") as fin, open(target.with_name(target.name + ".part"), "wb") as fout:
+        if target != src and not target.is_file():  # unpacked (a .gz) or renamed beside the shipped file
+            part = target.with_name(target.name + ".part")
+            with (gzip.open(src, "rb") if src.suffix == ".gz" else open(src, "rb")) as fin, open(part, "wb") as fout:
                 shutil.copyfileobj(fin, fout)
-            target.with_name(target.name + ".part").replace(target)
+            part.replace(target)
     _CHECKED.add((package, path))
     return target
 

@@ -26,7 +26,9 @@ def _office(kind: str, path: str) -> dict:
         pytest.skip("pandoc is the office files' independent reader (scripts/system-deps.sh)")
     entry = _entry(kind, path=path)
     if ref.office_file(entry) is None:
-        pytest.skip(f"{entry['repo']} {path} is not in the cache ({ref.OFFICE}); the manifest says where from")
+        pytest.skip(f"{entry['repo']} {path} is not in the cache ({ref.OFFICE}): office files come from GitHub "
+                    "(the manifest names repo and commit), which a CI machine cannot reach; only package "
+                    "registries are reachable")
     return entry
 
 
@@ -61,7 +63,8 @@ def test_an_fb2_from_another_producer_reads_its_own_sections():
     # A test book with epigraphs, poems, tables, nested sections and notes, written by no one here.
     entry = _entry("fb2", repo="shinypantzzz/fb2reader", path="test.fb2")
     if ref.office_file(entry) is None:
-        pytest.skip("shinypantzzz/fb2reader test.fb2 is not in the cache; the manifest says where from")
+        pytest.skip("shinypantzzz/fb2reader test.fb2 is not in the cache: it comes from GitHub (the manifest "
+                    "names repo and commit), which a CI machine cannot reach")
     r = score_fb2(entry)
     assert r["titles"][0] == r["titles"][1] == 9, r
     assert r["title"] == "Тестовая книга" and r["author"].startswith("Иван Иванович Иванов")
