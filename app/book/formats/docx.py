@@ -35,6 +35,12 @@ _CODE_STYLE = re.compile(r"source ?code|preformatted|^plain ?text$|^code\b|verba
 _HINT = "Open and save it again in Word or LibreOffice, or use a clean copy"
 
 
+def outline_value(text: str | None) -> int:
+    """Return a w:outlineLvl value (0-8), 9 (body text) for anything that is not a plain ASCII integer."""
+    text = (text or "").strip()
+    return int(text) if text.isascii() and text.isdigit() else 9
+
+
 def _style_outline(style) -> int | None:
     """Return the outline level (0-8) a style or one it is based on sets, None when none does."""
     seen = 0
@@ -42,7 +48,7 @@ def _style_outline(style) -> int | None:
         ppr = style.element.find(f"{W}pPr")
         lvl = ppr.find(f"{W}outlineLvl") if ppr is not None else None
         if lvl is not None:
-            value = int(lvl.get(f"{W}val", "9"))
+            value = outline_value(lvl.get(f"{W}val"))
             return value if value < 9 else None
         style = style.base_style
         seen += 1
@@ -67,7 +73,7 @@ def _level(paragraph, cache: dict) -> int:
     ppr = paragraph._p.pPr
     lvl = ppr.find(f"{W}outlineLvl") if ppr is not None else None
     if lvl is not None:
-        value = int(lvl.get(f"{W}val", "9"))
+        value = outline_value(lvl.get(f"{W}val"))
         return value + 1 if value < 9 else 0
     style = paragraph.style
     key = style.style_id if style is not None else ""
@@ -163,6 +169,9 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
         names = set(zf.names())
         if "EncryptedPackage" in names or "word/document.xml" not in names:
             raise CorruptBook(f"{path.name} is not a readable DOCX (no word/document.xml)", hint=_HINT)
+        # python-docx opens the zip itself, with zipfile's unbounded bzip2/LZMA: inflate every
+        # member through the caps first (and refuse encrypted or unboundable ones).
+        zf.verify_all()
     try:
         doc = docx.Document(str(path))
     except PackageNotFoundError as exc:
