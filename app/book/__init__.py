@@ -30,7 +30,9 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
     check_book_file(path, max(f.max_bytes for f in FORMATS))
     fmt = resolve_format(path)
     check_book_file(path, fmt.max_bytes)
-    book = fmt.read(path, options)
+    from app.book.sandbox import read_guarded
+
+    book = read_guarded(fmt, path, options)  # PDF, DOCX, MOBI: in a child under memory and time limits
     if not book.chapters:
         raise EmptyBook(f"{path.name} has no readable text", hint="Check that the file is the book itself, not a scan or a cover")
     book = dataclasses.replace(

@@ -109,10 +109,28 @@ def _visible_text(p_element) -> str:
     return "".join(parts)
 
 
+def _rows(tbl):
+    """Yield a table's rows (w:tr), also those wrapped in content controls or custom XML."""
+    return _children(tbl, f"{W}tr")
+
+
+def _cells(tr):
+    """Yield a row's cells (w:tc), also those wrapped in content controls or custom XML."""
+    return _children(tr, f"{W}tc")
+
+
+def _children(el, tag: str):
+    stack = list(reversed(list(el)))
+    while stack:
+        child = stack.pop()
+        if child.tag == tag:
+            yield child
+        elif child.tag in (f"{W}sdt", f"{W}sdtContent", f"{W}customXml"):
+            stack.extend(reversed(list(child)))
+
+
 def _blocks(doc) -> tuple[list[Block], str]:
     """Return the body's blocks in order, and the text of a Title-styled paragraph."""
-    from docx.table import Table
-
     blocks: list[Block] = []
     title = ""
     cache: dict = {}
@@ -131,12 +149,13 @@ def _blocks(doc) -> tuple[list[Block], str]:
                 stack.extend(reversed(list(content)))
             continue
         if tag == f"{W}tbl":
-            for row in Table(el, doc).rows:
-                cells: list[str] = []
-                for cell in row.cells:
-                    text = clean_text(" ".join(_visible_text(p._p) for p in cell.paragraphs))
-                    if text and (not cells or cells[-1] != text):  # merged cells repeat themselves
-                        cells.append(text)
+            # Rows and cells straight from the XML: python-docx's grid (row.cells) follows vMerge and
+            # gridSpan, and fails on a merge in the top row, recurses on a 3,000-row merge chain and
+            # allocates a billion-cell grid for gridSpan="1000000000". A merged cell's continuation
+            # is empty in the XML, so each text is read once.
+            for row in _rows(el):
+                cells = [t for t in (clean_text(" ".join(_visible_text(p) for p in tc.iter(f"{W}p")))
+                                     for tc in _cells(row)) if t]
                 if cells:
                     blocks.append(Block("; ".join(cells)))
             continue

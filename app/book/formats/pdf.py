@@ -172,12 +172,18 @@ def _language(doc: pdfium.PdfDocument) -> str:
     return lang.split("-")[0].lower() if lang.replace("-", "").isalpha() else ""
 
 
+#: Widest cover drawn, in pixels (a banner-shaped first page is drawn smaller, not gigabytes wide).
+COVER_MAX_WIDTH = 2000
+
+
 def _cover(doc: pdfium.PdfDocument) -> Cover | None:
     """Return the first page drawn as a PNG, 600 pixels tall: the book's cover."""
     try:
         page = doc[0]
         try:
-            scale = min(3.0, 600 / max(1.0, page.get_height()))
+            # 600 pixels tall, and never wider than COVER_MAX_WIDTH: a 300000 x 200 MediaBox is not a bitmap.
+            width, height = page.get_size()
+            scale = min(3.0, 600 / max(1.0, height), COVER_MAX_WIDTH / max(1.0, width))
             bitmap = page.render(scale=scale, rev_byteorder=True)  # RGB(A) byte order, as PNG wants it
             pixels = bitmap.to_numpy()
         finally:
