@@ -154,12 +154,19 @@ def parse_xml(data: bytes, name: str, book: str) -> etree._Element:
         )
     parser = etree.XMLParser(
         resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-        huge_tree=False, recover=True, remove_comments=True, remove_pis=True,
+        # huge_tree: libxml2's own depth limit rises from 256 to 2048 levels (entities are refused
+        # above, so nothing else it lifts can be abused); past it, recover=True would silently drop
+        # the rest of the document, so a resource limit met is refused below, never half read.
+        huge_tree=True, recover=True, remove_comments=True, remove_pis=True,
     )
     try:
         root = etree.fromstring(data, parser=parser)
     except (etree.XMLSyntaxError, ValueError) as exc:
         raise CorruptBook(f"{book}: {name} is not readable XML ({exc})", hint=_HINT) from None
+    limit = next((e for e in parser.error_log if e.type_name == "ERR_RESOURCE_LIMIT"), None)
+    if limit is not None:
+        raise CorruptBook(f"{book}: {name} nests its elements too deeply to be read whole ({limit.message.split(',')[0]})",
+                          hint=_HINT)
     if root is None:
         raise CorruptBook(f"{book}: {name} is not readable XML", hint=_HINT)
     return root

@@ -138,6 +138,15 @@ def stream_member(path: Path, info: zipfile.ZipInfo, limit: int, *, book: str | 
     """Return the member's bytes, at most `limit` of them (a longer member returns limit bytes: the caller
     compares). Raises zipfile.BadZipFile on damaged data or a CRC mismatch."""
     check_member(book or path.name, info)
+    try:
+        return _inflate(path, info, limit)
+    except (zlib.error, lzma.LZMAError, EOFError, ValueError) as exc:
+        raise zipfile.BadZipFile(f"{info.filename!r} is damaged ({exc})") from None
+    except OSError as exc:  # bz2's "Invalid data stream"
+        raise zipfile.BadZipFile(f"{info.filename!r} is damaged ({exc})") from None
+
+
+def _inflate(path: Path, info: zipfile.ZipInfo, limit: int) -> bytes:
     decomp = _decompressor(info.compress_type)
     out: list[bytes] = []
     got = 0
