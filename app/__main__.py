@@ -3,4 +3,9 @@ import sys
 
 from app.cli import main
 
-sys.exit(main())
+code = main()
+if code == 130:  # stopped: end within the time the stop announced (app/pipeline/stopping.py)
+    from app.pipeline.stopping import exit_stopped
+
+    exit_stopped(code)
+sys.exit(code)

@@ -72,6 +72,29 @@ def test_a_drained_stop_with_a_chapter_half_encoded_ends_within_its_promise(
         "the finished chapter is not encoded again"
 
 
+def test_a_drained_stop_with_requests_in_flight_ends_within_the_time_it_announces(
+        tmp_path, small_book, cli, held_double, fault_log, isolated_home, fault_env):
+    """Issue 35: the announced time is an upper bound, counted from the signal (nothing held).
+
+    Every request takes 2 s more at the double, two run at once: when the third chunk is in,
+    chapter 1 is half encoded and two requests are in flight, part-way through. The line must
+    announce what is left of them (at the measured rate) plus the tail, and the run end in it + 1 s.
+    """
+    double = held_double(answer="ok", SGO_DOUBLE_SLOW="2", SGO_DOUBLE_SPEECH="tone")
+    double.release()  # nothing is held: the requests are in flight of their own accord
+    run = cli(*sglomni_args(small_book, tmp_path / "river.m4b", "--api-url", double.url, *CHUNK_ARGS))
+    run.wait_line(f"chunks 3/{TOTAL_CHUNKS}")
+    sent = time.monotonic()
+    run.signal(signal.SIGINT)
+    code = run.finish(timeout=60)
+    elapsed = time.monotonic() - sent
+    assert code == 130, run.stderr
+    announced = announced_seconds(run.stderr)
+    assert re.search(r"about \d+ s", run.stderr), "with answers measured, the line names a time"
+    assert elapsed <= bound(announced), f"announced about {announced:.0f} s, took {elapsed:.1f} s"
+    assert_left_clean(run, isolated_home, tmp_path, fault_env)
+
+
 def test_a_second_ctrl_c_with_a_chapter_half_encoded_cuts_the_request_and_ends_at_once(
         tmp_path, small_book, cli, held_double, fault_log, isolated_home, fault_env):
     double = held_double(answer="ok")  # never released: only the cut ends it
