@@ -6,7 +6,7 @@ from app.cli import main
 
 if __name__ == "__main__":
     code = main()
-    if code == 130:  # stopped: end within the time the stop announced (app/pipeline/stopping.py)
+    if code == 130 or sys.argv[1:2] == ["hub"]:  # stopped, or the hub (which a stop quits): end now
         from app.pipeline.stopping import exit_stopped
 
         exit_stopped(code)

@@ -110,8 +110,12 @@ def exit_stopped(code: int) -> None:
     By the time a stopped run returns, everything it owns is closed (requests, encoders, servers,
     temp files). What is left is the interpreter tearing down numpy, onnxruntime and a few hundred
     modules: 0.3 s idle, 1-4 s on a loaded machine, longer than the stop announced. atexit handlers
-    (temp folders, logging) still run; only that teardown is skipped.
+    (temp folders, logging) still run; only that teardown is skipped. The hub ends this way too: a
+    stop of `hub --web` waits for its hub process to exit. Should a non-daemon thread still run,
+    the ordinary exit joins it.
     """
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        sys.exit(code)  # a thread still working is joined by the ordinary exit, never cut
     atexit._run_exitfuncs()  # noqa: SLF001 - the documented handlers, run before the fast exit
     for stream in (sys.stdout, sys.stderr):
         try:
