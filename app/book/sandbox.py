@@ -9,8 +9,8 @@ each parser and would still miss the next trap; a child process bounds them all 
 - RLIMIT_AS caps its memory (MemoryError or a failed allocation ends it, not the machine);
 - RLIMIT_CPU and a wall-clock deadline end a runaway;
 - RLIMIT_CORE 0: an abort writes no core file beside the book;
-- its stderr (library warnings, e.g. pypdfium2's on a circular outline) goes to the log, not the
-  terminal.
+- its stderr (library warnings, e.g. pypdfium2's on a circular outline) goes to logs/reader.log,
+  not the terminal.
 
 The parent turns each ending into one line (CorruptBook, exit 2) naming what happened and what to
 do. An error the reader itself raises (a damaged or protected book) comes back as itself. An
@@ -45,6 +45,8 @@ READ_SECONDS = 60.0
 _APP_DIR = Path(__file__).resolve().parents[1]
 _HINT = "The file is damaged or built to attack readers; use a clean copy, or convert it again (e.g. with Calibre)"
 _POLL_SECONDS = 0.05
+#: The file in the logs folder that keeps what the readers printed.
+READER_LOG = "reader.log"
 #: The child's exit codes for the endings it can name itself.
 _EXIT_MEMORY, _EXIT_RECURSION = 3, 4
 
@@ -124,14 +126,26 @@ def _kill(child: subprocess.Popen) -> None:
 
 
 def _log_stderr(err_path: Path, what: str) -> None:
+    """Append what the reader printed (library warnings) to logs/reader.log, never to the terminal."""
     try:
-        text = err_path.read_text(encoding="utf-8", errors="replace")
+        text = err_path.read_text(encoding="utf-8", errors="replace")[:64 * 1024]
     except OSError:
         return
-    for line in text.splitlines()[:200]:
+    if not text.strip():
+        return
+    for line in text.splitlines()[:50]:
         if line.strip():
-            log.info("%s reader: %s", what, line)
-    if os.environ.get("AUDIOBOOK_DEBUG") == "1" and text.strip():
+            log.debug("%s reader: %s", what, line)
+    try:
+        from app import paths
+
+        folder = paths.logs_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / READER_LOG, "a", encoding="utf-8") as fh:
+            fh.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {what} reader\n{text.rstrip()}\n")
+    except OSError:
+        pass  # a log that cannot be written costs the log, not the book
+    if os.environ.get("AUDIOBOOK_DEBUG") == "1":
         sys.stderr.write(text)
 
 
