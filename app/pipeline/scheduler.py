@@ -43,6 +43,8 @@ MAX_ATTEMPTS = 4
 CHUNK_DEADLINE = 1800.0
 #: Seconds a late request (past its expected duration) is still given when a drain is announced.
 LATE_SECONDS = 0.5
+#: Fewest characters a request is timed by (app/pipeline/scheduler.py `_chars`).
+MIN_CHARS = 40
 #: How often the scheduler looks for finished requests while it waits (seconds).
 COLLECT_POLL_SECONDS = 0.01
 #: Seconds the worker threads get to unwind (and delete their temp files) after a cut.
@@ -93,7 +95,9 @@ class _Later:
 
 
 def _chars(pc: PlannedChunk) -> int:
-    return max(1, len(pc.text))
+    """Return the characters a request is timed by: a spoken title of a few letters costs the server's
+    fixed overhead, so it counts as MIN_CHARS (its rate would otherwise inflate every estimate)."""
+    return max(MIN_CHARS, len(pc.text))
 
 
 def drain_left(expected: float, elapsed: float) -> float:
