@@ -136,14 +136,23 @@ def _raw_start(fh, info: zipfile.ZipInfo) -> None:
 
 def stream_member(path: Path, info: zipfile.ZipInfo, limit: int, *, book: str | None = None) -> bytes:
     """Return the member's bytes, at most `limit` of them (a longer member returns limit bytes: the caller
-    compares). Raises zipfile.BadZipFile on damaged data or a CRC mismatch."""
+    compares). Raises zipfile.BadZipFile on damaged data, a CRC mismatch, or a member holding more or
+    fewer bytes than it declares (inflated no further than one byte past the declaration)."""
     check_member(book or path.name, info)
+    # One byte past the declared size is enough to catch a member that lies about it.
+    want = min(limit, info.file_size + 1)
     try:
-        return _inflate(path, info, limit)
+        data = _inflate(path, info, want)
     except (zlib.error, lzma.LZMAError, EOFError, ValueError) as exc:
         raise zipfile.BadZipFile(f"{info.filename!r} is damaged ({exc})") from None
     except OSError as exc:  # bz2's "Invalid data stream"
         raise zipfile.BadZipFile(f"{info.filename!r} is damaged ({exc})") from None
+    if len(data) > info.file_size:
+        raise zipfile.BadZipFile(f"{info.filename!r} holds more than the {info.file_size:,} bytes it declares "
+                                 "(it may be a zip bomb)")
+    if len(data) < want and len(data) != info.file_size:
+        raise zipfile.BadZipFile(f"{info.filename!r} holds {len(data):,} bytes, not the {info.file_size:,} it declares")
+    return data
 
 
 def _inflate(path: Path, info: zipfile.ZipInfo, limit: int) -> bytes:

@@ -25,7 +25,7 @@ def test_every_method_inflates_to_what_zipfile_reads_and_stops_at_the_cap(tmp_pa
 
 
 @pytest.mark.parametrize("method", [BZIP2, LZMA], ids=["bzip2", "lzma"])
-def test_a_bomb_inflates_no_further_than_the_cap(tmp_path, method):
+def test_a_bomb_is_caught_one_byte_past_its_declared_size_and_an_honest_one_at_the_cap(tmp_path, method):
     zeros = b"\0" * (8 * 1024 * 1024)
     bomb = Member("zeros", method=method, raw=_compress(zeros, method), crc=zlib.crc32(zeros), size=len(zeros),
                   claim=2_000)
@@ -33,8 +33,12 @@ def test_a_bomb_inflates_no_further_than_the_cap(tmp_path, method):
     with zipfile.ZipFile(path) as zf:
         info = zf.getinfo("zeros")
         assert info.file_size == 2_000 and info.compress_size < 10_000  # it lies
-        data = stream_member(path, info, 1024 * 1024 + 1)
-    assert len(data) == 1024 * 1024 + 1 < len(zeros)
+        with pytest.raises(zipfile.BadZipFile, match="more than the 2,000 bytes it declares"):
+            stream_member(path, info, 1024 * 1024 + 1)
+        honest = Member("zeros", method=method, raw=bomb.raw, crc=bomb.crc, size=bomb.size)
+    path = write_zip(tmp_path / "honest.zip", [honest])
+    with zipfile.ZipFile(path) as zf:  # declared truthfully: inflated up to the cap, then stopped
+        assert len(stream_member(path, zf.getinfo("zeros"), 1024 * 1024 + 1)) == 1024 * 1024 + 1
 
 
 def test_a_damaged_member_is_a_bad_zip_not_a_crash(tmp_path):
