@@ -5,4 +5,9 @@ import sys
 from app.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    if code == 130 or sys.argv[1:2] == ["hub"]:  # stopped, or the hub (which a stop quits): end now
+        from app.pipeline.stopping import exit_stopped
+
+        exit_stopped(code)
+    sys.exit(code)

@@ -59,6 +59,8 @@ ENVIRONMENT = (
     ("AUDIOBOOK_ENVS", "managed venvs, e.g. the sglang-omni one (default: app/envs)"),
     ("AUDIOBOOK_VOICES", "reference clips and Piper .onnx voices (default: voices/)"),
     ("AUDIOBOOK_REQUEST_TIMEOUT", "seconds one synthesis request may take (default 900)"),
+    ("AUDIOBOOK_READ_SECONDS", "seconds reading one PDF, DOCX or MOBI book may take (default 60)"),
+    ("AUDIOBOOK_READ_MEMORY_MB", "memory reading one PDF, DOCX or MOBI book may use (default 1024)"),
     ("AUDIOBOOK_DEBUG", "1: show the traceback of an error, and debug log lines"),
     ("HF_HOME, HF_HUB_CACHE", "where SGLang-Omni model weights are cached (Hugging Face's own)"),
 )

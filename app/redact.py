@@ -11,11 +11,19 @@ from __future__ import annotations
 import logging
 import re
 
+#: The characters of a secret written after a bare space: no punctuation that ends a sentence.
+_TOKEN = r"[A-Za-z0-9_+/=.~-]"
 #: Patterns of secrets that must never reach a message or a log line.
 _SECRETS = (
     re.compile(r"\bhf_[A-Za-z0-9]{8,}"),
     re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"),
-    re.compile(r"(?i)\b(bearer|token|api[_-]?key|authorization|password|passwd)(\s*[:=]\s*|\s+)(?:(?:bearer|basic|token)\s+)?[^\s,;\"'&]+"),
+    # After ":" or "=" any value is the secret; after a bare space only a value that looks like one
+    # (a digit, one of _+/=~ or an inner capital in it, or 20 characters): "password required" is a sentence.
+    re.compile(r"(?i)\b(bearer|token|api[_-]?key|authorization|password|passwd)(\s*[:=]\s*)"
+               r"(?:(?:bearer|basic|token)\s+)?[^\s,;\"'&]+"),
+    re.compile(r"\b((?i:bearer|token|api[_-]?key|authorization|password|passwd))(\s+)"
+               r"(?:(?i:bearer|basic|token)\s+)?"
+               rf"(?={_TOKEN}*[0-9_+/=~]|{_TOKEN}+[A-Z]|{_TOKEN}{{20}}){_TOKEN}+"),
     # Any userinfo in a URL, "user:pass@" and a bare "token@" alike.
     re.compile(r"(?<=://)[^/?#@\s]+@"),
 )

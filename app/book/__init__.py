@@ -8,7 +8,7 @@ from pathlib import Path
 from app.book.formats import FORMATS, format_names, resolve_format
 from app.book.inputfile import MAX_TEXT_BYTES, check_book_file
 from app.book.model import Book, Chapter, Cover, ReadOptions
-from app.errors import BookNotFound, EmptyBook, InputError
+from app.errors import BookNotFound, CorruptBook, EmptyBook, InputError
 
 __all__ = ["Book", "Chapter", "Cover", "ReadOptions", "load_book", "select_chapters", "SUPPORTED_SUFFIXES", "MAX_TEXT_BYTES"]
 
@@ -30,7 +30,16 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
     check_book_file(path, max(f.max_bytes for f in FORMATS))
     fmt = resolve_format(path)
     check_book_file(path, fmt.max_bytes)
-    book = fmt.read(path, options)
+    from app.book.guards import check_chapters, check_text
+    from app.book.sandbox import read_guarded
+
+    check_text(path, fmt.key)
+    try:
+        book = read_guarded(fmt, path, options)  # PDF, DOCX, MOBI: in a child under memory and time limits
+    except RecursionError:  # a walker of a tree nested thousands deep: the file's shape, not a bug
+        raise CorruptBook(f"{path.name} nests its content too deeply to read",
+                          hint="Use a clean copy of the book, or convert it again with Calibre") from None
+    check_chapters(len(book.chapters), path)
     if not book.chapters:
         raise EmptyBook(f"{path.name} has no readable text", hint="Check that the file is the book itself, not a scan or a cover")
     book = dataclasses.replace(

@@ -13,6 +13,7 @@ import re
 from markdown_it import MarkdownIt
 
 from app.book.cleanup import CODE_MENTION
+from app.errors import CorruptBook
 
 #: What a listener hears in place of a code block (with the default --code mention).
 CODE_BLOCK_NOTE = CODE_MENTION
@@ -35,6 +36,20 @@ def speaker_marks(text: str) -> list[tuple[str, str]]:
             for m in SPEAKER_MARK.finditer(text)]
 
 
+#: Block nesting markdown-it follows (a list item is two levels: the list and the item). Its
+#: CommonMark preset stops at 20 and silently drops everything after the block that reaches it;
+#: 200 (100 nested lists) stays well inside Python's recursion limit. A document that reaches it
+#: is refused in one line, never read in part.
+MAX_NESTING = 200
+
+
 def render_markdown(text: str) -> str:
     """Return the HTML of a Markdown text (CommonMark with tables, raw HTML allowed), speaker marks read as text."""
-    return MarkdownIt("commonmark", {"html": True}).enable("table").render(strip_speaker_marks(text))
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    md.options["maxNesting"] = MAX_NESTING
+    tokens = md.parse(strip_speaker_marks(text))
+    if any(t.level >= MAX_NESTING - 1 for t in tokens):
+        raise CorruptBook(f"The Markdown nests lists or block quotes more than {MAX_NESTING // 2} levels deep, "
+                          "past which its parser drops the rest of the text",
+                          hint="Flatten the nesting (or convert the file to HTML) and try again")
+    return md.renderer.render(tokens, md.options, {})

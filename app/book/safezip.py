@@ -11,6 +11,7 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
+from app.book.zipstream import stream_member
 from app.errors import CorruptBook
 
 _HINT = "Use a clean copy of the book, or convert it again with Calibre"
@@ -94,15 +95,20 @@ class SafeZip:
         if info.file_size > cap:
             raise self._too_big(name)
         try:
-            with self._zip.open(info) as fh:
-                # The declared size can lie: read one byte past the cap to notice.
-                data = fh.read(cap + 1)
+            # Our own streaming inflater: zipfile caps what it inflates only for deflate.
+            data = stream_member(self.path, info, cap + 1)
         except _ZIP_ERRORS as exc:
             raise CorruptBook(f"{self.path.name}: cannot read {name!r} ({exc})", hint=_HINT) from None
         if len(data) > cap:
             raise self._too_big(name)
         self._read_total += len(data)
         return data
+
+    def verify_all(self) -> None:
+        """Inflate every entry through the size caps, for a library that will read the zip itself."""
+        for name in self._infos:
+            self.read(name)
+        self._read_total = 0
 
     def _too_big(self, name: str) -> CorruptBook:
         return CorruptBook(
@@ -148,12 +154,19 @@ def parse_xml(data: bytes, name: str, book: str) -> etree._Element:
         )
     parser = etree.XMLParser(
         resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-        huge_tree=False, recover=True, remove_comments=True, remove_pis=True,
+        # huge_tree: libxml2's own depth limit rises from 256 to 2048 levels (entities are refused
+        # above, so nothing else it lifts can be abused); past it, recover=True would silently drop
+        # the rest of the document, so a resource limit met is refused below, never half read.
+        huge_tree=True, recover=True, remove_comments=True, remove_pis=True,
     )
     try:
         root = etree.fromstring(data, parser=parser)
     except (etree.XMLSyntaxError, ValueError) as exc:
         raise CorruptBook(f"{book}: {name} is not readable XML ({exc})", hint=_HINT) from None
+    limit = next((e for e in parser.error_log if e.type_name == "ERR_RESOURCE_LIMIT"), None)
+    if limit is not None:
+        raise CorruptBook(f"{book}: {name} nests its elements too deeply to be read whole ({limit.message.split(',')[0]})",
+                          hint=_HINT)
     if root is None:
         raise CorruptBook(f"{book}: {name} is not readable XML", hint=_HINT)
     return root

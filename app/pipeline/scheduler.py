@@ -33,7 +33,7 @@ from app.errors import BackendError, Cancelled, ServerBusy, ServerError
 from app.pipeline.adaptive import InFlightLimit
 from app.pipeline.plan import PlannedChunk
 from app.pipeline.problems import ProblemLog
-from app.pipeline.stopping import STOPPED, StopControl
+from app.pipeline.stopping import STOP_TAIL_SECONDS, STOPPED, StopControl
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,10 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 4
 #: Seconds a chunk may take from its first send, busy waits included, before the run gives up.
 CHUNK_DEADLINE = 1800.0
+#: Seconds a late request (past its expected duration) is still given when a drain is announced.
+LATE_SECONDS = 0.5
+#: Fewest characters a request is timed by (app/pipeline/scheduler.py `_chars`).
+MIN_CHARS = 40
 #: How often the scheduler looks for finished requests while it waits (seconds).
 COLLECT_POLL_SECONDS = 0.01
 #: Seconds the worker threads get to unwind (and delete their temp files) after a cut.
@@ -90,6 +94,18 @@ class _Later:
     job: _Job = field(compare=False)
 
 
+def _chars(pc: PlannedChunk) -> int:
+    """Return the characters a request is timed by: a spoken title of a few letters costs the server's
+    fixed overhead, so it counts as MIN_CHARS (its rate would otherwise inflate every estimate)."""
+    return max(MIN_CHARS, len(pc.text))
+
+
+def drain_left(expected: float, elapsed: float) -> float:
+    """Return the seconds a request in flight likely still needs: what is left of its expected duration
+    (its text at the measured rate); a request already late gets a quarter of it again (at least LATE_SECONDS)."""
+    return max(expected - elapsed, 0.25 * expected, LATE_SECONDS)
+
+
 def backoff(attempt: int, rng: Callable[[], float] = random.random) -> float:
     """Return the pause before retry `attempt` (1-based): exponential, capped, fully jittered."""
     return rng() * min(8.0, 0.5 * 2 ** attempt)
@@ -104,7 +120,8 @@ class Scheduler:
     """Runs chunks through `render` under an in-flight limit until all are done or the run stops."""
 
     def __init__(self, backend: Backend, limiter: InFlightLimit, stop: StopControl, render: Render,
-                 problems: ProblemLog, *, clock: Callable[[], float] = time.monotonic):
+                 problems: ProblemLog, *, clock: Callable[[], float] = time.monotonic,
+                 tail: float = STOP_TAIL_SECONDS):
         self.backend = backend
         self.limiter = limiter
         self.stop = stop
@@ -116,8 +133,10 @@ class Scheduler:
         self._later: list[_Later] = []
         self._seq = itertools.count()
         self._busy_streak = 0
-        #: Mean seconds per request (for "about N s" when stopping); None until one finished.
-        self._latency: float | None = None
+        #: Measured seconds per character of text (for "about N s" when stopping); None until one finished.
+        self._rate: float | None = None
+        #: Seconds the run needs after its last request (encoders closed, takes heard, exit).
+        self.tail = tail
         #: Requests sent, busy answers and attempts spent, for logs and tests.
         self.sent = self.busy = self.retried = 0
 
@@ -208,7 +227,9 @@ class Scheduler:
         if exc is None:
             assert path is not None
             latency = now - flight.sent
-            self._latency = latency if self._latency is None else 0.8 * self._latency + 0.2 * latency
+            rate = latency / _chars(job.pc)
+            # The slowest recent rate weighs most: an upper bound, not an average, is announced.
+            self._rate = rate if self._rate is None else max(rate, 0.8 * self._rate + 0.2 * rate)
             self._busy_streak = 0
             self.limiter.on_done(latency, wavinfo.duration(path), len(self._flights) + 1, sent_at=flight.ticket)
             finished(job.pc, path)
@@ -248,10 +269,10 @@ class Scheduler:
     # -- stopping -------------------------------------------------------------------------
     def _drain_info(self) -> tuple[int, float | None]:
         flights = list(self._flights.values())
-        if not flights or self._latency is None:
+        if not flights or self._rate is None:
             return len(flights), None
         now = self._clock()
-        return len(flights), max(1.0, max(self._latency - (now - f.sent) for f in flights))
+        return len(flights), max(drain_left(self._rate * _chars(f.job.pc), now - f.sent) for f in flights) + self.tail
 
     def _cut(self) -> None:
         """Cut the requests in flight and give their threads a moment to delete their temp files."""

@@ -15,7 +15,7 @@ from app.pipeline.plan import PlannedChunk
 from app.pipeline.problems import ProblemLog
 from app.pipeline.quality import check_chunk_audio
 from app.pipeline.scheduler import Scheduler, SideWork
-from app.pipeline.stopping import STOPPED
+from app.pipeline.stopping import LISTEN_TAIL_SECONDS, STOP_TAIL_SECONDS, STOPPED
 from app.pipeline.verify import Listening, take_seed
 
 #: Seed step between attempts of one take: a retry after bad audio must not repeat the fault.
@@ -41,8 +41,9 @@ class Synthesis:
             return
         # The limit moves with measured goodput unless pinned (app/pipeline/adaptive.py).
         limit = self.ctx.limit if self.ctx.limit is not None else adaptive.limit_for(self.ctx.backend)
+        tail = STOP_TAIL_SECONDS + (LISTEN_TAIL_SECONDS if self.listening is not None else 0.0)
         scheduler = Scheduler(self.ctx.backend, limit, self.ctx.stop,
-                              self.render, ProblemLog(lambda line: self.ctx.emit(ev.Message(line))))
+                              self.render, ProblemLog(lambda line: self.ctx.emit(ev.Message(line))), tail=tail)
         for pc in recheck:
             self.listening.hear(pc, recheck=True)
         side = None if self.listening is None else SideWork(pending=lambda: bool(self.listening.hearing),

@@ -72,6 +72,36 @@ def test_a_drained_stop_with_a_chapter_half_encoded_ends_within_its_promise(
         "the finished chapter is not encoded again"
 
 
+def test_a_drained_stop_with_requests_in_flight_ends_within_the_time_it_announces(
+        tmp_path, small_book, cli, held_double, fault_log, requests_log_path, isolated_home, fault_env):
+    """Issue 35: the announced time is an upper bound, counted from the signal (nothing held).
+
+    Every request takes 2 s more at the double, two run at once: when the third chunk is in,
+    chapter 1 is half encoded and two requests are in flight, part-way through. The line must
+    announce what is left of them (at the measured rate) plus the tail, and the run end in it + 1 s.
+    """
+    double = held_double(answer="ok", SGO_DOUBLE_SLOW="2", SGO_DOUBLE_SPEECH="tone")
+    double.release()  # nothing is held: the requests are in flight of their own accord
+    run = cli(*sglomni_args(small_book, tmp_path / "river.m4b", "--api-url", double.url, *CHUNK_ARGS))
+    def two_in_flight() -> bool:
+        sent = sum(1 for r in requests_log_path() if r.get("path") == "/v1/audio/speech")
+        done = len(answered(fault_log))
+        return done >= 2 and sent - done == 2
+
+    run.wait_for(two_in_flight, what="two chunks answered and two in flight")
+    sent = time.monotonic()
+    run.signal(signal.SIGINT)
+    code = run.finish(timeout=60)
+    elapsed = time.monotonic() - sent
+    assert code == 130, run.stderr
+    assert "2 requests in flight will finish and be kept" in run.stderr, run.stderr
+    announced = announced_seconds(run.stderr)
+    assert re.search(r"about \d+ s", run.stderr), "with answers measured, the line names a time"
+    print(f"two in flight: announced {announced:.0f} s, took {elapsed:.2f} s")
+    assert elapsed <= bound(announced), f"announced about {announced:.0f} s, took {elapsed:.1f} s"
+    assert_left_clean(run, isolated_home, tmp_path, fault_env)
+
+
 def test_a_second_ctrl_c_with_a_chapter_half_encoded_cuts_the_request_and_ends_at_once(
         tmp_path, small_book, cli, held_double, fault_log, isolated_home, fault_env):
     double = held_double(answer="ok")  # never released: only the cut ends it

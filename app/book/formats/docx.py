@@ -38,6 +38,12 @@ _CODE_STYLE = re.compile(r"source ?code|preformatted|^plain ?text$|^code\b|verba
 _HINT = "Open and save it again in Word or LibreOffice, or use a clean copy"
 
 
+def outline_value(text: str | None) -> int:
+    """Return a w:outlineLvl value (0-8), 9 (body text) for anything that is not a plain ASCII integer."""
+    text = (text or "").strip()
+    return int(text) if text.isascii() and text.isdigit() else 9
+
+
 def _style_outline(style) -> int | None:
     """Return the outline level (0-8) a style or one it is based on sets, None when none does."""
     seen = 0
@@ -45,7 +51,7 @@ def _style_outline(style) -> int | None:
         ppr = style.element.find(f"{W}pPr")
         lvl = ppr.find(f"{W}outlineLvl") if ppr is not None else None
         if lvl is not None:
-            value = int(lvl.get(f"{W}val", "9"))
+            value = outline_value(lvl.get(f"{W}val"))
             return value if value < 9 else None
         style = style.base_style
         seen += 1
@@ -70,7 +76,7 @@ def _level(paragraph, cache: dict) -> int:
     ppr = paragraph._p.pPr
     lvl = ppr.find(f"{W}outlineLvl") if ppr is not None else None
     if lvl is not None:
-        value = int(lvl.get(f"{W}val", "9"))
+        value = outline_value(lvl.get(f"{W}val"))
         return value + 1 if value < 9 else 0
     style = paragraph.style
     key = style.style_id if style is not None else ""
@@ -126,6 +132,26 @@ def _visible_text(p_element, notes: list[str] | None = None) -> str:
     return "".join(parts)
 
 
+def _rows(tbl):
+    """Yield a table's rows (w:tr), also those wrapped in content controls or custom XML."""
+    return _children(tbl, f"{W}tr")
+
+
+def _cells(tr):
+    """Yield a row's cells (w:tc), also those wrapped in content controls or custom XML."""
+    return _children(tr, f"{W}tc")
+
+
+def _children(el, tag: str):
+    stack = list(reversed(list(el)))
+    while stack:
+        child = stack.pop()
+        if child.tag == tag:
+            yield child
+        elif child.tag in (f"{W}sdt", f"{W}sdtContent", f"{W}customXml"):
+            stack.extend(reversed(list(child)))
+
+
 def _cell_text(tc, refs: list[str], depth: int = 0) -> str:
     """Return a table cell's text: its paragraphs, content controls and nested tables, in order."""
     parts: list[str] = []
@@ -165,8 +191,6 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
 
     A footnote or endnote is read as a book's reader reads it: after the paragraph (or table row) that
     refers to it, as a paragraph of its own."""
-    from docx.table import Table
-
     blocks: list[Block] = []
     title = ""
     cache: dict = {}
@@ -191,12 +215,16 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
                 stack.extend(reversed(list(content)))
             continue
         if tag == f"{W}tbl":
-            for row in Table(el, doc).rows:
+            # Rows and cells straight from the XML: python-docx's grid (row.cells) follows vMerge and
+            # gridSpan, and fails on a merge in the top row, recurses on a 3,000-row merge chain and
+            # allocates a billion-cell grid for gridSpan="1000000000". A merged cell's continuation
+            # is empty in the XML, so each text is read once.
+            for row in _rows(el):
                 cells: list[str] = []
                 refs: list[str] = []
-                for cell in row.cells:
-                    text = clean_text(_cell_text(cell._tc, refs))
-                    if text and (not cells or cells[-1] != text):  # merged cells repeat themselves
+                for tc in _cells(row):
+                    text = clean_text(_cell_text(tc, refs))
+                    if text and (not cells or cells[-1] != text):
                         cells.append(text)
                 if cells:
                     blocks.append(Block("; ".join(cells)))
@@ -237,6 +265,9 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
         names = set(zf.names())
         if "EncryptedPackage" in names or "word/document.xml" not in names:
             raise CorruptBook(f"{path.name} is not a readable DOCX (no word/document.xml)", hint=_HINT)
+        # python-docx opens the zip itself, with zipfile's unbounded bzip2/LZMA: inflate every
+        # member through the caps first (and refuse encrypted or unboundable ones).
+        zf.verify_all()
         try:
             note_texts = _note_texts(zf, names)
         except etree.XMLSyntaxError as exc:

@@ -120,7 +120,7 @@ def _blocks(office_text: etree._Element, code: set[str] = frozenset()) -> list[B
             text = clean_text(_text(el, notes))
             if text:
                 level = el.get(f"{_T}outline-level") or "1"
-                blocks.append(Block(text, min(6, max(1, int(level) if level.isdigit() else 1))))
+                blocks.append(Block(text, min(6, max(1, int(level) if level.isascii() and level.isdigit() else 1))))
         elif tag == f"{_T}p":
             text = clean_text(_text(el, notes))
             if text:

@@ -173,12 +173,32 @@ def _language(doc: pdfium.PdfDocument) -> str:
     return lang.split("-")[0].lower() if lang.replace("-", "").isalpha() else ""
 
 
+#: Fewest bytes of file per page a PDF of many pages can have: a page object takes ~50 bytes
+#: at the least. 19,999 entries of one Kids array naming the same page object take 6 bytes each
+#: and cost PDFium minutes; the sandbox's deadline is the net under this check.
+MIN_BYTES_PER_PAGE, FEW_PAGES = 16, 1_000
+
+
+def check_page_objects(count: int, path: Path) -> None:
+    """Refuse a PDF declaring thousands of pages in too few bytes to hold them (one page object shared)."""
+    size = path.stat().st_size
+    if count > FEW_PAGES and size < count * MIN_BYTES_PER_PAGE:
+        raise CorruptBook(f"{path.name} declares {count:,} pages in {size:,} bytes: its pages repeat one page "
+                          "object", hint="Use a clean copy of the book (e.g. rewritten by 'qpdf in.pdf out.pdf')")
+
+
+#: Widest cover drawn, in pixels (a banner-shaped first page is drawn smaller, not gigabytes wide).
+COVER_MAX_WIDTH = 2000
+
+
 def _cover(doc: pdfium.PdfDocument) -> Cover | None:
     """Return the first page drawn as a PNG, 600 pixels tall: the book's cover."""
     try:
         page = doc[0]
         try:
-            scale = min(3.0, 600 / max(1.0, page.get_height()))
+            # 600 pixels tall, and never wider than COVER_MAX_WIDTH: a 300000 x 200 MediaBox is not a bitmap.
+            width, height = page.get_size()
+            scale = min(3.0, 600 / max(1.0, height), COVER_MAX_WIDTH / max(1.0, width))
             bitmap = page.render(scale=scale, rev_byteorder=True)  # RGB(A) byte order, as PNG wants it
             pixels = bitmap.to_numpy()
         finally:
@@ -252,6 +272,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
         if len(doc) > MAX_PAGES:
             raise CorruptBook(f"{path.name} has {len(doc):,} pages (limit {MAX_PAGES:,})",
                               hint="Split the book into smaller files")
+        check_page_objects(len(doc), path)
         pages = _read_pages(doc)
         texts = sum(1 for p in pages if sum(len(ln.text) for ln in p.lines) >= SCAN_CHARS_PER_PAGE)
         if not texts:

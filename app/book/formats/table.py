@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.errors import CorruptBook, ProtectedBook, UnsupportedFormat
+from app.errors import CorruptBook, InputError, ProtectedBook, UnsupportedFormat
 
 if TYPE_CHECKING:
     from app.book.model import Book, ReadOptions
@@ -96,9 +96,10 @@ def _zip_kind(path: Path) -> str | None:
             names = zf.namelist()
             mimetype = b""
             if "mimetype" in names and zf.getinfo("mimetype").file_size <= 200:
-                with zf.open("mimetype") as fh:
-                    mimetype = fh.read(200).strip()
-    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, RuntimeError, EOFError):
+                from app.book.zipstream import stream_member  # bounded whatever the method (zipfile's is not)
+
+                mimetype = stream_member(path, zf.getinfo("mimetype"), 200).strip()
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, RuntimeError, EOFError, InputError):
         return None
     if mimetype == b"application/epub+zip" or "META-INF/container.xml" in names and mimetype == b"":
         return "epub"
