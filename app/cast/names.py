@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read through this module too)
-    ABBREVIATED, DIMINUTIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, SHORT_FOR, TITLES,
+    ABBREVIATED, DIMINUTIVES, EITHER_NAMES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
+    SHORT_FOR, TITLES,
 )
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
@@ -69,7 +70,7 @@ class Person:
     @property
     def has_given_name(self) -> bool:
         """A known given name among this person's names ("Lucy", "Tom"): a person, not a place."""
-        return any(tok in FEMALE_NAMES or tok in MALE_NAMES or tok in SHORT_FOR
+        return any(tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES or tok in SHORT_FOR
                    for (_, tokens) in self.forms for tok in tokens[:1])
 
     @property
@@ -144,7 +145,7 @@ class Roster:
         hit = self._by_form.get((None, tokens))
         if hit:
             return hit
-        for key in (tokens[0], tokens[-1], SHORT_FOR.get(tokens[0], ""), SHORT_FOR.get(tokens[-1], "")):
+        for key in (tokens[0], tokens[-1], *SHORT_FOR.get(tokens[0], ()), *SHORT_FOR.get(tokens[-1], ())):
             if key in self._by_token:
                 return self._by_token[key]
         return None
@@ -213,7 +214,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
         # A known given name or diminutive is a name unless the book writes it in lower case ("Will", "will");
         # so is a word a speech tag shows speaking ("said Watson"); another capitalised word must be used
         # twice inside a sentence (not only where any word is capitalised).
-        known = tok in FEMALE_NAMES or tok in MALE_NAMES or tok in SHORT_FOR or tok in speaker_tokens
+        known = tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES or tok in SHORT_FOR or tok in speaker_tokens
         return midsentence[tok] >= (0 if known else 2) and lower[tok.lower()] * 5 <= midsentence[tok] + forms[(None, (tok,))]
 
     # "the Bateses", "the Miss Thorpes", "the Knightleys": a family, not a person.
@@ -296,7 +297,7 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         if len(tokens) != 1 or not title:
             continue
         tok, gender = tokens[0], TITLES.get(title)
-        by_first = [p for p in full.values() if p.first == SHORT_FOR.get(tok, tok) and _fits(p, gender)]
+        by_first = [p for p in full.values() if p.first in (tok, *SHORT_FOR.get(tok, ())) and _fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
         by_last = [p for p in full.values() if p.last == tok and (p.gender == gender if gender else True)]
         target = None
@@ -320,9 +321,9 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         if len(tokens) != 1 or title:
             continue
         tok = tokens[0]
-        given = SHORT_FOR.get(tok, tok)
+        given = SHORT_FOR.get(tok, ())
         # "Tom" is Tom Bertram before Sir Thomas: a name as written first, its long form only failing that.
-        by_first = [p for p in people if p.first == tok] or [p for p in people if p.first == given]
+        by_first = [p for p in people if p.first == tok] or [p for p in people if p.first in given]
         by_last = [p for p in people if p.last == tok]
         if by_first:
             target = max(by_first, key=lambda p: p.count)
