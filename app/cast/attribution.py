@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from app.cast.dialogue import RawQuote
-from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention
+from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
@@ -121,7 +121,8 @@ class Attributor:
         if not seen:
             # Nobody of that gender is about: someone whose gender the text never showed may be meant.
             seen = [p for p in self._participants() + list(reversed(self.history[-_HISTORY:]))
-                    if p is not NARRATOR and p.gender is None and p not in named and self._personal(p)][:1]
+                    if p is not NARRATOR and p.gender is None and p not in named
+                    and (id(p) in self._speakers or p.titles)][:1]
             if not seen:
                 return None
         if seen[0] is previous and len(seen) > 1 and seen[1] in self._participants():
@@ -139,10 +140,10 @@ class Attributor:
             self._speakers.add(id(person))
             return Said(person, "explicit", 0.95)
         if tag.kind == "role":
-            person = self.roster.by_title(tag.words.split()[-1]) or self._role(tag)
+            person = self._titled_here(tag.words.split()[-1]) or self._role(tag)
             return Said(person, "explicit", 0.8)
         if tag.kind == "description" and tag.gender is None:
-            person = self.roster.by_title(tag.words.split()[-1])
+            person = self._titled_here(tag.words.split()[-1])
             return Said(person, "anaphoric", 0.7) if person else None
         if tag.kind == "description" and (spouse := self._spouse(tag.words)) is not None:
             return Said(spouse, "anaphoric", 0.75)
@@ -152,6 +153,18 @@ class Attributor:
         if person is None:
             return None
         return Said(person, "anaphoric", 0.8 if tag.kind == "pronoun" else 0.6)
+
+    def _titled_here(self, word: str) -> Person | None:
+        """Return who "the captain" is: the person of that title in the scene (taking part or named lately),
+        else the one person of the book with it; never one global alias when several have it."""
+        title = title_key(word.capitalize())
+        for person in self._participants() + list(reversed(self.history[-_HISTORY:])):
+            if person is not NARRATOR and title in person.titles:
+                return person
+        holders = [p for p in self.roster.people if title in p.titles]
+        if len(holders) == 1:
+            return holders[0]
+        return None if holders else self.roster.by_title(word)
 
     def _role(self, tag: Tag) -> Person:
         """Return the person for a part with no name ("the surgeon"), made the first time the part speaks."""

@@ -56,3 +56,7 @@ EITHER_NAMES = frozenset(n for n, g in _GIVEN.items() if g == "?")
 NOT_NAMES = _words("not_names.txt")
 #: Words that make a run of capitalised words a place or a thing ("Baker Street", "the Admiral Benbow Inn").
 PLACE_WORDS = _words("place_words.txt")
+#: Days and months: not a name alone, a surname after a title ("Mrs. March").
+CALENDAR_WORDS = _words("calendar_words.txt")
+#: Prepositions of place: a capitalised word mostly after them ("in Bombay", "near Lincoln") is a place.
+LOCATIVES = frozenset("in into near across through throughout within towards toward beyond outside".split())

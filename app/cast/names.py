@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read through this module too)
-    ABBREVIATED, DIMINUTIVES, EITHER_NAMES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
+    ABBREVIATED, CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
     SHORT_FOR, TITLES,
 )
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
-_TOKEN = r"(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
+_TOKEN = r"(?:St\.?\s+)?(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
 #: A run of capitalised words, maybe after a title: "Mr. Bennet", "Elizabeth Bennet", "Lady Catherine de Bourgh".
 MENTION = re.compile(
     rf"\b(?:(?P<title>{_TITLE_RE})\.?\s+)?(?P<name>{_TOKEN}(?:\s+(?:(?:de|van|von|du|de la|le|St\.)\s+)?{_TOKEN}){{0,3}})"
@@ -86,8 +86,18 @@ class Person:
         return [form_text(*f) for f, _ in self.forms.most_common()]
 
 
-def _title_key(raw: str | None) -> str | None:
-    return raw.rstrip(".") if raw else None
+#: "at Mau", "from Bombay", "to Newbridge": half the weight of "in Bombay" (people are spoken to and of too).
+_WEAK_LOCATIVES = frozenset("at from to".split())
+#: One title, however written: "Doctor Aziz" is "Dr. Aziz".
+_SAME_TITLE = {"Doctor": "Dr", "Mister": "Mr", "Capt": "Captain", "Col": "Colonel", "Prof": "Professor",
+               "Reverend": "Rev", "Lieut": "Lieutenant", "Sergt": "Sergeant", "Saint": "St"}
+
+
+def title_key(raw: str | None) -> str | None:
+    if not raw:
+        return None
+    title = raw.rstrip(".")
+    return _SAME_TITLE.get(title, title)
 
 
 def sentence_start(text: str, i: int) -> bool:
@@ -99,8 +109,10 @@ def sentence_start(text: str, i: int) -> bool:
 
 
 def split_mention(m: re.Match) -> tuple[str | None, tuple[str, ...]]:
-    title = _title_key(m.group("title"))
-    tokens = tuple(t for t in m.group("name").split() if t[0].isupper() and t != "St.")
+    title = title_key(m.group("title"))
+    # "St. John" is one given name (a saint's), not "St" and "John".
+    name = re.sub(r"\bSt\.?\s+(?=[A-Z])", "St.\x00", m.group("name"))
+    tokens = tuple(t.replace("\x00", " ") for t in name.split() if t[0].isupper() and t != "St.")
     return title, tokens
 
 
@@ -152,7 +164,7 @@ class Roster:
 
     def by_title(self, word: str) -> Person | None:
         """Return the person a bare title names ("the Inspector", "the Colonel"), if one person has it."""
-        return self._by_title.get(word.lower())
+        return self._by_title.get((title_key(word.capitalize()) or "").lower())
 
     def mentions(self, text: str) -> Iterable[tuple[int, int, Person]]:
         """Yield (start, end, person) for each name in text that names a known person."""
@@ -186,9 +198,17 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
     after_the: Counter = Counter()
     midsentence: Counter = Counter()
     votes: dict[tuple, Counter] = {}
+    #: Mentions right after a preposition of place ("in Bombay"), per word.
+    located: Counter = Counter()
     for text in texts:
         for m in MENTION.finditer(text):
             title, tokens = split_mention(m)
+            if not title and len(tokens) == 1:
+                before = text[max(0, m.start() - 12):m.start()].split()
+                if before and before[-1].lower() in LOCATIVES:
+                    located[tokens[0]] += 2
+                elif before and before[-1].lower() in _WEAK_LOCATIVES:
+                    located[tokens[0]] += 1
             if not title and sentence_start(text, m.start()):
                 while tokens and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | _COMMON_STARTS):
                     tokens = tokens[1:]
@@ -217,6 +237,21 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
         known = tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES or tok in SHORT_FOR or tok in speaker_tokens
         return midsentence[tok] >= (0 if known else 2) and lower[tok.lower()] * 5 <= midsentence[tok] + forms[(None, (tok,))]
 
+    def place_like(tok: str) -> bool:
+        """A word the book mostly writes after "in", "near", "through" is a place ("Bombay", "Lincoln")."""
+        if tok in PLACE_WORDS:
+            return True
+        uses = forms[(None, (tok,))]
+        if tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES:
+            return located[tok] >= 4 and located[tok] * 2 >= uses  # "Florence", "Lincoln": places by use alone
+        return located[tok] >= 3 and located[tok] * 3 >= uses
+
+    def after_title(tok: str) -> bool:
+        """After a title, a word is a name unless the book writes it in lower case far more ("Lord. And")."""
+        if tok in NOT_NAMES and tok not in CALENDAR_WORDS:
+            return False
+        return lower[tok.lower()] <= 3 * max(1, midsentence[tok]) or tok in CALENDAR_WORDS
+
     # "the Bateses", "the Miss Thorpes", "the Knightleys": a family, not a person.
     singular = {tok for (_, tokens) in forms for tok in tokens}
 
@@ -237,7 +272,10 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
                     tokens = tokens[1:]
                 if not tokens or not all(name_like(t) for t in tokens):
                     continue
-        elif any(t in NOT_NAMES for t in tokens):
+            if (title, tokens) not in speakers and (any(t in PLACE_WORDS for t in tokens)
+                                                     or (len(tokens) == 1 and place_like(tokens[0]))):
+                continue  # "England", "Windy Corner", "in Bombay": a place, not a person
+        elif not all(after_title(t) for t in tokens) or any(t in PLACE_WORDS for t in tokens[1:]):
             continue
         kept[(title, tokens)] += n
         kept_votes.setdefault((title, tokens), Counter()).update(votes.get((title, tokens), {}))
@@ -284,6 +322,12 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             continue
         key = (tokens[0], tokens[-1])
         gender = TITLES.get(title) if title else None
+        same_first = [p for k, p in full.items() if k[0] == key[0]]
+        if key not in full and n == 1 and not title and len(same_first) == 1:
+            # Written once beside a full name used more ("Katharine Rodney", a name she might take, beside
+            # "Katharine Hilbery"): the same person, not a new one.
+            add(same_first[0], form, n)
+            continue
         if key in full and gender and full[key].gender not in (None, gender):
             key = key + (gender,)  # "Mrs. John Knightley" is John Knightley's wife
         if key not in full:
