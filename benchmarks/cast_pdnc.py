@@ -165,22 +165,8 @@ def score_novel(name: str, keep_errors: int = 0) -> Score:
     narrator = gold_id(_narrator(gold) or "", names)
     score = Score(name, seconds)
     score.chars = score_characters(cast, gold, names, mapped, narrator)
-    starts = sorted(range(len(spans)), key=lambda i: spans[i][0])
-    ordered = [spans[i] for i in starts]
-    import bisect
-    keys = [s[0] for s in ordered]
-    for g in gold:
+    for g, best in match_gold(spans, gold):
         score.total[g.kind] += 1
-        best, overlap = None, 0
-        for gs, ge in g.spans:
-            lo = bisect.bisect_left(keys, gs - 20000)
-            for i in range(lo, len(ordered)):
-                ps, pe, qi = ordered[i]
-                if ps >= ge:
-                    break
-                ov = min(pe, ge) - max(ps, gs)
-                if ov > overlap:
-                    best, overlap = qi, ov
         if best is None:
             if len(score.errors) < keep_errors:
                 score.errors.append(f"MISSED [{g.kind}] {g.speaker}: {g.text[:70]!r}")
@@ -195,6 +181,45 @@ def score_novel(name: str, keep_errors: int = 0) -> Score:
         elif len(score.errors) < keep_errors:
             score.errors.append(f"[{g.kind}] gold {g.speaker!r} got {q.speaker!r} ({q.method} {q.confidence}): {g.text[:60]!r}")
     return score
+
+
+def match_gold(spans: list[tuple[int, int, int]], gold: list[Gold]) -> list[tuple[Gold, int | None]]:
+    """Return each gold quotation with the index of the predicted quote overlapping it most (None: missed)."""
+    import bisect
+    ordered = sorted(spans)
+    keys = [s[0] for s in ordered]
+    out = []
+    for g in gold:
+        best, overlap = None, 0
+        for gs, ge in g.spans:
+            lo = bisect.bisect_left(keys, gs - 20000)
+            for i in range(lo, len(ordered)):
+                ps, pe, qi = ordered[i]
+                if ps >= ge:
+                    break
+                ov = min(pe, ge) - max(ps, gs)
+                if ov > overlap:
+                    best, overlap = qi, ov
+        out.append((g, best))
+    return out
+
+
+def map_names(forms: list[str], names: dict[str, set[str]]) -> str | None:
+    """Return the PDNC character a list of name forms (main name first) maps to, as for a Character."""
+    votes: Counter = Counter()
+    for rank, form in enumerate(forms):
+        for gold, aliases in names.items():
+            if _norm(form) in aliases:
+                votes[gold] += 2.0 if rank == 0 else 1.0 / rank
+    if not votes:
+        for form in forms:
+            words = _norm(form).split()
+            if len(words) == 2 and words[0] in _TITLES:
+                same = {g for g, aliases in names.items() if any(a.split()[-1:] == words[1:] for a in aliases)}
+                if len(same) == 1:
+                    return same.pop()
+        return None
+    return votes.most_common(1)[0][0]
 
 
 MIN_GOLD_LINES = 5
@@ -296,25 +321,13 @@ def _predicted_spans(raw: str, book, cast: Cast) -> list[tuple[int, int, int]]:
 
 def _map_characters(cast: Cast, names: dict[str, set[str]]) -> dict[str, str]:
     """Return predicted Character.name -> PDNC main name, through PDNC's aliases."""
+    # PDNC's alias lists miss some titled forms ("Miss Quested" for Adela Quested): a titled surname maps
+    # to the one PDNC character of that surname, when there is exactly one (map_names).
     out = {}
     for c in cast.characters:
-        votes: Counter = Counter()
-        for rank, form in enumerate((c.name,) + c.aliases):
-            for gold, aliases in names.items():
-                if _norm(form) in aliases:
-                    votes[gold] += 2.0 if rank == 0 else 1.0 / rank
-        if not votes:
-            # PDNC's alias lists miss some titled forms ("Miss Quested" for Adela Quested): a titled
-            # surname maps to the one PDNC character of that surname, when there is exactly one.
-            for form in (c.name,) + c.aliases:
-                words = _norm(form).split()
-                if len(words) == 2 and words[0] in _TITLES:
-                    same = {g for g, aliases in names.items() if any(a.split()[-1:] == words[1:] for a in aliases)}
-                    if len(same) == 1:
-                        votes[same.pop()] += 1
-                        break
-        if votes:
-            out[c.name] = votes.most_common(1)[0][0]
+        hit = map_names([c.name, *c.aliases], names)
+        if hit is not None:
+            out[c.name] = hit
     return out
 
 

@@ -5,6 +5,7 @@ from Cast.quotes (chapter, paragraph, start, end); the narration around a quote 
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections import Counter
@@ -14,6 +15,7 @@ from app.cast.attribution import NARRATOR, Attributor
 from app.cast.dialogue import RawQuote, detect_marks, find_quotes
 from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
+from app.cast.ranker import Ranker
 from app.cast.tags import tag_after, tag_before
 from app.errors import Cancelled
 
@@ -63,8 +65,17 @@ def is_first_person(narration: list[str]) -> bool:
     return words > 0 and pronouns / words > _FIRST_PERSON_SHARE
 
 
-def find_cast(book: "Book", *, cancel: threading.Event | None = None) -> Cast:
-    """Return the book's characters and every quotation with who says it, in book order."""
+_SHIPPED = object()
+
+
+def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SHIPPED, log: list | None = None) -> Cast:
+    """Return the book's characters and every quotation with who says it, in book order.
+
+    ranker: the learned ranker over each turn's candidates (app/cast/ranker.py); the shipped model by
+    default, None for the rules alone. log gets every turn's candidates (scripts/train_cast_ranker.py).
+    """
+    if ranker is _SHIPPED:
+        ranker = _shipped_ranker()
     paragraphs = [p for c in book.chapters for p in c.paragraphs]
     convention = detect_marks(paragraphs)
     found: list[tuple[int, list[list[RawQuote]]]] = []
@@ -88,7 +99,7 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None) -> Cast:
         for n, (text, qs) in enumerate(zip(chapter.paragraphs, per_paragraph)):
             attributor.paragraph(text, qs, len(located))
             located.extend((index, n, q) for q in qs)
-    said = attributor.finish()
+    said = attributor.finish(ranker, log)
     names = {id(p): p.name for p in roster.people}
     lines: Counter = Counter()
     quotes = []
@@ -103,6 +114,11 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None) -> Cast:
                   for p in roster.people if lines[id(p)]]
     characters.sort(key=lambda c: (-c.lines, c.name))
     return Cast(tuple(characters), tuple(quotes), first_person)
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_ranker() -> Ranker | None:
+    return Ranker.shipped()
 
 
 def _check(cancel: threading.Event | None) -> None:

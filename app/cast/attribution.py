@@ -14,6 +14,7 @@ import re
 
 from app.cast.dialogue import RawQuote
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
+from app.cast.ranker import Ranker, candidates
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
@@ -161,9 +162,9 @@ class Attributor:
         for person in self._participants() + list(reversed(self.history[-_HISTORY:])):
             if person is not NARRATOR and title in person.titles:
                 return person
-        holders = [p for p in self.roster.people if title in p.titles]
-        if len(holders) == 1:
-            return holders[0]
+        holders = sorted((p for p in self.roster.people if title in p.titles), key=lambda p: -p.count)
+        if len(holders) == 1 or (len(holders) > 1 and holders[0].count >= 3 * holders[1].count):
+            return holders[0]  # nobody of that title in the scene: the one the book mostly means by it
         return None if holders else self.roster.by_title(word)
 
     def _role(self, tag: Tag) -> Person:
@@ -224,6 +225,13 @@ class Attributor:
             self._narration(text)
             return
         turn = Turn(list(range(first_index, first_index + len(quotes))), continues=quotes[0].continues)
+        seen: list[Person] = []
+        for person in reversed(self.history):
+            if person not in seen:
+                seen.append(person)
+            if len(seen) >= 6:
+                break
+        turn.history = seen
         self.turns.append(turn)
         cuts = [0] + [x for q in quotes for x in (q.start, q.end)] + [len(text)]
         pieces = [text[cuts[i]:cuts[i + 1]] for i in range(0, len(cuts), 2)]
@@ -253,6 +261,8 @@ class Attributor:
                 tag = lead_in
             between = found_after
             said = self._from_tag(tag, local) if tag is not None else None
+            if tag is not None and tag.gender and turn.gender is None:
+                turn.gender = tag.gender
             delivery = (tag.verb, tag.manner) if tag is not None else ("", "")
             if said is None:
                 # A sentence reporting the speech in another order: "and saying,", "was uttered by Catherine".
@@ -272,6 +282,7 @@ class Attributor:
             own.append(said)
             self.delivery.append(delivery)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
+        turn.local = list(local)
         turn.beat = self._beat(pieces)
         turn.recent = next((p for p in reversed(local + self.history[-_HISTORY:])
                             if p is not NARRATOR and p not in turn.named and self._personal(p)), None)
@@ -343,8 +354,12 @@ class Attributor:
         return None
 
     # --- the conversation's turns -------------------------------------------------------------------
-    def finish(self) -> list[Said]:
-        """Return one Said per quotation, after the turns between anchors are filled."""
+    def finish(self, ranker: Ranker | None = None, log: list | None = None) -> list[Said]:
+        """Return one Said per quotation, after the turns between anchors are filled.
+
+        With a ranker, each turn's speaker is the ranker's best candidate (a quote's own explicit tag still
+        decides it); log, when given, gets every turn's Candidates (for training the ranker).
+        """
         conversations: list[list[Turn]] = [[]]
         for turn in self.turns:
             if not turn.quotes:
@@ -353,13 +368,45 @@ class Attributor:
                 conversations[-1].append(turn)
         for conv in conversations:
             fill_turns(conv)
+        if ranker is not None or log is not None:
+            self._rank(conversations, ranker, log)
         out: list[Said] = []
         for turn in self.turns:
             for i in turn.quotes:
                 own = self.results[i]
-                said = own if own is not None and own.person is not None else turn.said or Said(None, "guess", 0.0)
+                if own is not None and own.person is not None and (ranker is None or own.method == "explicit"):
+                    said = own
+                else:
+                    said = turn.said or Said(None, "guess", 0.0)
                 # Whoever says it, a quote's verb and manner are its own tag's (the turn's speaker may be
                 # known from another quote's tag, or from none).
                 verb, manner = self.delivery[i]
                 out.append(Said(said.person, said.method, said.confidence, verb, manner))
         return out
+
+    def _rank(self, conversations: list[list[Turn]], ranker: Ranker | None, log: list | None) -> None:
+        """Score every turn's candidates on the rules' fill, then set each turn's speaker to the best."""
+        mentions: dict[int, int] = {id(p): p.count for p in self.roster.people}
+        lines: dict[int, int] = {}
+        for turn in self.turns:
+            if turn.said is not None and turn.said.person is not None:
+                lines[id(turn.said.person)] = lines.get(id(turn.said.person), 0) + 1
+        most = max(lines.values(), default=1)
+        share = {k: v / most for k, v in lines.items()}
+        found = []
+        for conv in conversations:
+            for p in range(len(conv)):
+                own = [self.results[i] for i in conv[p].quotes]
+                found.append(candidates(conv, p, own, NARRATOR, self.first_person, mentions, share, self._personal))
+        if log is not None:
+            log.extend(found)
+        if ranker is None:
+            return
+        for c in found:
+            if not c.people:
+                continue
+            best, probability = ranker.choose(c.rows)
+            rule = c.turn.said
+            if rule is not None and rule.person is c.people[best]:
+                continue
+            c.turn.said = Said(c.people[best], "ranked", round(probability, 2))
