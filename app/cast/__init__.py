@@ -12,6 +12,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from app.cast.attribution import NARRATOR, Attributor
+from app.cast.turns import Said
 from app.cast.dialogue import RawQuote, detect_marks, find_quotes
 from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
@@ -100,6 +101,8 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
             attributor.paragraph(text, qs, len(located))
             located.extend((index, n, q) for q in qs)
     said = attributor.finish(ranker, log)
+    if first_person:
+        said = _narrator_by_name(said, attributor)
     names = {id(p): p.name for p in roster.people}
     lines: Counter = Counter()
     quotes = []
@@ -114,6 +117,32 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
                   for p in roster.people if lines[id(p)]]
     characters.sort(key=lambda c: (-c.lines, c.name))
     return Cast(tuple(characters), tuple(quotes), first_person)
+
+
+#: A named character is the first-person narrator when no speech tag in the narration names them (the
+#: narrator says "said I") on more than this share of their lines, and others address them by name.
+_NARRATOR_TAGGED_SHARE = 0.05
+_NARRATOR_ADDRESSED = 5
+
+
+def _narrator_by_name(said: list, attributor: Attributor) -> list:
+    """In a book told by an "I", the character others call by name but no tag names is the narrator
+    ("my dear Watson" in a book Watson tells): their lines are the narrator's, one voice, not two."""
+    addressed: Counter = Counter(id(p) for t in attributor.turns for p in t.addressed)
+    lines: Counter = Counter()
+    tagged: Counter = Counter()
+    by_id = {}
+    for s in said:
+        if s.person is not None and s.person is not NARRATOR:
+            lines[id(s.person)] += 1
+            tagged[id(s.person)] += s.method == "explicit"
+            by_id[id(s.person)] = s.person
+    fits = [k for k in lines if lines[k] >= 10 and addressed[k] >= _NARRATOR_ADDRESSED
+            and tagged[k] <= _NARRATOR_TAGGED_SHARE * lines[k] and by_id[k].titles.keys() <= {"Dr", "Mr", "Miss", "Mrs"}]
+    if not fits:
+        return said
+    me = by_id[max(fits, key=lambda k: addressed[k])]
+    return [Said(NARRATOR, s.method, s.confidence, s.verb, s.manner) if s.person is me else s for s in said]
 
 
 @functools.lru_cache(maxsize=1)

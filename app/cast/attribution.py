@@ -159,7 +159,8 @@ class Attributor:
         """Return who "the captain" is: the person of that title in the scene (taking part or named lately),
         else the one person of the book with it; never one global alias when several have it."""
         title = title_key(word.capitalize())
-        for person in self._participants() + list(reversed(self.history[-_HISTORY:])):
+        # The one named lately first: a captain just named in the narration is the one speaking.
+        for person in list(reversed(self.history[-_HISTORY:])) + self._participants():
             if person is not NARRATOR and title in person.titles:
                 return person
         holders = sorted((p for p in self.roster.people if title in p.titles), key=lambda p: -p.count)
