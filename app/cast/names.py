@@ -328,6 +328,12 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             # "Katharine Hilbery"): the same person, not a new one.
             add(same_first[0], form, n)
             continue
+        if key not in full:
+            # "Johnny Bold" is John Bold: a diminutive of a full name's first name, with its surname.
+            short = next((k for k in full if len(k) == 2 and k[1] == key[1]
+                          and (k[0] in SHORT_FOR.get(key[0], ()) or key[0] in SHORT_FOR.get(k[0], ()))), None)
+            if short is not None:
+                key = short
         if key in full and gender and full[key].gender not in (None, gender):
             key = key + (gender,)  # "Mrs. John Knightley" is John Knightley's wife
         if key not in full:
