@@ -370,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("tune", "held-out", "all"), default="all")
     parser.add_argument("--novel", action="append", help="only these novels (folder names)")
     parser.add_argument("--errors", type=int, default=0, help="print this many wrong lines per novel")
-    parser.add_argument("--characters", action="store_true", help="name the split and junk characters")
+    parser.add_argument("--characters", action="store_true",
+                        help="name the split and junk characters (of tuning novels only: the held-out half is not read)")
     args = parser.parse_args(argv)
     if not CORPUS.is_dir():
         print(f"PDNC is not at {CORPUS} (see ../shared/corpus/README.md)", file=sys.stderr)
@@ -397,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         total = CharScore()
         for s in scores:
             print(_char_row(s.novel, s.chars))
-            if args.characters:
+            if args.characters and s.novel in split("tune"):  # the held-out half is scored, never read
                 for line in s.chars.split:
                     print("    split: " + line)
                 for line in s.chars.junk:

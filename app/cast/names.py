@@ -328,9 +328,10 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             # "Katharine Hilbery"): the same person, not a new one.
             add(same_first[0], form, n)
             continue
-        if key not in full:
-            # "Johnny Bold" is John Bold: a diminutive of a full name's first name, with its surname.
-            short = next((k for k in full if len(k) == 2 and k[1] == key[1]
+        if key not in full and n <= 2:
+            # "Johnny Bold", written once or twice beside "John Bold" used more, is John Bold; a "Tom Bertram"
+            # the book writes often beside "Sir Thomas Bertram" is his son, not him.
+            short = next((k for k in full if len(k) == 2 and k[1] == key[1] and full[k].count >= 3 * n
                           and (k[0] in SHORT_FOR.get(key[0], ()) or key[0] in SHORT_FOR.get(k[0], ()))), None)
             if short is not None:
                 key = short
