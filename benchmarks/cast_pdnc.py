@@ -412,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     for s in every:
         methods.update(s.methods)
     print("\n| method | gold quotations | right % |\n|---|---|---|")
-    for m in ("explicit", "anaphoric", "turn-taking", "vocative", "guess"):
+    for m in ("explicit", "anaphoric", "ranked", "turn-taking", "vocative", "guess"):
         n = methods[(m, True)] + methods[(m, False)]
         if n:
             print(f"| {m} | {n} | {100.0 * methods[(m, True)] / n:.1f} |")
