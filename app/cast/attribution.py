@@ -14,7 +14,7 @@ import re
 
 from app.cast.dialogue import RawQuote
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
-from app.cast.ranker import Ranker, candidates
+from app.cast.ranker import Ranker, rank_turns
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
@@ -370,7 +370,7 @@ class Attributor:
         for conv in conversations:
             fill_turns(conv)
         if ranker is not None or log is not None:
-            self._rank(conversations, ranker, log)
+            rank_turns(self, conversations, ranker, log, NARRATOR)
         out: list[Said] = []
         for turn in self.turns:
             for i in turn.quotes:
@@ -384,32 +384,3 @@ class Attributor:
                 verb, manner = self.delivery[i]
                 out.append(Said(said.person, said.method, said.confidence, verb, manner))
         return out
-
-    def _rank(self, conversations: list[list[Turn]], ranker: Ranker | None, log: list | None) -> None:
-        """Score every turn's candidates on the rules' fill, then set each turn's speaker to the best."""
-        mentions: dict[int, int] = {id(p): p.count for p in self.roster.people}
-        lines: dict[int, int] = {}
-        for turn in self.turns:
-            if turn.said is not None and turn.said.person is not None:
-                lines[id(turn.said.person)] = lines.get(id(turn.said.person), 0) + 1
-        most = max(lines.values(), default=1)
-        share = {k: v / most for k, v in lines.items()}
-        found = []
-        for conv in conversations:
-            for p in range(len(conv)):
-                own = [self.results[i] for i in conv[p].quotes]
-                found.append(candidates(conv, p, own, NARRATOR, self.first_person, mentions, share, self._personal))
-        if log is not None:
-            log.extend(found)
-        if ranker is None:
-            return
-        for c in found:
-            if not c.people:
-                continue
-            best, probability = ranker.choose(c.rows)
-            rule = c.turn.said
-            if rule is not None and rule.person is c.people[best]:
-                continue
-            # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its
-            # confidence stays under the bar the optional language model is asked above (0.8).
-            c.turn.said = Said(c.people[best], "ranked", round(min(0.7, probability * 0.7), 2))

@@ -60,3 +60,8 @@ PLACE_WORDS = _words("place_words.txt")
 CALENDAR_WORDS = _words("calendar_words.txt")
 #: Prepositions of place: a capitalised word mostly after them ("in Bombay", "near Lincoln") is a place.
 LOCATIVES = frozenset("in into near across through throughout within towards toward beyond outside".split())
+#: "at Mau", "from Bombay": half the weight of "in Bombay" (people are spoken to and of too).
+WEAK_LOCATIVES = frozenset("at from to".split())
+#: One title, however written: "Doctor Aziz" is "Dr. Aziz".
+SAME_TITLE = {"Doctor": "Dr", "Mister": "Mr", "Capt": "Captain", "Col": "Colonel", "Prof": "Professor",
+              "Reverend": "Rev", "Lieut": "Lieutenant", "Sergt": "Sergeant", "Saint": "St"}

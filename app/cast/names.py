@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read through this module too)
-    ABBREVIATED, CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
+    ABBREVIATED, CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
     SHORT_FOR, TITLES,
 )
 
@@ -86,18 +86,11 @@ class Person:
         return [form_text(*f) for f, _ in self.forms.most_common()]
 
 
-#: "at Mau", "from Bombay", "to Newbridge": half the weight of "in Bombay" (people are spoken to and of too).
-_WEAK_LOCATIVES = frozenset("at from to".split())
-#: One title, however written: "Doctor Aziz" is "Dr. Aziz".
-_SAME_TITLE = {"Doctor": "Dr", "Mister": "Mr", "Capt": "Captain", "Col": "Colonel", "Prof": "Professor",
-               "Reverend": "Rev", "Lieut": "Lieutenant", "Sergt": "Sergeant", "Saint": "St"}
-
-
 def title_key(raw: str | None) -> str | None:
     if not raw:
         return None
     title = raw.rstrip(".")
-    return _SAME_TITLE.get(title, title)
+    return SAME_TITLE.get(title, title)
 
 
 def sentence_start(text: str, i: int) -> bool:
@@ -207,7 +200,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
                 before = text[max(0, m.start() - 12):m.start()].split()
                 if before and before[-1].lower() in LOCATIVES:
                     located[tokens[0]] += 2
-                elif before and before[-1].lower() in _WEAK_LOCATIVES:
+                elif before and before[-1].lower() in WEAK_LOCATIVES:
                     located[tokens[0]] += 1
             if not title and sentence_start(text, m.start()):
                 while tokens and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | _COMMON_STARTS):

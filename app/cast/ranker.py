@@ -147,3 +147,35 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
             put("prev1_is_prev2")
         rows.append(row)
     return Candidates(turn, people, rows)
+
+
+def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | None, log: list | None,
+               narrator: Person) -> None:
+    """Score every turn's candidates on the rules' fill, then set each turn's speaker to the best."""
+    mentions: dict[int, int] = {id(p): p.count for p in attributor.roster.people}
+    lines: dict[int, int] = {}
+    for turn in attributor.turns:
+        if turn.said is not None and turn.said.person is not None:
+            lines[id(turn.said.person)] = lines.get(id(turn.said.person), 0) + 1
+    most = max(lines.values(), default=1)
+    share = {k: v / most for k, v in lines.items()}
+    found = []
+    for conv in conversations:
+        for p in range(len(conv)):
+            own = [attributor.results[i] for i in conv[p].quotes]
+            found.append(candidates(conv, p, own, narrator, attributor.first_person, mentions, share,
+                                    attributor._personal))
+    if log is not None:
+        log.extend(found)
+    if ranker is None:
+        return
+    for c in found:
+        if not c.people:
+            continue
+        best, probability = ranker.choose(c.rows)
+        rule = c.turn.said
+        if rule is not None and rule.person is c.people[best]:
+            continue
+        # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its
+        # confidence stays under the bar the optional language model is asked above (0.8).
+        c.turn.said = Said(c.people[best], "ranked", round(min(0.7, probability * 0.7), 2))
