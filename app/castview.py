@@ -135,7 +135,7 @@ def cast_file_for(req: ConvertRequest, cast, backend: Backend, listener: ev.List
         listener(ev.Message(f"Piper has one voice here ({backend.voice_name}): characters differ only by speed "
                             f"and delivery; install another voice or a multi-speaker one for distinct voices "
                             f"(--list-voices)"))
-    assignment = voices.auto_cast(cast, offer)  # the backend's VoiceOffer is the cast's Offer (app/voiceoffer.py)
+    assignment = voices.auto_cast(cast, offer, req.cast_voices)  # the backend's VoiceOffer is the cast's Offer (app/voiceoffer.py)
     for note in assignment.notes:
         listener(ev.Message(note))
     return assignment.cast

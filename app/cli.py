@@ -123,7 +123,7 @@ def _request(args: argparse.Namespace, book: Path | None = None):
         speed=args.speed, cover=args.cover, announce=args.announce,
         series=args.series, series_index=args.series_index, narrator=args.narrator, year=args.year,
         library=args.library,
-        cast=args.cast, cast_llm=args.cast_llm,
+        cast=args.cast, cast_llm=args.cast_llm, cast_voices=args.cast_voices,
     )
 
 

@@ -87,6 +87,9 @@ def build_convert_parser() -> argparse.ArgumentParser:
     cast.add_argument("--export-cast", type=Path, metavar="FILE.json",
                       help="write the characters and every quotation with its speaker as JSON (with --cast: "
                            "each character's voice), and exit")
+    cast.add_argument("--cast-voices", type=int, metavar="N",
+                      help="with --cast auto: N distinct character voices; the characters with most lines get "
+                           "their own, the others share a few by gender (default: as many as the backend offers)")
     cast.add_argument("--cast-llm", metavar="URL",
                       help="an OpenAI-compatible server (/v1/chat/completions) whose model attributes the "
                            "quotations the rules leave unsure")

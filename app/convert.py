@@ -103,6 +103,8 @@ class ConvertRequest:
     cast: str | None = None
     #: An OpenAI-compatible server whose language model attributes the quotations the rules leave unsure.
     cast_llm: str | None = None
+    #: --cast auto: at most this many distinct character voices (None: as many as the backend offers).
+    cast_voices: int | None = None
 
 
 #: Answer to "chunk size exceeds what the model can say in one request".

@@ -142,6 +142,8 @@ class Score:
     #: (method, right) -> gold quotations, for the per-method table.
     methods: Counter = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
+    #: The character list against character_info.csv (see score_characters).
+    chars: "CharScore | None" = None
 
     def pct(self, kind: str | None = None) -> float:
         total = sum(self.total.values()) if kind is None else self.total[kind]
@@ -162,22 +164,9 @@ def score_novel(name: str, keep_errors: int = 0) -> Score:
     mapped = _map_characters(cast, names)
     narrator = gold_id(_narrator(gold) or "", names)
     score = Score(name, seconds)
-    starts = sorted(range(len(spans)), key=lambda i: spans[i][0])
-    ordered = [spans[i] for i in starts]
-    import bisect
-    keys = [s[0] for s in ordered]
-    for g in gold:
+    score.chars = score_characters(cast, gold, names, mapped, narrator)
+    for g, best in match_gold(spans, gold):
         score.total[g.kind] += 1
-        best, overlap = None, 0
-        for gs, ge in g.spans:
-            lo = bisect.bisect_left(keys, gs - 20000)
-            for i in range(lo, len(ordered)):
-                ps, pe, qi = ordered[i]
-                if ps >= ge:
-                    break
-                ov = min(pe, ge) - max(ps, gs)
-                if ov > overlap:
-                    best, overlap = qi, ov
         if best is None:
             if len(score.errors) < keep_errors:
                 score.errors.append(f"MISSED [{g.kind}] {g.speaker}: {g.text[:70]!r}")
@@ -192,6 +181,122 @@ def score_novel(name: str, keep_errors: int = 0) -> Score:
         elif len(score.errors) < keep_errors:
             score.errors.append(f"[{g.kind}] gold {g.speaker!r} got {q.speaker!r} ({q.method} {q.confidence}): {g.text[:60]!r}")
     return score
+
+
+def match_gold(spans: list[tuple[int, int, int]], gold: list[Gold]) -> list[tuple[Gold, int | None]]:
+    """Return each gold quotation with the index of the predicted quote overlapping it most (None: missed)."""
+    import bisect
+    ordered = sorted(spans)
+    keys = [s[0] for s in ordered]
+    out = []
+    for g in gold:
+        best, overlap = None, 0
+        for gs, ge in g.spans:
+            lo = bisect.bisect_left(keys, gs - 20000)
+            for i in range(lo, len(ordered)):
+                ps, pe, qi = ordered[i]
+                if ps >= ge:
+                    break
+                ov = min(pe, ge) - max(ps, gs)
+                if ov > overlap:
+                    best, overlap = qi, ov
+        out.append((g, best))
+    return out
+
+
+def map_names(forms: list[str], names: dict[str, set[str]]) -> str | None:
+    """Return the PDNC character a list of name forms (main name first) maps to, as for a Character."""
+    votes: Counter = Counter()
+    for rank, form in enumerate(forms):
+        for gold, aliases in names.items():
+            if _norm(form) in aliases:
+                votes[gold] += 2.0 if rank == 0 else 1.0 / rank
+    if not votes:
+        for form in forms:
+            words = _norm(form).split()
+            if len(words) == 2 and words[0] in _TITLES:
+                same = {g for g, aliases in names.items() if any(a.split()[-1:] == words[1:] for a in aliases)}
+                if len(same) == 1:
+                    return same.pop()
+        return None
+    return votes.most_common(1)[0][0]
+
+
+MIN_GOLD_LINES = 5
+MIN_JUNK_LINES = 10
+
+
+@dataclass
+class CharScore:
+    """The exported character list of one novel against PDNC's characters.
+
+    - gold: PDNC characters with at least MIN_GOLD_LINES gold quotations (the narrator of a first-person
+      novel included: the converter's narrator voice stands for it);
+    - recalled: those gold characters some exported character maps to (the narrator: when any line is
+      Quote.by_narrator);
+    - exported / precise: exported characters with at least MIN_GOLD_LINES lines, and those of them that
+      map to a PDNC character (any, not only one of `gold`);
+    - one_share: per gold character, the share of the lines of all exported characters mapping to it that
+      the largest of them holds (1.0 = one person, one character); split = gold characters under 0.9;
+    - junk: exported characters of MIN_JUNK_LINES or more lines that map to no PDNC character.
+    """
+
+    gold: int = 0
+    recalled: int = 0
+    exported: int = 0
+    precise: int = 0
+    one_lines: int = 0
+    all_lines: int = 0
+    split: list[str] = field(default_factory=list)
+    junk: list[str] = field(default_factory=list)
+
+    def add(self, other: "CharScore") -> None:
+        for f in ("gold", "recalled", "exported", "precise", "one_lines", "all_lines"):
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+        self.split += other.split
+        self.junk += other.junk
+
+
+def score_characters(cast: Cast, gold: list[Gold], names: dict[str, set[str]], mapped: dict[str, str],
+                     narrator: str | None) -> CharScore:
+    counts = Counter(gold_id(g.speaker, names) for g in gold)
+    wanted = {g for g, n in counts.items() if g is not None and n >= MIN_GOLD_LINES}
+    out = CharScore(gold=len(wanted))
+    narrator_lines = sum(1 for q in cast.quotes if q.by_narrator)
+    hit = set(mapped.values())
+    if narrator_lines:
+        hit.add(narrator)
+    out.recalled = len(wanted & hit)
+    per_gold: dict[str, list[int]] = {}
+    for c in cast.characters:
+        g = mapped.get(c.name)
+        if c.lines >= MIN_GOLD_LINES:
+            out.exported += 1
+            out.precise += g is not None
+        if g is None and c.lines >= MIN_JUNK_LINES:
+            out.junk.append(f"{c.name} ({c.lines})")
+        if g is not None:
+            per_gold.setdefault(g, []).append(c.lines)
+    if narrator_lines and narrator is not None:
+        per_gold.setdefault(narrator, []).append(narrator_lines)
+    for g, lines in per_gold.items():
+        if g not in wanted:
+            continue
+        out.one_lines += max(lines)
+        out.all_lines += sum(lines)
+        if max(lines) < 0.9 * sum(lines):
+            out.split.append(f"{g} {sorted(lines, reverse=True)}")
+    return out
+
+
+def _char_row(label: str, c: CharScore) -> str:
+    pct = lambda a, b: f"{100.0 * a / b:.1f}" if b else "-"
+    return (f"| {label} | {c.gold} | {pct(c.recalled, c.gold)} | {c.exported} | {pct(c.precise, c.exported)} | "
+            f"{pct(c.one_lines, c.all_lines)} | {len(c.split)} | {len(c.junk)} |")
+
+
+CHAR_HEADER = ("| novel | gold chars (>= 5 quotes) | recall % | exported (>= 5 lines) | precision % | "
+               "lines in one character % | split gold chars | junk (>= 10 lines) |\n|---|---|---|---|---|---|---|---|")
 
 
 def _predicted_spans(raw: str, book, cast: Cast) -> list[tuple[int, int, int]]:
@@ -216,25 +321,13 @@ def _predicted_spans(raw: str, book, cast: Cast) -> list[tuple[int, int, int]]:
 
 def _map_characters(cast: Cast, names: dict[str, set[str]]) -> dict[str, str]:
     """Return predicted Character.name -> PDNC main name, through PDNC's aliases."""
+    # PDNC's alias lists miss some titled forms ("Miss Quested" for Adela Quested): a titled surname maps
+    # to the one PDNC character of that surname, when there is exactly one (map_names).
     out = {}
     for c in cast.characters:
-        votes: Counter = Counter()
-        for rank, form in enumerate((c.name,) + c.aliases):
-            for gold, aliases in names.items():
-                if _norm(form) in aliases:
-                    votes[gold] += 2.0 if rank == 0 else 1.0 / rank
-        if not votes:
-            # PDNC's alias lists miss some titled forms ("Miss Quested" for Adela Quested): a titled
-            # surname maps to the one PDNC character of that surname, when there is exactly one.
-            for form in (c.name,) + c.aliases:
-                words = _norm(form).split()
-                if len(words) == 2 and words[0] in _TITLES:
-                    same = {g for g, aliases in names.items() if any(a.split()[-1:] == words[1:] for a in aliases)}
-                    if len(same) == 1:
-                        votes[same.pop()] += 1
-                        break
-        if votes:
-            out[c.name] = votes.most_common(1)[0][0]
+        hit = map_names([c.name, *c.aliases], names)
+        if hit is not None:
+            out[c.name] = hit
     return out
 
 
@@ -277,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("tune", "held-out", "all"), default="all")
     parser.add_argument("--novel", action="append", help="only these novels (folder names)")
     parser.add_argument("--errors", type=int, default=0, help="print this many wrong lines per novel")
+    parser.add_argument("--characters", action="store_true",
+                        help="name the split and junk characters (of tuning novels only: the held-out half is not read)")
     args = parser.parse_args(argv)
     if not CORPUS.is_dir():
         print(f"PDNC is not at {CORPUS} (see ../shared/corpus/README.md)", file=sys.stderr)
@@ -299,6 +394,17 @@ def main(argv: list[str] | None = None) -> int:
             for line in s.errors:
                 print("    " + line)
         print(_summary(f"all {label}", scores))
+        print(f"\n{label}, the character list:\n{CHAR_HEADER}")
+        total = CharScore()
+        for s in scores:
+            print(_char_row(s.novel, s.chars))
+            if args.characters and s.novel in split("tune"):  # the held-out half is scored, never read
+                for line in s.chars.split:
+                    print("    split: " + line)
+                for line in s.chars.junk:
+                    print("    junk: " + line)
+            total.add(s.chars)
+        print(_char_row(f"**all {label}**", total))
         every.extend(scores)
     if len(groups) > 1:
         print(f"\n{header}\n{_summary('all 27', every)}")
@@ -306,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     for s in every:
         methods.update(s.methods)
     print("\n| method | gold quotations | right % |\n|---|---|---|")
-    for m in ("explicit", "anaphoric", "turn-taking", "vocative", "guess"):
+    for m in ("explicit", "anaphoric", "ranked", "turn-taking", "vocative", "guess"):
         n = methods[(m, True)] + methods[(m, False)]
         if n:
             print(f"| {m} | {n} | {100.0 * methods[(m, True)] / n:.1f} |")

@@ -5,15 +5,18 @@ from Cast.quotes (chapter, paragraph, start, end); the narration around a quote 
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections import Counter
 from typing import TYPE_CHECKING
 
 from app.cast.attribution import NARRATOR, Attributor
+from app.cast.turns import Said
 from app.cast.dialogue import RawQuote, detect_marks, find_quotes
 from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
+from app.cast.ranker import Ranker
 from app.cast.tags import tag_after, tag_before
 from app.errors import Cancelled
 
@@ -63,8 +66,17 @@ def is_first_person(narration: list[str]) -> bool:
     return words > 0 and pronouns / words > _FIRST_PERSON_SHARE
 
 
-def find_cast(book: "Book", *, cancel: threading.Event | None = None) -> Cast:
-    """Return the book's characters and every quotation with who says it, in book order."""
+_SHIPPED = object()
+
+
+def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SHIPPED, log: list | None = None) -> Cast:
+    """Return the book's characters and every quotation with who says it, in book order.
+
+    ranker: the learned ranker over each turn's candidates (app/cast/ranker.py); the shipped model by
+    default, None for the rules alone. log gets every turn's candidates (scripts/train_cast_ranker.py).
+    """
+    if ranker is _SHIPPED:
+        ranker = _shipped_ranker()
     paragraphs = [p for c in book.chapters for p in c.paragraphs]
     convention = detect_marks(paragraphs)
     found: list[tuple[int, list[list[RawQuote]]]] = []
@@ -88,7 +100,9 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None) -> Cast:
         for n, (text, qs) in enumerate(zip(chapter.paragraphs, per_paragraph)):
             attributor.paragraph(text, qs, len(located))
             located.extend((index, n, q) for q in qs)
-    said = attributor.finish()
+    said = attributor.finish(ranker, log)
+    if first_person:
+        said = _narrator_by_name(said, attributor)
     names = {id(p): p.name for p in roster.people}
     lines: Counter = Counter()
     quotes = []
@@ -103,6 +117,37 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None) -> Cast:
                   for p in roster.people if lines[id(p)]]
     characters.sort(key=lambda c: (-c.lines, c.name))
     return Cast(tuple(characters), tuple(quotes), first_person)
+
+
+#: A named character is the first-person narrator when no speech tag in the narration names them (the
+#: narrator says "said I") on more than this share of their lines, and others address them by name.
+_NARRATOR_TAGGED_SHARE = 0.05
+_NARRATOR_ADDRESSED = 5
+
+
+def _narrator_by_name(said: list, attributor: Attributor) -> list:
+    """In a book told by an "I", the character others call by name but no tag names is the narrator
+    ("my dear Watson" in a book Watson tells): their lines are the narrator's, one voice, not two."""
+    addressed: Counter = Counter(id(p) for t in attributor.turns for p in t.addressed)
+    lines: Counter = Counter()
+    tagged: Counter = Counter()
+    by_id = {}
+    for s in said:
+        if s.person is not None and s.person is not NARRATOR:
+            lines[id(s.person)] += 1
+            tagged[id(s.person)] += s.method == "explicit"
+            by_id[id(s.person)] = s.person
+    fits = [k for k in lines if lines[k] >= 10 and addressed[k] >= _NARRATOR_ADDRESSED
+            and tagged[k] <= _NARRATOR_TAGGED_SHARE * lines[k] and by_id[k].titles.keys() <= {"Dr", "Mr", "Miss", "Mrs"}]
+    if not fits:
+        return said
+    me = by_id[max(fits, key=lambda k: addressed[k])]
+    return [Said(NARRATOR, s.method, s.confidence, s.verb, s.manner) if s.person is me else s for s in said]
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_ranker() -> Ranker | None:
+    return Ranker.shipped()
 
 
 def _check(cancel: threading.Event | None) -> None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from app.cast.dialogue import RawQuote
-from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention
+from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
+from app.cast.ranker import Ranker, rank_turns
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
@@ -121,7 +122,8 @@ class Attributor:
         if not seen:
             # Nobody of that gender is about: someone whose gender the text never showed may be meant.
             seen = [p for p in self._participants() + list(reversed(self.history[-_HISTORY:]))
-                    if p is not NARRATOR and p.gender is None and p not in named and self._personal(p)][:1]
+                    if p is not NARRATOR and p.gender is None and p not in named
+                    and (id(p) in self._speakers or p.titles)][:1]
             if not seen:
                 return None
         if seen[0] is previous and len(seen) > 1 and seen[1] in self._participants():
@@ -139,10 +141,10 @@ class Attributor:
             self._speakers.add(id(person))
             return Said(person, "explicit", 0.95)
         if tag.kind == "role":
-            person = self.roster.by_title(tag.words.split()[-1]) or self._role(tag)
+            person = self._titled_here(tag.words.split()[-1]) or self._role(tag)
             return Said(person, "explicit", 0.8)
         if tag.kind == "description" and tag.gender is None:
-            person = self.roster.by_title(tag.words.split()[-1])
+            person = self._titled_here(tag.words.split()[-1])
             return Said(person, "anaphoric", 0.7) if person else None
         if tag.kind == "description" and (spouse := self._spouse(tag.words)) is not None:
             return Said(spouse, "anaphoric", 0.75)
@@ -152,6 +154,19 @@ class Attributor:
         if person is None:
             return None
         return Said(person, "anaphoric", 0.8 if tag.kind == "pronoun" else 0.6)
+
+    def _titled_here(self, word: str) -> Person | None:
+        """Return who "the captain" is: the person of that title in the scene (taking part or named lately),
+        else the one person of the book with it; never one global alias when several have it."""
+        title = title_key(word.capitalize())
+        # The one named lately first: a captain just named in the narration is the one speaking.
+        for person in list(reversed(self.history[-_HISTORY:])) + self._participants():
+            if person is not NARRATOR and title in person.titles:
+                return person
+        holders = sorted((p for p in self.roster.people if title in p.titles), key=lambda p: -p.count)
+        if len(holders) == 1 or (len(holders) > 1 and holders[0].count >= 3 * holders[1].count):
+            return holders[0]  # nobody of that title in the scene: the one the book mostly means by it
+        return None if holders else self.roster.by_title(word)
 
     def _role(self, tag: Tag) -> Person:
         """Return the person for a part with no name ("the surgeon"), made the first time the part speaks."""
@@ -211,6 +226,13 @@ class Attributor:
             self._narration(text)
             return
         turn = Turn(list(range(first_index, first_index + len(quotes))), continues=quotes[0].continues)
+        seen: list[Person] = []
+        for person in reversed(self.history):
+            if person not in seen:
+                seen.append(person)
+            if len(seen) >= 6:
+                break
+        turn.history = seen
         self.turns.append(turn)
         cuts = [0] + [x for q in quotes for x in (q.start, q.end)] + [len(text)]
         pieces = [text[cuts[i]:cuts[i + 1]] for i in range(0, len(cuts), 2)]
@@ -240,6 +262,8 @@ class Attributor:
                 tag = lead_in
             between = found_after
             said = self._from_tag(tag, local) if tag is not None else None
+            if tag is not None and tag.gender and turn.gender is None:
+                turn.gender = tag.gender
             delivery = (tag.verb, tag.manner) if tag is not None else ("", "")
             if said is None:
                 # A sentence reporting the speech in another order: "and saying,", "was uttered by Catherine".
@@ -259,6 +283,7 @@ class Attributor:
             own.append(said)
             self.delivery.append(delivery)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
+        turn.local = list(local)
         turn.beat = self._beat(pieces)
         turn.recent = next((p for p in reversed(local + self.history[-_HISTORY:])
                             if p is not NARRATOR and p not in turn.named and self._personal(p)), None)
@@ -330,8 +355,12 @@ class Attributor:
         return None
 
     # --- the conversation's turns -------------------------------------------------------------------
-    def finish(self) -> list[Said]:
-        """Return one Said per quotation, after the turns between anchors are filled."""
+    def finish(self, ranker: Ranker | None = None, log: list | None = None) -> list[Said]:
+        """Return one Said per quotation, after the turns between anchors are filled.
+
+        With a ranker, each turn's speaker is the ranker's best candidate (a quote's own explicit tag still
+        decides it); log, when given, gets every turn's Candidates (for training the ranker).
+        """
         conversations: list[list[Turn]] = [[]]
         for turn in self.turns:
             if not turn.quotes:
@@ -340,11 +369,16 @@ class Attributor:
                 conversations[-1].append(turn)
         for conv in conversations:
             fill_turns(conv)
+        if ranker is not None or log is not None:
+            rank_turns(self, conversations, ranker, log, NARRATOR)
         out: list[Said] = []
         for turn in self.turns:
             for i in turn.quotes:
                 own = self.results[i]
-                said = own if own is not None and own.person is not None else turn.said or Said(None, "guess", 0.0)
+                if own is not None and own.person is not None and (ranker is None or own.method == "explicit"):
+                    said = own
+                else:
+                    said = turn.said or Said(None, "guess", 0.0)
                 # Whoever says it, a quote's verb and manner are its own tag's (the turn's speaker may be
                 # known from another quote's tag, or from none).
                 verb, manner = self.delivery[i]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: How an attribution was made, best first.
-METHODS = ("explicit", "anaphoric", "turn-taking", "vocative", "guess")
+METHODS = ("explicit", "anaphoric", "ranked", "turn-taking", "vocative", "guess")
 
 
 @dataclass(frozen=True)

@@ -1,82 +1,67 @@
-"""What the name finder knows of names, as data: titles and the gender they show, diminutives,
-given names by gender, and capitalised words that are never a name.
+"""What the name finder knows of names, read from the data files in app/cast/data/ (each names its source):
+titles and the gender they show, diminutives with every full name they shorten, given names by gender,
+capitalised words that are never a name, and the words of places and things.
 
-Kept apart from names.py (the rules) so the tables can grow without the rules' module growing.
+No name here comes from a novel: the given names are the 1990 US Census lists, the diminutives the
+`nicknames` package's (scripts/build_cast_lexicons.py rebuilds both); the rest is general English.
 """
 from __future__ import annotations
 
+from importlib import resources
+
+_DATA = resources.files("app.cast") / "data"
+
+
+def _rows(name: str) -> list[list[str]]:
+    text = (_DATA / name).read_text(encoding="utf-8")
+    return [line.split("\t") for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def _words(name: str) -> frozenset[str]:
+    text = (_DATA / name).read_text(encoding="utf-8")
+    return frozenset(w for line in text.splitlines() if not line.startswith("#") for w in line.split())
+
+
+def _gender(mark: str) -> str | None:
+    return mark if mark in ("F", "M") else None
+
+
+_TITLE_ROWS = _rows("titles.tsv")
 #: Titles before a name, with the gender they show (None: either).
-TITLES: dict[str, str | None] = {
-    "Mr": "M", "Mister": "M", "Master": "M", "Sir": "M", "Lord": "M", "Monsieur": "M", "M": "M", "Herr": "M",
-    "Signor": "M", "Don": "M", "Senor": "M", "Father": "M", "Brother": "M", "Uncle": "M", "King": "M",
-    "Prince": "M", "Duke": "M", "Count": "M", "Baron": "M", "Earl": "M", "Mrs": "F", "Miss": "F", "Ms": "F",
-    "Madam": "F", "Madame": "F", "Mme": "F", "Mlle": "F", "Mademoiselle": "F", "Lady": "F", "Dame": "F",
-    "Frau": "F", "Fraulein": "F", "Signora": "F", "Signorina": "F", "Donna": "F", "Senora": "F",
-    "Mother": "F", "Sister": "F", "Aunt": "F", "Queen": "F", "Princess": "F", "Duchess": "F",
-    "Countess": "F", "Baroness": "F", "Mistress": "F", "Dr": None, "Doctor": None, "Professor": None,
-    "Prof": None, "Captain": None, "Capt": None, "Colonel": None, "Col": None, "Major": None,
-    "General": None, "Lieutenant": None, "Sergeant": None, "Inspector": None, "Rev": None,
-    "Reverend": None, "Judge": None, "Cousin": None, "Nurse": None, "Saint": None, "St": None,
-    "Admiral": None, "Commodore": None, "Commander": None, "Governor": None, "Bishop": "M", "Archdeacon": "M",
-    "Canon": "M", "Dean": None, "Cardinal": "M", "Abbe": "M", "Squire": "M", "Marshal": None, "Sheriff": None,
-    "Emperor": "M", "Empress": "F", "Messrs": "M", "Mesdames": "F", "Nawab": "M", "Begum": "F", "Mynheer": "M",
-    "Constable": None, "Corporal": None, "Private": None, "Superintendent": None, "Lieut": None, "Sergt": None,
-}
-#: Titles written with a full stop in English ("Mr." but "Miss").
+TITLES: dict[str, str | None] = {row[0]: _gender(row[1]) for row in _TITLE_ROWS}
 #: Titles said before a given name ("Lady Catherine", "Miss Lydia"); the rest go before a surname ("Colonel Fitzwilliam").
-GIVEN_NAME_TITLES = {"Lady", "Sir", "Lord", "Miss", "Master", "Aunt", "Uncle", "Cousin", "Dame", "Prince", "Princess",
-                      "King", "Queen", "Don", "Donna", "Sister", "Brother", "Mlle", "Mademoiselle"}
-ABBREVIATED = {"Mr", "Mrs", "Ms", "Dr", "St", "Rev", "Prof", "Capt", "Col", "M", "Mme", "Mlle"}
+GIVEN_NAME_TITLES = frozenset(row[0] for row in _TITLE_ROWS if len(row) > 2 and "given" in row[2].split(","))
+#: Titles written with a full stop in English ("Mr." but "Miss").
+ABBREVIATED = frozenset(row[0] for row in _TITLE_ROWS if len(row) > 2 and "." in row[2].split(","))
 
-#: Diminutive -> the given name it shortens (common English forms); "Lizzy" is "Elizabeth".
-DIMINUTIVES: dict[str, tuple[str, ...]] = {
-    "Elizabeth": ("Lizzy", "Lizzie", "Liz", "Eliza", "Beth", "Betsy", "Betty", "Bess", "Bessie", "Libby"),
-    "Margaret": ("Meg", "Maggie", "Peggy", "Madge", "Margery"), "Catherine": ("Kitty", "Kate", "Katie", "Cathy", "Kit"),
-    "Katherine": ("Kitty", "Kate", "Katie", "Kathy"), "Frances": ("Fanny",), "Mary": ("Polly", "Molly", "Mamie", "Mame"),
-    "Sarah": ("Sally", "Sadie"), "Anne": ("Annie", "Nancy", "Nan"), "Ann": ("Annie", "Nancy", "Nan"),
-    "Jane": ("Jenny", "Janey", "Jennie"), "Eleanor": ("Nell", "Nelly", "Nellie", "Ellie"), "Helen": ("Nell", "Nelly", "Nellie"),
-    "Ellen": ("Nell", "Nelly", "Nellie"), "Susan": ("Sue", "Susy", "Susie"), "Charlotte": ("Lotty", "Lottie", "Charlie"),
-    "Dorothy": ("Dolly", "Dot", "Dora"), "Harriet": ("Hatty", "Hattie"), "Louisa": ("Lou", "Louie", "Lulu"),
-    "Matilda": ("Tilly", "Tilda"), "Rebecca": ("Becky",), "Henrietta": ("Hetty", "Etta"), "Caroline": ("Carrie", "Caro"),
-    "Josephine": ("Josie", "Jo"), "Isabella": ("Bella", "Isa"), "Amelia": ("Emmy", "Milly"), "Emily": ("Emmy", "Em"),
-    "John": ("Jack", "Johnny", "Jacky"), "William": ("Will", "Willy", "Willie", "Bill", "Billy"),
-    "Robert": ("Bob", "Bobby", "Rob", "Robin", "Bert"), "Richard": ("Dick", "Rick", "Dicky"), "Henry": ("Harry", "Hal", "Hank"),
-    "Thomas": ("Tom", "Tommy"), "Edward": ("Ned", "Ted", "Teddy", "Eddie", "Ed"), "James": ("Jim", "Jimmy", "Jem", "Jamie"),
-    "Charles": ("Charley", "Charlie"), "Frederick": ("Fred", "Freddy", "Freddie"), "Samuel": ("Sam", "Sammy"),
-    "Joseph": ("Joe", "Joey"), "Benjamin": ("Ben", "Benny"), "Nicholas": ("Nick", "Nicky"), "Francis": ("Frank", "Frankie"),
-    "Anthony": ("Tony",), "Alexander": ("Alec", "Alick", "Sandy", "Alex"), "Albert": ("Bertie", "Bert"), "Philip": ("Phil",),
-    "Michael": ("Mike", "Mick"), "Lawrence": ("Larry",), "Christopher": ("Kit", "Chris"), "Theodore": ("Teddy", "Theo"),
-    "Gilbert": ("Gil",), "Walter": ("Wat", "Walt"), "Arthur": ("Art",), "Matthew": ("Matt",), "Daniel": ("Dan", "Danny"),
-    "David": ("Davy", "Dave"), "Edmund": ("Ned", "Ted"), "Timothy": ("Tim",), "Patrick": ("Pat", "Paddy"),
-}
-SHORT_FOR = {short: full for full, shorts in DIMINUTIVES.items() for short in shorts}
+#: Diminutive -> every given name it can shorten ("Kitty": Catherine, Katherine, ...).
+SHORT_FOR: dict[str, tuple[str, ...]] = {}
+for _file in ("diminutives.tsv", "diminutives_extra.tsv"):
+    for _row in _rows(_file):
+        SHORT_FOR[_row[0]] = tuple(sorted(set(SHORT_FOR.get(_row[0], ())) | set(_row[1:])))
+#: Given name -> its diminutives (the inverse of SHORT_FOR).
+DIMINUTIVES: dict[str, tuple[str, ...]] = {}
+for _short, _fulls in SHORT_FOR.items():
+    for _full in _fulls:
+        DIMINUTIVES[_full] = DIMINUTIVES.get(_full, ()) + (_short,)
 
-#: Given names common in English-language fiction, by the gender they show; a tie-breaker where the
-#: book's own titles and pronouns do not decide.
-FEMALE_NAMES = frozenset("""Abigail Ada Adela Adelaide Agatha Agnes Alice Amanda Amelia Amy Angela Ann Anna Anne Annie
-Arabella Augusta Barbara Beatrice Bella Bertha Betsy Betty Blanche Bridget Caroline Catherine Cecilia Cecily Charlotte
-Clara Clarissa Constance Cora Cynthia Daisy Diana Dinah Dora Dorothea Dorothy Edith Eleanor Elinor Eliza Elizabeth Ella
-Ellen Elsie Emily Emma Esther Ethel Eugenia Eve Evelyn Fanny Flora Florence Frances Georgiana Georgina Gertrude Grace
-Hannah Harriet Helen Henrietta Hester Honoria Isabel Isabella Jane Janet Jemima Jenny Jessie Joan Josephine Judith Julia
-Juliet Katherine Katharine Kathleen Kate Kitty Laura Letitia Lilian Lily Louisa Lucy Lydia Mabel Madeline Margaret Maria Marian Marianne
-Martha Mary Matilda Maud Meg Mildred Minnie Miriam Molly Nancy Nell Nelly Nora Olive Olivia Pamela Patience Penelope
-Phoebe Polly Priscilla Rachel Rebecca Rose Rosamond Ruth Sally Sarah Selina Sophia Sophie Susan Sybil Theresa Ursula
-Victoria Violet Winifred Edna Adele Mariana Rosalind Leah Lizzy Lizzie Eliza Marilla Diana Ruby Josie Tillie Kitty
-Daisy Margery Madge Carrie Hetty Bessie Jo Beth Amy Lotty Susie Sue Tilly Becky Jenny Effie Sibyl Helena Imogen""".split())
-MALE_NAMES = frozenset("""Aaron Abraham Adam Albert Alexander Alfred Algernon Ambrose Andrew Anthony Archibald Arthur
-Augustus Basil Benjamin Bertram Charles Christopher Clement Cyril Daniel David Dick Donald Douglas Edgar Edmund Edward
-Edwin Ernest Eugene Felix Ferdinand Francis Frank Frederick George Gerald Gilbert Godfrey Gregory Guy Harold Harry Henry
-Herbert Horace Hubert Hugh Humphrey Isaac Jack Jacob James Jasper Jeremy Jim Joe John Jonathan Joseph Joshua Julian
-Lawrence Leonard Lewis Lionel Louis Luke Malcolm Mark Martin Matthew Maurice Michael Nathaniel Ned Nicholas Noah Oliver
-Oscar Patrick Paul Percy Peter Philip Ralph Raymond Reginald Richard Robert Roger Ronald Rupert Samuel Sidney Simon
-Stephen Thomas Timothy Tom Tony Valentine Victor Vincent Walter William Will Willoughby Fitzwilliam Cecil Freddy Ronny
-Matthew Gilbert Davy Jem Bill Bob Fred Sam Teddy Ted Charley Charlie Harry Hal Dorian Ebenezer Edmond Gabriel Ivan
-Alexis Sergei Pyotr Nikolai Hamilton Rodney Wilfred Sebastian Theodore Lucas Felix Mortimer Clarence""".split())
+_GIVEN = {row[0]: row[1] for f in ("given_names.tsv", "given_names_extra.tsv") for row in _rows(f)}
+#: Given names by the gender they show; a tie-breaker where the book's own titles and pronouns do not decide.
+FEMALE_NAMES = frozenset(n for n, g in _GIVEN.items() if g == "F")
+MALE_NAMES = frozenset(n for n, g in _GIVEN.items() if g == "M")
+#: Given names of either gender ("Francis" / "Frances" aside, "Marion", "Leslie").
+EITHER_NAMES = frozenset(n for n, g in _GIVEN.items() if g == "?")
 
 #: Capitalised words that are never a person's name on their own.
-NOT_NAMES = frozenset("""I I'm I'll I've I'd O Oh Ah Ha Yes No Mr Mrs Miss Sir Madam Lord Lady God Heaven Heavens Christ Jesus
-Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August September
-October November December Christmas Easter English French German Italian Spanish Russian American Indian Irish Scotch
-Scottish British European Latin Greek Roman Chapter Volume Book Part The A An Mamma Mama Papa Pa Ma Dear He She It
-His Her Hers Him Its They Them Their We Us Our You Your Yours Me My Mine This That These Those There Here Who What
-Which When Where Why How Not Nor Or If Yet So""".split())
+NOT_NAMES = _words("not_names.txt")
+#: Words that make a run of capitalised words a place or a thing ("Baker Street", "the Admiral Benbow Inn").
+PLACE_WORDS = _words("place_words.txt")
+#: Days and months: not a name alone, a surname after a title ("Mrs. March").
+CALENDAR_WORDS = _words("calendar_words.txt")
+#: Prepositions of place: a capitalised word mostly after them ("in Bombay", "near Lincoln") is a place.
+LOCATIVES = frozenset("in into near across through throughout within towards toward beyond outside".split())
+#: "at Mau", "from Bombay": half the weight of "in Bombay" (people are spoken to and of too).
+WEAK_LOCATIVES = frozenset("at from to".split())
+#: One title, however written: "Doctor Aziz" is "Dr. Aziz".
+SAME_TITLE = {"Doctor": "Dr", "Mister": "Mr", "Capt": "Captain", "Col": "Colonel", "Prof": "Professor",
+              "Reverend": "Rev", "Lieut": "Lieutenant", "Sergt": "Sergeant", "Saint": "St"}

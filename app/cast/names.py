@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read through this module too)
-    ABBREVIATED, DIMINUTIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, SHORT_FOR, TITLES,
+    ABBREVIATED, CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
+    SHORT_FOR, TITLES,
 )
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
-_TOKEN = r"(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
+_TOKEN = r"(?:St\.?\s+)?(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
 #: A run of capitalised words, maybe after a title: "Mr. Bennet", "Elizabeth Bennet", "Lady Catherine de Bourgh".
 MENTION = re.compile(
     rf"\b(?:(?P<title>{_TITLE_RE})\.?\s+)?(?P<name>{_TOKEN}(?:\s+(?:(?:de|van|von|du|de la|le|St\.)\s+)?{_TOKEN}){{0,3}})"
@@ -69,7 +70,7 @@ class Person:
     @property
     def has_given_name(self) -> bool:
         """A known given name among this person's names ("Lucy", "Tom"): a person, not a place."""
-        return any(tok in FEMALE_NAMES or tok in MALE_NAMES or tok in SHORT_FOR
+        return any(tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES or tok in SHORT_FOR
                    for (_, tokens) in self.forms for tok in tokens[:1])
 
     @property
@@ -85,8 +86,11 @@ class Person:
         return [form_text(*f) for f, _ in self.forms.most_common()]
 
 
-def _title_key(raw: str | None) -> str | None:
-    return raw.rstrip(".") if raw else None
+def title_key(raw: str | None) -> str | None:
+    if not raw:
+        return None
+    title = raw.rstrip(".")
+    return SAME_TITLE.get(title, title)
 
 
 def sentence_start(text: str, i: int) -> bool:
@@ -98,8 +102,10 @@ def sentence_start(text: str, i: int) -> bool:
 
 
 def split_mention(m: re.Match) -> tuple[str | None, tuple[str, ...]]:
-    title = _title_key(m.group("title"))
-    tokens = tuple(t for t in m.group("name").split() if t[0].isupper() and t != "St.")
+    title = title_key(m.group("title"))
+    # "St. John" is one given name (a saint's), not "St" and "John".
+    name = re.sub(r"\bSt\.?\s+(?=[A-Z])", "St.\x00", m.group("name"))
+    tokens = tuple(t.replace("\x00", " ") for t in name.split() if t[0].isupper() and t != "St.")
     return title, tokens
 
 
@@ -144,14 +150,14 @@ class Roster:
         hit = self._by_form.get((None, tokens))
         if hit:
             return hit
-        for key in (tokens[0], tokens[-1], SHORT_FOR.get(tokens[0], ""), SHORT_FOR.get(tokens[-1], "")):
+        for key in (tokens[0], tokens[-1], *SHORT_FOR.get(tokens[0], ()), *SHORT_FOR.get(tokens[-1], ())):
             if key in self._by_token:
                 return self._by_token[key]
         return None
 
     def by_title(self, word: str) -> Person | None:
         """Return the person a bare title names ("the Inspector", "the Colonel"), if one person has it."""
-        return self._by_title.get(word.lower())
+        return self._by_title.get((title_key(word.capitalize()) or "").lower())
 
     def mentions(self, text: str) -> Iterable[tuple[int, int, Person]]:
         """Yield (start, end, person) for each name in text that names a known person."""
@@ -185,9 +191,17 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
     after_the: Counter = Counter()
     midsentence: Counter = Counter()
     votes: dict[tuple, Counter] = {}
+    #: Mentions right after a preposition of place ("in Bombay"), per word.
+    located: Counter = Counter()
     for text in texts:
         for m in MENTION.finditer(text):
             title, tokens = split_mention(m)
+            if not title and len(tokens) == 1:
+                before = text[max(0, m.start() - 12):m.start()].split()
+                if before and before[-1].lower() in LOCATIVES:
+                    located[tokens[0]] += 2
+                elif before and before[-1].lower() in WEAK_LOCATIVES:
+                    located[tokens[0]] += 1
             if not title and sentence_start(text, m.start()):
                 while tokens and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | _COMMON_STARTS):
                     tokens = tokens[1:]
@@ -213,8 +227,23 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
         # A known given name or diminutive is a name unless the book writes it in lower case ("Will", "will");
         # so is a word a speech tag shows speaking ("said Watson"); another capitalised word must be used
         # twice inside a sentence (not only where any word is capitalised).
-        known = tok in FEMALE_NAMES or tok in MALE_NAMES or tok in SHORT_FOR or tok in speaker_tokens
+        known = tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES or tok in SHORT_FOR or tok in speaker_tokens
         return midsentence[tok] >= (0 if known else 2) and lower[tok.lower()] * 5 <= midsentence[tok] + forms[(None, (tok,))]
+
+    def place_like(tok: str) -> bool:
+        """A word the book mostly writes after "in", "near", "through" is a place ("Bombay", "Lincoln")."""
+        if tok in PLACE_WORDS:
+            return True
+        uses = forms[(None, (tok,))]
+        if tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES:
+            return located[tok] >= 4 and located[tok] * 2 >= uses  # "Florence", "Lincoln": places by use alone
+        return located[tok] >= 3 and located[tok] * 3 >= uses
+
+    def after_title(tok: str) -> bool:
+        """After a title, a word is a name unless the book writes it in lower case far more ("Lord. And")."""
+        if tok in NOT_NAMES and tok not in CALENDAR_WORDS:
+            return False
+        return lower[tok.lower()] <= 3 * max(1, midsentence[tok]) or tok in CALENDAR_WORDS
 
     # "the Bateses", "the Miss Thorpes", "the Knightleys": a family, not a person.
     singular = {tok for (_, tokens) in forms for tok in tokens}
@@ -236,7 +265,10 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
                     tokens = tokens[1:]
                 if not tokens or not all(name_like(t) for t in tokens):
                     continue
-        elif any(t in NOT_NAMES for t in tokens):
+            if (title, tokens) not in speakers and (any(t in PLACE_WORDS for t in tokens)
+                                                     or (len(tokens) == 1 and place_like(tokens[0]))):
+                continue  # "England", "Windy Corner", "in Bombay": a place, not a person
+        elif not all(after_title(t) for t in tokens) or any(t in PLACE_WORDS for t in tokens[1:]):
             continue
         kept[(title, tokens)] += n
         kept_votes.setdefault((title, tokens), Counter()).update(votes.get((title, tokens), {}))
@@ -283,6 +315,19 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             continue
         key = (tokens[0], tokens[-1])
         gender = TITLES.get(title) if title else None
+        same_first = [p for k, p in full.items() if k[0] == key[0]]
+        if key not in full and n == 1 and not title and len(same_first) == 1:
+            # Written once beside a full name used more ("Katharine Rodney", a name she might take, beside
+            # "Katharine Hilbery"): the same person, not a new one.
+            add(same_first[0], form, n)
+            continue
+        if key not in full and n <= 2:
+            # "Johnny Bold", written once or twice beside "John Bold" used more, is John Bold; a "Tom Bertram"
+            # the book writes often beside "Sir Thomas Bertram" is his son, not him.
+            short = next((k for k in full if len(k) == 2 and k[1] == key[1] and full[k].count >= 3 * n
+                          and (k[0] in SHORT_FOR.get(key[0], ()) or key[0] in SHORT_FOR.get(k[0], ()))), None)
+            if short is not None:
+                key = short
         if key in full and gender and full[key].gender not in (None, gender):
             key = key + (gender,)  # "Mrs. John Knightley" is John Knightley's wife
         if key not in full:
@@ -296,7 +341,7 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         if len(tokens) != 1 or not title:
             continue
         tok, gender = tokens[0], TITLES.get(title)
-        by_first = [p for p in full.values() if p.first == SHORT_FOR.get(tok, tok) and _fits(p, gender)]
+        by_first = [p for p in full.values() if p.first in (tok, *SHORT_FOR.get(tok, ())) and _fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
         by_last = [p for p in full.values() if p.last == tok and (p.gender == gender if gender else True)]
         target = None
@@ -320,9 +365,9 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         if len(tokens) != 1 or title:
             continue
         tok = tokens[0]
-        given = SHORT_FOR.get(tok, tok)
+        given = SHORT_FOR.get(tok, ())
         # "Tom" is Tom Bertram before Sir Thomas: a name as written first, its long form only failing that.
-        by_first = [p for p in people if p.first == tok] or [p for p in people if p.first == given]
+        by_first = [p for p in people if p.first == tok] or [p for p in people if p.first in given]
         by_last = [p for p in people if p.last == tok]
         if by_first:
             target = max(by_first, key=lambda p: p.count)

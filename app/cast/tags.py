@@ -96,7 +96,9 @@ def _tag(m: re.Match) -> Tag | None:
             return None
         if gender or (words[0] == "the" and noun == words[-1]):
             # "the surgeon", "the landlord": a part in the story with no name; it gets a voice of its own.
-            return Tag("role", " ".join(words), gender, verb)
+            # "the postmaster testily": the adverb is the delivery, not the part.
+            part = [w for k, w in enumerate(words) if k < 2 or not w.endswith("ly")]
+            return Tag("role", " ".join(part), gender, verb)
     return None
 
 

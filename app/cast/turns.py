@@ -39,6 +39,12 @@ class Turn:
     continues: bool = False
     #: The person last named before this turn (not in its quotes): the last resort.
     recent: Person | None = None
+    #: The people the paragraph's narration names, in order (features of the ranker).
+    local: list[Person] = field(default_factory=list)
+    #: The people named or speaking lately, most recent first, before this turn.
+    history: list[Person] = field(default_factory=list)
+    #: The gender of a "he"/"she" tag of the turn, None when it has none.
+    gender: str | None = None
 
 
 def other_party(conv: list[Turn], i: int, person: Person | None, step: int, dist: int) -> tuple[Person | None, str]:

@@ -36,8 +36,19 @@ class Assignment:
     notes: tuple[str, ...] = field(default=())
 
 
-def auto_cast(cast: Cast, offer: Offer) -> Assignment:
-    """Return a distinct voice for each character of `cast` from `offer` (most lines first)."""
+#: Of N distinct voices, this many at most are kept for the minor characters to share (one per gender).
+SHARED_BY_GENDER = ("F", "M")
+
+
+def auto_cast(cast: Cast, offer: Offer, limit: int | None = None) -> Assignment:
+    """Return a voice for each character of `cast` from `offer` (most lines first).
+
+    limit (--cast-voices N): at most N distinct voices. When characters outnumber the voices, the
+    characters with most lines get one each and the others share a voice or two kept by gender, so that
+    no two major characters sound alike and the minor ones do not take a major one's voice.
+    """
+    if limit is not None and limit < 1:
+        raise ValueError("--cast-voices needs at least 1 voice")
     characters = sorted(cast.characters, key=lambda c: -c.lines)
     if not characters:
         return Assignment(CastFile(None, ()), ("The book has no attributed dialogue: one narrator reads it",))
@@ -48,6 +59,11 @@ def auto_cast(cast: Cast, offer: Offer) -> Assignment:
         return Assignment(CastFile(None, ()), (
             "The model offers no voice a character could take (no presets, no voice design, no clips in the "
             "voices folder): write a cast file with clone = \"voices/NAME.wav\" per character",))
+    if limit is not None:
+        pool = pool[:limit]
+    if len(characters) > len(pool) >= 3:
+        entries, shared, notes = _majors_and_minors(characters, pool)
+        return Assignment(CastFile(None, tuple(entries)), tuple(notes))
     entries, shared = _match(characters, pool)
     notes = []
     if shared:
@@ -110,3 +126,23 @@ def _match(characters: list[Character], pool: list[tuple[VoiceEntry, str | None]
             shared += 1
         entries.append((c.name, entry))
     return entries, shared
+
+
+def _majors_and_minors(characters: list[Character], pool: list[tuple[VoiceEntry, str | None]]):
+    """Keep a voice per gender for the minor characters; give the others, one each, to the majors."""
+    kept: dict[str | None, tuple[VoiceEntry, str | None]] = {}
+    rest = list(pool)
+    for gender in SHARED_BY_GENDER:
+        # The last voice of that gender (or of none) in the pool: the majors keep the best ones.
+        at = next((i for i in range(len(rest) - 1, -1, -1) if rest[i][1] in (gender, None)), None)
+        if at is not None and len(rest) > 2:
+            kept[gender] = rest.pop(at)
+    majors, minors = characters[:len(rest)], characters[len(rest):]
+    entries, _ = _match(majors, rest)
+    shares = list(kept.values())
+    for n, c in enumerate(minors):
+        entry = kept.get(c.gender) or shares[n % len(shares)]
+        entries.append((c.name, entry[0]))
+    notes = [f"{len(pool)} distinct voices: the {len(majors)} characters with most lines have one each; the "
+             f"{len(minors)} others share {len(shares)} voice{'s' if len(shares) != 1 else ''} by gender"]
+    return entries, len(minors), notes

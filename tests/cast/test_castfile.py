@@ -82,6 +82,24 @@ def test_auto_on_one_piper_voice_gives_distinct_rates_around_the_narrators():
     assert len(set(rates)) == 6 and 1.0 not in rates and all(0.5 <= r <= 2 for r in rates)
 
 
+def test_cast_voices_n_gives_the_top_speakers_their_own_and_the_minor_ones_share_by_gender():
+    offer = voices.Offer(presets=tuple((f"V{i}", None, "F" if i % 2 else "M") for i in range(10)))
+    people = [(f"P{i}", "F" if i % 3 == 0 else "M", 100 - i) for i in range(12)]
+    result = voices.auto_cast(_cast(*people), offer, 5)
+    chosen = dict(result.cast.characters)
+    voiced = {name: entry.voice for name, entry in chosen.items()}
+    assert len(set(voiced.values())) == 5  # --cast-voices 5: five distinct voices in all
+    majors = [f"P{i}" for i in range(3)]
+    minors = [f"P{i}" for i in range(3, 12)]
+    # The three who speak most sound unlike each other and unlike every minor character.
+    assert len({voiced[m] for m in majors}) == 3
+    assert not {voiced[m] for m in majors} & {voiced[m] for m in minors}
+    # Minor characters share one voice per gender.
+    by_gender = {g: {voiced[f"P{i}"] for i in range(3, 12) if ("F" if i % 3 == 0 else "M") == g} for g in "FM"}
+    assert len(by_gender["F"]) == 1 and len(by_gender["M"]) == 1 and by_gender["F"] != by_gender["M"]
+    assert any("share" in note for note in result.notes)
+
+
 def test_auto_on_a_design_model_writes_a_distinct_description_per_character():
     chosen = dict(voices.auto_cast(_cast(*[(f"P{i}", "F" if i % 2 else "M", 10 - i) for i in range(12)]),
                                    voices.Offer(design=True)).cast.characters)

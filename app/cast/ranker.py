@@ -1,0 +1,181 @@
+"""A learned ranker over the candidate speakers of a conversation's turn: the rules' answers are its features.
+
+After the rules have filled every turn (attribution.py, turns.py), each turn's candidates are the people
+about: the rules' choice, its own tags' people, the speakers of the turns around it, those addressed, the
+person the narration is about, those named lately. Each candidate gets a feature row (below) and a logistic
+model scores it; the best replaces the rules' choice for the turn's quotes that no explicit tag settles.
+
+The weights are app/cast/data/ranker.json, trained on PDNC's tuning half by scripts/train_cast_ranker.py
+(which reproduces the file from the corpus). Plain Python at run time: no dependency, no download.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from importlib import resources
+
+from app.cast.names import Person
+from app.cast.turns import Said, Turn
+
+#: The feature names, in the order of a row (the model file lists them too, and must agree).
+FEATURES = (
+    "rule", "rule_explicit", "rule_anaphoric", "rule_turn", "rule_vocative", "rule_guess", "rule_conf",
+    "own_explicit", "own_anaphoric", "prev1", "prev2", "next1", "next2", "prev_addressed", "addressed_here",
+    "named_here", "beat", "local", "recency", "in_history", "gender_match", "gender_mismatch", "narrator",
+    "mentions", "share", "continues_prev", "personal", "role", "first_turn", "prev1_is_prev2",
+)
+_INDEX = {name: i for i, name in enumerate(FEATURES)}
+#: Candidates per turn, at most (the nearest sources first).
+MAX_CANDIDATES = 10
+
+
+@dataclass
+class Candidates:
+    """One turn's candidate speakers and their feature rows."""
+
+    turn: Turn
+    people: list[Person]
+    rows: list[list[float]]
+
+
+class Ranker:
+    """A logistic model over FEATURES: score(row) = w . row + b."""
+
+    def __init__(self, weights: list[float], bias: float):
+        if len(weights) != len(FEATURES):
+            raise ValueError(f"the ranker has {len(weights)} weights for {len(FEATURES)} features")
+        self.weights = weights
+        self.bias = bias
+
+    @classmethod
+    def shipped(cls) -> "Ranker | None":
+        """Return the model shipped in app/cast/data/ranker.json, or None when there is none."""
+        path = resources.files("app.cast") / "data" / "ranker.json"
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if tuple(data["features"]) != FEATURES:
+            return None  # a model for other features: the rules alone
+        return cls([float(w) for w in data["weights"]], float(data["bias"]))
+
+    def score(self, row: list[float]) -> float:
+        """Return the candidate's score (a logit: the model is a softmax over one turn's candidates)."""
+        return self.bias + sum(w * x for w, x in zip(self.weights, row))
+
+    def choose(self, rows: list[list[float]]) -> tuple[int, float]:
+        """Return the best candidate's index and its probability among the turn's candidates."""
+        scores = [self.score(row) for row in rows]
+        top = max(scores)
+        exps = [math.exp(max(-30.0, z - top)) for z in scores]
+        best = scores.index(top)
+        return best, exps[best] / sum(exps)
+
+
+def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Person, first_person: bool,
+               mentions: dict[int, int], share: dict[int, float], personal) -> Candidates:
+    """Return turn p's candidate speakers with their feature rows."""
+    turn = conv[p]
+    said = lambda k: conv[k].said.person if 0 <= k < len(conv) and conv[k].said else None  # noqa: E731
+    people: list[Person] = []
+
+    def add(person: Person | None) -> None:
+        if person is not None and person not in people and len(people) < MAX_CANDIDATES:
+            people.append(person)
+
+    add(turn.said.person if turn.said else None)
+    for s in own:
+        add(s.person if s else None)
+    for k in (p - 1, p - 2, p + 1, p + 2):
+        add(said(k))
+    for person in (conv[p - 1].addressed if p else []):
+        add(person)
+    add(turn.beat)
+    for person in reversed(turn.local):
+        add(person)
+    for person in turn.history:
+        add(person)
+    if first_person:
+        add(narrator)
+    rule = turn.said
+    history = turn.history
+    rows = []
+    for person in people:
+        row = [0.0] * len(FEATURES)
+
+        def put(name: str, value: float = 1.0) -> None:
+            row[_INDEX[name]] = value
+        if rule is not None and rule.person is person:
+            put("rule")
+            put({"explicit": "rule_explicit", "anaphoric": "rule_anaphoric", "turn-taking": "rule_turn",
+                 "vocative": "rule_vocative"}.get(rule.method, "rule_guess"))
+            put("rule_conf", rule.confidence)
+        for s in own:
+            if s is not None and s.person is person:
+                put("own_explicit" if s.method == "explicit" else "own_anaphoric")
+        for name, k in (("prev1", p - 1), ("prev2", p - 2), ("next1", p + 1), ("next2", p + 2)):
+            if said(k) is person:
+                put(name)
+        if p and person in conv[p - 1].addressed:
+            put("prev_addressed")
+        if person in turn.addressed:
+            put("addressed_here")
+        if person in turn.named:
+            put("named_here")
+        if turn.beat is person:
+            put("beat")
+        if person in turn.local:
+            put("local")
+        if person in history:
+            put("in_history")
+            put("recency", 1.0 / (1 + history.index(person)))
+        if turn.gender and person.gender:
+            put("gender_match" if person.gender == turn.gender else "gender_mismatch")
+        if person is narrator:
+            put("narrator")
+        put("mentions", math.log1p(mentions.get(id(person), 0)) / 5)
+        put("share", share.get(id(person), 0.0))
+        if turn.continues and said(p - 1) is person:
+            put("continues_prev")
+        if person is not narrator and personal(person):
+            put("personal")
+        if not person.first and not person.last and person is not narrator:
+            put("role")
+        if p == 0:
+            put("first_turn")
+        if said(p - 1) is not None and said(p - 1) is said(p - 2):
+            put("prev1_is_prev2")
+        rows.append(row)
+    return Candidates(turn, people, rows)
+
+
+def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | None, log: list | None,
+               narrator: Person) -> None:
+    """Score every turn's candidates on the rules' fill, then set each turn's speaker to the best."""
+    mentions: dict[int, int] = {id(p): p.count for p in attributor.roster.people}
+    lines: dict[int, int] = {}
+    for turn in attributor.turns:
+        if turn.said is not None and turn.said.person is not None:
+            lines[id(turn.said.person)] = lines.get(id(turn.said.person), 0) + 1
+    most = max(lines.values(), default=1)
+    share = {k: v / most for k, v in lines.items()}
+    found = []
+    for conv in conversations:
+        for p in range(len(conv)):
+            own = [attributor.results[i] for i in conv[p].quotes]
+            found.append(candidates(conv, p, own, narrator, attributor.first_person, mentions, share,
+                                    attributor._personal))
+    if log is not None:
+        log.extend(found)
+    if ranker is None:
+        return
+    for c in found:
+        if not c.people:
+            continue
+        best, probability = ranker.choose(c.rows)
+        rule = c.turn.said
+        if rule is not None and rule.person is c.people[best]:
+            continue
+        # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its
+        # confidence stays under the bar the optional language model is asked above (0.8).
+        c.turn.said = Said(c.people[best], "ranked", round(min(0.7, probability * 0.7), 2))
