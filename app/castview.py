@@ -11,13 +11,13 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from app import settings as settings_mod
+from app.core import settings as settings_mod
 from app.backends.base import Backend, VoiceOptions
 from app.book.model import Book
 from app.book.normalize import is_speakable
 from app.book.spoken import Speaker
 from app.convert import ConvertRequest, build_backend, read_book
-from app.errors import InputError, ServerUnavailable, environment_error
+from app.core.errors import InputError, ServerUnavailable, environment_error
 from app.pipeline import events as ev
 
 
@@ -62,7 +62,7 @@ def find_book_cast(req: ConvertRequest, book: Book | None = None, listener: ev.L
     A Markdown book with speaker marks (--export-text's) has the cast its marks say;
     any other book, the one found in its text (app/cast).
     """
-    from app.book.mdrender import speaker_marks
+    from app.book.formats.mdrender import speaker_marks
     from app.cast import find_cast
     from app.cast.marks import cast_from_marks
 
@@ -82,9 +82,9 @@ def find_book_cast(req: ConvertRequest, book: Book | None = None, listener: ev.L
 
 def refine_cast(req: ConvertRequest, book: Book, cast, listener: ev.Listener = ev.ignore):
     """Return `cast` with the unsure attributions asked of the language model at `req.cast_llm`."""
-    from app import paths
+    from app.core import paths
     from app.cast import llm
-    from app.urls import check_server_url
+    from app.core.urls import check_server_url
 
     url = check_server_url(req.cast_llm, what="--cast-llm")
     client = llm.ChatClient(url, paths.cache_dir() / "cast-llm")
@@ -106,7 +106,7 @@ def export_cast(req: ConvertRequest, path: Path) -> Path:
     import json
 
     from app.cast.export import cast_to_json
-    from app.files import write_bytes_atomic
+    from app.core.files import write_bytes_atomic
 
     book = read_book(req)
     cast = find_book_cast(req, book)
@@ -135,7 +135,7 @@ def cast_file_for(req: ConvertRequest, cast, backend: Backend, listener: ev.List
         listener(ev.Message(f"Piper has one voice here ({backend.voice_name}): characters differ only by speed "
                             f"and delivery; install another voice or a multi-speaker one for distinct voices "
                             f"(--list-voices)"))
-    assignment = voices.auto_cast(cast, offer)  # the backend's VoiceOffer is the cast's Offer (app/voiceoffer.py)
+    assignment = voices.auto_cast(cast, offer)  # the backend's VoiceOffer is the cast's Offer (app/core/voiceoffer.py)
     for note in assignment.notes:
         listener(ev.Message(note))
     return assignment.cast

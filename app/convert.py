@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from app import options as options_mod
-from app import settings as settings_mod
+from app.core import settings as settings_mod
 from app.audio.ffmpeg import ffmpeg_exe
 from app.backends import create_backend, warm_backend
 from app.backends.base import Backend
@@ -22,7 +22,7 @@ from app.book.export_text import write_markdown
 from app.audio.cover import read_cover
 from app.book.model import Book, Chapter
 from app.book.spoken import Speaker, base_code, display_name
-from app.errors import ConfigError, InputError, environment_error
+from app.core.errors import ConfigError, InputError, environment_error
 from app.pipeline import events as ev
 from app.output.formats import parse_formats, sibling_outputs
 from app.pipeline import outpath

@@ -7,8 +7,8 @@ import time
 from typing import TextIO
 
 from app.pipeline import events as ev
-from app.plural import plural
-from app.redact import redact
+from app.core.plural import plural
+from app.core.redact import redact
 
 
 def hms(seconds: float) -> str:

@@ -23,7 +23,7 @@ def main() -> None:
     ap.add_argument("--book", type=Path, default=NOVEL)
     ap.add_argument("--runs", type=int, default=2)
     args = ap.parse_args()
-    from app import settings as settings_mod
+    from app.core import settings as settings_mod
     from app.convert import ConvertRequest, build_backend, prepare
 
     conf = settings_mod.load()

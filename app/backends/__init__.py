@@ -9,7 +9,7 @@ import importlib
 from typing import Literal
 
 from app.backends.base import Backend, BackendOptions, VoiceOptions
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 BackendName = Literal["piper", "sglomni"]
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from app.voiceoffer import VoiceOffer
+from app.core.voiceoffer import VoiceOffer
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ class Backend(ABC):
         A backend that speaks in one voice only raises ConfigError; `voice` equal to the
         run's own voice must give identity() itself, so a cast keeps the narration's cache.
         """
-        from app.errors import ConfigError
+        from app.core.errors import ConfigError
 
         raise ConfigError(f"The {self.name} backend speaks in one voice only: it cannot read a cast",
                           hint="Run without --cast")
@@ -151,7 +151,7 @@ class Backend(ABC):
         each sentence starts at in that WAV, which makes read-along timing
         exact; others return None.
 
-        Raise app.errors.BackendError (or a subclass) on failure; set
+        Raise app.core.errors.BackendError (or a subclass) on failure; set
         `.transient` on errors worth retrying. Must be thread-safe when
         `concurrency` > 1.
         """

@@ -11,7 +11,7 @@ import os
 import stat
 from pathlib import Path
 
-from app.errors import BookNotFound, CorruptBook, InputError
+from app.core.errors import BookNotFound, CorruptBook, InputError
 
 #: TXT/Markdown/HTML files larger than this are refused (a long novel is ~2 MB).
 MAX_TEXT_BYTES = 64 * 1024 * 1024

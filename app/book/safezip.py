@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
-from app.errors import CorruptBook
+from app.core.errors import CorruptBook
 
 _HINT = "Use a clean copy of the book, or convert it again with Calibre"
 

@@ -1,6 +1,6 @@
 """The cast a Markdown file written by --export-text says: each marked quotation's speaker.
 
-The marks (app/book/mdrender.py SPEAKER_MARK) are found again in the book read from
+The marks (app/book/formats/mdrender.py SPEAKER_MARK) are found again in the book read from
 the file, in order: each is looked for after the previous one, so a line the user
 corrected is found where it stands. The marks are the user's word: a quotation
 without one is the narrator's. The marks say who, not how: each marked quotation's

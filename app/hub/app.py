@@ -7,8 +7,8 @@ from typing import Callable
 from textual.app import App
 from textual.binding import Binding
 
-from app import settings as settings_mod
-from app.errors import AudiobookError
+from app.core import settings as settings_mod
+from app.core.errors import AudiobookError
 from app.hub.menu import MainMenu
 from app.hub.modals import MODAL_CSS, ConfirmModal
 

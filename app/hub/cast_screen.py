@@ -16,7 +16,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Static
 
 from app.castview import CastView, cast_view, preview_line
 from app.convert import ConvertRequest
-from app.errors import AudiobookError
+from app.core.errors import AudiobookError
 from app.hub.threads import ui
 
 

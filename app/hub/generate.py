@@ -15,7 +15,7 @@ from textual.widgets import (Button, Checkbox, Footer, Header, Input, Label, Opt
 from textual.widgets.option_list import Option
 
 from app.convert import ConvertRequest, read_book
-from app.errors import AudiobookError
+from app.core.errors import AudiobookError
 from app.output.formats import DESCRIPTIONS, FORMATS, parse_formats
 from app import options as options_mod
 from app.backends.sglomni import manage

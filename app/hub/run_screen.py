@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, RichLog, Static
 
 from app.convert import ConvertRequest, StopControl, convert, read_book
-from app.errors import AudiobookError, Cancelled
+from app.core.errors import AudiobookError, Cancelled
 from app.hub.modals import ClampModal
 from app.hub.threads import ask_from_thread, ui
 from app.pipeline import events as ev

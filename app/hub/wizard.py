@@ -9,9 +9,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, RichLog, Static
 
-from app import paths
-from app import settings as settings_mod
-from app.errors import AudiobookError
+from app.core import paths
+from app.core import settings as settings_mod
+from app.core.errors import AudiobookError
 from app.backends.sglomni import manage
 from app.hub.threads import ui
 

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from app.audio import wav as wavinfo
 from app.backends.base import Backend
-from app.errors import BackendError, Cancelled, ServerBusy, ServerError
+from app.core.errors import BackendError, Cancelled, ServerBusy, ServerError
 from app.pipeline.adaptive import InFlightLimit
 from app.pipeline.plan import PlannedChunk
 from app.pipeline.problems import ProblemLog

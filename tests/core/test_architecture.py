@@ -42,7 +42,7 @@ def test_backends_use_nothing_above_them():
 
 def test_backends_never_read_settings():
     """Backends get their options resolved (app.options); the settings file is not theirs to read."""
-    assert _offenders("backends", ("app.settings",)) == []
+    assert _offenders("backends", ("app.core.settings",)) == []
 
 
 #: The one door into sglomni for both faces, and the package itself (an empty __init__).
@@ -57,8 +57,8 @@ def _past_the_door(paths: list[Path], root: Path = APP) -> list[str]:
 
 
 def test_hub_and_cli_reach_sglomni_only_through_manage():
-    faces = sorted((APP / "hub").glob("*.py")) + sorted(APP.glob("cli*.py"))
-    assert (APP / "cli.py") in faces and (APP / "hub" / "servers.py") in faces
+    faces = sorted((APP / "hub").glob("*.py")) + sorted((APP / "cli").glob("*.py"))
+    assert (APP / "cli" / "entry.py") in faces and (APP / "hub" / "servers.py") in faces
     assert _past_the_door(faces) == []
     assert "import" not in (APP / "backends" / "sglomni" / "__init__.py").read_text(), "keep the package empty"
 
@@ -89,13 +89,13 @@ def test_only_proc_starts_subprocesses():
                 "os.system(", "os.popen(", "os.spawn", "os.exec", "create_subprocess_")
     users = sorted(p.relative_to(APP).as_posix() for p in _our_files(APP)
                    if any(s in p.read_text() for s in starters))
-    assert users == ["proc.py"], users
+    assert users == ["core/proc.py"], users
 
 
-def test_only_the_sglomni_http_module_imports_httpx():
+def test_only_the_http_door_imports_httpx():
     users = sorted(p.relative_to(APP).as_posix() for p, names in _imports(APP).items()
                    if any(n == "httpx" or n.startswith("httpx.") for n in names))
-    assert users == ["backends/sglomni/http.py"], users
+    assert users == ["core/http.py"], users
 
 
 def test_no_shell_true_and_no_unsafe_yaml():

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from app import settings
-from app.errors import ConfigError
+from app.core import settings
+from app.core.errors import ConfigError
 from tests.faults.conftest import error_line
 from tests.faults.test_interrupts import tiny_disk  # noqa: F401  (fixture)
 from tests.pipeline.helpers import write_txt_book

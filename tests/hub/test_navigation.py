@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from app import paths
+from app.core import paths
 from app.hub.app import HubApp
 from app.hub.configure import BackendsMenu, ConfigureScreen
 from app.hub.generate import GenerateScreen

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from app import paths, settings
+from app.core import paths, settings
 from app.hub.app import HubApp
 from app.hub.menu import MainMenu
 from app.hub.modals import UnsavedModal

@@ -20,7 +20,7 @@ def test_the_asr_model_setting_picks_the_managed_listener_and_the_option_wins():
 
     from app.backends.sglomni.asr import ManagedTranscriber, ServerTranscriber
     from app.convert import ConvertRequest, verify_settings
-    from app.settings import Settings
+    from app.core.settings import Settings
 
     backend, book = SimpleNamespace(name="sglomni"), SimpleNamespace(language="en")
     conf = Settings(asr_model="whisper_large_v3_turbo")

@@ -18,8 +18,8 @@ from typing import Any
 
 from app.backends.base import Backend, BackendOptions, VoiceOffer, VoiceOptions
 from app.backends.piper import voices
-from app.errors import BackendError, ConfigError, environment_error
-from app.files import sha256_file
+from app.core.errors import BackendError, ConfigError, environment_error
+from app.core.files import sha256_file
 
 #: The voice used without --voice (its package is a dependency of the app).
 BUNDLED_VOICE = voices.DEFAULT_VOICE

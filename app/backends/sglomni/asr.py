@@ -16,8 +16,8 @@ import threading
 from pathlib import Path
 
 from app.backends.sglomni.catalog import ModelSpec
-from app.backends.sglomni.http import Endpoint, Timeouts, parse_json, safe_url
-from app.errors import ServerError
+from app.core.http import Endpoint, Timeouts, parse_json, safe_url
+from app.core.errors import ServerError
 from app.listen.transcript import Segment, Transcript
 
 TRANSCRIPTIONS = "/v1/audio/transcriptions"

@@ -13,9 +13,9 @@ from app.backends.sglomni.procgroup import group_alive
 from app.listen import clip as clip_transcript
 from app.backends.sglomni.clipcheck import check_clip
 from app.backends.sglomni.endpoints import EndpointPool
-from app.backends.sglomni.http import Endpoint, Timeouts
-from app.errors import ConfigError, InputError, ServerUnavailable
-from app.files import sha256_file
+from app.core.http import Endpoint, Timeouts
+from app.core.errors import ConfigError, InputError, ServerUnavailable
+from app.core.files import sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +174,7 @@ class SglomniBackend(Backend):
 
     def voice_offer(self) -> VoiceOffer:
         """Return the model's presets (with gender), whether it designs voices, and clips it could clone."""
-        from app import paths
+        from app.core import paths
 
         takes_instructions = self.spec.request.instructions in (catalog.TAKES, catalog.REQUIRED)
         presets = tuple((name, None, self.spec.preset_genders.get(name)) for name in self.spec.preset_voices

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from app.backends.sglomni.spec import (  # noqa: F401  (re-exported: the catalog's types)
     IGNORED, REFUSED, REQUIRED, TAKES, ModelSpec, PipRecipe, RequestFields, SystemPackage,
 )
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
 

@@ -19,12 +19,12 @@ from urllib.parse import urlsplit
 
 from app.backends.base import VoiceOptions
 from app.backends.sglomni.catalog import ModelSpec
-from app.backends.sglomni.http import Endpoint, parse_json, safe_url
+from app.core.http import Endpoint, parse_json, safe_url
 from app.audio.bounds import max_answer_bytes, max_speech_seconds
 from app.backends.sglomni.requests import build_payload, language_name  # noqa: F401 - re-exported
 from app.audio.wav import WavInfo, read_info, validate_wav_bytes
-from app.errors import BackendError, BadAudio, OutputError, ServerError
-from app.files import sha256_file
+from app.core.errors import BackendError, BadAudio, OutputError, ServerError
+from app.core.files import sha256_file
 
 log = logging.getLogger(__name__)
 

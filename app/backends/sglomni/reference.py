@@ -15,8 +15,8 @@ from typing import Any
 
 from app.backends.sglomni import client
 from app.backends.sglomni.catalog import ModelSpec
-from app.backends.sglomni.http import Endpoint
-from app.errors import BackendError
+from app.core.http import Endpoint
+from app.core.errors import BackendError
 
 log = logging.getLogger(__name__)
 

@@ -8,24 +8,24 @@ from app.book.model import Book, ReadOptions
 
 
 def read_epub(path: Path, options: ReadOptions) -> Book:
-    from app.book.epub import read_epub as read
+    from app.book.formats.epub import read_epub as read
 
     return read(path, options=options)
 
 
 def read_text(path: Path, options: ReadOptions) -> Book:
-    from app.book.text import load_text
+    from app.book.formats.txt import load_text
 
     return load_text(path, read_book_bytes(path), options)
 
 
 def read_markdown(path: Path, options: ReadOptions) -> Book:
-    from app.book.text import load_markdown
+    from app.book.formats.txt import load_markdown
 
     return load_markdown(path, read_book_bytes(path), options)
 
 
 def read_html(path: Path, options: ReadOptions) -> Book:
-    from app.book.html import load_html
+    from app.book.formats.html import load_html
 
     return load_html(path, read_book_bytes(path), options)

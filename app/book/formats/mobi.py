@@ -16,7 +16,7 @@ from pathlib import Path
 
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
-from app.errors import CorruptBook, ProtectedBook
+from app.core.errors import CorruptBook, ProtectedBook
 
 _HINT = "Use a clean copy of the book, or convert it with Calibre"
 

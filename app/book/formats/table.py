@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.errors import CorruptBook, ProtectedBook, UnsupportedFormat
+from app.core.errors import CorruptBook, ProtectedBook, UnsupportedFormat
 
 if TYPE_CHECKING:
     from app.book.model import Book, ReadOptions

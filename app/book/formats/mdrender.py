@@ -12,7 +12,7 @@ import re
 
 from markdown_it import MarkdownIt
 
-from app.book.cleanup import CODE_MENTION
+from app.book.narration.cleanup import CODE_MENTION
 
 #: What a listener hears in place of a code block (with the default --code mention).
 CODE_BLOCK_NOTE = CODE_MENTION

@@ -1,22 +1,23 @@
 """The command line's parsers: every flag of `audiobook.py BOOK` and `audiobook.py hub`, with its help.
 
-Kept apart from app/cli.py (the commands and the error boundary) so that each stays small.
+Kept apart from app/cli/entry.py (the commands and the error boundary) so that each stays small.
 """
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from app import __version__, clihelp
+from app import __version__
+from app.cli import helptext
 from app.book.formats.table import suffix_list
 from app.book.model import CODE_CHOICES
 from app.output.formats import format_help
-from app.suggest import SuggestingParser
+from app.cli.suggest import SuggestingParser
 
 
 def build_convert_parser() -> argparse.ArgumentParser:
-    p = SuggestingParser(prog="audiobook.py", usage=clihelp.SYNOPSIS, description=clihelp.DESCRIPTION,
-                         epilog=clihelp.epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = SuggestingParser(prog="audiobook.py", usage=helptext.SYNOPSIS, description=helptext.DESCRIPTION,
+                         epilog=helptext.epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("book", type=Path, nargs="*",
                    help=f"the book file ({suffix_list()}); several, or a folder, convert as one queue "
                         "(with --output DIR/)")

@@ -1,11 +1,11 @@
 """What the command line says about itself: the man-page help of `audiobook.py --help`.
 
-The help's FILES section is written from app.paths at run time, so it names
+The help's FILES section is written from app.core.paths at run time, so it names
 the folders this run would use (AUDIOBOOK_HOME and the other variables applied).
 """
 from __future__ import annotations
 
-from app import paths
+from app.core import paths
 from app.book.formats import FORMATS
 
 SYNOPSIS = """\
@@ -39,7 +39,7 @@ examples:
   audiobook.py book.epub --api-url http://gpu-box:8100   a running sgl-omni server
   audiobook.py cache prune                               free the chunks no book needs"""
 
-#: Exit codes, as app.errors assigns them (tests/core/test_cli_help.py checks both agree).
+#: Exit codes, as app.core.errors assigns them (tests/core/test_cli_help.py checks both agree).
 EXIT_CODES = (
     (0, "done"),
     (1, "a bug (the message says how to report it)"),

@@ -12,7 +12,7 @@ import posixpath
 from urllib.parse import unquote, urlsplit
 
 from app.book.safezip import SafeZip, parse_xml
-from app.errors import CorruptBook
+from app.core.errors import CorruptBook
 
 ENCRYPTION_XML = "META-INF/encryption.xml"
 

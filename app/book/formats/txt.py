@@ -4,16 +4,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from app.book.blocks import Block, split_chapters
-from app.book.cleanup import is_code_block, is_numbered_listing
-from app.book.gutenberg import LICENCE_TITLE, split_text
-from app.book.html import document_blocks, parse_html
-from app.book.mdrender import render_markdown
+from app.book.structure.blocks import Block, split_chapters
+from app.book.narration.cleanup import is_code_block, is_numbered_listing
+from app.book.narration.gutenberg import LICENCE_TITLE, split_text
+from app.book.formats.html import document_blocks, parse_html
+from app.book.formats.mdrender import render_markdown
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text, is_speakable, looks_binary
-from app.book.textheadings import mark_headings
-from app.book.texttable import box_table_rows
-from app.errors import CorruptBook
+from app.book.structure.headings import mark_headings
+from app.book.formats.txttable import box_table_rows
+from app.core.errors import CorruptBook
 
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _BLANK = re.compile(r"\n[ \t\f\v\u00a0]*\n")

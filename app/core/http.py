@@ -1,7 +1,7 @@
 """The only module of the app that makes HTTP requests: one client per endpoint.
 
 Every transport failure and every error status leaves this module as one of
-the app's own errors (app.errors), with a one-line message that says what
+the app's own errors (app.core.errors), with a one-line message that says what
 went wrong and what to do. Modelled on ollama-python's `_request_raw` and
 httpx's explicit `Timeout`/`Limits`.
 """
@@ -17,11 +17,11 @@ from typing import Any
 
 import httpx
 
-from app.backends.sglomni.guard import Call, Guard
-from app.redact import redact
-from app.urls import display_url
+from app.core.httpguard import Call, Guard
+from app.core.redact import redact
+from app.core.urls import display_url
 
-from app.errors import (
+from app.core.errors import (
     AudiobookError,
     BackendError,
     BadAudio,
@@ -120,7 +120,7 @@ def error_for_status(status: int, body: bytes | str, *, url: str) -> BackendErro
 
 
 def safe_url(url: str | httpx.URL) -> str:
-    """Return `url` without credentials, query string or fragment (app.urls.display_url)."""
+    """Return `url` without credentials, query string or fragment (app.core.urls.display_url)."""
     return display_url(url)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from app.book.model import Chapter, ReadOptions
 from app.book.normalize import clean_text
-from app.book.textlines import is_named_heading, leading_number, numbering_restarts
+from app.book.structure.lines import is_named_heading, leading_number, numbering_restarts
 
 #: Headings deeper than this never start a chapter (h4+ are sections).
 MAX_CHAPTER_LEVEL = 3
@@ -149,7 +149,7 @@ def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOption
     read only when it is long enough to be a real unlisted prologue or the options include matter.
     Chapters titled as matter (licence, index) are left out unless the options include them.
     """
-    from app.book.cleanup import body_words, is_matter_title, narration
+    from app.book.narration.cleanup import body_words, is_matter_title, narration
 
     options = options or ReadOptions()
     promoted = not any(1 <= b.level <= MAX_CHAPTER_LEVEL for b in blocks)
@@ -185,7 +185,7 @@ def _fold_title_pages(
     and is dropped; a heading-only group repeating the book's title is the title page and adds
     nothing to the next title.
     """
-    from app.book.cleanup import body_words, is_matter_title
+    from app.book.narration.cleanup import body_words, is_matter_title
 
     out: list[tuple[str | None, list[Block]]] = []
     prefix = ""

@@ -1,6 +1,6 @@
 """`python audiobook.py backends sglomni ...`: the command-line face of manage.py.
 
-It lives beside app/cli.py, not inside the backend: it reads settings (through
+It lives beside app/cli/entry.py, not inside the backend: it reads settings (through
 app.options) and prints, which a backend never does. Every hub view of sglomni
 has its command here (the Servers screen's local and remote status is `status`).
 """
@@ -10,11 +10,11 @@ import argparse
 import sys
 
 from app import options as options_mod
-from app import settings as settings_mod
+from app.core import settings as settings_mod
 from app.backends.sglomni import manage
-from app.plural import plural
-from app.suggest import SuggestingParser
-from app.urls import display_url
+from app.core.plural import plural
+from app.cli.suggest import SuggestingParser
+from app.core.urls import display_url
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
-from app.book.html import parse_html
+from app.book.formats.html import parse_html
 from app.book.normalize import clean_text
 from app.book.safezip import SafeZip, parse_xml, resolve
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import tomli_w
 
-from app import paths
-from app.errors import ConfigError
+from app.core import paths
+from app.core.errors import ConfigError
 
 
 @dataclass

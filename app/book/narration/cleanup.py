@@ -17,7 +17,7 @@ from app.book.model import ReadOptions
 from app.book.normalize import clean_paragraphs, clean_text, is_speakable
 
 if TYPE_CHECKING:
-    from app.book.blocks import Block
+    from app.book.structure.blocks import Block
 
 #: What is said where a code block stands when ReadOptions.code is "mention".
 CODE_MENTION = "Code example."

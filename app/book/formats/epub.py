@@ -11,17 +11,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 
-from app.book.blocks import UNLISTED_MIN_WORDS, Block
-from app.book.cleanup import body_words, is_matter_title, narration, real_title
-from app.book.encryption import refuse_encrypted_text
-from app.book.html import Document, html_document
+from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block
+from app.book.narration.cleanup import body_words, is_matter_title, narration, real_title
+from app.book.formats.epubcrypt import refuse_encrypted_text
+from app.book.formats.html import Document, html_document
 from app.book.model import Book, Chapter, Cover, Metadata, ReadOptions
-from app.book.opfmeta import colophon_year, is_standard_ebooks, read_opf_metadata
+from app.book.formats.epubopf import colophon_year, is_standard_ebooks, read_opf_metadata
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml, resolve
-from app.book.toc import Entry, chapter_entries, children, descendants, local, read_toc
-from app.book.textlines import is_named_heading, leading_number, numbering_restarts
-from app.errors import CorruptBook
+from app.book.formats.epubtoc import Entry, chapter_entries, children, descendants, local, read_toc
+from app.book.structure.lines import is_named_heading, leading_number, numbering_restarts
+from app.core.errors import CorruptBook
 
 _HINT = "Use a clean copy of the book, or convert it again with Calibre"
 _HTML_TYPES = ("application/xhtml+xml", "text/html", "application/xml", "text/xml")
@@ -63,7 +63,7 @@ class _Package:
     ncx_id: str = ""
     cover_id: str = ""
     guide: list[tuple[str, str]] = field(default_factory=list)
-    #: Everything else the metadata says (app/book/opfmeta.py).
+    #: Everything else the metadata says (app/book/formats/epubopf.py).
     meta: Metadata = field(default_factory=Metadata)
 
     @property

@@ -12,7 +12,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 #: Schemes an SGLang-Omni server answers on.
 SCHEMES = ("http", "https")

@@ -4,8 +4,8 @@ from __future__ import annotations
 import argparse
 
 from app.pipeline import cacheinfo
-from app.plural import plural
-from app.suggest import SuggestingParser
+from app.core.plural import plural
+from app.cli.suggest import SuggestingParser
 
 
 def _mb(n: int) -> str:

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from app.book import gutenberg
-from app.book.blocks import Block, split_level
-from app.book.html import Document
+from app.book.narration import gutenberg
+from app.book.structure.blocks import Block, split_level
+from app.book.formats.html import Document
 from app.book.model import ReadOptions
 from app.book.normalize import clean_text
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import lxml.html
 from lxml import etree
 
-from app.book.blocks import Block, split_chapters
-from app.book.cleanup import prose_of_pre, reads_as_prose
-from app.book.hidden import is_hidden
+from app.book.structure.blocks import Block, split_chapters
+from app.book.narration.cleanup import prose_of_pre, reads_as_prose
+from app.book.formats.htmlhidden import is_hidden
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
-from app.errors import CorruptBook
+from app.core.errors import CorruptBook
 
 #: Elements whose content is never read: code, metadata, navigation, notes, captions.
 _SKIP = frozenset(
@@ -372,10 +372,10 @@ def html_document(data: bytes, name: str) -> Document:
 
 def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:
     """Return a book whose chapters start at the headings that divide it, without Gutenberg's header and licence."""
-    from app.book.gutenberg_html import unwrap, with_licence
-    from app.book.pagetoc import apply_contents
-    from app.book.textheadings import FRONT_MATTER, mark_back_matter
-    from app.book.textlines import is_named_heading
+    from app.book.narration.gutenberg_html import unwrap, with_licence
+    from app.book.formats.htmltoc import apply_contents
+    from app.book.structure.headings import FRONT_MATTER, mark_back_matter
+    from app.book.structure.lines import is_named_heading
 
     options = options or ReadOptions()
     root = parse_html(data, path.name)

@@ -4,7 +4,7 @@ The CLI's error boundary passes each line it prints through `redact`, and a
 `RedactingFilter` on the root log handler does the same for log records, so
 a password in `--api-url http://user:pass@host` cannot reach the terminal
 whichever path printed it. Messages should still name servers through
-`app.urls.display_url`; this is the net under that.
+`app.core.urls.display_url`; this is the net under that.
 """
 from __future__ import annotations
 

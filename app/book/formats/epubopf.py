@@ -24,7 +24,7 @@ from lxml import etree
 
 from app.book.model import Metadata, Person
 from app.book.normalize import clean_text
-from app.book.toc import local
+from app.book.formats.epubtoc import local
 
 #: MARC relator codes of the people a listener's library files a book by.
 AUTHOR, TRANSLATOR, EDITOR = "aut", "trl", "edt"

@@ -19,11 +19,12 @@ import signal
 import sys
 from pathlib import Path
 
-from app import allocator, clihelp
-from app.cliparser import build_convert_parser, build_hub_parser
-from app.suggest import did_you_mean
-from app.errors import AudiobookError, Cancelled, environment_error
-from app.redact import RedactingFilter, redact
+from app.core import allocator
+from app.cli import helptext
+from app.cli.parser import build_convert_parser, build_hub_parser
+from app.cli.suggest import did_you_mean
+from app.core.errors import AudiobookError, Cancelled, environment_error
+from app.core.redact import RedactingFilter, redact
 
 DEBUG_VAR = "AUDIOBOOK_DEBUG"
 
@@ -69,7 +70,7 @@ def run_convert(argv: list[str]) -> int:
     if args.library is not None and args.output is not None:
         parser.error("--library decides where the audiobook goes; give --library or --output, not both")
     if len(args.book) > 1 or args.book[0].expanduser().is_dir():
-        from app.batch_cli import run_many  # several books: one queue through one server (app/batch.py)
+        from app.cli.queue import run_many  # several books: one queue through one server (app/batch.py)
 
         return run_many(args, lambda book: _request(args, book), _stop_on_signals)
     req = _request(args)
@@ -129,7 +130,7 @@ def _request(args: argparse.Namespace, book: Path | None = None):
 
 def list_voices(req) -> int:
     """Print the voices of the backend a conversion would use: Piper's, or the server's (--list-voices)."""
-    from app import settings as settings_mod
+    from app.core import settings as settings_mod
     from app.convert import choose_backend_name
 
     if choose_backend_name(req, settings_mod.load()) == "piper":
@@ -137,7 +138,7 @@ def list_voices(req) -> int:
 
         print("\n".join(listing()))
         return 0
-    from app.cli_sglomni import print_voices
+    from app.cli.sglomni import print_voices
 
     return print_voices(req.api_urls)
 
@@ -174,20 +175,20 @@ def run_hub(argv: list[str]) -> int:
 
 def run_backends(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
-        print(clihelp.BACKENDS_HELP, end="", file=sys.stdout if argv else sys.stderr)
+        print(helptext.BACKENDS_HELP, end="", file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
     if argv[0] != "sglomni":
         what = ("the piper backend has no commands" if argv[0] == "piper"
                 else f"unknown backend {argv[0]!r}{did_you_mean(argv[0], ['sglomni'], quote=True)}")
         print(f"error: {what} (only sglomni has; Piper's voices: 'audiobook.py --list-voices')", file=sys.stderr)
         return 2
-    from app.cli_sglomni import main as sglomni_main
+    from app.cli.sglomni import main as sglomni_main
 
     return sglomni_main(argv[1:])
 
 
 def run_cache(argv: list[str]) -> int:
-    from app.cachecmd import main as cache_main
+    from app.cli.cache import main as cache_main
 
     return cache_main(argv)
 

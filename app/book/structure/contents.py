@@ -12,7 +12,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from app.book.textlines import (
+from app.book.structure.lines import (
     CHAPTER_WORDS, NAMED, NUMBER, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line, keyword_match, number_value,
     smart_title, title_line,
 )
