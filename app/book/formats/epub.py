@@ -12,9 +12,11 @@ from pathlib import Path
 
 
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block
-from app.book.narration.cleanup import body_words, is_matter_title, narration, real_title
+from app.book.structure.blocks import body_words, narration
+from app.book.narration.cleanup import is_matter_title, real_title
 from app.book.formats.epubcrypt import refuse_encrypted_text
-from app.book.formats.html import Document, html_document
+from app.book.structure.blocks import Document
+from app.book.formats.html import html_document
 from app.book.model import Book, Chapter, Cover, Metadata, ReadOptions
 from app.book.formats.epubopf import colophon_year, is_standard_ebooks, read_opf_metadata
 from app.book.normalize import clean_text

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import lxml.html
 from lxml import etree
 
-from app.book.structure.blocks import Block, split_chapters
+from app.book.formats.htmltoc import apply_contents
+from app.book.narration.gutenberg_html import unwrap, with_licence
+from app.book.structure.blocks import Block, Document, split_chapters
+from app.book.structure.headings import FRONT_MATTER, mark_back_matter
+from app.book.structure.lines import is_named_heading
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
 from app.book.model import Book, ReadOptions
@@ -60,23 +63,6 @@ _DECL_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._-]+)""", re.I)
 _ENTITY_DECL = re.compile(rb"<!ENTITY", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-@dataclass
-class Document:
-    """One HTML document reduced to what a book needs."""
-
-    blocks: list[Block]
-    title: str = ""
-    author: str = ""
-    #: epub:type / role values on <body> and its top-level sections.
-    types: set[str] = field(default_factory=set)
-    #: The document's declared language (lang / xml:lang on <html> or <body>), "" when none.
-    language: str = ""
-    #: Words marked with ssml:ph (EPUB 3 text-to-speech) -> their IPA phonemes.
-    phonemes: dict[str, str] = field(default_factory=dict)
-    #: Entries of contents listings that are not read (class="toc", <nav>): (text, target id, block index).
-    listing: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 def decode_markup(data: bytes, name: str) -> str:
@@ -372,11 +358,6 @@ def html_document(data: bytes, name: str) -> Document:
 
 def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:
     """Return a book whose chapters start at the headings that divide it, without Gutenberg's header and licence."""
-    from app.book.narration.gutenberg_html import unwrap, with_licence
-    from app.book.formats.htmltoc import apply_contents
-    from app.book.structure.headings import FRONT_MATTER, mark_back_matter
-    from app.book.structure.lines import is_named_heading
-
     options = options or ReadOptions()
     root = parse_html(data, path.name)
     doc = document_blocks(root)

@@ -18,7 +18,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, split_chapters
-from app.book.narration.cleanup import body_words, is_matter_title, narration
+from app.book.structure.blocks import body_words, narration
+from app.book.narration.cleanup import is_matter_title
 from app.book.formats.pdfclean import (
     Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary,
 )

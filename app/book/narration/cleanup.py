@@ -10,14 +10,9 @@ output, never strings of one book.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from app.book.model import ReadOptions
-from app.book.normalize import clean_paragraphs, clean_text, is_speakable
-
-if TYPE_CHECKING:
-    from app.book.structure.blocks import Block
+from app.book.normalize import clean_text, is_speakable
 
 #: What is said where a code block stands when ReadOptions.code is "mention".
 CODE_MENTION = "Code example."
@@ -215,28 +210,6 @@ def prose_of_pre(text: str) -> str:
     # A note's star before its text ("* To err", "*(2) Hollow.") or after the line it marks.
     text = re.sub(r"(?m)^(\s*)\*(?:\(\d{1,3}\))?(?=[\s\w\"'(\u201c\u2018])\s*", r"\1", text)
     return re.sub(r"(?m)(?<=\S)\s\*$", "", text)
-
-
-def narration(blocks: Iterable[Block], options: ReadOptions) -> tuple[str, ...]:
-    """Return the paragraphs to speak for blocks: boilerplate out, code blocks as the options say."""
-    texts: list[str] = []
-    for b in blocks:
-        if b.kind == "code":
-            if options.code == "read":
-                texts.append(b.text)
-            elif options.code == "mention" and (not texts or texts[-1] != CODE_MENTION):
-                # Consecutive blocks (a command and its output) are one example to a listener.
-                texts.append(CODE_MENTION)
-            continue
-        if is_boilerplate(b.text):
-            continue
-        texts.append(strip_inline(b.text))
-    return clean_paragraphs(texts)
-
-
-def body_words(blocks: Iterable[Block]) -> int:
-    """Return the words of a run of blocks that are not headings (a part-title page has none)."""
-    return sum(len(b.text.split()) for b in blocks if not b.level and not is_boilerplate(b.text))
 
 
 _EMAIL = re.compile(r"<?\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b>?")

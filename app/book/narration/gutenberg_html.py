@@ -14,7 +14,7 @@ from lxml import etree
 
 from app.book.narration import gutenberg
 from app.book.structure.blocks import Block, split_level
-from app.book.formats.html import Document
+from app.book.structure.blocks import Document
 from app.book.model import ReadOptions
 from app.book.normalize import clean_text
 

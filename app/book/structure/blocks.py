@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from app.book.model import Chapter, ReadOptions
-from app.book.normalize import clean_text
+from app.book.narration.cleanup import CODE_MENTION, is_boilerplate, is_matter_title, strip_inline
+from app.book.normalize import clean_paragraphs, clean_text
 from app.book.structure.lines import is_named_heading, leading_number, numbering_restarts
 
 #: Headings deeper than this never start a chapter (h4+ are sections).
@@ -49,6 +51,23 @@ class Block:
     kind: str = "text"
     #: In-page links in this block, in order, as (target id, link text): "#chapter-1" -> ("chapter-1", "I").
     links: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class Document:
+    """One HTML document reduced to what a book needs."""
+
+    blocks: list[Block]
+    title: str = ""
+    author: str = ""
+    #: epub:type / role values on <body> and its top-level sections.
+    types: set[str] = field(default_factory=set)
+    #: The document's declared language (lang / xml:lang on <html> or <body>), "" when none.
+    language: str = ""
+    #: Words marked with ssml:ph (EPUB 3 text-to-speech) -> their IPA phonemes.
+    phonemes: dict[str, str] = field(default_factory=dict)
+    #: Entries of contents listings that are not read (class="toc", <nav>): (text, target id, block index).
+    listing: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 def keyword_heading(text: str) -> bool:
@@ -149,8 +168,6 @@ def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOption
     read only when it is long enough to be a real unlisted prologue or the options include matter.
     Chapters titled as matter (licence, index) are left out unless the options include them.
     """
-    from app.book.narration.cleanup import body_words, is_matter_title, narration
-
     options = options or ReadOptions()
     promoted = not any(1 <= b.level <= MAX_CHAPTER_LEVEL for b in blocks)
     if promoted:
@@ -185,8 +202,6 @@ def _fold_title_pages(
     and is dropped; a heading-only group repeating the book's title is the title page and adds
     nothing to the next title.
     """
-    from app.book.narration.cleanup import body_words, is_matter_title
-
     out: list[tuple[str | None, list[Block]]] = []
     prefix = ""
     part = ""
@@ -215,3 +230,25 @@ def _fold_title_pages(
             part = ""  # a prelude, epilogue or finale stands outside the parts
         out.append((title, blocks))
     return out
+
+
+def narration(blocks: Iterable[Block], options: ReadOptions) -> tuple[str, ...]:
+    """Return the paragraphs to speak for blocks: boilerplate out, code blocks as the options say."""
+    texts: list[str] = []
+    for b in blocks:
+        if b.kind == "code":
+            if options.code == "read":
+                texts.append(b.text)
+            elif options.code == "mention" and (not texts or texts[-1] != CODE_MENTION):
+                # Consecutive blocks (a command and its output) are one example to a listener.
+                texts.append(CODE_MENTION)
+            continue
+        if is_boilerplate(b.text):
+            continue
+        texts.append(strip_inline(b.text))
+    return clean_paragraphs(texts)
+
+
+def body_words(blocks: Iterable[Block]) -> int:
+    """Return the words of a run of blocks that are not headings (a part-title page has none)."""
+    return sum(len(b.text.split()) for b in blocks if not b.level and not is_boilerplate(b.text))

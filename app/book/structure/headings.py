@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from app.book.structure.blocks import Block
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents
 from app.book.structure.lines import (
     CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
@@ -233,8 +234,6 @@ BACK_MATTER = "Back matter"
 
 def mark_back_matter(blocks: list) -> list:
     """Return HTML blocks with what follows the closing "THE END" after the last chapter headed as back matter."""
-    from app.book.structure.blocks import Block
-
     last = max((i for i, b in enumerate(blocks) if b.level == 1), default=None)
     if last is None:
         return blocks
