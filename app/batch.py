@@ -30,7 +30,8 @@ from typing import Callable
 
 from app.core import settings as settings_mod
 from app.book import SUPPORTED_SUFFIXES
-from app.convert import ConvertRequest, Prepared, build_backend, prepare, run_prepared
+from app.request import ConvertRequest, build_backend
+from app.convert import Prepared, prepare, run_prepared
 from app.core.errors import AudiobookError, Cancelled, InputError, UnverifiedChunks, environment_error
 from app.pipeline import adaptive
 from app.pipeline import events as ev

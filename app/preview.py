@@ -18,7 +18,7 @@ from app.core import proc
 from app.core import settings as settings_mod
 from app.backends.base import VoiceOptions
 from app.book.model import Book
-from app.convert import ConvertRequest, build_backend, speaker_for
+from app.request import ConvertRequest, build_backend, speaker_for
 from app.core.errors import InputError, environment_error
 from app.core.files import temp_tag
 

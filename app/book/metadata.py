@@ -29,6 +29,8 @@ from app.book.narration import gutenberg
 from app.book.model import Book, Metadata, Person
 from app.book.normalize import clean_text
 from app.book.formats.epubopf import plain_text, valid_isbn, work_year
+from app.book.formats.html import decode_markup
+from app.book.formats.txt import decode_text
 
 #: Bytes of a text, Markdown or HTML file read for its metadata: a Gutenberg header and title
 #: page, front matter or an HTML head sit well inside this.
@@ -248,8 +250,6 @@ def source_metadata(path: Path, kind: str) -> Metadata:
     """Return the metadata in the head of a text, Markdown or HTML file (empty for other kinds)."""
     if kind not in ("text", "markdown", "html"):
         return Metadata()
-    from app.book.formats.html import decode_markup
-    from app.book.formats.txt import decode_text
 
     data = read_head(path)
     if not data:

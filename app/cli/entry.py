@@ -53,7 +53,8 @@ def _ask_clamp(size: int, cap: int) -> str:
 
 
 def run_convert(argv: list[str]) -> int:
-    from app.convert import StopControl, convert, read_book
+    from app.convert import StopControl, convert
+    from app.request import read_book
     from app.progress import ConsoleProgress
 
     parser = build_convert_parser()
@@ -106,7 +107,7 @@ def run_convert(argv: list[str]) -> int:
 
 def _request(args: argparse.Namespace, book: Path | None = None):
     """Return the ConvertRequest the parsed options ask for (for `book`, else the first book named)."""
-    from app.convert import ConvertRequest
+    from app.request import ConvertRequest
 
     if book is None:
         book = args.book[0] if args.book else None
@@ -131,7 +132,7 @@ def _request(args: argparse.Namespace, book: Path | None = None):
 def list_voices(req) -> int:
     """Print the voices of the backend a conversion would use: Piper's, or the server's (--list-voices)."""
     from app.core import settings as settings_mod
-    from app.convert import choose_backend_name
+    from app.request import choose_backend_name
 
     if choose_backend_name(req, settings_mod.load()) == "piper":
         from app.backends.piper.voices import listing

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from app.batch import BookResult, QueueStop, convert_many, find_books, worst_exit
-from app.convert import ConvertRequest
+from app.request import ConvertRequest
 from app.core.errors import InputError
 from app.pipeline import outpath
 from app.progress import ConsoleProgress, hms

@@ -14,7 +14,7 @@ from textual.widgets import (Button, Checkbox, Footer, Header, Input, Label, Opt
                              Static)
 from textual.widgets.option_list import Option
 
-from app.convert import ConvertRequest, read_book
+from app.request import ConvertRequest, read_book
 from app.core.errors import AudiobookError
 from app.output.formats import DESCRIPTIONS, FORMATS, parse_formats
 from app import options as options_mod
@@ -23,6 +23,7 @@ from app.hub.book_choice import KINDS, browse_start, chapter_spec, unsupported_r
 from app.hub.modals import FilePickModal
 from app.hub.run_screen import RunScreen
 from app.hub.threads import ui
+from app.hub.cast_screen import CastScreen
 
 BACKENDS = [("Piper — CPU, bundled voice", "piper"), ("SGLang-Omni — GPU server", "sglomni")]
 #: Voice select value for "the model's own default voice".
@@ -309,7 +310,6 @@ class GenerateScreen(Screen):
 
     def action_cast(self) -> None:
         """Show the book's characters, their lines and voices (the cast the form describes)."""
-        from app.hub.cast_screen import CastScreen
 
         req = self.request()
         if req is not None:

@@ -12,7 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, RichLog, Static
 
-from app.convert import ConvertRequest, StopControl, convert, read_book
+from app.request import ConvertRequest, read_book
+from app.convert import StopControl, convert
 from app.core.errors import AudiobookError, Cancelled
 from app.hub.modals import ClampModal
 from app.hub.threads import ask_from_thread, ui

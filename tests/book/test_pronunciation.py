@@ -11,7 +11,7 @@ from app.book import load_book
 from app.backends import BackendOptions, create_backend
 from app.book.lexicon import Hint, load_user_lexicon, parse_pls
 from app.cli.entry import main
-from app.convert import ConvertRequest, speaker_for
+from app.request import ConvertRequest, speaker_for
 from app.core.errors import InputError
 from app.pipeline.plan import make_plan
 

@@ -11,7 +11,8 @@ import re
 import statistics
 
 from app.core import settings as settings_mod
-from app.convert import ConvertRequest, build_backend, prepare
+from app.request import ConvertRequest, build_backend
+from app.convert import prepare
 from app.pipeline.cache import ChunkCache
 from app.core import paths
 from tests.cast.conftest import QUOTES

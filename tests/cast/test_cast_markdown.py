@@ -5,7 +5,8 @@ import json
 
 from app.core import settings as settings_mod
 from app.book.formats.mdrender import render_markdown, speaker_marks
-from app.convert import ConvertRequest, build_backend, prepare
+from app.request import ConvertRequest, build_backend
+from app.convert import prepare
 from tests.cast.conftest import QUOTES
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from app.core import settings as settings_mod
-from app.convert import ConvertRequest, _read_selection, build_backend
+from app.request import ConvertRequest, _read_selection, build_backend
 from tests.pipeline.helpers import write_txt_book
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from app.convert import ConvertRequest, build_backend, resolve_options
+from app.request import ConvertRequest, build_backend, resolve_options
 from app.core.errors import ConfigError, InputError
 from app.options import COMMAND_LINE, DEFAULT, HUB_FORM, SETTINGS, server_options
 from app.core.settings import Settings, SglomniSettings

@@ -19,7 +19,8 @@ def test_the_asr_model_setting_picks_the_managed_listener_and_the_option_wins():
     from types import SimpleNamespace
 
     from app.backends.sglomni.asr import ManagedTranscriber, ServerTranscriber
-    from app.convert import ConvertRequest, verify_settings
+    from app.request import ConvertRequest
+    from app.convert import verify_settings
     from app.core.settings import Settings
 
     backend, book = SimpleNamespace(name="sglomni"), SimpleNamespace(language="en")

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from app.core import paths
-from app.convert import ConvertRequest
+from app.request import ConvertRequest
 from app.hub.app import HubApp
 from app.hub.run_screen import RunScreen
 from app.pipeline.planmemo import MEMO_NAME

@@ -24,6 +24,7 @@ from packaging.version import Version
 from app.core import paths, proc
 from app.backends.sglomni.catalog import ModelSpec
 from app.core.errors import ProvisionError
+from app.backends.sglomni import gpu
 
 PACKAGE = "sglang-omni"
 #: The verified release; its own metadata decides which Pythons can run it.
@@ -74,7 +75,6 @@ def require_usable() -> None:
     """Raise one line saying what to do when the managed venv is missing (no GPU is said first)."""
     if venv_python().exists() and sgl_omni_exe().is_file():
         return
-    from app.backends.sglomni import gpu
 
     if not gpu.nvidia_smi_ok():
         raise no_gpu_error()

@@ -24,6 +24,7 @@ from app.book.safezip import Limits, SafeZip, parse_xml, resolve
 from app.book.formats.epubtoc import Entry, chapter_entries, children, descendants, local, read_toc
 from app.book.structure.lines import is_named_heading, leading_number, numbering_restarts
 from app.core.errors import CorruptBook
+from app.book.lexicon import book_hints, parse_pls
 
 _HINT = "Use a clean copy of the book, or convert it again with Calibre"
 _HTML_TYPES = ("application/xhtml+xml", "text/html", "application/xml", "text/xml")
@@ -229,7 +230,6 @@ def read_epub(path: Path, limits: Limits | None = None, options: ReadOptions | N
 
 def _pronunciation_hints(zf: SafeZip, pkg: _Package, docs) -> tuple[tuple[str, str, str], ...]:
     """Return the book's PLS lexicons and ssml:ph marks (EPUB 3 text-to-speech enhancements)."""
-    from app.book.lexicon import book_hints, parse_pls
 
     pls = {}
     for name, media, _ in pkg.items.values():

@@ -14,6 +14,7 @@ from app.book.structure.headings import FRONT_MATTER, mark_back_matter
 from app.book.structure.lines import is_named_heading
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
+from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.core.errors import CorruptBook
@@ -373,3 +374,8 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,
                 language=(page.language or "en").split("-")[0].lower() or "en")
+
+
+def read_html(path: Path, options: ReadOptions | None = None) -> Book:
+    """Return the HTML book at path (the formats table's reader: the file read within its cap)."""
+    return load_html(path, read_book_bytes(path), options)

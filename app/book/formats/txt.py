@@ -9,6 +9,7 @@ from app.book.narration.cleanup import is_code_block, is_numbered_listing
 from app.book.narration.gutenberg import LICENCE_TITLE, split_text
 from app.book.formats.html import document_blocks, parse_html
 from app.book.formats.mdrender import render_markdown
+from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text, is_speakable, looks_binary
 from app.book.structure.headings import mark_headings
@@ -244,3 +245,13 @@ def load_markdown(path: Path, data: bytes, options: ReadOptions | None = None) -
         title = clean_text(heads[0].text) if len(heads) == 1 else ""
     chapters = split_chapters(doc.blocks, title or path.stem, options or ReadOptions())
     return Book(title=title, author=author, chapters=tuple(chapters), source=path)
+
+
+def read_text(path: Path, options: ReadOptions | None = None) -> Book:
+    """Return the TXT book at path (the formats table's reader: the file read within its cap)."""
+    return load_text(path, read_book_bytes(path), options)
+
+
+def read_markdown(path: Path, options: ReadOptions | None = None) -> Book:
+    """Return the Markdown book at path (the formats table's reader: the file read within its cap)."""
+    return load_markdown(path, read_book_bytes(path), options)

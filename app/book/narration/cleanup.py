@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from app.book.model import ReadOptions
 from app.book.normalize import clean_text, is_speakable
 
 #: What is said where a code block stands when ReadOptions.code is "mention".
