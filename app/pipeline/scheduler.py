@@ -119,7 +119,7 @@ class Scheduler:
         #: Mean seconds per request (for "about N s" when stopping); None until one finished.
         self._latency: float | None = None
         #: Requests sent, busy answers and attempts spent, for logs and tests.
-        self.sent = self.busy = self.retried = 0
+        self.sent = self.busy = 0
 
     # -- the loop -------------------------------------------------------------------------
     def run(self, todo: Iterable[PlannedChunk], finished: Finished, *, side: SideWork | None = None) -> None:
@@ -237,7 +237,6 @@ class Scheduler:
             raise exc
         if isinstance(exc, ServerError):
             self.limiter.on_error(1)
-        self.retried += 1
         self.problems.note(exc, f"retrying, at most {MAX_ATTEMPTS} attempts per chunk")
         log.info("retrying chunk %s after %s: %s", job.pc.key[:8], type(exc).__name__, exc.message)
         self._later_push(job, now + backoff(job.attempts))

@@ -22,9 +22,6 @@ from app.backends.piper import voices
 from app.core.errors import BackendError, ConfigError, environment_error
 from app.core.files import sha256_file
 
-#: The voice used without --voice (its package is a dependency of the app).
-BUNDLED_VOICE = voices.DEFAULT_VOICE
-
 #: Synthesis workers without --concurrency: one per core up to this many (each run holds ~40 MB).
 MAX_WORKERS = 4
 

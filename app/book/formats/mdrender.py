@@ -12,11 +12,6 @@ import re
 
 from markdown_it import MarkdownIt
 
-from app.book.narration.cleanup import CODE_MENTION
-
-#: What a listener hears in place of a code block (with the default --code mention).
-CODE_BLOCK_NOTE = CODE_MENTION
-
 
 #: A quotation marked with its speaker by --export-text: `[“Hello,”]{speaker="Holmes"}` (pandoc's
 #: bracketed span with an attribute); brackets inside are escaped, so the first unescaped "]" ends it.
