@@ -271,3 +271,13 @@ def test_the_ground_floor_imports_nothing_above_it():
 def test_the_root_of_app_holds_at_most_eight_modules():
     modules = sorted(p.name for p in APP.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
     assert len(modules) <= 8, modules
+
+
+def test_the_readme_layout_names_every_package():
+    readme = (APP.parent / "README.md").read_text()
+    layout = readme[readme.index("## Layout"):readme.index("## Licence")]
+    packages = sorted(p.parent.relative_to(APP.parent).as_posix() for p in _our_files(APP)
+                      if p.name == "__init__.py" and p.parent != APP)
+    assert [p for p in packages if f"`{p}/`" not in layout] == []
+    root_modules = sorted(p.name for p in APP.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert [m for m in root_modules if f"app/{m}" not in layout] == []

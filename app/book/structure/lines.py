@@ -2,8 +2,8 @@
 
 Printed fiction numbers its chapters in Arabic, Roman or spelled numbers ("Chapter the First", "STAVE
 ONE", "XXXI"), names its parts above them ("BOOK THE SECOND", "FIRST EPILOGUE") and sets a chapter's title
-on the line under its label, in capitals or title case. These are the words; textheadings.py decides which
-lines are chapters, textcontents.py reads the contents listing.
+on the line under its label, in capitals or title case. These are the words; headings.py decides which
+lines are chapters, contents.py reads the contents listing.
 """
 from __future__ import annotations
 
