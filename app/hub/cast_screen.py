@@ -30,6 +30,7 @@ class CastScreen(Screen):
         self.req = req
         self.view: CastView | None = None
         #: The last preview's WAV, once spoken.
+        self.previewed = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -104,4 +105,5 @@ class CastScreen(Screen):
             ui(self.app, self._spoken, name, wav)
 
     def _spoken(self, name: str, wav) -> None:
+        self.previewed = wav
         self._status(f"{name}'s line: {wav}")
