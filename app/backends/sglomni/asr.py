@@ -19,8 +19,7 @@ from app.backends.sglomni.catalog import ModelSpec
 from app.core.http import Endpoint, Timeouts, parse_json, safe_url
 from app.core.errors import ServerError
 from app.listen.transcript import Segment, Transcript
-from app.backends.sglomni.server import ManagedServer
-from app.backends.sglomni.server import ServerState
+from app.backends.sglomni.server import ManagedServer, ServerState
 
 TRANSCRIPTIONS = "/v1/audio/transcriptions"
 #: A chunk is seconds of audio; a transcription that takes longer than this is stuck.
