@@ -2,7 +2,7 @@
 """Turn a book into an audiobook. Run `python audiobook.py --help`."""
 import sys
 
-from app.cli import main
+from app.cli.entry import main
 
 if __name__ == "__main__":
     code = main()

@@ -28,15 +28,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from app import settings as settings_mod
+from app.core import settings as settings_mod
 from app.book import SUPPORTED_SUFFIXES
-from app.convert import ConvertRequest, Prepared, build_backend, prepare, run_prepared
-from app.errors import AudiobookError, Cancelled, InputError, UnverifiedChunks, environment_error
+from app.request import ConvertRequest, build_backend
+from app.convert import Prepared, prepare, run_prepared
+from app.core.errors import AudiobookError, Cancelled, InputError, UnverifiedChunks, environment_error
 from app.pipeline import adaptive
 from app.pipeline import events as ev
 from app.pipeline.pool import SharedPool
 from app.pipeline.stopping import StopControl
-from app.redact import redact
+from app.core.redact import redact
 
 log = logging.getLogger(__name__)
 

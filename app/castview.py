@@ -8,17 +8,28 @@ hub's Cast screen call the rest: both faces, the same functions.
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from app import settings as settings_mod
 from app.backends.base import Backend, VoiceOptions
+from app.book.formats.mdrender import speaker_marks
 from app.book.model import Book
 from app.book.normalize import is_speakable
 from app.book.spoken import Speaker
-from app.convert import ConvertRequest, build_backend, read_book
-from app.errors import InputError, ServerUnavailable, environment_error
+from app.cast.export import cast_to_json
+from app.cast.marks import cast_from_marks
+from app.cast.segments import join, spoken_segments
+from app.cast import castfile, find_cast, llm, voices
+from app.core.errors import InputError, ServerUnavailable, environment_error
+from app.core.files import write_bytes_atomic
+from app.core.urls import check_server_url
+from app.core import paths
+from app.core import settings as settings_mod
+from app.pipeline import casting
 from app.pipeline import events as ev
+from app.preview import preview
+from app.request import ConvertRequest, build_backend, read_book
 
 
 def spoken_with_speakers(book: Book, speaker: Speaker, cast) -> tuple[Book, dict]:
@@ -27,7 +38,6 @@ def spoken_with_speakers(book: Book, speaker: Speaker, cast) -> tuple[Book, dict
     A paragraph with an attributed quotation is spoken piece by piece, as a cast run speaks it
     (app/pipeline/plan.py), so the file read back is the text that run would say.
     """
-    from app.cast.segments import join, spoken_segments
 
     by_paragraph: dict[tuple[int, int], list] = {}
     for q in cast.quotes:
@@ -62,9 +72,6 @@ def find_book_cast(req: ConvertRequest, book: Book | None = None, listener: ev.L
     A Markdown book with speaker marks (--export-text's) has the cast its marks say;
     any other book, the one found in its text (app/cast).
     """
-    from app.book.mdrender import speaker_marks
-    from app.cast import find_cast
-    from app.cast.marks import cast_from_marks
 
     book = book if book is not None else read_book(req)
     source = Path(book.source)
@@ -82,9 +89,6 @@ def find_book_cast(req: ConvertRequest, book: Book | None = None, listener: ev.L
 
 def refine_cast(req: ConvertRequest, book: Book, cast, listener: ev.Listener = ev.ignore):
     """Return `cast` with the unsure attributions asked of the language model at `req.cast_llm`."""
-    from app import paths
-    from app.cast import llm
-    from app.urls import check_server_url
 
     url = check_server_url(req.cast_llm, what="--cast-llm")
     client = llm.ChatClient(url, paths.cache_dir() / "cast-llm")
@@ -103,18 +107,13 @@ def refine_cast(req: ConvertRequest, book: Book, cast, listener: ev.Listener = e
 
 def export_cast(req: ConvertRequest, path: Path) -> Path:
     """Write the characters and quotations found in the book as JSON (--export-cast); return the file."""
-    import json
-
-    from app.cast.export import cast_to_json
-    from app.files import write_bytes_atomic
-
     book = read_book(req)
     cast = find_book_cast(req, book)
     found = cast_to_json(cast)
     if req.cast:  # with --cast: the voice each character gets, as the run would give it
-        voices = {row.name: row.voice for row in cast_view(req, book=book, cast=cast).rows}
+        chosen = {row.name: row.voice for row in cast_view(req, book=book, cast=cast).rows}
         for character in found["characters"]:
-            character["voice"] = voices.get(character["name"], "")
+            character["voice"] = chosen.get(character["name"], "")
     data = json.dumps(found, ensure_ascii=False, indent=1)
     path = Path(path).expanduser()
     try:
@@ -126,8 +125,6 @@ def export_cast(req: ConvertRequest, path: Path) -> Path:
 
 def cast_file_for(req: ConvertRequest, cast, backend: Backend, listener: ev.Listener = ev.ignore):
     """Return the cast file `req.cast` names, or the one --cast auto makes from what `backend` offers."""
-    from app.cast import castfile, voices
-
     if req.cast != "auto":
         return castfile.load(Path(req.cast))
     offer = backend.voice_offer()
@@ -135,7 +132,7 @@ def cast_file_for(req: ConvertRequest, cast, backend: Backend, listener: ev.List
         listener(ev.Message(f"Piper has one voice here ({backend.voice_name}): characters differ only by speed "
                             f"and delivery; install another voice or a multi-speaker one for distinct voices "
                             f"(--list-voices)"))
-    assignment = voices.auto_cast(cast, offer, req.cast_voices)  # the backend's VoiceOffer is the cast's Offer (app/voiceoffer.py)
+    assignment = voices.auto_cast(cast, offer, req.cast_voices)  # the backend's VoiceOffer is the cast's Offer (app/core/voiceoffer.py)
     for note in assignment.notes:
         listener(ev.Message(note))
     return assignment.cast
@@ -143,7 +140,6 @@ def cast_file_for(req: ConvertRequest, cast, backend: Backend, listener: ev.List
 
 def cast_for(req: ConvertRequest, book: Book, backend: Backend, listener: ev.Listener = ev.ignore):
     """Return the run's casting: who says each quote of `book` and in which voice, checked by `backend`."""
-    from app.pipeline import casting
 
     cast = find_book_cast(req, book, listener)
     built, notes = casting.build(cast, cast_file_for(req, cast, backend, listener), backend)
@@ -195,7 +191,6 @@ def cast_view(req: ConvertRequest, conf: settings_mod.Settings | None = None, *,
 
     `book` and `cast`, when the caller has them, are not read and found again.
     """
-    from app.pipeline import casting
 
     conf = conf or settings_mod.load()
     book = book if book is not None else read_book(req)
@@ -221,8 +216,6 @@ def cast_view(req: ConvertRequest, conf: settings_mod.Settings | None = None, *,
 
 def preview_line(req: ConvertRequest, name: str, conf: settings_mod.Settings | None = None) -> Path:
     """Speak character `name`'s first line in its cast voice into a WAV (see app.preview); return it."""
-    from app.pipeline import casting
-    from app.preview import preview
 
     conf = conf or settings_mod.load()
     book = read_book(req)

@@ -13,9 +13,9 @@ from typing import Any, Mapping
 
 from app.backends.base import BackendOptions, VoiceOptions
 from app.book.model import Book
-from app.errors import ConfigError, InputError
-from app.settings import Settings
-from app.urls import check_server_url
+from app.core.errors import ConfigError, InputError
+from app.core.settings import Settings
+from app.core.urls import check_server_url
 
 #: Where a value came from, as messages say it.
 COMMAND_LINE = "command line"
@@ -23,7 +23,7 @@ HUB_FORM = "hub form"
 SETTINGS = "settings.toml"
 DEFAULT = "default"
 
-#: The defaults of options that have no setting (the others default in app.settings).
+#: The defaults of options that have no setting (the others default in app.core.settings).
 DEFAULT_PORT = Settings().sglomni.port
 DEFAULT_HOST = Settings().sglomni.host
 DEFAULT_START_TIMEOUT = Settings().sglomni.start_timeout

@@ -14,13 +14,13 @@ import sys
 import wave
 from pathlib import Path
 
-from app import proc
-from app import settings as settings_mod
+from app.core import proc
+from app.core import settings as settings_mod
 from app.backends.base import VoiceOptions
 from app.book.model import Book
-from app.convert import ConvertRequest, build_backend, speaker_for
-from app.errors import InputError, environment_error
-from app.files import temp_tag
+from app.request import ConvertRequest, build_backend, speaker_for
+from app.core.errors import InputError, environment_error
+from app.core.files import temp_tag
 
 #: Longest preview text: a preview is a sentence or two, a book is converted as a book.
 MAX_PREVIEW_CHARS = 600

@@ -7,8 +7,8 @@ import time
 from typing import TextIO
 
 from app.pipeline import events as ev
-from app.plural import plural
-from app.redact import redact
+from app.core.plural import plural
+from app.core.redact import redact
 
 
 def hms(seconds: float) -> str:
@@ -61,7 +61,6 @@ class RunStats:
         self.audio = 0.0
         self.synth_audio = 0.0
         self.started = time.monotonic()
-        self.synth_done = 0
         self.speed = SmoothedRate(self.started)
 
     def on(self, event: ev.Event) -> None:
@@ -75,7 +74,6 @@ class RunStats:
             if event.cached:
                 self.cached += 1
             else:
-                self.synth_done += 1
                 self.synth_audio += event.audio_seconds
                 self.speed.add(time.monotonic())
 

@@ -23,8 +23,9 @@ def main() -> None:
     ap.add_argument("--book", type=Path, default=NOVEL)
     ap.add_argument("--runs", type=int, default=2)
     args = ap.parse_args()
-    from app import settings as settings_mod
-    from app.convert import ConvertRequest, build_backend, prepare
+    from app.core import settings as settings_mod
+    from app.request import ConvertRequest, build_backend
+    from app.convert import prepare
 
     conf = settings_mod.load()
     out = Path(tempfile.mkdtemp()) / "book.m4b"

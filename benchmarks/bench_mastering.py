@@ -26,7 +26,7 @@ import time
 import wave
 from pathlib import Path
 
-from app import proc
+from app.core import proc
 from app.audio import master
 from app.audio.ffmpeg import BASE_FLAGS, ffmpeg_exe
 from benchmarks import runcli

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from app import proc
+from app.core import proc
 from benchmarks import runcli
 from benchmarks.synthbook import write_book
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import httpx
 
-from app import proc
+from app.core import proc
 from benchmarks import runcli
 from benchmarks.synthbook import write_book
 

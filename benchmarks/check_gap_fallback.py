@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from app import paths
+from app.core import paths
 from app.backends import BackendOptions, VoiceOptions, create_backend
 from app.book import load_book
 from app.book.chunking import split_sentences

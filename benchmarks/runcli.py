@@ -21,7 +21,7 @@ from pathlib import Path
 
 import httpx
 
-from app import proc
+from app.core import proc
 
 ROOT = Path(__file__).resolve().parents[1]
 CLK = os.sysconf("SC_CLK_TCK")

@@ -3,7 +3,8 @@
 Three fables from Aesop in George Fyler Townsend's translation (1867, public
 domain): about 270 words, so a CPU voice reads it in well under a minute. It
 has what real EPUBs have: a cover image, a cover page, a navigation TOC, a
-copyright page and landmarks. Run: python samples/make_sample.py
+copyright page and landmarks. Run: .venv/bin/python samples/make_sample.py (it needs EbookLib,
+AGPL-3.0, from the test extra: the app itself never imports it).
 """
 from __future__ import annotations
 

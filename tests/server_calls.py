@@ -1,12 +1,12 @@
 """Calls on a sgl-omni server that only tests make (the app never lists models or deletes a voice).
 
-They go through the app's own HTTP door (app/backends/sglomni/http.py `Endpoint`), so the
+They go through the app's own HTTP door (app/core/http.py `Endpoint`), so the
 tests exercise the same transport and error translation the product uses.
 """
 from __future__ import annotations
 
-from app.backends.sglomni.http import Endpoint
-from app.errors import ServerError
+from app.core.http import Endpoint
+from app.core.errors import ServerError
 
 
 def list_models(endpoint: Endpoint) -> list[str]:

@@ -72,7 +72,7 @@ def tone_speech_without_verification() -> None:
 
     Tests that exercise verification use the double's real Piper speech instead.
     """
-    from app import settings
+    from app.core import settings
 
     conf = settings.load()
     conf.verify = "off"

@@ -19,7 +19,7 @@ import numpy as np
 from app.audio import master
 from app.audio.placement import Placement
 from app.audio.wav import FORMAT_FLOAT, WavInfo, read_info
-from app.errors import BadAudio, OutputError
+from app.core.errors import BadAudio, OutputError
 
 #: Seconds of silence after a chunk, by what ends there. Audiobook narrators
 #: leave roughly a quarter second between sentences, a longer breath between

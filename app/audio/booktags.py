@@ -13,6 +13,7 @@ Mp3tag and Audiobookshelf share.
 from __future__ import annotations
 
 from app.book.model import Metadata
+from app.audio import id3
 
 #: What an audiobook is filed under when its book names no genre (the tag ffmpeg's ipod muxer wrote).
 DEFAULT_GENRE = "Audiobook"
@@ -137,7 +138,6 @@ def id3_tags(fields: dict[str, str], *, track: int, total: int) -> dict[str, str
 
 def id3_extras(path, fields: dict[str, str]) -> None:
     """Add to an MP3's ID3v2.4 tag what ffmpeg's writer cannot: COMM (the description) and TIT3 (the subtitle)."""
-    from app.audio import id3
 
     frames = []
     if fields.get("long_description"):

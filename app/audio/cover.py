@@ -6,7 +6,7 @@ from pathlib import Path
 
 from app.audio.ffmpeg import run_ffmpeg
 from app.book.model import Cover
-from app.errors import InputError, OutputError
+from app.core.errors import InputError, OutputError
 
 #: Largest cover accepted: players show a few hundred pixels, and the M4B carries it whole.
 MAX_COVER_BYTES = 20 * 1024 * 1024

@@ -14,14 +14,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app import __version__, testhooks
+from app import __version__
+from app.core import failpoints
 from app.audio import adts, booktags, m4b
 from app.audio.m4b import ChapterAudio
 from app.audio.adts import is_adts
 from app.audio.ffmpeg import run_ffmpeg
 from app.book.model import Cover, Metadata
-from app.errors import Cancelled, OutputError
-from app.files import temp_tag
+from app.core.errors import Cancelled, OutputError
+from app.core.files import temp_tag
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +133,7 @@ def mux_m4b(chapters: list[ChapterAudio], out: Path, *, meta: BookMeta, ffmpeg: 
             for stream, chapter in zip(streams, chapters):
                 if stream != chapter.path:
                     stream.unlink(missing_ok=True)
-        testhooks.pause_at("mux", cancel)
+        failpoints.pause_at("mux", cancel)
         if cancel is not None and cancel.is_set():  # stopped at the last moment: the output is left as it was
             raise Cancelled(m4b.STOPPED)
         os.replace(tmp, out)
@@ -201,7 +202,7 @@ def temp_beside(out: Path):
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"Cannot create {out.parent}: {exc.strerror or exc}", hint="Choose a writable --output folder") from None
-    # The tag names this process, so the next run can sweep what a killed one left (app.files).
+    # The tag names this process, so the next run can sweep what a killed one left (app.core.files).
     tmp = out.with_name(f".{out.stem}.{temp_tag()}.part{out.suffix}")
     try:
         yield tmp

@@ -6,8 +6,8 @@ import shutil
 import time
 from pathlib import Path
 
-from app import paths, proc
-from app.errors import ConfigError, OutputError
+from app.core import paths, proc
+from app.core.errors import ConfigError, OutputError
 
 #: Flags every invocation gets: never read the terminal, no banner noise, overwrite temp outputs.
 BASE_FLAGS = ("-nostdin", "-hide_banner", "-y")

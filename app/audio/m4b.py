@@ -24,7 +24,7 @@ from typing import BinaryIO
 from app.audio import adts, booktags, mp4
 from app.audio.adts import AdtsError, AdtsScan
 from app.book.model import Cover
-from app.errors import Cancelled, OutputError
+from app.core.errors import Cancelled, OutputError
 
 #: Samples one AAC frame decodes to: each frame is one MP4 sample of this duration.
 FRAME_SAMPLES = 1024

@@ -23,10 +23,10 @@ import os
 import subprocess
 from pathlib import Path
 
-from app import proc
+from app.core import proc
 from app.audio.export import BookMeta, cover_file, encode_args, temp_beside
 from app.audio.ffmpeg import BASE_FLAGS, new_log_file
-from app.errors import OutputError
+from app.core.errors import OutputError
 
 #: Longest wait for an encoder to drain its pipe after its input is closed (it has at most
 #: a pipe's worth of audio left; minutes mean a hung ffmpeg).

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from app.errors import BadAudio
+from app.core.errors import BadAudio
 
 #: wFormatTag values this app can decode.
 FORMAT_PCM = 1

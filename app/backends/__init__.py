@@ -6,12 +6,9 @@ the registry holds import paths, not classes.
 from __future__ import annotations
 
 import importlib
-from typing import Literal
 
 from app.backends.base import Backend, BackendOptions, VoiceOptions
-from app.errors import ConfigError
-
-BackendName = Literal["piper", "sglomni"]
+from app.core.errors import ConfigError
 
 #: name -> "module:factory" where factory(options: BackendOptions) -> Backend
 REGISTRY: dict[str, str] = {

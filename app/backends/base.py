@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from app.voiceoffer import VoiceOffer
+from app.core.voiceoffer import VoiceOffer
+from app.core.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,16 @@ class VoiceOptions:
     speaker: str | None = None
     #: Extra backend-specific parameters; part of the cache key.
     params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """How a dialogue tag says a line ("Whispering."), as plain voice options: no backend knows the cast."""
+
+    #: The words of the direction, for a model that reads instructions.
+    words: str
+    #: Speaking rate relative to the voice's (below 1: slower for a hushed tag), or None: the same rate.
+    pace: float | None = None
 
 
 class Backend(ABC):
@@ -104,13 +115,12 @@ class Backend(ABC):
         A backend that speaks in one voice only raises ConfigError; `voice` equal to the
         run's own voice must give identity() itself, so a cast keeps the narration's cache.
         """
-        from app.errors import ConfigError
 
         raise ConfigError(f"The {self.name} backend speaks in one voice only: it cannot read a cast",
                           hint="Run without --cast")
 
-    def deliver(self, voice: VoiceOptions, direction: str) -> VoiceOptions | None:
-        """Return `voice` shaped by a dialogue tag's delivery ("Whispering."), or None when it cannot be."""
+    def deliver(self, voice: VoiceOptions, delivery: Delivery) -> VoiceOptions | None:
+        """Return `voice` shaped by a dialogue tag's delivery ("Whispering.", slower), or None when it cannot be."""
         return None
 
     def check_voice(self, voice: VoiceOptions, role: str) -> list[str]:
@@ -151,7 +161,7 @@ class Backend(ABC):
         each sentence starts at in that WAV, which makes read-along timing
         exact; others return None.
 
-        Raise app.errors.BackendError (or a subclass) on failure; set
+        Raise app.core.errors.BackendError (or a subclass) on failure; set
         `.transient` on errors worth retrying. Must be thread-safe when
         `concurrency` > 1.
         """

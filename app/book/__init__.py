@@ -8,7 +8,9 @@ from pathlib import Path
 from app.book.formats import FORMATS, format_names, resolve_format
 from app.book.inputfile import MAX_TEXT_BYTES, check_book_file
 from app.book.model import Book, Chapter, Cover, ReadOptions
-from app.errors import BookNotFound, CorruptBook, EmptyBook, InputError
+from app.book.narration.cleanup import person_name, real_title
+from app.book.metadata import complete
+from app.core.errors import BookNotFound, CorruptBook, EmptyBook, InputError
 
 __all__ = ["Book", "Chapter", "Cover", "ReadOptions", "load_book", "select_chapters", "SUPPORTED_SUFFIXES", "MAX_TEXT_BYTES"]
 
@@ -19,7 +21,6 @@ SUPPORTED_SUFFIXES = {suffix: fmt.key for fmt in FORMATS for suffix in fmt.suffi
 def load_book(path: Path, *, title: str | None = None, author: str | None = None,
               options: ReadOptions | None = None) -> Book:
     """Return the book at path; title and author override what the file says."""
-    from app.book.cleanup import person_name, real_title
 
     options = options or ReadOptions()
     path = Path(path)
@@ -48,7 +49,6 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
         title=title or real_title(book.title, path.stem) or path.stem,
         author=author or person_name(book.author) or "Unknown",
     )
-    from app.book.metadata import complete
 
     return complete(book, fmt.key, author_given=bool(author), title_given=bool(title))
 

@@ -9,7 +9,7 @@ Markdown syntax in the text is escaped so that it stays text.
 
 A quotation whose speaker is known is marked as a bracketed span with its speaker
 (pandoc's syntax): `[“What is his name?”]{speaker="Mrs. Bennet"}`. Reading the file back
-(app/book/mdrender.py) speaks the text without the marks and takes each mark's speaker
+(app/book/formats/mdrender.py) speaks the text without the marks and takes each mark's speaker
 as that line's: correct a name, or add or delete a mark, and convert the .md.
 """
 from __future__ import annotations
@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from app.book.model import Book, Chapter
-from app.errors import OutputError
-from app.files import write_bytes_atomic
+from app.core.errors import OutputError
+from app.core.files import write_bytes_atomic
 
 #: A line start Markdown would read as a heading, quote, list, rule or table.
 _LINE_START = re.compile(r"^(\s*)([#>+=|-]|\d+[.)](?=\s|$)|\*)")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from app.errors import CorruptBook
+from app.core.errors import CorruptBook
 
 MB = 1024 * 1024
 #: Longest line of a TXT or Markdown book (the planner's test reads an 8 MB one).

@@ -11,12 +11,10 @@ import os
 import stat
 from pathlib import Path
 
-from app.errors import BookNotFound, CorruptBook, InputError
+from app.core.errors import BookNotFound, CorruptBook, InputError
 
 #: TXT/Markdown/HTML files larger than this are refused (a long novel is ~2 MB).
 MAX_TEXT_BYTES = 64 * 1024 * 1024
-#: EPUB files larger than this are refused (picture books run to a few hundred MB).
-MAX_EPUB_BYTES = 2 * 1024 * 1024 * 1024
 
 _KINDS = (
     (stat.S_ISFIFO, "a named pipe (FIFO)"),

@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 from lxml import etree
 
-from app import paths
+from app.core import paths
 from app.book.normalize import clean_text
-from app.errors import InputError
+from app.core.errors import InputError
 
 #: The default user lexicon in the app home; --lexicon FILE adds to it (and wins).
 LEXICON_FILE = "lexicon.toml"

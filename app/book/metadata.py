@@ -1,6 +1,6 @@
 """The book's metadata for every input format: what the readers leave out, read here, and made whole.
 
-EPUB metadata is the package's (app/book/opfmeta.py, called by the EPUB reader). For the other
+EPUB metadata is the package's (app/book/formats/epubopf.py, called by the EPUB reader). For the other
 formats this module reads the head of the file once more (at most HEAD_BYTES, the same way the
 readers open it) for what their readers do not take:
 
@@ -25,10 +25,12 @@ import os
 import re
 from pathlib import Path
 
-from app.book import gutenberg
+from app.book.narration import gutenberg
 from app.book.model import Book, Metadata, Person
 from app.book.normalize import clean_text
-from app.book.opfmeta import plain_text, valid_isbn, work_year
+from app.book.formats.epubopf import plain_text, valid_isbn, work_year
+from app.book.formats.html import decode_markup
+from app.book.formats.txt import decode_text
 
 #: Bytes of a text, Markdown or HTML file read for its metadata: a Gutenberg header and title
 #: page, front matter or an HTML head sit well inside this.
@@ -71,7 +73,7 @@ def people(value: str) -> tuple[Person, ...]:
 def gutenberg_metadata(text: str) -> Metadata:
     """Return what a Project Gutenberg header and the title page after it say; empty for other texts.
 
-    The header is found and read by app/book/gutenberg.py, the same rules the text and HTML readers cut it by.
+    The header is found and read by app/book/narration/gutenberg.py, the same rules the text and HTML readers cut it by.
     """
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     # HTML's text keeps its markup's indentation: the markers are looked for on the line's own words.
@@ -248,8 +250,6 @@ def source_metadata(path: Path, kind: str) -> Metadata:
     """Return the metadata in the head of a text, Markdown or HTML file (empty for other kinds)."""
     if kind not in ("text", "markdown", "html"):
         return Metadata()
-    from app.book.html import decode_markup
-    from app.book.text import decode_text
 
     data = read_head(path)
     if not data:

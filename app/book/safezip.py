@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 from lxml import etree
 
 from app.book.zipstream import stream_member
-from app.errors import CorruptBook
+from app.core.errors import CorruptBook
 
 _HINT = "Use a clean copy of the book, or convert it again with Calibre"
 

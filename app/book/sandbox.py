@@ -33,7 +33,7 @@ import time
 import traceback
 from pathlib import Path
 
-from app.errors import AudiobookError, Cancelled, CorruptBook
+from app.core.errors import AudiobookError, Cancelled, CorruptBook
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +137,7 @@ def _log_stderr(err_path: Path, what: str) -> None:
         if line.strip():
             log.debug("%s reader: %s", what, line)
     try:
-        from app import paths
+        from app.core import paths
 
         folder = paths.logs_dir()
         folder.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from app.errors import CorruptBook, ProtectedBook
+from app.core.errors import CorruptBook, ProtectedBook
 
 #: Compression methods read here: stored, deflate, bzip2, LZMA.
 READABLE = {0: "stored", 8: "deflate", 12: "bzip2", 14: "LZMA"}

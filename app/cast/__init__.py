@@ -18,7 +18,7 @@ from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
 from app.cast.ranker import Ranker
 from app.cast.tags import tag_after, tag_before
-from app.errors import Cancelled
+from app.core.errors import Cancelled
 
 if TYPE_CHECKING:
     from app.book.model import Book

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from app.errors import InputError
+from app.core.errors import InputError
 
 #: A cast file larger than this is not one (a thousand characters fit in 200 KB).
 MAX_CAST_FILE_BYTES = 1024 * 1024

@@ -9,7 +9,7 @@ the rules' guess. Every answer is cached by the prompt and the model, so a re-ru
 asks nothing again; requests are bounded in size and time, and a cancel stops the
 pass between prompts (the rules' cast stands for what was not asked).
 
-All HTTP goes through the app's one door (app/backends/sglomni/http.py).
+All HTTP goes through the app's one door (app/core/http.py).
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from app.cast.model import Cast, Character, Quote
-from app.files import temp_tag, write_bytes_atomic
+from app.core.files import temp_tag, write_bytes_atomic
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ class ChatClient:
     """POST /v1/chat/completions on one server, through the app's HTTP door; answers cached on disk."""
 
     def __init__(self, url: str, cache_dir: Path):
-        from app.backends.sglomni.http import Endpoint, Timeouts
+        from app.core.http import Endpoint, Timeouts
 
         self.endpoint = Endpoint(url, timeouts=Timeouts(read=ANSWER_SECONDS))
         self.cache_dir = cache_dir
@@ -141,7 +141,7 @@ class ChatClient:
     def model(self) -> str:
         """Return the model the server reports first in /v1/models."""
         if self._model is None:
-            from app.errors import ConfigError
+            from app.core.errors import ConfigError
 
             data = self.endpoint.get_json("/v1/models")
             cards = data.get("data") if isinstance(data, dict) else None

@@ -1,6 +1,6 @@
 """The cast a Markdown file written by --export-text says: each marked quotation's speaker.
 
-The marks (app/book/mdrender.py SPEAKER_MARK) are found again in the book read from
+The marks (app/book/formats/mdrender.py SPEAKER_MARK) are found again in the book read from
 the file, in order: each is looked for after the previous one, so a line the user
 corrected is found where it stands. The marks are the user's word: a quotation
 without one is the narrator's. The marks say who, not how: each marked quotation's
@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Sequence
 
 from app.cast.model import Cast, Character, Quote
+from app.cast import find_cast
 
 #: Quotation marks around a marked quotation's words.
 _MARKS = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e\u201a\u2039\u203a \u2014"
@@ -19,7 +20,6 @@ _MARKS = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e\u201a\u2039\u203a \u2014
 
 def cast_from_marks(book, marks: Sequence[tuple[str, str]]) -> tuple[Cast, int]:
     """Return the cast `marks` ((text, speaker) in document order) give `book`, and how many were not found."""
-    from app.cast import find_cast
 
     places = [(c.index, n, p) for c in book.chapters for n, p in enumerate(c.paragraphs)]
     tags = {(q.chapter, q.paragraph, q.start): (q.verb, q.manner) for q in find_cast(book).quotes}

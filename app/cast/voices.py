@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from app.cast.castfile import CastFile, VoiceEntry
 from app.cast.model import Cast, Character
-from app.voiceoffer import VoiceOffer as Offer  # the backend interface's own (Backend.voice_offer)
+from app.core.voiceoffer import VoiceOffer as Offer  # the backend interface's own (Backend.voice_offer)
 
 #: Speaking rates around the narrator's, nearest first, both ways: each apart from the others by ear.
 SPEED_STEPS = (0.86, 1.16, 0.92, 1.08, 0.8, 1.24, 0.96, 1.04, 0.74, 1.32)

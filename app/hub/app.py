@@ -7,10 +7,11 @@ from typing import Callable
 from textual.app import App
 from textual.binding import Binding
 
-from app import settings as settings_mod
-from app.errors import AudiobookError
-from app.hub.menu import MainMenu
+from app.core import settings as settings_mod
+from app.core.errors import AudiobookError
+from app.hub.mainmenu import MainMenu
 from app.hub.modals import MODAL_CSS, ConfirmModal
+from app.hub.wizard import WizardScreen, needs_setup
 
 CSS = MODAL_CSS + """
 .heading { color: $accent; text-style: bold; padding: 0 1; height: auto; }
@@ -47,8 +48,6 @@ class HubApp(App):
 
     def __init__(self, *, setup_wizard: bool | None = None) -> None:
         super().__init__()
-        from app.hub.wizard import needs_setup
-
         try:
             self.conf = settings_mod.load()
             self.settings_error = ""
@@ -66,7 +65,6 @@ class HubApp(App):
     def on_mount(self) -> None:
         self.push_screen(MainMenu())
         if self.setup_wizard:
-            from app.hub.wizard import WizardScreen
             self.push_screen(WizardScreen())
         if self.settings_error:
             self.notify(self.settings_error, severity="error", timeout=10)

@@ -15,8 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Static
 
 from app.castview import CastView, cast_view, preview_line
-from app.convert import ConvertRequest
-from app.errors import AudiobookError
+from app.request import ConvertRequest
+from app.core.errors import AudiobookError
 from app.hub.threads import ui
 
 

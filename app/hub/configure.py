@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, RichLog, Static, Tree
 
 from app.backends.sglomni import manage
-from app.errors import AudiobookError, Cancelled
+from app.core.errors import AudiobookError, Cancelled
 from app.hub.menu import MenuScreen
 from app.hub.modals import ConfirmModal
 from app.hub.threads import ask_from_thread, ui

@@ -14,8 +14,8 @@ from textual.widgets import (Button, Checkbox, Footer, Header, Input, Label, Opt
                              Static)
 from textual.widgets.option_list import Option
 
-from app.convert import ConvertRequest, read_book
-from app.errors import AudiobookError
+from app.request import ConvertRequest, read_book
+from app.core.errors import AudiobookError
 from app.output.formats import DESCRIPTIONS, FORMATS, parse_formats
 from app import options as options_mod
 from app.backends.sglomni import manage
@@ -23,6 +23,7 @@ from app.hub.book_choice import KINDS, browse_start, chapter_spec, unsupported_r
 from app.hub.modals import FilePickModal
 from app.hub.run_screen import RunScreen
 from app.hub.threads import ui
+from app.hub.cast_screen import CastScreen
 
 BACKENDS = [("Piper — CPU, bundled voice", "piper"), ("SGLang-Omni — GPU server", "sglomni")]
 #: Voice select value for "the model's own default voice".
@@ -90,8 +91,25 @@ class GenerateScreen(Screen):
                 with Vertical(classes="cell"):
                     yield Label("Author (empty: the book's)")
                     yield Input(id="author")
+            # The command line's library options (--series, --series-index, --narrator, --year, --library).
+            with Horizontal(classes="row"):
+                with Vertical(classes="cell"):
+                    yield Label("Series (empty: the book's)")
+                    yield Input(id="series")
+                with Vertical(classes="cell"):
+                    yield Label("Number in the series, e.g. 2 or 1.5")
+                    yield Input(id="series-index")
+            with Horizontal(classes="row"):
+                with Vertical(classes="cell"):
+                    yield Label("Narrator (empty: the voice's name)")
+                    yield Input(id="narrator")
+                with Vertical(classes="cell"):
+                    yield Label("Year first published (empty: the book's)")
+                    yield Input(id="year")
             yield Label("Output file, or a folder ending in /")
             yield Input(placeholder=f"empty: {conf.resolved_output_dir()}{os.sep}<title>.m4b", id="output")
+            yield Label("Or a library folder to file it in (Author/[Series/]Title/), instead of an output")
+            yield Input(placeholder="path/to/library", id="library")
             yield Checkbox("Render every chunk again (no cache)", id="no-cache")
             with Horizontal(classes="buttons"):
                 yield Button("Start", variant="primary", id="start")
@@ -275,6 +293,10 @@ class GenerateScreen(Screen):
         # A trailing slash means "a folder" to convert, and Path would drop it.
         return os.path.expanduser(text) if text.endswith(("/", os.sep)) else Path(text).expanduser()
 
+    def _text(self, selector: str) -> str | None:
+        """Return a text field's value without its outer spaces, or None when it is empty."""
+        return self.query_one(selector, Input).value.strip() or None
+
     def request(self) -> ConvertRequest | None:
         """Return the ConvertRequest the form describes, or None after telling the user what is missing."""
         path = self._book_path()
@@ -292,12 +314,22 @@ class GenerateScreen(Screen):
         chapters = self._chapters()
         if chapters is False:
             return None
+        library_text = self.query_one("#library", Input).value.strip()
+        output = self._output()
+        if library_text and output is not None:
+            # As on the command line: the library decides where the audiobook goes.
+            self._refuse("The library folder decides where the audiobook goes: give a library or an output, "
+                         "not both.")
+            return None
         voice_value = str(self.query_one("#voice", Select).value)
         kind, _, arg = voice_value.partition(":")
         return ConvertRequest(
             book=path, backend=self.backend,
             model=self.model_key if self.backend == "sglomni" else None,
-            chunk_size=chunk, fmt=",".join(formats), chapters=chapters, output=self._output(),
+            chunk_size=chunk, fmt=",".join(formats), chapters=chapters, output=output,
+            library=Path(library_text).expanduser() if library_text else None,
+            series=self._text("#series"), series_index=self._text("#series-index"),
+            narrator=self._text("#narrator"), year=self._text("#year"),
             title=self.query_one("#title", Input).value.strip() or None,
             author=self.query_one("#author", Input).value.strip() or None,
             no_cache=self.query_one("#no-cache", Checkbox).value,
@@ -309,7 +341,6 @@ class GenerateScreen(Screen):
 
     def action_cast(self) -> None:
         """Show the book's characters, their lines and voices (the cast the form describes)."""
-        from app.hub.cast_screen import CastScreen
 
         req = self.request()
         if req is not None:

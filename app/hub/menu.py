@@ -1,22 +1,11 @@
-"""The main menu and the Configure Backends… submenu."""
+"""A screen of menu entries, each opened with Enter or its own key (the main menu and Configure Backends… are ones)."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
-
-#: (option id, prompt, key) of the main menu, in order.
-MAIN_ENTRIES: tuple[tuple[str, str, str], ...] = (
-    ("generate", "Generate Audiobooks", "g"),
-    ("backends", "Configure Backends…", "b"),
-    ("servers", "Start/Stop Backend Servers", "s"),
-    ("settings", "Settings", "t"),
-    ("quit", "Quit", "q"),
-)
-
 
 class MenuScreen(Screen):
     """A list of entries, each opened with Enter or its own key."""
@@ -43,27 +32,3 @@ class MenuScreen(Screen):
 
     def open(self, entry: str) -> None:
         raise NotImplementedError
-
-
-class MainMenu(MenuScreen):
-    """Generate, configure, start/stop, settings, quit."""
-
-    ENTRIES = MAIN_ENTRIES
-    HEADING = "Audiobook hub — pick with the arrows and Enter, or press the key in brackets"
-    BINDINGS = [Binding(key, f"open('{oid}')", prompt, show=False) for oid, prompt, key in MAIN_ENTRIES]
-
-    async def action_open(self, entry: str) -> None:
-        if entry == "quit":
-            await self.app.action_quit()
-        else:
-            self.open(entry)
-
-    def open(self, entry: str) -> None:
-        from app.hub.configure import BackendsMenu
-        from app.hub.generate import GenerateScreen
-        from app.hub.servers import ServersScreen
-        from app.hub.settings_screen import SettingsScreen
-
-        screen = {"generate": GenerateScreen, "backends": BackendsMenu, "servers": ServersScreen,
-                  "settings": SettingsScreen}[entry]()
-        self.app.push_screen(screen)

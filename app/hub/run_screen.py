@@ -12,8 +12,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, RichLog, Static
 
-from app.convert import ConvertRequest, StopControl, convert, read_book
-from app.errors import AudiobookError, Cancelled
+from app.request import ConvertRequest, read_book
+from app.convert import StopControl, convert
+from app.core.errors import AudiobookError, Cancelled
 from app.hub.modals import ClampModal
 from app.hub.threads import ask_from_thread, ui
 from app.pipeline import events as ev

@@ -20,10 +20,10 @@ from app import options as options_mod
 from app.backends.base import BackendOptions
 from app.backends.sglomni import manage
 from app.backends.sglomni.manage import ServerState
-from app.errors import AudiobookError
+from app.core.errors import AudiobookError
 from app.hub.modals import PickModal
 from app.hub.threads import ui
-from app.urls import display_url
+from app.core.urls import display_url
 
 #: Shown when nothing is downloaded: the start has nothing to load.
 NO_MODELS = ("No SGLang-Omni model is downloaded. Open Configure Backends… → Configure SGLang-Omni "

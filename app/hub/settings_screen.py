@@ -7,13 +7,13 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, SelectionList
 
-from app import paths
-from app import settings as settings_mod
+from app.core import paths
+from app.core import settings as settings_mod
 from app.backends.sglomni import manage
-from app.errors import AudiobookError
+from app.core.errors import AudiobookError
 from app.hub.modals import UnsavedModal
 from app.output.formats import DESCRIPTIONS, FORMATS, parse_formats
-from app.urls import check_server_url
+from app.core.urls import check_server_url
 
 BACKEND_CHOICES = [("Automatic (SGLang-Omni when configured, else Piper)", ""), ("Piper", "piper"),
                    ("SGLang-Omni", "sglomni")]

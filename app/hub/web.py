@@ -28,8 +28,8 @@ from aiohttp import WSMsgType, web
 from aiohttp.web_runner import GracefulExit
 from textual_serve.server import Server, to_int
 
-from app import settings as settings_mod
-from app.errors import ConfigError
+from app.core import settings as settings_mod
+from app.core.errors import ConfigError
 from app.hub.web_session import HubSession
 
 #: Query parameter carrying the access token.

@@ -23,7 +23,7 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from app import paths, proc
+from app.core import paths, proc
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def hub_log() -> Path:
 
 
 class HubProcess(AppService):
-    """textual-serve's app process, started through app.proc (an argv, never a shell)."""
+    """textual-serve's app process, started through app.core.proc (an argv, never a shell)."""
 
     def __init__(self, argv: Sequence[str], **kwargs) -> None:
         super().__init__(" ".join(argv), **kwargs)

@@ -9,11 +9,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, RichLog, Static
 
-from app import paths
-from app import settings as settings_mod
-from app.errors import AudiobookError
+from app.core import paths
+from app.core import settings as settings_mod
+from app.core.errors import AudiobookError
 from app.backends.sglomni import manage
 from app.hub.threads import ui
+from app.hub.configure import ConfigureScreen
 
 #: Shown in red when nvidia-smi does not answer.
 NO_GPU = ("WARNING: nvidia-smi does not answer. SGLang-Omni needs an NVIDIA GPU with a working driver; "
@@ -94,7 +95,6 @@ class WizardScreen(Screen):
         self._show_venv()
 
     def action_models(self) -> None:
-        from app.hub.configure import ConfigureScreen
         self.app.push_screen(ConfigureScreen())
 
     def action_skip(self) -> None:

@@ -16,7 +16,7 @@ import logging
 import threading
 from pathlib import Path
 
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 from app.listen.transcript import Segment, Transcript, Word
 
 log = logging.getLogger(__name__)

@@ -48,14 +48,6 @@ class Transcript:
                 "words": [asdict(w) for w in self.words],
                 "segments": [asdict(s) for s in self.segments]}
 
-    @classmethod
-    def from_timings(cls, data: dict[str, Any]) -> "Transcript":
-        """Return the transcript a timing sidecar describes."""
-        return cls(text=str(data.get("text", "")),
-                   words=tuple(Word(**w) for w in data.get("words", [])),
-                   segments=tuple(Segment(**s) for s in data.get("segments", [])),
-                   language=data.get("language"), duration=data.get("duration"))
-
 
 class Transcriber(Protocol):
     """Anything that turns a WAV file into a Transcript (local Whisper, a server route)."""

@@ -11,7 +11,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.files import write_bytes_atomic
+from app.core.files import write_bytes_atomic
 from app.output.timing import ChapterTiming
 
 #: Two lines of 42 characters: the common broadcast and streaming caption limit. A cue holds a

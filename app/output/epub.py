@@ -21,8 +21,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from app.audio.ffmpeg import run_ffmpeg
 from app.book.model import Book
-from app.errors import OutputError
-from app.files import temp_tag
+from app.core.errors import OutputError
+from app.core.files import temp_tag
 from app.output.timing import METHODS, ChapterTiming
 
 #: The class a reading system puts on the sentence being read (media:active-class).

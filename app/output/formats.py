@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from defusedxml import ElementTree as defused
 from app.audio.export import BookMeta, cover_file
 from app.audio.ffmpeg import run_ffmpeg
 from app.book.model import Book
-from app.files import temp_tag, write_bytes_atomic
+from app.core.files import temp_tag, write_bytes_atomic
 
 OPF_NAME, DESCRIPTION_NAME, NARRATOR_NAME, COVER_NAME = "metadata.opf", "desc.txt", "reader.txt", "cover.jpg"
 #: The identifier scheme that says which book a library folder holds.

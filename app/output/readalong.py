@@ -16,7 +16,7 @@ from app.audio.assemble import Placement
 from app.audio.export import AAC_PRIMING_SAMPLES
 from app.book.chunking import Chunk
 from app.book.model import Book
-from app.errors import OutputError
+from app.core.errors import OutputError
 from app.output.formats import FORMATS, READ_ALONG
 from app.output.captions import write_captions
 from app.output.epub import write_epub

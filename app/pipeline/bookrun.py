@@ -5,7 +5,7 @@ import logging
 from contextlib import contextmanager
 from pathlib import Path
 
-from app import paths
+from app.core import paths
 from app.pipeline import leftovers, runlock
 from app.pipeline.cache import ChunkCache
 from app.pipeline.plan import RunPlan

@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from app.files import is_stale_temp, temp_tag
-from app.files import sha256_file as file_sha256
+from app.core.files import is_stale_temp, temp_tag
+from app.core.files import sha256_file as file_sha256
 
 #: Bump when the cache layout or key recipe changes, so old entries are not reused.
 CACHE_VERSION = 1

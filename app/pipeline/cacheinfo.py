@@ -13,10 +13,10 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app import paths
+from app.core import paths
 from app.pipeline import leftovers
 from app.pipeline.cache import ChunkCache
-from app.plural import plural
+from app.core.plural import plural
 
 
 @dataclass

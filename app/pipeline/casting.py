@@ -12,7 +12,8 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
-from app.backends.base import VoiceOptions
+from app.backends.base import Delivery, VoiceOptions
+from app.cast.delivery import direction_of, pace_of
 from app.cast.model import Cast, Quote
 
 
@@ -62,7 +63,7 @@ class Casting:
         voice = self.voices.get(speaker) if speaker else None
         voice = voice or self.narrator
         if direction and self.deliver is not None and speaker:
-            voice = self.deliver(voice or self.run_voice, direction) or voice
+            voice = self.deliver(voice or self.run_voice, Delivery(direction, pace_of(direction))) or voice
         return voice
 
     def identity(self, voice: VoiceOptions) -> dict[str, Any]:
@@ -109,8 +110,6 @@ def match_names(cast: Cast, names: list[str]) -> tuple[dict[str, str], list[str]
 
 def tag_directions(cast: Cast) -> dict[int, str]:
     """Return the delivery of each attributed quotation's own tag (Quote.verb, Quote.manner), by its index."""
-    from app.cast.delivery import direction_of
-
     out = {}
     for i, q in enumerate(cast.quotes):
         direction = direction_of(q.verb, q.manner) if q.speaker else None

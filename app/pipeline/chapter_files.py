@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.audio.placement import Placement
-from app.files import write_bytes_atomic
+from app.core.files import write_bytes_atomic
 
 #: Sidecars larger than this are not a chapter's (about 100 bytes per chunk).
 _MAX_SIDECAR_BYTES = 16 * 1024 * 1024

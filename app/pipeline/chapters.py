@@ -14,7 +14,7 @@ from pathlib import Path
 
 from app.audio import master as mastering
 from app.audio import wav as wavinfo
-from app.errors import Cancelled, OutputError
+from app.core.errors import Cancelled, OutputError
 from app.output.formats import READ_ALONG
 from app.pipeline import events as ev
 from app.pipeline.chapter_files import ChapterRecord, read_sidecar

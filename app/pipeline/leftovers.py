@@ -3,7 +3,7 @@
 kill -9 mid-run can leave temp chunk WAVs (and download parts) in the cache,
 a stitched chapter WAV in the book's work folder, and a full-size `.part`
 output and a `.cover` picture beside the output. Temp names carry the
-owning process id (app.files.temp_tag), so a later run sweeps exactly the
+owning process id (app.core.files.temp_tag), so a later run sweeps exactly the
 files whose owner is gone, never a live run's. Each run also records the
 chunk keys its book needs (`book.json` in the work folder), which is what
 `audiobook.py cache prune` keeps.
@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.files import is_stale_temp, write_bytes_atomic
+from app.core.files import is_stale_temp, write_bytes_atomic
 
 log = logging.getLogger(__name__)
 

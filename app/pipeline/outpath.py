@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from app.book.model import Book
-from app.errors import InputError, OutputError
+from app.core.errors import InputError, OutputError
 from app.output.formats import AUDIO_FORMATS, FOLDER_FORMATS, OUTPUTS, SUFFIX_FORMATS
 from app.pipeline.plan import safe_filename
 

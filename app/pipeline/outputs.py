@@ -8,13 +8,13 @@ import os
 import shutil
 from pathlib import Path
 
-from app import paths, testhooks
+from app.core import paths, failpoints
 from app.audio.booktags import id3_extras
 from app.audio.id3 import ID3Error
 from app.audio.export import ChapterAudio, mux_m4b
-from app.errors import Cancelled, OutputError
+from app.core.errors import Cancelled, OutputError
 from app.output.formats import READ_ALONG
-from app.files import write_bytes_atomic
+from app.core.files import write_bytes_atomic
 from app.pipeline import events as ev
 from app.pipeline.chapter_files import ChapterRecord
 from app.pipeline.context import RunContext
@@ -37,7 +37,7 @@ class OutputWriter:
             self._write_mp3([ChapterAudio(r.title, r.files["mp3"]) for r in records.values()], self.outputs["mp3"])
         if READ_ALONG & set(self.outputs):
             # The audio is written; a stop asked for meanwhile (the hub's Cancel) ends the run before the text.
-            testhooks.pause_at("read-along", self.ctx.cancel)
+            failpoints.pause_at("read-along", self.ctx.cancel)
             if self.ctx.cancel.is_set():
                 raise Cancelled(STOPPED)
             self._write_read_along(records)

@@ -13,7 +13,7 @@ from app.book.chunking import Chunk, Pause, chunk_chapter, chunk_paragraph
 from app.book.model import Book, Chapter
 from app.book.normalize import is_speakable
 from app.book.spoken import Speaker
-from app.files import truncate_utf8
+from app.core.files import truncate_utf8
 from app.cast.segments import join, spoken_segments
 from app.pipeline.cache import chunk_key, chunk_seed
 from app.pipeline.casting import Casting

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from app.book.chunking import Chunk, Pause
 from app.book.model import Chapter
-from app.files import write_bytes_atomic
+from app.core.files import write_bytes_atomic
 
 log = logging.getLogger(__name__)
 

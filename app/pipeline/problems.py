@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from app.errors import BadAudio, ServerBusy, ServerError, ServerUnavailable
+from app.core.errors import BadAudio, ServerBusy, ServerError, ServerUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol
 
-from app import testhooks
+from app.core import failpoints
 from app.audio import master as mastering
 from app.audio.export import BookMeta
 from app.audio.stream import FanOut, StreamEncoder
-from app.errors import Cancelled
+from app.core.errors import Cancelled
 from app.pipeline.chapter_files import ChapterRecord, write_sidecar
 from app.pipeline.pauses import pause_seconds
 from app.pipeline.plan import PlannedChapter, PlannedChunk
@@ -201,11 +201,11 @@ class ChapterEncode:
     def append(self, position: int) -> None:
         pc = self.planned.chunks[position]
         self._placements.append(self._assembler.append(self._chunk_path(pc), pause_seconds(pc.chunk.pause_after)))
-        testhooks.pause_at("stitch", self._cancel)
+        failpoints.pause_at("stitch", self._cancel)
 
     def finish(self) -> ChapterRecord:
         """Finish the encodes, write each one's sidecar and return the chapter's record."""
-        testhooks.pause_at("encode", self._cancel)
+        failpoints.pause_at("encode", self._cancel)
         if self._cancel.is_set():  # stopped with the last chunk in: the re-run encodes it from the cache
             raise Cancelled(STOPPED)
         loudness = self._measured(self._assembler.finish())

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from app.audio import wav as wavinfo
-from app.errors import BadAudio
+from app.core.errors import BadAudio
 
 #: Speech is ~2.5 words a second; these bounds are generous on purpose, so only
 #: clear faults trip them (a slow narrator is ~1.5 w/s, a fast one ~4).

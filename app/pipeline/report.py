@@ -14,11 +14,11 @@ from pathlib import Path
 
 from app.audio.master import ChapterLoudness, Target
 from app.book.model import Chapter
-from app.errors import UnverifiedChunks
-from app.files import write_bytes_atomic
+from app.core.errors import UnverifiedChunks
+from app.core.files import write_bytes_atomic
 from app.pipeline.plan import PlannedChunk, RunPlan
 from app.pipeline.verify import Verdict, VerifySettings
-from app.plural import plural
+from app.core.plural import plural
 
 #: Bump when the report's layout changes (documented in app/docs/verification.md).
 REPORT_VERSION = 1

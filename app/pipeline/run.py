@@ -15,10 +15,10 @@ import threading
 import time
 from pathlib import Path
 
-from app import paths, testhooks
+from app.core import paths, failpoints
 from app.audio import master as mastering
 from app.backends.base import Backend
-from app.errors import Cancelled
+from app.core.errors import Cancelled
 from app.output.formats import sibling_outputs
 from app.pipeline import bookrun, outpath
 from app.pipeline import events as ev
@@ -65,7 +65,7 @@ class Converter:
         """Convert the book and return the output path."""
         ctx = self.ctx
         # The book is read and planned: a stop asked for meanwhile (the hub's Cancel) ends it here.
-        testhooks.pause_at("planned", ctx.cancel)
+        failpoints.pause_at("planned", ctx.cancel)
         if ctx.cancel.is_set():
             raise Cancelled(STOPPED)
         # Locks by content and output, leftovers of a killed run swept, the book's needs recorded.

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from app import paths
-from app.errors import LockedError
-from app.files import sha256_file
+from app.core import paths
+from app.core.errors import LockedError
+from app.core.files import sha256_file
 
 
 def locks_dir() -> Path:

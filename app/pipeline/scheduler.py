@@ -29,7 +29,7 @@ from pathlib import Path
 
 from app.audio import wav as wavinfo
 from app.backends.base import Backend
-from app.errors import BackendError, Cancelled, ServerBusy, ServerError
+from app.core.errors import BackendError, Cancelled, ServerBusy, ServerError
 from app.pipeline.adaptive import InFlightLimit
 from app.pipeline.plan import PlannedChunk
 from app.pipeline.problems import ProblemLog
@@ -138,7 +138,7 @@ class Scheduler:
         #: Seconds the run needs after its last request (encoders closed, takes heard, exit).
         self.tail = tail
         #: Requests sent, busy answers and attempts spent, for logs and tests.
-        self.sent = self.busy = self.retried = 0
+        self.sent = self.busy = 0
 
     # -- the loop -------------------------------------------------------------------------
     def run(self, todo: Iterable[PlannedChunk], finished: Finished, *, side: SideWork | None = None) -> None:
@@ -258,7 +258,6 @@ class Scheduler:
             raise exc
         if isinstance(exc, ServerError):
             self.limiter.on_error(1)
-        self.retried += 1
         self.problems.note(exc, f"retrying, at most {MAX_ATTEMPTS} attempts per chunk")
         log.info("retrying chunk %s after %s: %s", job.pc.key[:8], type(exc).__name__, exc.message)
         self._later_push(job, now + backoff(job.attempts))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import deque
 from pathlib import Path
 
-from app import testhooks
-from app.errors import Cancelled
+from app.core import failpoints
+from app.core.errors import Cancelled
 from app.pipeline import adaptive
 from app.pipeline import events as ev
 from app.pipeline.chapters import ChapterWork
@@ -54,7 +54,7 @@ class Synthesis:
         """Synthesize one attempt of the chunk's current take and store it if it passes (a worker thread)."""
         take = self.listening.take(pc) if self.listening else 0
         if take:
-            testhooks.pause_at("retake", self.ctx.cancel)
+            failpoints.pause_at("retake", self.ctx.cancel)
         if self.ctx.cancel.is_set():  # stopped before this request left: it is not sent (the re-run sends it)
             raise Cancelled(STOPPED)
         base = take_seed(pc.seed, take)  # another take (verification) is another seed

@@ -24,7 +24,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from app.files import write_bytes_atomic
+from app.core.files import write_bytes_atomic
 from app.listen.score import Score, Thresholds, score
 from app.listen.transcript import Transcriber
 from app.pipeline import events as ev

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from app import paths
+from app.core import paths
 from app.pipeline.plan import safe_filename
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from app.audio.assemble import KEEP_SECONDS, PAUSES, ChapterAssembler
 from app.audio.wav import read_info
-from app.errors import BadAudio
+from app.core.errors import BadAudio
 
 from .signals import read_pcm, silence, tone, write_wav
 from .test_wav import float_wav

@@ -12,7 +12,7 @@ from app.audio.export import BookMeta, ChapterAudio, mux_m4b
 from tests.media import media_duration, read_chapters
 from app.audio.ffmpeg import ffmpeg_exe, run_ffmpeg
 from app.book.model import Cover
-from app.errors import ConfigError, OutputError
+from app.core.errors import ConfigError, OutputError
 
 from .encoding import encode_chapter
 from .signals import silence, tone, write_wav

@@ -21,7 +21,7 @@ from app.audio import m4b, mp4
 from app.audio.export import BookMeta, ChapterAudio, mux_m4b
 from app.audio.ffmpeg import ffmpeg_exe, run_ffmpeg
 from app.book.model import Cover
-from app.errors import Cancelled, OutputError
+from app.core.errors import Cancelled, OutputError
 
 from .ffmpeg_mux import ffmpeg_m4b
 from .mp4atoms import top_level_boxes, tracks

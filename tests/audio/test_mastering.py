@@ -218,7 +218,8 @@ def test_the_makeup_before_the_limiter_is_the_voices_own_and_outside_the_chapter
 def test_a_run_masters_with_its_backends_makeup(tmp_path):
     from app.backends import BackendOptions, create_backend
     from app.backends.piper.backend import LIMITER_MAKEUP_DB as PIPER_MAKEUP
-    from app.convert import ConvertRequest, master_target
+    from app.request import ConvertRequest
+    from app.convert import master_target
 
     req = ConvertRequest(book=tmp_path / "book.txt")
     assert master_target(req, create_backend("piper", BackendOptions())).makeup_db == PIPER_MAKEUP

@@ -12,7 +12,7 @@ from app.audio import master
 from app.audio.assemble import ChapterAssembler
 from app.audio.export import BookMeta
 from app.audio.stream import FanOut, StreamEncoder
-from app.errors import OutputError
+from app.core.errors import OutputError
 
 from .encoding import encode_chapter
 from .signals import tone, write_wav

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from app.audio.wav import FORMAT_FLOAT, duration, read_info, validate_wav_bytes
-from app.errors import BadAudio
+from app.core.errors import BadAudio
 
 from .signals import tone, write_wav
 

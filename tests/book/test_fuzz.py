@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from app.book import load_book
 from app.book.model import Book
-from app.errors import InputError
+from app.core.errors import InputError
 
 _SETTINGS = settings(max_examples=250, deadline=None, derandomize=True,
                      suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -230,8 +230,8 @@ _TOML_VALUES = st.sampled_from(['"abc"', "-3", "1.5", "5", "true", "[]", "{}", '
 
 
 def test_settings_family(tmp_path):
-    from app import settings as settings_mod
-    from app.errors import ConfigError
+    from app.core import settings as settings_mod
+    from app.core.errors import ConfigError
 
     keys = ["chunk_size", "output_dir", "ffmpeg", "format", "backend", "sglomni.port",
             "sglomni.start_timeout", "sglomni.host", "sglomni", "nonsense"]

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from app.book import load_book
-from app.errors import BookNotFound, CorruptBook, EmptyBook, UnsupportedFormat
+from app.core.errors import BookNotFound, CorruptBook, EmptyBook, UnsupportedFormat
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,9 +10,9 @@ from ebooklib import epub
 from app.book import load_book
 from app.backends import BackendOptions, create_backend
 from app.book.lexicon import Hint, load_user_lexicon, parse_pls
-from app.cli import main
-from app.convert import ConvertRequest, speaker_for
-from app.errors import InputError
+from app.cli.entry import main
+from app.request import ConvertRequest, speaker_for
+from app.core.errors import InputError
 from app.pipeline.plan import make_plan
 
 PLS = b"""<?xml version="1.0" encoding="UTF-8"?>
@@ -171,7 +171,7 @@ def test_piper_says_the_ssml_ph_phonemes_and_whisper_hears_them(tmp_path, run_cl
     ('<div ssml:alphabet="ipa"><p><span ssml:ph="\u02c8na\u026aki">Nike</span></p></div>', {"Nike": "\u02c8na\u026aki"}),
 ])
 def test_ssml_ph_is_collected_in_ipa_only(markup, found):
-    from app.book.html import html_document
+    from app.book.formats.html import html_document
 
     page = ('<html xmlns="http://www.w3.org/1999/xhtml" xmlns:ssml="http://www.w3.org/2001/10/synthesis">'
             f"<body>{markup}</body></html>").encode()

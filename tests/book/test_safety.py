@@ -8,9 +8,9 @@ import zipfile
 import pytest
 
 from app.book import load_book
-from app.book.epub import read_epub
+from app.book.formats.epub import read_epub
 from app.book.safezip import Limits
-from app.errors import CorruptBook
+from app.core.errors import CorruptBook
 
 BILLION_LAUGHS = b"""<?xml version="1.0"?>
 <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">

@@ -7,7 +7,7 @@ import pytest
 
 from app.book import select_chapters
 from app.book.model import Book, Chapter
-from app.errors import InputError
+from app.core.errors import InputError
 
 BOOK = Book("B", "A", tuple(Chapter(i, f"C{i}", (f"Text {i}.",)) for i in range(1, 11)), Path("b.txt"))
 

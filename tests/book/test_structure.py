@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.book import ReadOptions, load_book
-from app.book.cleanup import CODE_MENTION
+from app.book.narration.cleanup import CODE_MENTION
 
 XHTML = ('<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml" '
          'xmlns:epub="http://www.idpf.org/2007/ops"{lang}><head><title>{title}</title></head><body>{body}</body></html>')
@@ -272,7 +272,7 @@ def test_list_chapters_shows_title_words_and_the_first_words(tmp_path, run_cli):
     ("Contents of the Heart", False), ("Chapter 3. The Index Card", False),
 ])
 def test_matter_titles(title, matter):
-    from app.book.cleanup import is_matter_title
+    from app.book.narration.cleanup import is_matter_title
 
     assert is_matter_title(title) is matter
 
@@ -288,7 +288,7 @@ def test_matter_titles(title, matter):
     ("The next chapter explains the previous one.", False),
 ])
 def test_boilerplate_paragraphs(text, boilerplate):
-    from app.book.cleanup import is_boilerplate
+    from app.book.narration.cleanup import is_boilerplate
 
     assert is_boilerplate(text) is boilerplate
 
@@ -298,7 +298,7 @@ def test_boilerplate_paragraphs(text, boilerplate):
     ("Catch-22", "x", "Catch-22"), ("Spider-Man", "x", "Spider-Man"), ("ann@example.org", "x", ""),
 ])
 def test_metadata_titles_that_are_file_names_are_not_titles(title, stem, kept):
-    from app.book.cleanup import real_title
+    from app.book.narration.cleanup import real_title
 
     assert real_title(title, stem) == kept
 
@@ -577,7 +577,7 @@ def test_gutenberg_html5_edition(tmp_path, fields, author):
     ("configure.ac --+-> autoreconf", False),
 ])
 def test_pre_blocks_of_verse_and_prose_are_text_and_code_stays_code(pre, prose_):
-    from app.book.cleanup import reads_as_prose
+    from app.book.narration.cleanup import reads_as_prose
 
     assert reads_as_prose(pre) is prose_
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app import proc
+from app.core import proc
 from tests.sglomni.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +63,7 @@ def double(tmp_path):
                        new_session=True)
         started.append((p, log))
         url = f"http://127.0.0.1:{port}"
-        from app.backends.sglomni.http import probe_json
+        from app.core.http import probe_json
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             answer = probe_json(url, "/health", timeout=1)

@@ -10,7 +10,7 @@ from app.book import load_book
 from app.cast import find_cast
 from app.cast.export import cast_to_json
 from app.cast.model import METHODS
-from app.errors import Cancelled
+from app.core.errors import Cancelled
 from tests.cast.corpus import PDNC, PRIDE, require
 
 

@@ -9,7 +9,7 @@ import pytest
 from app.backends.base import BackendOptions, VoiceOptions
 from app.backends.piper import voices as piper_voices
 from app.backends.piper.backend import PiperBackend
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 
 def test_piper_refuses_what_it_cannot_do_naming_the_entry():

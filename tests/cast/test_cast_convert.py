@@ -10,10 +10,11 @@ import json
 import re
 import statistics
 
-from app import settings as settings_mod
-from app.convert import ConvertRequest, build_backend, prepare
+from app.core import settings as settings_mod
+from app.request import ConvertRequest, build_backend
+from app.convert import prepare
 from app.pipeline.cache import ChunkCache
-from app import paths
+from app.core import paths
 from tests.cast.conftest import QUOTES
 from tests.media import media_duration, read_chapters
 from tests.output.readers import epubcheck

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from app import proc
-from app.backends.sglomni.http import probe_json
+from app.core import proc
+from app.core.http import probe_json
 from tests.sglomni.conftest import free_port
 
 HERE = Path(__file__).resolve().parent

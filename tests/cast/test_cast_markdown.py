@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import json
 
-from app import settings as settings_mod
-from app.book.mdrender import render_markdown, speaker_marks
-from app.convert import ConvertRequest, build_backend, prepare
+from app.core import settings as settings_mod
+from app.book.formats.mdrender import render_markdown, speaker_marks
+from app.request import ConvertRequest, build_backend
+from app.convert import prepare
 from tests.cast.conftest import QUOTES
 
 

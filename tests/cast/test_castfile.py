@@ -9,7 +9,7 @@ from app.cast import find_cast
 from app.cast.delivery import direction_of
 from app.cast.model import Cast, Character, Quote
 from app.cast.segments import split_paragraph
-from app.errors import InputError
+from app.core.errors import InputError
 
 
 def write(tmp_path, text: str):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from app import errors
-from app.cli import main
+from app.core import errors
+from app.cli.entry import main
 
 APP = Path(__file__).resolve().parents[2] / "app"
 
@@ -37,7 +37,7 @@ def test_help_is_a_man_page_naming_what_the_code_reads(capsys, isolated_home):
     assert read - _TEST_ONLY_VARS
     for var in sorted(read - _TEST_ONLY_VARS):
         assert re.search(rf"^  {var}\b", out, re.M), f"{var} is read by the app but not in --help"
-    # Every exit code app.errors assigns is explained, with the meaning of the class it belongs to.
+    # Every exit code app.core.errors assigns is explained, with the meaning of the class it belongs to.
     section = out.split("exit codes:")[1].split("\n\n")[0]
     documented = {int(m) for m in re.findall(r"^  (\d+) ", section, re.M)}
     assigned = {cls.exit_code for cls in vars(errors).values()
@@ -49,7 +49,7 @@ def test_help_is_a_man_page_naming_what_the_code_reads(capsys, isolated_home):
 
 
 def test_help_examples_are_the_readmes():
-    from app.clihelp import EXAMPLES
+    from app.cli.helptext import EXAMPLES
 
     readme = (APP.parent / "README.md").read_text(encoding="utf-8")
     commands = re.findall(r"^  audiobook\.py (\S+(?: \S+)*?)(?:  +|$)", EXAMPLES, re.M)

@@ -48,7 +48,7 @@ def test_preview_writes_wav_only_and_speed_is_refused_where_the_model_has_none(t
     ("missing.png", lambda p: None),
 ])
 def test_a_bad_cover_is_one_line_before_any_synthesis(name, make, tmp_path, capsys, isolated_home):
-    from app.cli import main
+    from app.cli.entry import main
 
     book = write_txt_book(tmp_path)
     cover = tmp_path / name

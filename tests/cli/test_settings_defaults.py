@@ -1,8 +1,8 @@
 """voice, speed and announce in settings.toml are the defaults of --voice, --speed and --no-announce."""
 from __future__ import annotations
 
-from app import settings as settings_mod
-from app.convert import ConvertRequest, _read_selection, build_backend
+from app.core import settings as settings_mod
+from app.request import ConvertRequest, _read_selection, build_backend
 from tests.pipeline.helpers import write_txt_book
 
 
@@ -24,7 +24,7 @@ def test_the_speed_setting_is_pipers_and_speed_on_a_server_is_one_line(tmp_path,
     import pytest
 
     from app import options
-    from app.errors import ConfigError
+    from app.core.errors import ConfigError
 
     (isolated_home / "settings.toml").write_text("speed = 1.25\n")
     conf = settings_mod.load()

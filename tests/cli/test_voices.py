@@ -7,7 +7,7 @@ import pytest
 
 from app.backends import BackendOptions, VoiceOptions, create_backend
 from app.backends.piper import voices
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 
 def test_catalog_entries_are_packages_of_voices():

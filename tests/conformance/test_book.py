@@ -7,7 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from app import paths
+from app.core import paths
 from app.backends.sglomni import pidfiles
 from tests.media import read_chapters
 from app.backends.sglomni import server as lifecycle

@@ -12,8 +12,8 @@ import pytest
 from app.backends.base import BackendOptions, VoiceOptions
 from app.backends.sglomni import catalog, client
 from app.backends.sglomni.backend import SglomniBackend
-from app.backends.sglomni.http import OOM_HINT, Endpoint
-from app.errors import OutOfMemory, ServerError
+from app.core.http import OOM_HINT, Endpoint
+from app.core.errors import OutOfMemory, ServerError
 from tests import server_calls
 
 pytestmark = pytest.mark.conformance

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from app import paths
+from app.core import paths
 from app.backends.sglomni import pidfiles
 from app.backends.sglomni import server as lifecycle
 from app.backends.sglomni.asr import ServerTranscriber

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from app.convert import ConvertRequest, build_backend, resolve_options
-from app.errors import ConfigError, InputError
+from app.request import ConvertRequest, build_backend, resolve_options
+from app.core.errors import ConfigError, InputError
 from app.options import COMMAND_LINE, DEFAULT, HUB_FORM, SETTINGS, server_options
-from app.settings import Settings, SglomniSettings
+from app.core.settings import Settings, SglomniSettings
 
 BOOK = Path("book.txt")
 

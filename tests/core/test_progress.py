@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from app.pipeline import events as ev
-from app.plural import plural
+from app.core.plural import plural
 from app.progress import ConsoleProgress, SmoothedRate
 
 

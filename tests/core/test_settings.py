@@ -5,8 +5,8 @@ import stat
 
 import pytest
 
-from app import settings
-from app.errors import ConfigError
+from app.core import settings
+from app.core.errors import ConfigError
 
 
 def test_round_trip_with_user_only_permissions(tmp_path):
@@ -49,7 +49,7 @@ def test_cli_reads_the_settings_file(tmp_path, run_cli, isolated_home):
 def test_allocator_tuning_takes_effect_on_glibc_linux():
     import platform
 
-    from app import allocator
+    from app.core import allocator
 
     expected = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
     assert allocator.tune() is expected

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app import proc
+from app.core import proc
 from tests.sglomni.conftest import free_port
 from app.backends.sglomni import pidfiles
 from app.backends.sglomni import procgroup
@@ -76,7 +76,7 @@ class External:
         log.close()
         self.procs.append(p)
         url = f"http://{host}:{port}"
-        from app.backends.sglomni.http import probe_json
+        from app.core.http import probe_json
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             answer = probe_json(url, "/health", timeout=1)

@@ -51,8 +51,8 @@ def test_a_book_converts_against_a_server_whose_queue_holds_two(flags, tmp_path,
 
 
 def test_busy_answers_are_classified_once_for_every_status(tmp_path):
-    from app.backends.sglomni.http import BUSY, PERMANENT, TRANSIENT, classify, error_for_status
-    from app.errors import OutOfMemory, ServerBusy
+    from app.core.http import BUSY, PERMANENT, TRANSIENT, classify, error_for_status
+    from app.core.errors import OutOfMemory, ServerBusy
 
     table = {
         (503, "The request queue is full."): BUSY,

@@ -12,8 +12,8 @@ import pytest
 
 from app.audio.bounds import max_answer_bytes, max_speech_seconds
 from app.audio.wav import MAX_SAMPLE_RATE, read_info, validate_wav_bytes
-from app.backends.sglomni.http import Endpoint, Timeouts
-from app.errors import BadAudio, ServerError
+from app.core.http import Endpoint, Timeouts
+from app.core.errors import BadAudio, ServerError
 
 from .books import book
 from .conftest import sglomni_args

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from app import settings
-from app.errors import ConfigError
+from app.core import settings
+from app.core.errors import ConfigError
 from tests.faults.conftest import error_line
 from tests.faults.test_interrupts import tiny_disk  # noqa: F401  (fixture)
 from tests.pipeline.helpers import write_txt_book
@@ -63,7 +63,7 @@ def test_a_file_where_a_cache_folder_should_be_is_one_line_exit_3(tmp_path, run_
 
 
 def _plan_keys(book: Path, out: Path) -> list[str]:
-    from app.convert import ConvertRequest, build_backend, read_book
+    from app.request import ConvertRequest, build_backend, read_book
     from app.pipeline.plan import make_plan
 
     req = ConvertRequest(book=book)

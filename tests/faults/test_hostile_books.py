@@ -15,8 +15,8 @@ import pytest
 
 from app.book import load_book
 from app.book.chunking import chunk_chapter
-from app.book.mdrender import CODE_BLOCK_NOTE
-from app.errors import CorruptBook, InputError
+from app.book.narration.cleanup import CODE_MENTION as CODE_BLOCK_NOTE
+from app.core.errors import CorruptBook, InputError
 from app.pipeline.plan import make_plan
 from tests.faults.conftest import error_line
 from tests.faults.hostile import opf, prose, write_epub, xhtml

@@ -14,9 +14,9 @@ import pytest
 
 import tests.faults.conftest as faults
 from app.backends.sglomni.server import client_host, port_is_free
-from app.errors import ConfigError
-from app.redact import RedactingFilter, redact
-from app.urls import check_server_url, display_url
+from app.core.errors import ConfigError
+from app.core.redact import RedactingFilter, redact
+from app.core.urls import check_server_url, display_url
 from tests.faults.books import book as river_book
 from tests.faults.conftest import error_line, sglomni_args
 from tests.sglomni.conftest import free_port

@@ -7,7 +7,7 @@ import zipfile
 import pytest
 
 from app.book import load_book
-from app.errors import CorruptBook, ProtectedBook
+from app.core.errors import CorruptBook, ProtectedBook
 from tests.formats.twins import STANDARD_EBOOKS, chapter_errors, debian_file, pandoc_twin, sample
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from app.book import load_book
 from app.book.model import ReadOptions
-from app.errors import CorruptBook, ProtectedBook, ScannedBook
+from app.core.errors import CorruptBook, ProtectedBook, ScannedBook
 from tests.books.corpus import title_key, words
 from tests.formats.twins import chapter_errors, debian_file, sample, spoken_words
 

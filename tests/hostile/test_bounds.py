@@ -7,9 +7,9 @@ import zlib
 import pytest
 
 from app.book.zipstream import stream_member
-from app.errors import CorruptBook, ProtectedBook
+from app.core.errors import CorruptBook, ProtectedBook
 from app.pipeline.scheduler import LATE_SECONDS, drain_left
-from app.redact import redact
+from app.core.redact import redact
 from tests.hostile.zips import BZIP2, DEFLATE, LZMA, STORED, Member, _compress, write_zip
 
 TEXT = b"The river ran past the old mill. " * 5000

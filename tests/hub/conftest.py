@@ -74,7 +74,7 @@ def free_port() -> int:
 @pytest.fixture
 def port(monkeypatch) -> int:
     """Save settings with a free port for the managed server and a short start timeout."""
-    from app import settings
+    from app.core import settings
 
     p = free_port()
     conf = settings.Settings()

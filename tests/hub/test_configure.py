@@ -89,7 +89,7 @@ async def test_install_can_be_cancelled_and_an_org_row_toggles_its_models(monkey
         # Real models._download raises Cancelled when the event fires; wait for it the same way.
         while not cancel_event.wait(0.05):
             pass
-        from app.errors import Cancelled
+        from app.core.errors import Cancelled
         raise Cancelled(f"Download of {repo} cancelled")
 
     monkeypatch.setattr(models, "_download", slow_download)

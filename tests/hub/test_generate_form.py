@@ -159,6 +159,41 @@ async def test_the_form_builds_the_clis_request(tmp_path):
         assert app.screen is form
 
 
+async def test_the_form_offers_the_clis_library_options(tmp_path):
+    """--series, --series-index, --narrator, --year and --library: typed in the form, the request the
+    command line builds from the same words; a library and an output together are refused, as there."""
+    from app.cli.entry import _request
+    from app.cli.parser import build_convert_parser
+
+    book = tmp_path / "harbour.md"
+    book.write_text(THREE_CHAPTERS)
+    shelf = tmp_path / "shelf"
+    app = HubApp(setup_wizard=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#book").value = str(book)
+        await wait_for(pilot, lambda: form.chapter_numbers == [1, 2, 3], what="the chapter list")
+        empty = form.request()
+        assert (empty.series, empty.series_index, empty.narrator, empty.year, empty.library) == (None,) * 5
+        for field, value in (("#series", " Harbour Tales "), ("#series-index", "2"), ("#narrator", "A. Reader"),
+                             ("#year", "1911"), ("#library", str(shelf))):
+            form.query_one(field).value = value
+        req = form.request()
+        cli = _request(build_convert_parser().parse_args(
+            [str(book), "--series", "Harbour Tales", "--series-index", "2", "--narrator", "A. Reader",
+             "--year", "1911", "--library", str(shelf)]))
+        fields = ("series", "series_index", "narrator", "year", "library")
+        assert [getattr(req, f) for f in fields] == [getattr(cli, f) for f in fields]
+        assert req.library == shelf and req.series == "Harbour Tales"
+        form.query_one("#output").value = str(tmp_path / "out.m4b")
+        assert form.request() is None  # both a library and an output: the form says so instead of starting
+        assert app.screen is form
+        form.query_one("#output").value = ""
+        assert form.request().library == shelf  # the library alone is taken again
+
+
 @pytest.mark.slow
 async def test_chosen_title_author_formats_and_chapters_reach_the_output(tmp_path):
     """End to end with Piper at 80x24: the form's choices, read back from the files with ffprobe."""

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from app import paths
+from app.core import paths
 from app.hub.app import HubApp
 from app.hub.configure import BackendsMenu, ConfigureScreen
 from app.hub.generate import GenerateScreen
-from app.hub.menu import MainMenu
+from app.hub.mainmenu import MainMenu
 from app.hub.modals import ConfirmModal, FilePickModal
 from app.hub.servers import ServersScreen
 from app.hub.settings_screen import SettingsScreen

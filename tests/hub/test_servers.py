@@ -148,7 +148,7 @@ async def test_a_server_that_never_answers_does_not_freeze_the_screen(port, tmp_
     import sys
     import time
 
-    from app import proc
+    from app.core import proc
 
     hole = socket.socket()
     hole.bind(("127.0.0.1", port))

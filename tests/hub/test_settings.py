@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from app import paths, settings
+from app.core import paths, settings
 from app.hub.app import HubApp
-from app.hub.menu import MainMenu
+from app.hub.mainmenu import MainMenu
 from app.hub.modals import UnsavedModal
 from app.hub.settings_screen import SettingsScreen
 from tests.hub.conftest import screen_text, wait_for

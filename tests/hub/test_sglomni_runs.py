@@ -9,8 +9,8 @@ import wave
 
 import pytest
 
-from app import proc, settings
-from app.backends.sglomni import http as http_mod
+from app.core import proc, settings
+from app.core import http as http_mod
 from app.backends.sglomni import pidfiles
 from app.backends.sglomni import catalog, server
 from app.hub.app import HubApp
@@ -97,7 +97,7 @@ async def test_cancel_then_resume_on_the_managed_double(double_venv, port, tmp_p
 
 async def test_remote_server_is_discovered_and_its_voices_offered(external_double, tmp_path):
     from app.backends.sglomni import client
-    from app.backends.sglomni.http import Endpoint
+    from app.core.http import Endpoint
 
     wav = tmp_path / "clip.wav"
     with wave.open(str(wav), "wb") as w:

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.convert import ConvertRequest
+from app.request import ConvertRequest
 from app.hub.app import HubApp
 from app.hub.configure import ConfigureScreen
 from app.hub.generate import GenerateScreen
-from app.hub.menu import MainMenu
+from app.hub.mainmenu import MainMenu
 from app.hub.modals import ClampModal, ConfirmModal, FilePickModal, PickModal, UnsavedModal
 from app.hub.run_screen import RunScreen
 from app.hub.servers import ServersScreen

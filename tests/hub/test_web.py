@@ -48,7 +48,7 @@ def test_on_another_address_nothing_is_served_without_the_token(start_hub):
 
 
 def test_a_token_from_settings_is_required_and_never_printed(start_hub):
-    from app import settings
+    from app.core import settings
 
     conf = settings.Settings()
     conf.web.token = "correct horse battery staple"
@@ -61,7 +61,7 @@ def test_a_token_from_settings_is_required_and_never_printed(start_hub):
 
 
 def test_settings_alone_cannot_open_the_page_to_the_network(run_cli):
-    from app import settings
+    from app.core import settings
 
     conf = settings.Settings()
     conf.web.host = "0.0.0.0"

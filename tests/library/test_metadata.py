@@ -12,7 +12,7 @@ import zipfile
 import pytest
 
 from app.book import load_book
-from app.errors import InputError
+from app.core.errors import InputError
 from app.options import with_book_details
 
 from .books import CALIBRE_METADATA, CHAPTERS, CORPUS, make_epub

@@ -19,8 +19,9 @@ def test_the_asr_model_setting_picks_the_managed_listener_and_the_option_wins():
     from types import SimpleNamespace
 
     from app.backends.sglomni.asr import ManagedTranscriber, ServerTranscriber
-    from app.convert import ConvertRequest, verify_settings
-    from app.settings import Settings
+    from app.request import ConvertRequest
+    from app.convert import verify_settings
+    from app.core.settings import Settings
 
     backend, book = SimpleNamespace(name="sglomni"), SimpleNamespace(language="en")
     conf = Settings(asr_model="whisper_large_v3_turbo")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 from app.listen import local
 
 

@@ -11,8 +11,8 @@ import json
 import pytest
 
 from app.backends.sglomni.asr import ServerTranscriber
-from app.backends.sglomni.http import Endpoint
-from app.errors import ServerUnavailable
+from app.core.http import Endpoint
+from app.core.errors import ServerUnavailable
 from benchmarks import runcli
 from tests.pipeline.helpers import write_txt_book
 from tests.sglomni.conftest import free_port

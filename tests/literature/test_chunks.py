@@ -18,7 +18,7 @@ import pytest
 
 from app.backends import BackendOptions, create_backend
 from app.book import load_book
-from app.errors import BackendError
+from app.core.errors import BackendError
 from app.pipeline.plan import make_plan
 from tests.literature.corpus import TITLES, require_corpus
 

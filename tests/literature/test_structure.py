@@ -8,7 +8,7 @@ import re
 import pytest
 
 from app.book import Book, ReadOptions, load_book
-from app.book.cleanup import CODE_MENTION
+from app.book.narration.cleanup import CODE_MENTION
 from tests.literature.corpus import (
     GUTENBERG_BOILERPLATE, SE_BOILERPLATE, TITLES, contents_agree, epub_metadata, expected_contents, gutenberg_header, require_corpus,
     words,

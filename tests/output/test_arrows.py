@@ -6,4 +6,4 @@ from tests.core.test_architecture import _offenders
 
 def test_output_uses_nothing_above_it():
     assert _offenders("output", ("app.pipeline", "app.backends", "app.cli", "app.hub", "app.convert",
-                                 "app.progress", "app.settings")) == []
+                                 "app.progress", "app.core.settings")) == []

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 from app.output.formats import parse_formats, sibling_outputs
 
 

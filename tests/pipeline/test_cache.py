@@ -6,7 +6,7 @@ import wave
 import numpy as np
 import pytest
 
-from app.errors import BadAudio
+from app.core.errors import BadAudio
 from app.pipeline.cache import ChunkCache, chunk_key, chunk_seed
 from app.pipeline.quality import check_chunk_audio
 

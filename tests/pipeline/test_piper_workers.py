@@ -49,7 +49,7 @@ def recording(path, threads):
     built.append(threading.current_thread().name)
     return load(path, threads)
 backend._load_voice = recording
-from app.cli import main
+from app.cli.entry import main
 code = main(sys.argv[1:])
 print("BUILT " + json.dumps(built), flush=True)
 sys.exit(code)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from app.batch import BookResult, QueueStop, find_books, worst_exit
-from app.batch_cli import TaggedLines, print_summary
-from app.errors import InputError
+from app.cli.queue import TaggedLines, print_summary
+from app.core.errors import InputError
 from app.pipeline.adaptive import FixedLimit
 from app.pipeline.pool import SharedPool
 

@@ -1,7 +1,7 @@
 """A run imports what it needs: the Piper path loads no terminal UI and no HTTP stack, and a cached
 re-run of a finished book loads no voice either (issue 16 P4: start-up is most of a cached re-run).
 
-The run happens in a real subprocess through the CLI's own entry (`app.cli.main`); afterwards the
+The run happens in a real subprocess through the CLI's own entry (`app.cli.entry.main`); afterwards the
 child reports which of the heavy packages are in its sys.modules. A behaviour, not a timing.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ NEVER_WHEN_CACHED = NEVER_ON_PIPER + ("piper", "onnxruntime", "app.pipeline.synt
 
 PROBE = """
 import json, sys
-from app.cli import main
+from app.cli.entry import main
 code = main(sys.argv[1:])
 watched = {watched!r}
 print("MODULES " + json.dumps(sorted(m for m in watched if m in sys.modules)), flush=True)

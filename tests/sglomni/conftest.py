@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from app import proc
+from app.core import proc
 from app.backends.base import BackendOptions
 from app.options import server_options
 from app.backends.sglomni import pidfiles
 from app.backends.sglomni import procgroup
-from app.settings import Settings, SglomniSettings
+from app.core.settings import Settings, SglomniSettings
 from tests.support import install_fake_sgl_omni, tone_speech_without_verification
 
 DOUBLE = Path(__file__).resolve().parent / "double" / "server.py"
@@ -89,7 +89,7 @@ def external_double(tmp_path):
                        env=env, stdout=log, new_session=True)
         started.append((p, log))
         url = f"http://127.0.0.1:{port}"
-        from app.backends.sglomni.http import probe_json
+        from app.core.http import probe_json
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             answer = probe_json(url, "/health", timeout=1)

@@ -1,8 +1,8 @@
 """`backends sglomni status`: the CLI twin of the hub's Configure and Servers screens, remote server included."""
 from __future__ import annotations
 
-from app import settings as settings_mod
-from app.settings import Settings, SglomniSettings
+from app.core import settings as settings_mod
+from app.core.settings import Settings, SglomniSettings
 
 from .conftest import free_port
 

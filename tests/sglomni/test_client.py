@@ -14,8 +14,8 @@ from app.backends.sglomni import procgroup
 from app.backends.base import BackendOptions, VoiceOptions
 from app.backends.sglomni import catalog, client, policy, server
 from app.backends.sglomni.backend import SglomniBackend
-from app.backends.sglomni.http import OOM_HINT, Endpoint, Timeouts, error_text
-from app.errors import BackendError, BadAudio, ConfigError, OutOfMemory, ServerBusy, ServerError, ServerUnavailable
+from app.core.http import OOM_HINT, Endpoint, Timeouts, error_text
+from app.core.errors import BackendError, BadAudio, ConfigError, OutOfMemory, ServerBusy, ServerError, ServerUnavailable
 
 from .conftest import free_port
 from tests import server_calls
@@ -352,7 +352,7 @@ def test_every_payload_field_is_a_createspeechrequest_field(tmp_path):
 
 
 def test_missing_clone_clip_is_an_input_error(settings, tmp_path):
-    from app.errors import InputError
+    from app.core.errors import InputError
     with pytest.raises(InputError, match="does not exist"):
         SglomniBackend(resolved(BackendOptions(model="moss_tts_local", voice=VoiceOptions(clone=tmp_path / "nope.wav")),
                        settings))

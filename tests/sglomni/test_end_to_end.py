@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from app.backends.sglomni import http as http_mod
+from app.core import http as http_mod
 from app.backends.sglomni import pidfiles
 from tests.media import read_chapters
 from app.backends.sglomni import server
@@ -86,7 +86,7 @@ def test_higgs_question_answered_cancel_stops_before_any_request(tmp_path, run_c
 
 def test_list_voices_prints_presets_and_uploaded_voices(tmp_path, run_cli, external_double):
     from app.backends.sglomni import client
-    from app.backends.sglomni.http import Endpoint
+    from app.core.http import Endpoint
 
     url = external_double("voxtral_tts", "mistralai/Voxtral-4B-TTS-2603")
     clip = tmp_path / "narrator.wav"

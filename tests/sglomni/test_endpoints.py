@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from app import proc
+from app.core import proc
 from tests.sglomni.conftest import resolved
 from app.backends.base import BackendOptions, VoiceOptions
 from app.backends.sglomni import client, reference
 from app.backends.sglomni.backend import SglomniBackend
-from app.files import sha256_file as _sha256
-from app.backends.sglomni.http import Endpoint, probe_json
-from app.errors import ConfigError
+from app.core.files import sha256_file as _sha256
+from app.core.http import Endpoint, probe_json
+from app.core.errors import ConfigError
 
 from .conftest import DOUBLE, free_port
 from tests import server_calls

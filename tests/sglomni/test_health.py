@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.backends.sglomni.http import Health, is_healthy, probe_health
+from app.core.http import Health, is_healthy, probe_health
 
 from .conftest import free_port
 

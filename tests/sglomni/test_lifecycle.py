@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from app import proc
+from app.core import proc
 from app.backends.base import BackendOptions
 from app.backends.sglomni import catalog, discovery, leftovers, pidfiles, policy, procgroup, server
-from app.backends.sglomni import http as http_mod
+from app.core import http as http_mod
 from app.options import server_options
-from app.settings import Settings, SglomniSettings
+from app.core.settings import Settings, SglomniSettings
 from app.backends.sglomni.server import ManagedServer, ServerState, StopPath, StopTimeouts
-from app.errors import ConfigError, ServerStartError
+from app.core.errors import ConfigError, ServerStartError
 
 from .conftest import free_port, resolved
 

@@ -8,7 +8,7 @@ import pytest
 from app.backends.base import VoiceOptions
 from app.backends.sglomni import catalog, requests
 from app.backends.sglomni.catalog import IGNORED, REFUSED, REQUIRED, TAKES
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 UPSTREAM_FILES = ("request_builders.py", "stages.py")
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from app.backends.sglomni import catalog
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 SGO_SRC = Path("/tmp/sgo/src")
 EXPECTED_KEYS = {

@@ -7,7 +7,7 @@ import stat
 import pytest
 
 from app.backends.sglomni import catalog, gpu
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 
 def _fake_smi(tmp_path, monkeypatch, body: str):
@@ -85,7 +85,7 @@ def test_ninja_in_the_managed_venv_counts(tmp_path, monkeypatch):
 def test_the_seeds_server_defaults_are_pinned():
     """Port 8100, a 20-minute start timeout (cold boots compile kernels), loopback bind."""
     from app.backends.sglomni.server import ManagedServer
-    from app.settings import SglomniSettings
+    from app.core.settings import SglomniSettings
 
     defaults = SglomniSettings()
     assert (defaults.port, defaults.start_timeout, defaults.host) == (8100, 1200.0, "127.0.0.1")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app import proc
+from app.core import proc
 from app.backends.sglomni import catalog, models
-from app.errors import Cancelled, ProvisionError
+from app.core.errors import Cancelled, ProvisionError
 from tests.support import processes_running_from
 
 HUB = Path(__file__).with_name("fake_hub.py")

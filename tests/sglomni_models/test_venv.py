@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from packaging.specifiers import SpecifierSet
 
-from app import paths, proc
+from app.core import paths, proc
 from app.backends.sglomni import catalog, venv
-from app.errors import ProvisionError
+from app.core.errors import ProvisionError
 
 from .wheels import make_wheel, sglang_omni_wheel
 

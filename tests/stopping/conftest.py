@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app import proc
+from app.core import proc
 from tests.faults.books import book
 from tests.faults.conftest import cli, fault_env, fault_log, requests_log_path  # noqa: F401  (fixtures)
 from tests.sglomni.conftest import free_port
@@ -47,7 +47,7 @@ class HeldDouble:
             self.proc = proc.spawn([sys.executable, str(DOUBLE), "serve", "--model-path", "some/model",
                                     "--port", str(port), "--host", "127.0.0.1", "--model-name", "moss_tts_local"],
                                    env=full, stdout=log, new_session=True)
-        from app.backends.sglomni.http import probe_json
+        from app.core.http import probe_json
         deadline = time.monotonic() + 30
         while not ((answer := probe_json(self.url, "/health", timeout=1)) and answer[1]
                    and answer[1].get("status") == "healthy"):
@@ -104,7 +104,7 @@ def temp_files(*folders: Path) -> list[Path]:
 def encoded_chapters(home: Path) -> dict[str, int]:
     """Return {encoded chapter file: mtime_ns} of every book's work folder: finished encodes only, whose
     record beside them is written last (a chapter encoded twice for its loudness is in place before that)."""
-    from app import paths
+    from app.core import paths
 
     return {p.name: p.stat().st_mtime_ns for p in paths.work_dir().rglob("chapters/*.aac")
             if not p.name.startswith(".") and p.with_suffix(".json").exists()}

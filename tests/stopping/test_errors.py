@@ -35,7 +35,7 @@ def test_a_refused_chunk_with_a_chapter_half_encoded_is_its_own_line_and_the_cac
 def test_a_piper_chunk_that_gives_no_audio_says_so_and_leaves_no_file(tmp_path):
     from app.backends.base import BackendOptions
     from app.backends.piper.backend import PiperBackend
-    from app.errors import BackendError
+    from app.core.errors import BackendError
 
     out = tmp_path / "chunk.wav"
     try:

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from app import paths
-from app.convert import ConvertRequest
+from app.core import paths
+from app.request import ConvertRequest
 from app.hub.app import HubApp
 from app.hub.run_screen import RunScreen
 from app.pipeline.planmemo import MEMO_NAME
@@ -107,7 +107,7 @@ async def test_hub_web_stopped_by_sigterm_with_a_chapter_half_encoded_ends_and_r
         tmp_path, small_book, held_double, fault_log, isolated_home, start_hub, run_cli):
     import aiohttp
 
-    from app import settings
+    from app.core import settings
     from tests.hub.web_support import Terminal
 
     double = held_double(answer="500")

@@ -13,16 +13,14 @@ import json
 import os
 import threading
 import wave
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from app.backends.base import Backend, BackendOptions, VoiceOffer, VoiceOptions
+from app.backends.base import Backend, BackendOptions, Delivery, VoiceOffer, VoiceOptions
 from app.backends.piper import voices
-from app.errors import BackendError, ConfigError, environment_error
-from app.files import sha256_file
-
-#: The voice used without --voice (its package is a dependency of the app).
-BUNDLED_VOICE = voices.DEFAULT_VOICE
+from app.core.errors import BackendError, ConfigError, environment_error
+from app.core.files import sha256_file
 
 #: Synthesis workers without --concurrency: one per core up to this many (each run holds ~40 MB).
 MAX_WORKERS = 4
@@ -152,17 +150,12 @@ class PiperBackend(Backend):
             raise ConfigError(f"{role}: {exc.message}", hint=exc.hint) from None
         return []
 
-    def deliver(self, voice: VoiceOptions, direction: str) -> VoiceOptions | None:
+    def deliver(self, voice: VoiceOptions, delivery: Delivery) -> VoiceOptions | None:
         """Return `voice` a step slower for a hushed tag, faster for a loud one (Piper takes no instructions)."""
-        from dataclasses import replace
-
-        from app.cast.delivery import pace_of
-
-        pace = pace_of(direction)
-        if pace is None:
+        if delivery.pace is None:
             return None
         low, high = SPEED_RANGE
-        return replace(voice, speed=round(min(high, max(low, (voice.speed or 1.0) * pace)), 3))
+        return replace(voice, speed=round(min(high, max(low, (voice.speed or 1.0) * delivery.pace)), 3))
 
     def voice_offer(self) -> VoiceOffer:
         """Return the installed voices (and up to MAX_OFFERED_SPEAKERS of each multi-speaker one) and rates."""

@@ -22,8 +22,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from app import paths
-from app.files import is_stale_temp, temp_tag
+from app.core import paths
+from app.core.files import is_stale_temp, temp_tag
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from app import paths
-from app.errors import ConfigError
+from app.core import paths
+from app.core.errors import ConfigError
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,10 @@ import threading
 from pathlib import Path
 
 from app.backends.sglomni.catalog import ModelSpec
-from app.backends.sglomni.http import Endpoint, Timeouts, parse_json, safe_url
-from app.errors import ServerError
+from app.core.http import Endpoint, Timeouts, parse_json, safe_url
+from app.core.errors import ServerError
 from app.listen.transcript import Segment, Transcript
+from app.backends.sglomni.server import ManagedServer, ServerState
 
 TRANSCRIPTIONS = "/v1/audio/transcriptions"
 #: A chunk is seconds of audio; a transcription that takes longer than this is stuck.
@@ -84,8 +85,6 @@ class ManagedTranscriber(ServerTranscriber):
     """
 
     def __init__(self, spec: ModelSpec, *, port: int | None = None, start_timeout: float = 1200.0):
-        from app.backends.sglomni.server import ManagedServer
-
         self.server = ManagedServer(spec, port=port or free_loopback_port(), start_timeout=start_timeout)
         super().__init__(self.server.base_url, model=spec.key)
         # The model decides the verdicts, not the port it happened to get.
@@ -95,7 +94,6 @@ class ManagedTranscriber(ServerTranscriber):
 
     def transcribe(self, wav: Path, *, language: str | None = None) -> Transcript:
         """Start the listening server if it is not running, then upload `wav` to it."""
-        from app.backends.sglomni.server import ServerState
 
         with self._boot:
             if self._closed:
@@ -106,7 +104,6 @@ class ManagedTranscriber(ServerTranscriber):
 
     def close(self) -> None:
         """Close the connection pool and stop the server if this run started it (ending a boot in progress)."""
-        from app.backends.sglomni.server import ServerState
 
         self.server.abort.set()  # a boot under way (on the verification pool) stops instead of being waited for
         super().close()

@@ -7,15 +7,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from app.backends.base import Backend, BackendOptions, VoiceOffer, VoiceOptions
+from app.backends.base import Backend, BackendOptions, Delivery, VoiceOffer, VoiceOptions
 from app.backends.sglomni import catalog, client, policy, reference, requests, server
 from app.backends.sglomni.procgroup import group_alive
 from app.listen import clip as clip_transcript
 from app.backends.sglomni.clipcheck import check_clip
 from app.backends.sglomni.endpoints import EndpointPool
-from app.backends.sglomni.http import Endpoint, Timeouts
-from app.errors import ConfigError, InputError, ServerUnavailable
-from app.files import sha256_file
+from app.core.http import Endpoint, Timeouts
+from app.core.errors import ConfigError, InputError, ServerUnavailable
+from app.core.files import sha256_file
+from app.core import paths
 
 log = logging.getLogger(__name__)
 
@@ -166,15 +167,15 @@ class SglomniBackend(Backend):
             raise ConfigError(f"{role}: {exc.message}", hint=exc.hint) from None
         return [f"{role}: {w}" for w in warnings]
 
-    def deliver(self, voice: VoiceOptions, direction: str) -> VoiceOptions | None:
+    def deliver(self, voice: VoiceOptions, delivery: Delivery) -> VoiceOptions | None:
         """Return `voice` with the tag's delivery added to its instructions, for a model that reads them."""
         if self.spec.request.instructions not in (catalog.TAKES, catalog.REQUIRED):
             return None
-        return replace(voice, instructions=f"{voice.instructions} {direction}" if voice.instructions else direction)
+        words = delivery.words
+        return replace(voice, instructions=f"{voice.instructions} {words}" if voice.instructions else words)
 
     def voice_offer(self) -> VoiceOffer:
         """Return the model's presets (with gender), whether it designs voices, and clips it could clone."""
-        from app import paths
 
         takes_instructions = self.spec.request.instructions in (catalog.TAKES, catalog.REQUIRED)
         presets = tuple((name, None, self.spec.preset_genders.get(name)) for name in self.spec.preset_voices

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from app.backends.sglomni.spec import (  # noqa: F401  (re-exported: the catalog's types)
     IGNORED, REFUSED, REQUIRED, TAKES, ModelSpec, PipRecipe, RequestFields, SystemPackage,
 )
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 CONFIGS_DIR = Path(__file__).resolve().parent / "configs"
 
@@ -38,10 +38,8 @@ _QWEN3_SPEAKERS = ("Vivian", "Serena", "Uncle_Fu", "Dylan", "Eric", "Ryan", "Aid
 #: From the Qwen3-TTS CustomVoice model card's speaker table.
 _QWEN3_GENDERS = MappingProxyType({"Vivian": "F", "Serena": "F", "Uncle_Fu": "M", "Dylan": "M", "Eric": "M",
                                    "Ryan": "M", "Aiden": "M", "Ono_Anna": "F", "Sohee": "F"})
-_QWEN3_VRAM = (
-    "colocated engine + vocoder on GPU 0; the vendored config pins mem_fraction_static 0.70 "
-    "so CUDA graphs and the vocoder keep ~7 GB of headroom on a 24 GB card"
-)
+# Qwen3-TTS VRAM: colocated engine + vocoder on GPU 0; the vendored config pins mem_fraction_static 0.70
+# so CUDA graphs and the vocoder keep ~7 GB of headroom on a 24 GB card.
 
 # --- what each family's 0.1.9 request builder takes (paths relative to the sglang_omni package) ---
 _QWEN3_BUILDER = "models/qwen3_tts/request_builders.py build_qwen3_tts_state"
@@ -94,12 +92,11 @@ def _qwen3(key: str, label: str, size: str, kind: str, **kw: Any) -> ModelSpec:
         config_file=f"{key}.yaml",
         companion_packages=_QWEN3_COMPANIONS,
         system_packages=(_SOX,),
-        vram_notes=_QWEN3_VRAM,
         **kw,
     )
 
 
-def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelSpec:
+def _moss_tts_local(key: str, label: str, model_path: str) -> ModelSpec:
     return ModelSpec(
         key=key,
         label=label,
@@ -116,7 +113,6 @@ def _moss_tts_local(key: str, label: str, model_path: str, notes: str) -> ModelS
         profile_tools=MappingProxyType({"throughput": ("ninja", "nvcc")}),
         request=_MOSS_TTS_LOCAL_REQUEST,
         default_chunk_size=40,
-        vram_notes=notes,
     )
 
 
@@ -152,10 +148,8 @@ _ENTRIES = (
         request=_HIGGS_REQUEST,
         max_chunk_words=80,
         default_chunk_size=80,
-        vram_notes=(
-            "upstream budgets 98% of the card across colocated stages; the vendored config "
-            "caps the engine at gpu_memory_fraction 0.80 for 24 GB cards"
-        ),
+        # VRAM: upstream budgets 98% of the card across colocated stages; the vendored config caps the engine at
+        # gpu_memory_fraction 0.80 for 24 GB cards
     ),
     ModelSpec(
         key="moss_tts",
@@ -168,21 +162,15 @@ _ENTRIES = (
         sample_rate=24000,
         config_file="moss_tts.yaml",
         request=_MOSS_TTS_REQUEST,
-        vram_notes=(
-            "~17.1 GB of bf16 weights in 0.1.9's stock engine budget (0.72 of the card: ~1.4 GB of KV "
-            "on 24 GiB); needs a 24 GB-class card"
-        ),
+        # VRAM: ~17.1 GB of bf16 weights in 0.1.9's stock engine budget (0.72 of the card: ~1.4 GB of KV on 24
+        # GiB); needs a 24 GB-class card
     ),
-    _moss_tts_local(
-        "moss_tts_local", "MOSS-TTS Local v1.5", _MOSS_TTS_LOCAL_BASE,
-        "upstream config budgets its colocated stages explicitly; 48 kHz stereo output",
-    ),
-    _moss_tts_local(
-        "moss_tts_local_voice_acting", "MOSS-TTS Local 4.55B Voice Acting",
-        "laion/moss-tts-local-transformer-4.55b-voice-acting",
-        "LAION 4.55B merged weights on the MOSS-TTS Local pipeline; put the performance "
-        "direction in --instructions; /v1/models reports the base model id (cosmetic)",
-    ),
+    # VRAM: upstream config budgets its colocated stages explicitly; 48 kHz stereo output
+    _moss_tts_local("moss_tts_local", "MOSS-TTS Local v1.5", _MOSS_TTS_LOCAL_BASE),
+    # LAION 4.55B merged weights on the MOSS-TTS Local pipeline; put the performance direction in
+    # --instructions; /v1/models reports the base model id (cosmetic)
+    _moss_tts_local("moss_tts_local_voice_acting", "MOSS-TTS Local 4.55B Voice Acting",
+                    "laion/moss-tts-local-transformer-4.55b-voice-acting"),
     ModelSpec(
         key="voxtral_tts",
         label="Voxtral TTS 4B",
@@ -198,7 +186,7 @@ _ENTRIES = (
         sample_rate=24000,
         config_file="voxtral_tts.yaml",
         request=_VOXTRAL_REQUEST,
-        vram_notes="colocated engine + vocoder; the vendored config pins mem_fraction_static 0.70",
+        # VRAM: colocated engine + vocoder; the vendored config pins mem_fraction_static 0.70
     ),
     ModelSpec(
         key="dots_tts_mf",
@@ -210,10 +198,8 @@ _ENTRIES = (
         sample_rate=48000,
         config_file="dots_tts_mf.yaml",
         request=_DOTS_REQUEST,
-        vram_notes=(
-            "mem_fraction_static 0.20 budgets only the backbone KV cache; the acoustic-tail "
-            "pools (16 slots x 500 patches) are allocated on top of it"
-        ),
+        # VRAM: mem_fraction_static 0.20 budgets only the backbone KV cache; the acoustic-tail pools (16 slots x
+        # 500 patches) are allocated on top of it
     ),
     ModelSpec(
         key="fish_s2_pro",
@@ -226,7 +212,7 @@ _ENTRIES = (
         request=_FISH_REQUEST,
         companion_packages=_DAC_COMPANIONS,
         system_packages=(_FFMPEG,),
-        vram_notes="needs ~24 GB VRAM (known OOM on a single RTX 3090, upstream issue #359)",
+        # VRAM: needs ~24 GB VRAM (known OOM on a single RTX 3090, upstream issue #359)
     ),
     ModelSpec(
         key="zonos2",
@@ -243,10 +229,8 @@ _ENTRIES = (
         request=_ZONOS2_REQUEST,
         companion_packages=_DAC_COMPANIONS,
         system_packages=(_FFMPEG,),
-        vram_notes=(
-            "FP8 MoE experts need compute capability 8.9+; the bf16 fallback takes ~11.5 GB of "
-            "weights and mem_fraction_static 0.70 (practical floor: a ~16 GB card)"
-        ),
+        # VRAM: FP8 MoE experts need compute capability 8.9+; the bf16 fallback takes ~11.5 GB of weights and
+        # mem_fraction_static 0.70 (practical floor: a ~16 GB card)
     ),
 )
 
@@ -297,10 +281,8 @@ _ASR_ENTRIES = (
         sample_rate=16000,
         config_file="whisper_large_v3_turbo.yaml",
         request=RequestFields(source="models/whisper_asr/request_builders.py (POST /v1/audio/transcriptions)"),
-        vram_notes=(
-            "0.8B parameters (~1.6 GB bf16); the vendored config caps its engine at mem_fraction_static "
-            "0.10 and 16 running requests; the TTS model's own config must leave that share free"
-        ),
+        # VRAM: 0.8B parameters (~1.6 GB bf16); the vendored config caps its engine at mem_fraction_static 0.10
+        # and 16 running requests; the TTS model's own config must leave that share free
     ),
 )
 

@@ -6,25 +6,25 @@ and the routes of serve/openai_api.py. All HTTP goes through http.Endpoint.
 from __future__ import annotations
 
 import base64
-import ipaddress
 import logging
 import os
-import mimetypes
 import re
 import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from app.backends.base import VoiceOptions
 from app.backends.sglomni.catalog import ModelSpec
-from app.backends.sglomni.http import Endpoint, parse_json, safe_url
+from app.core.http import Endpoint, safe_url
 from app.audio.bounds import max_answer_bytes, max_speech_seconds
 from app.backends.sglomni.requests import build_payload, language_name  # noqa: F401 - re-exported
-from app.audio.wav import WavInfo, read_info, validate_wav_bytes
-from app.errors import BackendError, BadAudio, OutputError, ServerError
-from app.files import sha256_file
+from app.audio.wav import WavInfo, read_info
+from app.core.errors import BadAudio, OutputError, ServerError
+from app.core.files import sha256_file
+from app.backends.sglomni import reference
+from app.backends.sglomni.clips import (  # noqa: F401 - re-exported: client.list_voices(...) etc.
+    AUDIO_TYPES, check_wav, is_loopback, list_voices, reference_value, upload_voice)
 
 log = logging.getLogger(__name__)
 
@@ -32,33 +32,7 @@ log = logging.getLogger(__name__)
 KV_WINDOW_MARKER = "Request requires more tokens than the thinker KV cache can hold"
 _KV_NUMBERS = re.compile(r"input_tokens=(\d+), max_new_tokens=(\d+), "
                          r"required_tokens=(\d+), kv_capacity=(\d+)")
-_AUDIO_TYPES = {".wav": "audio/wav", ".flac": "audio/flac", ".mp3": "audio/mpeg",
-                ".ogg": "audio/ogg", ".m4a": "audio/mp4"}
 
-
-# --- reference clip -----------------------------------------------------------------------
-
-def is_loopback(base_url: str) -> bool:
-    """Return whether `base_url` points at this machine (so it can read our local files)."""
-    host = (urlsplit(base_url).hostname or "").strip("[]")
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def reference_value(clip: Path, *, loopback: bool) -> str:
-    """Return the `ref_audio` for `clip`: its absolute path for a loopback server, else a data URI."""
-    clip = Path(clip).expanduser().resolve()
-    if not clip.is_file():
-        raise BackendError(f"Reference clip {clip} does not exist",
-                           hint="Put 10-20 s of clean speech in voices/ and pass --clone voices/NAME.wav")
-    if loopback:
-        return str(clip)
-    media = _AUDIO_TYPES.get(clip.suffix.lower()) or mimetypes.guess_type(clip.name)[0] or "audio/wav"
-    return f"data:{media};base64,{base64.b64encode(clip.read_bytes()).decode('ascii')}"
 
 
 def resolve_transcript(voice: VoiceOptions, *, whisper_model: str | None = None) -> str | None:
@@ -97,13 +71,6 @@ def refit_max_new_tokens(message: str) -> int | None:
     input_tokens, max_new, _required, capacity = numbers
     fitted = capacity - input_tokens
     return fitted if 0 < fitted < max_new else None
-
-
-# --- WAV ----------------------------------------------------------------------------------
-
-def check_wav(data: bytes) -> WavInfo:
-    """Return the WAV's format, or raise BadAudio for anything that is not complete WAV audio."""
-    return validate_wav_bytes(data)
 
 
 # --- the speech client --------------------------------------------------------------------
@@ -149,8 +116,6 @@ class SpeechClient:
 
     def _cast_reference(self, clip: Path, transcript: str | None):
         """Return how this server gets a cast character's clip: uploaded once where it can, else inline."""
-        from app.backends.sglomni import reference  # reference.py builds on this module
-
         with self._clips_lock:
             if clip not in self._clips:
                 self._clips[clip] = reference.prepare(self.endpoint, self.spec, clip, sha256_file(clip), transcript,
@@ -164,7 +129,7 @@ class SpeechClient:
             if ref is None or not ref.voice:
                 return False
             # Inline as a data URI: every server decodes one (a bare path depends on its media policy).
-            media = _AUDIO_TYPES.get(clip.suffix.lower(), "audio/wav")
+            media = AUDIO_TYPES.get(clip.suffix.lower(), "audio/wav")
             self._clips[clip] = replace(ref, how="inline", voice=None, ref_text=transcript,
                                         ref_audio=f"data:{media};base64,{base64.b64encode(clip.read_bytes()).decode()}")
             return True
@@ -248,26 +213,6 @@ def health(endpoint: Endpoint) -> dict[str, Any]:
         if exc.status == 503:
             return {"status": "starting"}
         raise
-
-
-def list_voices(endpoint: Endpoint) -> dict[str, Any]:
-    """Return GET /v1/audio/voices: {"voices": [...], "uploaded_voices": [...], "cache_stats": {...}}."""
-    return endpoint.get_json("/v1/audio/voices")
-
-
-def upload_voice(endpoint: Endpoint, name: str, clip: Path, *, consent: str = "owner",
-                 ref_text: str | None = None, speaker_description: str | None = None) -> dict[str, Any]:
-    """Upload `clip` as voice `name` (multipart POST /v1/audio/voices) and return its metadata."""
-    clip = Path(clip)
-    media = _AUDIO_TYPES.get(clip.suffix.lower(), "audio/wav")
-    form = {"name": name, "consent": consent}
-    if ref_text:
-        form["ref_text"] = ref_text
-    if speaker_description:
-        form["speaker_description"] = speaker_description
-    response = endpoint.request("POST", "/v1/audio/voices", control=True, data=form,
-                                files={"audio_sample": (clip.name, clip.read_bytes(), media)})
-    return parse_json(response, url=endpoint.base_url + "/v1/audio/voices")
 
 
 __all__ = ["WavInfo", "SpeechClient", "build_payload", "check_wav", "reference_value",

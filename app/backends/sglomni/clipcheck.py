@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.audio import wav as wavinfo
-from app.errors import BadAudio, InputError
+from app.core.errors import BadAudio, InputError
 
 #: Upstream's MAX_REFERENCE_AUDIO_SECONDS (serve/speech_voices.py).
 MAX_CLIP_SECONDS = 30.0

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.backends.sglomni.http import probe_health, probe_json
+from app.core.http import probe_health, probe_json
 from app.backends.sglomni.pidfiles import records
 from app.backends.sglomni.server import ServerState, client_host
-from app.urls import display_url
+from app.core.urls import display_url
 
 
 def hosted_models(base_url: str) -> tuple[str, ...]:

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from app.backends.sglomni import client, reference
-from app.backends.sglomni.http import Endpoint, probe_health, safe_url
+from app.core.http import Endpoint, probe_health, safe_url
 from app.backends.sglomni.reference import Reference
-from app.errors import AudiobookError, BackendError, ServerError, ServerUnavailable
+from app.core.errors import AudiobookError, BackendError, ServerError, ServerUnavailable
 
 log = logging.getLogger(__name__)
 

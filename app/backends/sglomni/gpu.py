@@ -6,9 +6,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from app import proc
+from app.core import proc
 from app.backends.sglomni.catalog import ModelSpec, config_path
-from app.errors import ConfigError
+from app.core.errors import ConfigError
 
 _UNSET = object()
 

@@ -1,6 +1,6 @@
 """Download one Hub repo into the standard cache, resuming partial files: run as a child process.
 
-`python -m app.backends.sglomni.hf_fetch REPO CACHE_DIR` (models.py starts it through app.proc,
+`python -m app.backends.sglomni.hf_fetch REPO CACHE_DIR` (models.py starts it through app.core.proc,
 so a cancel ends the process and the transfer with it).
 
 Why not plain `hf download`: huggingface_hub (1.x and 2.x) writes each file to a process-unique

@@ -9,7 +9,7 @@ import logging
 import os
 from pathlib import Path
 
-from app import paths
+from app.core import paths
 from app.backends.sglomni.pidfiles import pid_file, read_pidfile
 from app.backends.sglomni.procgroup import StopPath, StopTimeouts, gpu_holder_pids, port_holder_pids, stop_group
 

@@ -1,5 +1,5 @@
 """The one door into the sglomni backend for both faces: the CLI's
-`backends sglomni ...` (app/cli_sglomni.py) and the hub's screens.
+`backends sglomni ...` (app/cli/sglomni.py) and the hub's screens.
 
 Each function does one user-level thing by composing catalog, venv, models, gpu,
 server, discovery and client; neither face adds work of its own, and neither
@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from app import paths
+from app.core import paths
 from app.backends.base import BackendOptions
 from app.backends.sglomni import catalog, discovery, gpu, leftovers, models, pidfiles, server, venv
 from app.backends.sglomni.catalog import ModelSpec
@@ -171,8 +171,8 @@ def server_url(options: BackendOptions) -> str:
 def server_voices(url: str) -> list[str]:
     """Return the preset and uploaded voice names the server at `url` lists ([] when none answers)."""
     from app.backends.sglomni import client
-    from app.backends.sglomni.http import Endpoint, Timeouts, probe_health
-    from app.errors import BackendError
+    from app.core.http import Endpoint, Timeouts, probe_health
+    from app.core.errors import BackendError
 
     if not probe_health(url, timeout=1.0).answered:
         return []

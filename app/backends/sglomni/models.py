@@ -1,7 +1,7 @@
 """Install, remove and list catalog models: companion packages plus weights in the standard HF cache.
 
 Weights are fetched by a child process (hf_fetch.py, huggingface_hub's download code run by
-the app's interpreter through app.proc), which writes each blob to a `.incomplete` file and
+the app's interpreter through app.core.proc), which writes each blob to a `.incomplete` file and
 renames it only when complete. A cancel ends that process group, so the transfer stops at
 once; the cache stays valid and a re-run resumes the partial blob (HTTP Range).
 """
@@ -16,11 +16,11 @@ from pathlib import Path
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from app import paths, proc
+from app.core import paths, proc
 from app.backends.sglomni import catalog, gpu, venv
 from app.backends.sglomni.procgroup import StopTimeouts, stop_group
 from app.backends.sglomni.catalog import ModelSpec
-from app.errors import Cancelled, ProvisionError
+from app.core.errors import Cancelled, ProvisionError
 
 Progress = Callable[[str], None]
 

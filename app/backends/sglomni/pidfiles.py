@@ -1,7 +1,7 @@
 """Pid files: how a later command finds and stops a server this tool started.
 
 One JSON record per managed port in paths.run_dir(), written atomically
-(app.files) so a reader never sees half a record.
+(app.core.files) so a reader never sees half a record.
 """
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from app import paths
+from app.core import paths
 from app.backends.sglomni.procgroup import StopPath, StopTimeouts, group_alive, process_start_ticks, stop_group
-from app.files import write_bytes_atomic
+from app.core.files import write_bytes_atomic
 
 
 @dataclass

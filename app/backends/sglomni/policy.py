@@ -11,14 +11,14 @@ from app.backends.sglomni import catalog
 from app.backends.sglomni.venv import require_usable
 from app.backends.sglomni.catalog import ModelSpec
 from app.backends.sglomni.discovery import hosted_models
-from app.backends.sglomni.http import probe_health
+from app.core.http import probe_health
 from app.backends.sglomni.leftovers import find_leftover
 from app.backends.sglomni.pidfiles import read_pidfile
 from app.backends.sglomni.procgroup import StopPath
 from app.backends.sglomni.server import (DEFAULT_PORT, ManagedServer, client_host, install_companions,
                                          pick_profile)
-from app.errors import ConfigError, ServerUnavailable
-from app.urls import display_url
+from app.core.errors import ConfigError, ServerUnavailable
+from app.core.urls import display_url
 
 log = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app import proc
-from app.errors import ServerStartError
+from app.core import proc
+from app.core.errors import ServerStartError
 
 log = logging.getLogger(__name__)
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.backends.sglomni import client
+from app.backends.sglomni import clips
 from app.backends.sglomni.catalog import ModelSpec
-from app.backends.sglomni.http import Endpoint
-from app.errors import BackendError
+from app.core.http import Endpoint
+from app.core.errors import BackendError
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +54,9 @@ def voice_name(clip_sha256: str, transcript: str | None) -> str:
 
 def inline(clip: Path, transcript: str | None, *, base_url: str) -> Reference:
     """Return the per-request reference: a local path for a loopback server, else a data URI."""
-    loopback = client.is_loopback(base_url)
+    loopback = clips.is_loopback(base_url)
     return Reference("path" if loopback else "inline",
-                     ref_audio=client.reference_value(clip, loopback=loopback), ref_text=transcript)
+                     ref_audio=clips.reference_value(clip, loopback=loopback), ref_text=transcript)
 
 
 def behind_router(health: Any) -> int:
@@ -71,7 +71,7 @@ def behind_router(health: Any) -> int:
 
 def _clip_seconds(clip: Path) -> float | None:
     try:
-        return client.check_wav(clip.read_bytes()).seconds
+        return clips.check_wav(clip.read_bytes()).seconds
     except Exception:  # not a WAV we can measure: let the server decide
         return None
 
@@ -103,7 +103,7 @@ def prepare(endpoint: Endpoint, spec: ModelSpec, clip: Path, clip_sha256: str, t
         return fallback
     name = voice_name(clip_sha256, transcript)
     try:
-        listed = client.list_voices(endpoint)
+        listed = clips.list_voices(endpoint)
         # sglang-omni lists {"uploaded_voices": [{"name": ...}]}; another server may answer a bare list.
         entries = listed.get("uploaded_voices") or [] if isinstance(listed, dict) else (
             listed if isinstance(listed, list) else [])
@@ -111,7 +111,7 @@ def prepare(endpoint: Endpoint, spec: ModelSpec, clip: Path, clip_sha256: str, t
         if name.lower() in uploaded:
             log.info("%s already has the clip as voice %s", where, name)
         else:
-            client.upload_voice(endpoint, name, clip, consent="owner", ref_text=transcript)
+            clips.upload_voice(endpoint, name, clip, consent="owner", ref_text=transcript)
             log.info("uploaded the clip to %s as voice %s", where, name)
     except BackendError as exc:
         # No voice routes (404/405), a refused clip (4xx), a failing store (5xx): inline still works.

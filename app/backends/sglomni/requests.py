@@ -13,7 +13,7 @@ from typing import Any
 
 from app.backends.base import VoiceOptions
 from app.backends.sglomni.catalog import IGNORED, REFUSED, REQUIRED, ModelSpec
-from app.errors import BackendError, ConfigError
+from app.core.errors import BackendError, ConfigError
 
 log = logging.getLogger(__name__)
 

@@ -21,15 +21,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app import paths, proc
+from app.core import paths, proc
 from app.backends.base import BackendOptions
 from app.backends.sglomni import gpu, venv
 from app.backends.sglomni.catalog import ModelSpec
-from app.backends.sglomni.http import probe_health
+from app.core.http import probe_health
 from app.backends.sglomni.pidfiles import PidRecord, pid_file, write_pidfile
 from app.backends.sglomni.procgroup import StopPath, StopTimeouts, process_start_ticks, stop_group
-from app.errors import Cancelled, ConfigError, ServerStartError
-from app.urls import url_host
+from app.core.errors import Cancelled, ConfigError, ServerStartError
+from app.core.urls import url_host
 
 log = logging.getLogger(__name__)
 

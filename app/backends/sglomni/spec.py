@@ -97,7 +97,6 @@ class ModelSpec:
     default_chunk_size: int = 40
     companion_packages: tuple[PipRecipe, ...] = ()
     system_packages: tuple[SystemPackage, ...] = ()
-    vram_notes: str = ""
 
     @property
     def all_repos(self) -> tuple[str, ...]:

@@ -1,7 +1,7 @@
 """The managed sglang-omni venv: a compatible interpreter, the pinned package, companions.
 
 Modelled on jupyter_client's provisioning and pipx's util: every step is one
-argv through app.proc, its whole output lands in a log file, and a failure is
+argv through app.core.proc, its whole output lands in a log file, and a failure is
 one line naming that file.
 """
 from __future__ import annotations
@@ -21,9 +21,10 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from app import paths, proc
+from app.core import paths, proc
 from app.backends.sglomni.catalog import ModelSpec
-from app.errors import ProvisionError
+from app.core.errors import ProvisionError
+from app.backends.sglomni import gpu
 
 PACKAGE = "sglang-omni"
 #: The verified release; its own metadata decides which Pythons can run it.
@@ -74,7 +75,6 @@ def require_usable() -> None:
     """Raise one line saying what to do when the managed venv is missing (no GPU is said first)."""
     if venv_python().exists() and sgl_omni_exe().is_file():
         return
-    from app.backends.sglomni import gpu
 
     if not gpu.nvidia_smi_ok():
         raise no_gpu_error()

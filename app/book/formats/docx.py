@@ -17,14 +17,14 @@ from pathlib import Path
 
 from lxml import etree
 
-from app.book.blocks import Block, split_chapters
+from app.book.structure.blocks import Block, split_chapters
 from app.book.formats.language import guess_language
 from app.book.formats.opening import with_opening
 from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip
-from app.errors import CorruptBook
+from app.core.errors import CorruptBook
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 #: Heading style names as Word localises them: "Heading 1", "Überschrift 1", "Titre 1", "Kop 1"...

@@ -18,14 +18,14 @@ from pathlib import Path
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
-from app.book.blocks import Block, split_chapters
+from app.book.structure.blocks import Block, split_chapters
 from app.book.formats.table import book_suffix
 from app.book.inputfile import read_book_bytes
 from app.book.formats.language import guess_language
 from app.book.model import Book, Cover, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip
-from app.errors import CorruptBook
+from app.core.errors import CorruptBook
 
 #: FB2 files larger than this are refused (a long novel is ~5 MB; pictures are inlined in base64).
 MAX_FB2_BYTES = 96 * 1024 * 1024

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
-from app.errors import CorruptBook, ProtectedBook
+from app.core.errors import CorruptBook, ProtectedBook
+from app.book.formats.table import FORMATS
 
 _HINT = "Use a clean copy of the book, or convert it with Calibre"
 
@@ -35,7 +36,6 @@ def _encryption(head: bytes, name: str) -> int:
 
 def read_mobi(path: Path, options: ReadOptions) -> Book:
     """Return the narrated chapters of a Kindle book, read from the EPUB, HTML or PDF it unpacks to."""
-    from app.book.formats.table import FORMATS
 
     head = read_book_bytes(path, 512 * 1024 * 1024)[:64 * 1024]
     if _encryption(head, path.name) != 0:

@@ -13,14 +13,14 @@ from pathlib import Path
 
 from lxml import etree
 
-from app.book.blocks import Block, split_chapters
+from app.book.structure.blocks import Block, split_chapters
 from app.book.formats.language import guess_language
 from app.book.formats.opening import with_opening
 from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml
-from app.errors import CorruptBook, ProtectedBook
+from app.core.errors import CorruptBook, ProtectedBook
 
 TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"

@@ -1,13 +1,13 @@
 """The text before an office document's first chapter heading, read as its opening chapter.
 
-split_chapters (app/book/blocks.py) leaves a short preamble out: in an e-book that is generated front
+split_chapters (app/book/structure/blocks.py) leaves a short preamble out: in an e-book that is generated front
 matter (a title page repeated, a licence, a contents listing). In a Word or LibreOffice document the
 text before the first heading is the author's own: a title page, an abstract, the opening paragraphs.
 """
 from __future__ import annotations
 
-from app.book.blocks import Block, split_level
-from app.book.cleanup import narration
+from app.book.structure.blocks import Block, split_level
+from app.book.structure.blocks import narration
 from app.book.model import Chapter, ReadOptions
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
-from app.book.blocks import UNLISTED_MIN_WORDS, Block, split_chapters
-from app.book.cleanup import body_words, is_matter_title, narration
+from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, narration, split_chapters
+from app.book.narration.cleanup import is_matter_title
 from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, is_placeholder_author, title_page
 from app.book.formats.pdfclean import (
     Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary,
@@ -27,7 +27,7 @@ from app.book.formats.language import guess_language
 from app.book.formats.pdflayout import FontCache, Line, page_lines
 from app.book.model import Book, Chapter, Cover, ReadOptions
 from app.book.normalize import clean_text
-from app.errors import CorruptBook, ProtectedBook, ScannedBook
+from app.core.errors import CorruptBook, ProtectedBook, ScannedBook
 
 #: Pages past which a PDF is refused (the longest printed books run to a few thousand).
 MAX_PAGES = 20_000

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from app.book.blocks import Block
+from app.book.structure.blocks import Block
 from app.book.formats.pdflayout import Line, soft_hyphen_end
 
 #: Share of the page height at its top and bottom where running heads and feet stand.

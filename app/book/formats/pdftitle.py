@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from app.book.cleanup import is_matter_title
+from app.book.narration.cleanup import is_matter_title
 from app.book.formats.pdflayout import Line
 from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.normalize import clean_text

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.errors import CorruptBook, InputError, ProtectedBook, UnsupportedFormat
+from app.core.errors import CorruptBook, InputError, ProtectedBook, UnsupportedFormat
 
 if TYPE_CHECKING:
     from app.book.model import Book, ReadOptions
@@ -36,24 +36,24 @@ class Format:
     binary: bool = False
 
     def read(self, path: Path, options: ReadOptions) -> Book:
-        """Return the book at path, read by this format's reader."""
+        """Return the book at path, read by this format's reader (every reader takes `options` by name)."""
         module, _, func = self.reader.partition(":")
         reader: Callable[[Path, ReadOptions], Book] = getattr(importlib.import_module(module), func)
-        return reader(path, options)
+        return reader(path, options=options)
 
 
 #: Every format read, in the order lists show them.
 FORMATS: tuple[Format, ...] = (
-    Format("epub", "EPUB", (".epub",), "app.book.formats.existing:read_epub", 2048 * MB, binary=True),
+    Format("epub", "EPUB", (".epub",), "app.book.formats.epub:read_epub", 2048 * MB, binary=True),
     Format("pdf", "PDF", (".pdf",), "app.book.formats.pdf:read_pdf", 1024 * MB, binary=True),
     Format("docx", "DOCX", (".docx",), "app.book.formats.docx:read_docx", 512 * MB, binary=True),
     Format("odt", "ODT", (".odt",), "app.book.formats.odt:read_odt", 512 * MB, binary=True),
     Format("fb2", "FB2", (".fb2", ".fb2.zip"), "app.book.formats.fb2:read_fb2", 256 * MB),
     Format("mobi", "MOBI/AZW3", (".mobi", ".azw3", ".azw"), "app.book.formats.mobi:read_mobi", 512 * MB,
            binary=True),
-    Format("text", "TXT", (".txt",), "app.book.formats.existing:read_text", 64 * MB),
-    Format("markdown", "Markdown", (".md", ".markdown"), "app.book.formats.existing:read_markdown", 64 * MB),
-    Format("html", "HTML", (".html", ".htm", ".xhtml"), "app.book.formats.existing:read_html", 64 * MB),
+    Format("text", "TXT", (".txt",), "app.book.formats.txt:read_text", 64 * MB),
+    Format("markdown", "Markdown", (".md", ".markdown"), "app.book.formats.txt:read_markdown", 64 * MB),
+    Format("html", "HTML", (".html", ".htm", ".xhtml"), "app.book.formats.html:read_html", 64 * MB),
 )
 _BY_KEY = {f.key: f for f in FORMATS}
 

@@ -57,8 +57,6 @@ class Language:
     currencies: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
     #: Symbols read as words wherever they stand alone: "&" -> "and".
     symbols: dict[str, str] = field(default_factory=dict)
-    #: Words (lower case) before a number that make it a number label: "No. 5", "#5".
-    number_word: str = "number"
     #: The cardinal "one" before a noun, when it differs (German "eins" -> "ein").
     one_before_noun: str = ""
 
@@ -155,7 +153,6 @@ GERMAN = Language(
     },
     symbols={"&": "und", "+": "plus", "=": "gleich", "×": "mal", "§": "Paragraf", "§§": "Paragrafen",
              "~": "etwa", "≈": "etwa", "<": "kleiner als", ">": "größer als", "@": "at", "#": "Nummer"},
-    number_word="Nummer",
     one_before_noun="ein",
 )
 

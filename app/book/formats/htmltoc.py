@@ -1,0 +1,207 @@
+"""A single HTML page's own contents listing: the links to its chapters, as the strongest evidence of them.
+
+Gutenberg's HTML editions (and many a hand-made web book) open with a contents block of in-page links
+("CHAPTER I." -> #CHAPTER_I); their headings are less reliable (title-page lines, a play's "ACT II." set
+as <h2>). Where such a listing exists, the chapters start where it points, the headings it does not
+point at become sections inside them, and the listing itself is not read.
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from app.book.structure.blocks import Block
+from app.book.normalize import clean_text
+
+#: A contents block's entries are short; a longer paragraph with a link is prose.
+_MAX_ENTRY_WORDS = 20
+#: A label between entries ("HISTORICAL NOTES.", or a part's number with its name in six words or more) is this short.
+_MAX_LABEL_WORDS = 12
+_MIN_ENTRIES = 3
+_NOT_CONTENTS = re.compile(r"^(?:list\s+of|illustrations|plates|maps|figures)\b", re.I)
+_CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
+#: A heading that is only a chapter's number ("I.", "XII", "Chapter 4."), above the heading with its name.
+_BARE_LABEL = re.compile(r"^(?:(?:chapter|chap\.|book|part|letter|stave|canto)\s+)?(?:[IVXLCDM]{1,8}|\d{1,3})\.?$", re.I)
+#: A paragraph between a chapter's number and its anchored name is its introduction when this short.
+_MAX_INTRO_WORDS = 60
+#: A link whose text is a page number (a contents line's last column).
+_PAGE_LINK = re.compile(r"^\s*(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
+#: How many blocks after its anchor the heading a listing entry names may stand.
+_WINDOW = 6
+#: Headings the listing does not name sink this many levels, so they never start a chapter.
+_SINK = 3
+
+
+def _key(text: str) -> str:
+    return " ".join(re.findall(r"\w+", clean_text(text).casefold()))
+
+
+def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
+    """Return runs of consecutive contents-entry blocks (labels between entries included)."""
+    runs: list[list[int]] = []
+    run: list[int] = []
+    for i, b in enumerate(blocks):
+        forward = [t for t, _ in b.links if where.get(t, -1) > i]
+        if forward and len(b.text.split()) <= _MAX_ENTRY_WORDS:
+            run.append(i)
+            continue
+        label = (not b.links and run and len(b.text.split()) <= _MAX_LABEL_WORDS
+                 and not _NOT_CONTENTS.match(clean_text(b.text)) and i + 1 < len(blocks) and blocks[i + 1].links)
+        if label:
+            run.append(i)
+            continue
+        if run:
+            runs.append(run)
+        run = []
+    if run:
+        runs.append(run)
+    return runs
+
+
+class _Entry(NamedTuple):
+    """One line of a contents listing."""
+
+    text: str
+    #: The id it links to; None for a label between entries ("BOOK II", "HISTORICAL NOTES.").
+    target: str | None
+    #: Whether the link's text is a page number (a listing's last column).
+    page: bool = False
+
+
+def _candidates(blocks: list[Block], where: dict[str, int],
+                listing: list[tuple[str, str, int]]) -> list[tuple[list[_Entry], set[int]]]:
+    """Return candidate listings: their entries, and the blocks to leave unread (the listing itself)."""
+    found: list[tuple[list[_Entry], set[int]]] = []
+    for run in _runs(blocks, where):
+        entries: list[_Entry] = []
+        for i in run:
+            b = blocks[i]
+            forward = [(t, text) for t, text in b.links if where.get(t, -1) > i]
+            if not forward:
+                entries.append(_Entry(b.text, None))
+            # A row of several links ("CHAPTER I | CHAPTER II | ...") is several entries, each its link's text.
+            # A table row's cells are set apart with "; " ("V.; Whitman's Ride"): one entry's label and name.
+            row = re.sub(r"(?<=[.:])\s*;\s+", " ", b.text)
+            entries.extend(_Entry(row if len(forward) == 1 else text, t, bool(_PAGE_LINK.match(text)))
+                           for t, text in forward)
+        skip = set(run)
+        if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
+            skip.add(run[0] - 1)
+        found.append((entries, skip))
+    # A listing the walk skipped (class="toc", <nav>): entries noted at the same place form one listing.
+    groups: dict[int, list[_Entry]] = {}
+    for text, target, at in listing:
+        if target in where and where[target] >= at:
+            groups.setdefault(at, []).append(_Entry(text, target, bool(_PAGE_LINK.match(text))))
+    found.extend((entries, set()) for _, entries in sorted(groups.items()))
+    # The listing nearest the top of the book first.
+    return sorted(found, key=lambda c: min((where[e.target] for e in c[0] if e.target), default=1 << 30))
+
+
+def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = ()) -> list[Block]:
+    """Return the blocks with chapters at the page's contents links; the blocks as they were without a listing."""
+    where: dict[str, int] = {}
+    for i, b in enumerate(blocks):
+        for ident in b.ids:
+            where.setdefault(ident, i)
+    for found, skip in _candidates(blocks, where, list(listing)):
+        entries = _without_page_links(found)
+        if sum(1 for _, t in entries if t) < _MIN_ENTRIES:
+            continue
+        starts = _starts(blocks, where, entries)
+        if starts is not None:
+            return _rebuilt(blocks, starts, skip)
+    return blocks
+
+
+def _without_page_links(entries: list[_Entry]) -> list[tuple[str, str | None]]:
+    """Return (text, target) entries without links to page numbers ("Jonathan Harker's Journal ... 1")
+    where the listing's chapters have links of their own; a listing of numbers alone keeps them."""
+    linked = [e for e in entries if e.target]
+    pages = sum(1 for e in linked if e.page)
+    keep_pages = not pages or pages == len(linked)
+    return [(e.text, e.target) for e in entries if keep_pages or not (e.target and e.page)]
+
+
+def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str, str | None]]) -> dict[int, str] | None:
+    """Return block index -> entry text where the listed chapters start, None when this is no contents listing."""
+    starts: dict[int, str] = {}
+    targets: list[int] = []
+    labels: list[str] = []
+    raised: set[int] = set()
+    for text, target in entries:
+        if target is None:
+            labels.append(_key(text))
+            continue
+        pos = where[target]
+        targets.append(pos)
+        window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
+        # The anchor may stand above a part's title page ("BOOK I." "MISS BROOKE." then "CHAPTER I."):
+        # the heading the entry names starts the chapter, the headings above it title the part.
+        named = next((k for k in window if text and _key(blocks[k].text) == _key(text)), None)
+        head = named if named is not None else (window[0] if window and window[0] < pos + 4 else None)
+        if named is not None:
+            raised.update(k for k in window if k < named)
+        if head is not None:
+            head = _label_above(blocks, head)
+        starts.setdefault(head if head is not None else pos, text)
+    if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, targets, starts):
+        return None
+    for k in raised:
+        starts.setdefault(k, blocks[k].text)
+    first = min(starts)
+    headings: dict[str, list[int]] = {}
+    for k in range(first, len(blocks)):
+        if blocks[k].level:
+            headings.setdefault(_key(blocks[k].text), []).append(k)
+    for label in labels:
+        # The group label's own heading in the body ("HISTORICAL NOTES.") heads its group.
+        k = next((k for k in headings.get(label, ()) if k not in starts), None)
+        if k is not None:
+            starts[k] = blocks[k].text
+    return starts
+
+
+def _label_above(blocks: list[Block], head: int) -> int:
+    """Return where a chapter starts whose anchor is on its name: at its number set as a heading just above
+    ("V." / a short introductory paragraph / "WHITMAN'S RIDE FOR OREGON."), else at the anchored heading."""
+    k = head - 1
+    if k >= 0 and not blocks[k].level and len(blocks[k].text.split()) <= _MAX_INTRO_WORDS:
+        k -= 1
+    if k >= 0 and blocks[k].level and _BARE_LABEL.match(clean_text(blocks[k].text)):
+        return k
+    return head
+
+
+def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> list[Block]:
+    out: list[Block] = []
+    for i, b in enumerate(blocks):
+        if i in skip:
+            continue
+        if i in starts:
+            entry = starts[i]
+            named = (_BARE_LABEL.match(clean_text(b.text)) and len(_key(entry)) > len(_key(b.text))
+                     and not (i + 1 < len(blocks) and blocks[i + 1].level))
+            if b.level:
+                # A number alone ("V.") with no name under it is titled as the listing names it.
+                out.append(Block(entry if named else b.text, 1, b.ids, b.kind, b.links))
+            else:
+                out.append(Block(starts[i], 1))  # the entry names a chapter whose page has no heading
+                out.append(b)
+        elif b.level:
+            out.append(Block(b.text, min(6, b.level + _SINK), b.ids, b.kind, b.links))
+        else:
+            out.append(b)
+    return out
+
+
+def _is_listing(blocks: list[Block], targets: list[int], starts: dict[int, str]) -> bool:
+    """Return whether links are the book's contents: in reading order, at headings, spanning the page.
+
+    Cross-references in running text (a list of "see also" links) point anywhere; a contents listing
+    points forward, in reading order, at headings, and what it lists reaches the last part of the page.
+    """
+    if any(b <= a for a, b in zip(targets, targets[1:])):
+        return False
+    at_headings = sum(1 for k in starts if blocks[k].level)
+    return at_headings >= 0.8 * len(starts) and targets[-1] >= 0.5 * len(blocks)

@@ -1,0 +1,2 @@
+"""Only the narration: what generators and publishers wrap around a book's words, taken out.
+"""

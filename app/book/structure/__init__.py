@@ -1,0 +1,2 @@
+"""A book's structure: blocks, chapter headings, contents listings, what one line says.
+"""

@@ -1,0 +1,256 @@
+"""Paragraph and heading blocks, and splitting a run of them into chapters.
+
+Every format reduces its text to a list of blocks; TXT, Markdown and HTML then
+share one rule for where chapters start.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from app.book.model import Chapter, ReadOptions
+from app.book.narration.cleanup import CODE_MENTION, is_apparatus_title, is_boilerplate, is_matter_title, strip_inline
+from app.book.normalize import clean_paragraphs, clean_text
+from app.book.structure.lines import is_named_heading, leading_number, numbering_restarts
+
+#: Headings deeper than this never start a chapter (h4+ are sections).
+MAX_CHAPTER_LEVEL = 3
+#: Front matter outside the chapters is read only when it is this long (a real unlisted prologue).
+UNLISTED_MIN_WORDS = 300
+
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|"
+    "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last"
+)
+#: "Chapter 12", "CHAPTER XII.", "Part One", "Book the First", "Chapter 1: The Beginning".
+_KEYWORD_HEADING = re.compile(
+    rf"^(?:chapter|part|book|volume|canto|letter|appendix)\s+"
+    rf"(?:the\s+)?(?:\d+|[ivxlcdm]+|[a-z]|(?:{_NUMBER_WORDS})(?:[\s-](?:{_NUMBER_WORDS}))?)\b"
+    r"\s*(?P<rest>[.:\-\u2013\u2014]?.*)$",
+    re.IGNORECASE,
+)
+_NAMED_HEADING = re.compile(
+    r"^(?:prologue|epilogue|preface|foreword|introduction|afterword|interlude)\b\s*(?P<rest>[.:\-\u2013\u2014]?.*)$",
+    re.IGNORECASE,
+)
+_MAX_HEADING_WORDS = 14
+
+
+@dataclass
+class Block:
+    """A paragraph (level 0) or a heading (level 1-6) of raw text."""
+
+    text: str
+    level: int = 0
+    #: Element ids that start at or inside this block (EPUB TOC anchors).
+    ids: set[str] = field(default_factory=set)
+    #: "text", or "code" for a preformatted block (read per ReadOptions.code).
+    kind: str = "text"
+    #: In-page links in this block, in order, as (target id, link text): "#chapter-1" -> ("chapter-1", "I").
+    links: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class Document:
+    """One HTML document reduced to what a book needs."""
+
+    blocks: list[Block]
+    title: str = ""
+    author: str = ""
+    #: epub:type / role values on <body> and its top-level sections.
+    types: set[str] = field(default_factory=set)
+    #: The document's declared language (lang / xml:lang on <html> or <body>), "" when none.
+    language: str = ""
+    #: Words marked with ssml:ph (EPUB 3 text-to-speech) -> their IPA phonemes.
+    phonemes: dict[str, str] = field(default_factory=dict)
+    #: Entries of contents listings that are not read (class="toc", <nav>): (text, target id, block index).
+    listing: list[tuple[str, str, int]] = field(default_factory=list)
+
+
+def keyword_heading(text: str) -> bool:
+    """Return whether a one-line paragraph reads like a chapter heading."""
+    line = clean_text(text)
+    if not line or len(line.split()) > _MAX_HEADING_WORDS:
+        return False
+    for pattern in (_KEYWORD_HEADING, _NAMED_HEADING):
+        m = pattern.match(line)
+        if m:
+            rest = m.group("rest").strip()
+            # "Chapter 12 began badly." is prose; a heading's rest is empty or set off.
+            return not rest or rest[0] in ".:-\u2013\u2014" or line.isupper()
+    return False
+
+
+#: A heading that is a number alone ("IV.", "12").
+_BARE_NUMERAL = re.compile(r"^(?:[IVXLCDM]{1,8}|\d{1,3})\.?$")
+
+
+def _is_bare(title: str) -> bool:
+    """Return whether a heading is only a label like "Chapter 3" or "IV." with no name."""
+    if _BARE_NUMERAL.match(title.strip()):
+        return True
+    m = _KEYWORD_HEADING.match(title) or _NAMED_HEADING.match(title)
+    return bool(m) and not m.group("rest").strip(" .:-\u2013\u2014")
+
+
+def _subtitle(block: Block | None, level: int, promoted: bool) -> str | None:
+    """Return the block's text if it names the chapter whose bare label precedes it."""
+    # A deeper heading names it; so does a short line after a "CHAPTER I." line of plain text.
+    if block is None or not (block.level > level or promoted and block.level == 0):
+        return None
+    text = clean_text(block.text)
+    bare = text.strip("\"'\u201c\u201d\u2018\u2019 ")
+    # A quoted name ('"THE RESCUE OF THE PRINCESS WINSOME"') is a title; a sentence ends with a stop.
+    if not bare or len(text.split()) > 10 or bare[-1] in "!?,;:" or (bare[-1] == "." and not block.level):
+        return None
+    return text.rstrip(" .") if block.level else text
+
+
+def promote_keyword_headings(blocks: list[Block]) -> list[Block]:
+    """Return blocks with one-line "Chapter N"-style paragraphs marked as level-1 headings."""
+    return [Block(b.text, 1, b.ids, b.kind) if b.level == 0 and b.kind == "text" and keyword_heading(b.text) else b
+            for b in blocks]
+
+
+#: A heading level divides the body only if no one of its sections holds more than this share of the
+#: words: a title <h1> (or texinfo's "Top" <h1>) spans the whole book and must not hide the chapters.
+_MAX_SECTION_SHARE = 0.8
+
+
+def _split_level(blocks: list[Block]) -> int | None:
+    """Return the heading level that divides the book: the highest one repeated that spreads the text."""
+    counts: dict[int, int] = {}
+    for b in blocks:
+        if 1 <= b.level <= MAX_CHAPTER_LEVEL:
+            counts[b.level] = counts.get(b.level, 0) + 1
+    if not counts:
+        return None
+    repeated = sorted(lvl for lvl, n in counts.items() if n >= 2)
+    for level in repeated:
+        if _largest_share(blocks, level) <= _MAX_SECTION_SHARE:
+            return level
+    return repeated[0] if repeated else min(counts)
+
+
+def split_level(blocks: list[Block]) -> int | None:
+    """Return the heading level at which split_chapters divides these blocks (None: no headings)."""
+    return _split_level(blocks)
+
+
+def _largest_share(blocks: list[Block], level: int) -> float:
+    """Return the largest share of the words that one section at this heading level holds."""
+    sections = [0]
+    for b in blocks:
+        if 0 < b.level <= level:
+            sections.append(0)
+        sections[-1] += len(b.text.split())
+    total = sum(sections)
+    return max(sections) / total if total else 1.0
+
+
+def _title_for(blocks: list[Block], i: int, promoted: bool) -> str:
+    """Return the chapter title for the heading at i, adding a name line after a bare label."""
+    title = clean_text(blocks[i].text)
+    if _is_bare(title):
+        sub = _subtitle(blocks[i + 1] if i + 1 < len(blocks) else None, blocks[i].level, promoted)
+        if sub:
+            return f"{title.rstrip(' .:')}: {sub}"
+    return title
+
+
+def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOptions | None = None) -> list[Chapter]:
+    """Return chapters split at headings, numbered from 1; one chapter when there are none.
+
+    Text before the first chapter heading is front matter (title page, licence, contents): it is
+    read only when it is long enough to be a real unlisted prologue or the options include matter.
+    Chapters titled as matter (licence, index) are left out unless the options include them.
+    """
+    options = options or ReadOptions()
+    promoted = not any(1 <= b.level <= MAX_CHAPTER_LEVEL for b in blocks)
+    if promoted:
+        blocks = promote_keyword_headings(blocks)
+    level = _split_level(blocks)
+    groups: list[tuple[str | None, list[Block]]] = [(None, [])]
+    for i, b in enumerate(blocks):
+        if level is not None and b.level == level:
+            groups.append((_title_for(blocks, i, promoted), [b]))
+        else:
+            groups[-1][1].append(b)
+    preamble = groups.pop(0)[1]
+    if preamble and groups and all(b.level for b in preamble):
+        # Only headings before the first chapter (the book's title): read them with chapter 1.
+        groups[0] = (groups[0][0], preamble + groups[0][1])
+    elif preamble and (not groups or options.include_matter or body_words(preamble) >= UNLISTED_MIN_WORDS):
+        heads = [b for b in preamble if b.level]
+        groups.insert(0, (clean_text(heads[0].text) if heads else fallback_title, preamble))
+    if not options.include_matter:
+        # A book's notes and lists are matter where the book has other chapters (a file of notes is the book).
+        apparatus = len(groups) > 1
+        groups = [(t, bs) for t, bs in groups if not (t and (is_matter_title(t) or apparatus and is_apparatus_title(t)))]
+    titled = [(t, narration(bs, options)) for t, bs in _fold_title_pages(groups, fallback_title)]
+    return [Chapter(n, title or fallback_title, paras) for n, (title, paras) in enumerate(
+        ((t, p) for t, p in titled if p), start=1)]
+
+
+def _fold_title_pages(
+    groups: list[tuple[str | None, list[Block]]], book_title: str
+) -> list[tuple[str | None, list[Block]]]:
+    """Return the groups with heading-only ones folded into the next title ("Part Two: Chapter 5").
+
+    A heading whose title comes back later, with at most one line under it, is a contents listing
+    and is dropped; a heading-only group repeating the book's title is the title page and adds
+    nothing to the next title.
+    """
+    out: list[tuple[str | None, list[Block]]] = []
+    prefix = ""
+    part = ""
+    # Where chapter numbers go back to one in each part, every chapter carries its part's name
+    # ("Book the Second, I: Five Years Later"); else only the first after the part's page does.
+    restarts = numbering_restarts([t or "" for t, bs in groups if body_words(bs)])
+    # Titles still to come, counted, so "comes back later" is one look-up (books with thousands of headings).
+    later = Counter((t or "").casefold() for t, _ in groups)
+    for n, (title, blocks) in enumerate(groups):
+        key = (title or "").casefold()
+        later[key] -= 1
+        if key and later[key] > 0 and sum(1 for b in blocks if not b.level) <= 1:
+            continue  # a contents listing: the title, perhaps one line, and the chapter itself comes later
+        if not body_words(blocks) and n + 1 < len(groups):
+            if key and key != book_title.casefold():
+                piece = title.rstrip(" .:")
+                prefix = f"{prefix}: {piece}" if prefix else piece
+            continue
+        if prefix:
+            part = prefix if restarts and leading_number(title or "") else ""
+            title = (f"{prefix}, {title}" if part else f"{prefix}: {title}") if title else prefix
+            prefix = ""
+        elif part and not is_named_heading(title or "") and not is_matter_title(title or ""):
+            title = f"{part}, {title}"
+        else:
+            part = ""  # a prelude, epilogue or finale stands outside the parts
+        out.append((title, blocks))
+    return out
+
+
+def narration(blocks: Iterable[Block], options: ReadOptions) -> tuple[str, ...]:
+    """Return the paragraphs to speak for blocks: boilerplate out, code blocks as the options say."""
+    texts: list[str] = []
+    for b in blocks:
+        if b.kind == "code":
+            if options.code == "read":
+                texts.append(b.text)
+            elif options.code == "mention" and (not texts or texts[-1] != CODE_MENTION):
+                # Consecutive blocks (a command and its output) are one example to a listener.
+                texts.append(CODE_MENTION)
+            continue
+        if is_boilerplate(b.text):
+            continue
+        texts.append(strip_inline(b.text))
+    return clean_paragraphs(texts)
+
+
+def body_words(blocks: Iterable[Block]) -> int:
+    """Return the words of a run of blocks that are not headings (a part-title page has none)."""
+    return sum(len(b.text.split()) for b in blocks if not b.level and not is_boilerplate(b.text))

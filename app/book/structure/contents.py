@@ -1,0 +1,243 @@
+"""A plain-text book's contents listing, and the headings of the body it names.
+
+The listing follows a "CONTENTS" line, or stands near the top with no heading; its entries are numbered
+("   IV.  HERO'S STORY    55", "Chapter VIII   Monseigneur in the Country"), several to a line at times
+("CHAPTER I CHAPTER II ..."), named on the line below ("CHAPTER I" / "Jonathan Harker's Journal   1"), or
+labels of a group ("HISTORICAL NOTES."). Entries are matched to body headings in order, by number, kind
+and name, so a numbered stanza or a later part's "Chapter I" is not taken for this one.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from app.book.structure.lines import (
+    CHAPTER_WORDS, NAMED, NUMBER, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line, keyword_match, number_value,
+    smart_title, title_line,
+)
+
+_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
+#: A contents entry: "  IV.  HERO'S STORY    55", "Chapter 4. Title", "VI  Title", "PREFACE ..... 1".
+_ENTRY = re.compile(
+    rf"^(?:(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?)?(?P<num>{NUMBER})\b[.:]?"
+    r"(?:(?:\s+|\s*[-\u2013\u2014]+\s*)(?P<name>.*?))?\s*$", re.I)
+#: A page number at a contents line's end, set off by dot leaders or a column of spaces.
+_PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,})(?:page\s+)?\d{1,4}\s*$", re.I)
+#: Where an entry starts inside a line of several: "CHAPTER XIII", "Chap. 4".
+_ENTRY_WORD = re.compile(rf"\b(?:{CHAPTER_WORDS})\s+(?:[IVXLCDM]{{1,8}}|\d{{1,3}})\b", re.I)
+#: Column headings of a contents listing ("CHAPTER     PAGE").
+_COLUMNS = re.compile(r"^(?:chapter|chap\.|page|part)(?:\s+(?:page|chapter))?\.?$", re.I)
+#: Where the listing of contents ends: the next listing of the front matter.
+_AFTER_CONTENTS = re.compile(r"^(?:list\s+of\s+|illustrations|plates|maps)", re.I)
+
+
+def is_contents_label(text: str) -> bool:
+    """Return whether a line is a contents listing's label ("Table of Contents"), never a subtitle."""
+    return bool(_CONTENTS.match(clean_line(text)))
+
+
+@dataclass
+class ContentsEntry:
+    word: str
+    number: int | None
+    name: str
+    #: An unnumbered entry ("PREFACE", "HISTORICAL NOTES"): a named heading, or a group label.
+    label: str = ""
+    #: A part above chapters ("Book the First", "FIRST EPILOGUE"), matched to part headings only.
+    part: bool = False
+
+
+def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
+    """Return the paragraph range of the contents listing and its entries ((0, 0, []) when none).
+
+    The listing follows a "CONTENTS" line, or (in older texts) stands near the top with no heading:
+    a paragraph of three or more numbered entries, with the entry paragraphs just before it.
+    """
+    heads = [i for i, p in enumerate(paras) if len(p.lines) == 1 and _CONTENTS.match(clean_line(p.text))]
+    for i in heads:
+        k, entries = _listing(paras, i + 1)
+        if sum(1 for e in entries if e.number is not None) >= 2:
+            return i, k, entries
+    for i, p in enumerate(paras[: max(10, len(paras) // 5)]):
+        parsed = [_entry(clean_line(_PAGE.sub("", ln))) for ln in p.lines]
+        if len(p.lines) >= 3 and all(isinstance(e, ContentsEntry) and e.number is not None and e.name for e in parsed):
+            while i > 0 and all(isinstance(_entry(clean_line(_PAGE.sub("", ln))), ContentsEntry) for ln in paras[i - 1].lines):
+                i -= 1
+            k, entries = _listing(paras, i)
+            return i, k, entries
+    return 0, 0, []
+
+
+def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
+    """Return the index after a listing's last paragraph and its entries, reading from paragraph k."""
+    entries: list[ContentsEntry] = []
+    widest = 0
+    while k < len(paras):
+        q = paras[k]
+        lines = [part for ln in q.lines for part in _split_entries(clean_line(_PAGE.sub("", ln)))]
+        if _AFTER_CONTENTS.match(lines[0]):
+            break
+        parsed = [_entry(ln) for ln in lines]
+        named = _entry_name(lines, entries)
+        if named:
+            entries[-1].name = named  # "CHAPTER I" / "Jonathan Harker's Journal   1": the entry's name below it
+            k += 1
+            continue
+        if not all(parsed):
+            break
+        if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
+            break  # set off wider than anything inside the listing: the book itself begins
+        if entries:
+            widest = max(widest, q.gap)
+        entries.extend(e for e in parsed if isinstance(e, ContentsEntry))
+        k += 1
+    return k, entries
+
+
+def _entry_name(lines: list[str], entries: list[ContentsEntry]) -> str:
+    """Return a one-line paragraph as the name of the entry above it that has none ("" when it is not)."""
+    if len(lines) != 1 or not entries or entries[-1].name or entries[-1].number is None or _entry(lines[0]):
+        return ""
+    name = lines[0].strip()
+    return title_line(Para(0, [name], 0)) if len(name.split()) <= 8 else ""
+
+
+def _split_entries(line: str) -> list[str]:
+    """Return a contents line that lists several bare entries ("CHAPTER I CHAPTER II CHAPTER III") as one each."""
+    starts = [m.start() for m in _ENTRY_WORD.finditer(line)]
+    if len(starts) < 2 or starts[0] != 0:
+        return [line]
+    return [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
+
+
+def _entry(line: str) -> ContentsEntry | bool | None:
+    """Return a contents line as an entry, True for a column heading, None when it is no entry."""
+    if _COLUMNS.match(line):
+        return True
+    if len(line) > 100:
+        return None
+    if m := ORDINAL_PART.match(line):
+        return ContentsEntry(m.group("word").lower(), number_value(m.group("num")),
+                      clean_line(m.group("rest").strip(" .:-\u2013\u2014")), part=True)
+    m = _ENTRY.match(line)
+    if m and number_value(m.group("num")) is not None and (m.group("name") or m.group("word")):
+        word = (m.group("word") or "").lower().rstrip(".")
+        return ContentsEntry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),
+                      clean_line(m.group("name") or ""), part=bool(re.fullmatch(PART_WORDS, word, re.I)) or word == "vol")
+    label = line.strip()
+    if label and len(label.split()) <= 8 and (label.isupper() or NAMED.match(label)):
+        return ContentsEntry("", None, "", label=label.rstrip(" ."))
+    return None
+
+
+def _key(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.casefold().replace("'s", ""))
+
+
+def _names_agree(a: str, b: str) -> bool:
+    """Return whether two chapter names are the same one (a contents entry is often longer or shorter)."""
+    ka, kb = set(_key(a)), set(_key(b))
+    if not ka or not kb:
+        return False
+    return len(ka & kb) / min(len(ka), len(kb)) >= 0.6
+
+
+class _Index:
+    """Candidates and short paragraphs looked up by number and by words, so matching a listing of
+    thousands of entries against thousands of headings stays linear (a hostile file is bounded too)."""
+
+    def __init__(self, cands: list[Heading], paras: list[Para]) -> None:
+        self.by_number: dict[tuple[bool, int | None], list[int]] = {}
+        self.by_label: dict[tuple[str, ...], list[int]] = {}
+        for n, c in enumerate(cands):
+            if c.kind in ("part", "chapter", "numeral"):
+                self.by_number.setdefault((c.kind == "part", c.number), []).append(n)
+            self.by_label.setdefault(tuple(_key(c.label)), []).append(n)
+        #: Each candidate's paragraph, in order.
+        self.paras = [c.para for c in cands]
+        self.short: dict[tuple[str, ...], list[int]] = {}
+        for j, p in enumerate(paras):
+            if len(p.lines) <= 2:
+                self.short.setdefault(tuple(_key(p.text)), []).append(j)
+
+    def fits(self, e: ContentsEntry, pos: int, limit: int = 64) -> list[int]:
+        """Return the indexes (from pos on, the first few) of candidates with the entry's number and kind."""
+        # A part entry ("Book the First") is a part heading; a chapter entry a chapter or numeral.
+        found = self.by_number.get((e.part, e.number), [])
+        k = bisect.bisect_left(found, pos)
+        return found[k:k + limit]
+
+    @staticmethod
+    def after(found: list[int], pos: int) -> int | None:
+        k = bisect.bisect_left(found, pos)
+        return found[k] if k < len(found) else None
+
+
+def _name(c: Heading) -> str:
+    """Return the name a heading gives its chapter: its title line, or what follows its number."""
+    m = keyword_match(c.label)
+    return c.subtitle or (m.group("rest").strip(" .:-\u2013\u2014") if m else "")
+
+
+def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: list[Para]) -> list[Heading]:
+    """Return the headings of the body that the contents entries name, in order."""
+    index = _Index(cands, paras)
+    where = {id(c): n for n, c in enumerate(cands)}
+    # For each entry, the next numbered entry after it (the bound of a heading named otherwise).
+    following: list[ContentsEntry | None] = [None] * len(entries)
+    nxt: ContentsEntry | None = None
+    for i in range(len(entries) - 1, -1, -1):
+        following[i] = nxt
+        if entries[i].number is not None:
+            nxt = entries[i]
+    chosen: list[Heading] = []
+    pos = 0
+    for i, e in enumerate(entries):
+        if e.label:
+            n = index.after(index.by_label.get(tuple(_key(e.label)), []), pos)
+            hit = cands[n] if n is not None else None
+            if hit is None:
+                # A group label ("HISTORICAL NOTES.") stands as a line of its own, not a heading word.
+                since = chosen[-1].para + 1 if chosen else (cands[0].para if cands else len(paras))
+                idx = index.after(index.short.get(tuple(_key(e.label)), []), since)
+                if idx is not None:
+                    hit = Heading(idx, "part", "", None, clean_line(paras[idx].text))
+                    chosen.append(hit)
+                    pos = bisect.bisect_right(index.paras, idx)
+                continue
+        else:
+            fits = index.fits(e, pos)
+            named = [n for n in fits if e.name and _names_agree(_name(cands[n]), e.name)]
+            unnamed = [n for n in fits if not (e.name and _name(cands[n]))]
+            # A heading named otherwise than the entry ("Letter from Miss Mina Murray" for "Letters--Lucy
+            # and Mina") is still this chapter when it comes before the next entry's; after it, it is a
+            # later part's chapter of the same number.
+            after = following[i]
+            bound = (index.fits(after, pos, 1) or [len(cands)])[0] if after else len(cands)
+            pick = (named or unnamed or [n for n in fits if n < bound] or [None])[0]
+            if pick is None:
+                continue
+            hit = cands[pick]
+            named_label = (m := keyword_match(hit.label)) and m.group("rest").strip(" .:")
+            if e.name and not hit.subtitle and not named_label:
+                hit.subtitle = smart_title(e.name)  # the body numbers it; the contents names it
+        chosen.append(hit)
+        pos = where[id(hit)] + 1 if id(hit) in where else pos
+    return chosen
+
+
+def beyond_listing(chosen: list[Heading], cands: list[Heading]) -> list[Heading]:
+    """Return the chapters with those a short listing leaves out: a prelude before, the numbering's rest and
+    a finale after ("CHAPTER LXXXII." to "LXXXVI.", "FINALE." where the contents stops at LXXXI)."""
+    numbered = [c for c in chosen if c.kind in ("chapter", "numeral") and c.number is not None]
+    if not numbered:
+        return chosen
+    first, last = chosen[0].para, numbered[-1]
+    extra = [c for c in cands if c.kind == "named" and (c.para < first or c.para > last.para)]
+    number = last.number
+    for c in cands:
+        if c.para > last.para and c.kind == last.kind and c.word == last.word and c.number == number + 1:
+            extra.append(c)
+            number += 1
+    return sorted({id(c): c for c in chosen + extra}.values(), key=lambda c: c.para)

@@ -1,0 +1,300 @@
+"""Chapter headings of plain-text books under the conventions of printed fiction.
+
+A plain text marks its chapters only by words and layout: "CHAPTER XXXI." (indented or not, "Chap.",
+"Chapter the First", "Stave One"), a bare numeral line ("IV"), a named heading ("PREFACE."), parts above
+them ("BOOK THE SECOND", "VOLUME I", "EPOCH THE THIRD"), a title line under the label, and blank lines
+around it. The book's contents listing, when it has one, is the strongest evidence of which lines are
+its chapters; without one the headings' repetition and layout decide (a bare numeral is a chapter only
+in a sequence, and only where it stands apart as the others do: verse stanzas are numbered too).
+
+The result is the text with each chapter heading rewritten as one "# Title" line (the title with its
+subtitle, and the part when chapter numbers restart in each part), the contents listing taken out, and
+what follows a closing "THE END" marked as back matter, for text.py to read as headings.
+"""
+from __future__ import annotations
+
+import re
+
+from app.book.structure.blocks import Block
+from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents
+from app.book.structure.lines import (
+    CHAPTER_WORDS, CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
+    keyword_match, number_value, paragraphs, smart_title, title_line,
+)
+
+
+def _candidates(paras: list[Para], lo: int) -> list[Heading]:
+    """Return every paragraph from lo on that reads as a heading, with the title line under it."""
+    found: list[Heading] = []
+    for i in range(lo, len(paras)):
+        p = paras[i]
+        first = clean_line(p.lines[0])
+        if len(p.lines) == 2 and re.fullmatch(rf"(?:{CHAPTER_WORDS}|{PART_WORDS})", first, re.I) \
+                and keyword_match(f"{first} {clean_line(p.lines[1])}"):
+            # "CHAPTER" centred over its number on the next line.
+            p = Para(p.first, [f"{first} {clean_line(p.lines[1])}"], p.gap)
+            first = p.lines[0]
+        m = keyword_match(first)
+        rest = m.group("rest").strip(" .:—-") if m else ""
+        if m and 2 <= len(p.lines) <= 4 and (len(p.lines) > 2 or rest or clean_line(p.lines[1]).isupper()):
+            # "CHAPTER I." over a title that runs on over up to three lines, or "Chapter VI: The Vicar, the
+            # Doctor, Mr. Hale and Miss Ann Lowe Drive Out ..." wrapped: the label and its title.
+            if sub := _wrapped_title(([rest] if rest else []) + p.lines[1:]):
+                first = first[: m.start("rest")].rstrip()
+                word = m.group("word").lower().rstrip(".")
+                part = m.re is ORDINAL_PART or re.fullmatch(PART_WORDS, word + ("." if word == "vol" else ""), re.I)
+                word = {"chap": "chapter", "vol": "volume"}.get(word, word)
+                found.append(Heading(i, "part" if part else "chapter", word, number_value(m.group("num")), first,
+                                     subtitle=sub))
+                continue
+        if len(p.lines) > 2:
+            continue
+        second = clean_line(p.lines[1]) if len(p.lines) == 2 else ""
+        heading: Heading | None = None
+        if m := keyword_match(first):
+            word = m.group("word").lower().rstrip(".")
+            part = m.re is ORDINAL_PART or re.fullmatch(PART_WORDS, word + ("." if word == "vol" else ""), re.I)
+            kind = "part" if part else "chapter"
+            word = {"chap": "chapter", "vol": "volume"}.get(word, word)
+            heading = Heading(i, kind, word, number_value(m.group("num")), first)
+        elif m := NUMERAL.match(first):
+            heading = Heading(i, "numeral", "", number_value(m.group("num")), first)
+        elif (m := NUMBERED_TITLE.match(first)) and not second and title_line(Para(0, [m.group("name")], 0)):
+            # "I. The Period": the numeral and the chapter's name on one line.
+            heading = Heading(i, "numeral", "", number_value(m.group("num")), m.group("num"),
+                               subtitle=title_line(Para(0, [m.group("name")], 0)))
+            found.append(heading)
+            continue
+        elif (m := NAMED.match(first)) and len(first.split()) <= 6 and not m.group("rest").strip(" .")[:1].islower():
+            heading = Heading(i, "named", first.split()[0].lower(), None, first)
+        if heading is None:
+            continue
+        if heading.kind in ("chapter", "part") and m.group("rest").strip(" .:"):
+            pass  # "Chapter 16. General information": named already; the next line is the text's
+        elif second:
+            # "Who Broke the Window?": a title under its label may ask or exclaim.
+            asked = second[-1:] if second[-1:] in "?!" else ""
+            if not title_line(Para(0, [second.rstrip("?!") if asked else second], 0)):
+                continue  # a heading word opening a two-line sentence
+            heading.subtitle = title_line(Para(0, [second.rstrip("?!") if asked else second], 0)) + asked
+        elif i + 1 < len(paras) and (sub := title_line(paras[i + 1])) and not is_contents_label(sub):
+            # (A chapter's own "Table of Contents" under its heading is a listing's label, no subtitle.)
+            heading.subtitle, heading.sub_para = sub, i + 1
+        found.append(heading)
+    return found
+
+
+def _wrapped_title(lines: list[str]) -> str:
+    """Return a chapter title set over several lines under its label ("IN WHICH THE FAMILY ... /
+    ... AND A STRANGER ARRIVES"), or "" when the lines are the chapter's first sentence."""
+    text = clean_line(" ".join(ln.strip() for ln in lines))
+    words = text.split()
+    if len(lines) < 2 and not text.isupper():
+        return ""  # one line in mixed case: title_line's rules decide
+    if not words or len(words) > max(len(lines), 2) * _WRAPPED_TITLE_WORDS or keyword_match(text) or text[-1] in ",;":
+        return ""
+    if text.isupper():
+        return text.rstrip(" .")
+    # In mixed case a title capitalises its words ("The Vicar, the Doctor, ... Drive Out to See the Fair").
+    counted = [w for w in words if w.lower() not in _SMALL] or words
+    capitalised = sum(1 for w in counted if w[:1].isupper() or not w[:1].isalpha()) / len(counted)
+    return text.rstrip(" .") if capitalised >= 0.8 else ""
+
+
+_SMALL = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
+
+
+#: Words of a title line; a title wrapped over lines under its label may have as many on each.
+_WRAPPED_TITLE_WORDS = 15
+
+
+def _by_layout(cands: list[Heading]) -> list[Heading]:
+    """Return the headings that repetition and layout make chapters, where no contents listing names them."""
+    keyword = [c for c in cands if c.kind in ("chapter", "part")]
+    words = {}
+    for c in keyword:
+        words[c.word] = words.get(c.word, 0) + 1
+    chapter_words = {w for w, n in words.items() if n >= 2}
+    chosen = [c for c in keyword if c.word in chapter_words or (c.kind == "part" and chapter_words)]
+    if not any(c.kind == "chapter" for c in chosen):
+        chosen += _numeral_chain([c for c in cands if c.kind == "numeral"])
+    if chosen:
+        chosen += [c for c in cands if c.kind == "named"]
+    return sorted(chosen, key=lambda c: c.para)
+
+
+def _numeral_chain(nums: list[Heading]) -> list[Heading]:
+    """Return the numeral lines that number chapters: a counting run (1, 2, 3 ...), set apart as widely."""
+    if len(nums) < 3:
+        return []
+    chain: list[Heading] = []
+    for c in nums:
+        if c.number == (chain[-1].number + 1 if chain else 1):
+            chain.append(c)
+        elif c.number == 1 and chain:
+            chain.append(c)  # a new part numbers its chapters again
+    return chain if len(chain) >= 3 else []
+
+
+def _with_gaps(cands: list[Heading], paras: list[Para]) -> list[Heading]:
+    """Return numeral candidates set apart by at least the gap most of them have (stanza numbers are not)."""
+    nums = [c for c in cands if c.kind == "numeral"]
+    if not nums:
+        return cands
+    # Set apart by blank lines before it or after it ("I" under the title page, then two blank lines).
+    wide = [c for c in nums if paras[c.para].gap >= 2
+            or c.para + 1 < len(paras) and paras[c.para + 1].gap >= 2]
+    if len(wide) >= 3 and len(wide) < len(nums):
+        keep = {id(c) for c in wide}
+        # The first chapter's "I" sits under the title page, closer to it than the others stand apart.
+        first = next((c for c in nums if c.number == 1 and c.para < wide[0].para), None)
+        if first is not None and wide[0].number == 2:
+            keep.add(id(first))
+        # A numeral closer to the text above it than the rest, where the count needs it ("XIII", "XIV", "XV").
+        for n, c in enumerate(nums):
+            if id(c) not in keep and c.number is not None:
+                before = [w for w in wide if w.para < c.para]
+                after = [w for w in wide if w.para > c.para]
+                if before and after and before[-1].number == c.number - 1 and after[0].number == c.number + 1:
+                    keep.add(id(c))
+        return [c for c in cands if c.kind != "numeral" or id(c) in keep]
+    return cands
+
+
+def _missing_first(chosen: list[Heading], paras: list[Para], lo: int) -> list[Heading]:
+    """Return the headings with the unheaded first chapter found when numbering starts at two.
+
+    Old books often head the first chapter with the book's title instead of "Chapter I": it starts at
+    the last short line before chapter two that stands as far apart as the chapter headings do.
+    """
+    numbered = [c for c in chosen if c.kind in ("chapter", "numeral")]
+    if not numbered or numbered[0].number != 2:
+        return chosen
+    first = numbered[0]
+    gap = min(paras[c.para].gap for c in numbered)
+    if gap < 2:
+        return chosen
+    before = max((c.para for c in chosen if c.para < first.para), default=lo - 1)
+    for j in range(first.para - 1, before, -1):
+        p = paras[j]
+        if p.gap >= gap and len(p.lines) <= 2 and len(p.text.split()) <= 8:
+            head = Heading(j, "chapter", first.word, 1, clean_line(p.text))
+            if j + 1 < len(paras) and (sub := title_line(paras[j + 1])) and paras[j + 1].gap < gap \
+                    and not is_contents_label(sub):
+                head.subtitle, head.sub_para = sub, j + 1
+            return sorted(chosen + [head], key=lambda c: c.para)
+    return chosen
+
+
+def _title(h: Heading) -> str:
+    label = h.label.rstrip(" .:")
+    m = KEYWORD.match(label)
+    if m and m.group("rest").strip():
+        # "CHAPTER II. The River": the label in title case, the name as the book has it.
+        head = label[: m.start("rest")]
+        label = smart_title(head) + (m.group("rest") if not m.group("rest").isupper() else smart_title(m.group("rest")))
+    else:
+        label = smart_title(label)
+    return f"{label}: {smart_title(h.subtitle)}" if h.subtitle else label
+
+
+def mark_headings(text: str) -> str:
+    """Return the text with its chapter headings as "# Title" lines, or the text as it was when it has none."""
+    lines = text.split("\n")
+    paras = paragraphs(lines)
+    lo, hi, entries = find_contents(paras)
+    cands = _candidates(paras, hi)
+    chosen: list[Heading] = []
+    listed = False
+    if entries:
+        chosen = match_contents(entries, cands, paras)
+        listed = sum(1 for c in chosen if c.number is not None) >= 0.6 * sum(
+            1 for e in entries if e.number is not None)
+        if listed:
+            # A preface or introduction before the listing is the book's too.
+            chosen = [c for c in _candidates(paras[:lo], 0) if c.kind == "named"] + chosen
+            chosen = beyond_listing(chosen, cands)
+        else:
+            chosen = []
+    if not chosen:
+        chosen = _missing_first(_by_layout(_with_gaps(cands, paras)), paras, hi)
+    if len(chosen) < 2:
+        return text
+    out = list(lines)
+    for j in range(lo, hi):
+        for n in range(paras[j].first, paras[j].last):
+            out[n] = ""
+    _rewrite(out, paras, chosen)
+    _mark_closing(out, paras, chosen)
+    start = paras[chosen[0].para].first
+    if listed and any(ln.strip() for ln in out[:start]):
+        # Before the first chapter the contents names: title page, imprint, advertisements, dedication.
+        out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
+    return "\n".join(out)
+
+
+def _rewrite(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:
+    """Write each heading as one "# Title" line; chapters under parts whose numbering restarts carry the part."""
+    restarts = False
+    last = 0
+    for c in chosen:
+        if c.kind == "part":
+            continue
+        if c.number is not None:
+            if c.number == 1 and last >= 1:
+                restarts = True  # back to one: each part numbers its own chapters (a misprint is no restart)
+            last = c.number
+    part: Heading | None = None
+    for n, c in enumerate(chosen):
+        title = _title(c)
+        if c.kind == "part":
+            part = c
+            nxt = chosen[n + 1] if n + 1 < len(chosen) else None
+            end = paras[nxt.para].first if nxt else len(out)
+            start = paras[c.sub_para if c.sub_para is not None else c.para].last
+            has_body = any(ln.strip() for ln in out[start:end])
+            if restarts and nxt is not None and nxt.kind != "part" and not has_body:
+                _blank(out, paras, c)
+                continue
+        elif restarts and part is not None and c.kind != "named":
+            title = f"{_title(part)}, {title}"
+        elif c.kind == "named":
+            part = None
+        _blank(out, paras, c)
+        out[paras[c.para].first] = f"# {title}"
+
+
+def _blank(out: list[str], paras: list[Para], c: Heading) -> None:
+    for j in (c.para, c.sub_para):
+        if j is not None:
+            for n in range(paras[j].first, paras[j].last):
+                out[n] = ""
+
+
+def _mark_closing(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:
+    """Head what follows the book's closing "THE END" line as back matter (publishers' lists, ads)."""
+    last = paras[chosen[-1].para].first
+    for p in paras:
+        if p.first > last and len(p.lines) == 1 and CLOSING.match(clean_line(p.text)):
+            rest = [ln for ln in out[p.last:] if ln.strip()]
+            if rest:
+                out.insert(p.last, "")
+                out.insert(p.last + 1, f"# {BACK_MATTER}")
+                out.insert(p.last + 2, "")
+            return
+
+
+#: The titles given to what precedes a book's listed chapters and follows its closing line (matter).
+FRONT_MATTER = "Front matter"
+BACK_MATTER = "Back matter"
+
+
+def mark_back_matter(blocks: list) -> list:
+    """Return HTML blocks with what follows the closing "THE END" after the last chapter headed as back matter."""
+    last = max((i for i, b in enumerate(blocks) if b.level == 1), default=None)
+    if last is None:
+        return blocks
+    for i in range(last + 1, len(blocks)):
+        if CLOSING.match(clean_line(blocks[i].text)) and i + 1 < len(blocks):
+            return blocks[:i + 1] + [Block(BACK_MATTER, 1)] + blocks[i + 1:]
+    return blocks
