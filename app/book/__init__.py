@@ -6,7 +6,9 @@ import re
 from pathlib import Path
 
 from app.book.formats import FORMATS, format_names, resolve_format
+from app.book.guards import check_chapters, check_text
 from app.book.inputfile import MAX_TEXT_BYTES, check_book_file
+from app.book.sandbox import read_guarded
 from app.book.model import Book, Chapter, Cover, ReadOptions
 from app.book.narration.cleanup import person_name, real_title
 from app.book.metadata import complete
@@ -31,9 +33,6 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
     check_book_file(path, max(f.max_bytes for f in FORMATS))
     fmt = resolve_format(path)
     check_book_file(path, fmt.max_bytes)
-    from app.book.guards import check_chapters, check_text
-    from app.book.sandbox import read_guarded
-
     check_text(path, fmt.key)
     try:
         book = read_guarded(fmt, path, options)  # PDF, DOCX, MOBI: in a child under memory and time limits

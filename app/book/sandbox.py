@@ -33,6 +33,7 @@ import time
 import traceback
 from pathlib import Path
 
+from app.core import paths, proc
 from app.core.errors import AudiobookError, Cancelled, CorruptBook
 
 log = logging.getLogger(__name__)
@@ -90,9 +91,8 @@ def read_guarded(fmt, path: Path, options):
 def _run_child(folder: Path, err, seconds: float) -> tuple[int | None, float]:
     """Run the child; return its exit code (negative: killed by that signal; None: over time) and seconds."""
     start = time.monotonic()
-    child = subprocess.Popen([sys.executable, "-m", "app.book.sandbox", str(folder)], stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, stderr=err, cwd=str(folder), env=_child_env(),
-                             start_new_session=True)
+    child = proc.spawn([sys.executable, "-m", "app.book.sandbox", str(folder)], stdout=subprocess.DEVNULL,
+                       stderr=err, cwd=folder, env=_child_env(), new_session=True)
     try:
         while True:
             code = child.poll()
@@ -108,12 +108,10 @@ def _run_child(folder: Path, err, seconds: float) -> tuple[int | None, float]:
 
 
 def _child_env() -> dict[str, str]:
-    env = dict(os.environ)
+    """Return the overrides of the reader child's environment (the one subprocess door drops the rest)."""
     # One thread per math library: a pool of BLAS threads reserves address space the limit counts.
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        env.setdefault(name, "1")
-    root = str(_APP_DIR.parent)
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env = {name: os.environ.get(name, "1") for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    env["PYTHONPATH"] = str(_APP_DIR.parent)  # the child imports this very app, wherever it is installed
     return env
 
 
@@ -137,8 +135,6 @@ def _log_stderr(err_path: Path, what: str) -> None:
         if line.strip():
             log.debug("%s reader: %s", what, line)
     try:
-        from app.core import paths
-
         folder = paths.logs_dir()
         folder.mkdir(parents=True, exist_ok=True)
         with open(folder / READER_LOG, "a", encoding="utf-8") as fh:

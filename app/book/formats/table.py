@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.core.errors import CorruptBook, InputError, ProtectedBook, UnsupportedFormat
+from app.book.zipstream import stream_member  # bounded whatever the zip method (zipfile bounds only deflate)
 
 if TYPE_CHECKING:
     from app.book.model import Book, ReadOptions
@@ -96,8 +97,6 @@ def _zip_kind(path: Path) -> str | None:
             names = zf.namelist()
             mimetype = b""
             if "mimetype" in names and zf.getinfo("mimetype").file_size <= 200:
-                from app.book.zipstream import stream_member  # bounded whatever the method (zipfile's is not)
-
                 mimetype = stream_member(path, zf.getinfo("mimetype"), 200).strip()
     except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, RuntimeError, EOFError, InputError):
         return None
