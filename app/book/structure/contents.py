@@ -24,6 +24,8 @@ _ENTRY = re.compile(
     r"(?:(?:\s+|\s*[-\u2013\u2014]+\s*)(?P<name>.*?))?\s*$", re.I)
 #: A page number at a contents line's end, set off by dot leaders or a column of spaces.
 _PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,})(?:page\s+)?\d{1,4}\s*$", re.I)
+#: A page number, Arabic or a preface's Roman ("Foreword    ix"), set off at a line's end.
+_NAMED_PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,})(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
 #: Where an entry starts inside a line of several: "CHAPTER XIII", "Chap. 4".
 _ENTRY_WORD = re.compile(rf"\b(?:{CHAPTER_WORDS})\s+(?:[IVXLCDM]{{1,8}}|\d{{1,3}})\b", re.I)
 #: Column headings of a contents listing ("CHAPTER     PAGE").
@@ -57,7 +59,14 @@ def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
     heads = [i for i, p in enumerate(paras) if len(p.lines) == 1 and _CONTENTS.match(clean_line(p.text))]
     for i in heads:
         k, entries = _listing(paras, i + 1)
-        if sum(1 for e in entries if e.number is not None) >= 2:
+        numbered = sum(1 for e in entries if e.number is not None)
+        # A few names opening with an ordinal ("FIRST MEDAL FOR EGYPT") among many names number nothing.
+        if numbered >= 2 and numbered * 3 >= len(entries) - numbered:
+            return i, k, entries
+        k, named = _named_listing(paras, i + 1)
+        if len(named) >= 3:
+            return i, k, named
+        if numbered >= 2:
             return i, k, entries
     for i, p in enumerate(paras[: max(10, len(paras) // 5)]):
         parsed = [_entry(clean_line(_PAGE.sub("", ln))) for ln in p.lines]
@@ -93,6 +102,54 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
         entries.extend(e for e in parsed if isinstance(e, ContentsEntry))
         k += 1
     return k, entries
+
+
+def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
+    """Return the end and entries of a listing that names its chapters without numbers, from paragraph k.
+
+    Each line is a chapter's name, with its page or without ("  THE CAPTURE      9", "The Empty Bowl   1");
+    a name too long for its line runs on below, indented or ending in the page. A line that reads as a
+    sentence, or a gap wider than the listing's own, ends it.
+    """
+    entries: list[ContentsEntry] = []
+    widest = 0
+    while k < len(paras):
+        q = paras[k]
+        if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
+            break  # set off wider than anything inside the listing: the book itself begins
+        pending: str | None = None  # a name without its page yet: the page ends the line below
+        paged_indent = -1  # the indent of the last entry that ended in its page
+        for ln in q.lines:
+            paged = bool(_NAMED_PAGE.search(ln))
+            line = clean_line(_NAMED_PAGE.sub("", ln)).strip()
+            indent = len(ln) - len(ln.lstrip())
+            if not line or _COLUMNS.match(line):
+                pending = _flush(entries, pending)
+                continue
+            if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged):
+                _flush(entries, pending)
+                return (k, entries) if len(entries) >= 3 else (k, [])
+            if not paged and paged_indent >= 0 and indent > paged_indent and entries:
+                entries[-1].label += f" {line}"  # "THE TAPESTRY WEAVER OF   50" / "    BEAUVAIS"
+                continue
+            if paged:
+                entries.append(ContentsEntry("", None, "", label=f"{pending} {line}" if pending else line))
+                pending, paged_indent = None, indent
+            else:
+                _flush(entries, pending)
+                pending, paged_indent = line, -1
+        _flush(entries, pending)
+        if entries:
+            widest = max(widest, q.gap)
+        k += 1
+    return k, entries
+
+
+def _flush(entries: list[ContentsEntry], pending: str | None) -> None:
+    """Add a name read without a page (a listing without pages, or a group's label) as an entry."""
+    if pending:
+        entries.append(ContentsEntry("", None, "", label=pending))
+    return None
 
 
 def _entry_name(lines: list[str], entries: list[ContentsEntry]) -> str:
@@ -180,8 +237,8 @@ def _name(c: Heading) -> str:
     return c.subtitle or (m.group("rest").strip(" .:-\u2013\u2014") if m else "")
 
 
-def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: list[Para]) -> list[Heading]:
-    """Return the headings of the body that the contents entries name, in order."""
+def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: list[Para], start: int = 0) -> list[Heading]:
+    """Return the headings of the body (from paragraph start on) that the contents entries name, in order."""
     index = _Index(cands, paras)
     where = {id(c): n for n, c in enumerate(cands)}
     # For each entry, the next numbered entry after it (the bound of a heading named otherwise).
@@ -191,6 +248,7 @@ def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: li
         following[i] = nxt
         if entries[i].number is not None:
             nxt = entries[i]
+    numbered = any(e.number is not None for e in entries)
     chosen: list[Heading] = []
     pos = 0
     for i, e in enumerate(entries):
@@ -199,10 +257,13 @@ def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: li
             hit = cands[n] if n is not None else None
             if hit is None:
                 # A group label ("HISTORICAL NOTES.") stands as a line of its own, not a heading word.
-                since = chosen[-1].para + 1 if chosen else (cands[0].para if cands else len(paras))
+                # (Among numbered entries, not before the first heading: a title page repeats the names.)
+                since = chosen[-1].para + 1 if chosen else (
+                    (cands[0].para if cands else len(paras)) if numbered else start)
                 idx = index.after(index.short.get(tuple(_key(e.label)), []), since)
                 if idx is not None:
-                    hit = Heading(idx, "part", "", None, clean_line(paras[idx].text))
+                    # Among numbered entries a label groups chapters; in a listing of names it is one.
+                    hit = Heading(idx, "part" if numbered else "named", "", None, clean_line(paras[idx].text))
                     chosen.append(hit)
                     pos = bisect.bisect_right(index.paras, idx)
                 continue

@@ -207,9 +207,13 @@ def mark_headings(text: str) -> str:
     chosen: list[Heading] = []
     listed = False
     if entries:
-        chosen = match_contents(entries, cands, paras)
-        listed = sum(1 for c in chosen if c.number is not None) >= 0.6 * sum(
-            1 for e in entries if e.number is not None)
+        chosen = match_contents(entries, cands, paras, hi)
+        numbered = sum(1 for e in entries if e.number is not None)
+        if numbered:
+            listed = sum(1 for c in chosen if c.number is not None) >= 0.6 * numbered
+        else:
+            # A listing of names without numbers: the body must head most of them, in order.
+            listed = len(chosen) >= max(3, 0.6 * len(entries))
         if listed:
             # A preface or introduction before the listing is the book's too.
             chosen = [c for c in _candidates(paras[:lo], 0) if c.kind == "named"] + chosen

@@ -1,6 +1,8 @@
 """Score the app's chapters on the fetched corpus against the truth.py ground truth (a benchmark, not a test).
 
-    PYTHONPATH=. .venv/bin/python tests/literature/fetched/score.py [dev|held] [--books]
+    PYTHONPATH=. .venv/bin/python tests/literature/fetched/score.py [dev|held] [--books] [--chapters-only]
+
+`--chapters-only` skips the spoken columns (the Speaker over every paragraph is most of the time).
 
 Per edition (Gutenberg .txt, Gutenberg HTML, Standard Ebooks EPUB): books exactly right (chapter count
 equal and every title names its truth heading), within one chapter, converting at all; no chapter over
@@ -80,7 +82,7 @@ _SPOKEN_BAD = {
 _HEADING_ROMAN = re.compile(r"\b(?=[IVXLC]{2,}\b|I\b[.:])[IVXLC]+\b")
 
 
-def score(book, edition: str, path: Path, truth: Truth) -> dict:
+def score(book, edition: str, path: Path, truth: Truth, spoken: bool = True) -> dict:
     from app.book import load_book
     from app.book.spoken import Speaker
     row = {"key": book.key, "edition": edition, "truth": len(truth.chapters)}
@@ -99,8 +101,12 @@ def score(book, edition: str, path: Path, truth: Truth) -> dict:
     med = statistics.median(words) if words else 0
     twin_big = truth.words and max(truth.words) > 3 * statistics.median(truth.words)
     row["swallows"] = bool(words) and len(words) > 2 and max(words) > 3 * med and not twin_big
-    speaker = Speaker("en")
     bad = {k: 0 for k in (*_SPOKEN_BAD, "roman heading")}
+    row["spoken"] = bad
+    row["ok"] = True
+    if not spoken:
+        return row
+    speaker = Speaker("en")
     try:
         for c in loaded.chapters:
             for n, p in enumerate(c.paragraphs):
@@ -118,7 +124,8 @@ def score(book, edition: str, path: Path, truth: Truth) -> dict:
 
 def main(argv: list[str]) -> None:
     split = argv[0] if argv and argv[0] in ("dev", "held") else None
-    show = "--books" in argv
+    show = "titles" if "--titles" in argv else "--books" in argv
+    spoken = "--chapters-only" not in argv
     rows = []
     started = time.monotonic()
     for b in books(split):
@@ -127,7 +134,7 @@ def main(argv: list[str]) -> None:
             truth = gutenberg_truth(b.files["html"])
             pair = {}
             for edition in ("txt", "html"):
-                r = score(b, edition, b.files[edition], truth)
+                r = score(b, edition, b.files[edition], truth, spoken)
                 rows.append(r)
                 pair[edition] = r
             a, h = pair["txt"].get("words", []), pair["html"].get("words", [])
@@ -135,12 +142,14 @@ def main(argv: list[str]) -> None:
                 abs(x - y) <= 0.1 * max(x, y, 1) for x, y in zip(a, h))
         else:
             truth = Truth(epub_contents(b.files["epub"]))
-            rows.append(score(b, "epub", b.files["epub"], truth))
+            rows.append(score(b, "epub", b.files["epub"], truth, spoken))
         if show:
             r = rows[-1]
             for r in rows[-2 if b.source == "gutenberg" else -1:]:
                 print(f"{r['key']:>45} {r['edition']:>4} truth={r['truth']:>3} got={r.get('chapters'):>3} "
                       f"exact={r['exact']!s:5} {r.get('error', '')}", flush=True)
+                if show == "titles" and not r["exact"]:
+                    print(f"{'':>45}   got:   {r.get('titles', [])[:12]}\n{'':>45}   truth: {truth.chapters[:12]}")
     print(f"\nsplit: {split or 'all'}; {time.monotonic() - started:.0f} s\n")
     print("| edition | books | exactly right | within one chapter | converts | no chapter > 3x median |"
           " digit | &c. | degree/prime | note mark | Roman heading |")
