@@ -1,0 +1,54 @@
+"""Plain-text contents listings under older printing conventions, one per test (issue 32).
+
+Each test writes a small book in the convention and reads it with the app; the expected chapters are the
+ones the listing names, written out here.
+"""
+from __future__ import annotations
+
+from app.book import load_book
+
+
+def _words(n: int, word: str) -> str:
+    """A hard-wrapped paragraph of n words, as Gutenberg's plain texts are."""
+    return "\n".join([" ".join([word] * 10)] * (n // 10)) + "."
+
+
+def _book(tmp_path, body: str):
+    path = tmp_path / "b.txt"
+    path.write_text(body, encoding="utf-8")
+    return load_book(path)
+
+
+def test_contents_of_unnumbered_capitals_with_pages_names_the_chapters(tmp_path):
+    # "  THE CAPTURE      9": no chapter word, no number; the body heads each piece with its name alone.
+    names = ["THE CAPTURE", "NEW YEAR'S DAY", "HOSPITAL LIFE", "SAFE AND SOUND"]
+    contents = "CONTENTS\n\n\n" + "\n\n".join(f"  {n:<40}{9 * k + 1:>4}" for k, n in enumerate(names))
+    body = "\n\n\n\n".join(f"{n}.\n\n{_words(40, 'w')}\n\nA LINE IN CAPITALS\n\n{_words(20, 'v')}" for n in names)
+    book = _book(tmp_path, f"A DIARY\n\nBy Ann Lee\n\n\n\n{contents}\n\n\n\n\n{body}")
+    # A line in capitals that the listing does not name stays in its chapter; the title page is matter.
+    assert [c.title for c in book.chapters] == ["The Capture", "New Year's Day", "Hospital Life", "Safe and Sound"]
+
+
+def test_contents_of_a_collection_in_mixed_case_names_its_pieces(tmp_path):
+    # A book of poems: "The Empty Bowl     1" over "The Empty Bowl" in capitals; a title may ask ("See?")
+    # and one too long for its line runs on below, indented.
+    contents = ("CONTENTS\n\n                                PAGE\nThe Empty Bowl                     1\n"
+                "Keep Going                         2\nSee?                               4\n"
+                "The Tapestry Weaver of             6\n    Beauvais\nA Prayer                           8")
+    pieces = ["THE EMPTY BOWL", "KEEP GOING", "SEE?", "THE TAPESTRY WEAVER OF BEAUVAIS", "A PRAYER"]
+    body = "\n\n\n\n".join(f"{n}\n\n\n   {_words(30, 'w')}" for n in pieces)
+    book = _book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == [
+        "The Empty Bowl", "Keep Going", "See?", "The Tapestry Weaver of Beauvais", "A Prayer"]
+
+
+def test_a_few_names_opening_with_an_ordinal_do_not_make_a_numbered_listing(tmp_path):
+    # "FIRST MEDAL FOR EGYPT" among unnumbered names is a name, not "Part the First".
+    names = ["FIRST MEDAL FOR EGYPT", "THE MAHRATTA WAR", "SECOND AFGHAN WAR", "THE SIKH WARS", "WATERLOO",
+             "THE CRIMEA", "BALTIC MEDAL", "INDIAN MUTINY", "ABYSSINIA"]
+    contents = "CONTENTS\n\n" + "\n".join(f"  {n:<40}{5 * k + 1:>4}" for k, n in enumerate(names))
+    body = "\n\n\n\n".join(f"{n}\n\n{_words(40, 'w')}" for n in names)
+    book = _book(tmp_path, f"MEDALS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == [
+        "First Medal for Egypt", "The Mahratta War", "Second Afghan War", "The Sikh Wars", "Waterloo",
+        "The Crimea", "Baltic Medal", "Indian Mutiny", "Abyssinia"]
