@@ -65,3 +65,16 @@ def test_footnotes_and_transcribers_notes_are_matter(tmp_path):
     assert [c.title for c in _book(tmp_path, body).chapters] == ["CHAPTER I", "CHAPTER II"]
     titles = [c.title for c in _book(tmp_path, body, include_matter=True).chapters]
     assert "FOOTNOTES" in titles and "Transcriber\u2019s Notes" in titles
+
+
+def test_heading_broken_by_br_is_one_heading_with_its_name(tmp_path):
+    # "CHAPTER I<br/><span>AN ILL WIND</span>": the name under the label is the chapter's title, not its
+    # first paragraph; a title broken over lines for the layout reads as one line.
+    body = "".join(f'<h2 id="c{n}">CHAPTER {r}<br />\n<span class="smaller">{name}</span></h2>{_PROSE}'
+                   for n, (r, name) in enumerate((("I", "AN ILL WIND"), ("II", "MISSING"), ("III", "TREASURE TROVE"))))
+    book = _book(tmp_path, "<h1>THE STORY<br />\nOF THE<br />\nOLD MILL</h1>" + body)
+    assert [c.title for c in book.chapters] == [
+        "CHAPTER I: AN ILL WIND", "CHAPTER II: MISSING", "CHAPTER III: TREASURE TROVE"]
+    said = [p for c in book.chapters for p in c.paragraphs]
+    assert not {"AN ILL WIND", "MISSING", "TREASURE TROVE"} & set(said), said[:4]  # not left as paragraphs
+    assert said[0] == "THE STORY OF THE OLD MILL"

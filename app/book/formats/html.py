@@ -11,7 +11,7 @@ from app.book.formats.htmltoc import apply_contents
 from app.book.narration.gutenberg_html import unwrap, with_licence
 from app.book.structure.blocks import Block, Document, split_chapters
 from app.book.structure.headings import FRONT_MATTER, mark_back_matter
-from app.book.structure.lines import is_named_heading
+from app.book.structure.lines import is_named_heading, join_heading_lines
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
 from app.book.inputfile import read_book_bytes
@@ -189,7 +189,7 @@ class _Walker:
         self.listing: list[tuple[str, str, int]] = []
 
     def flush(self, kind: str = "text") -> None:
-        text = "".join(self.buf).strip().rstrip(";").strip()
+        text = _heading_lines("".join(self.buf)).strip().rstrip(";").strip()
         self.buf = []
         if text:
             self.blocks.append(Block(text, self.level, self.pending_ids, kind, tuple(self.links)))
@@ -245,6 +245,8 @@ class _Walker:
                 if tag == "tr":
                     self.rows -= 1
                     self.flush()
+                elif tag == "br" and self.level and not self.rows:
+                    pass  # a line break inside a heading: the heading goes on
                 elif tag in _BLOCK and self.rows:
                     self.buf.append(" ")
                 elif tag in _BLOCK:
@@ -274,6 +276,8 @@ class _Walker:
             if tag == "tr":
                 self.flush()
                 self.rows += 1
+            elif tag == "br" and self.level and not self.rows:
+                self.buf.append(_HEADING_BREAK)  # "CHAPTER I<br/>AN ILL WIND": one heading over two lines
             elif tag in _BLOCK and self.rows:
                 self.buf.append(" ")
             elif tag in _BLOCK:
@@ -283,6 +287,14 @@ class _Walker:
                 self.buf.append(node.text)
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node))
+
+
+#: Where a <br> breaks a heading's line; join_heading_lines joins the lines.
+_HEADING_BREAK = "\u2028"
+
+
+def _heading_lines(text: str) -> str:
+    return join_heading_lines(text.split(_HEADING_BREAK)) if _HEADING_BREAK in text else text
 
 
 def _hgroup_level(node: etree._Element) -> int:

@@ -210,3 +210,16 @@ def numbering_restarts(titles: list[str]) -> bool:
     """Return whether chapter numbers go back to one partway through ("I" ... "VI", then "I" again)."""
     numbers = [leading_number(t) for t in titles]
     return any(n == 1 and any(numbers[:k]) for k, n in enumerate(numbers))
+
+
+def join_heading_lines(lines: list[str]) -> str:
+    """Return a heading set over lines as one: its label and name set apart ("CHAPTER I: AN ILL WIND",
+    "PROLOGUE: THE BRIDE"), a title broken for the layout joined ("THE STORY OF THE THREE LITTLE PIGS")."""
+    lines = [ln.strip() for ln in lines if ln.strip()]
+    if len(lines) < 2:
+        return " ".join(lines)
+    first = clean_line(lines[0]).rstrip(" .:")
+    m = keyword_match(first)
+    labelled = m and not m.group("rest").strip(" .:") or NUMERAL.match(first) or is_named_heading(first)
+    rest = " ".join(lines[1:])
+    return f"{lines[0].rstrip(' .:')}: {rest}" if labelled else f"{lines[0]} {rest}"
