@@ -56,8 +56,10 @@ def _decompress(data: bytes, name: str) -> bytes:
 def palmdoc_text(data: bytes, name: str) -> bytes:
     """Return the text records of a PalmDOC file, decompressed."""
     (count,) = struct.unpack(">H", data[76:78])
+    if count < 2 or 78 + 8 * count > len(data):
+        raise CorruptBook(f"{name} is not a readable PalmDOC book (bad record table)", hint=_HINT)
     offsets = [struct.unpack(">I", data[78 + 8 * n:82 + 8 * n])[0] for n in range(count)] + [len(data)]
-    if count < 2 or offsets != sorted(offsets) or offsets[-1] > len(data):
+    if offsets != sorted(offsets) or offsets[0] + 10 > len(data):
         raise CorruptBook(f"{name} is not a readable PalmDOC book (bad record table)", hint=_HINT)
     compression, _, _, records = struct.unpack(">HHIH", data[offsets[0]:offsets[0] + 10])
     if compression not in (1, 2):
