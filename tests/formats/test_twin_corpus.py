@@ -37,6 +37,7 @@ def _office(kind: str, path: str) -> dict:
     ("docx", "tests/test-data/footnotes.docx"),  # Word: two footnotes in one sentence
     ("docx", "tests/resources/test_file_with_comments.docx"),  # Word: nine comments
     ("odt", "recipes/data/doc_with_toc.odt"),  # LibreOffice: a table of contents, one title heading
+    ("odt", "tests/samples/toc_done.odt"),  # LibreOffice: headings only, three levels, and their contents listing
 ])
 def test_an_office_file_reads_as_pandoc_does_without_headers_comments_or_deletions(kind, path):
     r = score_office(_office(kind, path))
