@@ -11,18 +11,26 @@
 - `office_file(entry)`, `pandoc_reference(path)`: an office file, and what pandoc (a mature, independent
   reader) reads from it: ("h", level, text) headings and ("t", 0, text) blocks, each footnote after its block.
 - `not_spoken_phrases(path)`: the paragraphs of headers, footers, comments and deleted text, from the XML.
+- `fb2_reference(path)`, `mobi_reference(path)`: an FB2's or a Kindle book's own table of contents and text.
 """
 from __future__ import annotations
 
+import codecs
+import contextlib
+import io
 import json
 import re
 import shutil
+import struct
 import subprocess
+import tempfile
 import tomllib
 import xml.etree.ElementTree as ET
 import zipfile
 from collections import Counter
 from pathlib import Path
+
+from mobi.kindleunpack import unpackBook
 
 from tests.books.corpus import CACHE, _Events, debian_file, words
 
@@ -285,3 +293,80 @@ def fb2_reference(path: Path) -> tuple[list[str], str]:
     text = " ".join(" ".join(p.itertext()) for p in body.iter()
                     if _local(p) in ("p", "v", "subtitle", "text-author"))
     return [t for t in map(title, tops) if t], text
+
+
+# ---------------------------------------------------------------- Kindle books
+
+
+def _palmdoc(data: bytes) -> bytes:
+    """The text records of a PalmDOC file (written from the format's description, not from app/book)."""
+    count = struct.unpack(">H", data[76:78])[0]
+    offs = [struct.unpack(">I", data[78 + 8 * n:82 + 8 * n])[0] for n in range(count)] + [len(data)]
+    comp, _, _, nrec = struct.unpack(">HHIH", data[offs[0]:offs[0] + 10])
+    out = bytearray()
+    for n in range(1, nrec + 1):
+        rec, i, start = data[offs[n]:offs[n + 1]], 0, len(out)
+        if comp == 1:
+            out += rec
+            continue
+        while i < len(rec):
+            c, i = rec[i], i + 1
+            if c == 0 or 9 <= c <= 0x7F:
+                out.append(c)
+            elif c <= 8:
+                out += rec[i:i + c]
+                i += c
+            elif c >= 0xC0:
+                out += bytes((32, c ^ 0x80))
+            else:
+                v, i = ((c << 8) | rec[i]) & 0x3FFF, i + 1
+                for _ in range((v & 7) + 3):
+                    out.append(out[-(v >> 3)])
+        assert len(out) - start <= 4096
+    return bytes(out)
+
+
+def _known_codec(name: str) -> bool:
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return False
+    return True
+
+
+def mobi_reference(path: Path) -> tuple[list[str], str]:
+    """Return a Kindle book's own table of contents (its NCX's top entries) and its text (the spine's pages,
+    flattened by corpus.py's HTML parser with <pre> kept). The `mobi` package (KindleUnpack) decodes the
+    records; the contents and the text are read from its output here, by the standard library alone."""
+    data = path.read_bytes()
+    if data[60:68] == b"TEXtREAd":  # PalmDOC: no MOBI header, so no contents; KindleUnpack cannot read it
+        return [], " ".join(t for _, _, t in html_events(_palmdoc(data).decode("cp1252", errors="replace")))
+    with tempfile.TemporaryDirectory(prefix="twin-mobi-") as tmp:
+        with contextlib.redirect_stdout(io.StringIO()):
+            unpackBook(str(path), tmp, epubver="A")
+        root = Path(tmp)
+        opf = next((p for p in (root / "mobi8" / "OEBPS" / "content.opf", root / "mobi7" / "content.opf")
+                    if p.is_file()), None)
+        if opf is None:
+            return [], ""
+        pkg = ET.parse(opf).getroot()
+        items = {i.get("id"): i.get("href") for i in pkg.iter() if _local(i) == "item"}
+        spine = [items[r.get("idref")] for r in pkg.iter() if _local(r) == "itemref" and r.get("idref") in items]
+        titles: list[str] = []
+        ncx = opf.with_name("toc.ncx")
+        if ncx.is_file():
+            nav_map = next(e for e in ET.parse(ncx).getroot().iter() if _local(e) == "navMap")
+            for point in (p for p in nav_map if _local(p) == "navPoint"):
+                label = next((e for e in point.iter() if _local(e) == "text"), None)
+                if label is not None and (label.text or "").strip():
+                    titles.append(" ".join(label.text.split()))
+        text = []
+        for href in spine:
+            page = opf.parent / href
+            if page.is_file():
+                raw = page.read_bytes()
+                enc = re.search(rb'charset=["\']?([\w-]+)', raw[:2048])
+                name = enc.group(1).decode().lower().replace("cp-", "cp") if enc else "utf-8"
+                html = raw.decode(name if _known_codec(name) else "utf-8", errors="replace")
+                text += [t for _, _, t in html_events(html)]
+    return titles, " ".join(text)

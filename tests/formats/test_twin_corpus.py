@@ -2,7 +2,7 @@
 
 The references are computed without app/book (tests/formats/references.py: pandoc's reading of an
 office file, qpdf's outline, a Debian package's HTML edition). The full table, both halves, comes from
-`PYTHONPATH=. .venv/bin/python -m tests.formats.twin_table pdf|docx|odt|fb2` (tests/formats/README.md).
+`PYTHONPATH=. .venv/bin/python -m tests.formats.twin_table pdf|docx|odt|fb2|mobi` (tests/formats/README.md).
 Office and FB2 files come from public repositories into the cache (the manifest names repo, commit
 and path); a file not fetched skips its test.
 """
@@ -14,7 +14,7 @@ import pytest
 
 from app.book import load_book
 from tests.formats import references as ref
-from tests.formats.twin_table import score_fb2, score_office, score_pdf
+from tests.formats.twin_table import score_fb2, score_mobi, score_office, score_pdf
 
 
 def _entry(kind: str, **match) -> dict:
@@ -37,6 +37,7 @@ def _office(kind: str, path: str) -> dict:
     ("docx", "tests/test-data/footnotes.docx"),  # Word: two footnotes in one sentence
     ("docx", "tests/resources/test_file_with_comments.docx"),  # Word: nine comments
     ("odt", "recipes/data/doc_with_toc.odt"),  # LibreOffice: a table of contents, one title heading
+    ("odt", "tests/samples/toc_done.odt"),  # LibreOffice: headings only, three levels, and their contents listing
 ])
 def test_an_office_file_reads_as_pandoc_does_without_headers_comments_or_deletions(kind, path):
     r = score_office(_office(kind, path))
@@ -68,3 +69,18 @@ def test_an_fb2_from_another_producer_reads_its_own_sections():
     r = score_fb2(entry)
     assert r["titles"][0] == r["titles"][1] == 9, r
     assert r["title"] == "Тестовая книга" and r["author"].startswith("Иван Иванович Иванов")
+
+
+@pytest.mark.parametrize("path,chapters", [
+    ("tests/samples/sample-cp1252.mobi", 2),  # Mobipocket Creator, an old MOBI alone: its NCX names 2 chapters
+    ("tests/samples/sample-textread.mobi", 0),  # PalmDOC (TEXtREAd): Mobipocket's HTML with OEB metadata, no NCX
+])
+def test_a_kindle_book_from_another_producer_reads_its_own_contents_title_and_author(path, chapters):
+    entry = _entry("mobi", path=path)
+    if ref.office_file(entry) is None:
+        pytest.skip(f"libmobi's {path} is not in the cache ({ref.OFFICE}): it comes from GitHub (the manifest "
+                    "names repo and commit), which a CI machine cannot reach; only package registries are reachable")
+    r = score_mobi(entry)
+    assert r["titles"] == (chapters, chapters), r
+    assert (r["title"], r["author"]) == ("Libmobi test sample", "Bartek Fabiszewski"), r
+    assert r["error"] is not None and r["error"] <= 0.03, r

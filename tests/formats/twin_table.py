@@ -1,6 +1,6 @@
 """Score the readers on the twin corpus of tests/formats/twin_manifest.toml, both halves, as a table.
 
-    PYTHONPATH=. .venv/bin/python -m tests.formats.twin_table pdf|docx|odt [--half dev|held-out] [--key K]
+    PYTHONPATH=. .venv/bin/python -m tests.formats.twin_table pdf|docx|odt|fb2|mobi [--half dev|held-out] [--key K]
 
 PDF: the expected chapters are the top entries of the PDF's outline (qpdf); each chapter's reference is
 the twin's text from that title's heading to the next title's (the last such heading in the twin, so a
@@ -139,13 +139,33 @@ def score_fb2(entry: dict) -> dict | None:
             "words": len(reference.split()), "title": book.title, "author": book.author}
 
 
+def score_mobi(entry: dict) -> dict | None:
+    from app.book import load_book
+    from app.book.model import ReadOptions
+
+    path = ref.office_file(entry)
+    if path is None:
+        return None
+    expected, text = ref.mobi_reference(path)
+    book = load_book(path, options=ReadOptions(include_matter=True, code="read"))
+    reference = " ".join(uwords(text))
+    got = [key(c.title) for c in book.chapters]
+    found = [t for t in expected if key(t) in got]
+    spoken = " ".join(" ".join(uwords(" ".join(c.paragraphs))) for c in book.chapters)
+    return {"key": entry["key"], "producer": entry["producer"], "half": entry["half"],
+            "titles": (len(found), len(expected)), "chapters": len(book.chapters),
+            # An edit distance over a dictionary's 700,000 words is beyond reach: such a book is not scored.
+            "error": jiwer.wer(reference, spoken or "nothing") if 0 < len(reference.split()) <= 150_000 else None,
+            "words": len(reference.split()), "title": book.title, "author": book.author}
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("kind", choices=["pdf", "docx", "odt", "fb2"])
+    ap.add_argument("kind", choices=["pdf", "docx", "odt", "fb2", "mobi"])
     ap.add_argument("--half", choices=["dev", "held-out"])
     ap.add_argument("--key")
     args = ap.parse_args(argv)
@@ -168,6 +188,24 @@ def main(argv=None) -> int:
                   f"| {r['titles'][0]} of {r['titles'][1]} | {', '.join(_pct(x) for x in errs)} "
                   f"({r['scored'][0]} of {r['scored'][1]} scored) | {_pct(max(errs)) if errs else '—'} "
                   f"| {r['running']} | {r['bare']} |")
+            sys.stdout.flush()
+    elif args.kind == "mobi":
+        print("| half | file | producer | title / author read | its contents' titles found (chapters read) "
+              "| word error (%) | words |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for e in rows:
+            try:
+                r = score_mobi(e)
+            except Exception as exc:
+                print(f"| {e['half']} | {e['key']} | {e['producer']} | not read: {type(exc).__name__}: "
+                      f"{str(exc)[:80]} | | | |")
+                continue
+            if r is None:
+                print(f"| {e['half']} | {e['key']} | {e['producer']} | not fetched | | | |")
+                continue
+            print(f"| {r['half']} | {r['key']} | {r['producer']} | {r['title']} / {r['author'] or '—'} "
+                  f"| {r['titles'][0]} of {r['titles'][1]} ({r['chapters']}) "
+                  f"| {_pct(r['error']) if r['error'] is not None else '—'} | {r['words']} |")
             sys.stdout.flush()
     elif args.kind == "fb2":
         print("| half | file | producer | title / author read | its contents' titles found | word error (%) | words |")

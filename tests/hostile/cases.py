@@ -332,6 +332,31 @@ _MOBI_GARBAGE_RECORD0 = (b"\x00\x02\x00\x00" + (10**9).to_bytes(4, "big") + b"\x
                          + b"MOBI" + (232).to_bytes(4, "big") + b"\xff" * 400)
 
 
+def _palmdoc(records: list[bytes], compression: int = 2, table: int | None = None) -> bytes:
+    """A PalmDOC (TEXtREAd) file: record 0 (compression, text length, record count) then the text records."""
+    count = len(records) + 1 if table is None else table
+    head = b"Hostile".ljust(32, b"\0") + b"\0" * 28 + b"TEXtREAdREAd" + b"\0" * 4 + count.to_bytes(2, "big")
+    start = len(head) + 8 * (len(records) + 1)
+    rec0 = (compression.to_bytes(2, "big") + b"\0\0" + sum(map(len, records)).to_bytes(4, "big")
+            + len(records).to_bytes(2, "big") + (4096).to_bytes(2, "big") + b"\0" * 4)
+    offsets, at = [], start
+    for rec in [rec0, *records]:
+        offsets.append(at)
+        at += len(rec)
+    return head + b"".join(o.to_bytes(4, "big") + b"\0" * 4 for o in offsets) + rec0 + b"".join(records)
+
+
+def palmdoc_file(data: bytes):
+    def build(d: Path) -> Path:
+        path = d / "palm.mobi"
+        path.write_bytes(data)
+        return path
+    return build
+
+
+# PalmDOC's LZ77: ASCII bytes stand for themselves; 0x80 0x18 repeats the 3 bytes 3 back ("mill" -> "millill").
+_PALM_TEXT = f"{FIRST}. The river ran past the old mill\x80\x18, and it ran on. {LAST}.".encode("latin-1")
+
 # -- text, Markdown, HTML --------------------------------------------------------------------------
 
 def text_file(name: str, data: bytes | Callable[[], bytes]):
@@ -420,6 +445,12 @@ CASES: list[Case] = [
     # MOBI headers that lie.
     Case("mobi-record-table-past-end", mobi_file(5, 10_000), "refuse", refuse=r"MOBI|Kindle"),
     Case("mobi-garbage-record0", mobi_file(1, 86, _MOBI_GARBAGE_RECORD0), "refuse", refuse=r"MOBI|Kindle|read"),
+    # PalmDOC: a whole reading, a record table that lies, a back reference to nothing.
+    Case("palmdoc-compressed", palmdoc_file(_palmdoc([_PALM_TEXT])), "read", words=(FIRST, "millill", LAST)),
+    Case("palmdoc-record-table-past-end", palmdoc_file(_palmdoc([_PALM_TEXT], table=60_000)), "refuse",
+         refuse=r"PalmDOC"),
+    Case("palmdoc-back-reference-to-nothing", palmdoc_file(_palmdoc([b"\x80\x08" + _PALM_TEXT])), "refuse",
+         refuse=r"PalmDOC"),
     # Encodings and sizes of plain text.
     Case("txt-utf16-bom", text_file("utf16.txt", _TXT.encode("utf-16")), "read", words=(FIRST, "café", LAST)),
     Case("txt-latin1", text_file("latin1.txt", _TXT.encode("latin-1")), "read", words=(FIRST, "café", LAST)),

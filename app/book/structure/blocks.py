@@ -202,8 +202,11 @@ def _fold_title_pages(
 
     A heading whose title comes back later, with at most one line under it, is a contents listing
     and is dropped; a heading-only group repeating the book's title is the title page and adds
-    nothing to the next title.
+    nothing to the next title. A document with no text under any heading is left as it is.
     """
+    if not any(body_words(bs) for _, bs in groups):
+        # A document of headings only (an outline) has no title pages to fold: its headings are its text.
+        return groups
     out: list[tuple[str | None, list[Block]]] = []
     prefix = ""
     part = ""
