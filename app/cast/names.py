@@ -297,7 +297,8 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         # A gendered title joins a full name only of a person known to be of that gender.
         by_last = [p for p in full.values() if p.last == tok and _of_gender(p, gender)]
         target = None
-        if len(by_first) == 1 and title in GIVEN_NAME_TITLES:
+        # "Mrs. Rachel" is Mrs. Rachel Lynde: a woman's title before a woman's given name is that name.
+        if len(by_first) == 1 and (title in GIVEN_NAME_TITLES or (gender == "F" and tok in FEMALE_NAMES)):
             target = by_first[0]
         elif (len(by_last) == 1 and _introduced(by_last[0], title, n)
               and _only_titled(by_last[0], title, tok, forms)):
@@ -355,11 +356,21 @@ def _introduced(person: Person, title: str, n: int) -> bool:
     a hundred times), or at least as often as the short form; written often but far less than the short
     form ("Mr. John Knightley" 22 times beside "Mr. Knightley" 266), it tells two men apart.
     """
-    if title not in person.titles:
+    if title not in person.titles or _her_own_name(person, title):
         return True
     # "Mr. Sherlock Holmes" written as often as "Mr. Holmes": the short form is his, nobody else's.
     titled_full = sum(k for (t, _), k in person.forms.items() if t == title)
     return titled_full >= n or person.count * 10 <= n
+
+
+_MARRIED = ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora")
+
+
+def _her_own_name(person: Person, title: str) -> bool:
+    """"Mrs. Rachel Lynde": a married title written before a woman's own given name (never "Mrs. John
+    Dashwood", her husband's), so "Mrs. Lynde" is she."""
+    return title in _MARRIED and title in person.titles and person.first in FEMALE_NAMES \
+        and person.first not in MALE_NAMES
 
 
 def _fits(person: Person, gender: str | None) -> bool:
@@ -370,9 +381,10 @@ def _only_titled(person: Person, title: str, surname: str, forms: dict) -> bool:
     """Return whether "Title Surname" can only be this full-named person: no other title of the surname is
     used as often (both "Mr. Bennet" and "Mrs. Bennet" in use: neither is "Elizabeth Bennet")."""
     gender = TITLES.get(title)
-    if title in ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora"):
-        # A married title goes with a surname by marriage: "Mrs. Hilbery" is the mother, not Katharine Hilbery.
-        return False
+    if title in _MARRIED:
+        # A married title goes with a surname by marriage: "Mrs. Hilbery" is the mother, not Katharine Hilbery;
+        # unless the full name carries it too ("Mrs. Rachel Lynde").
+        return _her_own_name(person, title)
     if gender == "F" and person.gender == "F":
         # A rival written a tenth as often ("Mrs. Crawford" 5 times beside "Miss Crawford" 262) tells no one apart.
         used = forms.get((title, (surname,)), 0)

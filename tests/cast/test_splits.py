@@ -64,3 +64,19 @@ def test_a_role_the_narration_gives_two_people_stays_a_role():
              "“Come in,” said Mr. Grebe.", "“Go away,” said Mr. Tolliver."]
     said = _speakers(_cast(paras))
     assert said["Who goes there?"] not in ("Mr. Tolliver", "Mr. Grebe")
+
+
+def test_a_married_title_before_her_own_given_name_is_one_woman():
+    paras = ["Mrs. Martha Quill kept the shop by the bridge. She sold bread."]
+    paras += [f"Mrs. Quill counted the loaves, {i}. “Fresh today,” said Mrs. Quill." for i in range(8)]
+    paras += [f"“Good,” said Mrs. Martha, {i}." for i in range(3)]
+    cast = _cast(paras)
+    assert len([c for c in cast.characters if "Quill" in c.name or "Martha" in c.name]) == 1
+
+
+def test_a_married_title_before_a_husbands_name_is_not_his_mother():
+    # "Mrs. Henry Vole" is Henry's wife; "Mrs. Vole", used as much, is another woman (his mother).
+    paras = [f"Mrs. Henry Vole smiled, {i}. “Tea,” said Mrs. Henry Vole." for i in range(5)]
+    paras += [f"Mrs. Vole frowned, {i}. “Coffee,” said Mrs. Vole." for i in range(5)]
+    cast = _cast(paras)
+    assert len([c for c in cast.characters if "Vole" in c.name]) == 2
