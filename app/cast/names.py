@@ -353,14 +353,15 @@ def _introduced(person: Person, title: str, n: int) -> bool:
 
     A full name without that title always is. A full name with the same title is one person's introduction
     when the book writes it seldom beside the short form ("Dr. James Mortimer" once or twice, "Dr. Mortimer"
-    a hundred times), or at least as often as the short form; written often but far less than the short
-    form ("Mr. John Knightley" 22 times beside "Mr. Knightley" 266), it tells two men apart.
+    a hundred times), or at least a third as often as the short form; written often but far less than the
+    short form ("Mr. John Knightley" 22 times beside "Mr. Knightley" 266), it tells two men apart.
     """
     if title not in person.titles or _her_own_name(person, title):
         return True
-    # "Mr. Sherlock Holmes" written as often as "Mr. Holmes": the short form is his, nobody else's.
+    # "Mr. Sherlock Holmes" written a third as often as "Mr. Holmes" or more: the short form is his; a
+    # brother's "Mr. John Knightley" is written a tenth as often as "Mr. Knightley".
     titled_full = sum(k for (t, _), k in person.forms.items() if t == title)
-    return titled_full >= n or person.count * 10 <= n
+    return titled_full * 3 >= n or person.count * 10 <= n
 
 
 _MARRIED = ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora")
