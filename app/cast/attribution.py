@@ -83,22 +83,9 @@ class Attributor:
             return None
         title, tokens = split_mention(m)
         person = self.roster.lookup(title, tokens)
-        if person is not None and not title and len(tokens) == 1:
-            person = self._in_scene(tokens[0]) or person
         if person is None and len(tokens) > 1:
             person = self.roster.lookup(None, tokens[1:])  # "Then Elizabeth"
         return person
-
-    def _in_scene(self, name: str) -> Person | None:
-        """Return who "said Charles" is when two people are Charles (or a man's surname): the one of them
-        speaking or named lately, else None (the book's usual Charles)."""
-        sharing = [p for p in self.roster.people if p.first == name or (p.last == name and p.gender != "F")]
-        if len(sharing) < 2:
-            return None
-        for person in list(reversed(self.history[-_HISTORY:])) + self._participants():
-            if person in sharing:
-                return person
-        return None
 
     def _participants(self) -> list[Person]:
         """Return the speakers of the conversation going on, most recent first."""

@@ -80,15 +80,3 @@ def test_a_married_title_before_a_husbands_name_is_not_his_mother():
     paras += [f"Mrs. Vole frowned, {i}. “Coffee,” said Mrs. Vole." for i in range(5)]
     cast = _cast(paras)
     assert len([c for c in cast.characters if "Vole" in c.name]) == 2
-
-
-def test_a_first_name_two_people_share_is_the_one_in_the_scene():
-    paras = [f"Charles Pym walked to town, {i}. “Rain again,” said Charles Pym." for i in range(8)]
-    paras += ["Charles Pym went home.",
-              "Next morning Ruth Hale met Charles Dorn at the farm, and she walked with Charles Dorn to the mill.",
-              "“Is it far?” said Ruth.",
-              "“Not far now,” said Charles.",
-              "“Good,” said Ruth."]
-    said = _speakers(_cast(paras))
-    assert said["Not far now,"] == "Charles Dorn"
-    assert said["Rain again,"] == "Charles Pym"
