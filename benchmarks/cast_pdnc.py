@@ -268,6 +268,7 @@ def score_characters(cast: Cast, gold: list[Gold], names: dict[str, set[str]], m
         hit.add(narrator)
     out.recalled = len(wanted & hit)
     per_gold: dict[str, list[int]] = {}
+    named: dict[str, list[str]] = {}
     for c in cast.characters:
         g = mapped.get(c.name)
         if c.lines >= MIN_GOLD_LINES:
@@ -277,6 +278,7 @@ def score_characters(cast: Cast, gold: list[Gold], names: dict[str, set[str]], m
             out.junk.append(f"{c.name} ({c.lines})")
         if g is not None:
             per_gold.setdefault(g, []).append(c.lines)
+            named.setdefault(g, []).append(f"{c.lines} {c.name}")
     if narrator_lines and narrator is not None:
         per_gold.setdefault(narrator, []).append(narrator_lines)
     for g, lines in per_gold.items():
@@ -285,7 +287,7 @@ def score_characters(cast: Cast, gold: list[Gold], names: dict[str, set[str]], m
         out.one_lines += max(lines)
         out.all_lines += sum(lines)
         if max(lines) < 0.9 * sum(lines):
-            out.split.append(f"{g} {sorted(lines, reverse=True)}")
+            out.split.append(f"{g} {sorted(lines, reverse=True)}: " + "; ".join(named.get(g, [])))
     return out
 
 

@@ -16,6 +16,7 @@ from app.cast.turns import Said
 from app.cast.dialogue import RawQuote, detect_marks, find_quotes
 from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
+from app.cast.roles import find_roles
 from app.cast.ranker import Ranker
 from app.cast.tags import tag_after, tag_before
 from app.core.errors import Cancelled
@@ -93,6 +94,7 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
         tagged.extend(name for t, qs in zip(chapter.paragraphs, per_paragraph) if qs for name in _tagged_names(t, qs))
     first_person = is_first_person(narration)
     roster = find_people(paragraphs, tagged)
+    roster.roles = find_roles(narration, roster)
     attributor = Attributor(roster, first_person)
     located: list[tuple[int, int, RawQuote]] = []
     for chapter, (index, per_paragraph) in zip(book.chapters, found):

@@ -141,7 +141,8 @@ class Attributor:
             self._speakers.add(id(person))
             return Said(person, "explicit", 0.95)
         if tag.kind == "role":
-            person = self._titled_here(tag.words.split()[-1]) or self._role(tag)
+            noun = tag.words.split()[-1]
+            person = self._titled_here(noun) or self.roster.by_role(noun) or self._role(tag)
             return Said(person, "explicit", 0.8)
         if tag.kind == "description" and tag.gender is None:
             person = self._titled_here(tag.words.split()[-1])

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Iterable
 
 from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read through this module too)
-    ABBREVIATED, CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
+    CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
     SHORT_FOR, TITLES,
 )
+from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
 _TOKEN = r"(?:St\.?\s+)?(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
@@ -30,60 +30,6 @@ _PRONOUN = re.compile(r"\b(?:he|she|He|She)\b")
 _SENTENCE_END = ".!?\u201c\u201d\"\u2018'\u2014:;("
 #: A character is named at least this often (or once in a speech tag).
 MIN_MENTIONS = 2
-
-
-def form_text(title: str | None, tokens: tuple[str, ...]) -> str:
-    """Return how a name form is written: "Mr. Bennet", "Miss Bennet", "Elizabeth Bennet"."""
-    name = " ".join(tokens)
-    if not title:
-        return name
-    return f"{title}{'.' if title in ABBREVIATED else ''} {name}"
-
-
-@dataclass
-class Person:
-    """One person's names while they are grouped."""
-
-    forms: Counter = field(default_factory=Counter)
-    first: str = ""
-    last: str = ""
-    titles: Counter = field(default_factory=Counter)
-    votes: Counter = field(default_factory=Counter)
-
-    @property
-    def count(self) -> int:
-        return sum(self.forms.values())
-
-    @property
-    def gender(self) -> str | None:
-        male = self.votes["M"] + 5 * sum(n for t, n in self.titles.items() if TITLES.get(t) == "M")
-        female = self.votes["F"] + 5 * sum(n for t, n in self.titles.items() if TITLES.get(t) == "F")
-        given = {tokens[0] for (title, tokens) in self.forms if len(tokens) >= 2 or not title}
-        male += 3 * sum(1 for g in given if g in MALE_NAMES) * max(1, self.count // 10)
-        female += 3 * sum(1 for g in given if g in FEMALE_NAMES) * max(1, self.count // 10)
-        if male == female or max(male, female) < 2:
-            return None
-        if min(male, female) * 3 > max(male, female):
-            return None
-        return "M" if male > female else "F"
-
-    @property
-    def has_given_name(self) -> bool:
-        """A known given name among this person's names ("Lucy", "Tom"): a person, not a place."""
-        return any(tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES or tok in SHORT_FOR
-                   for (_, tokens) in self.forms for tok in tokens[:1])
-
-    @property
-    def name(self) -> str:
-        """The main name: the most used full name, else the most used titled one, else the most used."""
-        def rank(form: tuple[str | None, tuple[str, ...]]):
-            title, tokens = form
-            return (len(tokens) >= 2 and self.forms[form] >= 2, self.forms[form])
-        return form_text(*max(self.forms, key=rank))
-
-    def names(self) -> list[str]:
-        """Every written form, most used first."""
-        return [form_text(*f) for f, _ in self.forms.most_common()]
 
 
 def title_key(raw: str | None) -> str | None:
@@ -112,8 +58,10 @@ def split_mention(m: re.Match) -> tuple[str | None, tuple[str, ...]]:
 class Roster:
     """The people of a book: their names, and a look-up from a written name to a person."""
 
-    def __init__(self, people: list[Person]):
+    def __init__(self, people: list[Person], roles: dict[str, Person] | None = None):
         self.people = people
+        #: A role noun ("warden") -> the person the narration names in apposition with it.
+        self.roles = roles or {}
         self._by_form: dict[tuple[str | None, tuple[str, ...]], Person] = {}
         self._by_token: dict[str, Person] = {}
         self._by_title: dict[str, Person] = {}
@@ -158,6 +106,10 @@ class Roster:
     def by_title(self, word: str) -> Person | None:
         """Return the person a bare title names ("the Inspector", "the Colonel"), if one person has it."""
         return self._by_title.get((title_key(word.capitalize()) or "").lower())
+
+    def by_role(self, noun: str) -> Person | None:
+        """Return the person "the warden" is, when the narration ties the role to one person."""
+        return self.roles.get(noun.lower())
 
     def mentions(self, text: str) -> Iterable[tuple[int, int, Person]]:
         """Yield (start, end, person) for each name in text that names a known person."""
@@ -343,11 +295,13 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         tok, gender = tokens[0], TITLES.get(title)
         by_first = [p for p in full.values() if p.first in (tok, *SHORT_FOR.get(tok, ())) and _fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
-        by_last = [p for p in full.values() if p.last == tok and (p.gender == gender if gender else True)]
+        by_last = [p for p in full.values() if p.last == tok and _of_gender(p, gender)]
         target = None
-        if len(by_first) == 1 and title in GIVEN_NAME_TITLES:
+        # "Mrs. Rachel" is Mrs. Rachel Lynde: a woman's title before a woman's given name is that name.
+        if len(by_first) == 1 and (title in GIVEN_NAME_TITLES or (gender == "F" and tok in FEMALE_NAMES)):
             target = by_first[0]
-        elif len(by_last) == 1 and title not in by_last[0].titles and _only_titled(by_last[0], title, tok, forms):
+        elif (len(by_last) == 1 and _introduced(by_last[0], title, n)
+              and _only_titled(by_last[0], title, tok, forms)):
             # A "Mr. John Knightley" written out beside "Mr. Knightley" is there to tell two men apart.
             target = by_last[0]
         if target is None:
@@ -369,6 +323,10 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         # "Tom" is Tom Bertram before Sir Thomas: a name as written first, its long form only failing that.
         by_first = [p for p in people if p.first == tok] or [p for p in people if p.first in given]
         by_last = [p for p in people if p.last == tok]
+        # A first name only one full name written once has ("Frank Weston Churchill") loses to a surname
+        # in wide use ("Mr. Weston").
+        if by_first and by_last and max(p.count for p in by_first) * 5 < max(p.count for p in by_last):
+            by_first = []
         if by_first:
             target = max(by_first, key=lambda p: p.count)
         elif by_last:
@@ -381,6 +339,41 @@ def _group(forms: dict, votes: dict) -> list[Person]:
     return people
 
 
+def _of_gender(person: Person, gender: str | None) -> bool:
+    """A gendered title ("Mr.") joins a full name of that gender, or of none shown whose given name is not
+    the other gender's ("Mr. Holmes" and "Sherlock Holmes" when no pronoun follows the full name)."""
+    if gender is None or person.gender == gender:
+        return True
+    other = FEMALE_NAMES if gender == "M" else MALE_NAMES
+    return person.gender is None and person.first not in other
+
+
+def _introduced(person: Person, title: str, n: int) -> bool:
+    """Return whether "Title Surname" (written n times) is this full-named person.
+
+    A full name without that title always is. A full name with the same title is one person's introduction
+    when the book writes it seldom beside the short form ("Dr. James Mortimer" once or twice, "Dr. Mortimer"
+    a hundred times), or at least a third as often as the short form; written often but far less than the
+    short form ("Mr. John Knightley" 22 times beside "Mr. Knightley" 266), it tells two men apart.
+    """
+    if title not in person.titles or _her_own_name(person, title):
+        return True
+    # "Mr. Sherlock Holmes" written a third as often as "Mr. Holmes" or more: the short form is his; a
+    # brother's "Mr. John Knightley" is written a tenth as often as "Mr. Knightley".
+    titled_full = sum(k for (t, _), k in person.forms.items() if t == title)
+    return titled_full * 3 >= n or person.count * 10 <= n
+
+
+_MARRIED = ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora")
+
+
+def _her_own_name(person: Person, title: str) -> bool:
+    """"Mrs. Rachel Lynde": a married title written before a woman's own given name (never "Mrs. John
+    Dashwood", her husband's), so "Mrs. Lynde" is she."""
+    return title in _MARRIED and title in person.titles and person.first in FEMALE_NAMES \
+        and person.first not in MALE_NAMES
+
+
 def _fits(person: Person, gender: str | None) -> bool:
     return gender is None or person.gender in (None, gender)
 
@@ -389,10 +382,14 @@ def _only_titled(person: Person, title: str, surname: str, forms: dict) -> bool:
     """Return whether "Title Surname" can only be this full-named person: no other title of the surname is
     used as often (both "Mr. Bennet" and "Mrs. Bennet" in use: neither is "Elizabeth Bennet")."""
     gender = TITLES.get(title)
-    if title in ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora"):
-        # A married title goes with a surname by marriage: "Mrs. Hilbery" is the mother, not Katharine Hilbery.
-        return False
+    if title in _MARRIED:
+        # A married title goes with a surname by marriage: "Mrs. Hilbery" is the mother, not Katharine Hilbery;
+        # unless the full name carries it too ("Mrs. Rachel Lynde").
+        return _her_own_name(person, title)
     if gender == "F" and person.gender == "F":
-        rivals = [n for (t, toks), n in forms.items() if toks == (surname,) and t and t != title and TITLES.get(t) == "F"]
+        # A rival written a tenth as often ("Mrs. Crawford" 5 times beside "Miss Crawford" 262) tells no one apart.
+        used = forms.get((title, (surname,)), 0)
+        rivals = [n for (t, toks), n in forms.items() if toks == (surname,) and t and t != title and TITLES.get(t) == "F"
+                  and n * 10 > used]
         return not rivals
     return True

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from importlib import resources
 
-from app.cast.names import Person
+from app.cast.person import Person
 from app.cast.turns import Said, Turn
 
 #: The feature names, in the order of a row (the model file lists them too, and must agree).

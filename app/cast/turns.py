@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.cast.names import Person
+from app.cast.person import Person
 
 #: How many turns away the other party of a conversation is looked for.
 REACH = 8

@@ -1,0 +1,72 @@
+"""Role nouns tied to people: "Mr. Harding, the warden," makes "said the warden" Mr. Harding's line.
+
+The narration names a person and a part side by side (apposition, either order); a role noun whose
+appositions mostly name one person is that person when a speech tag gives only the role.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from app.cast.namedata import TITLES
+from app.cast.names import Person, Roster
+
+#: "Mr. Harding, the warden," / "the old warden, Mr. Harding,": a name and a role noun side by side.
+#: "Mr. Harding was the warden.", "Mr. Harding had become warden" are the same tie, said outright. Not before ", and": "Mr. Harding, the
+#: archdeacon, and the bishop" is a list.
+_AFTER_NAME = re.compile(r"^(?:,\s+(?:who\s+was\s+)?the|\s+(?:is|was|became|had\s+become|was\s+(?:appointed|made)|as)"
+                         r"(?:\s+the)?)\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]{3,})"
+                         r"(?=\s*[.;:!?\u2014]|,(?!\s+(?:and|or|nor)\b)|\s+of\b)")
+#: The role first opens a sentence and the name closes the apposition: "The warden, Mr. Harding, said";
+#: never "on the lawn, Mr. Harding".
+_BEFORE_NAME = re.compile(r"(?:^|[.!?;]\s+)the\s+(?:[a-z]+\s+){0,2}?(?P<noun>[a-z]{3,}),\s+$", re.IGNORECASE)
+_THE_NOUN = re.compile(r"\bthe\s+([a-z]{3,})\b(?!\s+of\b)", re.IGNORECASE)
+#: A role is tied by co-reference only when the narration writes it in this many paragraphs.
+_MIN_TOGETHER = 4
+#: Words of a noun phrase that name no part a person plays ("the latter", "the other").
+_NOT_ROLES = frozenset("other latter former same first last one rest whole next".split())
+
+
+def find_roles(texts: list[str], roster: Roster) -> dict[str, Person]:
+    """Return each role noun the narration writes in apposition with a name ("Mr. Harding, the warden"),
+    with the person it names, when one person has at least two thirds of its appositions."""
+    seen: dict[str, Counter] = {}
+    #: Per role noun, the people named in each paragraph whose narration writes "the <noun>".
+    together: dict[str, Counter] = {}
+    uses: Counter = Counter()
+    named_in: Counter = Counter()
+    paragraphs = 0
+    for text in texts:
+        here = {id(person) for _, _, person in roster.mentions(text)}
+        paragraphs += 1
+        named_in.update(here)
+        for noun in {m.lower() for m in _THE_NOUN.findall(text)}:
+            uses[noun] += 1
+            together.setdefault(noun, Counter()).update(here)
+        for start, end, person in roster.mentions(text):
+            before = _BEFORE_NAME.search(text[max(0, start - 60):start]) if text[end:end + 1] == "," else None
+            for m in (_AFTER_NAME.match(text[end:end + 60]), before):
+                noun = m and m.group("noun").lower()
+                # A title ("the archdeacon") is its holder's already: the attributor asks the scene for it.
+                if noun and noun not in _NOT_ROLES | _WORDS_OF_PEOPLE and noun.capitalize() not in TITLES:
+                    seen.setdefault(noun, Counter())[id(person)] += 1
+    by_id = {id(p): p for p in roster.people}
+    roles = {}
+    for noun, counts in seen.items():
+        (top, n), total = counts.most_common(1)[0], sum(counts.values())
+        if n * 3 >= total * 2:
+            roles[noun] = by_id[top]
+    for noun, counts in together.items():
+        if noun in roles or uses[noun] < _MIN_TOGETHER or not counts or noun in _NOT_ROLES | _WORDS_OF_PEOPLE:
+            continue
+        # Co-reference: "the warden" in paragraph after paragraph that names Mr. Harding, far more often
+        # than Mr. Harding is named anywhere, and nobody else near as often.
+        (top, n), *rest = counts.most_common(2)
+        second = rest[0][1] if rest else 0
+        if n >= 0.6 * uses[noun] and n >= 2 * second and n / uses[noun] >= 2 * named_in[top] / max(1, paragraphs):
+            roles[noun] = by_id[top]
+    return roles
+
+
+#: Nouns too general to be one person's role ("Mr. Harding, the man who ...").
+_WORDS_OF_PEOPLE = frozenset("man woman men women people person girl boy child lady gentleman".split())
