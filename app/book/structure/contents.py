@@ -26,6 +26,8 @@ _ENTRY = re.compile(
 _PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,})(?:page\s+)?\d{1,4}\s*$", re.I)
 #: A page number, Arabic or a preface's Roman ("Foreword    ix"), set off at a line's end.
 _NAMED_PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,})(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
+#: A section number opening a contents line ("1. ", "3.1. "): the listing numbers its entries.
+_SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s")
 #: Where an entry starts inside a line of several: "CHAPTER XIII", "Chap. 4".
 _ENTRY_WORD = re.compile(rf"\b(?:{CHAPTER_WORDS})\s+(?:[IVXLCDM]{{1,8}}|\d{{1,3}})\b", re.I)
 #: Column headings of a contents listing ("CHAPTER     PAGE").
@@ -64,7 +66,8 @@ def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
         if numbered >= 2 and numbered * 3 >= len(entries) - numbered:
             return i, k, entries
         k, named = _named_listing(paras, i + 1)
-        if len(named) >= 3:
+        # A listing of names, not of numbered sections read line by line ("1. Disclaimer", "3.1. Rules").
+        if len(named) >= 3 and sum(1 for e in named if _SECTION_NUMBER.match(e.label)) * 3 < len(named):
             return i, k, named
         if numbered >= 2:
             return i, k, entries
