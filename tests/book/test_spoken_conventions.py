@@ -106,3 +106,13 @@ def test_pounds_abbreviated_after_the_amount():
 
 def test_note_marker_opening_the_note_itself():
     assert speak("[12] The Journal gives it so.") == "The Journal gives it so."
+
+
+def test_a_county_after_a_named_place_is_said_county():
+    from app.book.spoken import Speaker
+
+    say = Speaker("en")
+    assert say("in the parish of Brampton, co. Huntingdon, and more.") == \
+        "in the parish of Brampton, county Huntingdon, and more."
+    assert say("lands at Brampton, co.") == "lands at Brampton, county."
+    assert say("Smith & Co. paid.") == "Smith and Company paid."  # a company keeps its capital
