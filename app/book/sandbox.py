@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 import traceback
+from dataclasses import replace
 from pathlib import Path
 
 from app.core import paths, proc
@@ -77,7 +78,8 @@ def read_guarded(fmt, path: Path, options):
     with tempfile.TemporaryDirectory(prefix="audiobook-read-") as tmp:
         folder = Path(tmp)
         request = folder / "request.pickle"
-        request.write_bytes(pickle.dumps((fmt.reader, str(Path(path).resolve()), options, seconds, memory)))
+        # Absolute, not resolved: a symlinked folder stays as the user named it.
+        request.write_bytes(pickle.dumps((fmt.reader, str(Path(path).absolute()), options, seconds, memory)))
         err_path = folder / "stderr.txt"
         with open(err_path, "wb") as err:
             code, took = _run_child(folder, err, seconds)
@@ -148,7 +150,7 @@ def _log_stderr(err_path: Path, what: str) -> None:
 def _unpack(answer: tuple, path: Path):
     kind = answer[0]
     if kind == "book":
-        return answer[1]
+        return replace(answer[1], source=path)  # the book file as the caller named it, as in-process readers keep it
     if kind == "error":
         _, module, name, message, hint = answer
         try:

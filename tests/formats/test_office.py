@@ -205,3 +205,12 @@ def test_a_missing_book_is_one_line_without_the_debug_hint(tmp_path, run_cli):
     result = run_cli(tmp_path / "book.pdf")
     assert result.returncode == 2
     assert result.stderr.strip() == f"error: No such file: {tmp_path / 'book.pdf'}. Check the path and try again."
+
+
+def test_a_book_read_in_the_guarded_child_keeps_the_path_it_was_given(tmp_path):
+    # The reader's child gets an absolute path, not a resolved one: a book behind a symlinked folder
+    # keeps the name the user gave it (CI's ../shared may be a link).
+    link = tmp_path / "shelf"
+    link.symlink_to(sample("demo.mobi").parent, target_is_directory=True)
+    book = load_book(link / "demo.mobi")
+    assert book.source == link / "demo.mobi"
