@@ -46,6 +46,11 @@ def _heard_number(months: tuple[str, ...]) -> re.Pattern:
     return re.compile(rf"(?:\b[Tt]he\s)?{_HEARD_NUMBER}(?:\s(?:of\s)?(?:{'|'.join(months)})\b)?")
 #: A short word with a full stop, which the spoken form may expand ("Co." -> "Company").
 _HEARD_ABBREVIATION = re.compile(r"\b([A-Za-z]{1,5})\.")
+#: Readings an abbreviation has besides its usual one, chosen by the text's context on the book's side
+#: ("Cottenham, co. Cambridge" is a county; "Baker St." a street): a heard "Co." may stand for either.
+OTHER_READINGS: dict[str, tuple[str, ...]] = {
+    "co": ("county",), "st": ("street", "saint"), "dr": ("drive",), "mt": ("mount", "mountain"),
+}
 _PER_CENT = re.compile(r"\bper\s+cent\b")
 _NOT_WORD = re.compile(r"[^\w' ]+")
 
@@ -107,8 +112,16 @@ def normalize(text: str, language: str | None = None, *, like: list[str] | None 
 
         text = _heard_number(speaker.language.months).sub(fit, text)
         # A word the chunk has as printed stays so: "co." in the text, heard "Co.", is not "Company".
-        text = _HEARD_ABBREVIATION.sub(lambda m: m[1] if m[1].lower() in vocabulary else m[0], text)
+        text = _HEARD_ABBREVIATION.sub(lambda m: _abbreviation(m, vocabulary), text)
     return _fold(speaker(text))
+
+
+def _abbreviation(m: re.Match, vocabulary: set[str]) -> str:
+    """Return a heard abbreviation as the chunk has it: as printed, or in the reading the chunk uses."""
+    if m[1].lower() in vocabulary:
+        return m[1]
+    other = next((r for r in OTHER_READINGS.get(m[1].lower(), ()) if r in vocabulary), None)
+    return other or m[0]
 
 
 def _fits(words: list[str], vocabulary: set[str], joined: str) -> tuple[bool, float, int]:

@@ -139,7 +139,7 @@ def test_a_take_with_the_text_s_sounds_is_not_said_wrong(text, heard):
 
 
 def test_a_word_the_text_has_as_printed_is_not_expanded_when_heard():
-    # The chunk keeps "co." (the county); Whisper writes "Co.", which the spoken form would make "Company".
+    # The chunk says "county" for "co." after a place; Whisper writes "Co.", which the spoken form would make "Company".
     assert sc.score("of Cottenham, co. Cambridge, in the year", Transcript("of Cottenham, Co., Cambridge, in the year")).errors == 0
 
 
