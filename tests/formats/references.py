@@ -116,6 +116,11 @@ def twin_events(entry: dict) -> list[tuple[str, int, str]]:
                  or re.search(r'<link[^>]*href="([^"#]+)"[^>]*rel="next"', html))
             page = (page.parent / m.group(1)).resolve() if m else None
         return events
+    if kind == "html-files":
+        events = html_events(path.read_text(encoding="utf-8", errors="replace"))
+        for page in sorted(path.parent.glob(entry["twin_glob"]))[:5000]:
+            events += html_events(page.read_text(encoding="utf-8", errors="replace"))
+        return events
     if kind == "epub":
         return _epub_events(path)
     raise ValueError(kind)
