@@ -154,7 +154,12 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
 def _repeats(counts: Counter, parity: int, zone: str, ln: Line) -> int:
     """Return how often a head or foot line, or the more repeated of its two parts, stands on such pages."""
     size = round(ln.size)
-    whole = counts[(parity, zone, edge_key(ln.text), size)]
+    key = edge_key(ln.text)
+    if not re.search(r"[^\W\d_]", key):
+        # Numbers alone ("5.6.26", a section number set on its own line) repeat only in shape: a page
+        # number is caught as one, and nothing else without a letter is a running line.
+        return 0
+    whole = counts[(parity, zone, key, size)]
     # Only a part of some length: a page number beside a varying title repeats, yet says nothing.
     parts = [counts[(parity, zone, "piece:" + edge_key(p), size)] for p in ln.pieces
              if len(p.split()) >= 2]

@@ -179,13 +179,20 @@ def _without_stray_markers(lines: list[Line]) -> list[Line]:
     """Return the lines without note markers that came out as lines of their own.
 
     A raised small "1" after a line's last word may reach PDFium as a line by itself: a marker
-    in smaller type whose baseline lies within the height of the line before it.
+    in smaller type whose baseline lies within the height of the line before it. A footnote's own
+    marker may come the same way just before its first line (Sphinx's LaTeX sets it so): that
+    line is then marked as a note's start.
     """
     out: list[Line] = []
-    for ln in lines:
+    for n, ln in enumerate(lines):
         prev = out[-1] if out else None
         if (prev is not None and _MARKER.match(ln.text) and ln.size < prev.size * 0.85
                 and prev.base - prev.size <= ln.base <= prev.base + 1):
+            continue
+        nxt = lines[n + 1] if n + 1 < len(lines) else None
+        if (nxt is not None and _MARKER.match(ln.text) and ln.size < nxt.size * 0.85
+                and nxt.base - nxt.size <= ln.base <= nxt.base + 1 and ln.x1 <= nxt.x0 + 1):
+            nxt.marked = True
             continue
         out.append(ln)
     return out
