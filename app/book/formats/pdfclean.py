@@ -38,6 +38,13 @@ _CONTENTS_ENTRY = re.compile(r"^(?:[\dA-Z]{1,3}(?:\.\d{1,3})*\.?\s+)?[^\d\s].*\s
 #: A page is a contents page when this share of its lines (at least CONTENTS_MIN_LINES) are entries.
 CONTENTS_SHARE = 0.6
 CONTENTS_MIN_LINES = 8
+#: A back-of-book index entry: a term and its page references ("install command line option, 61, 82").
+_INDEX_ENTRY = re.compile(r",\s*(?:\d{1,4}|[ivxlc]{1,6})(?:\s*[-\u2013]\s*\d{1,4})?(?:,\s*\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?)*$")
+#: An index page: this share of its lines end in page references, and nearly all are short (a term, a
+#: sub-term whose references follow on its own line).
+INDEX_SHARE = 0.4
+INDEX_SHORT_SHARE = 0.9
+INDEX_SHORT_WORDS = 8
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*$", re.I)
 #: A list item's bullet glyph at a line's start ("•", a nested item's "–"): a code block is set without one.
 _LIST_BULLET = re.compile(r"^[\u2022\u2013\u2023\u2043\u2219\u25aa\u25e6\u00b7]\s")
@@ -131,7 +138,8 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
                 slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
     for page in pages:
         entries = sum(1 for ln in page.lines if _CONTENTS_ENTRY.match(ln.text) or _LEADERS.search(ln.text))
-        if listings and len(page.lines) >= CONTENTS_MIN_LINES and entries >= CONTENTS_SHARE * len(page.lines):
+        if listings and len(page.lines) >= CONTENTS_MIN_LINES and (
+                entries >= CONTENTS_SHARE * len(page.lines) or _index_page(page.lines)):
             page.lines = []  # a contents or index page: its wrapped entries and heading go with it
         edges = _edge_lines(page)
         kept = []
@@ -149,6 +157,13 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
                 continue
             kept.append(ln)
         page.lines = kept
+
+
+def _index_page(lines: list[Line]) -> bool:
+    """Return whether a page's lines are a back-of-book index's: short terms, many ending in page numbers."""
+    refs = sum(1 for ln in lines if _INDEX_ENTRY.search(ln.text))
+    short = sum(1 for ln in lines if len(ln.text.split()) <= INDEX_SHORT_WORDS)
+    return refs >= INDEX_SHARE * len(lines) and short >= INDEX_SHORT_SHARE * len(lines)
 
 
 def _repeats(counts: Counter, parity: int, zone: str, ln: Line) -> int:
@@ -195,7 +210,9 @@ def strip_footnotes(pages: list[Page], style: Style) -> None:
         i = len(lines)
         while i > 0 and lines[i - 1].size < style.body * 0.92 and lines[i - 1].base > page.height * 0.4:
             i -= 1
-        start = next((k for k in range(i, len(lines)) if lines[k].marked or _numbered_note(lines[k])), None)
+        # Never from a monospace line: a code block set small at a page's foot ("*{b=2} What is...?"), not a note.
+        start = next((k for k in range(i, len(lines))
+                      if not lines[k].mono and (lines[k].marked or _numbered_note(lines[k]))), None)
         if start is not None:
             page.lines = lines[:start]
 
@@ -338,6 +355,8 @@ class Paragrapher:
             gap = ln.base - prev.base
             if gap <= 0 or gap > self.style.pitch * 1.35 + 0.5:
                 return False  # extra space above: a new paragraph
+        if soft_hyphen_end(prev.text):
+            return True  # a word the typesetter broke goes on, whatever the indent (a hanging one: a bibliography's)
         if prev.x1 < p_right - size * 2.5 and _END_SENTENCE.search(prev.text):
             return False  # a short line ending a sentence ended the paragraph (also at a column's or page's foot)
         if ln.x0 > left + size * 0.8 and (prev.x0 <= p_left + size * 0.5 or not same_flow):
