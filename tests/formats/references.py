@@ -71,7 +71,20 @@ NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader na
                         "footer headerlink contents footnote footnotes footnotes-segment link-target".split())
 
 
+#: DocBook's HTML cross-reference: 'Section 12.1, “What other documentation...”' or 'the section called “X”',
+#: where its PDF (dblatex) prints 'Section 12.1'. The reference keeps what both print: the label.
+_XREF = re.compile(r'(<a\s+class="xref"[^>]*>)(.*?)(</a>)', re.S)
+
+
+def _xref_label(m: re.Match) -> str:
+    text = m.group(2)
+    if re.match(r"\s*the\s+section\s+called\b", text, re.I):
+        return m.group(1) + "Section" + m.group(3)
+    return m.group(1) + re.split(r",?\s*\u201c", text, maxsplit=1)[0] + m.group(3)
+
+
 def html_events(html: str) -> list[tuple[str, int, str]]:
+    html = _XREF.sub(_xref_label, html)
     parser = _WithCode(NAV_CLASSES)
     parser.feed(html)
     parser.close()

@@ -102,19 +102,28 @@ MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 #: copy (VML) of a drawing whose mc:Choice (a DrawingML text box) is read already.
 _UNSPOKEN = frozenset({f"{W}del", f"{W}moveFrom", f"{W}delText", f"{W}instrText", f"{MC}Fallback",
                        f"{W}rPr", f"{W}pPr"})
+_TEXT_BOX = f"{W}txbxContent"
 _NOTE_REFERENCE = frozenset({f"{W}footnoteReference", f"{W}endnoteReference"})
 
 
-def _visible_text(p_element, notes: list[str] | None = None) -> str:
+def _visible_text(p_element, notes: list[str] | None = None, boxes: list[str] | None = None) -> str:
     """Return a paragraph's text: runs, hyperlinks, content controls, field results and text boxes, tabs
     and breaks as spaces; hidden runs, deletions, field codes and drawing fallbacks out. The ids of the
-    footnotes and endnotes it refers to are added to `notes` ("f3", "e1")."""
+    footnotes and endnotes it refers to are added to `notes` ("f3", "e1"); with `boxes`, the paragraphs
+    of a text box anchored in it (a pull quote, a sidebar) go there, to be read after it, not inside its
+    sentence or its heading's title."""
     parts: list[str] = []
     stack = [p_element]
     while stack:
         node = stack.pop()
         tag = node.tag
         if not isinstance(tag, str) or tag in _UNSPOKEN:
+            continue
+        if tag == _TEXT_BOX and boxes is not None:
+            for p in node.iter(f"{W}p"):
+                text = clean_text(_visible_text(p, notes))
+                if text:
+                    boxes.append(text)
             continue
         if tag == f"{W}r":
             rpr = node.find(f"{W}rPr")
@@ -236,8 +245,10 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
 
         para = Paragraph(el, doc)
         refs: list[str] = []
-        text = clean_text(_visible_text(el, refs))
+        boxes: list[str] = []
+        text = clean_text(_visible_text(el, refs, boxes))
         if not text:
+            blocks.extend(Block(b) for b in boxes)
             add_notes(refs)
             continue
         style_name = (para.style.name if para.style is not None else "") or ""
@@ -247,11 +258,13 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
             # The title page is read as it stands: the title is also its first line.
             title = title or text
             blocks.append(Block(text))
+            blocks.extend(Block(b) for b in boxes)
             add_notes(refs)
             continue
         level = min(6, _level(para, cache))
         kind = "code" if not level and _is_code_style(para.style) else "text"
         blocks.append(Block(text, level, set(), kind))
+        blocks.extend(Block(b) for b in boxes)
         add_notes(refs)
     return blocks, title
 

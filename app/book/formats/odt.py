@@ -28,6 +28,8 @@ OFFICE = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
 DC = "http://purl.org/dc/elements/1.1/"
 META = "urn:oasis:names:tc:opendocument:xmlns:meta:1.0"
 MANIFEST = "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"
+#: Drawing elements (draw:frame + draw:text-box, draw:custom-shape, ...) hold a text box's paragraphs.
+_DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
 _T = f"{{{TEXT}}}"
 #: Elements whose content is never narration.
 _SKIP = frozenset(f"{_T}{n}" for n in (
@@ -43,7 +45,7 @@ _HINT = "Open and save it again in LibreOffice, or use a clean copy"
 
 def _text(el: etree._Element, notes: list[str] | None = None) -> str:
     """Return an inline run of text: spans and links read, text:s/tab/line-break as spaces; a note's
-    text (footnote or endnote) goes to `notes`, to be read after its paragraph."""
+    text (footnote or endnote) and a text box's paragraphs go to `notes`, to be read after its paragraph."""
     parts: list[str] = [el.text or ""]
     stack: list[tuple[etree._Element, bool]] = [(child, False) for child in reversed(el)]
     while stack:
@@ -59,6 +61,15 @@ def _text(el: etree._Element, notes: list[str] | None = None) -> str:
             body = node.find(f"{_T}note-body")
             if notes is not None and body is not None:
                 text = clean_text(" ".join(_text(p) for p in body.iter(f"{_T}p", f"{_T}h")))
+                if text:
+                    notes.append(text)
+            parts.append(node.tail or "")
+            continue
+        if tag.startswith(_DRAW) and notes is not None:
+            # A text box anchored in a paragraph or heading (a pull quote, a sidebar) is read after
+            # it as paragraphs of its own, never inside its sentence or its title.
+            for p in _paragraphs(node):
+                text = clean_text(_text(p, notes))
                 if text:
                     notes.append(text)
             parts.append(node.tail or "")

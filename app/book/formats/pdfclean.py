@@ -210,9 +210,10 @@ def strip_footnotes(pages: list[Page], style: Style) -> None:
         i = len(lines)
         while i > 0 and lines[i - 1].size < style.body * 0.92 and lines[i - 1].base > page.height * 0.4:
             i -= 1
-        # Never from a monospace line: a code block set small at a page's foot ("*{b=2} What is...?"), not a note.
+        # A monospace line opening like a note ("*{b=2} What is...?") is a code block set small at a
+        # page's foot, unless a raised marker stands before it.
         start = next((k for k in range(i, len(lines))
-                      if not lines[k].mono and (lines[k].marked or _numbered_note(lines[k]))), None)
+                      if lines[k].marked or (not lines[k].mono and _numbered_note(lines[k]))), None)
         if start is not None:
             page.lines = lines[:start]
 
