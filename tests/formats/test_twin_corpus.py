@@ -9,10 +9,13 @@ and path); a file not fetched skips its test.
 from __future__ import annotations
 
 import shutil
+import subprocess
 
 import pytest
 
 from app.book import load_book
+from app.book.model import ReadOptions
+from tests.books.corpus import CACHE
 from tests.formats import references as ref
 from tests.formats.twin_table import score_fb2, score_mobi, score_office, score_pdf
 
@@ -58,6 +61,38 @@ def test_a_pdf_without_metadata_is_titled_from_its_title_page():
     assert r["titles"] == (11, 13), r
     assert all(e <= 0.05 for e in list(r["errors"].values())[:-1]), r["errors"]
     assert r["bare"] == 0
+
+
+def _excerpt(key: str, first: int, last: int):
+    """Return pages first..last (1-based) of a dev PDF of the manifest, cut by qpdf: a real page, read fast."""
+    if not shutil.which("qpdf"):
+        pytest.skip("qpdf cuts the pages (scripts/system-deps.sh)")
+    pdf = ref.pdf_file(_entry("pdf", key=key))
+    out = CACHE / "twins" / f"{key}-pages-{first}-{last}.pdf"
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["qpdf", "--empty", "--pages", str(pdf), f"{first}-{last}", "--", str(out)], check=True,
+                       capture_output=True, timeout=60)
+    return out
+
+
+def _read(pdf, **options) -> str:
+    return " ".join(p for c in load_book(pdf, options=ReadOptions(**options)).chapters for p in c.paragraphs)
+
+
+def test_pdf_page_layouts_of_other_producers_read_as_their_html_editions():
+    # Sphinx's LaTeX sets a footnote's marker as a line of its own above the note: the note is left
+    # out as the EPUB edition leaves it, and the list item that follows it over the page is read.
+    policy = _read(_excerpt("debian-policy", 13, 14))
+    assert "Informally, the criteria" not in policy and "Compare RFC 2119" not in policy
+    assert "The term may and the adjective optional are used" in policy
+    # A bibliography's hanging indent: a word hyphenated over two lines is one word; the index after
+    # it (terms and page numbers in two columns) is not read.
+    why3 = _read(_excerpt("why3-manual", 175, 178))
+    assert "Andrew Reynolds" in why3 and "command line option" not in why3
+    # A code block set small at a page's foot, opening with "*", is code, not a footnote.
+    amc = _read(_excerpt("amc-manual", 16, 16), code="read")
+    assert "What is the capital city of France?" in amc
 
 
 def test_an_fb2_from_another_producer_reads_its_own_sections():
