@@ -95,11 +95,42 @@ def _debian(package: str, path: str) -> Path:
     return debian_file(package, path)  # checked against the package's md5sums; a .gz unpacked beside it
 
 
+#: The shared corpus beside the checkout (its README names the sources), read in place.
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+
+
 def pdf_file(entry: dict) -> Path:
+    if "corpus" in entry:
+        return _made_pdf(entry)
     return _debian(entry["package"], entry["path"])
 
 
+def _made_pdf(entry: dict) -> Path:
+    """Return the corpus EPUB as a PDF by another producer, made once into the cache: pandoc writes a DOCX
+    of it and Debian's LibreOffice exports that as PDF (`soffice --convert-to pdf`, its bookmarks the outline)."""
+    out = CACHE / "twins" / f"{entry['key']}.pdf"
+    if out.is_file():
+        return out
+    epub = CORPUS / entry["corpus"]
+    if not epub.is_file():
+        raise FileNotFoundError(f"{epub} (the shared corpus is not beside the checkout)")
+    if not (shutil.which("pandoc") and shutil.which("soffice")):
+        raise FileNotFoundError("pandoc and soffice (libreoffice-writer-nogui) make this PDF")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="twin-lo-") as tmp:
+        docx = Path(tmp) / f"{entry['key']}.docx"
+        subprocess.run(["pandoc", "-f", "epub", "-t", "docx", str(epub), "-o", str(docx)], check=True,
+                       capture_output=True, timeout=300)
+        subprocess.run(["soffice", "--headless", "-env:UserInstallation=file:///tmp/audiobook-lo-profile",
+                        "--convert-to", "pdf", "--outdir", tmp, str(docx)], check=True, capture_output=True,
+                       timeout=600)
+        shutil.move(str(docx.with_suffix(".pdf")), out)
+    return out
+
+
 def twin_events(entry: dict) -> list[tuple[str, int, str]]:
+    if "corpus" in entry:
+        return _epub_events(CORPUS / entry["corpus"])
     path = _debian(entry["twin_package"], entry["twin_path"])
     kind = entry["twin_kind"]
     if kind == "text":
