@@ -301,7 +301,9 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
         para.page(page, breaks.get(page.index, {}))
     para.flush()
     if is_placeholder(title, path.stem):
-        title = page_title or next((clean_text(b.text) for b in para.blocks if b.level == 1), "")
+        # Never a matter heading ("Imprint", "Contents") for the book's name.
+        title = page_title or next((clean_text(b.text) for b in para.blocks
+                                    if b.level == 1 and not is_matter_title(b.text)), "")
     if is_placeholder_author(author):
         author = page_author
     language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
