@@ -222,6 +222,8 @@ def png(rgb) -> bytes:
 
 
 #: An index entry's page references: "Atlas, 24", "Abstand, 86-88".
+_NAMES_SOMETHING = re.compile(r"[^\W\d_]{2}")
+_ROMAN = re.compile(r"[ivxlcdm]+", re.I)
 _PAGE_REF = re.compile(r",\s*\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?\b")
 
 
@@ -301,9 +303,11 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
         para.page(page, breaks.get(page.index, {}))
     para.flush()
     if is_placeholder(title, path.stem):
-        # Never a matter heading ("Imprint", "Contents") for the book's name.
-        title = page_title or next((clean_text(b.text) for b in para.blocks
-                                    if b.level == 1 and not is_matter_title(b.text)), "")
+        # The first heading, never a matter one ("Imprint", "Contents"); a bare chapter number ("I", "12")
+        # names no book: then none (the file's name is used).
+        first = next((clean_text(b.text) for b in para.blocks if b.level == 1 and not is_matter_title(b.text)), "")
+        named = _NAMES_SOMETHING.search(first) and not _ROMAN.fullmatch(first.strip(" .:"))
+        title = page_title or (first if named else "")
     if is_placeholder_author(author):
         author = page_author
     language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
