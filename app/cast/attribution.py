@@ -21,6 +21,8 @@ from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
 
+#: Titles that are forms of address only: "the master", "the mistress" name a part, not their bearers.
+_ADDRESS_ONLY = frozenset("master mistress miss mister madam".split())
 #: Kin a description names ("her mother"): resolved through the one "her" is.
 _KIN = frozenset("mother father aunt uncle wife husband sister brother son daughter cousin niece nephew".split())
 #: "his wife" is Mrs. and his surname.
@@ -143,7 +145,9 @@ class Attributor:
             return Said(person, "explicit", 0.95)
         if tag.kind == "role":
             noun = tag.words.split()[-1]
-            person = self._titled_here(noun) or self.roster.by_role(noun) or self._role(tag)
+            # "the master" of a workhouse is no "Master Oliver": a form of address is no office its bearer holds.
+            titled = self._titled_here(noun) if noun not in _ADDRESS_ONLY else None
+            person = titled or self.roster.by_role(noun) or self._role(tag)
             return Said(person, "explicit", 0.8)
         if tag.kind == "description" and tag.gender is None:
             person = self._titled_here(tag.words.split()[-1])

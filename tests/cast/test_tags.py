@@ -65,3 +65,9 @@ def test_a_clause_that_is_no_subject_makes_no_character():
 def test_a_possessors_remark_is_theirs():
     cast = _cast(_INTRO + ["They passed the mill. Mrs. Penhallow's only remark was--", "“How grey it is.”"])
     assert (_speaker_of(cast, "How grey it is.") or "").endswith("Penhallow")
+
+
+def test_the_master_of_a_house_is_no_boy_called_master():
+    cast = _cast(_INTRO + ["Master Tobias Wrenfield came down. “Please,” said Master Tobias.",
+                           "“What!” said the master, in a faint voice."] * 2)
+    assert _speaker_of(cast, "What!") == "The master"
