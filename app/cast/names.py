@@ -325,6 +325,10 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         given = SHORT_FOR.get(tok, ())
         # "Tom" is Tom Bertram before Sir Thomas: a name as written first, its long form only failing that.
         by_first = [p for p in people if p.first == tok] or [p for p in people if p.first in given]
+        if by_first and by_first[0].first != tok and n > _DIMINUTIVE_ALONE * max(p.count for p in by_first):
+            # "Nancy" written hundreds of times beside an "Agnes Fleming" named a few: a person of her own,
+            # not a pet name of the rare one (a pet name is rarer than the name it shortens, or near it).
+            by_first = []
         by_last = [p for p in people if p.last == tok]
         # A first name only one full name written once has ("Frank Weston Churchill") loses to a surname
         # in wide use ("Mr. Weston").
@@ -347,6 +351,8 @@ _PLAIN_TITLES = frozenset({"Mr", "Mister", "Master", "Miss", "Mrs", "Ms"})
 #: A full name written this often or less, beside the same surname under a related given name used far
 #: more, is another form of that person's name ("Mr. William Sikes" in a warrant, "Bill Sikes" throughout).
 _RARE_FULL_NAME = 6
+#: A diminutive written alone this many times more than the person of its long form is someone else.
+_DIMINUTIVE_ALONE = 4
 #: A titled full name written this often or less can be a formal mention of the man a short form names.
 _HANDFUL = 10
 

@@ -98,3 +98,13 @@ def test_a_father_and_son_both_written_out_stay_two():
     paras += [f"Thad Oakhurst yawned, {i}. “Bother,” said Thad. Thad Oakhurst left." for i in range(20)]
     cast = _cast(paras)
     assert len([c for c in cast.characters if "Oakhurst" in " ".join([c.name, *c.aliases])]) == 2
+
+
+def test_a_pet_name_far_more_used_than_a_rare_long_name_is_someone_else():
+    # "Margaret Venn" is named twice (a dead mother); "Madge" speaks throughout: two people, not one
+    # (Madge is a diminutive of Margaret in the lexicon).
+    paras = ["They said that Margaret Venn had died long ago, and that Margaret Venn was buried by the church."]
+    paras += [f"Madge laughed, {i}. “Off with you,” said Madge." for i in range(20)]
+    cast = _cast(paras)
+    madge = next(c for c in cast.characters if c.name == "Madge" or "Madge" in c.aliases)
+    assert "Margaret Venn" not in [madge.name, *madge.aliases]
