@@ -170,13 +170,23 @@ def tag_before(narration: str) -> Tag | None:
     """Return the tag that closes the narration right before a quotation, if any."""
     text = narration[-200:]
     at = 0
+    first: tuple[Tag, re.Match] | None = None
     while (m := BEFORE.search(text, at)) is not None:
         # A match that is no subject ("the look and said") gives way to a later start ("Marilla ... said").
         tag = _tag(m)
-        if tag is not None:
-            return _with_manner(tag, text, m.start(), m.end())
         at = m.start() + 1
-    return None
+        if tag is None:
+            continue
+        if first is None:
+            first = (tag, m)
+        elif m.start("subj") >= first[1].end("verb"):
+            # A second clause nearer the quote says it: "Alice replied, so eagerly that the Gryphon said, “Hm!”".
+            first = (tag, m)
+            break
+    if first is None:
+        return None
+    tag, m = first
+    return _with_manner(tag, text, m.start(), m.end())
 
 
 _LEAD_IN_END = re.compile(r"(?:[:\u2014]|--|,)\s*$")

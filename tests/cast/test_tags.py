@@ -71,3 +71,9 @@ def test_the_master_of_a_house_is_no_boy_called_master():
     cast = _cast(_INTRO + ["Master Tobias Wrenfield came down. “Please,” said Master Tobias.",
                            "“What!” said the master, in a faint voice."] * 2)
     assert _speaker_of(cast, "What!") == "The master"
+
+
+def test_a_second_clause_nearer_the_quote_says_it():
+    cast = _cast(_INTRO + ["“Oh, a song!” Mrs. Penhallow replied, so eagerly that Tobias said, in an offended tone, "
+                           "“No accounting for tastes!”"])
+    assert _speaker_of(cast, "No accounting for tastes!") in ("Tobias Wrenfield", "Tobias")
