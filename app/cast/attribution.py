@@ -21,6 +21,8 @@ from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
 
+#: Titles that are forms of address only: "the master", "the mistress" name a part, not their bearers.
+_ADDRESS_ONLY = frozenset("master mistress miss mister madam".split())
 #: Kin a description names ("her mother"): resolved through the one "her" is.
 _KIN = frozenset("mother father aunt uncle wife husband sister brother son daughter cousin niece nephew".split())
 #: "his wife" is Mrs. and his surname.
@@ -30,7 +32,8 @@ SCENE_BREAK_WORDS = 40
 #: How many recent mentions a pronoun is resolved among.
 _HISTORY = 10
 #: A piece of narration between two quotes that ends a sentence: the second quote is not the first's second part.
-_SENTENCE_OVER = re.compile(r"[.!?]\s*$")
+#: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Bennet").
+_SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
 _PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
 _VOCATIVE_BEFORE = re.compile(r"(?:[,!?;\u2014]\s*|-\s*|\b(?:dear|dearest|my|oh|Oh|O|ah|Ah|poor|good)\s+)$")
 _VOCATIVE_AFTER = re.compile(r"^\s*(?:[,.!?;\u2014]|-|$)")
@@ -142,7 +145,9 @@ class Attributor:
             return Said(person, "explicit", 0.95)
         if tag.kind == "role":
             noun = tag.words.split()[-1]
-            person = self._titled_here(noun) or self.roster.by_role(noun) or self._role(tag)
+            # "the master" of a workhouse is no "Master Oliver": a form of address is no office its bearer holds.
+            titled = self._titled_here(noun) if noun not in _ADDRESS_ONLY else None
+            person = titled or self.roster.by_role(noun) or self._role(tag)
             return Said(person, "explicit", 0.8)
         if tag.kind == "description" and tag.gender is None:
             person = self._titled_here(tag.words.split()[-1])
@@ -255,7 +260,7 @@ class Attributor:
             found_after = tag
             if tag is None and before.strip():
                 tag = tag_before(before)
-            if tag is None and between is not None and not _SENTENCE_OVER.search(before):
+            if tag is None and between is not None and not _SENTENCE_BREAK.search(before):
                 # The second part of a quote interrupted by its tag ("“My dear,” said Mrs. Bennet, “have you
                 # heard?”"): the tag between the parts is both parts' (its speaker and its delivery).
                 tag = between
@@ -268,8 +273,8 @@ class Attributor:
             delivery = (tag.verb, tag.manner) if tag is not None else ("", "")
             if said is None:
                 # A sentence reporting the speech in another order: "and saying,", "was uttered by Catherine".
-                loose = (loose_tag_after(after) if after.strip() else None) or \
-                    (loose_tag_before(before) if before.strip() else None) or \
+                loose = (loose_tag_after(after, self._known) if after.strip() else None) or \
+                    (loose_tag_before(before, self._known) if before.strip() else None) or \
                     (loose_lead_in if n == 0 and q.start == 0 else None)
                 if loose is not None:
                     delivery = delivery if tag is not None else (loose.verb, loose.manner)
@@ -306,9 +311,13 @@ class Attributor:
         for _, _, person in self._mentions(text):
             self._remember(person)
         self._lead_in = tag_lead_in(text)
-        self._loose_lead_in = loose_tag_before(text) if self._lead_in is None else None
+        self._loose_lead_in = loose_tag_before(text, self._known) if self._lead_in is None else None
         if len(text.split()) > SCENE_BREAK_WORDS:
             self.turns.append(Turn([]))  # an empty turn: the conversation ends
+
+    def _known(self, words: str) -> bool:
+        """Return whether words name someone of the book (a loose tag's subject must)."""
+        return self._resolve_name(words) is not None
 
     def _personal(self, person: Person) -> bool:
         """Return whether a name is a person's, not a place's: a title, a given name, or a speech tag shows it."""

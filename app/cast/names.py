@@ -15,6 +15,7 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
     CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
     SHORT_FOR, TITLES,
 )
+from app.cast.joins import fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
@@ -30,6 +31,8 @@ _PRONOUN = re.compile(r"\b(?:he|she|He|She)\b")
 _SENTENCE_END = ".!?\u201c\u201d\"\u2018'\u2014:;("
 #: A character is named at least this often (or once in a speech tag).
 MIN_MENTIONS = 2
+#: A diminutive written alone this many times more than the person of its long form is someone else.
+_DIMINUTIVE_ALONE = 4
 
 
 def title_key(raw: str | None) -> str | None:
@@ -286,6 +289,7 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             full[key] = Person(first=key[0], last=key[1])
             people.append(full[key])
         add(full[key], form, n)
+    join_rare_forms_of_a_given_name(full, people, forms)
     # "Mr. Darcy", "Lady Catherine": the one full name whose first name or fitting surname it is, else a person of its own.
     titled: dict[tuple[str, str], Person] = {}
     for form, n in sorted(forms.items(), key=lambda kv: -kv[1]):
@@ -293,15 +297,17 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         if len(tokens) != 1 or not title:
             continue
         tok, gender = tokens[0], TITLES.get(title)
-        by_first = [p for p in full.values() if p.first in (tok, *SHORT_FOR.get(tok, ())) and _fits(p, gender)]
+        # One person may hold several keys (a rare form of a given name joined into its usual one).
+        distinct = list({id(p): p for p in full.values()}.values())
+        by_first = [p for p in distinct if p.first in (tok, *SHORT_FOR.get(tok, ())) and fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
-        by_last = [p for p in full.values() if p.last == tok and _of_gender(p, gender)]
+        by_last = [p for p in distinct if p.last == tok and of_gender(p, gender)]
         target = None
         # "Mrs. Rachel" is Mrs. Rachel Lynde: a woman's title before a woman's given name is that name.
         if len(by_first) == 1 and (title in GIVEN_NAME_TITLES or (gender == "F" and tok in FEMALE_NAMES)):
             target = by_first[0]
-        elif (len(by_last) == 1 and _introduced(by_last[0], title, n)
-              and _only_titled(by_last[0], title, tok, forms)):
+        elif (len(by_last) == 1 and introduced(by_last[0], title, n, forms.get((None, (tok,)), 0))
+              and only_titled(by_last[0], title, tok, forms)):
             # A "Mr. John Knightley" written out beside "Mr. Knightley" is there to tell two men apart.
             target = by_last[0]
         if target is None:
@@ -322,6 +328,10 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         given = SHORT_FOR.get(tok, ())
         # "Tom" is Tom Bertram before Sir Thomas: a name as written first, its long form only failing that.
         by_first = [p for p in people if p.first == tok] or [p for p in people if p.first in given]
+        if by_first and by_first[0].first != tok and n > _DIMINUTIVE_ALONE * max(p.count for p in by_first):
+            # "Nancy" written hundreds of times beside an "Agnes Fleming" named a few: a person of her own,
+            # not a pet name of the rare one (a pet name is rarer than the name it shortens, or near it).
+            by_first = []
         by_last = [p for p in people if p.last == tok]
         # A first name only one full name written once has ("Frank Weston Churchill") loses to a surname
         # in wide use ("Mr. Weston").
@@ -337,59 +347,3 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             people.append(target)
         add(target, form, n)
     return people
-
-
-def _of_gender(person: Person, gender: str | None) -> bool:
-    """A gendered title ("Mr.") joins a full name of that gender, or of none shown whose given name is not
-    the other gender's ("Mr. Holmes" and "Sherlock Holmes" when no pronoun follows the full name)."""
-    if gender is None or person.gender == gender:
-        return True
-    other = FEMALE_NAMES if gender == "M" else MALE_NAMES
-    return person.gender is None and person.first not in other
-
-
-def _introduced(person: Person, title: str, n: int) -> bool:
-    """Return whether "Title Surname" (written n times) is this full-named person.
-
-    A full name without that title always is. A full name with the same title is one person's introduction
-    when the book writes it seldom beside the short form ("Dr. James Mortimer" once or twice, "Dr. Mortimer"
-    a hundred times), or at least a third as often as the short form; written often but far less than the
-    short form ("Mr. John Knightley" 22 times beside "Mr. Knightley" 266), it tells two men apart.
-    """
-    if title not in person.titles or _her_own_name(person, title):
-        return True
-    # "Mr. Sherlock Holmes" written a third as often as "Mr. Holmes" or more: the short form is his; a
-    # brother's "Mr. John Knightley" is written a tenth as often as "Mr. Knightley".
-    titled_full = sum(k for (t, _), k in person.forms.items() if t == title)
-    return titled_full * 3 >= n or person.count * 10 <= n
-
-
-_MARRIED = ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora")
-
-
-def _her_own_name(person: Person, title: str) -> bool:
-    """"Mrs. Rachel Lynde": a married title written before a woman's own given name (never "Mrs. John
-    Dashwood", her husband's), so "Mrs. Lynde" is she."""
-    return title in _MARRIED and title in person.titles and person.first in FEMALE_NAMES \
-        and person.first not in MALE_NAMES
-
-
-def _fits(person: Person, gender: str | None) -> bool:
-    return gender is None or person.gender in (None, gender)
-
-
-def _only_titled(person: Person, title: str, surname: str, forms: dict) -> bool:
-    """Return whether "Title Surname" can only be this full-named person: no other title of the surname is
-    used as often (both "Mr. Bennet" and "Mrs. Bennet" in use: neither is "Elizabeth Bennet")."""
-    gender = TITLES.get(title)
-    if title in _MARRIED:
-        # A married title goes with a surname by marriage: "Mrs. Hilbery" is the mother, not Katharine Hilbery;
-        # unless the full name carries it too ("Mrs. Rachel Lynde").
-        return _her_own_name(person, title)
-    if gender == "F" and person.gender == "F":
-        # A rival written a tenth as often ("Mrs. Crawford" 5 times beside "Miss Crawford" 262) tells no one apart.
-        used = forms.get((title, (surname,)), 0)
-        rivals = [n for (t, toks), n in forms.items() if toks == (surname,) and t and t != title and TITLES.get(t) == "F"
-                  and n * 10 > used]
-        return not rivals
-    return True

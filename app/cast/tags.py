@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from app.cast.names import MENTION, TITLES
+from app.cast.namedata import ABBREVIATED
 
 #: Verbs that report speech (past and present); a tag needs one, or a name in a short aside after a quote.
 SPEECH_VERBS = """said says say cried cries replied replies answered answers asked asks exclaimed exclaims returned
@@ -26,7 +28,8 @@ _VERB = r"(?:" + "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(PH
     "|".join(sorted(set(SPEECH_VERBS), key=len, reverse=True)) + r")(?:\s+(?:out|in|on|up))?"
 _TITLE = "|".join(sorted(TITLES, key=len, reverse=True))
 _NAME = rf"(?:(?:{_TITLE})\.?\s+)?(?:O['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:[\s-]+(?:(?:de|van|von|du|le)\s+)?[A-Z][a-z\u00c0-\u024f]+){{0,3}}"
-_DESC = r"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|[Tt]hat)\s+(?:[a-z-]+\s+){0,2}[A-Za-z]+"
+#: "the surgeon", "his wife", "the still waiting Harriet", "the good-hearted Mrs. John Knightley".
+_DESC = rf"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|[Tt]hat)\s+(?:[a-z-]+\s+){{0,2}}(?:{_NAME}|[A-Za-z]+)"
 _SUBJ = rf"(?P<subj>{_NAME}|[Hh]e|[Ss]he|I|{_DESC})"
 _ADV = r"(?:\s+[a-z]+ly)?"
 #: After a quotation: ', said Holmes', ' cried his wife', ' said she'.
@@ -67,9 +70,33 @@ class Tag:
     manner: str = ""
 
 
-def _tag(m: re.Match) -> Tag | None:
+#: Words that end a noun phrase: a description running into one ("the clerk in a low voice", "the ground as
+#: she spoke", "the look and said") is no speaker's.
+_PHRASE_ENDS = frozenset("""and or but as in on at to of with for from by into upon when while who whom that which
+he she it they we you i his her its their our was is had has were are be been""".split())
+
+
+def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
+    """Return the Tag a tag match makes. inverted: the subject follows the verb ("said the clerk in a low
+    voice"): a phrase there ends at its first function word; before the verb one inside it is no subject."""
     subj = m.group("subj")
     verb = m.group("verb")
+    words = subj.split()
+    if words[0].lower() in _DETERMINERS and len(words) > 1:
+        cut = next((k for k, w in enumerate(words[1:], 1) if w.lower() in _PHRASE_ENDS), None)
+        if cut is not None:
+            if not inverted or cut == 1:
+                return None
+            subj = " ".join(words[:cut])
+        # "the still waiting Harriet", "the scandalised Margaret": a name after the words describing it.
+        words = subj.split()
+        tail = next((k for k, w in enumerate(words[1:], 1) if w[0].isupper()), None)
+        if tail is not None and tail > 1 and all(w[0].isupper() or w.endswith(".") for w in words[tail:]):
+            name = " ".join(words[tail:])
+            if MENTION.match(name) and words[tail].rstrip(".") not in TITLES and words[tail].lower() not in _RANKS:
+                return Tag("name", name, None, verb)
+            if words[tail].rstrip(".") in TITLES and len(words) > tail + 1:
+                return Tag("name", name, None, verb)  # "the good-hearted Mrs. John Knightley"
     low = subj.lower()
     if subj == "I":
         return Tag("narrator", subj, None, verb)
@@ -134,7 +161,7 @@ def tag_after(narration: str) -> Tag | None:
     for text in (head, lowered) if lowered != head else (head,):
         for pattern in (AFTER_INVERTED, AFTER_NORMAL):
             m = pattern.match(text)
-            if m and (tag := _tag(m)):
+            if m and (tag := _tag(m, pattern is AFTER_INVERTED)):
                 return _with_manner(tag, text, m.start(), m.end())
     return None
 
@@ -142,8 +169,24 @@ def tag_after(narration: str) -> Tag | None:
 def tag_before(narration: str) -> Tag | None:
     """Return the tag that closes the narration right before a quotation, if any."""
     text = narration[-200:]
-    m = BEFORE.search(text)
-    return _with_manner(_tag(m), text, m.start(), m.end()) if m else None
+    at = 0
+    first: tuple[Tag, re.Match] | None = None
+    while (m := BEFORE.search(text, at)) is not None:
+        # A match that is no subject ("the look and said") gives way to a later start ("Marilla ... said").
+        tag = _tag(m)
+        at = m.start() + 1
+        if tag is None:
+            continue
+        if first is None:
+            first = (tag, m)
+        elif m.start("subj") >= first[1].end("verb"):
+            # A second clause nearer the quote says it: "Alice replied, so eagerly that the Gryphon said, “Hm!”".
+            first = (tag, m)
+            break
+    if first is None:
+        return None
+    tag, m = first
+    return _with_manner(tag, text, m.start(), m.end())
 
 
 _LEAD_IN_END = re.compile(r"(?:[:\u2014]|--|,)\s*$")
@@ -164,21 +207,59 @@ _SPEECH_WORDS = re.compile(
     r"whispering|shouting|muttering|murmuring|calling|beginning|repeating|declaring|inquiring|enquiring|"
     r"protesting|explaining|insisting|urging|sighing|laughing|screaming|stammering|faltering|suggesting|"
     r"demanding|uttered|uttering|reply|answer|exclamation|rejoinder|retort|greeted|addressed|accosted|"
-    r"speaking|spoke|speech|words)\b")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"\u201c\u2018'])")
+    r"speaking|spoke|speech|words|remark|comment|observation|response|went\s+on|broke\s+in|put\s+in|burst\s+out)\b")
+_SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"\u201c\u2018'])")
+_ABBREVIATION = re.compile(r"(?:\b(?:" + "|".join(sorted(ABBREVIATED | {"St", "Messrs", "Mesdames"}, key=len, reverse=True))
+                           + r")|\b[A-Z])\.$")
 _SUBJECT_WORD = re.compile(rf"{_NAME}|\b[Hh]e\b|\b[Ss]he\b|\bI\b")
+#: A word right before a name that makes it no subject ("bent towards Lucy and said").
+_OBJECT_MARK = frozenset("""to towards toward with at of from for by on upon in into about than before after behind
+beside near round around over under against like saw met left joined followed addressed answered asked told
+and or nor""".split())
+#: Capitalised words opening a sentence that are no one ("At the end of the week Marilla said").
+_LEAD_WORDS = frozenset("""At In On But And Then When After Before As If So Yet While Now Still Thus Here There With
+For By From The A An This That Of To Upon Presently Suddenly Finally Meanwhile Again Once""".split())
+#: "Emma's remark was": the possessor of a word for speech says it.
+_POSSESSED_SPEECH = re.compile(r"^['\u2019]s\s+(?:[a-z]+\s+){0,2}?(?:remark|reply|answer|comment|words|exclamation|"
+                               r"rejoinder|retort|response|cry|question|observation)\b")
 
 
-def _loose(sentence: str) -> Tag | None:
+def _sentences(text: str) -> list[str]:
+    """Split text into sentences, never after a title's full stop or an initial ("Mrs. Weston", "E. Smith")."""
+    out: list[str] = []
+    start = 0
+    for gap in _SENTENCE_GAP.finditer(text):
+        if _ABBREVIATION.search(text[max(start, gap.start() - 12):gap.start()]):
+            continue
+        out.append(text[start:gap.start()])
+        start = gap.end()
+    out.append(text[start:])
+    return out
+
+
+def _loose(sentence: str, known: Callable[[str], bool] | None = None) -> Tag | None:
     verb = _SPEECH_WORDS.search(sentence)
     if not verb:
         return None
-    # The one named nearest before the speech word says it ("to give Emma time only to say"); failing
-    # that, the first after it ("was uttered by Catherine").
+    # The sentence's subject says it ("Cecil bent towards Lucy and said"; "Emma's remark was"): the first
+    # one named before the speech word who is no object of a preposition or verb. Failing that, the one
+    # named nearest before it ("to give Emma time only to say"), then the first after it ("was uttered by
+    # Catherine").
     found = list(_SUBJECT_WORD.finditer(sentence))
     before = [m for m in found if m.end() <= verb.start()]
     after = [m for m in found if m.start() >= verb.end()]
-    for m in list(reversed(before)) + after:
+    subject = []
+    for m in before:
+        previous = sentence[:m.start()].split()[-1:]
+        if previous and previous[0].strip(",;:()\u2014-").lower() in _OBJECT_MARK or m.group() in _LEAD_WORDS:
+            continue
+        if known is not None and m.group().lower() not in ("he", "she", "i") and not known(m.group()):
+            continue  # "Seeing that her thoughts were elsewhere, Cecil ...": a capitalised word, no one
+        if sentence[m.end():m.end() + 1] in "'\u2019" and not _POSSESSED_SPEECH.match(sentence[m.end():m.end() + 60]):
+            continue
+        subject = [m]
+        break
+    for m in subject + list(reversed(before)) + after:
         word = m.group()
         if word == "I":
             return Tag("narrator", word, None, verb.group())
@@ -189,16 +270,17 @@ def _loose(sentence: str) -> Tag | None:
     return None
 
 
-def loose_tag_after(narration: str) -> Tag | None:
-    """Return who the first sentence after a quote says spoke it, when it reports speech in any order."""
-    first = _SENTENCE.split(narration.strip()[:300], 1)[0]
-    return _loose(first)
+def loose_tag_after(narration: str, known: Callable[[str], bool] | None = None) -> Tag | None:
+    """Return who the first sentence after a quote says spoke it, when it reports speech in any order
+    (known: whether a capitalised word names someone, to find the sentence's subject)."""
+    first = _sentences(narration.strip()[:300])[0]
+    return _loose(first, known)
 
 
-def loose_tag_before(narration: str) -> Tag | None:
+def loose_tag_before(narration: str, known: Callable[[str], bool] | None = None) -> Tag | None:
     """Return who the sentence leading into a quote says speaks ("Mr. Woodhouse sighed, saying,")."""
     text = narration.rstrip()
     if not text or text[-1] not in ",:-\u2014":
         return None
-    last = _SENTENCE.split(text[-300:])[-1]
-    return _loose(last)
+    last = _sentences(text[-300:])[-1]
+    return _loose(last, known)

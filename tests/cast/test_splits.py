@@ -80,3 +80,31 @@ def test_a_married_title_before_a_husbands_name_is_not_his_mother():
     paras += [f"Mrs. Vole frowned, {i}. “Coffee,” said Mrs. Vole." for i in range(5)]
     cast = _cast(paras)
     assert len([c for c in cast.characters if "Vole" in c.name]) == 2
+
+
+def test_a_rare_long_form_of_a_given_name_is_the_same_man():
+    # "Mr. William Quarrington" in a warrant, beside "Bill Quarrington" and "Quarrington" throughout: one man.
+    paras = ["Mr. William Quarrington was named in the warrant, they said."] * 3
+    paras += [f"Bill Quarrington scowled, {i}. “Get out,” said Quarrington. Bill spat." for i in range(12)]
+    paras += [f"Quarrington sat down, {i}. “Now,” said Mr. Quarrington." for i in range(4)]
+    cast = _cast(paras)
+    men = [c for c in cast.characters if "Quarrington" in " ".join([c.name, *c.aliases])]
+    assert len(men) == 1 and "Mr. William Quarrington" in [men[0].name, *men[0].aliases]
+
+
+def test_a_father_and_son_both_written_out_stay_two():
+    # "Thaddeus Oakhurst" written out often beside his son "Thad Oakhurst": two people.
+    paras = [f"Thaddeus Oakhurst nodded, {i}. “Facts,” said Thaddeus Oakhurst." for i in range(10)]
+    paras += [f"Thad Oakhurst yawned, {i}. “Bother,” said Thad. Thad Oakhurst left." for i in range(20)]
+    cast = _cast(paras)
+    assert len([c for c in cast.characters if "Oakhurst" in " ".join([c.name, *c.aliases])]) == 2
+
+
+def test_a_pet_name_far_more_used_than_a_rare_long_name_is_someone_else():
+    # "Margaret Venn" is named twice (a dead mother); "Madge" speaks throughout: two people, not one
+    # (Madge is a diminutive of Margaret in the lexicon).
+    paras = ["They said that Margaret Venn had died long ago, and that Margaret Venn was buried by the church."]
+    paras += [f"Madge laughed, {i}. “Off with you,” said Madge." for i in range(20)]
+    cast = _cast(paras)
+    madge = next(c for c in cast.characters if c.name == "Madge" or "Madge" in c.aliases)
+    assert "Margaret Venn" not in [madge.name, *madge.aliases]

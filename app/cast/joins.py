@@ -1,0 +1,111 @@
+"""Whether two name forms of a book are one person: a titled surname and a full name, two given names of
+one surname, a married title and a woman's own name (the joins names._group asks about)."""
+from __future__ import annotations
+
+from app.cast.namedata import FEMALE_NAMES, MALE_NAMES, SHORT_FOR, TITLES
+from app.cast.person import Person
+
+
+#: Titles that tell nothing of rank: a full name under one of these and under none can be the same man.
+_PLAIN_TITLES = frozenset({"Mr", "Mister", "Master", "Miss", "Mrs", "Ms"})
+#: A full name written this often or less, beside the same surname under a related given name used far
+#: more, is another form of that person's name ("Mr. William Sikes" in a warrant, "Bill Sikes" throughout).
+_RARE_FULL_NAME = 6
+#: A titled full name written this often or less can be a formal mention of the man a short form names.
+_HANDFUL = 10
+
+
+def _related_given(a: str, b: str) -> bool:
+    """Return whether two given names can be one person's ("Bill" and "William", "Tom" and "Tommy")."""
+    long_a, long_b = {a, *SHORT_FOR.get(a, ())}, {b, *SHORT_FOR.get(b, ())}
+    return a != b and bool(long_a & long_b)
+
+
+def join_rare_forms_of_a_given_name(full: dict, people: list[Person], forms: dict) -> None:
+    """Join a full name the book writes seldom into the one of the same surname whose given name is its
+    diminutive or long form, used at least four times as much (with the given name alone): "Mr. William
+    Sikes" (5) is "Bill Sikes" (81). Never when one bears a rank the other never has ("Sir Thomas Bertram"
+    and his son "Tom Bertram"), nor when both full names are in use (a father "Thomas Gradgrind", written
+    out 18 times, and his son "Tom Gradgrind")."""
+    def weight(p: Person) -> int:
+        return p.count + forms.get((None, (p.first,)), 0)
+
+    def ranks(p: Person) -> set[str]:
+        return {t for t in p.titles if t not in _PLAIN_TITLES}
+
+    for rare in sorted([p for p in people if p.first and p.last], key=weight):
+        if rare.count > _RARE_FULL_NAME:
+            continue
+        hosts = [p for p in people if p is not rare and p.last == rare.last and p.first
+                 and _related_given(p.first, rare.first) and weight(p) >= 4 * weight(rare)
+                 and ranks(p) == ranks(rare) and (None in (p.gender, rare.gender) or p.gender == rare.gender)]
+        if len(hosts) != 1:
+            continue
+        host = hosts[0]
+        host.forms.update(rare.forms)
+        host.titles.update(rare.titles)
+        host.votes.update(rare.votes)
+        people.remove(rare)
+        for key, person in list(full.items()):
+            if person is rare:
+                full[key] = host
+
+
+def of_gender(person: Person, gender: str | None) -> bool:
+    """A gendered title ("Mr.") joins a full name of that gender, or of none shown whose given name is not
+    the other gender's ("Mr. Holmes" and "Sherlock Holmes" when no pronoun follows the full name)."""
+    if gender is None or person.gender == gender:
+        return True
+    other = FEMALE_NAMES if gender == "M" else MALE_NAMES
+    return person.gender is None and person.first not in other
+
+
+def introduced(person: Person, title: str, n: int, bare: int = 0) -> bool:
+    """Return whether "Title Surname" (written n times) is this full-named person.
+
+    A full name without that title always is. A full name with the same title is one person's introduction
+    when the book writes it seldom beside the short form (bare: how often the surname is written alone) ("Dr. James Mortimer" once or twice, "Dr. Mortimer"
+    a hundred times), or at least a third as often as the short form; written often but far less than the
+    short form ("Mr. John Knightley" 22 times beside "Mr. Knightley" 266), it tells two men apart.
+    """
+    if title not in person.titles or _her_own_name(person, title):
+        return True
+    # "Mr. Sherlock Holmes" written a third as often as "Mr. Holmes" or more: the short form is his; a
+    # brother's "Mr. John Knightley" is written a tenth as often as "Mr. Knightley".
+    titled_full = sum(k for (t, _), k in person.forms.items() if t == title)
+    # A handful of titled full names, beside a short form five times as common, of a man the book calls by
+    # his bare surname more than by the title, are formal mentions of him ("Mr. William Sikes" 6 times,
+    # "Mr. Sikes" 78, "Sikes" 262); a brother is written out far more (22), a father is "Mr." to the book.
+    handful = 1 <= titled_full <= _HANDFUL and n >= 5 * titled_full and bare >= n
+    return titled_full * 3 >= n or person.count * 10 <= n or handful
+
+
+_MARRIED = ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora")
+
+
+def _her_own_name(person: Person, title: str) -> bool:
+    """"Mrs. Rachel Lynde": a married title written before a woman's own given name (never "Mrs. John
+    Dashwood", her husband's), so "Mrs. Lynde" is she."""
+    return title in _MARRIED and title in person.titles and person.first in FEMALE_NAMES \
+        and person.first not in MALE_NAMES
+
+
+def fits(person: Person, gender: str | None) -> bool:
+    return gender is None or person.gender in (None, gender)
+
+
+def only_titled(person: Person, title: str, surname: str, forms: dict) -> bool:
+    """Return whether "Title Surname" can only be this full-named person: no other title of the surname is
+    used as often (both "Mr. Bennet" and "Mrs. Bennet" in use: neither is "Elizabeth Bennet")."""
+    gender = TITLES.get(title)
+    if title in _MARRIED:
+        # A married title goes with a surname by marriage: "Mrs. Hilbery" is the mother, not Katharine Hilbery;
+        # unless the full name carries it too ("Mrs. Rachel Lynde").
+        return _her_own_name(person, title)
+    if gender == "F" and person.gender == "F":
+        # A rival written a tenth as often ("Mrs. Crawford" 5 times beside "Miss Crawford" 262) tells no one apart.
+        used = forms.get((title, (surname,)), 0)
+        rivals = [n for (t, toks), n in forms.items() if toks == (surname,) and t and t != title and TITLES.get(t) == "F"
+                  and n * 10 > used]
+        return not rivals
+    return True

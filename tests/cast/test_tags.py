@@ -1,0 +1,79 @@
+"""Speech tags parsed as a reader does (issue 31): the subject of a sentence that says something, a name
+after the words describing it, a description that runs into a phrase, a title's full stop.
+
+Synthetic books (names made up here), so each rule is seen alone; the PDNC benchmark measures them on novels.
+"""
+from __future__ import annotations
+
+from app.book.model import Book, Chapter
+from app.cast import find_cast
+
+
+def _cast(paragraphs: list[str]):
+    return find_cast(Book("Test", "Anon", (Chapter(1, "One", tuple(paragraphs)),), source=None))
+
+
+def _speaker_of(cast, opening: str) -> str | None:
+    quote = next(q for q in cast.quotes if q.text.lstrip("“\"").startswith(opening))
+    return quote.speaker
+
+
+#: Two people met often enough to be characters.
+_INTRO = ["Mrs. Orla Penhallow and Tobias Wrenfield walked to the gate, and Mrs. Penhallow laughed.",
+          "“Good morning,” said Tobias Wrenfield.", "“Good morning,” said Mrs. Penhallow."] * 2
+
+
+def test_the_subject_who_does_something_and_says_it_is_the_speaker_not_the_one_it_is_done_to():
+    cast = _cast(_INTRO + ["Tobias bent towards Mrs. Penhallow and said:", "“The gate is locked.”"])
+    assert _speaker_of(cast, "The gate is locked.") in ("Tobias Wrenfield", "Tobias")
+
+
+def test_a_titles_full_stop_ends_no_sentence():
+    # "Mrs. Penhallow looked up, and said," is hers, never a "Penhallow" of a sentence after "Mrs.".
+    husband = ["Mr. Silas Penhallow came in. “Supper,” said Penhallow. Penhallow sat down."] * 4
+    cast = _cast(_INTRO + husband + ["Tobias stood by the fire. Mrs. Penhallow looked up from her book, and said, "
+                                     "“You are late again.”"])
+    speaker = next(c for c in cast.characters if c.name == _speaker_of(cast, "You are late again."))
+    assert speaker.gender == "F" and speaker.name.endswith("Penhallow")
+
+
+def test_a_name_after_the_words_describing_it_is_the_speaker():
+    cast = _cast(_INTRO + ["“Is it raining?” said the still waiting Tobias.",
+                           "“Not yet,” cried the good-natured Mrs. Penhallow."])
+    assert _speaker_of(cast, "Is it raining?") in ("Tobias Wrenfield", "Tobias")
+    assert (_speaker_of(cast, "Not yet,") or "").endswith("Penhallow")
+
+
+def test_a_part_with_no_name_is_the_noun_alone_not_the_phrase_after_it():
+    cast = _cast(_INTRO + ["“Which way?” inquired the ferryman in a low voice.",
+                           "“North,” said the ferryman to Tobias."])
+    names = [c.name for c in cast.characters]
+    assert "The ferryman" in names
+    assert not any(n.startswith("The ferryman ") for n in names)
+    assert _speaker_of(cast, "North,") == "The ferryman"
+
+
+def test_a_clause_that_is_no_subject_makes_no_character():
+    # "the look and said", "the ground as she spoke": no one is called "The look and".
+    cast = _cast(_INTRO + ["Tobias caught the look and said, “Well?”",
+                           "“Come here,” shouted Mrs. Penhallow, stamping on the ground as she spoke; “at once!”"])
+    assert not any(c.name.lower().startswith(("the look", "the ground")) for c in cast.characters)
+    assert _speaker_of(cast, "Well?") in ("Tobias Wrenfield", "Tobias")
+    assert (_speaker_of(cast, "at once!") or "").endswith("Penhallow")
+
+
+def test_a_possessors_remark_is_theirs():
+    cast = _cast(_INTRO + ["They passed the mill. Mrs. Penhallow's only remark was--", "“How grey it is.”"])
+    assert (_speaker_of(cast, "How grey it is.") or "").endswith("Penhallow")
+
+
+def test_the_master_of_a_house_is_no_boy_called_master():
+    cast = _cast(_INTRO + ["Master Tobias Wrenfield came down. “Please,” said Master Tobias.",
+                           "“What!” said the master, in a faint voice."] * 2)
+    assert _speaker_of(cast, "What!") == "The master"
+
+
+def test_a_second_clause_nearer_the_quote_says_it():
+    cast = _cast(_INTRO + ["“Oh, a song!” Mrs. Penhallow replied, so eagerly that Tobias said, in an offended tone, "
+                           "“No accounting for tastes!”"])
+    assert _speaker_of(cast, "No accounting for tastes!") in ("Tobias Wrenfield", "Tobias")
