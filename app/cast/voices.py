@@ -6,7 +6,9 @@ gender where both are known; every character gets a voice no other character has
 while distinct voices remain (those are the major characters); the rest share the
 voices of the least talkative ones, and a line says how many did. A model that
 takes a voice description gets one per character, all different; a Piper voice
-that is alone on the machine gives distinct speaking rates.
+that is alone on the machine gives its timbre variants (pitch and formants moved,
+app/backends/piper/timbres.toml), genders taken in turn so that --cast-voices N keeps
+both, and distinct speaking rates only where no variant can be made.
 """
 from __future__ import annotations
 
@@ -91,6 +93,10 @@ def _pool(offer: Offer) -> list[tuple[VoiceEntry, str | None]]:
                if speaker is not None or name != offer.narrator_voice]
     if offer.clips and not presets:
         presets = [(VoiceEntry(clone=clip), None) for clip in offer.clips]
+    if offer.timbres:
+        # Variants of the narrator's own voice, each heard apart: no need of rates, which only a
+        # listener's patience tells apart.
+        return presets + [(VoiceEntry(timbre=name), gender) for name, gender in _by_turns(offer.timbres)]
     if not offer.speed:
         return presets
     # Each voice at its own rate first, then at rates apart from the narrator's.
@@ -101,6 +107,19 @@ def _pool(offer: Offer) -> list[tuple[VoiceEntry, str | None]]:
         pool += [(VoiceEntry(voice=e.voice, speaker=e.speaker, clone=e.clone, speed=rate), g)
                  for e, g in presets + narrator_preset]
     return pool
+
+
+def _by_turns(timbres: tuple[tuple[str, str | None], ...]) -> list[tuple[str, str | None]]:
+    """Return the timbres with their genders taken in turn (M, F, M, F, ...), each gender in its own order."""
+    queues: dict[str | None, list[tuple[str, str | None]]] = {}
+    for name, gender in timbres:
+        queues.setdefault(gender, []).append((name, gender))
+    out = []
+    while any(queues.values()):
+        for queue in queues.values():
+            if queue:
+                out.append(queue.pop(0))
+    return out
 
 
 def _match(characters: list[Character], pool: list[tuple[VoiceEntry, str | None]]) -> tuple[list, int]:
