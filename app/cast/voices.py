@@ -123,8 +123,9 @@ def _by_turns(timbres: tuple[tuple[str, str | None], ...]) -> list[tuple[str, st
 
 
 def _match(characters: list[Character], pool: list[tuple[VoiceEntry, str | None]]) -> tuple[list, int]:
-    """Give each character a free voice of its gender, else one of no known gender, else share one of its
-    gender given to a less talkative character, else any free one; return (entries, characters sharing)."""
+    """Give each character a free voice of its gender, else one of no known gender, else any free one while
+    one is left for each character after it, else share one of its gender given to a less talkative
+    character, else any free one; return (entries, characters sharing)."""
     free = list(pool)
     entries: list[tuple[str, VoiceEntry]] = []
     given: list[tuple[VoiceEntry, str | None]] = []
@@ -134,11 +135,15 @@ def _match(characters: list[Character], pool: list[tuple[VoiceEntry, str | None]
         if pick is None:
             pick = next((i for i, (_, g) in enumerate(free) if g is None or c.gender is None), None)
         alike = [e for e, g in given if c.gender is not None and g == c.gender]
+        if pick is None and free and len(free) > len(characters) - len(entries) - 1:
+            # A voice of another gender is still free for each one left: nobody need share. The last one
+            # (of timbres, the least far from the other gender's).
+            pick = len(free) - 1
         if pick is None and alike:
             entry = alike[-1 - shared % len(alike)]  # the least talkative of its gender: majors stay apart
             shared += 1
         elif pick is not None or free:
-            entry, gender = free.pop(pick or 0)
+            entry, gender = free.pop(pick if pick is not None else 0)
             given.append((entry, gender))
         else:
             entry = given[-1 - shared % len(given)][0]
