@@ -11,7 +11,8 @@ ffmpeg has no filter that moves the formants alone, so two steps do it:
 
 Rubberband's "quality" pitch mode: with its default ("speed"), a voice moved up 9 semitones was
 misheard by faster-whisper (half the words of a sentence); with it, not. The length is the input's
-to a few samples, so a chunk's sentence timings stay true. A tilt in dB
+(to the sample, nearly always; once, on a loaded machine, 92 ms short at the end), so a chunk's
+sentence timings stay true. A tilt in dB
 (`treble`, a shelf above 3 kHz) brightens or darkens the result. The rubberband filter is in the
 ffmpeg that imageio-ffmpeg ships; has_rubberband() says whether the one given has it.
 """

@@ -18,8 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from app.backends.base import Backend, BackendOptions, Delivery, VoiceOffer, VoiceOptions
-from app.audio import timbre as timbre_shift
-from app.audio.ffmpeg import ffmpeg_exe
 from app.backends.piper import timbres, voices
 from app.core.errors import BackendError, ConfigError, environment_error
 from app.core.files import sha256_file
@@ -136,7 +134,7 @@ class PiperBackend(Backend):
             # Only when set: the voice's own rate keeps the cache keys of books converted before --speed.
             **({"length_scale": round(scale, 4)} if scale else {}),
             **({"speaker_id": speaker} if speaker is not None else {}),
-            **({"timbre": _timbre_identity(voice.timbre)} if voice.timbre else {}),
+            **({"timbre": timbres.identity(voice.timbre)} if voice.timbre else {}),
         }
 
     def check_voice(self, voice: VoiceOptions, role: str) -> list[str]:
@@ -148,7 +146,7 @@ class PiperBackend(Backend):
             raise ConfigError(f"{role}: Piper takes no instructions (voice descriptions)",
                               hint="Give it voice = \"an installed Piper voice\" and a speed instead")
         try:
-            if voice.timbre and not _can_shift():
+            if voice.timbre and not timbres.can_shift():
                 raise ConfigError(f"the ffmpeg here has no rubberband filter: timbre '{voice.timbre}' cannot be made",
                                   hint="Reinstall imageio-ffmpeg (its ffmpeg has it), or drop timbre")
             self.identity_for(voice)
@@ -177,7 +175,7 @@ class PiperBackend(Backend):
             elif v.model != self._model_path:
                 presets.append((v.name, None, voices.gender(v.name)))
         # Timbre variants of the narrator's voice: voices a listener tells apart without a second model.
-        shifts = tuple((v.name, v.gender) for v in timbres.catalogue()) if _can_shift() else ()
+        shifts = tuple((v.name, v.gender) for v in timbres.catalogue()) if timbres.can_shift() else ()
         return VoiceOffer(presets=tuple(presets), speed=True, timbres=shifts, narrator_voice=self._model_path.stem,
                           narrator_speed=self._options.voice.speed or 1.0, directions=True)
 
@@ -251,8 +249,7 @@ class PiperBackend(Backend):
             spoken = out_path.with_name(out_path.name + ".unshifted.wav")
             try:
                 starts = self._speak(engine, config, text, spoken)
-                timbre_shift.apply(timbres.variant(voice.timbre).timbre, spoken, out_path, engine.config.sample_rate,
-                                   ffmpeg_exe())
+                timbres.shift(voice.timbre, spoken, out_path, engine.config.sample_rate)
             finally:
                 spoken.unlink(missing_ok=True)
             return starts
@@ -293,21 +290,6 @@ class PiperBackend(Backend):
     def sample_rate(self) -> int:
         self.start()
         return self._voice.config.sample_rate
-
-
-def _can_shift() -> bool:
-    """Return whether timbre variants can be made here (the bundled ffmpeg has rubberband)."""
-    try:
-        return timbre_shift.has_rubberband(ffmpeg_exe())
-    except ConfigError:
-        return False
-
-
-def _timbre_identity(name: str) -> dict[str, Any]:
-    """Return what a chunk's cache key holds of timbre `name`: its values, so a retuned variant re-renders."""
-    found = timbres.variant(name)
-    return {"name": found.name, "semitones": found.timbre.semitones, "formant": found.timbre.formant,
-            "tilt_db": found.timbre.tilt_db}
 
 
 def _speaker_map(model: Path) -> dict[str, int]:

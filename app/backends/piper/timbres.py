@@ -11,6 +11,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing import Any
+
+from app.audio import timbre as timbre_shift
+from app.audio.ffmpeg import ffmpeg_exe
 from app.audio.timbre import Timbre
 from app.core.errors import ConfigError
 
@@ -42,3 +46,23 @@ def variant(name: str) -> Variant:
             return v
     raise ConfigError(f"Piper has no timbre '{name}'",
                       hint=f"Its timbres: {', '.join(v.name for v in catalogue())}")
+
+
+def identity(name: str) -> dict[str, Any]:
+    """Return what a chunk's cache key holds of variant `name`: its values, so a retuned variant re-renders."""
+    found = variant(name)
+    return {"name": found.name, "semitones": found.timbre.semitones, "formant": found.timbre.formant,
+            "tilt_db": found.timbre.tilt_db}
+
+
+def can_shift() -> bool:
+    """Return whether variants can be made here (the bundled ffmpeg has the rubberband filter)."""
+    try:
+        return timbre_shift.has_rubberband(ffmpeg_exe())
+    except ConfigError:
+        return False
+
+
+def shift(name: str, spoken: Path, out_path: Path, sample_rate: int) -> None:
+    """Write `spoken` (Piper's WAV) moved by variant `name` to `out_path`."""
+    timbre_shift.apply(variant(name).timbre, spoken, out_path, sample_rate, ffmpeg_exe())
