@@ -128,7 +128,10 @@ def cast_file_for(req: ConvertRequest, cast, backend: Backend, listener: ev.List
     if req.cast != "auto":
         return castfile.load(Path(req.cast))
     offer = backend.voice_offer()
-    if backend.name == "piper" and not offer.presets and not offer.timbres:
+    if backend.name == "piper" and not offer.presets and offer.timbres:
+        listener(ev.Message(f"Piper has one voice here ({backend.voice_name}): characters get timbre variants of it "
+                            f"(pitch and formants moved), the narrator the voice as it is"))
+    elif backend.name == "piper" and not offer.presets:
         listener(ev.Message(f"Piper has one voice here ({backend.voice_name}): characters differ only by speed "
                             f"and delivery; install another voice or a multi-speaker one for distinct voices "
                             f"(--list-voices)"))
