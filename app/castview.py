@@ -128,7 +128,10 @@ def cast_file_for(req: ConvertRequest, cast, backend: Backend, listener: ev.List
     if req.cast != "auto":
         return castfile.load(Path(req.cast))
     offer = backend.voice_offer()
-    if backend.name == "piper" and not offer.presets:
+    if backend.name == "piper" and not offer.presets and offer.timbres:
+        listener(ev.Message(f"Piper has one voice here ({backend.voice_name}): characters get timbre variants of it "
+                            f"(pitch and formants moved), the narrator the voice as it is"))
+    elif backend.name == "piper" and not offer.presets:
         listener(ev.Message(f"Piper has one voice here ({backend.voice_name}): characters differ only by speed "
                             f"and delivery; install another voice or a multi-speaker one for distinct voices "
                             f"(--list-voices)"))
@@ -159,7 +162,7 @@ class CastRow:
     aliases: tuple[str, ...]
     gender: str | None
     lines: int
-    #: How its voice is described ("voice Vivian", "speed 0.86", "the narrator's voice").
+    #: How its voice is described ("voice Vivian", "timbre alto", "the narrator's voice").
     voice: str
     #: Its first quotation as printed (without marks), for a preview.
     first_line: str | None
@@ -179,6 +182,7 @@ def describe_voice(voice: VoiceOptions | None, run: VoiceOptions) -> str:
         return "the narrator's voice"
     parts = [f"voice {voice.voice}" if voice.voice and voice.voice != run.voice else "",
              f"speaker {voice.speaker}" if voice.speaker and voice.speaker != run.speaker else "",
+             f"timbre {voice.timbre}" if voice.timbre and voice.timbre != run.timbre else "",
              f"clone {Path(voice.clone).name}" if voice.clone and voice.clone != run.clone else "",
              f"\u201c{voice.instructions}\u201d" if voice.instructions and voice.instructions != run.instructions else "",
              f"speed {voice.speed:g}" if voice.speed is not None and voice.speed != run.speed else ""]

@@ -33,6 +33,8 @@ class VoiceOptions:
     speed: float | None = None
     #: A speaker of a multi-speaker Piper voice, by name or number (a cast file's `speaker`).
     speaker: str | None = None
+    #: A timbre variant of the voice (Piper: moved pitch and formants, app/backends/piper/timbres.toml).
+    timbre: str | None = None
     #: Extra backend-specific parameters; part of the cache key.
     params: dict[str, Any] = field(default_factory=dict)
 

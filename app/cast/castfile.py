@@ -43,11 +43,14 @@ class VoiceEntry:
     speaker: str | None = None
     #: Speaking rate (Piper): 1 is the voice's own.
     speed: float | None = None
+    #: A timbre variant of the voice (Piper: "deep", "alto", ...; --list-voices names them).
+    timbre: str | None = None
 
     def describe(self) -> str:
         """Return the entry as a short phrase for messages and the hub ("voice Vivian, speed 0.9")."""
         parts = [f"voice {self.voice}" if self.voice else "",
                  f"speaker {self.speaker}" if self.speaker else "",
+                 f"timbre {self.timbre}" if self.timbre else "",
                  f"clone {self.clone.name}" if self.clone else "",
                  f"\u201c{self.instructions}\u201d" if self.instructions else "",
                  f"speed {self.speed:g}" if self.speed is not None else ""]
@@ -117,7 +120,7 @@ def _entry(value: Any, where: str, path: Path) -> VoiceEntry:
             raise InputError(f"Cast file {path}: {where} has unknown key '{key}'",
                              hint=f"An entry takes {', '.join(_KEYS)}")
     text = {}
-    for key in ("voice", "instructions", "transcription"):
+    for key in ("voice", "instructions", "transcription", "timbre"):
         if key in value:
             if not isinstance(value[key], str) or not value[key].strip():
                 raise InputError(f"Cast file {path}: {where} {key} must be non-empty text")

@@ -6,7 +6,9 @@ gender where both are known; every character gets a voice no other character has
 while distinct voices remain (those are the major characters); the rest share the
 voices of the least talkative ones, and a line says how many did. A model that
 takes a voice description gets one per character, all different; a Piper voice
-that is alone on the machine gives distinct speaking rates.
+that is alone on the machine gives its timbre variants (pitch and formants moved,
+app/backends/piper/timbres.toml), genders taken in turn so that --cast-voices N keeps
+both, and distinct speaking rates only where no variant can be made.
 """
 from __future__ import annotations
 
@@ -91,6 +93,10 @@ def _pool(offer: Offer) -> list[tuple[VoiceEntry, str | None]]:
                if speaker is not None or name != offer.narrator_voice]
     if offer.clips and not presets:
         presets = [(VoiceEntry(clone=clip), None) for clip in offer.clips]
+    if offer.timbres:
+        # Variants of the narrator's own voice, each heard apart: no need of rates, which only a
+        # listener's patience tells apart.
+        return presets + [(VoiceEntry(timbre=name), gender) for name, gender in _by_turns(offer.timbres)]
     if not offer.speed:
         return presets
     # Each voice at its own rate first, then at rates apart from the narrator's.
@@ -103,9 +109,23 @@ def _pool(offer: Offer) -> list[tuple[VoiceEntry, str | None]]:
     return pool
 
 
+def _by_turns(timbres: tuple[tuple[str, str | None], ...]) -> list[tuple[str, str | None]]:
+    """Return the timbres with their genders taken in turn (M, F, M, F, ...), each gender in its own order."""
+    queues: dict[str | None, list[tuple[str, str | None]]] = {}
+    for name, gender in timbres:
+        queues.setdefault(gender, []).append((name, gender))
+    out = []
+    while any(queues.values()):
+        for queue in queues.values():
+            if queue:
+                out.append(queue.pop(0))
+    return out
+
+
 def _match(characters: list[Character], pool: list[tuple[VoiceEntry, str | None]]) -> tuple[list, int]:
-    """Give each character a free voice of its gender, else one of no known gender, else share one of its
-    gender given to a less talkative character, else any free one; return (entries, characters sharing)."""
+    """Give each character a free voice of its gender, else one of no known gender, else any free one while
+    one is left for each character after it, else share one of its gender given to a less talkative
+    character, else any free one; return (entries, characters sharing)."""
     free = list(pool)
     entries: list[tuple[str, VoiceEntry]] = []
     given: list[tuple[VoiceEntry, str | None]] = []
@@ -115,11 +135,15 @@ def _match(characters: list[Character], pool: list[tuple[VoiceEntry, str | None]
         if pick is None:
             pick = next((i for i, (_, g) in enumerate(free) if g is None or c.gender is None), None)
         alike = [e for e, g in given if c.gender is not None and g == c.gender]
+        if pick is None and free and len(free) > len(characters) - len(entries) - 1:
+            # A voice of another gender is still free for each one left: nobody need share. The last one
+            # (of timbres, the least far from the other gender's).
+            pick = len(free) - 1
         if pick is None and alike:
             entry = alike[-1 - shared % len(alike)]  # the least talkative of its gender: majors stay apart
             shared += 1
         elif pick is not None or free:
-            entry, gender = free.pop(pick or 0)
+            entry, gender = free.pop(pick if pick is not None else 0)
             given.append((entry, gender))
         else:
             entry = given[-1 - shared % len(given)][0]

@@ -22,6 +22,9 @@ class VoiceOffer:
     design: bool = False
     #: The backend varies the speaking rate per request (Piper).
     speed: bool = False
+    #: (name, gender): timbre variants of the narrator's voice (Piper: pitch and formants moved), each
+    #: a voice a listener tells apart from the others and from the narrator's.
+    timbres: tuple[tuple[str, str | None], ...] = ()
     #: Reference clips a clone model could use (the voices folder), when it needs one.
     clips: tuple[Path, ...] = ()
     #: The narrator's preset voice (not given to a character), and its speaking rate.

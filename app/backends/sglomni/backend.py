@@ -159,6 +159,9 @@ class SglomniBackend(Backend):
                         {v.casefold() for v in self.spec.preset_voices}:
                     raise ConfigError(f"{self.spec.key} has no preset voice '{name}'",
                                       hint=f"Its voices: {', '.join(self.spec.preset_voices)}")
+            if voice.timbre:
+                raise ConfigError(f"{self.spec.key} takes no timbre ('{voice.timbre}')",
+                                  hint="Drop timbre: it is Piper's; give a preset voice or instructions")
             if voice.speed not in (None, 1.0):
                 raise ConfigError(f"{self.spec.key} takes no speaking rate (speed)",
                                   hint="Drop speed: it is Piper's; a server voice keeps its rate")
