@@ -78,3 +78,17 @@ def test_heading_broken_by_br_is_one_heading_with_its_name(tmp_path):
     said = [p for c in book.chapters for p in c.paragraphs]
     assert not {"AN ILL WIND", "MISSING", "TREASURE TROVE"} & set(said), said[:4]  # not left as paragraphs
     assert said[0] == "THE STORY OF THE OLD MILL"
+
+
+def test_old_small_print_after_the_text_ends_no_header(tmp_path):
+    # Older editions put the licence's small print after the book; its closing "*END*THE SMALL PRINT!"
+    # line is the old header's end marker, but here it comes after the END marker: the text is all before.
+    path = tmp_path / "book.html"
+    body = ("<pre>The Project Gutenberg EBook of Tests, by Nobody\n\nTitle: Tests\n</pre>"
+            "<h2>LETTER I.</h2>" + _PROSE + "<h2>LETTER II.</h2>" + _PROSE + _END
+            + "<p>This etext is otherwise provided to you \"AS-IS\".</p>"
+            "<p>*END THE SMALL PRINT! FOR PUBLIC DOMAIN EBOOKS*Ver.02/11/02*END*</p>")
+    path.write_text(f"<html><head><title>Tests</title></head><body>{body}</body></html>", encoding="utf-8")
+    book = load_book(path)
+    assert [c.title for c in book.chapters] == ["LETTER I.", "LETTER II."]
+    assert "evening came" in " ".join(book.chapters[1].paragraphs)
