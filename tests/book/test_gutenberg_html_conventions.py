@@ -92,3 +92,16 @@ def test_old_small_print_after_the_text_ends_no_header(tmp_path):
     book = load_book(path)
     assert [c.title for c in book.chapters] == ["LETTER I.", "LETTER II."]
     assert "evening came" in " ".join(book.chapters[1].paragraphs)
+
+
+def test_contents_entry_wrapped_by_br_keeps_the_listing_whole(tmp_path):
+    # One <p> of links, an entry's name wrapped over three lines by <br> inside its link: the lines
+    # without a link of their own are the entry's rest, not the end of the listing.
+    names = ["The Start", "In which Many Things happen that will take more\n<br/>than one line to tell\n<br/>"
+             "and even a third", "The Middle", "The Long Road", "The End"]
+    links = "<br/>".join(f'<a href="#c{n}">{"I II III IV V".split()[n]}. {name}</a>' for n, name in enumerate(names))
+    body = "".join(f'<h4 id="c{n}">CHAPTER {"I II III IV V".split()[n]}</h4>' + _PROSE * 3 for n in range(5))
+    book = _book(tmp_path, f"<h4>TITLE PAGE</h4><h4>CONTENTS</h4><p>{links}</p>{body}")
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 5 and titles[0].startswith("I") and titles[1].endswith("and even a third"), titles
+    assert not any("The Long Road" in p for c in book.chapters for p in c.paragraphs[1:])
