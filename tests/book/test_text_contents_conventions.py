@@ -52,3 +52,25 @@ def test_a_few_names_opening_with_an_ordinal_do_not_make_a_numbered_listing(tmp_
     assert [c.title for c in book.chapters] == [
         "First Medal for Egypt", "The Mahratta War", "Second Afghan War", "The Sikh Wars", "Waterloo",
         "The Crimea", "Baltic Medal", "Indian Mutiny", "Abyssinia"]
+
+
+def test_pieces_set_apart_as_the_listed_ones_are_chapters_the_listing_leaves_out(tmp_path):
+    # The listing names only some pieces (it stops early, or is finer than the body); the body sets each
+    # piece's name in capitals after four blank lines, as it sets the listed ones: every one is a chapter.
+    # A line in capitals after one blank line (a stanza's refrain) is no heading.
+    listed = ["THE EMPTY BOWL", "KEEP GOING", "A PRAYER", "TWO GHOSTS"]
+    pieces = listed + ["THE PURPOSE", "THE WHITE MAN", "LINCOLN", "A MOORISH MAID"]
+    contents = "CONTENTS\n\n" + "\n".join(f"  {n:<40}{k + 1:>4}" for k, n in enumerate(listed))
+    body = "\n\n\n\n\n".join(f"{n}\n\n\n{_words(30, 'w')}\n\nSING HEY\n\n{_words(20, 'v')}" for n in pieces)
+    book = _book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title.upper() for c in book.chapters] == pieces
+
+
+def test_one_blank_line_everywhere_is_no_layout_to_learn(tmp_path):
+    # Headings and paragraphs both after one blank line: nothing sets a heading apart, so a line in
+    # capitals the listing does not name is not taken for one.
+    listed = ["THE EMPTY BOWL", "KEEP GOING", "A PRAYER", "TWO GHOSTS"]
+    contents = "CONTENTS\n\n" + "\n".join(f"  {n:<40}{k + 1:>4}" for k, n in enumerate(listed))
+    body = "\n\n".join(f"{n}\n\n{_words(30, 'w')}\n\nSING HEY\n\n{_words(20, 'v')}" for n in listed)
+    book = _book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert "SING HEY" not in [c.title.upper() for c in book.chapters]
