@@ -103,5 +103,23 @@ def test_contents_entry_wrapped_by_br_keeps_the_listing_whole(tmp_path):
     body = "".join(f'<h4 id="c{n}">CHAPTER {"I II III IV V".split()[n]}</h4>' + _PROSE * 3 for n in range(5))
     book = _book(tmp_path, f"<h4>TITLE PAGE</h4><h4>CONTENTS</h4><p>{links}</p>{body}")
     titles = [c.title for c in book.chapters]
-    assert len(titles) == 5 and titles[0].startswith("I") and titles[1].endswith("and even a third"), titles
+    assert len(titles) == 5 and titles[1].endswith("and even a third"), titles
     assert not any("The Long Road" in p for c in book.chapters for p in c.paragraphs[1:])
+
+
+def test_bare_chapter_label_takes_its_listed_name_without_the_page(tmp_path):
+    # "CHAPTER I" alone in the body, "Appointment at the Port    17" in the listing (the page a link):
+    # the chapter says its label and its name, never the page number.
+    names = ["Appointment at the Port", "Society Official and Unofficial", "Conditions in the Country"]
+    rows = "".join(f'<p><a href="#c{n}">{name}</a> {17 + 9 * n}</p>' for n, name in enumerate(names))
+    body = "".join(f'<h2 id="c{n}">CHAPTER {"I II III".split()[n]}</h2>' + _PROSE * 3 for n in range(3))
+    book = _book(tmp_path, f"<h2>CONTENTS</h2>{rows}{body}")
+    assert [c.title for c in book.chapters] == [f"CHAPTER {r}: {name}" for r, name in zip("I II III".split(), names)]
+
+
+def test_title_page_by_line_set_as_a_heading_is_no_chapter(tmp_path):
+    # "<h3>BY</h3>" over the author's name, on a title page with a paragraph of its own: no chapter "BY".
+    book = _book(tmp_path, "<h2>ABBREVIATIONS</h2><p>A PRIMER OF SIGNS</p><h2>BY</h2><p>JOHN SMITH, Instructor</p>" + _PROSE
+                 + "<h2>PREFACE</h2>" + _PROSE + "<h2>THE RULES</h2>" + _PROSE + "<h2>By the Sea</h2>" + _PROSE)
+    titles = [c.title for c in book.chapters]
+    assert not any(t == "BY" or t.endswith(": BY") for t in titles) and "PREFACE" in titles and "By the Sea" in titles, titles

@@ -207,7 +207,7 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
                      and not (i + 1 < len(blocks) and blocks[i + 1].level))
             if b.level:
                 # A number alone ("V.") with no name under it is titled as the listing names it.
-                out.append(Block(entry if named else b.text, 1, b.ids, b.kind, b.links))
+                out.append(Block(_named_label(b.text, entry) if named else b.text, 1, b.ids, b.kind, b.links))
             else:
                 out.append(Block(starts[i], 1))  # the entry names a chapter whose page has no heading
                 out.append(b)
@@ -216,6 +216,20 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
         else:
             out.append(b)
     return out
+
+
+#: A listing entry's own number before its name ("IV. ", "Chapter 4 - ") and its page after it ("  17").
+_ENTRY_NUMBER = re.compile(r"^(?:(?:chapter|chap\.|book|part|letter|stave|canto)\s+)?(?:[IVXLCDM]{1,8}|\d{1,3})\b[.:]?\s*[-\u2013\u2014]*\s*", re.I)
+_ENTRY_PAGE = re.compile(r"[\s.]+(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
+
+
+def _named_label(label: str, entry: str) -> str:
+    """Return a bare chapter label with the name its listing entry gives ("CHAPTER I: The Start"), never
+    the entry's page number ("The Start 17"), and the label kept, since it says which chapter it is."""
+    name = _ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(entry), count=1)).strip(" .:")
+    if not name or _key(name) == _key(label):
+        return label
+    return f"{label.strip().rstrip(' .:')}: {name}"
 
 
 def _is_listing(blocks: list[Block], targets: list[int], starts: dict[int, str]) -> bool:
