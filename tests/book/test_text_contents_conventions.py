@@ -74,3 +74,16 @@ def test_one_blank_line_everywhere_is_no_layout_to_learn(tmp_path):
     body = "\n\n".join(f"{n}\n\n{_words(30, 'w')}\n\nSING HEY\n\n{_words(20, 'v')}" for n in listed)
     book = _book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert "SING HEY" not in [c.title.upper() for c in book.chapters]
+
+
+def test_contents_name_on_the_line_under_its_number_is_one_entry(tmp_path):
+    # "CHAPTER III" centred, its name on the next line with the page: one entry, and the chapter's
+    # title says its name once ("Chapter III: Political Conditions", never the name twice).
+    names = ["FIRST DAYS AT THE PORT", "SOCIETY AND ITS RULES", "POLITICAL CONDITIONS"]
+    numerals = ["I", "II", "III"]
+    contents = "CONTENTS\n\n" + "\n\n".join(f"{'':>20}CHAPTER {r}\n    {n:<50}{9 * k + 1:>4}"
+                                             for k, (r, n) in enumerate(zip(numerals, names)))
+    body = "\n\n\n\n".join(f"{'':>20}CHAPTER {r}\n\n{'':>10}{n}\n\n\n{_words(60, 'w')}" for r, n in zip(numerals, names))
+    book = _book(tmp_path, f"MEMOIRS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == ["Chapter I: First Days at the Port", "Chapter II: Society and Its Rules",
+                                                "Chapter III: Political Conditions"]

@@ -102,9 +102,24 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
             break  # set off wider than anything inside the listing: the book itself begins
         if entries:
             widest = max(widest, q.gap)
-        entries.extend(e for e in parsed if isinstance(e, ContentsEntry))
+        entries.extend(_names_below(parsed))
         k += 1
     return k, entries
+
+
+def _names_below(parsed: list) -> list[ContentsEntry]:
+    """Return a paragraph's entries with a name line under a bare number read as its name, not a label
+    ("CHAPTER III" / "POLITICAL CONDITIONS IN JAPAN   33" is one entry)."""
+    out: list[ContentsEntry] = []
+    for e in parsed:
+        if not isinstance(e, ContentsEntry):
+            continue
+        last = out[-1] if out else None
+        if e.label and last is not None and last.number is not None and not last.name and not last.part:
+            last.name = e.label
+            continue
+        out.append(e)
+    return out
 
 
 def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
