@@ -87,3 +87,18 @@ def test_contents_name_on_the_line_under_its_number_is_one_entry(tmp_path):
     book = _book(tmp_path, f"MEMOIRS\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == ["Chapter I: First Days at the Port", "Chapter II: Society and Its Rules",
                                                 "Chapter III: Political Conditions"]
+
+
+def test_contents_entry_wrapped_onto_the_next_line_keeps_its_whole_name(tmp_path):
+    # "  I. THE PROBLEM STATED. THEORIES AS TO THE SOURCE OF" / "     JUSTICE   3": one entry a
+    # paragraph, its name wrapped; the body's "CHAPTER I" takes the whole name, in capitals or not.
+    names = [("THE PROBLEM STATED. THEORIES AS TO THE SOURCE OF", "JUSTICE"),
+             ("The Problem of Rights. Different Theories as to the", "Source of Rights"),
+             ("THE NEED OF LIBERTY OF ACTION FOR THE", "INDIVIDUAL")]
+    numerals = ["I", "II", "III"]
+    contents = "CONTENTS\n\n  CHAPTER                                 PAGE\n" + "\n\n".join(
+        f"  {r:>5}. {a}\n        {b:<50}{9 * k + 3:>4}" for k, (r, (a, b)) in enumerate(zip(numerals, names)))
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{_words(60, 'w')}" for r in numerals)
+    book = _book(tmp_path, f"ESSAYS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    titles = [c.title.casefold() for c in book.chapters]
+    assert len(titles) == 3 and all(titles[k].endswith(b.casefold()) for k, (a, b) in enumerate(names)), titles

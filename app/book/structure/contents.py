@@ -91,6 +91,10 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
         if _AFTER_CONTENTS.match(lines[0]):
             break
         parsed = [_entry(ln) for ln in lines]
+        if isinstance(parsed[0], ContentsEntry) and parsed[0].number is not None and len(lines) <= 4 and all(
+                e is None or isinstance(e, ContentsEntry) and e.label for e in parsed[1:]):
+            # A numbered entry whose name wraps onto lines in mixed case ("... the Source of" / "Justice   3").
+            parsed[1:] = [ContentsEntry("", None, "", label=ln.strip()) for ln in lines[1:]]
         named = _entry_name(lines, entries)
         if named:
             entries[-1].name = named  # "CHAPTER I" / "Jonathan Harker's Journal   1": the entry's name below it
@@ -111,12 +115,15 @@ def _names_below(parsed: list) -> list[ContentsEntry]:
     """Return a paragraph's entries with a name line under a bare number read as its name, not a label
     ("CHAPTER III" / "POLITICAL CONDITIONS IN JAPAN   33" is one entry)."""
     out: list[ContentsEntry] = []
+    # One numbered entry to a paragraph: the lines under it are its name wrapped ("I. THE PROBLEM STATED.
+    # THEORIES AS TO THE SOURCE OF" / "JUSTICE. DEFINITIONS OF JUSTICE   3"), never labels of their own.
+    single = sum(1 for e in parsed if isinstance(e, ContentsEntry) and e.number is not None) == 1
     for e in parsed:
         if not isinstance(e, ContentsEntry):
             continue
         last = out[-1] if out else None
-        if e.label and last is not None and last.number is not None and not last.name and not last.part:
-            last.name = e.label
+        if e.label and last is not None and last.number is not None and not last.part and (single or not last.name):
+            last.name = f"{last.name} {e.label}" if last.name else e.label
             continue
         out.append(e)
     return out
