@@ -22,7 +22,7 @@ MATTER = re.compile(
     r"illustrations)(?:\W*(?:(?:of|to|in) )?(?:the )?(?:vol\.?|volume) \w+)?|"
     r"footnotes?|(?:end ?)?notes|index|general index|transcribers?'?s? notes?|"
     r"(?:the )?end|finis|advertisements?|(?:new (?:&|and) )?(?:recent |other )?books by .*|new (?:&|and) recent books|"
-    r"by the same author.*|"
+    r"by the same author.*|uniform with this (?:volume|series|edition).*|colophon|"
     r"the full project gutenberg license|.*project gutenberg.*)\W*$",
     re.I)
 
