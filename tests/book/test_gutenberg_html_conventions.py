@@ -123,3 +123,10 @@ def test_title_page_by_line_set_as_a_heading_is_no_chapter(tmp_path):
                  + "<h2>PREFACE</h2>" + _PROSE + "<h2>THE RULES</h2>" + _PROSE + "<h2>By the Sea</h2>" + _PROSE)
     titles = [c.title for c in book.chapters]
     assert not any(t == "BY" or t.endswith(": BY") for t in titles) and "PREFACE" in titles and "By the Sea" in titles, titles
+
+
+def test_a_volumes_own_contents_heading_is_matter(tmp_path):
+    # "CONTENTS OF VOLUME II." over a listing in plain paragraphs (no links): matter, as "CONTENTS" is.
+    listing = "<h2>CONTENTS OF VOLUME II.</h2>" + "".join(f"<p>Day {n} in Convention</p>" for n in range(1, 30))
+    book = _book(tmp_path, listing + "".join(f"<h2>Day {n} in Convention</h2>" + _PROSE for n in range(1, 4)))
+    assert [c.title for c in book.chapters] == [f"Day {n} in Convention" for n in range(1, 4)]
