@@ -102,3 +102,15 @@ def test_contents_entry_wrapped_onto_the_next_line_keeps_its_whole_name(tmp_path
     book = _book(tmp_path, f"ESSAYS\n\n\n\n{contents}\n\n\n\n\n{body}")
     titles = [c.title.casefold() for c in book.chapters]
     assert len(titles) == 3 and all(titles[k].endswith(b.casefold()) for k, (a, b) in enumerate(names)), titles
+
+
+def test_run_on_contents_paragraph_is_no_wrapped_entry(tmp_path):
+    # "CHAPTER I A Family Group II Lucretia III ..." run on over lines, none indented under the first:
+    # not one entry's long name; the body's own headings give the chapters.
+    contents = ("CONTENTS\n\nCHAPTER I A Family Group II Lucretia III Conferences IV Guy's Oak V\n"
+                "Household Treason VI The Will VII The Engagement\n")
+    names = ["A FAMILY GROUP", "LUCRETIA", "CONFERENCES", "GUY'S OAK", "HOUSEHOLD TREASON", "THE WILL", "THE ENGAGEMENT"]
+    numerals = ["I", "II", "III", "IV", "V", "VI", "VII"]
+    body = "\n\n\n\n".join(f"CHAPTER {r}. {n}.\n\n\n{_words(60, 'w')}" for r, n in zip(numerals, names))
+    book = _book(tmp_path, f"A NOVEL\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert len(book.chapters) == 7 and book.chapters[6].title.endswith("The Engagement"), [c.title for c in book.chapters]

@@ -91,9 +91,9 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
         if _AFTER_CONTENTS.match(lines[0]):
             break
         parsed = [_entry(ln) for ln in lines]
-        if isinstance(parsed[0], ContentsEntry) and parsed[0].number is not None and len(lines) <= 4 and all(
-                e is None or isinstance(e, ContentsEntry) and e.label for e in parsed[1:]):
-            # A numbered entry whose name wraps onto lines in mixed case ("... the Source of" / "Justice   3").
+        if isinstance(parsed[0], ContentsEntry) and parsed[0].number is not None and 2 <= len(lines) <= 4 and all(
+                e is None or isinstance(e, ContentsEntry) and e.label for e in parsed[1:]) and _hanging(q.lines, lines):
+            # A numbered entry whose name wraps onto lines indented under it ("... the Source of" / "Justice  3").
             parsed[1:] = [ContentsEntry("", None, "", label=ln.strip()) for ln in lines[1:]]
         named = _entry_name(lines, entries)
         if named:
@@ -106,18 +106,26 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
             break  # set off wider than anything inside the listing: the book itself begins
         if entries:
             widest = max(widest, q.gap)
-        entries.extend(_names_below(parsed))
+        entries.extend(_names_below(parsed, _hanging(q.lines, lines)))
         k += 1
     return k, entries
 
 
-def _names_below(parsed: list) -> list[ContentsEntry]:
+def _hanging(raw: list[str], lines: list[str]) -> bool:
+    """Return whether a paragraph's lines after its first are indented deeper than it (a hanging wrap)."""
+    if len(raw) != len(lines):
+        return False
+    indent = [len(ln) - len(ln.lstrip()) for ln in raw]
+    return all(i > indent[0] for i in indent[1:])
+
+
+def _names_below(parsed: list, hanging: bool) -> list[ContentsEntry]:
     """Return a paragraph's entries with a name line under a bare number read as its name, not a label
     ("CHAPTER III" / "POLITICAL CONDITIONS IN JAPAN   33" is one entry)."""
     out: list[ContentsEntry] = []
     # One numbered entry to a paragraph: the lines under it are its name wrapped ("I. THE PROBLEM STATED.
     # THEORIES AS TO THE SOURCE OF" / "JUSTICE. DEFINITIONS OF JUSTICE   3"), never labels of their own.
-    single = sum(1 for e in parsed if isinstance(e, ContentsEntry) and e.number is not None) == 1
+    single = hanging and sum(1 for e in parsed if isinstance(e, ContentsEntry) and e.number is not None) == 1
     for e in parsed:
         if not isinstance(e, ContentsEntry):
             continue
