@@ -78,3 +78,55 @@ def test_heading_broken_by_br_is_one_heading_with_its_name(tmp_path):
     said = [p for c in book.chapters for p in c.paragraphs]
     assert not {"AN ILL WIND", "MISSING", "TREASURE TROVE"} & set(said), said[:4]  # not left as paragraphs
     assert said[0] == "THE STORY OF THE OLD MILL"
+
+
+def test_old_small_print_after_the_text_ends_no_header(tmp_path):
+    # Older editions put the licence's small print after the book; its closing "*END*THE SMALL PRINT!"
+    # line is the old header's end marker, but here it comes after the END marker: the text is all before.
+    path = tmp_path / "book.html"
+    body = ("<pre>The Project Gutenberg EBook of Tests, by Nobody\n\nTitle: Tests\n</pre>"
+            "<h2>LETTER I.</h2>" + _PROSE + "<h2>LETTER II.</h2>" + _PROSE + _END
+            + "<p>This etext is otherwise provided to you \"AS-IS\".</p>"
+            "<p>*END THE SMALL PRINT! FOR PUBLIC DOMAIN EBOOKS*Ver.02/11/02*END*</p>")
+    path.write_text(f"<html><head><title>Tests</title></head><body>{body}</body></html>", encoding="utf-8")
+    book = load_book(path)
+    assert [c.title for c in book.chapters] == ["LETTER I.", "LETTER II."]
+    assert "evening came" in " ".join(book.chapters[1].paragraphs)
+
+
+def test_contents_entry_wrapped_by_br_keeps_the_listing_whole(tmp_path):
+    # One <p> of links, an entry's name wrapped over three lines by <br> inside its link: the lines
+    # without a link of their own are the entry's rest, not the end of the listing.
+    names = ["The Start", "In which Many Things happen that will take more\n<br/>than one line to tell\n<br/>"
+             "and even a third", "The Middle", "The Long Road", "The End"]
+    links = "<br/>".join(f'<a href="#c{n}">{"I II III IV V".split()[n]}. {name}</a>' for n, name in enumerate(names))
+    body = "".join(f'<h4 id="c{n}">CHAPTER {"I II III IV V".split()[n]}</h4>' + _PROSE * 3 for n in range(5))
+    book = _book(tmp_path, f"<h4>TITLE PAGE</h4><h4>CONTENTS</h4><p>{links}</p>{body}")
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 5 and titles[1].endswith("and even a third"), titles
+    assert not any("The Long Road" in p for c in book.chapters for p in c.paragraphs[1:])
+
+
+def test_bare_chapter_label_takes_its_listed_name_without_the_page(tmp_path):
+    # "CHAPTER I" alone in the body, "Appointment at the Port    17" in the listing (the page a link):
+    # the chapter says its label and its name, never the page number.
+    names = ["Appointment at the Port", "Society Official and Unofficial", "Conditions in the Country"]
+    rows = "".join(f'<p><a href="#c{n}">{name}</a> {17 + 9 * n}</p>' for n, name in enumerate(names))
+    body = "".join(f'<h2 id="c{n}">CHAPTER {"I II III".split()[n]}</h2>' + _PROSE * 3 for n in range(3))
+    book = _book(tmp_path, f"<h2>CONTENTS</h2>{rows}{body}")
+    assert [c.title for c in book.chapters] == [f"CHAPTER {r}: {name}" for r, name in zip("I II III".split(), names)]
+
+
+def test_title_page_by_line_set_as_a_heading_is_no_chapter(tmp_path):
+    # "<h3>BY</h3>" over the author's name, on a title page with a paragraph of its own: no chapter "BY".
+    book = _book(tmp_path, "<h2>ABBREVIATIONS</h2><p>A PRIMER OF SIGNS</p><h2>BY</h2><p>JOHN SMITH, Instructor</p>" + _PROSE
+                 + "<h2>PREFACE</h2>" + _PROSE + "<h2>THE RULES</h2>" + _PROSE + "<h2>By the Sea</h2>" + _PROSE)
+    titles = [c.title for c in book.chapters]
+    assert not any(t == "BY" or t.endswith(": BY") for t in titles) and "PREFACE" in titles and "By the Sea" in titles, titles
+
+
+def test_a_volumes_own_contents_heading_is_matter(tmp_path):
+    # "CONTENTS OF VOLUME II." over a listing in plain paragraphs (no links): matter, as "CONTENTS" is.
+    listing = "<h2>CONTENTS OF VOLUME II.</h2>" + "".join(f"<p>Day {n} in Convention</p>" for n in range(1, 30))
+    book = _book(tmp_path, listing + "".join(f"<h2>Day {n} in Convention</h2>" + _PROSE for n in range(1, 4)))
+    assert [c.title for c in book.chapters] == [f"Day {n} in Convention" for n in range(1, 4)]

@@ -52,3 +52,65 @@ def test_a_few_names_opening_with_an_ordinal_do_not_make_a_numbered_listing(tmp_
     assert [c.title for c in book.chapters] == [
         "First Medal for Egypt", "The Mahratta War", "Second Afghan War", "The Sikh Wars", "Waterloo",
         "The Crimea", "Baltic Medal", "Indian Mutiny", "Abyssinia"]
+
+
+def test_pieces_set_apart_as_the_listed_ones_are_chapters_the_listing_leaves_out(tmp_path):
+    # The listing names only some pieces (it stops early, or is finer than the body); the body sets each
+    # piece's name in capitals after four blank lines, as it sets the listed ones: every one is a chapter.
+    # A line in capitals after one blank line (a stanza's refrain) is no heading.
+    listed = ["THE EMPTY BOWL", "KEEP GOING", "A PRAYER", "TWO GHOSTS"]
+    pieces = listed + ["THE PURPOSE", "THE WHITE MAN", "LINCOLN", "A MOORISH MAID"]
+    contents = "CONTENTS\n\n" + "\n".join(f"  {n:<40}{k + 1:>4}" for k, n in enumerate(listed))
+    body = "\n\n\n\n\n".join(f"{n}\n\n\n{_words(30, 'w')}\n\nSING HEY\n\n{_words(20, 'v')}" for n in pieces)
+    book = _book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title.upper() for c in book.chapters] == pieces
+
+
+def test_one_blank_line_everywhere_is_no_layout_to_learn(tmp_path):
+    # Headings and paragraphs both after one blank line: nothing sets a heading apart, so a line in
+    # capitals the listing does not name is not taken for one.
+    listed = ["THE EMPTY BOWL", "KEEP GOING", "A PRAYER", "TWO GHOSTS"]
+    contents = "CONTENTS\n\n" + "\n".join(f"  {n:<40}{k + 1:>4}" for k, n in enumerate(listed))
+    body = "\n\n".join(f"{n}\n\n{_words(30, 'w')}\n\nSING HEY\n\n{_words(20, 'v')}" for n in listed)
+    book = _book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert "SING HEY" not in [c.title.upper() for c in book.chapters]
+
+
+def test_contents_name_on_the_line_under_its_number_is_one_entry(tmp_path):
+    # "CHAPTER III" centred, its name on the next line with the page: one entry, and the chapter's
+    # title says its name once ("Chapter III: Political Conditions", never the name twice).
+    names = ["FIRST DAYS AT THE PORT", "SOCIETY AND ITS RULES", "POLITICAL CONDITIONS"]
+    numerals = ["I", "II", "III"]
+    contents = "CONTENTS\n\n" + "\n\n".join(f"{'':>20}CHAPTER {r}\n    {n:<50}{9 * k + 1:>4}"
+                                             for k, (r, n) in enumerate(zip(numerals, names)))
+    body = "\n\n\n\n".join(f"{'':>20}CHAPTER {r}\n\n{'':>10}{n}\n\n\n{_words(60, 'w')}" for r, n in zip(numerals, names))
+    book = _book(tmp_path, f"MEMOIRS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == ["Chapter I: First Days at the Port", "Chapter II: Society and Its Rules",
+                                                "Chapter III: Political Conditions"]
+
+
+def test_contents_entry_wrapped_onto_the_next_line_keeps_its_whole_name(tmp_path):
+    # "  I. THE PROBLEM STATED. THEORIES AS TO THE SOURCE OF" / "     JUSTICE   3": one entry a
+    # paragraph, its name wrapped; the body's "CHAPTER I" takes the whole name, in capitals or not.
+    names = [("THE PROBLEM STATED. THEORIES AS TO THE SOURCE OF", "JUSTICE"),
+             ("The Problem of Rights. Different Theories as to the", "Source of Rights"),
+             ("THE NEED OF LIBERTY OF ACTION FOR THE", "INDIVIDUAL")]
+    numerals = ["I", "II", "III"]
+    contents = "CONTENTS\n\n  CHAPTER                                 PAGE\n" + "\n\n".join(
+        f"  {r:>5}. {a}\n        {b:<50}{9 * k + 3:>4}" for k, (r, (a, b)) in enumerate(zip(numerals, names)))
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{_words(60, 'w')}" for r in numerals)
+    book = _book(tmp_path, f"ESSAYS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    titles = [c.title.casefold() for c in book.chapters]
+    assert len(titles) == 3 and all(titles[k].endswith(b.casefold()) for k, (a, b) in enumerate(names)), titles
+
+
+def test_run_on_contents_paragraph_is_no_wrapped_entry(tmp_path):
+    # "CHAPTER I A Family Group II Lucretia III ..." run on over lines, none indented under the first:
+    # not one entry's long name; the body's own headings give the chapters.
+    contents = ("CONTENTS\n\nCHAPTER I A Family Group II Lucretia III Conferences IV Guy's Oak V\n"
+                "Household Treason VI The Will VII The Engagement\n")
+    names = ["A FAMILY GROUP", "LUCRETIA", "CONFERENCES", "GUY'S OAK", "HOUSEHOLD TREASON", "THE WILL", "THE ENGAGEMENT"]
+    numerals = ["I", "II", "III", "IV", "V", "VI", "VII"]
+    body = "\n\n\n\n".join(f"CHAPTER {r}. {n}.\n\n\n{_words(60, 'w')}" for r, n in zip(numerals, names))
+    book = _book(tmp_path, f"A NOVEL\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert len(book.chapters) == 7 and book.chapters[6].title.endswith("The Engagement"), [c.title for c in book.chapters]

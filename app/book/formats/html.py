@@ -11,7 +11,7 @@ from app.book.formats.htmltoc import apply_contents
 from app.book.narration.gutenberg_html import unwrap, with_licence
 from app.book.structure.blocks import Block, Document, split_chapters
 from app.book.structure.headings import FRONT_MATTER, mark_back_matter
-from app.book.structure.lines import is_named_heading, join_heading_lines
+from app.book.structure.lines import is_byline, is_named_heading, join_heading_lines
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
 from app.book.inputfile import read_book_bytes
@@ -376,8 +376,10 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     doc = document_blocks(root)
     page = unwrap(root, doc, options)
     title = page.title or next((clean_text(b.text) for b in page.blocks if b.level == 1), "")
-    blocks = apply_contents(page.blocks, [(text, target, at - page.offset) for text, target, at in doc.listing])
-    if blocks is not page.blocks and blocks and blocks[0].level != 1:
+    # A title page's "BY" / "By Ann Lee" set as a heading is no chapter: text of the page it is on.
+    body = [Block(b.text, 0, b.ids, b.kind, b.links) if b.level and is_byline(b.text) else b for b in page.blocks]
+    blocks = apply_contents(body, [(text, target, at - page.offset) for text, target, at in doc.listing])
+    if blocks is not body and blocks and blocks[0].level != 1:
         # Before the first chapter the page's contents names: title page, imprint, advertisements
         # (a preface there is the book's own and keeps its heading).
         blocks = [Block(FRONT_MATTER, 1)] + [

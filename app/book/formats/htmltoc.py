@@ -36,15 +36,30 @@ def _key(text: str) -> str:
     return " ".join(re.findall(r"\w+", clean_text(text).casefold()))
 
 
+def _wrapped_rest(block: Block) -> str:
+    """Return the words of a block's one link past the block's own text: the lines an entry wrapped onto."""
+    if len(block.links) != 1:
+        return ""
+    own, full = _key(block.text), _key(block.links[0][1])
+    return full[len(own):].strip() if own and full.startswith(own) and len(full) > len(own) else ""
+
+
 def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
     """Return runs of consecutive contents-entry blocks (labels between entries included)."""
     runs: list[list[int]] = []
     run: list[int] = []
+    tail = ""  # the words of the last entry's link its block did not show (an entry wrapped by <br>)
     for i, b in enumerate(blocks):
         forward = [t for t, _ in b.links if where.get(t, -1) > i]
         if forward and len(b.text.split()) <= _MAX_ENTRY_WORDS:
             run.append(i)
+            tail = _wrapped_rest(b)
             continue
+        if run and not b.links and tail and _key(b.text) and tail.startswith(_key(b.text)):
+            run.append(i)  # "VIII. Wherein Mary Stuart's Loveliness flits" <br> "across the Course ..."
+            tail = tail[len(_key(b.text)):].strip()
+            continue
+        tail = ""
         label = (not b.links and run and len(b.text.split()) <= _MAX_LABEL_WORDS
                  and not _NOT_CONTENTS.match(clean_text(b.text)) and i + 1 < len(blocks) and blocks[i + 1].links)
         if label:
@@ -74,9 +89,17 @@ def _candidates(blocks: list[Block], where: dict[str, int],
     found: list[tuple[list[_Entry], set[int]]] = []
     for run in _runs(blocks, where):
         entries: list[_Entry] = []
+        tail = ""
         for i in run:
             b = blocks[i]
             forward = [(t, text) for t, text in b.links if where.get(t, -1) > i]
+            if not forward and tail and tail.startswith(_key(b.text)):
+                tail = tail[len(_key(b.text)):].strip()
+                continue  # the wrapped rest of the entry above, no label of its own
+            tail = _wrapped_rest(b) if forward else ""
+            if tail:
+                entries.append(_Entry(forward[0][1], forward[0][0], bool(_PAGE_LINK.match(forward[0][1]))))
+                continue
             if not forward:
                 entries.append(_Entry(b.text, None))
             # A row of several links ("CHAPTER I | CHAPTER II | ...") is several entries, each its link's text.
@@ -184,7 +207,7 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
                      and not (i + 1 < len(blocks) and blocks[i + 1].level))
             if b.level:
                 # A number alone ("V.") with no name under it is titled as the listing names it.
-                out.append(Block(entry if named else b.text, 1, b.ids, b.kind, b.links))
+                out.append(Block(_named_label(b.text, entry) if named else b.text, 1, b.ids, b.kind, b.links))
             else:
                 out.append(Block(starts[i], 1))  # the entry names a chapter whose page has no heading
                 out.append(b)
@@ -193,6 +216,20 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
         else:
             out.append(b)
     return out
+
+
+#: A listing entry's own number before its name ("IV. ", "Chapter 4 - ") and its page after it ("  17").
+_ENTRY_NUMBER = re.compile(r"^(?:(?:chapter|chap\.|book|part|letter|stave|canto)\s+)?(?:[IVXLCDM]{1,8}|\d{1,3})\b[.:]?\s*[-\u2013\u2014]*\s*", re.I)
+_ENTRY_PAGE = re.compile(r"[\s.]+(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
+
+
+def _named_label(label: str, entry: str) -> str:
+    """Return a bare chapter label with the name its listing entry gives ("CHAPTER I: The Start"), never
+    the entry's page number ("The Start 17"), and the label kept, since it says which chapter it is."""
+    name = _ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(entry), count=1)).strip(" .:")
+    if not name or _key(name) == _key(label):
+        return label
+    return f"{label.strip().rstrip(' .:')}: {name}"
 
 
 def _is_listing(blocks: list[Block], targets: list[int], starts: dict[int, str]) -> bool:

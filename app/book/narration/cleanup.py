@@ -23,7 +23,7 @@ _MATTER_TITLE = re.compile(
     # "GNU Free Documentation License", "The MIT License", "License v2.0" - not "Licence to Kill".
     r"(?:the )?(?:[\w.-]+ ){0,4}licen[cs]e(?: agreement| v?\d[\d.]*| version \d[\d.]*)?|"
     r"copying(?: this (?:manual|document))?|copying conditions|copyright(?: page| notice)?|colophon|imprint|"
-    r"(?:table of )?contents|short contents|"
+    r"(?:table of )?contents(?: (?:of|to|in) (?:the )?(?:vol\.?|volume) [\w.]+)?|short contents|"
     r"document license|licen[cs]ing|terms and conditions|front matter|back matter)\s*$",
     re.IGNORECASE,
 )

@@ -65,6 +65,10 @@ def _bounds(blocks: list[Block]) -> tuple[int, int]:
     """Return (first block of the book, first block of the end matter); (0, len) when the page is not Gutenberg's."""
     start = 0
     for i, b in enumerate(blocks):
+        if any(gutenberg.is_end_marker(ln) for ln in _lines(b)):
+            # Past the book's end: an old edition's small print set after the text closes with
+            # "*END*THE SMALL PRINT!", which ends no header here.
+            break
         if any(gutenberg.is_start_marker(ln) for ln in _lines(b)):
             start = i + 1
             break

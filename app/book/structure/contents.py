@@ -91,6 +91,10 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
         if _AFTER_CONTENTS.match(lines[0]):
             break
         parsed = [_entry(ln) for ln in lines]
+        if isinstance(parsed[0], ContentsEntry) and parsed[0].number is not None and 2 <= len(lines) <= 4 and all(
+                e is None or isinstance(e, ContentsEntry) and e.label for e in parsed[1:]) and _hanging(q.lines, lines):
+            # A numbered entry whose name wraps onto lines indented under it ("... the Source of" / "Justice  3").
+            parsed[1:] = [ContentsEntry("", None, "", label=ln.strip()) for ln in lines[1:]]
         named = _entry_name(lines, entries)
         if named:
             entries[-1].name = named  # "CHAPTER I" / "Jonathan Harker's Journal   1": the entry's name below it
@@ -102,9 +106,35 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
             break  # set off wider than anything inside the listing: the book itself begins
         if entries:
             widest = max(widest, q.gap)
-        entries.extend(e for e in parsed if isinstance(e, ContentsEntry))
+        entries.extend(_names_below(parsed, _hanging(q.lines, lines)))
         k += 1
     return k, entries
+
+
+def _hanging(raw: list[str], lines: list[str]) -> bool:
+    """Return whether a paragraph's lines after its first are indented deeper than it (a hanging wrap)."""
+    if len(raw) != len(lines):
+        return False
+    indent = [len(ln) - len(ln.lstrip()) for ln in raw]
+    return all(i > indent[0] for i in indent[1:])
+
+
+def _names_below(parsed: list, hanging: bool) -> list[ContentsEntry]:
+    """Return a paragraph's entries with a name line under a bare number read as its name, not a label
+    ("CHAPTER III" / "POLITICAL CONDITIONS IN JAPAN   33" is one entry)."""
+    out: list[ContentsEntry] = []
+    # One numbered entry to a paragraph: the lines under it are its name wrapped ("I. THE PROBLEM STATED.
+    # THEORIES AS TO THE SOURCE OF" / "JUSTICE. DEFINITIONS OF JUSTICE   3"), never labels of their own.
+    single = hanging and sum(1 for e in parsed if isinstance(e, ContentsEntry) and e.number is not None) == 1
+    for e in parsed:
+        if not isinstance(e, ContentsEntry):
+            continue
+        last = out[-1] if out else None
+        if e.label and last is not None and last.number is not None and not last.part and (single or not last.name):
+            last.name = f"{last.name} {e.label}" if last.name else e.label
+            continue
+        out.append(e)
+    return out
 
 
 def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:

@@ -186,6 +186,34 @@ def _missing_first(chosen: list[Heading], paras: list[Para], lo: int) -> list[He
     return chosen
 
 
+def _laid_out_like(matched: list[Heading], paras: list[Para], lo: int) -> list[Heading]:
+    """Return every short title line from paragraph lo on set apart as the matched headings are.
+
+    Most of the matched headings stand after at least as many blank lines as the typical one (and
+    before as many), in capitals when they all are. Only a gap wider than a paragraph's is a layout:
+    with one blank line everywhere, nothing tells a heading from a short paragraph.
+    """
+    if len(matched) < 3:
+        return []
+    before = sorted(paras[c.para].gap for c in matched)[len(matched) // 4]
+    after = sorted(paras[c.para + 1].gap if c.para + 1 < len(paras) else before for c in matched)[len(matched) // 4]
+    if before < 2:
+        return []
+    capitals = all(clean_line(paras[c.para].text).isupper() for c in matched)
+    found = []
+    for j in range(lo, len(paras)):
+        p = paras[j]
+        if p.gap < before or len(p.lines) > 2 or (j + 1 < len(paras) and paras[j + 1].gap < after):
+            continue
+        text = clean_line(p.text)
+        if text.startswith("[") or not title_line(p) or capitals and not text.isupper():
+            continue
+        found.append(Heading(j, "named", "", None, text))
+    kept = {h.para for h in found}
+    # The layout must keep the headings the listing named, or it is not theirs.
+    return found if len(found) >= len(matched) and sum(1 for c in matched if c.para in kept) >= 0.9 * len(matched) else []
+
+
 def _title(h: Heading) -> str:
     label = h.label.rstrip(" .:")
     m = KEYWORD.match(label)
@@ -214,6 +242,12 @@ def mark_headings(text: str) -> str:
         else:
             # A listing of names without numbers: the body must head most of them, in order.
             listed = len(chosen) >= max(3, 0.6 * len(entries))
+        if not numbered:
+            # The body heads only some of the listed names (the listing is finer, or stops early): the
+            # headings it does match show how this book sets a heading apart; every line set so is one.
+            laid_out = _laid_out_like(chosen, paras, hi)
+            if laid_out or not listed:
+                chosen, listed = laid_out, bool(laid_out)
         if listed:
             # A preface or introduction before the listing is the book's too.
             chosen = [c for c in _candidates(paras[:lo], 0) if c.kind == "named"] + chosen

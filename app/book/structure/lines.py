@@ -223,3 +223,15 @@ def join_heading_lines(lines: list[str]) -> str:
     labelled = m and not m.group("rest").strip(" .:") or NUMERAL.match(first) or is_named_heading(first)
     rest = " ".join(lines[1:])
     return f"{lines[0].rstrip(' .:')}: {rest}" if labelled else f"{lines[0]} {rest}"
+
+
+#: A title page's by-line set as a heading: "BY", "By Henry James", "BY A. CAHAN" (a name, no sentence).
+_BYLINE = re.compile(r"^(?:written\s+)?by(?:\s+(?!the\b)[A-Z][\w.'\u2019-]*(?:\s+[A-Z][\w.'\u2019-]*){0,4})?(?:\s+\d{4})?[\s.,:]*$", re.I)
+
+
+def is_byline(text: str) -> bool:
+    """Return whether a heading is a title page's by-line, never a chapter's name ("BY", "By Ann Lee")."""
+    line = clean_line(text)
+    m = _BYLINE.match(line)
+    # The name's words are capitalised ("By the Sea" is a title).
+    return bool(m) and all(w[:1].isupper() or w.isdigit() for w in line.split()[1:])

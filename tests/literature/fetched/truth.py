@@ -18,10 +18,25 @@ from pathlib import Path
 
 #: Headings that are no chapter of the author's text: the book's own apparatus and Gutenberg's.
 MATTER = re.compile(
-    r"^(?:(?:table of )?contents?|list of (?:the )?(?:illustrations|plates|maps|figures|engravings)|"
-    r"illustrations|footnotes?|(?:end ?)?notes|index|general index|transcriber'?s? notes?|"
-    r"(?:the )?end|finis|advertisements?|the full project gutenberg license|.*project gutenberg.*)\W*$",
+    r"^(?:(?:(?:table of )?contents?|list of (?:the )?(?:illustrations|plates|maps|figures|engravings)|"
+    r"illustrations)(?:\W*(?:(?:of|to|in) )?(?:the )?(?:vol\.?|volume) \w+)?|"
+    r"footnotes?|(?:end ?)?notes|index|general index|transcribers?'?s? notes?|"
+    r"(?:the )?end|finis|advertisements?|(?:new (?:&|and) )?(?:recent |other )?books by .*|new (?:&|and) recent books|"
+    r"by the same author.*|uniform with this (?:volume|series|edition).*|colophon|"
+    r"the full project gutenberg license|.*project gutenberg.*)\W*$",
     re.I)
+
+
+def is_matter(text: str) -> bool:
+    """Return whether a heading is apparatus, not the author's text (curly apostrophes read as straight)."""
+    return bool(MATTER.match(text.replace("\u2019", "'")) or _BYLINE.match(text))
+
+
+#: A by-line set as a heading ("By Henry James 1911", "BY A. CAHAN"): the title page's, no chapter.
+_BYLINE = re.compile(r"^(?:By|BY) (?!THE\b|The\b)[A-Z][\w.]*(?: [A-Z][\w.]*){0,4}(?: \d{4})?\W*$")
+#: Headings that open the author's text even before the contents: a preface, a first chapter unlisted.
+_OPENING = re.compile(r"^\W*(?:(?:the |author'?s |translator'?s )?(?:prefa|forewor|introduct|prolog|note|dedicat)|"
+                      r"chapter|chap\.|book|part|letter|[IVXL]+\b|\d+\b)", re.I)
 _HEADING = {"h1": 1, "h2": 2, "h3": 3, "h4": 4}
 _SKIP = frozenset({"script", "style"})
 
@@ -122,7 +137,7 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
     parser = _Headings()
     parser.feed(text)
     parser.close()
-    heads = [h for h in parser.headings if not MATTER.match(h.text)]
+    heads = [h for h in parser.headings if not is_matter(h.text)]
     title_words = _words(book_title)
     heads = [h for h in heads if not (title_words and _words(h.text) == title_words)]
     if not heads:
@@ -134,6 +149,17 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
     # Title-page headings ("BY", the author, the publisher) carry no text of their own.
     heads = [h for h in heads if not (h.level == level and _section_words(parser.headings, h, level) < 20
                                       and not h.ids & parser.hrefs)]
+    # A listed heading with no words of its own before the next at its level labels what follows (a part
+    # "BOOK FIRST" over "I", a "Chapter II." over its title set as a heading of its own): no chapter.
+    heads = [h for h in heads if not (h.level == level and h.ids & parser.hrefs
+                                      and _section_words(parser.headings, h, level) < 5)]
+    if len(linked) >= 3:
+        # Unlisted headings before the first listed one (and before the contents) are the title page's.
+        first = parser.headings.index(linked[0])
+        contents = next((n for n, h in enumerate(parser.headings) if re.match(r"(?:table of )?contents", h.text, re.I)),
+                        first)
+        heads = [h for h in heads if h.ids & parser.hrefs or parser.headings.index(h) > min(first, contents)
+                 or _OPENING.match(h.text)]
     chapters: list[str] = []
     words: list[int] = []
     parts: list[str] = []
@@ -146,7 +172,7 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
         if h.level == level and h in heads:
             chapters.append(h.text)
             words.append(h.words_after)
-        elif h.level > level and chapters and not MATTER.match(h.text):
+        elif h.level > level and chapters and not is_matter(h.text):
             words[-1] += h.words_after + len(h.text.split())
         elif h.level <= level:
             # matter at chapter level ends the chapter before it
