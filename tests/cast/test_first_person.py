@@ -46,3 +46,27 @@ def test_the_narrators_own_tags_are_the_narrators():
         quote = _quote(cast, opening)
         assert quote.by_narrator and quote.speaker is None, opening
     assert _quote(cast, "It is,").speaker in ("Tobias Wrenfield", "Tobias")
+
+
+def test_the_narrators_shorter_names_are_the_narrator_too():
+    # Others call the narrator "Ada Quillon", "Miss Quillon" and "Miss Ada" and no tag names her: all three
+    # are the narrator's one voice; Tobias, named by tags, and an uncle of the same surname stay themselves.
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from app.cast import _narrator_by_name
+    from app.cast.attribution import NARRATOR
+    from app.cast.person import Person
+    from app.cast.turns import Said, Turn
+
+    ada = Person(first="Ada", last="Quillon", titles=Counter({"Miss": 2}))
+    miss_quillon = Person(last="Quillon", titles=Counter({"Miss": 5}))
+    miss_ada = Person(first="Ada", titles=Counter({"Miss": 3}))
+    uncle = Person(first="Hugo", last="Quillon", titles=Counter({"Mr": 4}))
+    tobias = Person(first="Tobias", last="Wrenfield")
+    said = [Said(ada, "turn-taking", 0.5)] * 12 + [Said(miss_quillon, "vocative", 0.5)] * 6 + \
+        [Said(miss_ada, "vocative", 0.5)] * 4 + [Said(tobias, "explicit", 0.9)] * 10 + [Said(uncle, "vocative", 0.5)] * 3
+    turns = [Turn([], addressed=[ada] * 6 + [miss_quillon] * 3 + [miss_ada] * 2 + [uncle])]
+    out = _narrator_by_name(said, SimpleNamespace(turns=turns))
+    assert [s.person is NARRATOR for s in out] == [True] * 22 + [False] * 13
+    assert {id(s.person) for s in out[22:]} == {id(tobias), id(uncle)}
