@@ -144,7 +144,19 @@ def _narrator_by_name(said: list, attributor: Attributor) -> list:
     if not fits:
         return said
     me = by_id[max(fits, key=lambda k: addressed[k])]
-    return [Said(NARRATOR, s.method, s.confidence, s.verb, s.manner) if s.person is me else s for s in said]
+    # The narrator's other names are the narrator too ("Miss Eyre", "Miss Jane" beside "Jane Eyre"): the same
+    # surname or given name, no other one, no title the narrator never bears, and no tag naming them.
+    mine = {id(me)} | {k for k, p in by_id.items() if addressed[k] and tagged[k] <= _NARRATOR_TAGGED_SHARE * lines[k]
+                       and _other_name_of(p, me)}
+    return [Said(NARRATOR, s.method, s.confidence, s.verb, s.manner) if id(s.person) in mine else s for s in said]
+
+
+def _other_name_of(person, me) -> bool:
+    """Return whether person is a shorter name of me: a surname or given name of me's alone, or both."""
+    if person is me or not person.titles.keys() <= me.titles.keys():
+        return False
+    consistent = person.first in ("", me.first) and person.last in ("", me.last)
+    return consistent and bool((person.first and me.first) or (person.last and me.last))
 
 
 @functools.lru_cache(maxsize=1)

@@ -213,6 +213,8 @@ _ABBREVIATION = re.compile(r"(?:\b(?:" + "|".join(sorted(ABBREVIATED | {"St", "M
                            + r")|\b[A-Z])\.$")
 _SUBJECT_WORD = re.compile(rf"{_NAME}|\b[Hh]e\b|\b[Ss]he\b|\bI\b")
 #: A word right before a name that makes it no subject ("bent towards Lucy and said").
+#: Where a new clause starts, with a subject of its own.
+_CLAUSE_BREAK = re.compile(r"(?:,\s+(?:when|while|whereupon|till|until|and|but|then)|;)\s+")
 _OBJECT_MARK = frozenset("""to towards toward with at of from for by on upon in into about than before after behind
 beside near round around over under against like saw met left joined followed addressed answered asked told
 and or nor""".split())
@@ -248,8 +250,11 @@ def _loose(sentence: str, known: Callable[[str], bool] | None = None) -> Tag | N
     found = list(_SUBJECT_WORD.finditer(sentence))
     before = [m for m in found if m.end() <= verb.start()]
     after = [m for m in found if m.start() >= verb.end()]
+    # A later clause has its own subject: "I was going out, when Tobias met me and said" is Tobias's (an "I"
+    # opening the sentence is no speaker of a clause after "when").
+    cut = max((b.end() for b in _CLAUSE_BREAK.finditer(sentence, 0, verb.start())), default=0)
     subject = []
-    for m in before:
+    for m in [m for m in before if m.start() >= cut] + before if cut else before:
         previous = sentence[:m.start()].split()[-1:]
         if previous and previous[0].strip(",;:()\u2014-").lower() in _OBJECT_MARK or m.group() in _LEAD_WORDS:
             continue
