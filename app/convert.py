@@ -79,6 +79,8 @@ def _warm(req: ConvertRequest, conf: settings_mod.Settings) -> None:
     if not req.no_cache and book_work_dir(Path(req.book).expanduser()).exists():
         return
     try:
+        # A run refused for its numbers before the book is read must not first wait for a voice load.
+        check_numbers(req)
         options = resolve_options(req, conf)
     except Exception:  # noqa: BLE001 - said again, in order, by resolve_options below
         return
