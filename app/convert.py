@@ -16,6 +16,7 @@ from app.core import settings as settings_mod
 from app.audio.ffmpeg import ffmpeg_exe
 from app.backends import warm_backend
 from app.backends.base import Backend
+from app.book import chapter_spec_is_empty
 from app.book.export_text import write_markdown
 from app.book.model import Book
 from app.book.spoken import base_code, display_name
@@ -79,6 +80,10 @@ def _warm(req: ConvertRequest, conf: settings_mod.Settings) -> None:
     if not req.no_cache and book_work_dir(Path(req.book).expanduser()).exists():
         return
     try:
+        # A run its options refuse must not first wait for a voice load (the refusal waited for it).
+        check_numbers(req)
+        if req.chapters is not None and chapter_spec_is_empty(req.chapters):
+            return
         options = resolve_options(req, conf)
     except Exception:  # noqa: BLE001 - said again, in order, by resolve_options below
         return

@@ -14,7 +14,7 @@ from app.book.narration.cleanup import person_name, real_title
 from app.book.metadata import complete
 from app.core.errors import BookNotFound, CorruptBook, EmptyBook, InputError
 
-__all__ = ["Book", "Chapter", "Cover", "ReadOptions", "load_book", "select_chapters", "SUPPORTED_SUFFIXES", "MAX_TEXT_BYTES"]
+__all__ = ["Book", "Chapter", "Cover", "ReadOptions", "load_book", "select_chapters", "chapter_spec_is_empty", "SUPPORTED_SUFFIXES", "MAX_TEXT_BYTES"]
 
 #: Suffix -> format key, from the formats table (app/book/formats/table.py).
 SUPPORTED_SUFFIXES = {suffix: fmt.key for fmt in FORMATS for suffix in fmt.suffixes}
@@ -55,13 +55,18 @@ def load_book(path: Path, *, title: str | None = None, author: str | None = None
 _RANGE = re.compile(r"^(\d+)?\s*(-)?\s*(\d+)?$")
 
 
+def chapter_spec_is_empty(spec: str | None) -> bool:
+    """Return True for a --chapters spec naming nothing ("", " , "): refused before any book is read."""
+    return not any(p.strip() for p in (spec or "").split(","))
+
+
 def select_chapters(book: Book, spec: str) -> Book:
     """Return the book with only the chapters a spec like "3-5,9" or "7-" names, in book order."""
     total = len(book.chapters)
     hint = "Run with --list-chapters to see the chapter numbers"
     wanted: set[int] = set()
     parts = [p.strip() for p in (spec or "").split(",")]
-    if not any(parts):
+    if chapter_spec_is_empty(spec):
         raise InputError("--chapters is empty; give numbers like 3-5,9", hint=hint)
     for part in parts:
         m = _RANGE.match(part)
