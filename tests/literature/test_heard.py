@@ -1,7 +1,7 @@
 """What a listener hears of literature: a chapter opening spoken by Piper, heard by faster-whisper tiny.en.
 
-For each sampled Standard Ebooks title, the opening of one chapter (about SAMPLE_WORDS words, whole
-paragraphs) is planned as a run plans it (spoken forms, chunks of the bundled voice's size), each chunk
+For each sampled Standard Ebooks title, the opening of one chapter (SAMPLE_WORDS words and on to the
+end of that sentence) is planned as a run plans it (spoken forms, chunks of the bundled voice's size), each chunk
 is synthesized by the bundled Piper voice without its sampling noise (so every run hears the same audio)
 and heard by the app's own verification listener (LocalWhisper, tiny.en), and:
 
@@ -97,12 +97,28 @@ def _body(chapter: Chapter) -> tuple[str, ...]:
     return tuple(paragraphs)
 
 
+#: A word that ends a sentence: . ! or ? and any closing quotes or brackets after it.
+_SENTENCE_END = re.compile(r"[.!?][\"'\u2019\u201d)\]]*$")
+
+
 def _opening(paragraphs: tuple[str, ...], words: int) -> tuple[str, ...]:
+    """Return the paragraphs up to `words` words, the last one cut at the first sentence end from there on.
+
+    Whole paragraphs only would let one long paragraph (the Carol's first is over 200 words) make the
+    sample half as long again as asked, and every word is synthesized and heard twice (chunks, floor).
+    """
     taken: list[str] = []
+    count = 0
     for p in paragraphs:
-        taken.append(p)
-        if sum(len(t.split()) for t in taken) >= words:
-            break
+        tokens = p.split()
+        if count + len(tokens) < words:
+            taken.append(p)
+            count += len(tokens)
+            continue
+        end = next((i for i in range(max(0, words - count - 1), len(tokens)) if _SENTENCE_END.search(tokens[i])),
+                   len(tokens) - 1)
+        taken.append(" ".join(tokens[:end + 1]))
+        break
     return tuple(taken)
 
 
