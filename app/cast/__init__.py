@@ -144,7 +144,7 @@ def _narrator_by_name(said: list, attributor: Attributor) -> list:
     if not fits:
         return said
     me = by_id[max(fits, key=lambda k: addressed[k])]
-    # The narrator's other names are the narrator too ("Miss Eyre", "Miss Jane" beside "Jane Eyre"): the same
+    # The narrator's other names are the narrator too ("Miss Dane", "Miss Ada" beside "Ada Dane"): the same
     # surname or given name, no other one, no title the narrator never bears, and no tag naming them.
     mine = {id(me)} | {k for k, p in by_id.items() if addressed[k] and tagged[k] <= _NARRATOR_TAGGED_SHARE * lines[k]
                        and _other_name_of(p, me)}

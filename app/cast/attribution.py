@@ -32,12 +32,12 @@ SCENE_BREAK_WORDS = 40
 #: How many recent mentions a pronoun is resolved among.
 _HISTORY = 10
 #: A piece of narration between two quotes that ends a sentence: the second quote is not the first's second part.
-#: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Bennet").
+#: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
 _SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
 _PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
 _VOCATIVE_BEFORE = re.compile(r"(?:[,!?;\u2014]\s*|-\s*|\b(?:dear|dearest|my|oh|Oh|O|ah|Ah|poor|good)\s+)$")
 _VOCATIVE_AFTER = re.compile(r"^\s*(?:[,.!?;\u2014]|-|$)")
-#: A name opening a quote is addressed when what follows it is spoken to them ("Harriet, you must not").
+#: A name opening a quote is addressed when what follows it is spoken to them ("Hester, you must not").
 _OPENING_VOCATIVE_NEXT = re.compile(
     r"^\s*(?:!|,\s*(?:you|your|do|did|don't|pray|what|how|why|come|let|look|tell|will|would|can|could|is|are|"
     r"dear|my|oh|I\s+(?:am|beg|must|say|hope|think|wish|assure|do|have|should|shall|will|know)|we|have|never|"
@@ -87,7 +87,7 @@ class Attributor:
         title, tokens = split_mention(m)
         person = self.roster.lookup(title, tokens)
         if person is None and len(tokens) > 1:
-            person = self.roster.lookup(None, tokens[1:])  # "Then Elizabeth"
+            person = self.roster.lookup(None, tokens[1:])  # "Then Ellen"
         return person
 
     def _participants(self) -> list[Person]:
@@ -145,7 +145,7 @@ class Attributor:
             return Said(person, "explicit", 0.95)
         if tag.kind == "role":
             noun = tag.words.split()[-1]
-            # "the master" of a workhouse is no "Master Oliver": a form of address is no office its bearer holds.
+            # "the master" of a workhouse is no "Master Robin": a form of address is no office its bearer holds.
             titled = self._titled_here(noun) if noun not in _ADDRESS_ONLY else None
             person = titled or self.roster.by_role(noun) or self._role(tag)
             return Said(person, "explicit", 0.8)
@@ -261,7 +261,7 @@ class Attributor:
             if tag is None and before.strip():
                 tag = tag_before(before)
             if tag is None and between is not None and not _SENTENCE_BREAK.search(before):
-                # The second part of a quote interrupted by its tag ("“My dear,” said Mrs. Bennet, “have you
+                # The second part of a quote interrupted by its tag ("“My dear,” said Mrs. Harlow, “have you
                 # heard?”"): the tag between the parts is both parts' (its speaker and its delivery).
                 tag = between
             if tag is None and n == 0 and q.start == 0 and lead_in is not None:
@@ -295,7 +295,7 @@ class Attributor:
                             if p is not NARRATOR and p not in turn.named and self._personal(p)), None)
         turn.said = next((s for s in own if s is not None and s.person is not None), None)
         if turn.said is None and not turn.continues and turn.beat is not None and turn.beat not in turn.named:
-            # The paragraph's narration is about someone ("Elizabeth smiled."): most often the speaker.
+            # The paragraph's narration is about someone ("Ellen smiled."): most often the speaker.
             turn.said = Said(turn.beat, "guess", 0.5)
         if turn.said is None and turn.continues:
             prev = self.turns[-2].said if len(self.turns) >= 2 else None

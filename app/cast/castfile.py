@@ -2,9 +2,9 @@
 
     [narrator]
     instructions = "A calm, warm narrator"
-    [character."Elizabeth Bennet"]
+    [character."Ellen Harlow"]
     instructions = "A young woman, lively and quick-witted"   # or voice = "Vivian",
-    [character."Mr. Bennet"]                                   # or clone = "voices/liz.wav"
+    [character."Mr. Harlow"]                                   # or clone = "voices/liz.wav"
     voice = "Uncle_Fu"                                         #    (+ transcription)
     speed = 0.9
 

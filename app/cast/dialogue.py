@@ -117,7 +117,7 @@ def _closing_single(text: str, i: int, marks: Marks) -> bool:
     after = text[i + 1] if i + 1 < len(text) else " "
     before = text[i - 1] if i else " "
     if after.isalnum():
-        return False  # don't, Bennet's
+        return False  # don't, Harlow's
     if not before.isalnum():
         return True  # "Yes,' she said" or "--'"
     # After a letter: a plural possessive or dropped g ("girls' room", "goin' home") unless no later mark

@@ -9,7 +9,7 @@ from app.cast.person import Person
 #: Titles that tell nothing of rank: a full name under one of these and under none can be the same man.
 _PLAIN_TITLES = frozenset({"Mr", "Mister", "Master", "Miss", "Mrs", "Ms"})
 #: A full name written this often or less, beside the same surname under a related given name used far
-#: more, is another form of that person's name ("Mr. William Sikes" in a warrant, "Bill Sikes" throughout).
+#: more, is another form of that person's name ("Mr. William Hobb" in a warrant, "Bill Hobb" throughout).
 _RARE_FULL_NAME = 6
 #: A titled full name written this often or less can be a formal mention of the man a short form names.
 _HANDFUL = 10
@@ -24,9 +24,9 @@ def _related_given(a: str, b: str) -> bool:
 def join_rare_forms_of_a_given_name(full: dict, people: list[Person], forms: dict) -> None:
     """Join a full name the book writes seldom into the one of the same surname whose given name is its
     diminutive or long form, used at least four times as much (with the given name alone): "Mr. William
-    Sikes" (5) is "Bill Sikes" (81). Never when one bears a rank the other never has ("Sir Thomas Bertram"
-    and his son "Tom Bertram"), nor when both full names are in use (a father "Thomas Gradgrind", written
-    out 18 times, and his son "Tom Gradgrind")."""
+    Hobb" (5) is "Bill Hobb" (81). Never when one bears a rank the other never has ("Sir Thomas Ashby"
+    and his son "Tom Ashby"), nor when both full names are in use (a father "Thomas Pell", written
+    out 18 times, and his son "Tom Pell")."""
     def weight(p: Person) -> int:
         return p.count + forms.get((None, (p.first,)), 0)
 
@@ -66,16 +66,16 @@ def introduced(person: Person, title: str, n: int, bare: int = 0) -> bool:
     A full name without that title always is. A full name with the same title is one person's introduction
     when the book writes it seldom beside the short form (bare: how often the surname is written alone) ("Dr. James Mortimer" once or twice, "Dr. Mortimer"
     a hundred times), or at least a third as often as the short form; written often but far less than the
-    short form ("Mr. John Knightley" 22 times beside "Mr. Knightley" 266), it tells two men apart.
+    short form ("Mr. John Marlow" 22 times beside "Mr. Marlow" 266), it tells two men apart.
     """
     if title not in person.titles or _her_own_name(person, title):
         return True
     # "Mr. Sherlock Holmes" written a third as often as "Mr. Holmes" or more: the short form is his; a
-    # brother's "Mr. John Knightley" is written a tenth as often as "Mr. Knightley".
+    # brother's "Mr. John Marlow" is written a tenth as often as "Mr. Marlow".
     titled_full = sum(k for (t, _), k in person.forms.items() if t == title)
     # A handful of titled full names, beside a short form five times as common, of a man the book calls by
-    # his bare surname more than by the title, are formal mentions of him ("Mr. William Sikes" 6 times,
-    # "Mr. Sikes" 78, "Sikes" 262); a brother is written out far more (22), a father is "Mr." to the book.
+    # his bare surname more than by the title, are formal mentions of him ("Mr. William Hobb" 6 times,
+    # "Mr. Hobb" 78, "Hobb" 262); a brother is written out far more (22), a father is "Mr." to the book.
     handful = 1 <= titled_full <= _HANDFUL and n >= 5 * titled_full and bare >= n
     return titled_full * 3 >= n or person.count * 10 <= n or handful
 
@@ -96,7 +96,7 @@ def fits(person: Person, gender: str | None) -> bool:
 
 def only_titled(person: Person, title: str, surname: str, forms: dict) -> bool:
     """Return whether "Title Surname" can only be this full-named person: no other title of the surname is
-    used as often (both "Mr. Bennet" and "Mrs. Bennet" in use: neither is "Elizabeth Bennet")."""
+    used as often (both "Mr. Harlow" and "Mrs. Harlow" in use: neither is "Ellen Harlow")."""
     gender = TITLES.get(title)
     if title in _MARRIED:
         # A married title goes with a surname by marriage: "Mrs. Hilbery" is the mother, not Katharine Hilbery;

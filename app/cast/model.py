@@ -9,9 +9,9 @@ METHODS = ("explicit", "anaphoric", "ranked", "turn-taking", "vocative", "guess"
 
 @dataclass(frozen=True)
 class Character:
-    #: Main name, e.g. "Elizabeth Bennet".
+    #: Main name, e.g. "Ellen Harlow".
     name: str
-    #: Other names found for the same person, e.g. ("Lizzy", "Miss Bennet").
+    #: Other names found for the same person, e.g. ("Nelly", "Miss Harlow").
     aliases: tuple[str, ...]
     #: "F", "M" or None where the text does not show it.
     gender: str | None

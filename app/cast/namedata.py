@@ -29,7 +29,7 @@ def _gender(mark: str) -> str | None:
 _TITLE_ROWS = _rows("titles.tsv")
 #: Titles before a name, with the gender they show (None: either).
 TITLES: dict[str, str | None] = {row[0]: _gender(row[1]) for row in _TITLE_ROWS}
-#: Titles said before a given name ("Lady Catherine", "Miss Lydia"); the rest go before a surname ("Colonel Fitzwilliam").
+#: Titles said before a given name ("Lady Honoria", "Miss Agatha"); the rest go before a surname ("Colonel Rowe").
 GIVEN_NAME_TITLES = frozenset(row[0] for row in _TITLE_ROWS if len(row) > 2 and "given" in row[2].split(","))
 #: Titles written with a full stop in English ("Mr." but "Miss").
 ABBREVIATED = frozenset(row[0] for row in _TITLE_ROWS if len(row) > 2 and "." in row[2].split(","))
@@ -56,7 +56,7 @@ EITHER_NAMES = frozenset(n for n, g in _GIVEN.items() if g == "?")
 NOT_NAMES = _words("not_names.txt")
 #: Words that make a run of capitalised words a place or a thing ("Baker Street", "the Admiral Benbow Inn").
 PLACE_WORDS = _words("place_words.txt")
-#: Days and months: not a name alone, a surname after a title ("Mrs. March").
+#: Days and months: not a name alone, a surname after a title ("Mrs. May").
 CALENDAR_WORDS = _words("calendar_words.txt")
 #: Prepositions of place: a capitalised word mostly after them ("in Bombay", "near Lincoln") is a place.
 LOCATIVES = frozenset("in into near across through throughout within towards toward beyond outside".split())

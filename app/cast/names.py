@@ -1,9 +1,9 @@
 """Find the people a book names, group each one's names into one character, and tell their gender.
 
 Rules, no model: a name is a capitalised word the book does not also write in lower case (so "Well" at a
-sentence's start is not a name but "Bennet" is), or any word after a title ("Mr.", "Lady", "Inspector").
-Names sharing a first name, a surname with a fitting title, or a known diminutive ("Lizzy" for
-"Elizabeth") are one person; "Mr. Bennet" and "Mrs. Bennet" stay two.
+sentence's start is not a name but "Harlow" is), or any word after a title ("Mr.", "Lady", "Inspector").
+Names sharing a first name, a surname with a fitting title, or a known diminutive ("Nelly" for
+"Ellen") are one person; "Mr. Harlow" and "Mrs. Harlow" stay two.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from app.cast.person import Person  # noqa: F401  (Person is read through this m
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
 _TOKEN = r"(?:St\.?\s+)?(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
-#: A run of capitalised words, maybe after a title: "Mr. Bennet", "Elizabeth Bennet", "Lady Catherine de Bourgh".
+#: A run of capitalised words, maybe after a title: "Mr. Harlow", "Ellen Harlow", "Lady Honoria Vane".
 MENTION = re.compile(
     rf"\b(?:(?P<title>{_TITLE_RE})\.?\s+)?(?P<name>{_TOKEN}(?:\s+(?:(?:de|van|von|du|de la|le|St\.)\s+)?{_TOKEN}){{0,3}})"
     r"(?:['\u2019]s?)?")
@@ -97,7 +97,7 @@ class Roster:
                 return hit
             if TITLES.get(title) is None and (hit := self._by_form.get((None, tokens))):
                 return hit
-            return None  # "Mrs. Bennet" is never "Jane Bennet" by her surname alone
+            return None  # "Mrs. Harlow" is never "Kate Harlow" by her surname alone
         hit = self._by_form.get((None, tokens))
         if hit:
             return hit
@@ -127,7 +127,7 @@ class Roster:
                 yield m.start(), m.end(), person
 
 
-#: Words that start sentences in front of names ("When Elizabeth"): dropped from a run's front.
+#: Words that start sentences in front of names ("When Ellen"): dropped from a run's front.
 _COMMON_STARTS = frozenset("But And When Then So If As Poor Dear Oh Ah Yes No Well Now Why What".split())
 
 
@@ -200,13 +200,13 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
             return False
         return lower[tok.lower()] <= 3 * max(1, midsentence[tok]) or tok in CALENDAR_WORDS
 
-    # "the Bateses", "the Miss Thorpes", "the Knightleys": a family, not a person.
+    # "the Pryors", "the Miss Coles", "the Marlows": a family, not a person.
     singular = {tok for (_, tokens) in forms for tok in tokens}
 
     def plural(form: tuple) -> bool:
         tok = form[1][-1]
         looks = tok.endswith("s") and (tok[:-1] in singular or (tok.endswith("es") and tok[:-2] in singular))
-        return looks and after_the[form] * 2 >= forms[form]  # "the Eltons"; "Bill Sikes" stays a person
+        return looks and after_the[form] * 2 >= forms[form]  # "the Rudds"; "Bill Hobb" stays a person
 
     kept: Counter = Counter()
     kept_votes: dict[tuple, Counter] = {}
@@ -215,7 +215,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
             continue
         if title is None:
             if not all(name_like(t) for t in tokens):
-                # "Upper Street Baker" or "Well Jane": keep the longest name-like run at its end.
+                # "Upper Street Baker" or "Well Kate": keep the longest name-like run at its end.
                 while tokens and not name_like(tokens[0]):
                     tokens = tokens[1:]
                 if not tokens or not all(name_like(t) for t in tokens):
@@ -228,7 +228,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
         kept[(title, tokens)] += n
         kept_votes.setdefault((title, tokens), Counter()).update(votes.get((title, tokens), {}))
     # A full name written once still says which first name goes with which surname ("Adela Quested").
-    # A title makes a name of the word after it, even written once ("Mr. Bennet").
+    # A title makes a name of the word after it, even written once ("Mr. Harlow").
     # A speech tag makes a name of its word, even written once ("whispered Irene").
     people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0] or f in speakers},
                     kept_votes)
@@ -263,7 +263,7 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             person.titles[form[0]] += n
         person.votes.update(votes.get(form, {}))
 
-    # Full names first ("Elizabeth Bennet", "Mr. Frank Churchill"): they say which first name goes with which surname.
+    # Full names first ("Ellen Harlow", "Mr. Frank Lyle"): they say which first name goes with which surname.
     for form, n in sorted(forms.items(), key=lambda kv: -kv[1]):
         title, tokens = form
         if len(tokens) < 2:
@@ -277,20 +277,20 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             add(same_first[0], form, n)
             continue
         if key not in full and n <= 2:
-            # "Johnny Bold", written once or twice beside "John Bold" used more, is John Bold; a "Tom Bertram"
-            # the book writes often beside "Sir Thomas Bertram" is his son, not him.
+            # "Johnny Mead", written once or twice beside "John Mead" used more, is John Mead; a "Tom Ashby"
+            # the book writes often beside "Sir Thomas Ashby" is his son, not him.
             short = next((k for k in full if len(k) == 2 and k[1] == key[1] and full[k].count >= 3 * n
                           and (k[0] in SHORT_FOR.get(key[0], ()) or key[0] in SHORT_FOR.get(k[0], ()))), None)
             if short is not None:
                 key = short
         if key in full and gender and full[key].gender not in (None, gender):
-            key = key + (gender,)  # "Mrs. John Knightley" is John Knightley's wife
+            key = key + (gender,)  # "Mrs. John Marlow" is John Marlow's wife
         if key not in full:
             full[key] = Person(first=key[0], last=key[1])
             people.append(full[key])
         add(full[key], form, n)
     join_rare_forms_of_a_given_name(full, people, forms)
-    # "Mr. Darcy", "Lady Catherine": the one full name whose first name or fitting surname it is, else a person of its own.
+    # "Mr. Strand", "Lady Honoria": the one full name whose first name or fitting surname it is, else a person of its own.
     titled: dict[tuple[str, str], Person] = {}
     for form, n in sorted(forms.items(), key=lambda kv: -kv[1]):
         title, tokens = form
@@ -308,7 +308,7 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             target = by_first[0]
         elif (len(by_last) == 1 and introduced(by_last[0], title, n, forms.get((None, (tok,)), 0))
               and only_titled(by_last[0], title, tok, forms)):
-            # A "Mr. John Knightley" written out beside "Mr. Knightley" is there to tell two men apart.
+            # A "Mr. John Marlow" written out beside "Mr. Marlow" is there to tell two men apart.
             target = by_last[0]
         if target is None:
             key = (title, tok)
@@ -326,21 +326,21 @@ def _group(forms: dict, votes: dict) -> list[Person]:
             continue
         tok = tokens[0]
         given = SHORT_FOR.get(tok, ())
-        # "Tom" is Tom Bertram before Sir Thomas: a name as written first, its long form only failing that.
+        # "Tom" is Tom Ashby before Sir Thomas: a name as written first, its long form only failing that.
         by_first = [p for p in people if p.first == tok] or [p for p in people if p.first in given]
         if by_first and by_first[0].first != tok and n > _DIMINUTIVE_ALONE * max(p.count for p in by_first):
-            # "Nancy" written hundreds of times beside an "Agnes Fleming" named a few: a person of her own,
+            # "Polly" written hundreds of times beside a "Mary Voss" named a few: a person of her own,
             # not a pet name of the rare one (a pet name is rarer than the name it shortens, or near it).
             by_first = []
         by_last = [p for p in people if p.last == tok]
-        # A first name only one full name written once has ("Frank Weston Churchill") loses to a surname
-        # in wide use ("Mr. Weston").
+        # A first name only one full name written once has ("Frank Ardley Lyle") loses to a surname
+        # in wide use ("Mr. Ardley").
         if by_first and by_last and max(p.count for p in by_first) * 5 < max(p.count for p in by_last):
             by_first = []
         if by_first:
             target = max(by_first, key=lambda p: p.count)
         elif by_last:
-            # "Darcy" alone is Mr. Darcy more often than Miss Darcy.
+            # "Strand" alone is Mr. Strand more often than Miss Strand.
             target = max(by_last, key=lambda p: (sum(n for t, n in p.titles.items() if TITLES.get(t) != "F"), p.count))
         else:
             target = Person(first=tok)

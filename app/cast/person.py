@@ -8,7 +8,7 @@ from app.cast.namedata import ABBREVIATED, EITHER_NAMES, FEMALE_NAMES, MALE_NAME
 
 
 def form_text(title: str | None, tokens: tuple[str, ...]) -> str:
-    """Return how a name form is written: "Mr. Bennet", "Miss Bennet", "Elizabeth Bennet"."""
+    """Return how a name form is written: "Mr. Harlow", "Miss Harlow", "Ellen Harlow"."""
     name = " ".join(tokens)
     if not title:
         return name
@@ -44,7 +44,7 @@ class Person:
 
     @property
     def has_given_name(self) -> bool:
-        """A known given name among this person's names ("Lucy", "Tom"): a person, not a place."""
+        """A known given name among this person's names ("Ruth", "Tom"): a person, not a place."""
         return any(tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES or tok in SHORT_FOR
                    for (_, tokens) in self.forms for tok in tokens[:1])
 

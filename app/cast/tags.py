@@ -28,13 +28,13 @@ _VERB = r"(?:" + "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(PH
     "|".join(sorted(set(SPEECH_VERBS), key=len, reverse=True)) + r")(?:\s+(?:out|in|on|up))?"
 _TITLE = "|".join(sorted(TITLES, key=len, reverse=True))
 _NAME = rf"(?:(?:{_TITLE})\.?\s+)?(?:O['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:[\s-]+(?:(?:de|van|von|du|le)\s+)?[A-Z][a-z\u00c0-\u024f]+){{0,3}}"
-#: "the surgeon", "his wife", "the still waiting Harriet", "the good-hearted Mrs. John Knightley".
+#: "the surgeon", "his wife", "the still waiting Hester", "the good-hearted Mrs. John Marlow".
 _DESC = rf"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|[Tt]hat)\s+(?:[a-z-]+\s+){{0,2}}(?:{_NAME}|[A-Za-z]+)"
 _SUBJ = rf"(?P<subj>{_NAME}|[Hh]e|[Ss]he|I|{_DESC})"
 _ADV = r"(?:\s+[a-z]+ly)?"
 #: After a quotation: ', said Holmes', ' cried his wife', ' said she'.
 AFTER_INVERTED = re.compile(rf"^[\s,;:\u2014-]*(?:[a-z]+ly\s+)?(?P<verb>{_VERB}){_ADV}\s+{_SUBJ}\b")
-#: After a quotation: ' Holmes said', ' she cried', ', his wife replied', ' Elizabeth, smiling, said'.
+#: After a quotation: ' Hale said', ' she cried', ', his wife replied', ' Ellen, smiling, said'.
 AFTER_NORMAL = re.compile(rf"^[\s,;:\u2014-]*{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,40}},)?(?:\s+(?:had|has|then|now|at last|again|only|quickly|softly))?{_ADV}\s+(?P<verb>{_VERB})\b")
 #: Before a quotation: 'Holmes said to me, ', 'She answered: '.
 BEFORE = re.compile(rf"(?:^|[.!?;]\s+|\s)(?:and\s+)?{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,60}},)?(?:\s+(?:had|has|then|now|at last|again|only))?(?:\s+[a-z]+ed\s+(?:and|to))?{_ADV}\s+(?P<verb>{_VERB})\b[^.!?\u201c\u201d\"]{{0,60}}[,:]?\s*$")
@@ -61,7 +61,7 @@ class Tag:
     #: "name", "pronoun", "narrator", "description" (resolved to a person about) or "role" (a part with no
     #: name: "the surgeon").
     kind: str
-    #: The words: "Mrs. Bennet", "she", "his wife".
+    #: The words: "Mrs. Harlow", "she", "his wife".
     words: str
     #: The gender a pronoun or description shows.
     gender: str | None = None
@@ -88,7 +88,7 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
             if not inverted or cut == 1:
                 return None
             subj = " ".join(words[:cut])
-        # "the still waiting Harriet", "the scandalised Margaret": a name after the words describing it.
+        # "the still waiting Hester", "the startled Maud": a name after the words describing it.
         words = subj.split()
         tail = next((k for k, w in enumerate(words[1:], 1) if w[0].isupper()), None)
         if tail is not None and tail > 1 and all(w[0].isupper() or w.endswith(".") for w in words[tail:]):
@@ -96,7 +96,7 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
             if MENTION.match(name) and words[tail].rstrip(".") not in TITLES and words[tail].lower() not in _RANKS:
                 return Tag("name", name, None, verb)
             if words[tail].rstrip(".") in TITLES and len(words) > tail + 1:
-                return Tag("name", name, None, verb)  # "the good-hearted Mrs. John Knightley"
+                return Tag("name", name, None, verb)  # "the good-hearted Mrs. John Marlow"
     low = subj.lower()
     if subj == "I":
         return Tag("narrator", subj, None, verb)
@@ -180,7 +180,7 @@ def tag_before(narration: str) -> Tag | None:
         if first is None:
             first = (tag, m)
         elif m.start("subj") >= first[1].end("verb"):
-            # A second clause nearer the quote says it: "Alice replied, so eagerly that the Gryphon said, “Hm!”".
+            # A second clause nearer the quote says it: "Ruth replied, so eagerly that the porter said, “Hm!”".
             first = (tag, m)
             break
     if first is None:
@@ -212,7 +212,7 @@ _SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"\u201c\u2018'])")
 _ABBREVIATION = re.compile(r"(?:\b(?:" + "|".join(sorted(ABBREVIATED | {"St", "Messrs", "Mesdames"}, key=len, reverse=True))
                            + r")|\b[A-Z])\.$")
 _SUBJECT_WORD = re.compile(rf"{_NAME}|\b[Hh]e\b|\b[Ss]he\b|\bI\b")
-#: A word right before a name that makes it no subject ("bent towards Lucy and said").
+#: A word right before a name that makes it no subject ("bent towards Ruth and said").
 #: Where a new clause starts, with a subject of its own.
 _CLAUSE_BREAK = re.compile(r"(?:,\s+(?:when|while|whereupon|till|until|and|but|then)|;)\s+")
 _OBJECT_MARK = frozenset("""to towards toward with at of from for by on upon in into about than before after behind
@@ -221,13 +221,13 @@ and or nor""".split())
 #: Capitalised words opening a sentence that are no one ("At the end of the week Marilla said").
 _LEAD_WORDS = frozenset("""At In On But And Then When After Before As If So Yet While Now Still Thus Here There With
 For By From The A An This That Of To Upon Presently Suddenly Finally Meanwhile Again Once""".split())
-#: "Emma's remark was": the possessor of a word for speech says it.
+#: "Clara's remark was": the possessor of a word for speech says it.
 _POSSESSED_SPEECH = re.compile(r"^['\u2019]s\s+(?:[a-z]+\s+){0,2}?(?:remark|reply|answer|comment|words|exclamation|"
                                r"rejoinder|retort|response|cry|question|observation)\b")
 
 
 def _sentences(text: str) -> list[str]:
-    """Split text into sentences, never after a title's full stop or an initial ("Mrs. Weston", "E. Smith")."""
+    """Split text into sentences, never after a title's full stop or an initial ("Mrs. Ardley", "E. Smith")."""
     out: list[str] = []
     start = 0
     for gap in _SENTENCE_GAP.finditer(text):
@@ -243,14 +243,14 @@ def _loose(sentence: str, known: Callable[[str], bool] | None = None) -> Tag | N
     verb = _SPEECH_WORDS.search(sentence)
     if not verb:
         return None
-    # The sentence's subject says it ("Cecil bent towards Lucy and said"; "Emma's remark was"): the first
+    # The sentence's subject says it ("Hugh bent towards Ruth and said"; "Clara's remark was"): the first
     # one named before the speech word who is no object of a preposition or verb. Failing that, the one
-    # named nearest before it ("to give Emma time only to say"), then the first after it ("was uttered by
-    # Catherine").
+    # named nearest before it ("to give Clara time only to say"), then the first after it ("was uttered by
+    # Maud").
     found = list(_SUBJECT_WORD.finditer(sentence))
     before = [m for m in found if m.end() <= verb.start()]
     after = [m for m in found if m.start() >= verb.end()]
-    # A later clause has its own subject: "I was going out, when Tobias met me and said" is Tobias's (an "I"
+    # A later clause has its own subject: "I was going out, when Walter met me and said" is Walter's (an "I"
     # opening the sentence is no speaker of a clause after "when").
     cut = max((b.end() for b in _CLAUSE_BREAK.finditer(sentence, 0, verb.start())), default=0)
     subject = []
@@ -259,7 +259,7 @@ def _loose(sentence: str, known: Callable[[str], bool] | None = None) -> Tag | N
         if previous and previous[0].strip(",;:()\u2014-").lower() in _OBJECT_MARK or m.group() in _LEAD_WORDS:
             continue
         if known is not None and m.group().lower() not in ("he", "she", "i") and not known(m.group()):
-            continue  # "Seeing that her thoughts were elsewhere, Cecil ...": a capitalised word, no one
+            continue  # "Seeing that her thoughts were elsewhere, Hugh ...": a capitalised word, no one
         if sentence[m.end():m.end() + 1] in "'\u2019" and not _POSSESSED_SPEECH.match(sentence[m.end():m.end() + 60]):
             continue
         subject = [m]

@@ -277,7 +277,7 @@ class _Walker:
                 self.flush()
                 self.rows += 1
             elif tag == "br" and self.level and not self.rows:
-                self.buf.append(_HEADING_BREAK)  # "CHAPTER I<br/>AN ILL WIND": one heading over two lines
+                self.buf.append(_HEADING_BREAK)  # "CHAPTER I<br/>A COLD HARBOUR": one heading over two lines
             elif tag in _BLOCK and self.rows:
                 self.buf.append(" ")
             elif tag in _BLOCK:

@@ -224,8 +224,8 @@ _ENTRY_PAGE = re.compile(r"[\s.]+(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
 
 
 def _named_label(label: str, entry: str) -> str:
-    """Return a bare chapter label with the name its listing entry gives ("CHAPTER I: The Start"), never
-    the entry's page number ("The Start 17"), and the label kept, since it says which chapter it is."""
+    """Return a bare chapter label with the name its listing entry gives ("CHAPTER I: The Crossing"), never
+    the entry's page number ("The Crossing 17"), and the label kept, since it says which chapter it is."""
     name = _ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(entry), count=1)).strip(" .:")
     if not name or _key(name) == _key(label):
         return label

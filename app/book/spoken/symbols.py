@@ -35,7 +35,7 @@ def abbreviations(text: str, lang: Language) -> str:
         # "St. Paul" is a saint, "Baker St." a street.
         text = re.sub(r"(?<![\w.])St\.(?=\s+[A-Z])", "Saint", text)
         text = re.sub(r"(?<=\w) St\.", " Street", text)
-        # A place and its county, British style: "Cottenham, co. Cambridge" (lower-case "co.", after a
+        # A place and its county, British style: "Ashwell, co. Hertford" (lower-case "co.", after a
         # named place and a comma; "& Co." is a company). Its stop still ends a sentence that ends there.
         text = re.sub(r"\b([A-Z][a-z]+, )co\.(?:(?=\s+[A-Z])|(\s*$))",
                       lambda m: f"{m[1]}county" + ("." if m[2] is not None else ""), text)

@@ -62,7 +62,7 @@ def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
     for i in heads:
         k, entries = _listing(paras, i + 1)
         numbered = sum(1 for e in entries if e.number is not None)
-        # A few names opening with an ordinal ("FIRST MEDAL FOR EGYPT") among many names number nothing.
+        # A few names opening with an ordinal ("FIRST LETTER FROM HOME") among many names number nothing.
         if numbered >= 2 and numbered * 3 >= len(entries) - numbered:
             return i, k, entries
         k, named = _named_listing(paras, i + 1)
@@ -93,7 +93,7 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
         parsed = [_entry(ln) for ln in lines]
         if isinstance(parsed[0], ContentsEntry) and parsed[0].number is not None and 2 <= len(lines) <= 4 and all(
                 e is None or isinstance(e, ContentsEntry) and e.label for e in parsed[1:]) and _hanging(q.lines, lines):
-            # A numbered entry whose name wraps onto lines indented under it ("... the Source of" / "Justice  3").
+            # A numbered entry whose name wraps onto lines indented under it ("... the Origin of" / "Trade  3").
             parsed[1:] = [ContentsEntry("", None, "", label=ln.strip()) for ln in lines[1:]]
         named = _entry_name(lines, entries)
         if named:
@@ -121,7 +121,7 @@ def _hanging(raw: list[str], lines: list[str]) -> bool:
 
 def _names_below(parsed: list, hanging: bool) -> list[ContentsEntry]:
     """Return a paragraph's entries with a name line under a bare number read as its name, not a label
-    ("CHAPTER III" / "POLITICAL CONDITIONS IN JAPAN   33" is one entry)."""
+    ("CHAPTER III" / "THE HARBOURS OF THE NORTH   33" is one entry)."""
     out: list[ContentsEntry] = []
     # One numbered entry to a paragraph: the lines under it are its name wrapped ("I. THE PROBLEM STATED.
     # THEORIES AS TO THE SOURCE OF" / "JUSTICE. DEFINITIONS OF JUSTICE   3"), never labels of their own.
@@ -140,7 +140,7 @@ def _names_below(parsed: list, hanging: bool) -> list[ContentsEntry]:
 def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
     """Return the end and entries of a listing that names its chapters without numbers, from paragraph k.
 
-    Each line is a chapter's name, with its page or without ("  THE CAPTURE      9", "The Empty Bowl   1");
+    Each line is a chapter's name, with its page or without ("  THE CROSSING      9", "The Lamp Room   1");
     a name too long for its line runs on below, indented or ending in the page. A line that reads as a
     sentence, or a gap wider than the listing's own, ends it.
     """
@@ -163,7 +163,7 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
                 _flush(entries, pending)
                 return (k, entries) if len(entries) >= 3 else (k, [])
             if not paged and paged_indent >= 0 and indent > paged_indent and entries:
-                entries[-1].label += f" {line}"  # "THE TAPESTRY WEAVER OF   50" / "    BEAUVAIS"
+                entries[-1].label += f" {line}"  # "THE CLOCKMAKER OF THE   50" / "    HILL TOWN"
                 continue
             if paged:
                 entries.append(ContentsEntry("", None, "", label=f"{pending} {line}" if pending else line))
@@ -304,8 +304,8 @@ def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: li
             fits = index.fits(e, pos)
             named = [n for n in fits if e.name and _names_agree(_name(cands[n]), e.name)]
             unnamed = [n for n in fits if not (e.name and _name(cands[n]))]
-            # A heading named otherwise than the entry ("Letter from Miss Mina Murray" for "Letters--Lucy
-            # and Mina") is still this chapter when it comes before the next entry's; after it, it is a
+            # A heading named otherwise than the entry ("Letter from Miss Ann Grey" for "Letters--Ruth
+            # and Ann") is still this chapter when it comes before the next entry's; after it, it is a
             # later part's chapter of the same number.
             after = following[i]
             bound = (index.fits(after, pos, 1) or [len(cands)])[0] if after else len(cands)

@@ -213,8 +213,8 @@ def numbering_restarts(titles: list[str]) -> bool:
 
 
 def join_heading_lines(lines: list[str]) -> str:
-    """Return a heading set over lines as one: its label and name set apart ("CHAPTER I: AN ILL WIND",
-    "PROLOGUE: THE BRIDE"), a title broken for the layout joined ("THE STORY OF THE THREE LITTLE PIGS")."""
+    """Return a heading set over lines as one: its label and name set apart ("CHAPTER I: A COLD HARBOUR",
+    "PROLOGUE: THE FERRY"), a title broken for the layout joined ("THE TALE OF THE MILLER AND HIS TWO SONS")."""
     lines = [ln.strip() for ln in lines if ln.strip()]
     if len(lines) < 2:
         return " ".join(lines)
@@ -225,7 +225,7 @@ def join_heading_lines(lines: list[str]) -> str:
     return f"{lines[0].rstrip(' .:')}: {rest}" if labelled else f"{lines[0]} {rest}"
 
 
-#: A title page's by-line set as a heading: "BY", "By Henry James", "BY A. CAHAN" (a name, no sentence).
+#: A title page's by-line set as a heading: "BY", "By Ann Lee", "BY J. R. HOLT" (a name, no sentence).
 _BYLINE = re.compile(r"^(?:written\s+)?by(?:\s+(?!the\b)[A-Z][\w.'\u2019-]*(?:\s+[A-Z][\w.'\u2019-]*){0,4})?(?:\s+\d{4})?[\s.,:]*$", re.I)
 
 
