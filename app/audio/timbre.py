@@ -12,9 +12,9 @@ ffmpeg has no filter that moves the formants alone, so two steps do it:
 Rubberband's "quality" pitch mode: with its default ("speed"), a voice moved up 9 semitones was
 misheard by faster-whisper (half the words of a sentence); with it, not. The length is the input's
 (to the sample, nearly always; once, on a loaded machine, 92 ms short at the end), so a chunk's
-sentence timings stay true. A tilt in dB
-(`treble`, a shelf above 3 kHz) brightens or darkens the result. The rubberband filter is in the
-ffmpeg that imageio-ffmpeg ships; has_rubberband() says whether the one given has it.
+sentence timings stay true. A tilt in dB (`treble`, a shelf above 3 kHz) brightens or darkens the
+result. The rubberband filter is in the ffmpeg that imageio-ffmpeg ships; has_rubberband() says
+whether the one given has it.
 """
 from __future__ import annotations
 
@@ -68,8 +68,6 @@ def has_rubberband(exe: str) -> bool:
     """Return whether the ffmpeg at `exe` has the rubberband filter (asked once per executable)."""
     try:
         result = proc.run([exe, "-hide_banner", "-nostdin", "-h", "filter=rubberband"], timeout=30)
-    except OSError:
-        return False
-    except subprocess.TimeoutExpired:
+    except (OSError, subprocess.TimeoutExpired):
         return False
     return result.returncode == 0 and b"pitch" in (result.stdout or b"")

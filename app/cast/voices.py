@@ -136,8 +136,8 @@ def _match(characters: list[Character], pool: list[tuple[VoiceEntry, str | None]
             pick = next((i for i, (_, g) in enumerate(free) if g is None or c.gender is None), None)
         alike = [e for e, g in given if c.gender is not None and g == c.gender]
         if pick is None and free and len(free) > len(characters) - len(entries) - 1:
-            # A voice of another gender is still free for each one left: nobody need share. The last one
-            # (of timbres, the least far from the other gender's).
+            # A voice of another gender is still free for each one left: nobody need share; take the last
+            # free one.
             pick = len(free) - 1
         if pick is None and alike:
             entry = alike[-1 - shared % len(alike)]  # the least talkative of its gender: majors stay apart

@@ -164,6 +164,25 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
+def _scored(entry: dict, score, columns: int) -> dict | None:
+    """Return `score(entry)`, or print the entry's row as not read (an error) or not fetched and return None.
+
+    One book that cannot be read is a row, not the end of the table; `columns` is the table's width.
+    """
+    blanks = " |" * (columns - 4)
+    try:
+        result = score(entry)
+    except Exception as exc:  # noqa: BLE001 - the table reports it and goes on
+        print(f"| {entry['half']} | {entry['key']} | {entry['producer']} | not read: {type(exc).__name__}: "
+              f"{str(exc)[:80]} |{blanks}")
+        result = None
+    else:
+        if result is None:
+            print(f"| {entry['half']} | {entry['key']} | {entry['producer']} | not fetched |{blanks}")
+    sys.stdout.flush()
+    return result
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("kind", choices=["pdf", "docx", "odt", "fb2", "mobi"])
@@ -177,12 +196,7 @@ def main(argv=None) -> int:
               "| max | running lines spoken | bare numbers |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for e in rows:
-            try:
-                r = score_pdf(e)
-            except Exception as exc:  # one book that cannot be read is a row, not the end of the table
-                print(f"| {e['half']} | {e['key']} | {e['producer']} | not read: {type(exc).__name__}: "
-                      f"{str(exc)[:80]} | | | | | |")
-                sys.stdout.flush()
+            if (r := _scored(e, score_pdf, 9)) is None:
                 continue
             errs = list(r["errors"].values())
             print(f"| {r['half']} | {r['key']} | {r['producer']} | {r['title']} / {r['author'] or '—'} "
@@ -195,14 +209,7 @@ def main(argv=None) -> int:
               "| word error (%) | words |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
         for e in rows:
-            try:
-                r = score_mobi(e)
-            except Exception as exc:
-                print(f"| {e['half']} | {e['key']} | {e['producer']} | not read: {type(exc).__name__}: "
-                      f"{str(exc)[:80]} | | | |")
-                continue
-            if r is None:
-                print(f"| {e['half']} | {e['key']} | {e['producer']} | not fetched | | | |")
+            if (r := _scored(e, score_mobi, 7)) is None:
                 continue
             print(f"| {r['half']} | {r['key']} | {r['producer']} | {r['title']} / {r['author'] or '—'} "
                   f"| {r['titles'][0]} of {r['titles'][1]} ({r['chapters']}) "
@@ -212,9 +219,7 @@ def main(argv=None) -> int:
         print("| half | file | producer | title / author read | its contents' titles found | word error (%) | words |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
         for e in rows:
-            r = score_fb2(e)
-            if r is None:
-                print(f"| {e['half']} | {e['key']} | {e['producer']} | not fetched | | | |")
+            if (r := _scored(e, score_fb2, 7)) is None:
                 continue
             print(f"| {r['half']} | {e['repo']}/{r['key']} | {r['producer']} | {r['title']} / {r['author'] or '—'} "
                   f"| {r['titles'][0]} of {r['titles'][1]} | {_pct(r['error'])} | {r['words']} |")
@@ -223,14 +228,7 @@ def main(argv=None) -> int:
               "deleted spoken |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
         for e in rows:
-            try:
-                r = score_office(e)
-            except Exception as exc:
-                print(f"| {e['half']} | {e['key']} | {e['producer']} | not read: {type(exc).__name__}: "
-                      f"{str(exc)[:80]} | | | |")
-                continue
-            if r is None:
-                print(f"| {e['half']} | {e['key']} | {e['producer']} | not fetched | | | |")
+            if (r := _scored(e, score_office, 7)) is None:
                 continue
             leaks = ", ".join(f"{n}/{m}" for n, m in r["leaks"].values())
             print(f"| {r['half']} | {r['key']} | {r['producer']} | {r['titles'][0]} of {r['titles'][1]} "

@@ -10,7 +10,6 @@ import functools
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-
 from typing import Any
 
 from app.audio import timbre as timbre_shift
