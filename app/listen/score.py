@@ -86,7 +86,23 @@ def _repeats(expected: list[str], heard: list[str], n: int = 3) -> bool:
     Three words: a recognizer's slip rarely repeats three words, a stuttering model does.
     """
     want = _ngrams(expected, n)
-    return any(count > want[gram] for gram, count in _ngrams(heard, n).items() if gram in want)
+    if any(count > want[gram] for gram, count in _ngrams(heard, n).items() if gram in want):
+        return True
+    # A phrase said twice in a row, heard in other words ("at sea he" heard "CE"): the phrase is
+    # not the text's, but its echo is. A recognizer does not invent an echo of two or more words.
+    said_twice = _echoes(expected)
+    return any(count > said_twice.get(gram, 0) for gram, count in _echoes(heard).items())
+
+
+def _echoes(words: list[str], longest: int = 4) -> dict[tuple[str, ...], int]:
+    """Return how often each phrase of 2 to `longest` words follows itself at once ("could see could see")."""
+    found: dict[tuple[str, ...], int] = {}
+    for n in range(2, longest + 1):
+        for i in range(len(words) - 2 * n + 1):
+            if words[i:i + n] == words[i + n:i + 2 * n]:
+                gram = tuple(words[i:i + n])
+                found[gram] = found.get(gram, 0) + 1
+    return found
 
 
 def score(text: str, heard: Transcript, *, language: str | None = None,
