@@ -30,14 +30,20 @@ def garble(state, text: str) -> tuple[str, float, str | None]:
         kind = GARBLES[(index // every) % len(GARBLES)]
     else:
         return text, 0.0, None
+    return (*shape(text, kind), kind)
+
+
+def shape(text: str, kind: str) -> tuple[str, float]:
+    """Return (what to say, seconds of silence after it) for one of GARBLES."""
+    words = text.split()
     half = len(words) // 2
     if kind == "skip half":
-        return " ".join(words[:half]), 0.0, kind
+        return " ".join(words[:half]), 0.0
     if kind == "repeat phrase":
         phrase = words[max(0, half - 3):half]
-        return " ".join(words[:half] + phrase + phrase + words[half:]), 0.0, kind
+        return " ".join(words[:half] + phrase + phrase + words[half:]), 0.0
     # Speech for the first half, then as long a silence as the second half would have taken.
-    return " ".join(words[:half]), 0.4 * (len(words) - half), kind
+    return " ".join(words[:half]), 0.4 * (len(words) - half)
 
 
 def gain(text: str, n: int) -> float:
