@@ -122,3 +122,12 @@ def test_a_kindle_book_from_another_producer_reads_its_own_contents_title_and_au
     assert r["titles"] == (chapters, chapters), r
     assert (r["title"], r["author"]) == ("Libmobi test sample", "Bartek Fabiszewski"), r
     assert r["error"] is not None and r["error"] <= 0.03, r
+
+
+def test_a_texinfo_cross_reference_is_said_as_its_title_without_number_or_page():
+    # Texinfo's PDF prints "See Chapter 5 [Arrays and matrices], page 20." where its HTML edition links
+    # "See Arrays and matrices": an audiobook has no pages, the title alone is said (one wraps a line).
+    text = _read(_excerpt("r-intro", 19, 19))
+    for title in ("Arrays and matrices", "Lists", "Data frames", "Writing your own functions"):
+        assert f"See {title}." in text, title
+    assert "], page" not in text and "[" not in text

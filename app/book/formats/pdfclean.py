@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from app.book.structure.blocks import Block
 from app.book.formats.pdflayout import Line, soft_hyphen_end
+from app.book.formats.pdfxref import spoken_xrefs
 
 #: Share of the page height at its top and bottom where running heads and feet stand.
 ZONE = 0.12
@@ -366,7 +367,8 @@ class Paragrapher:
 
     def flush(self) -> None:
         if self.cur is not None:
-            self.blocks.append(Block(self.cur.text, self.cur.level, set(), self.cur.kind))
+            text = self.cur.text if self.cur.kind == "code" else spoken_xrefs(self.cur.text)
+            self.blocks.append(Block(text, self.cur.level, set(), self.cur.kind))
             self.cur = None
 
 

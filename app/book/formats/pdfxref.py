@@ -1,0 +1,24 @@
+"""Cross-references as a printed page gives them, said as a listener can follow them.
+
+A typeset manual points to another part of itself by number, bracketed title and page: Texinfo's
+PDF prints "see Section 6.11 [Bash POSIX Mode], page 100" where its HTML edition links "see Bash
+POSIX Mode". An audiobook has no pages, and the section's number is no place the listener can go:
+the title alone is what is said ("see Bash POSIX Mode"). Only that printed shape is changed (a word
+for the part, its number, the title in brackets, ", page N"), so brackets elsewhere stay as written.
+"""
+from __future__ import annotations
+
+import re
+
+#: "Section 6.11 [Title], page 100", "Chapter 10 [Title], page 45", "Appendix A [Title], page 88",
+#: "Section B.1.2 [Title], page 9"; the title never holds a bracket, and runs at most a few lines.
+_PAGE_XREF = re.compile(
+    r"\b(?:Section|Chapter|Appendix|Subsection)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3}){0,4}\s+"
+    r"\[([^\[\]]{1,300})\],?\s+page\s+(?:\d{1,5}|[ivxlc]{1,7})\b")
+
+
+def spoken_xrefs(text: str) -> str:
+    """Return a paragraph with each "Section N [Title], page P" said as its title alone."""
+    if "page" not in text:
+        return text
+    return _PAGE_XREF.sub(lambda m: " ".join(m.group(1).split()), text)
