@@ -131,3 +131,7 @@ def test_a_texinfo_cross_reference_is_said_as_its_title_without_number_or_page()
     for title in ("Arrays and matrices", "Lists", "Data frames", "Writing your own functions"):
         assert f"See {title}." in text, title
     assert "], page" not in text and "[" not in text
+    # Another manual's section: 'See Section "What documentation exists for R?" in The R statistical
+    # system FAQ', which the HTML links without the word "Section" (the title wraps a line).
+    other = _read(_excerpt("r-intro", 8, 8))
+    assert "See \u201cWhat documentation exists for R?\u201d in The R statistical system FAQ." in other

@@ -2,9 +2,11 @@
 
 A typeset manual points to another part of itself by number, bracketed title and page: Texinfo's
 PDF prints "see Section 6.11 [Bash POSIX Mode], page 100" where its HTML edition links "see Bash
-POSIX Mode". An audiobook has no pages, and the section's number is no place the listener can go:
-the title alone is what is said ("see Bash POSIX Mode"). Only that printed shape is changed (a word
-for the part, its number, the title in brackets, ", page N"), so brackets elsewhere stay as written.
+POSIX Mode", and 'see Section "R and Emacs" in The R FAQ' (another manual) where the HTML links
+'see R and Emacs in The R FAQ'. An audiobook has no pages, and the section's number is no place the
+listener can go: the title alone is what is said ("see Bash POSIX Mode"). Only those printed shapes are changed (a word
+for the part, its number, the title in brackets, ", page N"; the part's word before a title in curly
+quotes and " in "), so brackets and quotes elsewhere stay as written.
 """
 from __future__ import annotations
 
@@ -16,9 +18,15 @@ _PAGE_XREF = re.compile(
     r"\b(?:Section|Chapter|Appendix|Subsection)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3}){0,4}\s+"
     r"\[([^\[\]]{1,300})\],?\s+page\s+(?:\d{1,5}|[ivxlc]{1,7})\b")
 
+#: 'Section "Title" in Another Manual': the part's word goes, the quoted title and the manual's name stay.
+_MANUAL_XREF = re.compile(r"\b(?:Section|Chapter|Appendix|Subsection)\s+(?=\u201c[^\u201d]{1,300}\u201d\s+in\s)")
+
 
 def spoken_xrefs(text: str) -> str:
-    """Return a paragraph with each "Section N [Title], page P" said as its title alone."""
+    """Return a paragraph with each "Section N [Title], page P" said as its title alone, and each
+    'Section "Title" in Manual' as '"Title" in Manual'."""
+    if "\u201c" in text:
+        text = _MANUAL_XREF.sub("", text)
     if "page" not in text:
         return text
     return _PAGE_XREF.sub(lambda m: " ".join(m.group(1).split()), text)
