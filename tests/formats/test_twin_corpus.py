@@ -96,6 +96,10 @@ def test_pdf_page_layouts_of_other_producers_read_as_their_html_editions():
     # A code block set small at a page's foot, opening with "*", is code, not a footnote.
     amc = _read(_excerpt("amc-manual", 16, 16), code="read")
     assert "What is the capital city of France?" in amc
+    # A listing numbered line by line in small type runs down to the page's foot: it is code read
+    # whole, not a footnote from its first line that opens with a number ("25 }}").
+    listing = _read(_excerpt("amc-manual", 23, 24), code="read")
+    assert "No documents allowed." in listing and "Sainte-Menehould" in listing
 
 
 def test_an_fb2_from_another_producer_reads_its_own_sections():

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from app.book.structure.blocks import Block
 from app.book.formats.pdflayout import Line, soft_hyphen_end
+from app.book.formats.pdflisting import listing_lines
 from app.book.formats.pdfxref import spoken_xrefs
 
 #: Share of the page height at its top and bottom where running heads and feet stand.
@@ -213,8 +214,10 @@ def strip_footnotes(pages: list[Page], style: Style) -> None:
             i -= 1
         # A monospace line opening like a note ("*{b=2} What is...?") is a code block set small at a
         # page's foot, unless a raised marker stands before it.
-        start = next((k for k in range(i, len(lines))
-                      if lines[k].marked or (not lines[k].mono and _numbered_note(lines[k]))), None)
+        # A listing numbered line by line, set small, is no note (nor is a callout beside its line).
+        listing = listing_lines(lines[i:]) if i < len(lines) else set()
+        start = next((k for k in range(i, len(lines)) if k - i not in listing
+                      and (lines[k].marked or (not lines[k].mono and _numbered_note(lines[k])))), None)
         if start is not None:
             page.lines = lines[:start]
 
