@@ -139,3 +139,15 @@ def test_a_texinfo_cross_reference_is_said_as_its_title_without_number_or_page()
     # system FAQ', which the HTML links without the word "Section" (the title wraps a line).
     other = _read(_excerpt("r-intro", 8, 8))
     assert "See \u201cWhat documentation exists for R?\u201d in The R statistical system FAQ." in other
+
+
+def test_a_definition_lists_hanging_indent_goes_on_in_one_paragraph():
+    # dblatex sets a definition list's term at the margin and its text indented below: a line that
+    # runs to the right margin mid-sentence goes on into the indented line, where an indented first
+    # line after a paragraph's last would start a new one.
+    paragraphs = [p for c in load_book(_excerpt("debian-faq", 11, 11)).chapters for p in c.paragraphs]
+    item = next(p for p in paragraphs if p.startswith("Open development:"))
+    assert "developed by individuals, small, closed groups, or commercial vendors" in item
+    assert item.endswith("in the same spirit as Linux and other free software.")
+    # The item's next paragraph, indented as a first line after a sentence's end, stays apart.
+    assert any(p.startswith("More than 1012 volunteer package maintainers") for p in paragraphs)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from app.book.structure.blocks import Block
 from app.book.formats.pdflayout import Line, soft_hyphen_end
-from app.book.formats.pdflisting import listing_lines
+from app.book.formats.pdflisting import hangs_on, listing_lines
 from app.book.formats.pdfxref import spoken_xrefs
 
 #: Share of the page height at its top and bottom where running heads and feet stand.
@@ -365,7 +365,9 @@ class Paragrapher:
         if prev.x1 < p_right - size * 2.5 and _END_SENTENCE.search(prev.text):
             return False  # a short line ending a sentence ended the paragraph (also at a column's or page's foot)
         if ln.x0 > left + size * 0.8 and (prev.x0 <= p_left + size * 0.5 or not same_flow):
-            return kind == "code"  # an indented first line starts a paragraph
+            # An indented first line starts a paragraph, unless the line before runs to the right margin
+            # mid-sentence: then the indent is a hanging one (a definition list's term and its text).
+            return kind == "code" or (kind == "text" and hangs_on(prev, ln, p_right, size))
         return True
 
     def flush(self) -> None:
