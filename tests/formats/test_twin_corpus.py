@@ -151,3 +151,13 @@ def test_a_definition_lists_hanging_indent_goes_on_in_one_paragraph():
     assert item.endswith("in the same spirit as Linux and other free software.")
     # The item's next paragraph, indented as a first line after a sentence's end, stays apart.
     assert any(p.startswith("More than 1012 volunteer package maintainers") for p in paragraphs)
+
+
+def test_a_web_address_broken_after_a_dot_is_one_address():
+    # dblatex breaks "https://www." at a line's end, "debian.org/doc/FAQ/." on the next: one address,
+    # so that it is said as one link, never "a link to www" and a second one.
+    text = _read(_excerpt("debian-faq", 71, 71))
+    for address in ("https://www.debian.org/doc/FAQ/.", "https://www.debian.org/doc/user-manuals#faq.",
+                    "https://salsa.debian.org/ddp-team/debian-faq."):
+        assert address in text, address
+    assert "formats at https://www.debian.org/doc/user-manuals#faq. Also, there are" in text

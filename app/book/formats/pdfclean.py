@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from app.book.structure.blocks import Block
 from app.book.formats.pdflayout import Line, soft_hyphen_end
 from app.book.formats.pdflisting import hangs_on, listing_lines
-from app.book.formats.pdfxref import spoken_xrefs
+from app.book.formats.pdfxref import ends_in_address, goes_on_address, spoken_xrefs
 
 #: Share of the page height at its top and bottom where running heads and feet stand.
 ZONE = 0.12
@@ -253,6 +253,9 @@ def join_lines(left: str, right: str, plain: set[str], compounds: set[str]) -> s
         if (f"{a}-{b}".casefold() in compounds or f"{a}-".casefold() in compounds) and whole not in plain:
             return left + right  # the book writes this compound with its hyphen
         return left[:-1] + right
+    if ends_in_address(left):
+        # "https://www." + "debian.org/" is one address; "https://x.org/" + "for more" is not.
+        return left + right if goes_on_address(left, right) else f"{left} {right}"
     if left.endswith(("-", "\u2010", "/")) and right[:1].isalnum():
         return left + right  # "non-" + "English", "and/" + "or"
     return f"{left} {right}"

@@ -7,6 +7,9 @@ POSIX Mode", and 'see Section "R and Emacs" in The R FAQ' (another manual) where
 listener can go: the title alone is what is said ("see Bash POSIX Mode"). Only those printed shapes are changed (a word
 for the part, its number, the title in brackets, ", page N"; the part's word before a title in curly
 quotes and " in "), so brackets and quotes elsewhere stay as written.
+
+A web address the typesetter broke after a dot ("https://tracker." at a line's end, "debian.org/pkg/x"
+on the next) is one address again, so that it is said as one link.
 """
 from __future__ import annotations
 
@@ -30,3 +33,19 @@ def spoken_xrefs(text: str) -> str:
     if "page" not in text:
         return text
     return _PAGE_XREF.sub(lambda m: " ".join(m.group(1).split()), text)
+
+
+#: A line ending in a web address broken after a dot or a slash, and a line opening with the rest of
+#: an address (a dot or slash inside: "debian.org/pkg/x", "org.", "doc/FAQ/"), not a word ("for more").
+_URL_BROKEN = re.compile(r"(?:(?:https?|ftp)://|www\.)[^\s<>\"]*[./]$", re.I)
+_URL_REST = re.compile(r"^[a-z0-9][\w-]*[./]\S*", re.I)
+
+
+def goes_on_address(left: str, right: str) -> bool:
+    """Return whether `right` opens with the rest of a web address that `left` ends with."""
+    return bool(_URL_BROKEN.search(left) and _URL_REST.match(right))
+
+
+def ends_in_address(left: str) -> bool:
+    """Return whether a line ends in a web address broken after a dot or a slash."""
+    return bool(_URL_BROKEN.search(left))
