@@ -96,6 +96,10 @@ def test_pdf_page_layouts_of_other_producers_read_as_their_html_editions():
     # A code block set small at a page's foot, opening with "*", is code, not a footnote.
     amc = _read(_excerpt("amc-manual", 16, 16), code="read")
     assert "What is the capital city of France?" in amc
+    # A listing numbered line by line in small type runs down to the page's foot: it is code read
+    # whole, not a footnote from its first line that opens with a number ("25 }}").
+    listing = _read(_excerpt("amc-manual", 23, 24), code="read")
+    assert "No documents allowed." in listing and "Sainte-Menehould" in listing
 
 
 def test_an_fb2_from_another_producer_reads_its_own_sections():
@@ -122,3 +126,38 @@ def test_a_kindle_book_from_another_producer_reads_its_own_contents_title_and_au
     assert r["titles"] == (chapters, chapters), r
     assert (r["title"], r["author"]) == ("Libmobi test sample", "Bartek Fabiszewski"), r
     assert r["error"] is not None and r["error"] <= 0.03, r
+
+
+def test_a_texinfo_cross_reference_is_said_as_its_title_without_number_or_page():
+    # Texinfo's PDF prints "See Chapter 5 [Arrays and matrices], page 20." where its HTML edition links
+    # "See Arrays and matrices": an audiobook has no pages, the title alone is said (one wraps a line).
+    text = _read(_excerpt("r-intro", 19, 19))
+    for title in ("Arrays and matrices", "Lists", "Data frames", "Writing your own functions"):
+        assert f"See {title}." in text, title
+    assert "], page" not in text and "[" not in text
+    # Another manual's section: 'See Section "What documentation exists for R?" in The R statistical
+    # system FAQ', which the HTML links without the word "Section" (the title wraps a line).
+    other = _read(_excerpt("r-intro", 8, 8))
+    assert "See \u201cWhat documentation exists for R?\u201d in The R statistical system FAQ." in other
+
+
+def test_a_definition_lists_hanging_indent_goes_on_in_one_paragraph():
+    # dblatex sets a definition list's term at the margin and its text indented below: a line that
+    # runs to the right margin mid-sentence goes on into the indented line, where an indented first
+    # line after a paragraph's last would start a new one.
+    paragraphs = [p for c in load_book(_excerpt("debian-faq", 11, 11)).chapters for p in c.paragraphs]
+    item = next(p for p in paragraphs if p.startswith("Open development:"))
+    assert "developed by individuals, small, closed groups, or commercial vendors" in item
+    assert item.endswith("in the same spirit as Linux and other free software.")
+    # The item's next paragraph, indented as a first line after a sentence's end, stays apart.
+    assert any(p.startswith("More than 1012 volunteer package maintainers") for p in paragraphs)
+
+
+def test_a_web_address_broken_after_a_dot_is_one_address():
+    # dblatex breaks "https://www." at a line's end, "debian.org/doc/FAQ/." on the next: one address,
+    # so that it is said as one link, never "a link to www" and a second one.
+    text = _read(_excerpt("debian-faq", 71, 71))
+    for address in ("https://www.debian.org/doc/FAQ/.", "https://www.debian.org/doc/user-manuals#faq.",
+                    "https://salsa.debian.org/ddp-team/debian-faq."):
+        assert address in text, address
+    assert "formats at https://www.debian.org/doc/user-manuals#faq. Also, there are" in text

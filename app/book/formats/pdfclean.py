@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 from app.book.structure.blocks import Block
 from app.book.formats.pdflayout import Line, soft_hyphen_end
+from app.book.formats.pdflisting import hangs_on, listing_lines
+from app.book.formats.pdfxref import ends_in_address, goes_on_address, spoken_xrefs
 
 #: Share of the page height at its top and bottom where running heads and feet stand.
 ZONE = 0.12
@@ -212,8 +214,10 @@ def strip_footnotes(pages: list[Page], style: Style) -> None:
             i -= 1
         # A monospace line opening like a note ("*{b=2} What is...?") is a code block set small at a
         # page's foot, unless a raised marker stands before it.
-        start = next((k for k in range(i, len(lines))
-                      if lines[k].marked or (not lines[k].mono and _numbered_note(lines[k]))), None)
+        # A listing numbered line by line, set small, is no note (nor is a callout beside its line).
+        listing = listing_lines(lines[i:]) if i < len(lines) else set()
+        start = next((k for k in range(i, len(lines)) if k - i not in listing
+                      and (lines[k].marked or (not lines[k].mono and _numbered_note(lines[k])))), None)
         if start is not None:
             page.lines = lines[:start]
 
@@ -249,6 +253,9 @@ def join_lines(left: str, right: str, plain: set[str], compounds: set[str]) -> s
         if (f"{a}-{b}".casefold() in compounds or f"{a}-".casefold() in compounds) and whole not in plain:
             return left + right  # the book writes this compound with its hyphen
         return left[:-1] + right
+    if ends_in_address(left):
+        # "https://www." + "debian.org/" is one address; "https://x.org/" + "for more" is not.
+        return left + right if goes_on_address(left, right) else f"{left} {right}"
     if left.endswith(("-", "\u2010", "/")) and right[:1].isalnum():
         return left + right  # "non-" + "English", "and/" + "or"
     return f"{left} {right}"
@@ -361,12 +368,15 @@ class Paragrapher:
         if prev.x1 < p_right - size * 2.5 and _END_SENTENCE.search(prev.text):
             return False  # a short line ending a sentence ended the paragraph (also at a column's or page's foot)
         if ln.x0 > left + size * 0.8 and (prev.x0 <= p_left + size * 0.5 or not same_flow):
-            return kind == "code"  # an indented first line starts a paragraph
+            # An indented first line starts a paragraph, unless the line before runs to the right margin
+            # mid-sentence: then the indent is a hanging one (a definition list's term and its text).
+            return kind == "code" or (kind == "text" and hangs_on(prev, ln, p_right, size))
         return True
 
     def flush(self) -> None:
         if self.cur is not None:
-            self.blocks.append(Block(self.cur.text, self.cur.level, set(), self.cur.kind))
+            text = self.cur.text if self.cur.kind == "code" else spoken_xrefs(self.cur.text)
+            self.blocks.append(Block(text, self.cur.level, set(), self.cur.kind))
             self.cur = None
 
 
