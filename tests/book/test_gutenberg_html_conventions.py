@@ -130,3 +130,12 @@ def test_a_volumes_own_contents_heading_is_matter(tmp_path):
     listing = "<h2>CONTENTS OF VOLUME II.</h2>" + "".join(f"<p>Day {n} in Convention</p>" for n in range(1, 30))
     book = _book(tmp_path, listing + "".join(f"<h2>Day {n} in Convention</h2>" + _PROSE for n in range(1, 4)))
     assert [c.title for c in book.chapters] == [f"Day {n} in Convention" for n in range(1, 4)]
+
+
+def test_one_volumes_list_of_illustrations_is_matter(tmp_path):
+    # "LIST OF ILLUSTRATIONS. VOL. I." in a book of two volumes: the list of the volume's pictures, as
+    # "LIST OF ILLUSTRATIONS" is, never a chapter read aloud.
+    body = ("<h2>PREFACE.</h2>" + _PROSE + "<h2>LIST OF ILLUSTRATIONS. VOL. I.</h2><p>Portrait of the author</p>"
+            "<p>The old house at the ford</p>" + "".join(f"<h2>CHAPTER {r}.</h2>{_PROSE}" for r in ("I", "II")))
+    book = _book(tmp_path, body)
+    assert [c.title for c in book.chapters] == ["PREFACE.", "CHAPTER I.", "CHAPTER II."]

@@ -160,3 +160,18 @@ def test_contents_with_a_synopsis_under_each_chapter_is_one_listing(tmp_path):
     body += f"\n\n\n\n\nCONCLUDING REMARKS.\n\n\n{_words(80, 'v')}"
     book = _book(tmp_path, f"TRAVELS\n\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III", "Concluding Remarks"]
+
+
+def test_contents_with_spaced_dot_leaders_and_a_page_column_over_the_first_entry(tmp_path):
+    # "PAGE" in the first entry's paragraph, and pages set off by spaced dots ("LOUISBOURG . . . . 191"),
+    # a name wrapped onto an indented line: one listing, whose names the body's bare "CHAPTER I" takes.
+    names = ["THE FIRST DISCOVERERS ON THE NORTHERN COAST TO THE END OF\n            THE CENTURY", "THE HARBOUR TOWNS",
+             "THE LONG PEACE"]
+    numerals = ["I", "II", "III"]
+    contents = "CONTENTS\n\n                                                                 PAGE\n" + "\n\n".join(
+        f"CHAP. {r + '.':<7}{n}  . . . . . . . .  {40 * k + 1:>4}" for k, (r, n) in enumerate(zip(numerals, names)))
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{_words(80, 'w')}" for r in numerals)
+    book = _book(tmp_path, f"A HISTORY\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The First Discoverers on the Northern Coast to the End of the Century",
+        "Chapter II: The Harbour Towns", "Chapter III: The Long Peace"]

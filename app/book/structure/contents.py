@@ -22,10 +22,10 @@ _CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
 _ENTRY = re.compile(
     rf"^(?:(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?)?(?P<num>{NUMBER})\b[.:]?"
     r"(?:(?:\s+|\s*[-\u2013\u2014]+\s*)(?P<name>.*?))?\s*$", re.I)
-#: A page number at a contents line's end, set off by dot leaders or a column of spaces.
-_PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,})(?:page\s+)?\d{1,4}\s*$", re.I)
+#: A page number at a contents line's end, set off by dot leaders (close or spaced) or a column of spaces.
+_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:page\s+)?\d{1,4}\s*$", re.I)
 #: A page number, Arabic or a preface's Roman ("Foreword    ix"), set off at a line's end.
-_NAMED_PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,})(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
+_NAMED_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
 #: A section number opening a contents line ("1. ", "3.1. "): the listing numbers its entries.
 _SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s")
 #: Where an entry starts inside a line of several: "CHAPTER XIII", "Chap. 4".
@@ -88,6 +88,9 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
     told: ContentsEntry | None = None
     while k < len(paras):
         q = paras[k]
+        if len(q.lines) > 1 and _COLUMNS.match(clean_line(q.lines[0])):
+            # "PAGE" over the first entry, in its paragraph: a column heading, not the entry.
+            q = Para(q.first + 1, q.lines[1:], q.gap)
         lines = [part for ln in q.lines for part in _split_entries(clean_line(_PAGE.sub("", ln)))]
         if _AFTER_CONTENTS.match(lines[0]):
             break
