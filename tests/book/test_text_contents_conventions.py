@@ -114,3 +114,64 @@ def test_run_on_contents_paragraph_is_no_wrapped_entry(tmp_path):
     body = "\n\n\n\n".join(f"CHAPTER {r}. {n}.\n\n\n{_words(60, 'w')}" for r, n in zip(numerals, names))
     book = _book(tmp_path, f"A NOVEL\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert len(book.chapters) == 7 and book.chapters[6].title.endswith("The Engagement"), [c.title for c in book.chapters]
+
+
+def test_listing_ends_where_its_first_entry_stands_again(tmp_path):
+    # The body's first heading one blank line under the listing ("PROLOGUE" / "THE WAGER"): a listing
+    # names each piece once, so the first entry again is the book beginning, not more of the listing.
+    contents = ("CONTENTS\n\n           _PROLOGUE_\n                             Page\nTHE WAGER                       1\n"
+                "            _PART I_\nTHE LONG WINTER                27\n            _PART II_\nTHE THAW                      185")
+    body = (f"PROLOGUE\nTHE WAGER\n\n\n{_words(80, 'w')}\n\n\n\n\nPART I\n_THE LONG WINTER_\n\n\n{_words(80, 'v')}"
+            f"\n\n\n\n\nPART II\n_THE THAW_\n\n\n{_words(80, 'u')}")
+    book = _book(tmp_path, f"A ROMANCE\n\n\n\n{contents}\n\n{body}")
+    assert [c.title for c in book.chapters] == ["Prologue: The Wager", "Part I: The Long Winter", "Part II: The Thaw"]
+
+
+def test_a_lone_volume_line_on_the_title_page_is_no_part(tmp_path):
+    # One volume of three: "IN THREE VOLUMES." / "VOL. II." / the imprint, then "CHAPTER I" on. The lone
+    # volume line above every chapter is the title page's, never a part heading over the imprint.
+    front = "THE TWO RIVERS.\n\n\n\nIN THREE VOLUMES.\n\n\nVOL. II.\n\n\n\n\nLONDON: A. PRINTER & CO.\n\n1894."
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\nTHE {n}\n\n\n{_words(80, 'w')}"
+                           for r, n in zip(["I", "II", "III"], ["FORD", "BRIDGE", "WEIR"]))
+    book = _book(tmp_path, f"{front}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == ["Chapter I: The Ford", "Chapter II: The Bridge", "Chapter III: The Weir"]
+
+
+def test_a_title_in_capitals_wrapped_under_its_label_is_the_chapters_name(tmp_path):
+    # "CHAPTER II" / "HOW THE MILLER'S SON CAME TO" / "BE LORD OF THE MANOR": too long for one title
+    # line (over twelve words), still a title in capitals, not the chapter's first paragraph.
+    names = ["THE FORD", "HOW THE MILLER'S SON CAME TO\nBE LORD OF THE MANOR AT LAST", "THE WEIR"]
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n\n{_words(80, 'w')}" for r, n in zip(["I", "II", "III"], names))
+    book = _book(tmp_path, f"A TALE\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The Ford", "Chapter II: How the Miller's Son Came to Be Lord of the Manor at Last",
+        "Chapter III: The Weir"]
+
+
+def test_contents_with_a_synopsis_under_each_chapter_is_one_listing(tmp_path):
+    # Older travels list "CHAPTER I." over a synopsis run on to its page ("Leave the port--A storm--The
+    # harbour    1"), and end with named pieces ("Concluding Remarks   355"): all of it is the
+    # listing, so none of its lines becomes a chapter, and the body's headings are matched to it.
+    synopsis = "Leave the port--A storm at sea--The harbour--Our\nhosts--Markets and bazaars--The road inland"
+    contents = "CONTENTS.\n\n\n\n" + "\n\n".join(f"CHAPTER {r}.\n\n{synopsis}   {9 * k + 1}"
+                                                  for k, r in enumerate(["I", "II", "III"]))
+    contents += "\n\nConcluding Remarks   355"
+    body = "\n\n\n\n\n".join(f"CHAPTER {r}.\n\n\n{_words(80, 'w')}" for r in ["I", "II", "III"])
+    body += f"\n\n\n\n\nCONCLUDING REMARKS.\n\n\n{_words(80, 'v')}"
+    book = _book(tmp_path, f"TRAVELS\n\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III", "Concluding Remarks"]
+
+
+def test_contents_with_spaced_dot_leaders_and_a_page_column_over_the_first_entry(tmp_path):
+    # "PAGE" in the first entry's paragraph, and pages set off by spaced dots ("LOUISBOURG . . . . 191"),
+    # a name wrapped onto an indented line: one listing, whose names the body's bare "CHAPTER I" takes.
+    names = ["THE FIRST DISCOVERERS ON THE NORTHERN COAST TO THE END OF\n            THE CENTURY", "THE HARBOUR TOWNS",
+             "THE LONG PEACE"]
+    numerals = ["I", "II", "III"]
+    contents = "CONTENTS\n\n                                                                 PAGE\n" + "\n\n".join(
+        f"CHAP. {r + '.':<7}{n}  . . . . . . . .  {40 * k + 1:>4}" for k, (r, n) in enumerate(zip(numerals, names)))
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{_words(80, 'w')}" for r in numerals)
+    book = _book(tmp_path, f"A HISTORY\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The First Discoverers on the Northern Coast to the End of the Century",
+        "Chapter II: The Harbour Towns", "Chapter III: The Long Peace"]

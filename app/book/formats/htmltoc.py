@@ -152,6 +152,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
     targets: list[int] = []
     labels: list[str] = []
     raised: set[int] = set()
+    raised_at: list[int] = []  # which entries (by order) have headings above the one they name
     for text, target in entries:
         if target is None:
             labels.append(_key(text))
@@ -161,17 +162,24 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
         # The anchor may stand above a part's title page ("BOOK I." "MISS BROOKE." then "CHAPTER I."):
         # the heading the entry names starts the chapter, the headings above it title the part.
-        named = next((k for k in window if text and _key(blocks[k].text) == _key(text)), None)
+        # The entry names it with or without its number and page ("I. TOM GOES TO SCHOOL 1" for the heading
+        # "TOM GOES TO SCHOOL.").
+        keys = {_key(text), _key(_ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(text), count=1)))} - {""}
+        named = next((k for k in window if text and _key(blocks[k].text) in keys), None)
         head = named if named is not None else (window[0] if window and window[0] < pos + 4 else None)
-        if named is not None:
+        if named is not None and any(k < named for k in window):
             raised.update(k for k in window if k < named)
+            raised_at.append(len(targets) - 1)
         if head is not None:
             head = _label_above(blocks, head)
         starts.setdefault(head if head is not None else pos, text)
     if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, targets, starts):
         return None
-    for k in raised:
-        starts.setdefault(k, blocks[k].text)
+    if raised_at != [0]:
+        # Headings above a named one title a part where parts recur; above the first chapter alone they
+        # are the book's own title over its text ("THE MILL ON THE RIVER." / "Chapter I." / its name).
+        for k in raised:
+            starts.setdefault(k, blocks[k].text)
     first = min(starts)
     headings: dict[str, list[int]] = {}
     for k in range(first, len(blocks)):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from app.book.model import Chapter, ReadOptions
 from app.book.narration.cleanup import CODE_MENTION, is_apparatus_title, is_boilerplate, is_matter_title, strip_inline
 from app.book.normalize import clean_paragraphs, clean_text
-from app.book.structure.lines import is_named_heading, leading_number, numbering_restarts
+from app.book.structure.lines import KEYWORD, is_named_heading, leading_number, numbering_restarts
 
 #: Headings deeper than this never start a chapter (h4+ are sections).
 MAX_CHAPTER_LEVEL = 3
@@ -215,7 +215,14 @@ def _fold_title_pages(
     restarts = numbering_restarts([t or "" for t, bs in groups if body_words(bs)])
     # Titles still to come, counted, so "comes back later" is one look-up (books with thousands of headings).
     later = Counter((t or "").casefold() for t, _ in groups)
+    # A heading alone before the first text, and nowhere else, is the book's title set over its text
+    # ("THE MILL ON THE RIVER." over "Chapter I."): a part's title page recurs at every part.
+    bare = [n for n, (_, bs) in enumerate(groups) if not body_words(bs) and n + 1 < len(groups)]
+    first_text = next(n for n, (_, bs) in enumerate(groups) if body_words(bs))
+    half_title = bare[0] if len(bare) == 1 and bare[0] == first_text - 1 else None
     for n, (title, blocks) in enumerate(groups):
+        if n == half_title and not KEYWORD.match(clean_text(title or "")):
+            continue
         key = (title or "").casefold()
         later[key] -= 1
         if key and later[key] > 0 and sum(1 for b in blocks if not b.level) <= 1:

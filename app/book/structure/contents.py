@@ -22,10 +22,10 @@ _CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
 _ENTRY = re.compile(
     rf"^(?:(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?)?(?P<num>{NUMBER})\b[.:]?"
     r"(?:(?:\s+|\s*[-\u2013\u2014]+\s*)(?P<name>.*?))?\s*$", re.I)
-#: A page number at a contents line's end, set off by dot leaders or a column of spaces.
-_PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,})(?:page\s+)?\d{1,4}\s*$", re.I)
+#: A page number at a contents line's end, set off by dot leaders (close or spaced) or a column of spaces.
+_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:page\s+)?\d{1,4}\s*$", re.I)
 #: A page number, Arabic or a preface's Roman ("Foreword    ix"), set off at a line's end.
-_NAMED_PAGE = re.compile(r"(?:\s*\.{2,}\s*|\s{2,})(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
+_NAMED_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
 #: A section number opening a contents line ("1. ", "3.1. "): the listing numbers its entries.
 _SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s")
 #: Where an entry starts inside a line of several: "CHAPTER XIII", "Chap. 4".
@@ -85,8 +85,12 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
     """Return the index after a listing's last paragraph and its entries, reading from paragraph k."""
     entries: list[ContentsEntry] = []
     widest = 0
+    told: ContentsEntry | None = None
     while k < len(paras):
         q = paras[k]
+        if len(q.lines) > 1 and _COLUMNS.match(clean_line(q.lines[0])):
+            # "PAGE" over the first entry, in its paragraph: a column heading, not the entry.
+            q = Para(q.first + 1, q.lines[1:], q.gap)
         lines = [part for ln in q.lines for part in _split_entries(clean_line(_PAGE.sub("", ln)))]
         if _AFTER_CONTENTS.match(lines[0]):
             break
@@ -95,20 +99,51 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
                 e is None or isinstance(e, ContentsEntry) and e.label for e in parsed[1:]) and _hanging(q.lines, lines):
             # A numbered entry whose name wraps onto lines indented under it ("... the Origin of" / "Trade  3").
             parsed[1:] = [ContentsEntry("", None, "", label=ln.strip()) for ln in lines[1:]]
-        named = _entry_name(lines, entries)
+        # (A "PAGE" column heading set under the name is no part of it.)
+        named = "" if told is not None and entries[-1] is told else _entry_name(
+            [ln for ln in lines if not _COLUMNS.match(ln)] or lines, entries)
         if named:
             entries[-1].name = named  # "CHAPTER I" / "Jonathan Harker's Journal   1": the entry's name below it
             k += 1
             continue
         if not all(parsed):
+            if _synopsis(q, entries) and not (q.gap >= 3 and q.gap > widest):
+                widest = max(widest, q.gap)
+                k += 1  # what the chapter tells, run on as prose up to its page: the listing goes on
+                told = entries[-1]  # the line after a synopsis is the next entry, never this one's name
+                if len(q.lines) == 1 and (name := title_line(Para(0, [_PAGE.sub("", q.lines[0].replace("_", ""))], 0))):
+                    entries.append(ContentsEntry("", None, "", label=name))  # "Concluding Remarks   355"
+                continue
             break
         if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
             break  # set off wider than anything inside the listing: the book itself begins
+        if entries and _repeats_first(entries, parsed[0]):
+            break  # the first entry again, however close it stands: the body's first heading
         if entries:
             widest = max(widest, q.gap)
         entries.extend(_names_below(parsed, _hanging(q.lines, lines)))
         k += 1
     return k, entries
+
+
+def _synopsis(q: Para, entries: list[ContentsEntry]) -> bool:
+    """Return whether a paragraph is a numbered entry's synopsis: prose under "CHAPTER IV." ending in
+    the page ("Arrival at the port--A storm--The harbour    23"), as older histories and travels list."""
+    numbered = [e for e in entries if e.number is not None]
+    return len(numbered) >= 1 and any(e is numbered[-1] for e in entries[-2:]) and bool(_PAGE.search(q.lines[-1].replace("_", ""))) and \
+        not any(_ENTRY_WORD.match(clean_line(ln)) for ln in q.lines)
+
+
+def _repeats_first(entries: list[ContentsEntry], e: ContentsEntry | bool | None) -> bool:
+    """Return whether a paragraph opens with the listing's first entry again ("PROLOGUE" listed, then
+    "PROLOGUE" over the text one blank line below): a listing names each piece once."""
+    first = entries[0]
+    if not isinstance(e, ContentsEntry) or e.part != first.part:
+        return False
+    if first.label:
+        return bool(e.label) and _key(e.label) == _key(first.label)
+    # A bare "CHAPTER I" may open each volume's part of a listing; with its name it is the same entry.
+    return e.number == first.number and e.word == first.word and bool(first.name) and _key(e.name) == _key(first.name)
 
 
 def _hanging(raw: list[str], lines: list[str]) -> bool:
@@ -150,6 +185,8 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
         q = paras[k]
         if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
             break  # set off wider than anything inside the listing: the book itself begins
+        if len(entries) >= 3 and _key(clean_line(_NAMED_PAGE.sub("", q.lines[0]))) == _key(entries[0].label):
+            break  # the first name again, however close it stands: the body's first heading
         pending: str | None = None  # a name without its page yet: the page ends the line below
         paged_indent = -1  # the indent of the last entry that ended in its page
         for ln in q.lines:

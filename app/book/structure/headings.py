@@ -77,7 +77,8 @@ def _candidates(paras: list[Para], lo: int) -> list[Heading]:
             if not title_line(Para(0, [second.rstrip("?!") if asked else second], 0)):
                 continue  # a heading word opening a two-line sentence
             heading.subtitle = title_line(Para(0, [second.rstrip("?!") if asked else second], 0)) + asked
-        elif i + 1 < len(paras) and (sub := title_line(paras[i + 1])) and not is_contents_label(sub):
+        elif i + 1 < len(paras) and (sub := title_line(paras[i + 1]) or _capitals_title(paras[i + 1])) \
+                and not is_contents_label(sub):
             # (A chapter's own "Table of Contents" under its heading is a listing's label, no subtitle.)
             heading.subtitle, heading.sub_para = sub, i + 1
         found.append(heading)
@@ -101,6 +102,14 @@ def _wrapped_title(lines: list[str]) -> str:
     return text.rstrip(" .") if capitalised >= 0.8 else ""
 
 
+def _capitals_title(para: Para) -> str:
+    """Return a title in capitals wrapped over two or three lines below its label ("HOW THE MILLER'S SON CAME TO
+    BE LORD OF THE MANOR"): too long for one title line, still no sentence."""
+    if not 2 <= len(para.lines) <= 3 or not clean_line(para.text).isupper():
+        return ""
+    return _wrapped_title(para.lines)
+
+
 _SMALL = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
 
 
@@ -116,11 +125,20 @@ def _by_layout(cands: list[Heading]) -> list[Heading]:
         words[c.word] = words.get(c.word, 0) + 1
     chapter_words = {w for w, n in words.items() if n >= 2}
     chosen = [c for c in keyword if c.word in chapter_words or (c.kind == "part" and chapter_words)]
+    chosen = [c for c in chosen if not _title_page_volume(c, chosen, words)]
     if not any(c.kind == "chapter" for c in chosen):
         chosen += _numeral_chain([c for c in cands if c.kind == "numeral"])
     if chosen:
         chosen += [c for c in cands if c.kind == "named"]
     return sorted(chosen, key=lambda c: c.para)
+
+
+def _title_page_volume(c: Heading, chosen: list[Heading], words: dict[str, int]) -> bool:
+    """Return whether a part heading is the title page's volume line ("IN THREE VOLUMES." / "VOL. II."):
+    the only heading of its word, above every chapter, in a text that is one volume of several."""
+    if c.kind != "part" or words.get(c.word) != 1 or c.word not in ("volume", "vol"):
+        return False
+    return all(o.para > c.para for o in chosen if o.kind == "chapter")
 
 
 def _numeral_chain(nums: list[Heading]) -> list[Heading]:
