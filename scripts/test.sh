@@ -16,7 +16,8 @@ AUDIOBOOK_SKIP_REPORT="$(mktemp)"
 export AUDIOBOOK_SKIP_REPORT
 trap 'rm -f "$AUDIOBOOK_SKIP_REPORT"' EXIT
 status=0
-.venv/bin/python -m pytest -m "not conformance" "$@" || status=$?
+# The slowest tests are printed with the fast tier, so the suite's time is seen where it is spent.
+.venv/bin/python -m pytest -m "not conformance" --durations=30 "$@" || status=$?
 if [ -f tests/conformance/env.sh ]; then
     # tests/cast holds one conformance test beside its fixtures (a cast book through the real app).
     .venv/bin/python -m pytest -m conformance tests/conformance tests/cast "$@" || status=$?
