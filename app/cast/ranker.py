@@ -24,6 +24,7 @@ FEATURES = (
     "own_explicit", "own_anaphoric", "prev1", "prev2", "next1", "next2", "prev_addressed", "addressed_here",
     "named_here", "beat", "local", "recency", "in_history", "gender_match", "gender_mismatch", "narrator",
     "mentions", "share", "continues_prev", "personal", "role", "first_turn", "prev1_is_prev2",
+    "addressed_next", "named_prev", "anchor_even", "anchor_odd", "party",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 #: Candidates per turn, at most (the nearest sources first).
@@ -90,6 +91,8 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
         add(said(k))
     for person in (conv[p - 1].addressed if p else []):
         add(person)
+    for person in (conv[p + 1].addressed if p + 1 < len(conv) else []):
+        add(person)
     add(turn.beat)
     for person in reversed(turn.local):
         add(person)
@@ -99,6 +102,13 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
         add(narrator)
     rule = turn.said
     history = turn.history
+    # The speakers a tag of their own settles near this turn, by distance: alternation keeps the parity.
+    anchors: dict[int, set[int]] = {}
+    for k in range(max(0, p - 4), min(len(conv), p + 5)):
+        s = conv[k].said
+        if k != p and s is not None and s.person is not None and s.method in ("explicit", "anaphoric"):
+            anchors.setdefault(abs(k - p) % 2, set()).add(id(s.person))
+    party = {id(said(k)) for k in range(p - 3, p + 4) if k != p and said(k) is not None}
     rows = []
     for person in people:
         row = [0.0] * len(FEATURES)
@@ -145,6 +155,17 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
             put("first_turn")
         if said(p - 1) is not None and said(p - 1) is said(p - 2):
             put("prev1_is_prev2")
+        # A reply speaks to the one who spoke before ("Yes, Mrs. Hale, ..." answers Mrs. Hale).
+        if p + 1 < len(conv) and person in conv[p + 1].addressed:
+            put("addressed_next")
+        if p and person in conv[p - 1].named and person not in conv[p - 1].addressed:
+            put("named_prev")
+        if id(person) in anchors.get(0, ()):
+            put("anchor_even")
+        if id(person) in anchors.get(1, ()):
+            put("anchor_odd")
+        if id(person) in party:
+            put("party")
         rows.append(row)
     return Candidates(turn, people, rows)
 
