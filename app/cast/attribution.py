@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from app.cast.dialogue import RawQuote
+from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
 from app.cast.ranker import Ranker, rank_turns
 from app.cast.turns import Said, Turn, fill_turns
@@ -139,6 +140,11 @@ class Attributor:
             return Said(NARRATOR, "explicit", 0.9) if self.first_person else None
         if tag.kind == "name":
             person = self._resolve_name(tag.words)
+            if person is None and tag.article and tag.words.split()[-1] not in NOT_NAMES:
+                # "said the Owl" when the book also writes "an owl": no name the roster keeps, yet a tag's
+                # subject speaks; it is a part of its own, as "the surgeon" is. A nationality ("the Dane") is
+                # rather a named person's epithet: left to the turns.
+                return Said(self._role(Tag("role", "the " + tag.words, None, tag.verb)), "explicit", 0.8)
             if person is None:
                 return None
             self._speakers.add(id(person))
