@@ -274,6 +274,12 @@ class Attributor:
                 tag = lead_in
             between = found_after
             said = self._from_tag(tag, local) if tag is not None else None
+            if said is None and tag is found_after and tag is not None and before.strip():
+                # The tag after names no one ("Nothing answered."): the one before still says who spoke
+                # ("I said, “Who is there?” Nothing answered.").
+                earlier = tag_before(before)
+                if earlier is not None:
+                    tag, said = earlier, self._from_tag(earlier, local)
             if tag is not None and tag.gender and turn.gender is None:
                 turn.gender = tag.gender
             delivery = (tag.verb, tag.manner) if tag is not None else ("", "")
