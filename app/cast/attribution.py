@@ -16,7 +16,7 @@ from app.cast.dialogue import RawQuote
 from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
 from app.cast.ranker import Ranker, rank_turns
-from app.cast.turns import Said, Turn, fill_turns
+from app.cast.turns import Said, Turn, address_gender, fill_turns
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
@@ -257,6 +257,7 @@ class Attributor:
                 turn.named.append(person)
                 if self._vocative(q.text, start, end):
                     turn.addressed.append(person)
+            turn.address_gender = turn.address_gender or address_gender(q.text)
         between: Tag | None = None  # the tag right after the previous quote, when it found one
         for n, q in enumerate(quotes):
             before, after = pieces[n], pieces[n + 1]

@@ -25,6 +25,7 @@ FEATURES = (
     "named_here", "beat", "local", "recency", "in_history", "gender_match", "gender_mismatch", "narrator",
     "mentions", "share", "continues_prev", "personal", "role", "first_turn", "prev1_is_prev2",
     "addressed_next", "named_prev", "anchor_even", "anchor_odd", "party",
+    "prev_address_match", "prev_address_mismatch", "next_address_match", "next_address_mismatch",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 #: Candidates per turn, at most (the nearest sources first).
@@ -166,6 +167,11 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
             put("anchor_odd")
         if id(person) in party:
             put("party")
+        # "Yes, sir." before or after: the one spoken to is a man, and most often speaks next or spoke last.
+        for name, k in (("prev_address", p - 1), ("next_address", p + 1)):
+            shown = conv[k].address_gender if 0 <= k < len(conv) else None
+            if shown and person.gender:
+                put(name + ("_match" if person.gender == shown else "_mismatch"))
         rows.append(row)
     return Candidates(turn, people, rows)
 
