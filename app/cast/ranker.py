@@ -178,7 +178,9 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
 
 def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | None, log: list | None,
                narrator: Person) -> None:
-    """Score every turn's candidates on the rules' fill, then set each turn's speaker to the best."""
+    """Score every turn's candidates, then set each turn's speaker to the best, in book order: a turn's
+    features see the ranker's choice for the turns before it and the rules' fill after it (the log, for
+    training, is on the rules' fill alone)."""
     mentions: dict[int, int] = {id(p): p.count for p in attributor.roster.people}
     lines: dict[int, int] = {}
     for turn in attributor.turns:
@@ -186,23 +188,27 @@ def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | Non
             lines[id(turn.said.person)] = lines.get(id(turn.said.person), 0) + 1
     most = max(lines.values(), default=1)
     share = {k: v / most for k, v in lines.items()}
-    found = []
+
+    def turn_candidates(conv: list[Turn], p: int) -> Candidates:
+        own = [attributor.results[i] for i in conv[p].quotes]
+        return candidates(conv, p, own, narrator, attributor.first_person, mentions, share, attributor._personal)
+
+    if ranker is None:
+        if log is not None:
+            log.extend(turn_candidates(conv, p) for conv in conversations for p in range(len(conv)))
+        return
+    # In book order, each turn sees the ranker's choice for the turns before it (the rules' for those after).
     for conv in conversations:
         for p in range(len(conv)):
-            own = [attributor.results[i] for i in conv[p].quotes]
-            found.append(candidates(conv, p, own, narrator, attributor.first_person, mentions, share,
-                                    attributor._personal))
-    if log is not None:
-        log.extend(found)
-    if ranker is None:
-        return
-    for c in found:
-        if not c.people:
-            continue
-        best, probability = ranker.choose(c.rows)
-        rule = c.turn.said
-        if rule is not None and rule.person is c.people[best]:
-            continue
-        # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its
-        # confidence stays under the bar the optional language model is asked above (0.8).
-        c.turn.said = Said(c.people[best], "ranked", round(min(0.7, probability * 0.7), 2))
+            c = turn_candidates(conv, p)
+            if log is not None:
+                log.append(c)
+            if not c.people:
+                continue
+            best, probability = ranker.choose(c.rows)
+            rule = c.turn.said
+            if rule is not None and rule.person is c.people[best]:
+                continue
+            # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its
+            # confidence stays under the bar the optional language model is asked above (0.8).
+            c.turn.said = Said(c.people[best], "ranked", round(min(0.7, probability * 0.7), 2))

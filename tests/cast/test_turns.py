@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app.cast.person import Person
 from app.cast.ranker import FEATURES, candidates
-from app.cast.turns import Said, Turn
+from app.cast.turns import Said, Turn, address_gender
 
 _NARRATOR = Person(first="I")
 ODA, BRAM = Person(first="Oda", last="Venn"), Person(first="Bram", last="Holt")
@@ -47,3 +47,23 @@ def test_the_two_taking_turns_are_the_party():
     c = _candidates(conv, 3)
     assert _row(c, ODA)["party"] == 1.0 and _row(c, BRAM)["party"] == 1.0
     assert _row(c, outsider)["party"] == 0.0
+
+
+def test_a_form_of_address_shows_the_gender_of_whom_a_quote_speaks_to():
+    assert address_gender("Indeed, sir, I do.") == "M"
+    assert address_gender("Come here, mamma!") == "F"
+    assert address_gender("My mother is ill.") is None  # spoken of, not to
+    assert address_gender("It was Sir Tobias.") is None
+    assert address_gender("Yes, sir; no, madam.") is None  # both: no one gender
+
+
+def test_the_next_turn_saying_sir_marks_a_man_as_this_turns_speaker():
+    she, he = Person(first="Ines", last="Marr"), Person(first="Colm", last="Dray")
+    she.votes["F"] += 5
+    he.votes["M"] += 5
+    # "Well?" said Ines.  /  "Nothing yet."  /  "Nothing, sir?"
+    conv = [Turn([0], said=Said(she, "explicit", 0.95)), Turn([1], said=Said(she, "guess", 0.3)),
+            Turn([2], said=Said(she, "turn-taking", 0.6), address_gender="M")]
+    conv[1].history = [he]
+    c = _candidates(conv, 1)
+    assert _row(c, he)["next_address_match"] == 1.0 and _row(c, she)["next_address_mismatch"] == 1.0
