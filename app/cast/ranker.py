@@ -148,7 +148,8 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
         put("share", share.get(id(person), 0.0))
         if turn.continues and said(p - 1) is person:
             put("continues_prev")
-        if person is not narrator and personal(person):
+        # The narrator is a person: the tuning half has no book told by an "I" to teach the ranker more.
+        if person is narrator or personal(person):
             put("personal")
         if not person.first and not person.last and person is not narrator:
             put("role")

@@ -67,3 +67,10 @@ def test_the_next_turn_saying_sir_marks_a_man_as_this_turns_speaker():
     conv[1].history = [he]
     c = _candidates(conv, 1)
     assert _row(c, he)["next_address_match"] == 1.0 and _row(c, she)["next_address_mismatch"] == 1.0
+
+
+def test_the_first_person_narrator_is_a_person_among_the_candidates():
+    conv = _conv()
+    c = candidates(conv, 1, [conv[1].said], _NARRATOR, True, {}, {}, lambda person: False)
+    assert _row(c, _NARRATOR)["personal"] == 1.0 and _row(c, _NARRATOR)["narrator"] == 1.0
+    assert _row(c, ODA)["personal"] == 0.0
