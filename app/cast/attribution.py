@@ -16,7 +16,8 @@ from app.cast.dialogue import RawQuote
 from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
 from app.cast.ranker import Ranker, rank_turns
-from app.cast.turns import Said, Turn, address_gender, fill_turns
+from app.cast.address import address_gender, is_vocative
+from app.cast.turns import Said, Turn, fill_turns
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
@@ -36,19 +37,6 @@ _HISTORY = 10
 #: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
 _SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
 _PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
-_VOCATIVE_BEFORE = re.compile(r"(?:[,!?;\u2014]\s*|-\s*|\b(?:dear|dearest|my|oh|Oh|O|ah|Ah|poor|good)\s+)$")
-_VOCATIVE_AFTER = re.compile(r"^\s*(?:[,.!?;\u2014]|-|$)")
-#: A name opening a quote is addressed when what follows it is spoken to them ("Hester, you must not").
-_OPENING_VOCATIVE_NEXT = re.compile(
-    r"^\s*(?:!|,\s*(?:you|your|do|did|don't|pray|what|how|why|come|let|look|tell|will|would|can|could|is|are|"
-    r"dear|my|oh|I\s+(?:am|beg|must|say|hope|think|wish|assure|do|have|should|shall|will|know)|we|have|never|"
-    r"here|there|listen|wait|stop|go|please|be|take|give|only|now|then|yes|no|well|indeed))\b")
-
-
-#: Words after "Name," that make the name a subject, not someone addressed ("Mr. Martin, who is...").
-_NOT_AFTER_VOCATIVE = frozenset("is was has had will would says said and or who whom whose that which being having I".split())
-
-
 class Attributor:
     """Attribute the quotations of one book, paragraph by paragraph, in book order; then finish()."""
 
@@ -255,7 +243,7 @@ class Attributor:
         for q in quotes:
             for start, end, person in self._mentions(q.text):
                 turn.named.append(person)
-                if self._vocative(q.text, start, end):
+                if is_vocative(q.text, start, end):
                     turn.addressed.append(person)
             turn.address_gender = turn.address_gender or address_gender(q.text)
         between: Tag | None = None  # the tag right after the previous quote, when it found one
@@ -335,17 +323,6 @@ class Attributor:
     def _personal(self, person: Person) -> bool:
         """Return whether a name is a person's, not a place's: a title, a given name, or a speech tag shows it."""
         return id(person) in self._speakers or bool(person.titles) or person.has_given_name
-
-    def _vocative(self, quote: str, start: int, end: int) -> bool:
-        """Return whether the name at quote[start:end] is someone spoken to."""
-        # Only the few characters around the name matter (and a huge quoted paragraph stays linear).
-        if start == 0 or not quote[max(0, start - 4):start].strip(" \u2014-\"'") and start < 4:
-            rest = quote[end:end + 40]
-            if _OPENING_VOCATIVE_NEXT.match(rest):
-                return True
-            m = re.match(r"^\s*,\s*(\w+)", rest)
-            return bool(m) and m.group(1) not in _NOT_AFTER_VOCATIVE
-        return bool(_VOCATIVE_BEFORE.search(quote[max(0, start - 12):start]) and _VOCATIVE_AFTER.match(quote[end:end + 4]))
 
     def _beat(self, pieces: list[str]) -> Person | None:
         """Return the person the paragraph's narration is about: the first named at a sentence's start."""

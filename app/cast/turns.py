@@ -7,7 +7,6 @@ most recent other speaker are the fallbacks (a guess).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from app.cast.person import Person
@@ -48,20 +47,6 @@ class Turn:
     gender: str | None = None
     #: The gender of whom the turn's quotes speak to by a form of address ("sir", "madam"), None when none.
     address_gender: str | None = None
-
-
-#: Forms of address that show the gender of the one spoken to ("Yes, sir." is said to a man).
-_ADDRESS = {"M": "sir|papa|father|uncle|my lord|my boy|my son|brother|mister|grandpapa|grandfather",
-            "F": "madam|ma'am|mamma|mama|mother|aunt|my lady|my girl|my daughter|sister|grandmamma|grandmother"}
-_ADDRESS_FORMS = {g: re.compile(rf"(?:^|[,!?;\u2014-]\s*)(?:{words})(?=\s*(?:[,.!?;:\u2014-]|$))", re.IGNORECASE)
-                  for g, words in _ADDRESS.items()}
-
-
-def address_gender(quote: str) -> str | None:
-    """Return the gender a quote's form of address shows of whom it speaks to ("Come, sir," -> "M"), or None
-    when it has none or both."""
-    found = [g for g, pattern in _ADDRESS_FORMS.items() if pattern.search(quote)]
-    return found[0] if len(found) == 1 else None
 
 
 def other_party(conv: list[Turn], i: int, person: Person | None, step: int, dist: int) -> tuple[Person | None, str]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from app.cast.person import Person
 from app.cast.ranker import FEATURES, candidates
-from app.cast.turns import Said, Turn, address_gender
+from app.cast.address import address_gender
+from app.cast.turns import Said, Turn
 
 _NARRATOR = Person(first="I")
 ODA, BRAM = Person(first="Oda", last="Venn"), Person(first="Bram", last="Holt")
