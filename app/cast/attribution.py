@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 
 from app.cast.dialogue import RawQuote
+from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
 from app.cast.ranker import Ranker, rank_turns
+from app.cast.address import address_gender, is_vocative
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
@@ -35,19 +37,6 @@ _HISTORY = 10
 #: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
 _SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
 _PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
-_VOCATIVE_BEFORE = re.compile(r"(?:[,!?;\u2014]\s*|-\s*|\b(?:dear|dearest|my|oh|Oh|O|ah|Ah|poor|good)\s+)$")
-_VOCATIVE_AFTER = re.compile(r"^\s*(?:[,.!?;\u2014]|-|$)")
-#: A name opening a quote is addressed when what follows it is spoken to them ("Hester, you must not").
-_OPENING_VOCATIVE_NEXT = re.compile(
-    r"^\s*(?:!|,\s*(?:you|your|do|did|don't|pray|what|how|why|come|let|look|tell|will|would|can|could|is|are|"
-    r"dear|my|oh|I\s+(?:am|beg|must|say|hope|think|wish|assure|do|have|should|shall|will|know)|we|have|never|"
-    r"here|there|listen|wait|stop|go|please|be|take|give|only|now|then|yes|no|well|indeed))\b")
-
-
-#: Words after "Name," that make the name a subject, not someone addressed ("Mr. Martin, who is...").
-_NOT_AFTER_VOCATIVE = frozenset("is was has had will would says said and or who whom whose that which being having I".split())
-
-
 class Attributor:
     """Attribute the quotations of one book, paragraph by paragraph, in book order; then finish()."""
 
@@ -139,6 +128,11 @@ class Attributor:
             return Said(NARRATOR, "explicit", 0.9) if self.first_person else None
         if tag.kind == "name":
             person = self._resolve_name(tag.words)
+            if person is None and tag.article and tag.words.split()[-1] not in NOT_NAMES:
+                # "said the Owl" when the book also writes "an owl": no name the roster keeps, yet a tag's
+                # subject speaks; it is a part of its own, as "the surgeon" is. A nationality ("the Dane") is
+                # rather a named person's epithet: left to the turns.
+                return Said(self._role(Tag("role", "the " + tag.words, None, tag.verb)), "explicit", 0.8)
             if person is None:
                 return None
             self._speakers.add(id(person))
@@ -249,8 +243,9 @@ class Attributor:
         for q in quotes:
             for start, end, person in self._mentions(q.text):
                 turn.named.append(person)
-                if self._vocative(q.text, start, end):
+                if is_vocative(q.text, start, end):
                     turn.addressed.append(person)
+            turn.address_gender = turn.address_gender or address_gender(q.text)
         between: Tag | None = None  # the tag right after the previous quote, when it found one
         for n, q in enumerate(quotes):
             before, after = pieces[n], pieces[n + 1]
@@ -268,6 +263,12 @@ class Attributor:
                 tag = lead_in
             between = found_after
             said = self._from_tag(tag, local) if tag is not None else None
+            if said is None and tag is found_after and tag is not None and before.strip():
+                # The tag after names no one ("Nothing answered."): the one before still says who spoke
+                # ("I said, “Who is there?” Nothing answered.").
+                earlier = tag_before(before)
+                if earlier is not None:
+                    tag, said = earlier, self._from_tag(earlier, local)
             if tag is not None and tag.gender and turn.gender is None:
                 turn.gender = tag.gender
             delivery = (tag.verb, tag.manner) if tag is not None else ("", "")
@@ -322,17 +323,6 @@ class Attributor:
     def _personal(self, person: Person) -> bool:
         """Return whether a name is a person's, not a place's: a title, a given name, or a speech tag shows it."""
         return id(person) in self._speakers or bool(person.titles) or person.has_given_name
-
-    def _vocative(self, quote: str, start: int, end: int) -> bool:
-        """Return whether the name at quote[start:end] is someone spoken to."""
-        # Only the few characters around the name matter (and a huge quoted paragraph stays linear).
-        if start == 0 or not quote[max(0, start - 4):start].strip(" \u2014-\"'") and start < 4:
-            rest = quote[end:end + 40]
-            if _OPENING_VOCATIVE_NEXT.match(rest):
-                return True
-            m = re.match(r"^\s*,\s*(\w+)", rest)
-            return bool(m) and m.group(1) not in _NOT_AFTER_VOCATIVE
-        return bool(_VOCATIVE_BEFORE.search(quote[max(0, start - 12):start]) and _VOCATIVE_AFTER.match(quote[end:end + 4]))
 
     def _beat(self, pieces: list[str]) -> Person | None:
         """Return the person the paragraph's narration is about: the first named at a sentence's start."""

@@ -24,6 +24,8 @@ FEATURES = (
     "own_explicit", "own_anaphoric", "prev1", "prev2", "next1", "next2", "prev_addressed", "addressed_here",
     "named_here", "beat", "local", "recency", "in_history", "gender_match", "gender_mismatch", "narrator",
     "mentions", "share", "continues_prev", "personal", "role", "first_turn", "prev1_is_prev2",
+    "addressed_next", "named_prev", "anchor_even", "anchor_odd", "party",
+    "prev_address_match", "prev_address_mismatch", "next_address_match", "next_address_mismatch",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 #: Candidates per turn, at most (the nearest sources first).
@@ -90,6 +92,8 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
         add(said(k))
     for person in (conv[p - 1].addressed if p else []):
         add(person)
+    for person in (conv[p + 1].addressed if p + 1 < len(conv) else []):
+        add(person)
     add(turn.beat)
     for person in reversed(turn.local):
         add(person)
@@ -99,6 +103,13 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
         add(narrator)
     rule = turn.said
     history = turn.history
+    # The speakers a tag of their own settles near this turn, by distance: alternation keeps the parity.
+    anchors: dict[int, set[int]] = {}
+    for k in range(max(0, p - 4), min(len(conv), p + 5)):
+        s = conv[k].said
+        if k != p and s is not None and s.person is not None and s.method in ("explicit", "anaphoric"):
+            anchors.setdefault(abs(k - p) % 2, set()).add(id(s.person))
+    party = {id(said(k)) for k in range(p - 3, p + 4) if k != p and said(k) is not None}
     rows = []
     for person in people:
         row = [0.0] * len(FEATURES)
@@ -137,7 +148,8 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
         put("share", share.get(id(person), 0.0))
         if turn.continues and said(p - 1) is person:
             put("continues_prev")
-        if person is not narrator and personal(person):
+        # The narrator is a person: the tuning half has no book told by an "I" to teach the ranker more.
+        if person is narrator or personal(person):
             put("personal")
         if not person.first and not person.last and person is not narrator:
             put("role")
@@ -145,13 +157,31 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
             put("first_turn")
         if said(p - 1) is not None and said(p - 1) is said(p - 2):
             put("prev1_is_prev2")
+        # A reply speaks to the one who spoke before ("Yes, Mrs. Hale, ..." answers Mrs. Hale).
+        if p + 1 < len(conv) and person in conv[p + 1].addressed:
+            put("addressed_next")
+        if p and person in conv[p - 1].named and person not in conv[p - 1].addressed:
+            put("named_prev")
+        if id(person) in anchors.get(0, ()):
+            put("anchor_even")
+        if id(person) in anchors.get(1, ()):
+            put("anchor_odd")
+        if id(person) in party:
+            put("party")
+        # "Yes, sir." before or after: the one spoken to is a man, and most often speaks next or spoke last.
+        for name, k in (("prev_address", p - 1), ("next_address", p + 1)):
+            shown = conv[k].address_gender if 0 <= k < len(conv) else None
+            if shown and person.gender:
+                put(name + ("_match" if person.gender == shown else "_mismatch"))
         rows.append(row)
     return Candidates(turn, people, rows)
 
 
 def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | None, log: list | None,
                narrator: Person) -> None:
-    """Score every turn's candidates on the rules' fill, then set each turn's speaker to the best."""
+    """Score every turn's candidates, then set each turn's speaker to the best, in book order: a turn's
+    features see the ranker's choice for the turns before it and the rules' fill after it (the log, for
+    training, is on the rules' fill alone)."""
     mentions: dict[int, int] = {id(p): p.count for p in attributor.roster.people}
     lines: dict[int, int] = {}
     for turn in attributor.turns:
@@ -159,23 +189,27 @@ def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | Non
             lines[id(turn.said.person)] = lines.get(id(turn.said.person), 0) + 1
     most = max(lines.values(), default=1)
     share = {k: v / most for k, v in lines.items()}
-    found = []
+
+    def turn_candidates(conv: list[Turn], p: int) -> Candidates:
+        own = [attributor.results[i] for i in conv[p].quotes]
+        return candidates(conv, p, own, narrator, attributor.first_person, mentions, share, attributor._personal)
+
+    if ranker is None:
+        if log is not None:
+            log.extend(turn_candidates(conv, p) for conv in conversations for p in range(len(conv)))
+        return
+    # In book order, each turn sees the ranker's choice for the turns before it (the rules' for those after).
     for conv in conversations:
         for p in range(len(conv)):
-            own = [attributor.results[i] for i in conv[p].quotes]
-            found.append(candidates(conv, p, own, narrator, attributor.first_person, mentions, share,
-                                    attributor._personal))
-    if log is not None:
-        log.extend(found)
-    if ranker is None:
-        return
-    for c in found:
-        if not c.people:
-            continue
-        best, probability = ranker.choose(c.rows)
-        rule = c.turn.said
-        if rule is not None and rule.person is c.people[best]:
-            continue
-        # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its
-        # confidence stays under the bar the optional language model is asked above (0.8).
-        c.turn.said = Said(c.people[best], "ranked", round(min(0.7, probability * 0.7), 2))
+            c = turn_candidates(conv, p)
+            if log is not None:
+                log.append(c)
+            if not c.people:
+                continue
+            best, probability = ranker.choose(c.rows)
+            rule = c.turn.said
+            if rule is not None and rule.person is c.people[best]:
+                continue
+            # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its
+            # confidence stays under the bar the optional language model is asked above (0.8).
+            c.turn.said = Said(c.people[best], "ranked", round(min(0.7, probability * 0.7), 2))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from app.cast.names import MENTION, TITLES
@@ -68,6 +68,8 @@ class Tag:
     verb: str = ""
     #: The adverb the tag gives the delivery ("softly" in "said she softly"), "" when none.
     manner: str = ""
+    #: The name came with an article ("the Owl"): a part the book may never name otherwise.
+    article: bool = False
 
 
 #: Words that end a noun phrase: a description running into one ("the clerk in a low voice", "the ground as
@@ -108,7 +110,7 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
     rest = subj.split(None, 1)[1] if len(words) > 1 else ""
     if words[0] == "the" and rest[:1].isupper() and MENTION.match(rest) and rest.split()[0] not in TITLES \
             and words[1] not in _RANKS:
-        return Tag("name", rest, None, verb)  # "the Mock Turtle", "the Queen": a name with an article
+        return Tag("name", rest, None, verb, article=True)  # "the Mock Turtle", "the Queen": a name with an article
     for noun in words[1:]:
         gender = "F" if noun in _DESC_FEMALE else "M" if noun in _DESC_MALE else None
         title = noun.capitalize()
@@ -148,7 +150,7 @@ def _with_manner(tag: Tag | None, text: str, start: int, end: int) -> Tag | None
     for m in _MANNER.finditer(text[start:end] + " " + (tail[:stop.start()] if stop else tail)):
         word = m.group(1)
         if word not in _NOT_MANNER:
-            return Tag(tag.kind, tag.words, tag.gender, tag.verb, word)
+            return replace(tag, manner=word)
     return tag
 
 

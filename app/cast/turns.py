@@ -45,6 +45,8 @@ class Turn:
     history: list[Person] = field(default_factory=list)
     #: The gender of a "he"/"she" tag of the turn, None when it has none.
     gender: str | None = None
+    #: The gender of whom the turn's quotes speak to by a form of address ("sir", "madam"), None when none.
+    address_gender: str | None = None
 
 
 def other_party(conv: list[Turn], i: int, person: Person | None, step: int, dist: int) -> tuple[Person | None, str]:

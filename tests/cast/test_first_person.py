@@ -70,3 +70,9 @@ def test_the_narrators_shorter_names_are_the_narrator_too():
     out = _narrator_by_name(said, SimpleNamespace(turns=turns))
     assert [s.person is NARRATOR for s in out] == [True] * 22 + [False] * 13
     assert {id(s.person) for s in out[22:]} == {id(tobias), id(uncle)}
+
+
+def test_a_tag_after_that_names_no_one_leaves_the_one_before():
+    # "Nothing answered." after the quote is no speaker; "I said," before it is.
+    cast = _cast(_INTRO + ["I stood at the door and I said, “Who is there?” Nothing answered."])
+    assert _quote(cast, "Who is there?").by_narrator

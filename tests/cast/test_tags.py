@@ -77,3 +77,17 @@ def test_a_second_clause_nearer_the_quote_says_it():
     cast = _cast(_INTRO + ["“Oh, a song!” Mrs. Penhallow replied, so eagerly that Tobias said, in an offended tone, "
                            "“No accounting for tastes!”"])
     assert _speaker_of(cast, "No accounting for tastes!") in ("Tobias Wrenfield", "Tobias")
+
+
+def test_a_creature_the_book_also_writes_in_lower_case_speaks_as_a_part_of_its_own():
+    # "an owl" in the narration keeps "Owl" out of the names; "said the Owl" still says who speaks.
+    cast = _cast(_INTRO + ["Tobias saw an owl on the fence, a large grey owl with round eyes.",
+                           "“Who goes there?” said the Owl.", "“Only me,” said Tobias Wrenfield."])
+    assert _speaker_of(cast, "Who goes there?") == "The Owl"
+    assert _speaker_of(cast, "Only me") in ("Tobias Wrenfield", "Tobias")
+
+
+def test_a_nationality_after_the_is_no_part_of_its_own():
+    # "the Frenchman" is someone's epithet, not a second character beside the named one.
+    cast = _cast(_INTRO + ["“Who goes there?” said the Frenchman."])
+    assert _speaker_of(cast, "Who goes there?") != "The Frenchman"

@@ -1,0 +1,77 @@
+"""The turns of a conversation (issue 31): the features the ranker sees for who takes a turn.
+
+Invented people; each feature is checked on a few hand-made turns, no book.
+"""
+from __future__ import annotations
+
+from app.cast.person import Person
+from app.cast.ranker import FEATURES, candidates
+from app.cast.address import address_gender
+from app.cast.turns import Said, Turn
+
+_NARRATOR = Person(first="I")
+ODA, BRAM = Person(first="Oda", last="Venn"), Person(first="Bram", last="Holt")
+
+
+def _row(c, person) -> dict[str, float]:
+    return dict(zip(FEATURES, c.rows[c.people.index(person)]))
+
+
+def _conv() -> list[Turn]:
+    # "Well?" said Oda.  /  "Nothing yet."  /  "Nothing, Bram? You said an hour."  /  "I said two."
+    return [Turn([0], said=Said(ODA, "explicit", 0.95)), Turn([1], said=Said(BRAM, "turn-taking", 0.65)),
+            Turn([2], said=Said(ODA, "turn-taking", 0.6), addressed=[BRAM], named=[BRAM]),
+            Turn([3], said=Said(BRAM, "turn-taking", 0.55))]
+
+
+def _candidates(conv, p):
+    return candidates(conv, p, [conv[p].said], _NARRATOR, False, {}, {}, lambda person: True)
+
+
+def test_the_one_the_next_turn_addresses_spoke_this_one():
+    c = _candidates(_conv(), 1)
+    assert _row(c, BRAM)["addressed_next"] == 1.0
+    assert _row(c, ODA)["addressed_next"] == 0.0
+
+
+def test_a_tagged_speaker_two_turns_away_keeps_the_parity():
+    c = _candidates(_conv(), 2)
+    assert _row(c, ODA)["anchor_even"] == 1.0 and _row(c, ODA)["anchor_odd"] == 0.0
+    c = _candidates(_conv(), 1)
+    assert _row(c, ODA)["anchor_odd"] == 1.0 and _row(c, ODA)["anchor_even"] == 0.0
+
+
+def test_the_two_taking_turns_are_the_party():
+    outsider = Person(first="Cass", last="Orme")
+    conv = _conv()
+    conv[3].history = [outsider]
+    c = _candidates(conv, 3)
+    assert _row(c, ODA)["party"] == 1.0 and _row(c, BRAM)["party"] == 1.0
+    assert _row(c, outsider)["party"] == 0.0
+
+
+def test_a_form_of_address_shows_the_gender_of_whom_a_quote_speaks_to():
+    assert address_gender("Indeed, sir, I do.") == "M"
+    assert address_gender("Come here, mamma!") == "F"
+    assert address_gender("My mother is ill.") is None  # spoken of, not to
+    assert address_gender("It was Sir Tobias.") is None
+    assert address_gender("Yes, sir; no, madam.") is None  # both: no one gender
+
+
+def test_the_next_turn_saying_sir_marks_a_man_as_this_turns_speaker():
+    she, he = Person(first="Ines", last="Marr"), Person(first="Colm", last="Dray")
+    she.votes["F"] += 5
+    he.votes["M"] += 5
+    # "Well?" said Ines.  /  "Nothing yet."  /  "Nothing, sir?"
+    conv = [Turn([0], said=Said(she, "explicit", 0.95)), Turn([1], said=Said(she, "guess", 0.3)),
+            Turn([2], said=Said(she, "turn-taking", 0.6), address_gender="M")]
+    conv[1].history = [he]
+    c = _candidates(conv, 1)
+    assert _row(c, he)["next_address_match"] == 1.0 and _row(c, she)["next_address_mismatch"] == 1.0
+
+
+def test_the_first_person_narrator_is_a_person_among_the_candidates():
+    conv = _conv()
+    c = candidates(conv, 1, [conv[1].said], _NARRATOR, True, {}, {}, lambda person: False)
+    assert _row(c, _NARRATOR)["personal"] == 1.0 and _row(c, _NARRATOR)["narrator"] == 1.0
+    assert _row(c, ODA)["personal"] == 0.0
