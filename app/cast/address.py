@@ -13,7 +13,7 @@ _OPENING_VOCATIVE_NEXT = re.compile(
     r"here|there|listen|wait|stop|go|please|be|take|give|only|now|then|yes|no|well|indeed))\b")
 
 
-#: Words after "Name," that make the name a subject, not someone addressed ("Mr. Martin, who is...").
+#: Words after "Name," that make the name a subject, not someone addressed ("Mr. Varley, who is...").
 _NOT_AFTER_VOCATIVE = frozenset("is was has had will would says said and or who whom whose that which being having I".split())
 
 

@@ -129,8 +129,8 @@ class Attributor:
         if tag.kind == "name":
             person = self._resolve_name(tag.words)
             if person is None and tag.article and tag.words.split()[-1] not in NOT_NAMES:
-                # "said the Owl" when the book also writes "an owl": no name the roster keeps, yet a tag's
-                # subject speaks; it is a part of its own, as "the surgeon" is. A nationality ("the Dane") is
+                # "said the Heron" when the book also writes "a heron": no name the roster keeps, yet a tag's
+                # subject speaks; it is a part of its own, as "the surgeon" is. A nationality ("the Swede") is
                 # rather a named person's epithet: left to the turns.
                 return Said(self._role(Tag("role", "the " + tag.words, None, tag.verb)), "explicit", 0.8)
             if person is None:

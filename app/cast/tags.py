@@ -68,7 +68,7 @@ class Tag:
     verb: str = ""
     #: The adverb the tag gives the delivery ("softly" in "said she softly"), "" when none.
     manner: str = ""
-    #: The name came with an article ("the Owl"): a part the book may never name otherwise.
+    #: The name came with an article ("the Heron"): a part the book may never name otherwise.
     article: bool = False
 
 
@@ -110,7 +110,7 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
     rest = subj.split(None, 1)[1] if len(words) > 1 else ""
     if words[0] == "the" and rest[:1].isupper() and MENTION.match(rest) and rest.split()[0] not in TITLES \
             and words[1] not in _RANKS:
-        return Tag("name", rest, None, verb, article=True)  # "the Mock Turtle", "the Queen": a name with an article
+        return Tag("name", rest, None, verb, article=True)  # "the Grey Heron", "the Warden": a name with an article
     for noun in words[1:]:
         gender = "F" if noun in _DESC_FEMALE else "M" if noun in _DESC_MALE else None
         title = noun.capitalize()

@@ -80,10 +80,10 @@ def test_a_second_clause_nearer_the_quote_says_it():
 
 
 def test_a_creature_the_book_also_writes_in_lower_case_speaks_as_a_part_of_its_own():
-    # "an owl" in the narration keeps "Owl" out of the names; "said the Owl" still says who speaks.
-    cast = _cast(_INTRO + ["Tobias saw an owl on the fence, a large grey owl with round eyes.",
-                           "“Who goes there?” said the Owl.", "“Only me,” said Tobias Wrenfield."])
-    assert _speaker_of(cast, "Who goes there?") == "The Owl"
+    # "a heron" in the narration keeps "Heron" out of the names; "said the Heron" still says who speaks.
+    cast = _cast(_INTRO + ["Tobias saw a heron on the fence, a tall grey heron with long legs.",
+                           "“Who goes there?” said the Heron.", "“Only me,” said Tobias Wrenfield."])
+    assert _speaker_of(cast, "Who goes there?") == "The Heron"
     assert _speaker_of(cast, "Only me") in ("Tobias Wrenfield", "Tobias")
 
 

@@ -1,10 +1,10 @@
 """Cross-references as a printed page gives them, said as a listener can follow them.
 
 A typeset manual points to another part of itself by number, bracketed title and page: Texinfo's
-PDF prints "see Section 6.11 [Bash POSIX Mode], page 100" where its HTML edition links "see Bash
-POSIX Mode", and 'see Section "R and Emacs" in The R FAQ' (another manual) where the HTML links
-'see R and Emacs in The R FAQ'. An audiobook has no pages, and the section's number is no place the
-listener can go: the title alone is what is said ("see Bash POSIX Mode"). Only those printed shapes are changed (a word
+PDF prints "see Section 4.2 [Quoting Rules], page 100" where its HTML edition links "see Quoting
+Rules", and 'see Section "Saving Work" in The User Guide' (another manual) where the HTML links
+'see Saving Work in The User Guide'. An audiobook has no pages, and the section's number is no place the
+listener can go: the title alone is what is said ("see Quoting Rules"). Only those printed shapes are changed (a word
 for the part, its number, the title in brackets, ", page N"; the part's word before a title in curly
 quotes and " in "), so brackets and quotes elsewhere stay as written.
 
