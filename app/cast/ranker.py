@@ -180,8 +180,8 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
 def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | None, log: list | None,
                narrator: Person) -> None:
     """Score every turn's candidates, then set each turn's speaker to the best, in book order: a turn's
-    features see the ranker's choice for the turns before it and the rules' fill after it (the log, for
-    training, is on the rules' fill alone)."""
+    features see the ranker's choice for the turns before it and the rules' fill after it. Training logs
+    a run without a ranker, so its features are on the rules' fill alone."""
     mentions: dict[int, int] = {id(p): p.count for p in attributor.roster.people}
     lines: dict[int, int] = {}
     for turn in attributor.turns:

@@ -150,16 +150,16 @@ def test_a_title_in_capitals_wrapped_under_its_label_is_the_chapters_name(tmp_pa
 
 def test_contents_with_a_synopsis_under_each_chapter_is_one_listing(tmp_path):
     # Older travels list "CHAPTER I." over a synopsis run on to its page ("Leave the port--A storm--The
-    # harbour    1"), and end with named pieces ("Concluding Remarks   355"): all of it is the
+    # harbour    1"), and end with named pieces ("Closing Words   212"): all of it is the
     # listing, so none of its lines becomes a chapter, and the body's headings are matched to it.
     synopsis = "Leave the port--A storm at sea--The harbour--Our\nhosts--Markets and bazaars--The road inland"
     contents = "CONTENTS.\n\n\n\n" + "\n\n".join(f"CHAPTER {r}.\n\n{synopsis}   {9 * k + 1}"
                                                   for k, r in enumerate(["I", "II", "III"]))
-    contents += "\n\nConcluding Remarks   355"
+    contents += "\n\nClosing Words   212"
     body = "\n\n\n\n\n".join(f"CHAPTER {r}.\n\n\n{_words(80, 'w')}" for r in ["I", "II", "III"])
-    body += f"\n\n\n\n\nCONCLUDING REMARKS.\n\n\n{_words(80, 'v')}"
+    body += f"\n\n\n\n\nCLOSING WORDS.\n\n\n{_words(80, 'v')}"
     book = _book(tmp_path, f"TRAVELS\n\n\n\n\n{contents}\n\n\n\n\n{body}")
-    assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III", "Concluding Remarks"]
+    assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III", "Closing Words"]
 
 
 def test_contents_with_spaced_dot_leaders_and_a_page_column_over_the_first_entry(tmp_path):

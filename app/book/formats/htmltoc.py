@@ -138,7 +138,7 @@ def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = ()
 
 
 def _without_page_links(entries: list[_Entry]) -> list[tuple[str, str | None]]:
-    """Return (text, target) entries without links to page numbers ("Jonathan Harker's Journal ... 1")
+    """Return (text, target) entries without links to page numbers ("The Keeper's Journal ... 1")
     where the listing's chapters have links of their own; a listing of numbers alone keeps them."""
     linked = [e for e in entries if e.target]
     pages = sum(1 for e in linked if e.page)
@@ -160,10 +160,10 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         pos = where[target]
         targets.append(pos)
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
-        # The anchor may stand above a part's title page ("BOOK I." "MISS BROOKE." then "CHAPTER I."):
+        # The anchor may stand above a part's title page ("BOOK I." "THE WIDOW'S HOUSE." then "CHAPTER I."):
         # the heading the entry names starts the chapter, the headings above it title the part.
-        # The entry names it with or without its number and page ("I. TOM GOES TO SCHOOL 1" for the heading
-        # "TOM GOES TO SCHOOL.").
+        # The entry names it with or without its number and page ("I. THE FERRY CROSSING 1" for the heading
+        # "THE FERRY CROSSING.").
         keys = {_key(text), _key(_ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(text), count=1)))} - {""}
         named = next((k for k in window if text and _key(blocks[k].text) in keys), None)
         head = named if named is not None else (window[0] if window and window[0] < pos + 4 else None)
@@ -177,7 +177,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         return None
     if raised_at != [0]:
         # Headings above a named one title a part where parts recur; above the first chapter alone they
-        # are the book's own title over its text ("THE MILL ON THE RIVER." / "Chapter I." / its name).
+        # are the book's own title over its text ("THE SALT ROAD." / "Chapter I." / its name).
         for k in raised:
             starts.setdefault(k, blocks[k].text)
     first = min(starts)

@@ -255,7 +255,7 @@ def join_lines(left: str, right: str, plain: set[str], compounds: set[str]) -> s
         return left[:-1] + right
     if ends_in_address(left):
         # "https://www." + "debian.org/" is one address; "https://x.org/" + "for more" is not.
-        return left + right if goes_on_address(left, right) else f"{left} {right}"
+        return left + right if goes_on_address(right) else f"{left} {right}"
     if left.endswith(("-", "\u2010", "/")) and right[:1].isalnum():
         return left + right  # "non-" + "English", "and/" + "or"
     return f"{left} {right}"

@@ -41,9 +41,9 @@ _URL_BROKEN = re.compile(r"(?:(?:https?|ftp)://|www\.)[^\s<>\"]*[./]$", re.I)
 _URL_REST = re.compile(r"^[a-z0-9][\w-]*[./]\S*", re.I)
 
 
-def goes_on_address(left: str, right: str) -> bool:
-    """Return whether `right` opens with the rest of a web address that `left` ends with."""
-    return bool(_URL_BROKEN.search(left) and _URL_REST.match(right))
+def goes_on_address(right: str) -> bool:
+    """Return whether a line opens with the rest of a web address (the line before ends in one)."""
+    return bool(_URL_REST.match(right))
 
 
 def ends_in_address(left: str) -> bool:

@@ -216,10 +216,10 @@ def _fold_title_pages(
     # Titles still to come, counted, so "comes back later" is one look-up (books with thousands of headings).
     later = Counter((t or "").casefold() for t, _ in groups)
     # A heading alone before the first text, and nowhere else, is the book's title set over its text
-    # ("THE MILL ON THE RIVER." over "Chapter I."): a part's title page recurs at every part.
+    # ("THE SALT ROAD." over "Chapter I."): a part's title page recurs at every part.
     bare = [n for n, (_, bs) in enumerate(groups) if not body_words(bs) and n + 1 < len(groups)]
-    first_text = next(n for n, (_, bs) in enumerate(groups) if body_words(bs))
-    half_title = bare[0] if len(bare) == 1 and bare[0] == first_text - 1 else None
+    first_text = next((n for n, (_, bs) in enumerate(groups) if body_words(bs)), None)
+    half_title = bare[0] if first_text is not None and len(bare) == 1 and bare[0] == first_text - 1 else None
     for n, (title, blocks) in enumerate(groups):
         if n == half_title and not KEYWORD.match(clean_text(title or "")):
             continue

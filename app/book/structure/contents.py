@@ -2,7 +2,7 @@
 
 The listing follows a "CONTENTS" line, or stands near the top with no heading; its entries are numbered
 ("   IV.  HERO'S STORY    55", "Chapter VIII   Monseigneur in the Country"), several to a line at times
-("CHAPTER I CHAPTER II ..."), named on the line below ("CHAPTER I" / "Jonathan Harker's Journal   1"), or
+("CHAPTER I CHAPTER II ..."), named on the line below ("CHAPTER I" / "The Keeper's Journal   1"), or
 labels of a group ("HISTORICAL NOTES."). Entries are matched to body headings in order, by number, kind
 and name, so a numbered stanza or a later part's "Chapter I" is not taken for this one.
 """
@@ -103,7 +103,7 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
         named = "" if told is not None and entries[-1] is told else _entry_name(
             [ln for ln in lines if not _COLUMNS.match(ln)] or lines, entries)
         if named:
-            entries[-1].name = named  # "CHAPTER I" / "Jonathan Harker's Journal   1": the entry's name below it
+            entries[-1].name = named  # "CHAPTER I" / "The Keeper's Journal   1": the entry's name below it
             k += 1
             continue
         if not all(parsed):
@@ -112,7 +112,7 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
                 k += 1  # what the chapter tells, run on as prose up to its page: the listing goes on
                 told = entries[-1]  # the line after a synopsis is the next entry, never this one's name
                 if len(q.lines) == 1 and (name := title_line(Para(0, [_PAGE.sub("", q.lines[0].replace("_", ""))], 0))):
-                    entries.append(ContentsEntry("", None, "", label=name))  # "Concluding Remarks   355"
+                    entries.append(ContentsEntry("", None, "", label=name))  # "Closing Words   212"
                 continue
             break
         if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
