@@ -9,7 +9,7 @@ monospace; a page's notes are few, each may wrap over lines of prose. So a line 
 when it stands in a run of LISTING_RUN lines or more numbered n, n+1, n+2... of which some are
 monospace, and no such line starts a footnote.
 
-A hanging indent (dblatex's definition lists, "Open development: Whereas many ... small," then the
+A hanging indent (dblatex's definition lists, "Shared upkeep: where most ... run," then the
 item's text indented below its term) is told from a paragraph's indented first line: the line
 before runs to the right margin and ends mid-sentence, where a paragraph's last line ends one.
 """
