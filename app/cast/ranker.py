@@ -26,6 +26,7 @@ FEATURES = (
     "mentions", "share", "continues_prev", "personal", "role", "first_turn", "prev1_is_prev2",
     "addressed_next", "named_prev", "anchor_even", "anchor_odd", "party",
     "prev_address_match", "prev_address_mismatch", "next_address_match", "next_address_mismatch",
+    "run_pair", "run_parity", "run_nearest",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 #: Candidates per turn, at most (the nearest sources first).
@@ -110,6 +111,7 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
         if k != p and s is not None and s.person is not None and s.method in ("explicit", "anaphoric"):
             anchors.setdefault(abs(k - p) % 2, set()).add(id(s.person))
     party = {id(said(k)) for k in range(p - 3, p + 4) if k != p and said(k) is not None}
+    pair, parity, nearest = run_votes(conv, p)
     rows = []
     for person in people:
         row = [0.0] * len(FEATURES)
@@ -173,8 +175,51 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
             shown = conv[k].address_gender if 0 <= k < len(conv) else None
             if shown and person.gender:
                 put(name + ("_match" if person.gender == shown else "_mismatch"))
+        if id(person) in pair:
+            put("run_pair")
+        put("run_parity", parity.get(id(person), 0.0))
+        if nearest is person:
+            put("run_nearest")
         rows.append(row)
     return Candidates(turn, people, rows)
+
+
+#: How many turns either side the run's tagged turns are counted in.
+RUN_REACH = 12
+
+
+def run_votes(conv: list[Turn], p: int) -> tuple[set[int], dict[int, float], Person | None]:
+    """Return the run's pair of talkers around turn p, their share of the parity votes, and the one the
+    nearest tagged turn's parity names.
+
+    The pair are the two people most tagged (explicit or pronoun tags) within RUN_REACH turns. A tagged
+    turn d turns away votes, by 1/d, for its speaker when d is even and for the pair's other one when odd:
+    people take turns, so every tag of the run says who speaks here, the nearer the surer.
+    """
+    anchors = []
+    for k in range(max(0, p - RUN_REACH), min(len(conv), p + RUN_REACH + 1)):
+        s = conv[k].said
+        if k != p and s is not None and s.person is not None and s.method in ("explicit", "anaphoric"):
+            anchors.append((abs(k - p), s.person))
+    count: dict[int, int] = {}
+    for _, person in anchors:
+        count[id(person)] = count.get(id(person), 0) + 1
+    top = sorted(count, key=lambda k: -count[k])[:2]
+    by_id = {id(person): person for _, person in anchors}
+    votes: dict[int, float] = {}
+    nearest: Person | None = None
+    for d, person in sorted(anchors, key=lambda a: a[0]):
+        if d % 2 == 0:
+            voted = person
+        elif len(top) == 2 and id(person) in top:
+            voted = by_id[top[1] if top[0] == id(person) else top[0]]
+        else:
+            continue
+        if nearest is None:
+            nearest = voted
+        votes[id(voted)] = votes.get(id(voted), 0.0) + 1.0 / d
+    total = sum(votes.values()) or 1.0
+    return set(top), {k: v / total for k, v in votes.items()}, nearest
 
 
 def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | None, log: list | None,

@@ -75,3 +75,15 @@ def test_the_first_person_narrator_is_a_person_among_the_candidates():
     c = candidates(conv, 1, [conv[1].said], _NARRATOR, True, {}, {}, lambda person: False)
     assert _row(c, _NARRATOR)["personal"] == 1.0 and _row(c, _NARRATOR)["narrator"] == 1.0
     assert _row(c, ODA)["personal"] == 0.0
+
+
+def test_the_runs_tags_vote_by_parity_for_the_pair_taking_turns():
+    # "Ready?" said Oda. / "Almost." said Bram. / "Then go." / "Going." / "Now?" said Oda.
+    conv = [Turn([0], said=Said(ODA, "explicit", 0.95)), Turn([1], said=Said(BRAM, "explicit", 0.95)),
+            Turn([2], said=Said(BRAM, "turn-taking", 0.5)), Turn([3], said=Said(ODA, "turn-taking", 0.5)),
+            Turn([4], said=Said(ODA, "explicit", 0.95))]
+    c = _candidates(conv, 2)
+    # Oda's tags two turns away either side, Bram's one turn away: Oda speaks turn 2, whatever the fill said.
+    assert _row(c, ODA)["run_parity"] > _row(c, BRAM)["run_parity"]
+    assert _row(c, ODA)["run_pair"] == _row(c, BRAM)["run_pair"] == 1.0
+    assert _row(c, ODA)["run_nearest"] == 1.0 and _row(c, BRAM)["run_nearest"] == 0.0
