@@ -50,6 +50,10 @@ def expected_chapters(text: str) -> int:
             labelled += 1
     if labelled:
         return labelled
+    # A novella in parts and nothing below them ("PART I" ... "PART II"): the parts are its chapters.
+    parts = sum(1 for ln in lines if re.fullmatch(r"(?i)part\s+(?:[ivxlc]+|\d+)\.?", ln))
+    if parts >= 2:
+        return parts
     count, last = 0, 0
     for n, ln in enumerate(lines):
         if re.fullmatch(r"[IVXLC]+\.?|\d{1,3}\.?", ln) and n and not lines[n - 1] and n + 1 < len(lines) \
@@ -70,3 +74,22 @@ def test_pdnc_novel_gives_its_own_chapters(novel):
     book = load_book(path)
     numbered = [c.title for c in book.chapters if re.search(r"\b(?:[IVXLC]+|\d+)\b", c.title)]
     assert len(numbered) == want, [c.title for c in book.chapters]
+
+
+def _novels() -> list[str]:
+    return sorted(d.name for d in PDNC.iterdir() if (d / "novel_text.txt").is_file()) if PDNC.is_dir() else []
+
+
+@pytest.mark.slow
+def test_every_pdnc_text_gives_its_own_chapters():
+    """Every PDNC text, not only the eight conventions above (about two minutes: 27 novels)."""
+    if not _novels():
+        pytest.skip(f"the PDNC corpus is not at {PDNC} (see ../shared/corpus/README.md)")
+    wrong = {}
+    for novel in _novels():
+        path = PDNC / novel / "novel_text.txt"
+        want = expected_chapters(path.read_text(encoding="utf-8", errors="replace"))
+        numbered = [c.title for c in load_book(path).chapters if re.search(r"\b(?:[IVXLC]+|\d+)\b", c.title)]
+        if want < 2 or len(numbered) != want:
+            wrong[novel] = (want, len(numbered))
+    assert not wrong, wrong

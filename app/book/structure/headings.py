@@ -17,6 +17,7 @@ import re
 
 from app.book.structure.blocks import Block
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents
+from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.lines import (
     CHAPTER_WORDS, CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
     keyword_match, number_value, paragraphs, smart_title, title_line,
@@ -244,10 +245,37 @@ def _title(h: Heading) -> str:
     return f"{label}: {smart_title(h.subtitle)}" if h.subtitle else label
 
 
-def mark_headings(text: str) -> str:
-    """Return the text with its chapter headings as "# Title" lines, or the text as it was when it has none."""
+def mark_headings(text: str, learned: bool = False) -> str:
+    """Return the text with its chapter headings as "# Title" lines, or the text as it was when it has none.
+
+    The rules below choose the headings; where the shipped line classifier applies (learned.py), it
+    can review their choice line by line (learned=True; off by default: on the development half, cross-validated,
+    it does not yet beat the rules, see benchmarks/README.md).
+    """
     lines = text.split("\n")
     paras = paragraphs(lines)
+    rules = rule_headings(paras)
+    chosen = rules.chosen
+    if learned:
+        chosen = review(paras, rules)
+    if len(chosen) < 2:
+        return text
+    lo, hi, listed = rules.lo, rules.hi, rules.listed
+    out = list(lines)
+    for j in range(lo, hi):
+        for n in range(paras[j].first, paras[j].last):
+            out[n] = ""
+    _rewrite(out, paras, chosen)
+    _mark_closing(out, paras, chosen)
+    start = paras[chosen[0].para].first
+    if listed and any(ln.strip() for ln in out[:start]):
+        # Before the first chapter the contents names: title page, imprint, advertisements, dedication.
+        out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
+    return "\n".join(out)
+
+
+def rule_headings(paras: list[Para]) -> RuleVerdict:
+    """Return what the rules find in a text's paragraphs: its listing, its candidates and the chapters chosen."""
     lo, hi, entries = find_contents(paras)
     cands = _candidates(paras, hi)
     chosen: list[Heading] = []
@@ -274,19 +302,8 @@ def mark_headings(text: str) -> str:
             chosen = []
     if not chosen:
         chosen = _missing_first(_by_layout(_with_gaps(cands, paras)), paras, hi)
-    if len(chosen) < 2:
-        return text
-    out = list(lines)
-    for j in range(lo, hi):
-        for n in range(paras[j].first, paras[j].last):
-            out[n] = ""
-    _rewrite(out, paras, chosen)
-    _mark_closing(out, paras, chosen)
-    start = paras[chosen[0].para].first
-    if listed and any(ln.strip() for ln in out[:start]):
-        # Before the first chapter the contents names: title page, imprint, advertisements, dedication.
-        out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
-    return "\n".join(out)
+    # (The candidates before the listing's end too: the line classifier weighs every line.)
+    return RuleVerdict(lo, hi, entries, _candidates(paras[:hi], 0) + cands, chosen, listed)
 
 
 def _rewrite(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:
@@ -308,7 +325,7 @@ def _rewrite(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:
             nxt = chosen[n + 1] if n + 1 < len(chosen) else None
             end = paras[nxt.para].first if nxt else len(out)
             start = paras[c.sub_para if c.sub_para is not None else c.para].last
-            has_body = any(ln.strip() for ln in out[start:end])
+            has_body = _has_prose(out[start:end])
             if restarts and nxt is not None and nxt.kind != "part" and not has_body:
                 _blank(out, paras, c)
                 continue
@@ -318,6 +335,18 @@ def _rewrite(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:
             part = None
         _blank(out, paras, c)
         out[paras[c.para].first] = f"# {title}"
+
+
+def _has_prose(lines: list[str]) -> bool:
+    """Return whether lines hold prose, not a title page only ("PRIDE AND PREJUDICE" / "VOL. II." /
+    "London:" / "Printed for ..." between a volume's label and its first chapter: short lines, few words)."""
+    words = sum(len(ln.split()) for ln in lines)
+    return words > _TITLE_PAGE_WORDS or any(len(ln.strip()) > _TITLE_PAGE_LINE for ln in lines)
+
+
+#: A volume's title page has at most this many words, each line at most this many characters.
+_TITLE_PAGE_WORDS = 60
+_TITLE_PAGE_LINE = 55
 
 
 def _blank(out: list[str], paras: list[Para], c: Heading) -> None:

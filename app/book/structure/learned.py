@@ -1,0 +1,213 @@
+"""A small learned review of a plain-text book's chapter headings: which short paragraphs are chapters.
+
+The rules of headings.py read a text's words and layout; on books they were not tuned on they still take
+a synopsis for a chapter or miss headings no rule names. The HTML twins of Gutenberg's plain-text
+editions label every line of them for free, so `benchmarks/heading_model.py` trains a small ensemble of
+decision trees on features of each short paragraph (its length, case, numerals and heading words, the
+blank lines around it, its indentation, how often its shape repeats, whether a contents entry names it,
+where it stands in the book, and the rules' own verdicts) over the development half of the fetched
+corpus, and writes it to `heading_model.json` beside this file. Here the trees are only evaluated, in
+plain Python: no library is needed at run time.
+
+The rules stay the fallback: with no model file, or where the model would leave fewer than two chapters,
+the rules' choice stands.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from app.book.structure.lines import (
+    NAMED, NUMBERED_TITLE, NUMERAL, Heading, Para, clean_line, keyword_match, title_line,
+)
+
+MODEL_PATH = Path(__file__).with_name("heading_model.json")
+#: A paragraph longer than this is prose, never a heading: the model weighs only shorter ones.
+MAX_LINES = 4
+MAX_WORDS = 30
+
+
+@dataclass
+class RuleVerdict:
+    """What the rules found: the listing's paragraph range and entries, every candidate, and the choice."""
+
+    lo: int
+    hi: int
+    entries: list
+    cands: list[Heading]
+    chosen: list[Heading]
+    listed: bool
+    extra: dict = field(default_factory=dict)
+
+
+_KINDS = ("chapter", "part", "numeral", "named")
+_QUOTE = re.compile("^[\"'\u2018\u201c(\\[]")
+
+
+def _key(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"[a-z0-9]+", text.casefold().replace("'s", "")))
+
+
+def _short(p: Para) -> bool:
+    """A paragraph the model weighs: short, with a letter, and no bracketed note ("[Illustration]")."""
+    text = clean_line(p.text)
+    return len(p.lines) <= MAX_LINES and len(text.split()) <= MAX_WORDS and not text.startswith("[") \
+        and any(ch.isalpha() for ch in text)
+
+
+def _entry_keys(entries: list) -> tuple[set, set]:
+    """Return the full word keys and the first-three-word keys of a listing's entry names and labels."""
+    full, head = set(), set()
+    for e in entries:
+        for name in (e.name, e.label):
+            k = _key(name)
+            if k:
+                full.add(k)
+                head.add(k[:3])
+    return full, head
+
+
+def features(paras: list[Para], rules: RuleVerdict) -> tuple[list[int], list[list[float]]]:
+    """Return the indexes of the short paragraphs and one feature row for each (names in FEATURES)."""
+    n = len(paras)
+    by_para = {c.para: c for c in rules.cands}
+    chosen = {c.para for c in rules.chosen}
+    sub_of = {c.sub_para for c in rules.cands if c.sub_para is not None}
+    full, head = _entry_keys(rules.entries)
+    # Every short paragraph, and every one the rules hold for a heading however long (a label over a
+    # title wrapped on four lines).
+    index = sorted({j for j, p in enumerate(paras) if _short(p)} | set(by_para) | chosen)
+    firsts: dict[str, int] = {}
+    shapes: dict[tuple, int] = {}
+    for j in index:
+        p = paras[j]
+        firsts[_first_word(p)] = firsts.get(_first_word(p), 0) + 1
+        shapes[_shape(paras, j)] = shapes.get(_shape(paras, j), 0) + 1
+    kinds = {k: sum(1 for c in rules.cands if c.kind == k) for k in _KINDS}
+    # How the rules' chosen headings are set: a line set as they are is likelier one of them.
+    chosen_shapes: dict[tuple, int] = {}
+    chosen_firsts: dict[str, int] = {}
+    for j in chosen:
+        chosen_shapes[_shape(paras, j)] = chosen_shapes.get(_shape(paras, j), 0) + 1
+        chosen_firsts[_first_word(paras[j])] = chosen_firsts.get(_first_word(paras[j]), 0) + 1
+    rows = []
+    last_number: int | None = None
+    for j in index:
+        p = paras[j]
+        text = clean_line(p.text)
+        words = text.split()
+        letters = [ch for ch in text if ch.isalpha()]
+        upper = sum(1 for ch in letters if ch.isupper()) / len(letters) if letters else 0.0
+        capitalised = sum(1 for w in words if w[:1].isupper()) / len(words) if words else 0.0
+        cand = by_para.get(j)
+        nxt = paras[j + 1] if j + 1 < n else None
+        prev = paras[j - 1] if j else None
+        key = _key(text)
+        follows = cand is not None and cand.number is not None and last_number is not None \
+            and cand.number == last_number + 1
+        if cand is not None and cand.number is not None:
+            last_number = cand.number
+        indent = len(p.lines[0]) - len(p.lines[0].lstrip())
+        row = [
+            len(p.lines), math.log1p(len(words)), len(text) / 60, upper, float(text.isupper()), capitalised,
+            float(text[-1:] == "."), float(text[-1:] in ",;:"), float(text[-1:] in "?!"), float(bool(_QUOTE.match(text))),
+            float(text[:1].islower()), min(indent, 40) / 10, float(any(ch.isdigit() for ch in text)),
+            min(p.gap, 6), min(nxt.gap, 6) if nxt else 6, math.log1p(len(nxt.text.split())) if nxt else 0.0,
+            math.log1p(len(prev.text.split())) if prev else 0.0, float(bool(title_line(p))),
+            float(bool(keyword_match(text))), float(bool(NUMERAL.match(text))), float(bool(NUMBERED_TITLE.match(text))),
+            float(bool(NAMED.match(text))),
+            math.log1p(firsts[_first_word(p)]), shapes[_shape(paras, j)] / max(len(index), 1),
+            float(key in full), float(bool(key) and key[:3] in head), float(bool(rules.entries)),
+            float(rules.lo <= j < rules.hi and rules.hi > 0), j / n,
+            float(cand is not None), *(float(cand is not None and cand.kind == k) for k in _KINDS),
+            float(j in chosen), float(j in sub_of), float(rules.listed), math.log1p(len(rules.chosen)),
+            *(math.log1p(kinds[k]) for k in _KINDS), float(follows),
+            float(cand is not None and bool(cand.subtitle)),
+            chosen_shapes.get(_shape(paras, j), 0) / max(len(chosen), 1),
+            chosen_firsts.get(_first_word(p), 0) / max(len(chosen), 1),
+        ]
+        rows.append(row)
+    return index, rows
+
+
+FEATURES = (
+    "lines", "log_words", "chars/60", "upper_share", "all_caps", "capitalised_share",
+    "ends_period", "ends_comma", "ends_ask", "opens_quote", "opens_lower", "indent/10", "has_digit",
+    "gap_before", "gap_after", "log_next_words", "log_prev_words", "title_line",
+    "keyword", "bare_numeral", "numbered_title", "named_word",
+    "log_first_word_repeats", "shape_share", "entry_named", "entry_named_start", "has_listing",
+    "in_listing", "position",
+    "rule_candidate", *(f"rule_{k}" for k in _KINDS),
+    "rule_chosen", "rule_subtitle", "rules_listed", "log_rules_chosen",
+    *(f"log_{k}_candidates" for k in _KINDS), "number_follows", "candidate_titled",
+    "chosen_shape_share", "chosen_first_word_share",
+)
+
+
+def _first_word(p: Para) -> str:
+    words = re.findall(r"[a-z]+", p.text.casefold())
+    return words[0] if words else ""
+
+
+def _shape(paras: list[Para], j: int) -> tuple:
+    """A paragraph's layout: blank lines before and after, line count, capitals (repeated by headings)."""
+    p = paras[j]
+    after = paras[j + 1].gap if j + 1 < len(paras) else 0
+    return min(p.gap, 4), min(after, 4), len(p.lines), clean_line(p.text).isupper()
+
+
+@lru_cache(maxsize=1)
+def load_model(path: Path = MODEL_PATH) -> dict | None:
+    """Return the shipped model (trees, threshold), or None when there is none or it does not fit FEATURES."""
+    try:
+        model = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if model.get("features") != list(FEATURES):
+        return None  # trained on other features: the rules decide
+    return model
+
+
+def probability(model: dict, row: list[float]) -> float:
+    """Return the ensemble's probability that a paragraph is a chapter heading (gradient-boosted trees)."""
+    score = model["bias"]
+    for tree in model["trees"]:
+        node = 0
+        while tree["feature"][node] >= 0:
+            node = tree["left"][node] if row[tree["feature"][node]] <= tree["threshold"][node] else tree["right"][node]
+        score += model["rate"] * tree["value"][node]
+    return 1 / (1 + math.exp(-score))
+
+
+def review(paras: list[Para], rules: RuleVerdict, model: dict | None = None) -> list[Heading]:
+    """Return the chapter headings with the model's verdict on each short paragraph, or the rules' choice."""
+    model = model or load_model()
+    if model is None or not paras:
+        return rules.chosen
+    index, rows = features(paras, rules)
+    by_para = {c.para: c for c in rules.cands}
+    by_para.update({c.para: c for c in rules.chosen})
+    parts = [c for c in rules.chosen if c.kind == "part"]
+    picked: list[Heading] = []
+    chosen = {c.para for c in rules.chosen}
+    if len(chosen) >= 2 and model.get("rules_stand"):
+        return rules.chosen
+    for j, row in zip(index, rows):
+        # The rules' choice stands unless the model is sure: a line they chose is dropped only below
+        # the "drop" probability, a line they left is added only above "add".
+        p = probability(model, row)
+        if p < (model.get("drop", 0.5) if j in chosen else model.get("add", 0.5)):
+            continue
+        c = by_para.get(j)
+        if c is not None and c.kind == "part":
+            continue  # parts stay as the rules set them
+        picked.append(c if c is not None else Heading(j, "named", "", None, clean_line(paras[j].text)))
+    subs = {c.sub_para for c in picked if c.sub_para is not None}
+    picked = [c for c in picked if c.para not in subs]
+    if len(picked) < 2:
+        return rules.chosen
+    return sorted(parts + picked, key=lambda c: c.para)

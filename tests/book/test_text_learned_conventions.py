@@ -1,0 +1,36 @@
+"""Plain-text conventions of the fifth round (invented text): a volume's title page is no chapter; the
+shipped heading model loads and reviews the rules' choice without a library."""
+from __future__ import annotations
+
+from app.book.structure.headings import mark_headings, rule_headings
+from app.book.structure.learned import load_model, review
+from app.book.structure.lines import paragraphs
+
+_PROSE = ("The heron stood in the shallows of the grey river and watched the water run past the reeds "
+          "for a long while before it moved again.\n") * 3
+
+
+def _book() -> str:
+    parts = []
+    for vol in ("I", "II"):
+        parts.append(f"VOL. {vol}.\n\n\n\nLondon:\nPrinted for the Heron Press,\n1820.\n\n\n")
+        for ch in ("I", "II", "III"):
+            parts.append(f"CHAPTER {ch}.\n\n\n{_PROSE}\n\n")
+    return "\n".join(parts)
+
+
+def test_volume_title_page_between_label_and_first_chapter_is_no_chapter():
+    marked = mark_headings(_book())
+    heads = [ln for ln in marked.split("\n") if ln.startswith("# ")]
+    assert len(heads) == 6, heads
+    assert all("Chapter" in h for h in heads), heads
+
+
+def test_shipped_heading_model_reviews_the_rules_choice():
+    model = load_model()
+    assert model is not None and model["trees"], "the shipped heading_model.json fits learned.FEATURES"
+    paras = paragraphs(_book().split("\n"))
+    rules = rule_headings(paras)
+    chosen = review(paras, rules, model)
+    assert len(chosen) >= 2
+    assert all(paras[c.para].text.strip() for c in chosen)
