@@ -383,11 +383,20 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         # Before the first chapter the page's contents names: title page, imprint, advertisements
         # (a preface there is the book's own and keeps its heading).
         blocks = [Block(FRONT_MATTER, 1)] + [
-            Block(b.text, 1, b.ids, b.kind, b.links) if b.level and is_named_heading(b.text) else b for b in blocks]
+            Block(b.text, 1, b.ids, b.kind, b.links) if b.level and _opens_text(b.text) else b for b in blocks]
     blocks = with_licence(mark_back_matter(blocks), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,
                 language=(page.language or "en").split("-")[0].lower() or "en")
+
+
+#: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface.
+_EDITION_PREFACE = re.compile(r"^(?:preface|introduction|foreword)\s+to\s+the\s+\w+\s+edition\W*$", re.I)
+
+
+def _opens_text(heading: str) -> bool:
+    """Return whether a heading before the listed chapters opens text of the book's own (a preface)."""
+    return is_named_heading(heading) or bool(_EDITION_PREFACE.match(clean_text(heading)))
 
 
 def read_html(path: Path, options: ReadOptions | None = None) -> Book:
