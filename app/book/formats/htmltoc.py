@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from app.book.formats.htmlnesting import nested
 from app.book.structure.blocks import Block
+from app.book.structure.lines import is_named_heading
 from app.book.normalize import clean_text
 
 #: A contents block's entries are short; a longer paragraph with a link is prose.
@@ -316,3 +317,12 @@ def _is_listing(blocks: list[Block], targets: list[int], placed: list[int], star
     total = sum(len(b.text.split()) for b in blocks)
     return (at_headings >= 0.8 * len(starts) and targets[-1] >= 0.5 * len(blocks)
             and before < 0.5 * total)
+
+
+#: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface.
+_EDITION_PREFACE = re.compile(r"^(?:preface|introduction|foreword)\s+to\s+the\s+\w+\s+edition\W*$", re.I)
+
+
+def opens_text(heading: str) -> bool:
+    """Return whether a heading before the listed chapters opens text of the book's own (a preface)."""
+    return is_named_heading(heading) or bool(_EDITION_PREFACE.match(clean_text(heading)))
