@@ -155,3 +155,37 @@ def test_the_books_title_over_its_first_chapter_is_no_chapter_title(tmp_path):
     titles = [c.title for c in book.chapters]
     assert len(titles) == 3 and all(name.casefold() in t.casefold() for t, name in zip(titles, names)), titles
     assert not any("SALT ROAD" in t for t in titles), titles
+
+
+def test_contents_entries_each_over_a_synopsis_stay_one_listing(tmp_path):
+    # "CHAPTER I." then its synopsis paragraph, then "CHAPTER II." ...: the listing is whole, the book is read.
+    rows = "".join(f'<p><a href="#c{n}">CHAPTER {n}.</a></p><p>The voyage out.&mdash;A storm at sea.&mdash;'
+                   f'Arrival at the port and what was found there by the crew.</p>' for n in range(1, 5))
+    body = "".join(f'<h2 id="c{n}">CHAPTER {n}.</h2>{_PROSE}' for n in range(1, 5))
+    book = _book(tmp_path, "<h2>CONTENTS.</h2>" + rows + body)
+    assert [c.title for c in book.chapters] == [f"CHAPTER {n}." for n in range(1, 5)]
+    assert not any("A storm at sea" in p for c in book.chapters for p in c.paragraphs)
+
+
+def test_nested_contents_chapters_are_the_level_listed_most_and_parts_are_announced(tmp_path):
+    rows, body = [], []
+    for part in (1, 2):
+        rows.append(f'<p><a href="#b{part}">BOOK {part}.</a></p>')
+        body.append(f'<h2 id="b{part}">BOOK {part}. THE {"FIRST" if part == 1 else "SECOND"} JOURNEY</h2>'
+                    "<p>Of the road and the river.</p>")
+        for n in range(1, 4):
+            rows.append(f'<p><a href="#b{part}c{n}">CHAPTER {n}.</a></p>')
+            body.append(f'<h3 id="b{part}c{n}">CHAPTER {n}. PLACE {part}{n}</h3>{_PROSE}')
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + "".join(rows) + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 6, titles
+    assert titles[0].startswith("BOOK 1. THE FIRST JOURNEY: CHAPTER 1") and titles[3].startswith("BOOK 2")
+    assert "Of the road and the river." in book.chapters[0].paragraphs
+
+
+def test_appendix_listing_alone_is_not_the_books_contents(tmp_path):
+    chapters = "".join(f"<h2>CHAPTER {n}.</h2>{_PROSE * 3}" for n in range(1, 4))
+    rows = "".join(f'<p><a href="#n{n}">No. {n}.</a></p>' for n in range(1, 4))
+    appendix = "".join(f'<h3 id="n{n}">No. {n}.</h3>{_PROSE}' for n in range(1, 4))
+    book = _book(tmp_path, chapters + "<h2>APPENDIX.</h2>" + rows + appendix)
+    assert sum(len(p.split()) for c in book.chapters for p in c.paragraphs) > 3 * 3 * 100

@@ -7,11 +7,11 @@ from pathlib import Path
 import lxml.html
 from lxml import etree
 
-from app.book.formats.htmltoc import apply_contents
+from app.book.formats.htmltoc import apply_contents, opens_text
 from app.book.narration.gutenberg_html import unwrap, with_licence
 from app.book.structure.blocks import Block, Document, split_chapters
 from app.book.structure.headings import FRONT_MATTER, mark_back_matter
-from app.book.structure.lines import is_byline, is_named_heading, join_heading_lines
+from app.book.structure.lines import is_byline, join_heading_lines
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
 from app.book.inputfile import read_book_bytes
@@ -383,7 +383,7 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         # Before the first chapter the page's contents names: title page, imprint, advertisements
         # (a preface there is the book's own and keeps its heading).
         blocks = [Block(FRONT_MATTER, 1)] + [
-            Block(b.text, 1, b.ids, b.kind, b.links) if b.level and is_named_heading(b.text) else b for b in blocks]
+            Block(b.text, 1, b.ids, b.kind, b.links) if b.level and opens_text(b.text) else b for b in blocks]
     blocks = with_licence(mark_back_matter(blocks), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,

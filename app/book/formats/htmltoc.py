@@ -10,14 +10,21 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from app.book.formats.htmlnesting import nested
 from app.book.structure.blocks import Block
+from app.book.structure.lines import is_named_heading
 from app.book.normalize import clean_text
 
 #: A contents block's entries are short; a longer paragraph with a link is prose.
 _MAX_ENTRY_WORDS = 20
+#: A contents line that ends with its page number as its link is an entry when this short.
+_MAX_PAGED_ENTRY_WORDS = 45
 #: A label between entries ("HISTORICAL NOTES.", or a part's number with its name in six words or more) is this short.
 _MAX_LABEL_WORDS = 12
 _MIN_ENTRIES = 3
+#: A synopsis under an entry ("The Chinese War having terminated ...--Meeting with ...") runs this many
+#: paragraphs at most before the next entry; the listing goes on over it.
+_MAX_SYNOPSIS_BLOCKS = 2
 _NOT_CONTENTS = re.compile(r"^(?:list\s+of|illustrations|plates|maps|figures)\b", re.I)
 _CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
 #: A heading that is only a chapter's number ("I.", "XII", "Chapter 4."), above the heading with its name.
@@ -36,6 +43,11 @@ def _key(text: str) -> str:
     return " ".join(re.findall(r"\w+", clean_text(text).casefold()))
 
 
+def _name_key(text: str) -> str:
+    """Return the key of a heading's or entry's name: its number and a leading article left out."""
+    return re.sub(r"^(?:the|a|an) ", "", _key(_ENTRY_NUMBER.sub("", clean_text(text), count=1)))
+
+
 def _wrapped_rest(block: Block) -> str:
     """Return the words of a block's one link past the block's own text: the lines an entry wrapped onto."""
     if len(block.links) != 1:
@@ -51,7 +63,7 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
     tail = ""  # the words of the last entry's link its block did not show (an entry wrapped by <br>)
     for i, b in enumerate(blocks):
         forward = [t for t, _ in b.links if where.get(t, -1) > i]
-        if forward and len(b.text.split()) <= _MAX_ENTRY_WORDS:
+        if forward and len(b.text.split()) <= _entry_words(b):
             run.append(i)
             tail = _wrapped_rest(b)
             continue
@@ -65,12 +77,34 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
         if label:
             run.append(i)
             continue
+        if run and not b.links and not b.level and _synopsis_between(blocks, i, where):
+            run.append(i)
+            continue
         if run:
             runs.append(run)
         run = []
     if run:
         runs.append(run)
     return runs
+
+
+def _entry_words(block: Block) -> int:
+    """Return how many words a contents line may have: more when its page number ends it (a long title
+    whose page is its link, "I. Universal Life ... Origin of Life; 239")."""
+    last = block.links[-1][1] if block.links else ""
+    return _MAX_PAGED_ENTRY_WORDS if _PAGE_LINK.match(last) else _MAX_ENTRY_WORDS
+
+
+def _synopsis_between(blocks: list[Block], i: int, where: dict[str, int]) -> bool:
+    """Return whether the paragraph at i is an entry's synopsis: another entry follows within a paragraph or two."""
+    for k in range(i + 1, min(i + 1 + _MAX_SYNOPSIS_BLOCKS, len(blocks))):
+        if blocks[k].level:
+            return False
+        if any(where.get(t, -1) > k for t, _ in blocks[k].links) and len(blocks[k].text.split()) <= _entry_words(blocks[k]):
+            return True
+        if blocks[k].links:
+            return False
+    return False
 
 
 class _Entry(NamedTuple):
@@ -81,6 +115,8 @@ class _Entry(NamedTuple):
     target: str | None
     #: Whether the link's text is a page number (a listing's last column).
     page: bool = False
+    #: Whether the link is its line's only one (a page number that is the chapter's only link).
+    alone: bool = True
 
 
 def _candidates(blocks: list[Block], where: dict[str, int],
@@ -100,12 +136,12 @@ def _candidates(blocks: list[Block], where: dict[str, int],
             if tail:
                 entries.append(_Entry(forward[0][1], forward[0][0], bool(_PAGE_LINK.match(forward[0][1]))))
                 continue
-            if not forward:
+            if not forward and len(b.text.split()) <= _MAX_LABEL_WORDS:
                 entries.append(_Entry(b.text, None))
             # A row of several links ("CHAPTER I | CHAPTER II | ...") is several entries, each its link's text.
             # A table row's cells are set apart with "; " ("V.; Whitman's Ride"): one entry's label and name.
             row = re.sub(r"(?<=[.:])\s*;\s+", " ", b.text)
-            entries.extend(_Entry(row if len(forward) == 1 else text, t, bool(_PAGE_LINK.match(text)))
+            entries.extend(_Entry(row if len(forward) == 1 else text, t, bool(_PAGE_LINK.match(text)), len(forward) == 1)
                            for t, text in forward)
         skip = set(run)
         if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
@@ -129,51 +165,62 @@ def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = ()
             where.setdefault(ident, i)
     for found, skip in _candidates(blocks, where, list(listing)):
         entries = _without_page_links(found)
-        if sum(1 for _, t in entries if t) < _MIN_ENTRIES:
+        if sum(1 for _, t, _ in entries if t) < _MIN_ENTRIES:
             continue
         starts = _starts(blocks, where, entries)
         if starts is not None:
-            return _rebuilt(blocks, starts, skip)
+            return _rebuilt(*nested(blocks, starts, skip, _start_title))
     return blocks
 
 
-def _without_page_links(entries: list[_Entry]) -> list[tuple[str, str | None]]:
+def _without_page_links(entries: list[_Entry]) -> list[tuple[str, str | None, bool]]:
     """Return (text, target) entries without links to page numbers ("The Keeper's Journal ... 1")
-    where the listing's chapters have links of their own; a listing of numbers alone keeps them."""
+    where the listing's chapters have links of their own; a listing of numbers alone keeps them, and so
+    does a line whose page number is its only link ("BOOK I." linked, its chapters by their pages),
+    marked (as every page link is), since it names a chapter only where a heading stands at that page."""
     linked = [e for e in entries if e.target]
     pages = sum(1 for e in linked if e.page)
     keep_pages = not pages or pages == len(linked)
-    return [(e.text, e.target) for e in entries if keep_pages or not (e.target and e.page)]
+    return [(e.text, e.target, e.page) for e in entries
+            if keep_pages or not (e.target and e.page and not e.alone)]
 
 
-def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str, str | None]]) -> dict[int, str] | None:
+def _starts(blocks: list[Block], where: dict[str, int],
+            entries: list[tuple[str, str | None, bool]]) -> dict[int, str] | None:
     """Return block index -> entry text where the listed chapters start, None when this is no contents listing."""
     starts: dict[int, str] = {}
     targets: list[int] = []
     labels: list[str] = []
     raised: set[int] = set()
     raised_at: list[int] = []  # which entries (by order) have headings above the one they name
-    for text, target in entries:
+    placed: list[int] = []  # where each entry's chapter starts (a page's anchor may stand above its part)
+    for text, target, by_page in entries:
         if target is None:
             labels.append(_key(text))
             continue
         pos = where[target]
-        targets.append(pos)
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
+        if by_page and not window:
+            continue  # a page inside a chapter ("An Account of the Hanging ... 81"): a section, no chapter
+        targets.append(pos)
         # The anchor may stand above a part's title page ("BOOK I." "THE WIDOW'S HOUSE." then "CHAPTER I."):
         # the heading the entry names starts the chapter, the headings above it title the part.
         # The entry names it with or without its number and page ("I. THE FERRY CROSSING 1" for the heading
         # "THE FERRY CROSSING.").
-        keys = {_key(text), _key(_ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(text), count=1)))} - {""}
-        named = next((k for k in window if text and _key(blocks[k].text) in keys), None)
+        keys = {_key(text), _name_key(_ENTRY_PAGE.sub("", clean_text(text)))} - {""}
+        # So does a heading with its own number before the name ("CHAPTER I: THE EARLY THEORIES." for "I.
+        # Early Theories ... 1"; a listing drops the article).
+        named = next((k for k in window if text and (_key(blocks[k].text) in keys
+                                                      or _name_key(blocks[k].text) in keys)), None)
         head = named if named is not None else (window[0] if window and window[0] < pos + 4 else None)
         if named is not None and any(k < named for k in window):
             raised.update(k for k in window if k < named)
             raised_at.append(len(targets) - 1)
         if head is not None:
             head = _label_above(blocks, head)
-        starts.setdefault(head if head is not None else pos, text)
-    if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, targets, starts):
+        placed.append(head if head is not None else pos)
+        starts.setdefault(placed[-1], text)
+    if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, targets, placed, starts):
         return None
     if raised_at != [0]:
         # Headings above a named one title a part where parts recur; above the first chapter alone they
@@ -204,18 +251,32 @@ def _label_above(blocks: list[Block], head: int) -> int:
     return head
 
 
+def _start_title(blocks: list[Block], i: int, entry: str) -> str:
+    """Return the title of the listed chapter whose heading is at i: a number alone ("V.") with no name
+    under it is titled as the listing names it."""
+    b = blocks[i]
+    named = (_BARE_LABEL.match(clean_text(b.text)) and len(_key(entry)) > len(_key(b.text))
+             and not (i + 1 < len(blocks) and blocks[i + 1].level))
+    return _named_label(b.text, entry) if named else b.text
+
+
 def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> list[Block]:
     out: list[Block] = []
+    named_by_next: set[int] = set()
     for i, b in enumerate(blocks):
-        if i in skip:
+        if i in skip or i in named_by_next:
             continue
         if i in starts:
-            entry = starts[i]
-            named = (_BARE_LABEL.match(clean_text(b.text)) and len(_key(entry)) > len(_key(b.text))
-                     and not (i + 1 < len(blocks) and blocks[i + 1].level))
             if b.level:
-                # A number alone ("V.") with no name under it is titled as the listing names it.
-                out.append(Block(_named_label(b.text, entry) if named else b.text, 1, b.ids, b.kind, b.links))
+                title = _start_title(blocks, i, starts[i])
+                nxt = i + 1
+                if nxt < len(blocks) and blocks[nxt].level == b.level and nxt not in starts and nxt not in skip:
+                    # A listed heading with no text of its own over an unlisted one at its level ("THE
+                    # AWAKENING" over "THE PERSONS OF THE DRAMA"): one chapter, named by both.
+                    title = f"{title.strip().rstrip(' .:')}: {blocks[nxt].text.strip()}"
+                    named_by_next.add(nxt)
+                out.append(Block(title, 1, b.ids | (blocks[nxt].ids if nxt in named_by_next else set()),
+                                 b.kind, b.links))
             else:
                 out.append(Block(starts[i], 1))  # the entry names a chapter whose page has no heading
                 out.append(b)
@@ -240,13 +301,28 @@ def _named_label(label: str, entry: str) -> str:
     return f"{label.strip().rstrip(' .:')}: {name}"
 
 
-def _is_listing(blocks: list[Block], targets: list[int], starts: dict[int, str]) -> bool:
+def _is_listing(blocks: list[Block], targets: list[int], placed: list[int], starts: dict[int, str]) -> bool:
     """Return whether links are the book's contents: in reading order, at headings, spanning the page.
 
     Cross-references in running text (a list of "see also" links) point anywhere; a contents listing
-    points forward, in reading order, at headings, and what it lists reaches the last part of the page.
+    points forward, in reading order, at headings, and what it lists starts before most of the text and
+    reaches the last part of the page.
     """
-    if any(b <= a for a, b in zip(targets, targets[1:])):
+    if any(b < a for a, b in zip(placed, placed[1:])):
         return False
     at_headings = sum(1 for k in starts if blocks[k].level)
-    return at_headings >= 0.8 * len(starts) and targets[-1] >= 0.5 * len(blocks)
+    # An appendix's own listing ("No. I." .. "No. V."), or a listing's second half alone, points only past
+    # most of the text: taken for the book's, it would leave everything before it as front matter, unread.
+    before = sum(len(b.text.split()) for b in blocks[:min(starts)])
+    total = sum(len(b.text.split()) for b in blocks)
+    return (at_headings >= 0.8 * len(starts) and targets[-1] >= 0.5 * len(blocks)
+            and before < 0.5 * total)
+
+
+#: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface.
+_EDITION_PREFACE = re.compile(r"^(?:preface|introduction|foreword)\s+to\s+the\s+\w+\s+edition\W*$", re.I)
+
+
+def opens_text(heading: str) -> bool:
+    """Return whether a heading before the listed chapters opens text of the book's own (a preface)."""
+    return is_named_heading(heading) or bool(_EDITION_PREFACE.match(clean_text(heading)))

@@ -1,0 +1,73 @@
+"""A nested contents listing: which of its levels are the chapters, and the parts above them.
+
+A Gutenberg contents often lists two or three levels at once: "BOOK I." over its "CHAPTER I." .. "CHAPTER V."
+(and sometimes their "§ 1." sections), each pointing at a heading of its own level (<h2> books, <h3>
+chapters). The chapters are the level the listing names most often; the entries above it are parts,
+announced with the first chapter under them; the entries below it are sections, read inside their chapter.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from app.book.structure.blocks import Block
+from app.book.structure.lines import is_named_heading
+
+#: A part's own text before its first chapter ("The Frontiers of Science ..." under "BOOK I.") is read
+#: with that chapter when it is this short; longer, it is a chapter of its own.
+PART_INTRO_WORDS = 1500
+
+
+def chapter_level(blocks: list[Block], starts: dict[int, str]) -> int | None:
+    """Return the heading level the listing names most (ties: the higher one), None when it names one level."""
+    counts = Counter(blocks[k].level for k in starts if blocks[k].level)
+    if len(counts) < 2:
+        return None
+    return max(counts, key=lambda lv: (counts[lv], -lv))
+
+
+def nested(blocks: list[Block], starts: dict[int, str], skip: set[int],
+           title_of: Callable[[list[Block], int, str], str]) -> tuple[list[Block], dict[int, str], set[int]]:
+    """Return blocks, starts and skipped blocks with a nested listing's chapters at its chapter level.
+
+    Entries below that level are no chapters; a part (an entry above it) whose own text is short is
+    announced with its first chapter, and its text read there: one heading "BOOK I: CHAPTER I. EARLY
+    THEORIES" where the part begins, then the part's introduction, then the chapter.
+    """
+    level = chapter_level(blocks, starts)
+    if level is None:
+        return blocks, starts, skip
+    starts = {k: t for k, t in starts.items() if not blocks[k].level or blocks[k].level <= level}
+    order = sorted(starts)
+    moves: dict[int, int] = {}  # part's block -> its first chapter's block
+    parts = [k for k in order if 0 < blocks[k].level < level and not is_named_heading(blocks[k].text)]
+    if len(parts) < 2:
+        # One heading above the chapters is the book's title over its text, not a part's.
+        return blocks, starts, skip
+    for part, nxt in zip(order, order[1:]):
+        if not (0 < blocks[part].level < level) or blocks[nxt].level != level or is_named_heading(blocks[part].text):
+            continue
+        between = range(part + 1, nxt)
+        if sum(len(blocks[k].text.split()) for k in between if not blocks[k].level and k not in skip) >= PART_INTRO_WORDS:
+            continue
+        moves[part] = nxt
+    if not moves:
+        return blocks, starts, skip
+    moved = set(moves.values())
+    out: list[Block] = []
+    new_starts: dict[int, str] = {}
+    new_skip: set[int] = set()
+    for i, b in enumerate(blocks):
+        if i in moved:
+            continue
+        if i in moves:
+            chapter = blocks[moves[i]]
+            name = title_of(blocks, moves[i], starts[moves[i]]).strip()
+            b = Block(f"{b.text.strip().rstrip(' .:')}: {name}", chapter.level, b.ids | chapter.ids,
+                      chapter.kind, chapter.links)
+        if i in starts:
+            new_starts[len(out)] = starts[i]
+        if i in skip:
+            new_skip.add(len(out))
+        out.append(b)
+    return out, new_starts, new_skip
