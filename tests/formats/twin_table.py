@@ -73,17 +73,27 @@ def score_pdf(entry: dict) -> dict:
     pdf = ref.pdf_file(entry)
     # Code read on both sides: the twins' text and <pre> hold it, and what is code is another question.
     book = load_book(pdf, options=ReadOptions(code="read"))
-    titles = ref.outline_titles(pdf)
+    titles = ref.expected_outline(entry, pdf)
     events = ref.twin_events(entry)
-    headings_only = entry["twin_kind"] != "text"
+    headings_only = entry["twin_kind"] != "text"  # pandoc's reading of a DOCX has its headings too
     segments = _segments(events, titles, headings_only)
     got = {key(c.title): c for c in book.chapters}
     found = [t for t in titles if key(t) in got]
     errors = {}
+    if not titles:  # no outline (a short document): the whole text is the one chapter
+        whole = " ".join(words(" ".join(e[2] for e in events)))
+        if len(whole.split()) >= 20:
+            segments = {"(whole)": whole}
+            errors["(whole)"] = jiwer.wer(whole, " ".join(_spoken(c) for c in book.chapters) or "nothing")
     for t, seg in segments.items():
+        if t == "(whole)":
+            continue
         c = got.get(key(t))
         # An index is matter, which the reader leaves out (its "Function and variable index" too).
-        if c is not None and len(seg.split()) >= 20 and not re.search(r"\bindex$", t.strip(), re.I):
+        if len(titles) == 1 and len(seg.split()) >= 20:
+            # A lone top entry is the document's title over all of it: the whole reading is its chapter.
+            errors[t] = jiwer.wer(seg, " ".join(_spoken(c) for c in book.chapters) or "nothing")
+        elif c is not None and len(seg.split()) >= 20 and not re.search(r"\bindex$", t.strip(), re.I):
             errors[t] = jiwer.wer(seg, _spoken(c) or "nothing")
     spoken = " ".join(_spoken(c) for c in book.chapters)
     reference = " ".join(words(" ".join(e[2] for e in events)))

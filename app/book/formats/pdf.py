@@ -9,6 +9,7 @@ when the page is closed, so memory stays flat in page count (benchmarks/pdf_plan
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import re
 import struct
 import zlib
@@ -37,6 +38,9 @@ MAX_OUTLINE = 20_000
 SCAN_CHARS_PER_PAGE = 20
 #: Fewer pages with text than this share of all, and the PDF is (mostly) a scan: refused, not half read.
 MIN_TEXT_PAGES = 0.5
+#: A PDF of this many pages or fewer is a document, not a book: it has no front matter (a title page or a
+#: contents listing takes pages of its own), so its text before the first heading is read as the rest is.
+DOCUMENT_PAGES = 5
 _OCR_HINT = ("Run OCR on it first (e.g. Debian's ocrmypdf: 'ocrmypdf book.pdf book-ocr.pdf'), "
              "then convert the result")
 
@@ -58,10 +62,12 @@ def _open(path: Path) -> pdfium.PdfDocument:
         raise CorruptBook(f"{path.name} is not a readable PDF ({why})", hint="Use a clean copy of the book") from None
 
 
-def _read_pages(doc: pdfium.PdfDocument) -> list[Page]:
-    """Return every page's lines; each page is closed before the next is opened."""
+def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int]:
+    """Return every page's lines, and how many pages with (almost) no text hold an image (a scan's
+    pages); each page is closed before the next is opened."""
     fonts = FontCache()
     pages: list[Page] = []
+    pictures = 0
     for i in range(len(doc)):
         try:
             page = doc[i]
@@ -76,10 +82,20 @@ def _read_pages(doc: pdfium.PdfDocument) -> list[Page]:
             finally:
                 fonts.forget_page()
                 textpage.close()
+            if sum(len(ln.text) for ln in lines) < SCAN_CHARS_PER_PAGE:
+                pictures += _holds_image(page)
         finally:
             page.close()
         pages.append(Page(i, height, lines))
-    return pages
+    return pages, pictures
+
+
+def _holds_image(page: pdfium.PdfPage) -> bool:
+    """Return whether a page draws an image (its top-level objects only: bounded, and a scan's page is one)."""
+    try:
+        return next(page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE], max_depth=1), None) is not None
+    except (pdfium.PdfiumError, ValueError):
+        return False
 
 
 def _outline(doc: pdfium.PdfDocument) -> list[tuple[int, str, int]]:
@@ -275,12 +291,14 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             raise CorruptBook(f"{path.name} has {len(doc):,} pages (limit {MAX_PAGES:,})",
                               hint="Split the book into smaller files")
         check_page_objects(len(doc), path)
-        pages = _read_pages(doc)
+        pages, pictures = _read_pages(doc)
         texts = sum(1 for p in pages if sum(len(ln.text) for ln in p.lines) >= SCAN_CHARS_PER_PAGE)
-        if not texts:
+        if not texts and not pictures and any(p.lines for p in pages):
+            pass  # a short text ("Hello, world!") and no picture of text: a document, not a scan
+        elif not texts:
             raise ScannedBook(f"{path.name} has no text layer: its pages are images of text (a scan)",
                               hint=_OCR_HINT)
-        if texts < len(pages) * MIN_TEXT_PAGES:
+        elif texts < len(pages) * MIN_TEXT_PAGES:
             # Reading the few pages that have text would be a fraction of the book, silently.
             raise ScannedBook(f"{path.name} has a text layer on only {texts} of its {len(pages)} pages; "
                               "the others are pictures of text or blank", hint=_OCR_HINT)
@@ -311,6 +329,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     if is_placeholder_author(author):
         author = page_author
     language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
+    if len(pages) <= DOCUMENT_PAGES:
+        options = dataclasses.replace(options, include_matter=True)
     if entries:
         chapters = _outline_chapters(para.blocks, options)
     else:
