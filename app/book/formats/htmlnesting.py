@@ -13,7 +13,7 @@ from collections.abc import Callable
 from app.book.structure.blocks import Block
 from app.book.structure.lines import is_named_heading
 
-#: A part's own text before its first chapter ("The Frontiers of Science ..." under "BOOK I.") is read
+#: A part's own text before its first chapter ("The Measure of the Heavens ..." under "BOOK I.") is read
 #: with that chapter when it is this short; longer, it is a chapter of its own.
 PART_INTRO_WORDS = 1500
 

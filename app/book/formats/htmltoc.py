@@ -22,7 +22,7 @@ _MAX_PAGED_ENTRY_WORDS = 45
 #: A label between entries ("HISTORICAL NOTES.", or a part's number with its name in six words or more) is this short.
 _MAX_LABEL_WORDS = 12
 _MIN_ENTRIES = 3
-#: A synopsis under an entry ("The Chinese War having terminated ...--Meeting with ...") runs this many
+#: A synopsis under an entry ("The voyage having ended ...--Arrival at the harbour ...") runs this many
 #: paragraphs at most before the next entry; the listing goes on over it.
 _MAX_SYNOPSIS_BLOCKS = 2
 _NOT_CONTENTS = re.compile(r"^(?:list\s+of|illustrations|plates|maps|figures)\b", re.I)
@@ -90,7 +90,7 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
 
 def _entry_words(block: Block) -> int:
     """Return how many words a contents line may have: more when its page number ends it (a long title
-    whose page is its link, "I. Universal Life ... Origin of Life; 239")."""
+    whose page is its link, "I. The Tides ... Causes of the Tides; 239")."""
     last = block.links[-1][1] if block.links else ""
     return _MAX_PAGED_ENTRY_WORDS if _PAGE_LINK.match(last) else _MAX_ENTRY_WORDS
 
@@ -201,15 +201,15 @@ def _starts(blocks: list[Block], where: dict[str, int],
         pos = where[target]
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
         if by_page and not window:
-            continue  # a page inside a chapter ("An Account of the Hanging ... 81"): a section, no chapter
+            continue  # a page inside a chapter ("A Walk by the River ... 81"): a section, no chapter
         targets.append(pos)
         # The anchor may stand above a part's title page ("BOOK I." "THE WIDOW'S HOUSE." then "CHAPTER I."):
         # the heading the entry names starts the chapter, the headings above it title the part.
         # The entry names it with or without its number and page ("I. THE FERRY CROSSING 1" for the heading
         # "THE FERRY CROSSING.").
         keys = {_key(text), _name_key(_ENTRY_PAGE.sub("", clean_text(text)))} - {""}
-        # So does a heading with its own number before the name ("CHAPTER I: THE EARLY THEORIES." for "I.
-        # Early Theories ... 1"; a listing drops the article).
+        # So does a heading with its own number before the name ("CHAPTER I: THE FIRST CANALS." for "I.
+        # First Canals ... 1"; a listing drops the article).
         named = next((k for k in window if text and (_key(blocks[k].text) in keys
                                                       or _name_key(blocks[k].text) in keys)), None)
         head = named if named is not None else (window[0] if window and window[0] < pos + 4 else None)
