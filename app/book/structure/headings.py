@@ -338,7 +338,7 @@ def _rewrite(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:
 
 
 def _has_prose(lines: list[str]) -> bool:
-    """Return whether lines hold prose, not a title page only ("PRIDE AND PREJUDICE" / "VOL. II." /
+    """Return whether lines hold prose, not a title page only ("THE HERON" / "VOL. II." /
     "London:" / "Printed for ..." between a volume's label and its first chapter: short lines, few words)."""
     words = sum(len(ln.split()) for ln in lines)
     return words > _TITLE_PAGE_WORDS or any(len(ln.strip()) > _TITLE_PAGE_LINE for ln in lines)
