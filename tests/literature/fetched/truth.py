@@ -18,9 +18,10 @@ from pathlib import Path
 
 #: Headings that are no chapter of the author's text: the book's own apparatus and Gutenberg's.
 MATTER = re.compile(
-    r"^(?:(?:(?:table of )?contents?|list of (?:the )?(?:illustrations|plates|maps|figures|engravings)|"
+    r"^(?:(?:(?:table of )?contents?|(?:list of|index to) (?:the )?(?:[\w-]+ )?(?:illustrations|plates|maps|figures|engravings|"
+    r"water-?colou?rs|drawings|pictures|photographs|portraits|sketches)(?: by .*)?|"
     r"illustrations)(?:\W*(?:(?:of|to|in) )?(?:the )?(?:vol\.?|volume) \w+)?|"
-    r"footnotes?|(?:end ?)?notes|index|general index|transcribers?'?s? notes?|"
+    r"footnotes?|(?:end ?)?notes|(?:general )?index(?: (?:of|to) [\w ]+)?|glossary(?: of .*)?|(?:other )?volumes in the same series|transcribers?'?s? notes?|"
     r"(?:the )?end|finis|advertisements?|(?:new (?:&|and) )?(?:recent |other )?books by .*|new (?:&|and) recent books|"
     r"by the same author.*|uniform with this (?:volume|series|edition).*|colophon|"
     r"the full project gutenberg license|.*project gutenberg.*)\W*$",
@@ -37,6 +38,8 @@ _BYLINE = re.compile(r"^(?:By|BY) (?!THE\b|The\b)[A-Z][\w.]*(?: [A-Z][\w.]*){0,4
 #: Headings that open the author's text even before the contents: a preface, a first chapter unlisted.
 _OPENING = re.compile(r"^\W*(?:(?:the |author'?s |translator'?s )?(?:prefa|forewor|introduct|prolog|note|dedicat)|"
                       r"chapter|chap\.|book|part|letter|[IVXL]+\b|\d+\b)", re.I)
+#: A heading that calls itself a chapter, numbered.
+_CHAPTER_LABEL = re.compile(r"^\W*chapter\s+(?:[IVXLC]+|\d+|[a-z]+)\b\W*", re.I)
 _HEADING = {"h1": 1, "h2": 2, "h3": 3, "h4": 4}
 _SKIP = frozenset({"script", "style"})
 
@@ -54,6 +57,8 @@ class Truth:
     chapters: list[str]
     words: list[int] = field(default_factory=list)  # per chapter, [] when not measured (SE)
     parts: list[str] = field(default_factory=list)
+    #: False when the HTML sets no heading at all (h1-h4): its chapters are unknown, not zero.
+    known: bool = True
 
 
 class _Headings(HTMLParser):
@@ -137,6 +142,8 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
     parser = _Headings()
     parser.feed(text)
     parser.close()
+    if not parser.headings:
+        return Truth([], known=False)
     heads = [h for h in parser.headings if not is_matter(h.text)]
     title_words = _words(book_title)
     heads = [h for h in heads if not (title_words and _words(h.text) == title_words)]
@@ -144,8 +151,23 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
         return Truth([])
     # The contents' links name the chapter level where they point at headings; else the commonest level.
     linked = [h for h in heads if h.ids & parser.hrefs]
+    linked_counts = Counter(h.level for h in linked)
+    # Sixth round: the links name the level only when at least three of them point at one level (one link
+    # each at the title, an index and a day of a diary names none), and a level whose headings call
+    # themselves chapters ("Chapter IV.") is the chapter level even when the links reach its sections too.
+    if linked and max(linked_counts.values()) < 3:
+        linked = []
     counts = Counter(h.level for h in (linked if len(linked) >= 3 else heads))
     level = max(counts, key=lambda lv: (counts[lv], -lv))
+    labelled = Counter(h.level for h in heads if _CHAPTER_LABEL.match(h.text))
+    if labelled and max(labelled.values()) >= 3:
+        level = max(labelled, key=lambda lv: (labelled[lv], -lv))
+    # A listed heading with no words of its own, followed at once by an unlisted heading at its level, is
+    # a label whose name (or lead) is set as a heading of its own: the second is part of the first's chapter.
+    for a, b in zip(parser.headings, parser.headings[1:]):
+        if (a.level == level == b.level and a.ids & parser.hrefs and a.words_after < 5
+                and not b.ids & parser.hrefs and not is_matter(b.text) and not _OPENING.match(b.text)):
+            b.level = level + 1
     # Title-page headings ("BY", the author, the publisher) carry no text of their own.
     heads = [h for h in heads if not (h.level == level and _section_words(parser.headings, h, level) < 20
                                       and not h.ids & parser.hrefs)]
@@ -164,7 +186,20 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
     words: list[int] = []
     parts: list[str] = []
     part = ""
+    # A heading above the chapter level with text of its own and no chapter before the next heading at its
+    # level or above (a preface set as a part, a book's one essay before its appendix) is a chapter itself.
+    whole = set()
+    for n, h in enumerate(parser.headings):
+        if h.level < level and h in heads and h.words_after >= 100:
+            nxt = next((x for x in parser.headings[n + 1:] if x.level <= h.level or x.level == level and x in heads),
+                       None)
+            if nxt is None or nxt.level <= h.level:
+                whole.add(id(h))
     for h in parser.headings:
+        if id(h) in whole:
+            chapters.append(h.text)
+            words.append(h.words_after)
+            continue
         if h.level < level and h in heads:
             part = h.text
             parts.append(part)
