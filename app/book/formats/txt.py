@@ -144,6 +144,8 @@ def _setext_level(line: str, under: str) -> int:
     text = line.strip()
     if not m or not text or _UNDERLINE.match(line) or not 0.7 <= len(under.strip()) / len(text) <= 1.4:
         return 0
+    if not any(ch.isalpha() for ch in text):
+        return 0  # figures over a rule ("3209   12   2" under a column of sums): a table's total, no heading
     return 1 if under.strip()[0] == "=" else 2
 
 

@@ -222,10 +222,13 @@ def _laid_out_like(matched: list[Heading], paras: list[Para], lo: int) -> list[H
     found = []
     for j in range(lo, len(paras)):
         p = paras[j]
-        if p.gap < before or len(p.lines) > 2 or (j + 1 < len(paras) and paras[j + 1].gap < after):
-            continue
         text = clean_line(p.text)
-        if text.startswith("[") or not title_line(p) or capitals and not text.isupper():
+        # A label over its title and a by-line ("CHAPTER NINE / The Mill / by A. Writer", a chapter by
+        # another hand) is as much a heading as a label over its title alone, though three lines long.
+        labelled = len(p.lines) <= 4 and len(text.split()) <= 30 and bool(keyword_match(clean_line(p.lines[0])))
+        if p.gap < before or len(p.lines) > 2 and not labelled or (j + 1 < len(paras) and paras[j + 1].gap < after):
+            continue
+        if text.startswith("[") or not (title_line(p) or labelled) or capitals and not text.isupper():
             continue
         found.append(Heading(j, "named", "", None, text))
     kept = {h.para for h in found}
@@ -268,8 +271,9 @@ def mark_headings(text: str, learned: bool = False) -> str:
     _rewrite(out, paras, chosen)
     _mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
-    if listed and any(ln.strip() for ln in out[:start]):
-        # Before the first chapter the contents names: title page, imprint, advertisements, dedication.
+    if (listed or chosen[0].number == 1) and any(ln.strip() for ln in out[:start]):
+        # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
+        # ONE."): title page, imprint, advertisements, dedication, a producer's note on the book.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
     return "\n".join(out)
 

@@ -208,6 +208,55 @@ def review(paras: list[Para], rules: RuleVerdict, model: dict | None = None) -> 
         picked.append(c if c is not None else Heading(j, "named", "", None, clean_line(paras[j].text)))
     subs = {c.sub_para for c in picked if c.sub_para is not None}
     picked = [c for c in picked if c.para not in subs]
+    if model.get("consistent"):
+        picked = consistent(paras, picked, rules, keep_rules=model.get("keep_rules", True))
     if len(picked) < 2:
         return rules.chosen
     return sorted(parts + picked, key=lambda c: c.para)
+
+
+def form(paras: list[Para], c: Heading) -> tuple:
+    """How a heading is set: its label word or numbering, its case, the blank lines around it.
+
+    A book sets its chapter headings one way (or two: a preface, then "CHAPTER I."); a line the model
+    picks that is set another way is, far more often than not, a stray: a signature, a date, a motto."""
+    p = paras[c.para]
+    text = clean_line(p.text)
+    first = text.split()[0].casefold().strip(".:") if text.split() else ""
+    if keyword_match(text):
+        label = first
+    elif NUMERAL.match(text):
+        label = "numeral"
+    elif NUMBERED_TITLE.match(text):
+        label = "numbered"
+    elif NAMED.match(text):
+        label = "named"
+    else:
+        label = "name"
+    letters = [ch for ch in text if ch.isalpha()]
+    case = "upper" if letters and all(ch.isupper() for ch in letters) else "other"
+    after = paras[c.para + 1].gap if c.para + 1 < len(paras) else 0
+    return label, case, min(p.gap, 3), min(after, 3)
+
+
+def consistent(paras: list[Para], picked: list[Heading], rules: RuleVerdict, keep_rules: bool = True) -> list[Heading]:
+    """Keep the model's picks that fit the book's dominant heading form(s), a contents entry, or the rules.
+
+    One extra heading spoils a whole book, so a pick must agree with the rest: its form (form()) is shared
+    by at least a fifth of the picks and by two or more of them, or it is the form of a heading the rules
+    chose, or a contents entry names it; the rules' own headings stay (keep_rules)."""
+    chosen = {c.para: c for c in rules.chosen}
+    forms = [form(paras, c) for c in picked]
+    counts: dict[tuple, int] = {}
+    for f in forms:
+        counts[f] = counts.get(f, 0) + 1
+    dominant = {f for f, k in counts.items() if k >= 2 and k >= 0.2 * len(picked)}
+    if len(chosen) >= 2:
+        dominant |= {form(paras, c) for c in rules.chosen}
+    full, _ = _entry_keys(rules.entries)
+    kept = [c for c, f in zip(picked, forms)
+            if c.para in chosen or f in dominant or _key(clean_line(paras[c.para].text)) in full]
+    if keep_rules:
+        have = {c.para for c in kept}
+        kept += [c for c in rules.chosen if c.para not in have and c.kind != "part"]
+    return sorted(kept, key=lambda c: c.para)

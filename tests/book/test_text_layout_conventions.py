@@ -1,0 +1,61 @@
+"""Plain-text heading layouts, one convention per test (issue 32, sixth round).
+
+Each test writes a small invented book in the convention and reads it with the app.
+"""
+from __future__ import annotations
+
+from app.book import load_book
+from app.book.formats.txt import ReadOptions, load_text
+from app.book.structure.headings import _laid_out_like
+from app.book.structure.lines import Heading, clean_line, paragraphs
+
+
+def _words(n: int, word: str) -> str:
+    """A hard-wrapped paragraph of n words, as Gutenberg's plain texts are."""
+    return "\n".join([" ".join([word] * 10)] * (n // 10)) + "."
+
+
+def _book(tmp_path, body: str):
+    path = tmp_path / "b.txt"
+    path.write_text(body, encoding="utf-8")
+    return load_book(path)
+
+
+def test_a_label_over_its_title_and_a_by_line_is_set_as_the_other_headings(tmp_path):
+    # Where a listing names its pieces without numbers, every line set apart as the headings it matched is
+    # a heading: "CHAPTER FOUR / The New Wharf / by Ada Quill" (a chapter by another hand) too, though it
+    # runs to three lines.
+    names = ["The Harbour", "The Mill Race", "The Toll Road", "The New Wharf"]
+    heads = [f"CHAPTER {w}\n{n}" for n, w in zip(names, ["ONE", "TWO", "THREE", "FOUR"])]
+    heads[-1] += "\nby Ada Quill"
+    text = "\n\n\n\n".join(f"{h}\n\n\n{_words(60, 'w')}" for h in heads)
+    paras = paragraphs(text.split("\n"))
+    at = [j for j, p in enumerate(paras) if p.text.startswith("CHAPTER")]
+    matched = [Heading(j, "named", "", None, clean_line(paras[j].text)) for j in at[:3]]
+    found = _laid_out_like(matched, paras, 0)
+    assert [h.para for h in found] == at
+    assert found[-1].label == "CHAPTER FOUR The New Wharf by Ada Quill"
+
+
+def test_figures_over_a_rule_are_a_column_total_not_a_heading(tmp_path):
+    # A column of sums closed by a rule and its total: "----" under "3120  12  2" is no setext heading.
+    table = ("  for cloth                    1774    14     9\n\n  for wine                      796    12    11\n"
+             "                              ----------------\n                              2570    26    20\n"
+             "                              ----------------")
+    book = _book(tmp_path, f"ON TRADE\n\n\n{_words(80, 'w')}\n\n{table}\n\n{_words(80, 'v')}\n")
+    assert len(book.chapters) == 1 and not any(ch.isdigit() for ch in book.chapters[0].title)
+    assert any("2570" in p for p in book.chapters[0].paragraphs)
+
+
+def test_text_before_a_first_heading_numbered_one_is_front_matter(tmp_path):
+    # A producer's note on the book, then its title line, then "CHAPTER ONE.": the note is no chapter.
+    rule = "_" * 72
+    note = f"The Long Road, by A. Writer.\n\n{rule}\n{_words(400, 'note')}\n\n{rule}\nTHE LONG ROAD, BY A. WRITER."
+    body = "\n\n\n\n".join(f"CHAPTER {w}.\n\nA TITLE {w}.\n\n{_words(80, 'w')}" for w in ("ONE", "TWO", "THREE"))
+    path = tmp_path / "b.txt"
+    path.write_text(f"{note}\n\n\n\n{body}\n", encoding="utf-8")
+    book = load_book(path)
+    assert [c.title.split(":")[0] for c in book.chapters] == ["Chapter One", "Chapter Two", "Chapter Three"]
+    # With --include-matter the note is read, as front matter.
+    kept = load_text(path, path.read_bytes(), ReadOptions(include_matter=True))
+    assert any("note note" in p for c in kept.chapters for p in c.paragraphs)
