@@ -59,3 +59,15 @@ def test_text_before_a_first_heading_numbered_one_is_front_matter(tmp_path):
     # With --include-matter the note is read, as front matter.
     kept = load_text(path, path.read_bytes(), ReadOptions(include_matter=True))
     assert any("note note" in p for c in kept.chapters for p in c.paragraphs)
+
+
+def test_a_listing_of_parts_alone_leaves_the_chapters_inside_them_chapters(tmp_path):
+    # The contents names "PROLOGUE" and two parts; the body numbers its chapters from one in each part.
+    contents = "CONTENTS\n\n  PROLOGUE     1\n  PART I       9\n  PART II     40"
+    inner = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{_words(60, 'w')}" for r in ("I", "II", "III"))
+    body = (f"PROLOGUE\n\n\n{_words(60, 'p')}\n\n\n\nPART I\n\n\n\n{inner}\n\n\n\nPART II\n\n\n\n{inner}")
+    book = _book(tmp_path, f"A TALE\n\n\n\n{contents}\n\n\n\n\n{body}\n")
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 7 and titles[0] == "Prologue"
+    assert titles[1].startswith("Part I") and titles[1].endswith("Chapter I")
+    assert titles[6].startswith("Part II") and titles[6].endswith("Chapter III")

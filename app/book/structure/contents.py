@@ -372,3 +372,17 @@ def beyond_listing(chosen: list[Heading], cands: list[Heading]) -> list[Heading]
             extra.append(c)
             number += 1
     return sorted({id(c): c for c in chosen + extra}.values(), key=lambda c: c.para)
+
+
+def within_parts(chosen: list[Heading], cands: list[Heading]) -> list[Heading]:
+    """Return the chapters with those inside a listed part: a listing of parts alone ("PART I", "PART II")
+    over a body that numbers its chapters from one in each part names the parts, not the chapters."""
+    out = list(chosen)
+    for n, part in enumerate(chosen):
+        if part.kind != "part":
+            continue
+        end = chosen[n + 1].para if n + 1 < len(chosen) else 10**9
+        inner = [c for c in cands if part.para < c.para < end and c.kind == "chapter"]
+        if len(inner) >= 2 and [c.number for c in inner] == list(range(1, len(inner) + 1)):
+            out += inner
+    return sorted({id(c): c for c in out}.values(), key=lambda c: c.para)

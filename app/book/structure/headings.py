@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from app.book.structure.blocks import Block
-from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents
+from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.lines import (
     CHAPTER_WORDS, CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
@@ -301,7 +301,7 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         if listed:
             # A preface or introduction before the listing is the book's too.
             chosen = [c for c in _candidates(paras[:lo], 0) if c.kind == "named"] + chosen
-            chosen = beyond_listing(chosen, cands)
+            chosen = within_parts(beyond_listing(chosen, cands), cands)
         else:
             chosen = []
     if not chosen:
