@@ -34,3 +34,18 @@ def test_shipped_heading_model_reviews_the_rules_choice():
     chosen = review(paras, rules, model)
     assert len(chosen) >= 2
     assert all(paras[c.para].text.strip() for c in chosen)
+
+
+def test_book_level_pass_drops_a_pick_set_unlike_the_book_s_headings():
+    # Five headings set alike ("CHAPTER N." after three blank lines) and one stray short line the model
+    # might pick (a signature after one blank line, in mixed case): the pass keeps the five, drops it.
+    from app.book.structure.learned import RuleVerdict, consistent
+    from app.book.structure.lines import Heading
+    chapters = "".join(f"\n\n\nCHAPTER {r}.\n\n\n{_PROSE}" for r in ("I", "II", "III", "IV", "V"))
+    paras = paragraphs((chapters + "\nYours ever, Tom\n\n" + _PROSE).split("\n"))
+    heads = [j for j, p in enumerate(paras) if p.text.startswith("CHAPTER")]
+    stray = next(j for j, p in enumerate(paras) if p.text.startswith("Yours"))
+    picks = [Heading(j, "chapter", "chapter", n + 1, paras[j].text) for n, j in enumerate(heads)]
+    picks.append(Heading(stray, "named", "", None, paras[stray].text))
+    none = RuleVerdict(0, 0, [], [], [], False)
+    assert [c.para for c in consistent(paras, picks, none)] == heads

@@ -252,8 +252,8 @@ def mark_headings(text: str, learned: bool = False) -> str:
     """Return the text with its chapter headings as "# Title" lines, or the text as it was when it has none.
 
     The rules below choose the headings; where the shipped line classifier applies (learned.py), it
-    can review their choice line by line (learned=True; off by default: on the development half, cross-validated,
-    it does not yet beat the rules, see benchmarks/README.md).
+    can review their choice line by line (learned=True; off by default: on the development half, cross-validated
+    by book, it does not beat the rules even with its book-level pass, see tests/README.md, sixth round).
     """
     lines = text.split("\n")
     paras = paragraphs(lines)

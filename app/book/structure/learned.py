@@ -10,7 +10,8 @@ corpus, and writes it to `heading_model.json` beside this file. Here the trees a
 plain Python: no library is needed at run time.
 
 The rules stay the fallback: with no model file, or where the model would leave fewer than two chapters,
-the rules' choice stands.
+the rules' choice stands. With "consistent" in the model's settings, a book-level pass (consistent())
+keeps only picks set as the book's other headings are.
 """
 from __future__ import annotations
 
