@@ -33,6 +33,8 @@ _SPOUSES = {"wife": "Mrs", "lady": "Mrs", "husband": "Mr"}
 SCENE_BREAK_WORDS = 40
 #: How many recent mentions a pronoun is resolved among.
 _HISTORY = 10
+#: How many people named before a turn's history are still its candidates (the ranker's far reach).
+_FAR = 6
 #: A piece of narration between two quotes that ends a sentence: the second quote is not the first's second part.
 #: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
 _SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
@@ -63,8 +65,8 @@ class Attributor:
         if person is None:
             return
         self.history.append(person)
-        if len(self.history) > 3 * _HISTORY:
-            del self.history[:-_HISTORY]
+        if len(self.history) > 8 * _HISTORY:
+            del self.history[:-4 * _HISTORY]  # a turn's far candidates look this far back
 
     def _mentions(self, text: str) -> list[tuple[int, int, Person]]:
         return list(self.roster.mentions(text))
@@ -230,9 +232,9 @@ class Attributor:
         for person in reversed(self.history):
             if person not in seen:
                 seen.append(person)
-            if len(seen) >= 6:
+            if len(seen) >= 6 + _FAR:
                 break
-        turn.history = seen
+        turn.history, turn.far = seen[:6], seen[6:]
         self.turns.append(turn)
         cuts = [0] + [x for q in quotes for x in (q.start, q.end)] + [len(text)]
         pieces = [text[cuts[i]:cuts[i + 1]] for i in range(0, len(cuts), 2)]

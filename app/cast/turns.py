@@ -43,6 +43,8 @@ class Turn:
     local: list[Person] = field(default_factory=list)
     #: The people named or speaking lately, most recent first, before this turn.
     history: list[Person] = field(default_factory=list)
+    #: The people named or speaking before those of history, most recent first (candidates further back).
+    far: list[Person] = field(default_factory=list)
     #: The gender of a "he"/"she" tag of the turn, None when it has none.
     gender: str | None = None
     #: The gender of whom the turn's quotes speak to by a form of address ("sir", "madam"), None when none.
