@@ -38,6 +38,8 @@ _FAR = 6
 #: A piece of narration between two quotes that ends a sentence: the second quote is not the first's second part.
 #: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
 _SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
+#: Narration that leads into the quote after it: a speech verb (and an adverb or "to her") and a comma or colon.
+_LEAD_IN = re.compile(r"[,:]\s*$")
 _PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
 class Attributor:
     """Attribute the quotations of one book, paragraph by paragraph, in book order; then finish()."""
@@ -255,6 +257,12 @@ class Attributor:
             local.extend(person for _, _, person in self._mentions(before))
             tag = tag_after(after) if after.strip() else None
             found_after = tag
+            lead = tag_before(before) if before.strip() and _LEAD_IN.search(before) else None
+            if lead is not None and (tag is None or self._from_tag(lead, local) is not None):
+                # "Ellen said, “A snake!” The boys agreed." / "Ellen answered: “No.” Tom replied, “Yes.”": a clause
+                # ending in its speech verb and a comma or colon right before the quote hands the line over;
+                # a tag after it belongs to the next sentence or quote.
+                tag = lead
             if tag is None and before.strip():
                 tag = tag_before(before)
             if tag is None and between is not None and not _SENTENCE_BREAK.search(before):

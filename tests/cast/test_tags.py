@@ -91,3 +91,13 @@ def test_a_nationality_after_the_is_no_part_of_its_own():
     # "the Frenchman" is someone's epithet, not a second character beside the named one.
     cast = _cast(_INTRO + ["“Who goes there?” said the Frenchman."])
     assert _speaker_of(cast, "Who goes there?") != "The Frenchman"
+
+
+def test_a_lead_in_clause_before_the_quote_wins_over_the_next_sentences_tag():
+    # "Tobias said, “...” Mrs. Penhallow replied, “...”": the lead-in says the first quote; the tag after it
+    # is the second quote's lead-in.
+    cast = _cast(_INTRO + ["Tobias Wrenfield said, “The gate is locked.” Mrs. Penhallow replied, “Then climb it.”"])
+    assert _speaker_of(cast, "The gate is locked.") == "Tobias Wrenfield"
+    assert _speaker_of(cast, "Then climb it.") == "Mrs. Penhallow"
+    cast = _cast(_INTRO + ["Mrs. Penhallow answered: “Not today.” Tobias Wrenfield laughed, and the dog barked."])
+    assert _speaker_of(cast, "Not today.") == "Mrs. Penhallow"
