@@ -27,6 +27,8 @@ NARRATOR = Person(first="I")
 _ADDRESS_ONLY = frozenset("master mistress miss mister madam".split())
 #: Kin a description names ("her mother"): resolved through the one "her" is.
 _KIN = frozenset("mother father aunt uncle wife husband sister brother son daughter cousin niece nephew".split())
+#: Kin of the generation before, or married to the one "her" is: a Mrs. or a Mr., not a Miss.
+_ELDERS = frozenset("mother father aunt uncle wife husband".split())
 #: "his wife" is Mrs. and his surname.
 _SPOUSES = {"wife": "Mrs", "lady": "Mrs", "husband": "Mr"}
 #: A narration paragraph longer than this (words) ends a conversation.
@@ -56,6 +58,8 @@ class Attributor:
         self._lead_in: Tag | None = None
         #: The people named in the quotes of the paragraph being attributed.
         self._named: list[Person] = []
+        #: The one a kin description's "his" or "her" is ("said her mother"): not the speaker.
+        self._possessor: Person | None = None
         self._loose_lead_in: Tag | None = None
         #: Parts with no name that speak ("the surgeon"), by their words.
         self._roles: dict[str, Person] = {}
@@ -153,7 +157,8 @@ class Attributor:
         if tag.kind == "description" and (spouse := self._spouse(tag.words)) is not None:
             return Said(spouse, "anaphoric", 0.75)
         if tag.kind == "description" and (kin := self._kin(tag.words, tag.gender, local)) is not None:
-            return Said(kin, "anaphoric", 0.65)
+            kin, sure = kin
+            return Said(kin, "anaphoric", 0.75 if sure else 0.65, settled=sure)
         person = self._resolve_gender(tag.gender, local)
         if person is None:
             return None
@@ -186,7 +191,7 @@ class Attributor:
             self.roster.people.append(person)
         return person
 
-    def _kin(self, words: str, gender: str | None, local: list[Person]) -> Person | None:
+    def _kin(self, words: str, gender: str | None, local: list[Person]) -> tuple[Person, bool] | None:
         """Return who "her mother" or "his uncle" is: of that gender, not the one "her" is, of the same
         surname or, failing that, married (a Mrs. for a mother, a Mr. for a father), the most recent such."""
         owner, _, noun = words.partition(" ")
@@ -201,15 +206,26 @@ class Attributor:
                 continue
             if person.gender == gender:
                 candidates.append(person)
+        if possessor is not None:
+            self._possessor = possessor
         if not candidates:
             return None
         surname = possessor.last if possessor else ""
         married = ("Mrs", "Lady") if gender == "F" else ("Mr", "Sir")
-        for test in (lambda p: surname and p.last == surname, lambda p: any(t in p.titles for t in married)):
+        same = lambda p: bool(surname) and p.last == surname  # noqa: E731
+        wed = lambda p: any(t in p.titles for t in married)  # noqa: E731
+        single = lambda p: "Miss" in p.titles or "Master" in p.titles  # noqa: E731
+        if noun in _ELDERS:
+            # "her mother" is a Mrs. of her surname, never a Miss (her sister, or herself under another name).
+            tests = (lambda p: same(p) and wed(p), lambda p: same(p) and not single(p), wed,
+                     lambda p: not single(p))
+        else:
+            tests = (same, wed)
+        for n, test in enumerate(tests):
             hit = next((p for p in candidates if test(p)), None)
             if hit is not None:
-                return hit
-        return candidates[0]
+                return hit, n == 0  # the first test (her surname, and a Mrs. for a mother) settles it
+        return candidates[0], False
 
     def _spouse(self, words: str) -> Person | None:
         """Return who "his wife" or "her husband" is: Mrs. or Mr. and the surname of the one "his" or "her" is."""
@@ -219,6 +235,7 @@ class Attributor:
         gender = "M" if owner == "his" else "F"
         for person in list(reversed(self._named)) + list(reversed(self.history[-_HISTORY:])):
             if person.gender == gender and person is not NARRATOR:
+                self._possessor = person
                 surname = person.last
                 return self.roster.lookup(_SPOUSES[noun], (surname,)) if surname else None
         return None
@@ -254,6 +271,7 @@ class Attributor:
         for n, q in enumerate(quotes):
             before, after = pieces[n], pieces[n + 1]
             self._named = [person for _, _, person in self._mentions(q.text)]
+            self._possessor = None
             local.extend(person for _, _, person in self._mentions(before))
             tag = tag_after(after) if after.strip() else None
             found_after = tag
@@ -299,6 +317,8 @@ class Attributor:
                     said = Said(named[0], "explicit", 0.7)
             own.append(said)
             self.delivery.append(delivery)
+            if self._possessor is not None and self._possessor not in turn.possessors:
+                turn.possessors.append(self._possessor)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.local = list(local)
         turn.beat = self._beat(pieces)
@@ -385,7 +405,8 @@ class Attributor:
         for turn in self.turns:
             for i in turn.quotes:
                 own = self.results[i]
-                if own is not None and own.person is not None and (ranker is None or own.method == "explicit"):
+                if own is not None and own.person is not None and (ranker is None or own.method == "explicit"
+                                                                   or own.settled):
                     said = own
                 else:
                     said = turn.said or Said(None, "guess", 0.0)

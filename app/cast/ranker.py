@@ -27,7 +27,7 @@ FEATURES = (
     "addressed_next", "named_prev", "anchor_even", "anchor_odd", "party",
     "prev_address_match", "prev_address_mismatch", "next_address_match", "next_address_mismatch",
     "run_pair", "run_parity", "run_nearest",
-    "conv_speaker", "near_local", "far", "scene",
+    "conv_speaker", "near_local", "far", "scene", "possessor",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 #: Candidates per turn, at most (the nearest sources first).
@@ -197,6 +197,8 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
             put("far")
         if person in scene:
             put("scene")
+        if person in turn.possessors:
+            put("possessor")
         rows.append(row)
     return Candidates(turn, people, rows)
 
@@ -282,7 +284,7 @@ def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | Non
                 continue
             best, probability = ranker.choose(c.rows)
             rule = c.turn.said
-            if rule is not None and rule.person is c.people[best]:
+            if rule is not None and (rule.person is c.people[best] or rule.settled):
                 continue
             # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its
             # confidence stays under the bar the optional language model is asked above (0.8).
