@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from app.cast.dialogue import RawQuote
+from app.cast.kin import resolve_kin, spouse_of
 from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
 from app.cast.ranker import Ranker, rank_turns
@@ -25,12 +26,6 @@ NARRATOR = Person(first="I")
 
 #: Titles that are forms of address only: "the master", "the mistress" name a part, not their bearers.
 _ADDRESS_ONLY = frozenset("master mistress miss mister madam".split())
-#: Kin a description names ("her mother"): resolved through the one "her" is.
-_KIN = frozenset("mother father aunt uncle wife husband sister brother son daughter cousin niece nephew".split())
-#: Kin of the generation before, or married to the one "her" is: a Mrs. or a Mr., not a Miss.
-_ELDERS = frozenset("mother father aunt uncle wife husband".split())
-#: "his wife" is Mrs. and his surname.
-_SPOUSES = {"wife": "Mrs", "lady": "Mrs", "husband": "Mr"}
 #: A narration paragraph longer than this (words) ends a conversation.
 SCENE_BREAK_WORDS = 40
 #: How many recent mentions a pronoun is resolved among.
@@ -192,53 +187,22 @@ class Attributor:
         return person
 
     def _kin(self, words: str, gender: str | None, local: list[Person]) -> tuple[Person, bool] | None:
-        """Return who "her mother" or "his uncle" is: of that gender, not the one "her" is, of the same
-        surname or, failing that, married (a Mrs. for a mother, a Mr. for a father), the most recent such."""
-        owner, _, noun = words.partition(" ")
-        if owner not in ("his", "her") or noun not in _KIN or gender is None:
-            return None
-        owner_gender = "M" if owner == "his" else "F"
+        """Return who "her mother" is (app/cast/kin.py) and whether the text settles it."""
         recent = list(reversed(local)) + self._participants() + list(reversed(self.history[-_HISTORY:]))
-        possessor = next((p for p in list(reversed(self._named)) + recent if p.gender == owner_gender), None)
-        candidates: list[Person] = []
-        for person in recent:
-            if person is NARRATOR or person is possessor or person in self._named or person in candidates:
-                continue
-            if person.gender == gender:
-                candidates.append(person)
-        if possessor is not None:
-            self._possessor = possessor
-        if not candidates:
+        found = resolve_kin(words, gender, self._named, recent, NARRATOR)
+        if found is None:
             return None
-        surname = possessor.last if possessor else ""
-        married = ("Mrs", "Lady") if gender == "F" else ("Mr", "Sir")
-        same = lambda p: bool(surname) and p.last == surname  # noqa: E731
-        wed = lambda p: any(t in p.titles for t in married)  # noqa: E731
-        single = lambda p: "Miss" in p.titles or "Master" in p.titles  # noqa: E731
-        if noun in _ELDERS:
-            # "her mother" is a Mrs. of her surname, never a Miss (her sister, or herself under another name).
-            tests = (lambda p: same(p) and wed(p), lambda p: same(p) and not single(p), wed,
-                     lambda p: not single(p))
-        else:
-            tests = (same, wed)
-        for n, test in enumerate(tests):
-            hit = next((p for p in candidates if test(p)), None)
-            if hit is not None:
-                return hit, n == 0  # the first test (her surname, and a Mrs. for a mother) settles it
-        return candidates[0], False
+        person, sure, self._possessor = found[0], found[1], found[2] or self._possessor
+        return (person, sure) if person is not None else None
 
     def _spouse(self, words: str) -> Person | None:
-        """Return who "his wife" or "her husband" is: Mrs. or Mr. and the surname of the one "his" or "her" is."""
-        owner, _, noun = words.partition(" ")
-        if owner not in ("his", "her") or noun not in _SPOUSES:
+        """Return who "his wife" is (app/cast/kin.py)."""
+        found = spouse_of(words, list(reversed(self._named)) + list(reversed(self.history[-_HISTORY:])),
+                          self.roster.lookup, NARRATOR)
+        if found is None:
             return None
-        gender = "M" if owner == "his" else "F"
-        for person in list(reversed(self._named)) + list(reversed(self.history[-_HISTORY:])):
-            if person.gender == gender and person is not NARRATOR:
-                self._possessor = person
-                surname = person.last
-                return self.roster.lookup(_SPOUSES[noun], (surname,)) if surname else None
-        return None
+        self._possessor = found[1]
+        return found[0]
 
     # --- one paragraph --------------------------------------------------------------------------------
     def paragraph(self, text: str, quotes: list[RawQuote], first_index: int) -> None:
