@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from app.cast.dialogue import RawQuote
+from app.cast.kin import resolve_kin, spouse_of
 from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
 from app.cast.ranker import Ranker, rank_turns
@@ -25,17 +26,17 @@ NARRATOR = Person(first="I")
 
 #: Titles that are forms of address only: "the master", "the mistress" name a part, not their bearers.
 _ADDRESS_ONLY = frozenset("master mistress miss mister madam".split())
-#: Kin a description names ("her mother"): resolved through the one "her" is.
-_KIN = frozenset("mother father aunt uncle wife husband sister brother son daughter cousin niece nephew".split())
-#: "his wife" is Mrs. and his surname.
-_SPOUSES = {"wife": "Mrs", "lady": "Mrs", "husband": "Mr"}
 #: A narration paragraph longer than this (words) ends a conversation.
 SCENE_BREAK_WORDS = 40
 #: How many recent mentions a pronoun is resolved among.
 _HISTORY = 10
+#: How many people named before a turn's history are still its candidates (the ranker's far reach).
+_FAR = 6
 #: A piece of narration between two quotes that ends a sentence: the second quote is not the first's second part.
 #: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
 _SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
+#: Narration that leads into the quote after it: a speech verb (and an adverb or "to her") and a comma or colon.
+_LEAD_IN = re.compile(r"[,:]\s*$")
 _PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
 class Attributor:
     """Attribute the quotations of one book, paragraph by paragraph, in book order; then finish()."""
@@ -52,6 +53,8 @@ class Attributor:
         self._lead_in: Tag | None = None
         #: The people named in the quotes of the paragraph being attributed.
         self._named: list[Person] = []
+        #: The one a kin description's "his" or "her" is ("said her mother"): not the speaker.
+        self._possessor: Person | None = None
         self._loose_lead_in: Tag | None = None
         #: Parts with no name that speak ("the surgeon"), by their words.
         self._roles: dict[str, Person] = {}
@@ -63,8 +66,8 @@ class Attributor:
         if person is None:
             return
         self.history.append(person)
-        if len(self.history) > 3 * _HISTORY:
-            del self.history[:-_HISTORY]
+        if len(self.history) > 8 * _HISTORY:
+            del self.history[:-4 * _HISTORY]  # a turn's far candidates look this far back
 
     def _mentions(self, text: str) -> list[tuple[int, int, Person]]:
         return list(self.roster.mentions(text))
@@ -149,7 +152,8 @@ class Attributor:
         if tag.kind == "description" and (spouse := self._spouse(tag.words)) is not None:
             return Said(spouse, "anaphoric", 0.75)
         if tag.kind == "description" and (kin := self._kin(tag.words, tag.gender, local)) is not None:
-            return Said(kin, "anaphoric", 0.65)
+            kin, sure = kin
+            return Said(kin, "anaphoric", 0.75 if sure else 0.65, settled=sure)
         person = self._resolve_gender(tag.gender, local)
         if person is None:
             return None
@@ -182,42 +186,23 @@ class Attributor:
             self.roster.people.append(person)
         return person
 
-    def _kin(self, words: str, gender: str | None, local: list[Person]) -> Person | None:
-        """Return who "her mother" or "his uncle" is: of that gender, not the one "her" is, of the same
-        surname or, failing that, married (a Mrs. for a mother, a Mr. for a father), the most recent such."""
-        owner, _, noun = words.partition(" ")
-        if owner not in ("his", "her") or noun not in _KIN or gender is None:
-            return None
-        owner_gender = "M" if owner == "his" else "F"
+    def _kin(self, words: str, gender: str | None, local: list[Person]) -> tuple[Person, bool] | None:
+        """Return who "her mother" is (app/cast/kin.py) and whether the text settles it."""
         recent = list(reversed(local)) + self._participants() + list(reversed(self.history[-_HISTORY:]))
-        possessor = next((p for p in list(reversed(self._named)) + recent if p.gender == owner_gender), None)
-        candidates: list[Person] = []
-        for person in recent:
-            if person is NARRATOR or person is possessor or person in self._named or person in candidates:
-                continue
-            if person.gender == gender:
-                candidates.append(person)
-        if not candidates:
+        found = resolve_kin(words, gender, self._named, recent, NARRATOR)
+        if found is None:
             return None
-        surname = possessor.last if possessor else ""
-        married = ("Mrs", "Lady") if gender == "F" else ("Mr", "Sir")
-        for test in (lambda p: surname and p.last == surname, lambda p: any(t in p.titles for t in married)):
-            hit = next((p for p in candidates if test(p)), None)
-            if hit is not None:
-                return hit
-        return candidates[0]
+        person, sure, self._possessor = found[0], found[1], found[2] or self._possessor
+        return (person, sure) if person is not None else None
 
     def _spouse(self, words: str) -> Person | None:
-        """Return who "his wife" or "her husband" is: Mrs. or Mr. and the surname of the one "his" or "her" is."""
-        owner, _, noun = words.partition(" ")
-        if owner not in ("his", "her") or noun not in _SPOUSES:
+        """Return who "his wife" is (app/cast/kin.py)."""
+        found = spouse_of(words, list(reversed(self._named)) + list(reversed(self.history[-_HISTORY:])),
+                          self.roster.lookup, NARRATOR)
+        if found is None:
             return None
-        gender = "M" if owner == "his" else "F"
-        for person in list(reversed(self._named)) + list(reversed(self.history[-_HISTORY:])):
-            if person.gender == gender and person is not NARRATOR:
-                surname = person.last
-                return self.roster.lookup(_SPOUSES[noun], (surname,)) if surname else None
-        return None
+        self._possessor = found[1]
+        return found[0]
 
     # --- one paragraph --------------------------------------------------------------------------------
     def paragraph(self, text: str, quotes: list[RawQuote], first_index: int) -> None:
@@ -230,9 +215,9 @@ class Attributor:
         for person in reversed(self.history):
             if person not in seen:
                 seen.append(person)
-            if len(seen) >= 6:
+            if len(seen) >= 6 + _FAR:
                 break
-        turn.history = seen
+        turn.history, turn.far = seen[:6], seen[6:]
         self.turns.append(turn)
         cuts = [0] + [x for q in quotes for x in (q.start, q.end)] + [len(text)]
         pieces = [text[cuts[i]:cuts[i + 1]] for i in range(0, len(cuts), 2)]
@@ -250,9 +235,16 @@ class Attributor:
         for n, q in enumerate(quotes):
             before, after = pieces[n], pieces[n + 1]
             self._named = [person for _, _, person in self._mentions(q.text)]
+            self._possessor = None
             local.extend(person for _, _, person in self._mentions(before))
             tag = tag_after(after) if after.strip() else None
             found_after = tag
+            lead = tag_before(before) if before.strip() and _LEAD_IN.search(before) else None
+            if lead is not None and (tag is None or self._from_tag(lead, local) is not None):
+                # "Ellen said, “A snake!” The boys agreed." / "Ellen answered: “No.” Tom replied, “Yes.”": a clause
+                # ending in its speech verb and a comma or colon right before the quote hands the line over;
+                # a tag after it belongs to the next sentence or quote.
+                tag = lead
             if tag is None and before.strip():
                 tag = tag_before(before)
             if tag is None and between is not None and not _SENTENCE_BREAK.search(before):
@@ -289,6 +281,8 @@ class Attributor:
                     said = Said(named[0], "explicit", 0.7)
             own.append(said)
             self.delivery.append(delivery)
+            if self._possessor is not None and self._possessor not in turn.possessors:
+                turn.possessors.append(self._possessor)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.local = list(local)
         turn.beat = self._beat(pieces)
@@ -375,7 +369,8 @@ class Attributor:
         for turn in self.turns:
             for i in turn.quotes:
                 own = self.results[i]
-                if own is not None and own.person is not None and (ranker is None or own.method == "explicit"):
+                if own is not None and own.person is not None and (ranker is None or own.method == "explicit"
+                                                                   or own.settled):
                     said = own
                 else:
                     said = turn.said or Said(None, "guess", 0.0)

@@ -2,7 +2,8 @@
 
 After the rules have filled every turn (attribution.py, turns.py), each turn's candidates are the people
 about: the rules' choice, its own tags' people, the speakers of the turns around it, those addressed, the
-person the narration is about, those named lately. Each candidate gets a feature row (below) and a logistic
+person the narration is about, those named lately; then, wider, anyone speaking in the conversation, the people
+the narration around the turn names, those named further back and the speakers of the conversations around. Each candidate gets a feature row (below) and a logistic
 model scores it; the best replaces the rules' choice for the turn's quotes that no explicit tag settles.
 
 The weights are app/cast/data/ranker.json, trained on PDNC's tuning half by scripts/train_cast_ranker.py
@@ -27,10 +28,11 @@ FEATURES = (
     "addressed_next", "named_prev", "anchor_even", "anchor_odd", "party",
     "prev_address_match", "prev_address_mismatch", "next_address_match", "next_address_mismatch",
     "run_pair", "run_parity", "run_nearest",
+    "conv_speaker", "near_local", "far", "scene", "possessor",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 #: Candidates per turn, at most (the nearest sources first).
-MAX_CANDIDATES = 10
+MAX_CANDIDATES = 16
 
 
 @dataclass
@@ -76,7 +78,7 @@ class Ranker:
 
 
 def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Person, first_person: bool,
-               mentions: dict[int, int], share: dict[int, float], personal) -> Candidates:
+               mentions: dict[int, int], share: dict[int, float], personal, scene: tuple = ()) -> Candidates:
     """Return turn p's candidate speakers with their feature rows."""
     turn = conv[p]
     said = lambda k: conv[k].said.person if 0 <= k < len(conv) and conv[k].said else None  # noqa: E731
@@ -102,6 +104,14 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
         add(person)
     if first_person:
         add(narrator)
+    # Wider: whoever speaks anywhere in the conversation (nearest first), the people the narration around
+    # the turn names, those named further back, and the speakers of the conversations around this one.
+    # The right speaker is often one of these when the nearer sources all miss.
+    talkers = [conv[k].said.person for k in sorted(range(len(conv)), key=lambda k: abs(k - p))
+               if k != p and conv[k].said is not None and conv[k].said.person is not None]
+    around = [person for k in (p + 1, p - 1) if 0 <= k < len(conv) for person in conv[k].local]
+    for person in talkers + around + turn.far + list(scene):
+        add(person)
     rule = turn.said
     history = turn.history
     # The speakers a tag of their own settles near this turn, by distance: alternation keeps the parity.
@@ -180,6 +190,16 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
         put("run_parity", parity.get(id(person), 0.0))
         if nearest is person:
             put("run_nearest")
+        if person in talkers:
+            put("conv_speaker")
+        if person in around:
+            put("near_local")
+        if person in turn.far:
+            put("far")
+        if person in scene:
+            put("scene")
+        if person in turn.possessors:
+            put("possessor")
         rows.append(row)
     return Candidates(turn, people, rows)
 
@@ -235,9 +255,21 @@ def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | Non
     most = max(lines.values(), default=1)
     share = {k: v / most for k, v in lines.items()}
 
+    # The speakers of the conversations just before and after each one (the scene it is part of).
+    scenes: list[tuple] = []
+    for n in range(len(conversations)):
+        people: list[Person] = []
+        for k in (n - 1, n + 1, n - 2):
+            for turn in (conversations[k] if 0 <= k < len(conversations) else []):
+                if turn.said is not None and turn.said.person is not None and turn.said.person not in people:
+                    people.append(turn.said.person)
+        scenes.append(tuple(people))
+    scene_of = {id(conv): scenes[n] for n, conv in enumerate(conversations)}
+
     def turn_candidates(conv: list[Turn], p: int) -> Candidates:
         own = [attributor.results[i] for i in conv[p].quotes]
-        return candidates(conv, p, own, narrator, attributor.first_person, mentions, share, attributor._personal)
+        return candidates(conv, p, own, narrator, attributor.first_person, mentions, share, attributor._personal,
+                          scene_of[id(conv)])
 
     if ranker is None:
         if log is not None:
@@ -253,7 +285,7 @@ def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | Non
                 continue
             best, probability = ranker.choose(c.rows)
             rule = c.turn.said
-            if rule is not None and rule.person is c.people[best]:
+            if rule is not None and (rule.person is c.people[best] or rule.settled):
                 continue
             # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its
             # confidence stays under the bar the optional language model is asked above (0.8).

@@ -25,6 +25,9 @@ class Said:
     #: The tag's speech verb and adverb, for the line's delivery ("whispered", "softly").
     verb: str = ""
     manner: str = ""
+    #: The text settles it as a name would ("said her mother", Mrs. of the daughter's surname): the ranker
+    #: leaves it, as it leaves an explicit tag.
+    settled: bool = False
 
 
 @dataclass
@@ -43,6 +46,10 @@ class Turn:
     local: list[Person] = field(default_factory=list)
     #: The people named or speaking lately, most recent first, before this turn.
     history: list[Person] = field(default_factory=list)
+    #: The people named or speaking before those of history, most recent first (candidates further back).
+    far: list[Person] = field(default_factory=list)
+    #: Whom a kin tag's "his" or "her" is ("said her mother": the daughter), never the speaker.
+    possessors: list[Person] = field(default_factory=list)
     #: The gender of a "he"/"she" tag of the turn, None when it has none.
     gender: str | None = None
     #: The gender of whom the turn's quotes speak to by a form of address ("sir", "madam"), None when none.

@@ -91,3 +91,32 @@ def test_a_nationality_after_the_is_no_part_of_its_own():
     # "the Frenchman" is someone's epithet, not a second character beside the named one.
     cast = _cast(_INTRO + ["“Who goes there?” said the Frenchman."])
     assert _speaker_of(cast, "Who goes there?") != "The Frenchman"
+
+
+def test_a_lead_in_clause_before_the_quote_wins_over_the_next_sentences_tag():
+    # "Tobias said, “...” Mrs. Penhallow replied, “...”": the lead-in says the first quote; the tag after it
+    # is the second quote's lead-in.
+    cast = _cast(_INTRO + ["Tobias Wrenfield said, “The gate is locked.” Mrs. Penhallow replied, “Then climb it.”"])
+    assert _speaker_of(cast, "The gate is locked.") == "Tobias Wrenfield"
+    assert _speaker_of(cast, "Then climb it.") == "Mrs. Penhallow"
+    cast = _cast(_INTRO + ["Mrs. Penhallow answered: “Not today.” Tobias Wrenfield laughed, and the dog barked."])
+    assert _speaker_of(cast, "Not today.") == "Mrs. Penhallow"
+
+
+#: A mother and her two daughters, each met often enough to be a character.
+_FAMILY = ["Mrs. Marrow sat by the window with her daughters, Ellen Marrow and Rose Marrow.",
+           "“Good evening,” said Mrs. Marrow.", "“Good evening,” said Ellen.",
+           "“Good evening,” said Rose."] * 3
+
+
+def test_her_mother_is_a_mrs_of_her_surname_not_her_sister():
+    # Rose is named last before the tag: "her mother" is still Mrs. Marrow, never a Miss of the name.
+    cast = _cast(_FAMILY + ["Ellen looked at Rose Marrow, who shrugged.", "“I am tired,” said Ellen.",
+                            "“Then go to bed,” said her mother."])
+    assert _speaker_of(cast, "Then go to bed,") == "Mrs. Marrow"
+
+
+def test_her_sister_is_not_the_one_her_is():
+    cast = _cast(_FAMILY + ["Mrs. Marrow had gone out.", "“Is it late?” asked Ellen.",
+                            "“Very late,” answered her sister."])
+    assert _speaker_of(cast, "Very late,") in ("Rose Marrow", "Rose")

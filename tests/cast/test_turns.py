@@ -87,3 +87,27 @@ def test_the_runs_tags_vote_by_parity_for_the_pair_taking_turns():
     assert _row(c, ODA)["run_parity"] > _row(c, BRAM)["run_parity"]
     assert _row(c, ODA)["run_pair"] == _row(c, BRAM)["run_pair"] == 1.0
     assert _row(c, ODA)["run_nearest"] == 1.0 and _row(c, BRAM)["run_nearest"] == 0.0
+
+
+CALLA, DENNET, ESME = Person(first="Calla", last="Rook"), Person(first="Dennet", last="Fair"), Person(first="Esme", last="Lorn")
+
+
+def test_someone_speaking_far_off_in_the_conversation_is_a_candidate():
+    # Calla spoke five turns back; the nearer turns are Oda's and Bram's: she may speak again.
+    conv = [Turn([0], said=Said(CALLA, "explicit", 0.95))] + _conv() + [Turn([5])]
+    c = _candidates(conv, 5)
+    assert CALLA in c.people
+    assert _row(c, CALLA)["conv_speaker"] == 1.0
+    assert _row(c, CALLA)["prev1"] == _row(c, CALLA)["prev2"] == 0.0
+
+
+def test_the_people_the_narration_around_a_turn_names_are_candidates():
+    # "Dennet came in." opens the next paragraph; an older mention (far) and the scene's speakers too.
+    conv = _conv()
+    conv[2].local = [DENNET]
+    conv[1].far = [ESME]
+    c = candidates(conv, 1, [conv[1].said], _NARRATOR, False, {}, {}, lambda person: True, scene=(CALLA,))
+    assert all(person in c.people for person in (DENNET, ESME, CALLA))
+    assert _row(c, DENNET)["near_local"] == 1.0
+    assert _row(c, ESME)["far"] == 1.0
+    assert _row(c, CALLA)["scene"] == 1.0 and _row(c, ODA)["scene"] == 0.0
