@@ -17,7 +17,11 @@ export AUDIOBOOK_SKIP_REPORT
 trap 'rm -f "$AUDIOBOOK_SKIP_REPORT"' EXIT
 status=0
 # The slowest tests are printed with the fast tier, so the suite's time is seen where it is spent.
-.venv/bin/python -m pytest -m "not conformance" --durations=30 "$@" || status=$?
+# Two processes (AUDIOBOOK_TEST_WORKERS), each taking whole test files (--dist loadfile), so a file's
+# module fixtures are built once and its tests run in their order; the shared caches they fill (books,
+# voices, conformance venv) are written under a lock or before pytest starts.
+.venv/bin/python -m pytest -m "not conformance" -n "${AUDIOBOOK_TEST_WORKERS:-2}" --dist loadfile \
+    --durations=30 "$@" || status=$?
 if [ -f tests/conformance/env.sh ]; then
     # tests/cast holds one conformance test beside its fixtures (a cast book through the real app).
     .venv/bin/python -m pytest -m conformance tests/conformance tests/cast "$@" || status=$?

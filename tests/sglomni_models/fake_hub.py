@@ -3,7 +3,9 @@
 Usage: python fake_hub.py SPEC.json PORTFILE. SPEC maps repo ids to {"files": {name: text}};
 a file named in "slow" is streamed in chunks ("slow_chunk" bytes, default 1024) with a
 pause ("slow_pause" seconds) between them, so a
-test can cancel mid-download. Every request line (and its Range header, when a download
+test can cancel mid-download. With "stall_after" (bytes), a slow file's first, unranged download
+stops there and holds the connection until the client goes away: a pause point, so a test cancels
+a transfer that is certainly under way however loaded the machine (a resumed download is not held). Every request line (and its Range header, when a download
 resumes) is appended to SPEC + ".log".
 """
 from __future__ import annotations
@@ -76,12 +78,25 @@ class Hub(BaseHTTPRequestHandler):
             return
         if name in SPEC.get("slow", []):
             step = SPEC.get("slow_chunk", 1024)
+            stall = SPEC.get("stall_after") if not start else None
             for i in range(0, len(body), step):
+                if stall is not None and i >= stall:
+                    self._hold()
+                    return
                 self.wfile.write(body[i:i + step])
                 self.wfile.flush()
                 time.sleep(SPEC.get("slow_pause", 0.05))
         else:
             self.wfile.write(body)
+
+    def _hold(self):
+        """Send nothing more until the client closes its end (bounded: ten minutes)."""
+        self.connection.settimeout(600)
+        try:
+            while self.connection.recv(1024):
+                pass
+        except OSError:
+            pass
 
     do_GET = _route
     do_HEAD = _route

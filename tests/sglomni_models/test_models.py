@@ -75,12 +75,13 @@ def test_install_then_installed_then_remove(hub, tmp_path):
 
 
 def test_cancel_ends_the_download_process_and_a_later_install_resumes_the_partial_file(hub, tmp_path):
-    # huggingface_hub writes a download in 10 MiB pieces: 24 MiB at 1 MiB per 0.1 s leaves time to
-    # cancel after the first piece is on disk.
+    # huggingface_hub writes a download in 10 MiB pieces: the hub double sends 12 MiB of the 24 and then
+    # holds the transfer (a pause point, not a race), so the first piece is on disk when the test cancels.
     shard = "y" * (24 * 1024 * 1024)
     files = {"config.json": '{"architectures": ["X"]}', "model.safetensors": shard}
     spec = {"repos": {r: {"files": files} for r in catalog.get("voxtral_tts").all_repos},
-            "slow": ["model.safetensors"], "slow_chunk": 1024 * 1024, "slow_pause": 0.1}
+            "slow": ["model.safetensors"], "slow_chunk": 1024 * 1024, "slow_pause": 0.02,
+            "stall_after": 12 * 1024 * 1024}
     log = hub(spec)
     cache = tmp_path / "hf" / "hub"
     repo_dir = cache / "models--mistralai--Voxtral-4B-TTS-2603"
