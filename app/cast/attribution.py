@@ -79,7 +79,7 @@ class Attributor:
         title, tokens = split_mention(m)
         person = self.roster.lookup(title, tokens)
         if person is None and len(tokens) > 1:
-            person = self.roster.lookup(None, tokens[1:])  # "Then Ellen"
+            person = self.roster.lookup(None, tokens[1:])  # "Then Greta"
         return person
 
     def _participants(self) -> list[Person]:
@@ -241,7 +241,7 @@ class Attributor:
             found_after = tag
             lead = tag_before(before) if before.strip() and _LEAD_IN.search(before) else None
             if lead is not None and (tag is None or self._from_tag(lead, local) is not None):
-                # "Ellen said, “A snake!” The boys agreed." / "Ellen answered: “No.” Tom replied, “Yes.”": a clause
+                # "Greta said, “A snake!” The boys agreed." / "Greta answered: “No.” Odo replied, “Yes.”": a clause
                 # ending in its speech verb and a comma or colon right before the quote hands the line over;
                 # a tag after it belongs to the next sentence or quote.
                 tag = lead
@@ -290,7 +290,7 @@ class Attributor:
                             if p is not NARRATOR and p not in turn.named and self._personal(p)), None)
         turn.said = next((s for s in own if s is not None and s.person is not None), None)
         if turn.said is None and not turn.continues and turn.beat is not None and turn.beat not in turn.named:
-            # The paragraph's narration is about someone ("Ellen smiled."): most often the speaker.
+            # The paragraph's narration is about someone ("Greta smiled."): most often the speaker.
             turn.said = Said(turn.beat, "guess", 0.5)
         if turn.said is None and turn.continues:
             prev = self.turns[-2].said if len(self.turns) >= 2 else None

@@ -23,18 +23,18 @@ def _book(tmp_path, body: str):
 
 def test_a_label_over_its_title_and_a_by_line_is_set_as_the_other_headings(tmp_path):
     # Where a listing names its pieces without numbers, every line set apart as the headings it matched is
-    # a heading: "CHAPTER FOUR / The New Wharf / by Ada Quill" (a chapter by another hand) too, though it
+    # a heading: "CHAPTER FOUR / The New Wharf / by Ulla Quill" (a chapter by another hand) too, though it
     # runs to three lines.
     names = ["The Harbour", "The Mill Race", "The Toll Road", "The New Wharf"]
     heads = [f"CHAPTER {w}\n{n}" for n, w in zip(names, ["ONE", "TWO", "THREE", "FOUR"])]
-    heads[-1] += "\nby Ada Quill"
+    heads[-1] += "\nby Ulla Quill"
     text = "\n\n\n\n".join(f"{h}\n\n\n{_words(60, 'w')}" for h in heads)
     paras = paragraphs(text.split("\n"))
     at = [j for j, p in enumerate(paras) if p.text.startswith("CHAPTER")]
     matched = [Heading(j, "named", "", None, clean_line(paras[j].text)) for j in at[:3]]
     found = _laid_out_like(matched, paras, 0)
     assert [h.para for h in found] == at
-    assert found[-1].label == "CHAPTER FOUR The New Wharf by Ada Quill"
+    assert found[-1].label == "CHAPTER FOUR The New Wharf by Ulla Quill"
 
 
 def test_figures_over_a_rule_are_a_column_total_not_a_heading(tmp_path):

@@ -42,7 +42,7 @@ def test_book_level_pass_drops_a_pick_set_unlike_the_book_s_headings():
     from app.book.structure.learned import RuleVerdict, consistent
     from app.book.structure.lines import Heading
     chapters = "".join(f"\n\n\nCHAPTER {r}.\n\n\n{_PROSE}" for r in ("I", "II", "III", "IV", "V"))
-    paras = paragraphs((chapters + "\nYours ever, Tom\n\n" + _PROSE).split("\n"))
+    paras = paragraphs((chapters + "\nYours ever, Odo\n\n" + _PROSE).split("\n"))
     heads = [j for j, p in enumerate(paras) if p.text.startswith("CHAPTER")]
     stray = next(j for j, p in enumerate(paras) if p.text.startswith("Yours"))
     picks = [Heading(j, "chapter", "chapter", n + 1, paras[j].text) for n, j in enumerate(heads)]

@@ -104,19 +104,19 @@ def test_a_lead_in_clause_before_the_quote_wins_over_the_next_sentences_tag():
 
 
 #: A mother and her two daughters, each met often enough to be a character.
-_FAMILY = ["Mrs. Marrow sat by the window with her daughters, Ellen Marrow and Rose Marrow.",
-           "“Good evening,” said Mrs. Marrow.", "“Good evening,” said Ellen.",
-           "“Good evening,” said Rose."] * 3
+_FAMILY = ["Mrs. Marrow sat by the window with her daughters, Greta Marrow and Hilda Marrow.",
+           "“Good evening,” said Mrs. Marrow.", "“Good evening,” said Greta.",
+           "“Good evening,” said Hilda."] * 3
 
 
 def test_her_mother_is_a_mrs_of_her_surname_not_her_sister():
-    # Rose is named last before the tag: "her mother" is still Mrs. Marrow, never a Miss of the name.
-    cast = _cast(_FAMILY + ["Ellen looked at Rose Marrow, who shrugged.", "“I am tired,” said Ellen.",
+    # Hilda is named last before the tag: "her mother" is still Mrs. Marrow, never a Miss of the name.
+    cast = _cast(_FAMILY + ["Greta looked at Hilda Marrow, who shrugged.", "“I am tired,” said Greta.",
                             "“Then go to bed,” said her mother."])
     assert _speaker_of(cast, "Then go to bed,") == "Mrs. Marrow"
 
 
 def test_her_sister_is_not_the_one_her_is():
-    cast = _cast(_FAMILY + ["Mrs. Marrow had gone out.", "“Is it late?” asked Ellen.",
+    cast = _cast(_FAMILY + ["Mrs. Marrow had gone out.", "“Is it late?” asked Greta.",
                             "“Very late,” answered her sister."])
-    assert _speaker_of(cast, "Very late,") in ("Rose Marrow", "Rose")
+    assert _speaker_of(cast, "Very late,") in ("Hilda Marrow", "Hilda")
