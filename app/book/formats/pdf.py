@@ -9,6 +9,7 @@ when the page is closed, so memory stays flat in page count (benchmarks/pdf_plan
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import re
 import struct
 import zlib
@@ -21,7 +22,7 @@ from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, nar
 from app.book.narration.cleanup import is_matter_title
 from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, is_placeholder_author, title_page
 from app.book.formats.pdfclean import (
-    Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary,
+    Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary, word_key,
 )
 from app.book.formats.language import guess_language
 from app.book.formats.pdflayout import FontCache, Line, page_lines
@@ -37,6 +38,9 @@ MAX_OUTLINE = 20_000
 SCAN_CHARS_PER_PAGE = 20
 #: Fewer pages with text than this share of all, and the PDF is (mostly) a scan: refused, not half read.
 MIN_TEXT_PAGES = 0.5
+#: A PDF of this many pages or fewer is a document, not a book: it has no front matter (a title page or a
+#: contents listing takes pages of its own), so its text before the first heading is read as the rest is.
+DOCUMENT_PAGES = 5
 _OCR_HINT = ("Run OCR on it first (e.g. Debian's ocrmypdf: 'ocrmypdf book.pdf book-ocr.pdf'), "
              "then convert the result")
 
@@ -58,10 +62,12 @@ def _open(path: Path) -> pdfium.PdfDocument:
         raise CorruptBook(f"{path.name} is not a readable PDF ({why})", hint="Use a clean copy of the book") from None
 
 
-def _read_pages(doc: pdfium.PdfDocument) -> list[Page]:
-    """Return every page's lines; each page is closed before the next is opened."""
+def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int]:
+    """Return every page's lines, and how many pages with (almost) no text hold an image (a scan's
+    pages); each page is closed before the next is opened."""
     fonts = FontCache()
     pages: list[Page] = []
+    pictures = 0
     for i in range(len(doc)):
         try:
             page = doc[i]
@@ -76,10 +82,20 @@ def _read_pages(doc: pdfium.PdfDocument) -> list[Page]:
             finally:
                 fonts.forget_page()
                 textpage.close()
+            if sum(len(ln.text) for ln in lines) < SCAN_CHARS_PER_PAGE:
+                pictures += _holds_image(page)
         finally:
             page.close()
         pages.append(Page(i, height, lines))
-    return pages
+    return pages, pictures
+
+
+def _holds_image(page: pdfium.PdfPage) -> bool:
+    """Return whether a page draws an image (its top-level objects only: bounded, and a scan's page is one)."""
+    try:
+        return next(page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE], max_depth=1), None) is not None
+    except (pdfium.PdfiumError, ValueError):
+        return False
 
 
 def _outline(doc: pdfium.PdfDocument) -> list[tuple[int, str, int]]:
@@ -131,6 +147,33 @@ def _breaks(entries: list[tuple[int, str, int]], pages: list[Page], para: Paragr
         last = (spot[0], spot[1])
         out.setdefault(spot[0], {})[spot[1]] = (title, spot[2])
     return out
+
+
+#: Outline titles on lines of their own, this many in a row, each of a chapter that starts on a later page,
+#: are a contents listing printed without page numbers (pandoc's or a web page's contents of links),
+#: which the listing rule (page numbers at the lines' ends) does not see.
+LISTED_TITLES = 3
+
+
+def _strip_title_listing(pages: list[Page], entries: list[tuple[int, str, int]]) -> None:
+    """Take out runs of lines that name outline entries starting on a later page (at most one other
+    line between two): a contents listing."""
+    last_start: dict[tuple[str, ...], int] = {}
+    for _, title, index in entries:
+        key = word_key(title)
+        if key:
+            last_start[key] = max(index, last_start.get(key, -1))
+    for page in pages:
+        hits = [k for k, ln in enumerate(page.lines) if last_start.get(word_key(ln.text), -1) > page.index]
+        runs: list[list[int]] = []
+        for k in hits:
+            if runs and k - runs[-1][-1] <= 2:
+                runs[-1].append(k)
+            else:
+                runs.append([k])
+        drop = {k for run in runs if len(run) >= LISTED_TITLES for k in range(run[0], run[-1] + 1)}
+        if drop:
+            page.lines = [ln for k, ln in enumerate(page.lines) if k not in drop]
 
 
 def _find_title(lines: list[Line], title: str, para: Paragrapher, after: int = 0) -> tuple[int, int] | None:
@@ -275,12 +318,14 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             raise CorruptBook(f"{path.name} has {len(doc):,} pages (limit {MAX_PAGES:,})",
                               hint="Split the book into smaller files")
         check_page_objects(len(doc), path)
-        pages = _read_pages(doc)
+        pages, pictures = _read_pages(doc)
         texts = sum(1 for p in pages if sum(len(ln.text) for ln in p.lines) >= SCAN_CHARS_PER_PAGE)
-        if not texts:
+        if not texts and not pictures and any(p.lines for p in pages):
+            pass  # a short text ("Hello, world!") and no picture of text: a document, not a scan
+        elif not texts:
             raise ScannedBook(f"{path.name} has no text layer: its pages are images of text (a scan)",
                               hint=_OCR_HINT)
-        if texts < len(pages) * MIN_TEXT_PAGES:
+        elif texts < len(pages) * MIN_TEXT_PAGES:
             # Reading the few pages that have text would be a fraction of the book, silently.
             raise ScannedBook(f"{path.name} has a text layer on only {texts} of its {len(pages)} pages; "
                               "the others are pictures of text or blank", hint=_OCR_HINT)
@@ -298,6 +343,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     strip_footnotes(pages, style)
     plain, compounds = vocabulary(pages)
     para = Paragrapher(style, plain, compounds, outline_levels=bool(entries))
+    _strip_title_listing(pages, entries)
     breaks = _breaks(entries, pages, para) if entries else {}
     for page in pages:
         para.page(page, breaks.get(page.index, {}))
@@ -311,6 +357,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     if is_placeholder_author(author):
         author = page_author
     language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
+    if len(pages) <= DOCUMENT_PAGES:
+        options = dataclasses.replace(options, include_matter=True)
     if entries:
         chapters = _outline_chapters(para.blocks, options)
     else:

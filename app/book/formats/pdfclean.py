@@ -380,8 +380,12 @@ class Paragrapher:
             self.cur = None
 
 
+def word_key(text: str) -> tuple[str, ...]:
+    """Return a line's or title's words, numbering, punctuation and case aside: equal keys, same words."""
+    return tuple(_WORD.findall(text.casefold()))
+
+
 def same_words(line: str, title: str) -> bool:
     """Return whether a page's heading line is the outline's title (numbering and case aside)."""
-    a = _WORD.findall(line.casefold())
-    b = _WORD.findall(title.casefold())
-    return bool(a) and a == b
+    a = word_key(line)
+    return bool(a) and a == word_key(title)
