@@ -231,3 +231,46 @@ def test_a_text_with_a_contents_listing_per_chapter_reads_the_books_contents():
     assert "+----" in raw and not any(p.startswith(("+--", "|")) for p in spoken)
     assert any(p.startswith("doc-debian, ") and "Debian Project documentation, (Debian FAQ) and other documents" in p
                for p in spoken)
+
+
+def _typed_pdf(path, pages):
+    """Write a PDF whose pages hold the given lines, (x, y from the top, size, text), in Helvetica, by
+    PDFium itself: each line one text object, so a wide gap between two objects on a baseline is a gap."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument.new()
+    for lines in pages:
+        page = doc.new_page(612, 792)
+        for x, y, size, text in lines:
+            obj = raw.FPDFPageObj_NewTextObj(doc.raw, b"Helvetica", ctypes.c_float(size))
+            buf = ctypes.create_string_buffer((text + "\0").encode("utf-16-le"))
+            raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
+            raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, x, 792 - y)
+            raw.FPDFPage_InsertObject(page.raw, obj)
+        raw.FPDFPage_GenerateContent(page.raw)
+    doc.save(str(path))
+    return path
+
+
+_MEADOW = ["The gate stood open all that winter, and the path beyond it ran down to the river",
+           "where the old ferryman kept his boat tied to a post of grey oak. Nobody crossed",
+           "after dark, for the water rose quickly and the lantern on the far bank had long",
+           "since gone out. In the spring the children came back to the meadow again."]
+
+
+def test_a_page_cut_from_a_book_reads_its_text_without_its_running_head(tmp_path):
+    # One page printed out of a book: its head (the chapter's name left, the page number right, a
+    # margin's gap above the text) repeats on no other page, yet its shape says what it is.
+    body = [(72, 110 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    cut = _typed_pdf(tmp_path / "page.pdf", [[(72, 60, 10, "Chapter 4: The Garden Wall"), (530, 60, 10, "27")] + body])
+    text = " ".join(p for c in load_book(cut).chapters for p in c.paragraphs)
+    assert "Garden Wall" not in text and "27" not in text
+    # A short document's text before its first heading is its text, not a book's front matter.
+    assert text.startswith("The gate stood open all that winter") and text.endswith("meadow again.")
+    # A document's own first line, a title with a number but no page number set apart, is read.
+    titled = _typed_pdf(tmp_path / "doc.pdf", [[(200, 60, 16, "Garden Notes 2024")] + body])
+    assert "Garden Notes 2024" in " ".join([c.title for c in load_book(titled).chapters]
+                                            + [p for c in load_book(titled).chapters for p in c.paragraphs])

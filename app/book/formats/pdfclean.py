@@ -153,12 +153,31 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
                 # A line where running heads stand is one too, unless it is set large (a chapter's title).
                 near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
                 if _PAGE_NUMBER.match(ln.text) or _repeats(counts, key[0], zone, ln) >= (MIN_REPEATS if many else 2) \
-                        or near:
+                        or near or _numbered_head(ln, page, zone):
                     continue
             if listings and _LEADERS.search(ln.text):
                 continue
             kept.append(ln)
         page.lines = kept
+
+
+def _numbered_head(ln: Line, page: Page, zone: str) -> bool:
+    """Return whether a page's first or last line is a running head or foot by its own shape: words and a
+    page number set apart at one end ("Chapter 2: Tables      13"), off the text by a margin's gap.
+
+    Repetition finds the others; this one is found on a page alone too (pages cut out of a book).
+    """
+    if len(ln.pieces) != 2 or not any(_PAGE_NUMBER.match(p) for p in ln.pieces) \
+            or not any(re.search(r"[^\W\d_]{2}", p) and not _PAGE_NUMBER.match(p) for p in ln.pieces):
+        return False
+    by_height = sorted(page.lines, key=lambda x: x.base)
+    if len(by_height) < 2:
+        return False
+    if zone == "top" and ln is by_height[0]:
+        return by_height[1].base - ln.base > MARGIN_GAP * max(ln.size, by_height[1].size)
+    if zone == "bottom" and ln is by_height[-1]:
+        return ln.base - by_height[-2].base > MARGIN_GAP * ln.size + ln.size
+    return False
 
 
 def _index_page(lines: list[Line]) -> bool:
