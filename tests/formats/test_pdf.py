@@ -274,3 +274,60 @@ def test_a_page_cut_from_a_book_reads_its_text_without_its_running_head(tmp_path
     titled = _typed_pdf(tmp_path / "doc.pdf", [[(200, 60, 16, "Garden Notes 2024")] + body])
     assert "Garden Notes 2024" in " ".join([c.title for c in load_book(titled).chapters]
                                             + [p for c in load_book(titled).chapters for p in c.paragraphs])
+
+
+def _linked_pdf(path, pages, links):
+    """Write a PDF by hand: pages of lines (x, y from the top, text) in Helvetica 11, and link annotations
+    (page, x0, y0 from the top, x1, y1, target page) going to another page, half by a /Dest, half by a
+    GoTo action (as hyperref writes them), so the file is what a typesetter's links are."""
+    objs: list[bytes] = []
+    n = len(pages)
+    page_ids = [4 + 2 * i for i in range(n)]
+    annot_ids: dict[int, list[int]] = {}
+    extra = 4 + 2 * n
+    for k, (p, *_rest) in enumerate(links):
+        annot_ids.setdefault(p, []).append(extra + k)
+    objs.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    objs.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % i for i in page_ids), n))
+    objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    for i, lines in enumerate(pages):
+        text = b"".join(b"BT /F1 11 Tf %d %d Td (%s) Tj ET\n" % (x, 792 - y, t.encode("latin-1")) for x, y, t in lines)
+        annots = b" ".join(b"%d 0 R" % a for a in annot_ids.get(i, []))
+        objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                    b"/Contents %d 0 R /Annots [%s] >>" % (page_ids[i] + 1, annots))
+        objs.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text))
+    for k, (p, x0, y0, x1, y1, target) in enumerate(links):
+        dest = b"[%d 0 R /XYZ 0 792 0]" % page_ids[target]
+        goto = b"/A << /S /GoTo /D %s >>" % dest if k % 2 else b"/Dest %s" % dest
+        objs.append(b"<< /Type /Annot /Subtype /Link /Rect [%d %d %d %d] /Border [0 0 0] %s >>"
+                    % (x0, 792 - y1, x1, 792 - y0, goto))
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for i, body in enumerate(objs, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def test_a_run_of_lines_each_wholly_a_link_into_the_book_is_a_listing_not_read(tmp_path):
+    # A list of pictures printed without page numbers (pandoc's LaTeX of a web page's list of links):
+    # each line is one link to the place in the book; a link inside a sentence covers a part of its line.
+    listing = ["The Old Mill at Dawn", "A Heron on the Weir", "The Cottage by the Lock", "Boats Below the Bridge"]
+    story = ["The river ran quietly past the mill that morning, and the heron stood", "on the weir as it always did,"
+             " watching the water for the silver flash of a fish.", "See The Old Mill at Dawn for the picture."]
+    pages = [[(72, 80, "Pictures")] + [(90, 110 + 16 * k, t) for k, t in enumerate(listing)],
+             [(72, 80 + 16 * k, t) for k, t in enumerate(story)]]
+    links = [(0, 88, 96 + 16 * k, 92 + 7 * len(t), 112 + 16 * k, 1) for k, t in enumerate(listing)]
+    links.append((1, 92, 96 + 32, 210, 112 + 32, 1))  # "The Old Mill at Dawn" inside the sentence
+    text = " ".join(p for c in load_book(_linked_pdf(tmp_path / "linked.pdf", pages, links)).chapters
+                    for p in c.paragraphs)
+    assert not any(t in text for t in listing[1:]), text
+    assert "watching the water for the silver flash of a fish." in text
+    assert "See The Old Mill at Dawn for the picture." in text
+    # The same lines with no links are lines like any other: read.
+    plain = " ".join(p for c in load_book(_linked_pdf(tmp_path / "plain.pdf", pages, [])).chapters for p in c.paragraphs)
+    assert all(t in plain for t in listing), plain

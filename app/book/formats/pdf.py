@@ -22,8 +22,9 @@ from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, nar
 from app.book.narration.cleanup import is_matter_title
 from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, is_placeholder_author, title_page
 from app.book.formats.pdfclean import (
-    Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary, word_key,
+    Page, Paragrapher, measure, strip_footnotes, strip_page_furniture, vocabulary,
 )
+from app.book.formats.pdflisted import internal_links, same_words, strip_listings
 from app.book.formats.language import guess_language
 from app.book.formats.pdflayout import FontCache, Line, page_lines
 from app.book.model import Book, Chapter, Cover, ReadOptions
@@ -84,9 +85,10 @@ def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int]:
                 textpage.close()
             if sum(len(ln.text) for ln in lines) < SCAN_CHARS_PER_PAGE:
                 pictures += _holds_image(page)
+            links = internal_links(doc, page, height) if lines else []
         finally:
             page.close()
-        pages.append(Page(i, height, lines))
+        pages.append(Page(i, height, lines, links))
     return pages, pictures
 
 
@@ -147,33 +149,6 @@ def _breaks(entries: list[tuple[int, str, int]], pages: list[Page], para: Paragr
         last = (spot[0], spot[1])
         out.setdefault(spot[0], {})[spot[1]] = (title, spot[2])
     return out
-
-
-#: Outline titles on lines of their own, this many in a row, each of a chapter that starts on a later page,
-#: are a contents listing printed without page numbers (pandoc's or a web page's contents of links),
-#: which the listing rule (page numbers at the lines' ends) does not see.
-LISTED_TITLES = 3
-
-
-def _strip_title_listing(pages: list[Page], entries: list[tuple[int, str, int]]) -> None:
-    """Take out runs of lines that name outline entries starting on a later page (at most one other
-    line between two): a contents listing."""
-    last_start: dict[tuple[str, ...], int] = {}
-    for _, title, index in entries:
-        key = word_key(title)
-        if key:
-            last_start[key] = max(index, last_start.get(key, -1))
-    for page in pages:
-        hits = [k for k, ln in enumerate(page.lines) if last_start.get(word_key(ln.text), -1) > page.index]
-        runs: list[list[int]] = []
-        for k in hits:
-            if runs and k - runs[-1][-1] <= 2:
-                runs[-1].append(k)
-            else:
-                runs.append([k])
-        drop = {k for run in runs if len(run) >= LISTED_TITLES for k in range(run[0], run[-1] + 1)}
-        if drop:
-            page.lines = [ln for k, ln in enumerate(page.lines) if k not in drop]
 
 
 def _find_title(lines: list[Line], title: str, para: Paragrapher, after: int = 0) -> tuple[int, int] | None:
@@ -343,7 +318,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     strip_footnotes(pages, style)
     plain, compounds = vocabulary(pages)
     para = Paragrapher(style, plain, compounds, outline_levels=bool(entries))
-    _strip_title_listing(pages, entries)
+    if not options.include_matter:
+        strip_listings(pages, entries)  # contents and lists of links printed without page numbers
     breaks = _breaks(entries, pages, para) if entries else {}
     for page in pages:
         para.page(page, breaks.get(page.index, {}))

@@ -69,6 +69,8 @@ class Page:
     index: int
     height: float
     lines: list[Line]
+    #: Where the page's links into the document stand (x0, top, x1, bottom): pdflisted's listings.
+    links: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -162,11 +164,8 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
 
 
 def _numbered_head(ln: Line, page: Page, zone: str) -> bool:
-    """Return whether a page's first or last line is a running head or foot by its own shape: words and a
-    page number set apart at one end ("Chapter 2: Tables      13"), off the text by a margin's gap.
-
-    Repetition finds the others; this one is found on a page alone too (pages cut out of a book).
-    """
+    """Return whether a page's first or last line is a running head or foot by its own shape, as on a page
+    cut out of a book, where none repeats: words and a page number set apart ("Tables     13"), off the text."""
     if len(ln.pieces) != 2 or not any(_PAGE_NUMBER.match(p) for p in ln.pieces) \
             or not any(re.search(r"[^\W\d_]{2}", p) and not _PAGE_NUMBER.match(p) for p in ln.pieces):
         return False
@@ -397,14 +396,3 @@ class Paragrapher:
             text = self.cur.text if self.cur.kind == "code" else spoken_xrefs(self.cur.text)
             self.blocks.append(Block(text, self.cur.level, set(), self.cur.kind))
             self.cur = None
-
-
-def word_key(text: str) -> tuple[str, ...]:
-    """Return a line's or title's words, numbering, punctuation and case aside: equal keys, same words."""
-    return tuple(_WORD.findall(text.casefold()))
-
-
-def same_words(line: str, title: str) -> bool:
-    """Return whether a page's heading line is the outline's title (numbering and case aside)."""
-    a = word_key(line)
-    return bool(a) and a == word_key(title)
