@@ -318,16 +318,20 @@ def test_a_run_of_lines_each_wholly_a_link_into_the_book_is_a_listing_not_read(t
     # each line is one link to the place in the book; a link inside a sentence covers a part of its line.
     listing = ["The Old Mill at Dawn", "A Heron on the Weir", "The Cottage by the Lock", "Boats Below the Bridge"]
     story = ["The river ran quietly past the mill that morning, and the heron stood", "on the weir as it always did,"
-             " watching the water for the silver flash of a fish.", "See The Old Mill at Dawn for the picture."]
+             " watching the water for the silver flash of a fish.", "See The Old Mill at Dawn for the picture.",
+             "\xb7 The Lower Meadow", "\xb7 The Ferry Steps", "\xb7 The Orchard Gate"]
     pages = [[(72, 80, "Pictures")] + [(90, 110 + 16 * k, t) for k, t in enumerate(listing)],
              [(72, 80 + 16 * k, t) for k, t in enumerate(story)]]
     links = [(0, 88, 96 + 16 * k, 92 + 7 * len(t), 112 + 16 * k, 1) for k, t in enumerate(listing)]
     links.append((1, 92, 96 + 32, 210, 112 + 32, 1))  # "The Old Mill at Dawn" inside the sentence
+    # A bulleted list of links in the text: each line opens with its bullet, outside the link.
+    links += [(1, 80, 66 + 16 * k, 200, 82 + 16 * k, 0) for k in range(3, 6)]
     text = " ".join(p for c in load_book(_linked_pdf(tmp_path / "linked.pdf", pages, links)).chapters
                     for p in c.paragraphs)
     assert not any(t in text for t in listing[1:]), text
     assert "watching the water for the silver flash of a fish." in text
     assert "See The Old Mill at Dawn for the picture." in text
+    assert all(t in text for t in ("The Lower Meadow", "The Ferry Steps", "The Orchard Gate")), text
     # The same lines with no links are lines like any other: read.
     plain = " ".join(p for c in load_book(_linked_pdf(tmp_path / "plain.pdf", pages, [])).chapters for p in c.paragraphs)
     assert all(t in plain for t in listing), plain

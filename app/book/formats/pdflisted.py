@@ -5,8 +5,9 @@ or a list of illustrations as bare lines of links.
 Two signs, each on a run of LISTED_RUN lines or more (a sentence rarely names three chapters on three
 lines of their own, or is three lines that are each one link):
 - the lines name outline entries that start on a later page: a contents listing;
-- each line is one link into the document, wholly: a list of links (illustrations, figures, a
-  contents with no outline). A link in running text covers a part of its line, not the whole.
+- each line is one link into the document, wholly and from its first character: a list of links
+  (illustrations, figures, a contents with no outline). A link in running text covers a part of its
+  line; a bulleted list of links in the text opens each line with its bullet, outside the link.
 """
 from __future__ import annotations
 
@@ -63,7 +64,9 @@ def _linked(ln: Line, areas: list[Area]) -> bool:
         if x1 > reach:
             covered += x1 - max(x0, reach)
             reach = x1
-    return ln.x1 > ln.x0 and covered >= LINKED_SHARE * (ln.x1 - ln.x0)
+    # From its first character: a bullet or number before the link makes an item of a list in the text.
+    starts = bool(spans) and spans[0][0] <= ln.x0 + ln.size * 0.3
+    return starts and ln.x1 > ln.x0 and covered >= LINKED_SHARE * (ln.x1 - ln.x0)
 
 
 def strip_listings(pages, entries: list[tuple[int, str, int]]) -> None:
