@@ -276,10 +276,10 @@ def test_a_page_cut_from_a_book_reads_its_text_without_its_running_head(tmp_path
                                             + [p for c in load_book(titled).chapters for p in c.paragraphs])
 
 
-def _linked_pdf(path, pages, links):
-    """Write a PDF by hand: pages of lines (x, y from the top, text) in Helvetica 11, and link annotations
+def _linked_pdf(path, pages, links, outline=()):
+    """Write a PDF by hand: pages of lines (x, y from the top, text) in Helvetica 11, link annotations
     (page, x0, y0 from the top, x1, y1, target page) going to another page, half by a /Dest, half by a
-    GoTo action (as hyperref writes them), so the file is what a typesetter's links are."""
+    GoTo action (as hyperref writes them), and an outline of (title, page) entries."""
     objs: list[bytes] = []
     n = len(pages)
     page_ids = [4 + 2 * i for i in range(n)]
@@ -287,7 +287,9 @@ def _linked_pdf(path, pages, links):
     extra = 4 + 2 * n
     for k, (p, *_rest) in enumerate(links):
         annot_ids.setdefault(p, []).append(extra + k)
-    objs.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    root = extra + len(links)
+    marks = b" /Outlines %d 0 R" % root if outline else b""
+    objs.append(b"<< /Type /Catalog /Pages 2 0 R%s >>" % marks)
     objs.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % i for i in page_ids), n))
     objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     for i, lines in enumerate(pages):
@@ -301,6 +303,14 @@ def _linked_pdf(path, pages, links):
         goto = b"/A << /S /GoTo /D %s >>" % dest if k % 2 else b"/Dest %s" % dest
         objs.append(b"<< /Type /Annot /Subtype /Link /Rect [%d %d %d %d] /Border [0 0 0] %s >>"
                     % (x0, 792 - y1, x1, 792 - y0, goto))
+    if outline:
+        objs.append(b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>"
+                    % (root + 1, root + len(outline), len(outline)))
+        for k, (title, target) in enumerate(outline):
+            near = (b" /Prev %d 0 R" % (root + k) if k else b"") + (
+                b" /Next %d 0 R" % (root + k + 2) if k + 1 < len(outline) else b"")
+            objs.append(b"<< /Title (%s) /Parent %d 0 R%s /Dest [%d 0 R /XYZ 0 792 0] >>"
+                        % (title.encode("latin-1"), root, near, page_ids[target]))
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for i, body in enumerate(objs, start=1):
         offsets.append(len(out))
@@ -335,3 +345,37 @@ def test_a_run_of_lines_each_wholly_a_link_into_the_book_is_a_listing_not_read(t
     # The same lines with no links are lines like any other: read.
     plain = " ".join(p for c in load_book(_linked_pdf(tmp_path / "plain.pdf", pages, [])).chapters for p in c.paragraphs)
     assert all(t in plain for t in listing), plain
+
+
+def test_an_outline_entry_with_no_text_under_it_is_said_with_the_next_chapter(tmp_path):
+    # A title page set as headings of their own ("OR,", "By", each an outline entry, as pandoc prints a
+    # web page's title lines) or a part's title alone on its page: said at the next chapter's start,
+    # never dropped; a contents entry with nothing left under it is matter, not said.
+    story = ["The river ran quietly past the mill that morning, and the heron stood on the weir as it",
+             "always did, watching the water for the silver flash of a fish. Nobody in the village could",
+             "remember a spring as cold as that one, nor a summer that came so late to the valley."]
+    pages = [[(200, 80, "OR, THE HERON OF THE WEIR")], [(200, 80, "By A Miller of the Valley")],
+             [(200, 80, "Contents"), (200, 100, "The First Morning"), (200, 116, "The Second Morning")],
+             [(72, 80, "The First Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(story)],
+             [(72, 80, "Part Two: The Lower Valley")],
+             [(72, 80, "The Second Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(story)]]
+    outline = [("OR, THE HERON OF THE WEIR", 0), ("By A Miller of the Valley", 1), ("Contents", 2),
+               ("The First Morning", 3), ("Part Two: The Lower Valley", 4), ("The Second Morning", 5)]
+    book = load_book(_linked_pdf(tmp_path / "titled.pdf", pages, [], outline))
+    assert [c.title for c in book.chapters] == ["The First Morning", "The Second Morning"]
+    first, second = (" ".join(c.paragraphs) for c in book.chapters)
+    assert first.startswith("OR, THE HERON OF THE WEIR") and "By A Miller of the Valley" in first
+    assert "Contents" not in first and first.count("The First Morning") == 1
+    assert second.startswith("Part Two: The Lower Valley") and second.endswith("so late to the valley.")
+
+
+def test_a_running_head_of_three_lines_is_not_read(tmp_path):
+    # A long book title wraps in the head over three lines (FOP sets it so), on every page, over the text.
+    head = [(200, 44, 10, "The Chronicle of the Mill"), (200, 56, 10, "on the River and the Wa-"),
+            (200, 68, 10, "ter Meadow, by A. Miller")]
+    pages = [head + [(72, 80 + 14 * k, 10, f"Page {n + 1} tells of the {word} at the mill, line {k + 1}.")
+                     for k, word in enumerate(("heron", "ferry", "weir", "orchard"))] for n in range(10)]
+    text = " ".join(p for c in load_book(_typed_pdf(tmp_path / "headed.pdf", pages)).chapters for p in c.paragraphs)
+    assert "Chronicle" not in text and "Meadow, by" not in text and "on the River" not in text
+    assert "Page 1 tells of the heron at the mill, line 1." in text
+    assert "Page 10 tells of the orchard at the mill, line 4." in text

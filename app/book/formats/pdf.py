@@ -271,12 +271,18 @@ def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter
         paragraphs = narration(front, options)
         if options.include_matter or not (heads and is_matter_title(heads[0]) or _is_index(paragraphs)):
             out.append((heads[0] if heads else "", paragraphs))
+    held: list[Block] = []
     for title, group in groups:
-        paragraphs = narration(group, options)
         if not body_words(group):
-            continue  # only its heading: a listing page taken out, or a part title with nothing under it
-        if not options.include_matter and (is_matter_title(title) or _is_index(paragraphs)):
+            # Only its heading: a listing page taken out (matter, not said), or a part's title or a title
+            # page's line set as a heading ("OR,", "By"): said at the start of the next chapter.
+            held += [] if is_matter_title(title) else group
             continue
+        paragraphs = narration(group, options)
+        if not options.include_matter and (is_matter_title(title) or _is_index(paragraphs)):
+            continue  # matter left out; what is held goes on to the next chapter
+        if held:
+            paragraphs, held = narration(held + group, options), []
         out.append((title, paragraphs))
     chapters: list[Chapter] = []
     for title, paragraphs in out:
