@@ -112,7 +112,9 @@ def pdf_file(entry: dict) -> Path:
 
 #: The programs each made PDF needs (the manifest's `make`; LibreOffice where none is named).
 #: xelatex (texlive-xetex), as pdflatex stops at the first character its fonts lack; rsvg-convert
-#: (librsvg2-bin) turns an EPUB's SVG images into PDF for LaTeX.
+#: (librsvg2-bin) turns an EPUB's SVG images into PDF for LaTeX. pandoc's LaTeX template also needs
+#: Debian's lmodern, texlive-latex-recommended, texlive-latex-extra and texlive-fonts-recommended
+#: (xelatex stops on a missing lmodern.sty or ZapfDingbats font without them).
 MAKERS = {"libreoffice": ("pandoc", "soffice"), "pandoc-latex": ("pandoc", "xelatex", "rsvg-convert"),
           "fop": ("pandoc", "xsltproc", "fop"), "scan": ("pandoc", "xelatex", "rsvg-convert", "pdftoppm", "tesseract")}
 _FO_XSL = Path("/usr/share/xml/docbook/stylesheet/docbook-xsl/fo/docbook.xsl")

@@ -350,22 +350,25 @@ def test_a_run_of_lines_each_wholly_a_link_into_the_book_is_a_listing_not_read(t
 def test_an_outline_entry_with_no_text_under_it_is_said_with_the_next_chapter(tmp_path):
     # A title page set as headings of their own ("OR,", "By", each an outline entry, as pandoc prints a
     # web page's title lines) or a part's title alone on its page: said at the next chapter's start,
-    # never dropped; a contents entry with nothing left under it is matter, not said.
+    # never dropped; a contents entry is matter, not said.
     story = ["The river ran quietly past the mill that morning, and the heron stood on the weir as it",
              "always did, watching the water for the silver flash of a fish. Nobody in the village could",
              "remember a spring as cold as that one, nor a summer that came so late to the valley."]
     pages = [[(200, 80, "OR, THE HERON OF THE WEIR")], [(200, 80, "By A Miller of the Valley")],
              [(200, 80, "Contents"), (200, 100, "The First Morning"), (200, 116, "The Second Morning")],
              [(72, 80, "The First Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(story)],
-             [(72, 80, "Part Two: The Lower Valley")],
+             [(72, 80, "Part Two: The Lower Valley")], [(72, 80, "Name and Place Index")],
              [(72, 80, "The Second Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(story)]]
     outline = [("OR, THE HERON OF THE WEIR", 0), ("By A Miller of the Valley", 1), ("Contents", 2),
-               ("The First Morning", 3), ("Part Two: The Lower Valley", 4), ("The Second Morning", 5)]
+               ("The First Morning", 3), ("Part Two: The Lower Valley", 4), ("Name and Place Index", 5),
+               ("The Second Morning", 6)]
     book = load_book(_linked_pdf(tmp_path / "titled.pdf", pages, [], outline))
     assert [c.title for c in book.chapters] == ["The First Morning", "The Second Morning"]
     first, second = (" ".join(c.paragraphs) for c in book.chapters)
     assert first.startswith("OR, THE HERON OF THE WEIR") and "By A Miller of the Valley" in first
     assert "Contents" not in first and first.count("The First Morning") == 1
+    # A listing's heading whose page was taken out (an index of any name) is not said either.
+    assert "Index" not in second
     assert second.startswith("Part Two: The Lower Valley") and second.endswith("so late to the valley.")
 
 

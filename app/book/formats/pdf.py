@@ -252,6 +252,11 @@ def _is_index(paragraphs: tuple[str, ...]) -> bool:
     return words >= 30 and refs >= words / 6
 
 
+#: A listing's title, whatever it lists ("Subject and Name Index", "List of Maps"): where its
+#: page was taken out, its heading is not said with the next chapter.
+_LISTING_TITLE = re.compile(r"\bindex$|^(?:list|table)\s+of\s+\w+", re.I)
+
+
 def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter]:
     """Return one chapter per outline entry (the level-1 blocks), as the outline says, titles repeated or not.
 
@@ -275,8 +280,8 @@ def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter
     for title, group in groups:
         if not body_words(group):
             # Only its heading: a listing page taken out (matter, not said), or a part's title or a title
-            # page's line set as a heading ("OR,", "By"): said at the start of the next chapter.
-            held += [] if is_matter_title(title) else group
+            # page's line set as a heading (its subtitle, its author's line): said at the next chapter's start.
+            held += [] if is_matter_title(title) or _LISTING_TITLE.search(title.strip(" .:")) else group
             continue
         paragraphs = narration(group, options)
         if not options.include_matter and (is_matter_title(title) or _is_index(paragraphs)):
