@@ -102,37 +102,116 @@ CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 def pdf_file(entry: dict) -> Path:
     if "corpus" in entry:
         return _made_pdf(entry)
+    if "repo" in entry:  # fetched from a public repository at the manifest's commit
+        path = OFFICE / entry["repo"].replace("/", "+", 1) / entry["path"]
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} (not fetched: {entry['repo']} at {entry['commit'][:12]})")
+        return path
     return _debian(entry["package"], entry["path"])
 
 
+#: The programs each made PDF needs (the manifest's `make`; LibreOffice where none is named).
+#: xelatex (texlive-xetex), as pdflatex stops at the first character its fonts lack; rsvg-convert
+#: (librsvg2-bin) turns an EPUB's SVG images into PDF for LaTeX. pandoc's LaTeX template also needs
+#: Debian's lmodern, texlive-latex-recommended, texlive-latex-extra and texlive-fonts-recommended
+#: (xelatex stops on a missing lmodern.sty or ZapfDingbats font without them).
+MAKERS = {"libreoffice": ("pandoc", "soffice"), "pandoc-latex": ("pandoc", "xelatex", "rsvg-convert"),
+          "fop": ("pandoc", "xsltproc", "fop"), "scan": ("pandoc", "xelatex", "rsvg-convert", "pdftoppm", "tesseract")}
+_FO_XSL = Path("/usr/share/xml/docbook/stylesheet/docbook-xsl/fo/docbook.xsl")
+
+
+def _run(cmd: list[str], timeout: int) -> None:
+    subprocess.run(cmd, check=True, capture_output=True, timeout=timeout)
+
+
+def _source_format(src: Path) -> str:
+    return "epub" if src.suffix == ".epub" else "html"
+
+
+def _latex_pdf(src: Path, tmp: Path) -> Path:
+    """pandoc's default PDF: its LaTeX template, through xelatex. Headings go up a level
+    (--shift-heading-level-by=-1: the book's title heading is its title, its chapters the top level)."""
+    out = tmp / "printed.pdf"
+    _run(["pandoc", "-f", _source_format(src), str(src), "--shift-heading-level-by=-1", "--pdf-engine=xelatex",
+          "-o", str(out)], 1800)
+    return out
+
+
+def _fop_pdf(src: Path, tmp: Path) -> Path:
+    """pandoc's DocBook 4 article (headings up a level, as `_latex_pdf`: the chapters are its sect1;
+    pandoc 2.17's template writes no <book>), DocBook XSL's FO stylesheet (bookmarks on), Apache FOP
+    (images the source only references are left out, with FOP's warning)."""
+    xml, fo, out = tmp / "book.xml", tmp / "book.fo", tmp / "book.pdf"
+    _run(["pandoc", "-f", _source_format(src), str(src), "-s", "-t", "docbook4", "--shift-heading-level-by=-1",
+          "-o", str(xml)], 600)
+    _run(["xsltproc", "--nonet", "--novalid", "--stringparam", "fop1.extensions", "1", "-o", str(fo),
+          str(_FO_XSL), str(xml)], 1800)
+    _run(["fop", "-q", "-fo", str(fo), "-pdf", str(out)], 1800)
+    return out
+
+
+def _scan_pdf(src: Path, tmp: Path) -> Path:
+    """The book printed by pandoc + LaTeX, each page drawn at 150 dpi in grey and read back by Tesseract
+    into a PDF of the page images with its invisible text layer, as a scanned book is. The printed PDF
+    is kept beside the scan (`.printed.pdf`): its outline names the chapters expected."""
+    printed = _latex_pdf(src, tmp)
+    _run(["pdftoppm", "-r", "150", "-gray", "-png", str(printed), str(tmp / "page")], 3600)
+    pages = sorted(tmp.glob("page-*.png"))
+    listing = tmp / "pages.txt"
+    listing.write_text("".join(f"{p}\n" for p in pages), encoding="utf-8")
+    _run(["tesseract", str(listing), str(tmp / "scan"), "-l", "eng", "pdf"], 7200)
+    shutil.copy(printed, tmp / "scan.printed.pdf")
+    return tmp / "scan.pdf"
+
+
 def _made_pdf(entry: dict) -> Path:
-    """Return the corpus EPUB as a PDF by another producer, made once into the cache: pandoc writes a DOCX
-    of it and Debian's LibreOffice exports that as PDF (`soffice --convert-to pdf`, its bookmarks the outline)."""
+    """Return the corpus book as a PDF of another producer, made once into the cache (CACHE/twins/KEY.pdf):
+    "libreoffice": pandoc writes a DOCX and Debian's LibreOffice exports it (`soffice --convert-to pdf`, its
+    bookmarks the outline); "pandoc-latex", "fop", "scan": as `_latex_pdf`, `_fop_pdf`, `_scan_pdf` say."""
     out = CACHE / "twins" / f"{entry['key']}.pdf"
     if out.is_file():
         return out
-    epub = CORPUS / entry["corpus"]
-    if not epub.is_file():
-        raise FileNotFoundError(f"{epub} (the shared corpus is not beside the checkout)")
-    if not (shutil.which("pandoc") and shutil.which("soffice")):
-        raise FileNotFoundError("pandoc and soffice (libreoffice-writer-nogui) make this PDF")
+    src = CORPUS / entry["corpus"]
+    if not src.is_file():
+        raise FileNotFoundError(f"{src} (the shared corpus is not beside the checkout)")
+    make = entry.get("make", "libreoffice")
+    missing = [tool for tool in MAKERS[make] if not shutil.which(tool)]
+    if missing:
+        raise FileNotFoundError(f"{', '.join(missing)} (scripts/system-deps.sh does not install them) make this PDF")
     out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="twin-lo-") as tmp:
-        docx = Path(tmp) / f"{entry['key']}.docx"
-        subprocess.run(["pandoc", "-f", "epub", "-t", "docx", str(epub), "-o", str(docx)], check=True,
-                       capture_output=True, timeout=300)
-        subprocess.run(["soffice", "--headless", "-env:UserInstallation=file:///tmp/audiobook-lo-profile",
-                        "--convert-to", "pdf", "--outdir", tmp, str(docx)], check=True, capture_output=True,
-                       timeout=600)
-        shutil.move(str(docx.with_suffix(".pdf")), out)
+    with tempfile.TemporaryDirectory(prefix="twin-make-") as tmp_name:
+        tmp = Path(tmp_name)
+        if make == "libreoffice":
+            docx = tmp / f"{entry['key']}.docx"
+            _run(["pandoc", "-f", "epub", "-t", "docx", str(src), "-o", str(docx)], 300)
+            _run(["soffice", "--headless", "-env:UserInstallation=file:///tmp/audiobook-lo-profile",
+                  "--convert-to", "pdf", "--outdir", str(tmp), str(docx)], 600)
+            made = docx.with_suffix(".pdf")
+        else:
+            made = {"pandoc-latex": _latex_pdf, "fop": _fop_pdf, "scan": _scan_pdf}[make](src, tmp)
+        if make == "scan":
+            shutil.move(str(tmp / "scan.printed.pdf"), out.with_suffix(".printed.pdf"))
+        shutil.move(str(made), out)
     return out
+
+
+def expected_outline(entry: dict, pdf: Path) -> list[str]:
+    """The chapters a PDF should have: its outline's top entries, or for a scan (which has none) the
+    outline of the printed PDF it was scanned from."""
+    if entry.get("make") == "scan":
+        return outline_titles(pdf.with_suffix(".printed.pdf"))
+    return outline_titles(pdf)
 
 
 def twin_events(entry: dict) -> list[tuple[str, int, str]]:
     if "corpus" in entry:
-        return _epub_events(CORPUS / entry["corpus"])
-    path = _debian(entry["twin_package"], entry["twin_path"])
+        src = CORPUS / entry["corpus"]
+        return _epub_events(src) if src.suffix == ".epub" else html_events(src.read_text(encoding="utf-8",
+                                                                                          errors="replace"))
     kind = entry["twin_kind"]
+    if kind == "docx":  # the document a PDF was exported from, as pandoc reads it
+        return pandoc_reference(OFFICE / entry["repo"].replace("/", "+", 1) / entry["twin_path"])
+    path = _debian(entry["twin_package"], entry["twin_path"])
     if kind == "text":
         return [("t", 0, ln.strip()) for ln in path.read_text(encoding="utf-8", errors="replace").splitlines()
                 if ln.strip()]

@@ -231,3 +231,154 @@ def test_a_text_with_a_contents_listing_per_chapter_reads_the_books_contents():
     assert "+----" in raw and not any(p.startswith(("+--", "|")) for p in spoken)
     assert any(p.startswith("doc-debian, ") and "Debian Project documentation, (Debian FAQ) and other documents" in p
                for p in spoken)
+
+
+def _typed_pdf(path, pages):
+    """Write a PDF whose pages hold the given lines, (x, y from the top, size, text), in Helvetica, by
+    PDFium itself: each line one text object, so a wide gap between two objects on a baseline is a gap."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument.new()
+    for lines in pages:
+        page = doc.new_page(612, 792)
+        for x, y, size, text in lines:
+            obj = raw.FPDFPageObj_NewTextObj(doc.raw, b"Helvetica", ctypes.c_float(size))
+            buf = ctypes.create_string_buffer((text + "\0").encode("utf-16-le"))
+            raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
+            raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, x, 792 - y)
+            raw.FPDFPage_InsertObject(page.raw, obj)
+        raw.FPDFPage_GenerateContent(page.raw)
+    doc.save(str(path))
+    return path
+
+
+_MEADOW = ["The gate stood open all that winter, and the path beyond it ran down to the river",
+           "where the old ferryman kept his boat tied to a post of grey oak. Nobody crossed",
+           "after dark, for the water rose quickly and the lantern on the far bank had long",
+           "since gone out. In the spring the children came back to the meadow again."]
+
+
+def test_a_page_cut_from_a_book_reads_its_text_without_its_running_head(tmp_path):
+    # One page printed out of a book: its head (the chapter's name left, the page number right, a
+    # margin's gap above the text) repeats on no other page, yet its shape says what it is.
+    body = [(72, 110 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    cut = _typed_pdf(tmp_path / "page.pdf", [[(72, 60, 10, "Chapter 4: The Garden Wall"), (530, 60, 10, "27")] + body])
+    text = " ".join(p for c in load_book(cut).chapters for p in c.paragraphs)
+    assert "Garden Wall" not in text and "27" not in text
+    # A short document's text before its first heading is its text, not a book's front matter.
+    assert text.startswith("The gate stood open all that winter") and text.endswith("meadow again.")
+    # A document's own first line, a title with a number but no page number set apart, is read.
+    titled = _typed_pdf(tmp_path / "doc.pdf", [[(200, 60, 16, "Garden Notes 2024")] + body])
+    assert "Garden Notes 2024" in " ".join([c.title for c in load_book(titled).chapters]
+                                            + [p for c in load_book(titled).chapters for p in c.paragraphs])
+
+
+def _linked_pdf(path, pages, links, outline=()):
+    """Write a PDF by hand: pages of lines (x, y from the top, text) in Helvetica 11, link annotations
+    (page, x0, y0 from the top, x1, y1, target page) going to another page, half by a /Dest, half by a
+    GoTo action (as hyperref writes them), and an outline of (title, page) entries."""
+    objs: list[bytes] = []
+    n = len(pages)
+    page_ids = [4 + 2 * i for i in range(n)]
+    annot_ids: dict[int, list[int]] = {}
+    extra = 4 + 2 * n
+    for k, (p, *_rest) in enumerate(links):
+        annot_ids.setdefault(p, []).append(extra + k)
+    root = extra + len(links)
+    marks = b" /Outlines %d 0 R" % root if outline else b""
+    objs.append(b"<< /Type /Catalog /Pages 2 0 R%s >>" % marks)
+    objs.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % i for i in page_ids), n))
+    objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    for i, lines in enumerate(pages):
+        text = b"".join(b"BT /F1 11 Tf %d %d Td (%s) Tj ET\n" % (x, 792 - y, t.encode("latin-1")) for x, y, t in lines)
+        annots = b" ".join(b"%d 0 R" % a for a in annot_ids.get(i, []))
+        objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                    b"/Contents %d 0 R /Annots [%s] >>" % (page_ids[i] + 1, annots))
+        objs.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text))
+    for k, (p, x0, y0, x1, y1, target) in enumerate(links):
+        dest = b"[%d 0 R /XYZ 0 792 0]" % page_ids[target]
+        goto = b"/A << /S /GoTo /D %s >>" % dest if k % 2 else b"/Dest %s" % dest
+        objs.append(b"<< /Type /Annot /Subtype /Link /Rect [%d %d %d %d] /Border [0 0 0] %s >>"
+                    % (x0, 792 - y1, x1, 792 - y0, goto))
+    if outline:
+        objs.append(b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>"
+                    % (root + 1, root + len(outline), len(outline)))
+        for k, (title, target) in enumerate(outline):
+            near = (b" /Prev %d 0 R" % (root + k) if k else b"") + (
+                b" /Next %d 0 R" % (root + k + 2) if k + 1 < len(outline) else b"")
+            objs.append(b"<< /Title (%s) /Parent %d 0 R%s /Dest [%d 0 R /XYZ 0 792 0] >>"
+                        % (title.encode("latin-1"), root, near, page_ids[target]))
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for i, body in enumerate(objs, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def test_a_run_of_lines_each_wholly_a_link_into_the_book_is_a_listing_not_read(tmp_path):
+    # A list of pictures printed without page numbers (pandoc's LaTeX of a web page's list of links):
+    # each line is one link to the place in the book; a link inside a sentence covers a part of its line.
+    listing = ["The Old Mill at Dawn", "A Heron on the Weir", "The Cottage by the Lock", "Boats Below the Bridge"]
+    story = ["The river ran quietly past the mill that morning, and the heron stood", "on the weir as it always did,"
+             " watching the water for the silver flash of a fish.", "See The Old Mill at Dawn for the picture.",
+             "\xb7 The Lower Meadow", "\xb7 The Ferry Steps", "\xb7 The Orchard Gate"]
+    pages = [[(72, 80, "Pictures")] + [(90, 110 + 16 * k, t) for k, t in enumerate(listing)],
+             [(72, 80 + 16 * k, t) for k, t in enumerate(story)]]
+    links = [(0, 88, 96 + 16 * k, 92 + 7 * len(t), 112 + 16 * k, 1) for k, t in enumerate(listing)]
+    links.append((1, 92, 96 + 32, 210, 112 + 32, 1))  # "The Old Mill at Dawn" inside the sentence
+    # A bulleted list of links in the text: each line opens with its bullet, outside the link.
+    links += [(1, 80, 66 + 16 * k, 200, 82 + 16 * k, 0) for k in range(3, 6)]
+    text = " ".join(p for c in load_book(_linked_pdf(tmp_path / "linked.pdf", pages, links)).chapters
+                    for p in c.paragraphs)
+    assert not any(t in text for t in listing[1:]), text
+    assert "watching the water for the silver flash of a fish." in text
+    assert "See The Old Mill at Dawn for the picture." in text
+    assert all(t in text for t in ("The Lower Meadow", "The Ferry Steps", "The Orchard Gate")), text
+    # The same lines with no links are lines like any other: read.
+    plain = " ".join(p for c in load_book(_linked_pdf(tmp_path / "plain.pdf", pages, [])).chapters for p in c.paragraphs)
+    assert all(t in plain for t in listing), plain
+
+
+def test_an_outline_entry_with_no_text_under_it_is_said_with_the_next_chapter(tmp_path):
+    # A title page set as headings of their own ("OR,", "By", each an outline entry, as pandoc prints a
+    # web page's title lines) or a part's title alone on its page: said at the next chapter's start,
+    # never dropped; a contents entry is matter, not said.
+    story = ["The river ran quietly past the mill that morning, and the heron stood on the weir as it",
+             "always did, watching the water for the silver flash of a fish. Nobody in the village could",
+             "remember a spring as cold as that one, nor a summer that came so late to the valley."]
+    pages = [[(200, 80, "OR, THE HERON OF THE WEIR")], [(200, 80, "By A Miller of the Valley")],
+             [(200, 80, "Contents"), (200, 100, "The First Morning"), (200, 116, "The Second Morning")],
+             [(72, 80, "The First Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(story)],
+             [(72, 80, "Part Two: The Lower Valley")], [(72, 80, "Name and Place Index")],
+             [(72, 80, "The Second Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(story)]]
+    outline = [("OR, THE HERON OF THE WEIR", 0), ("By A Miller of the Valley", 1), ("Contents", 2),
+               ("The First Morning", 3), ("Part Two: The Lower Valley", 4), ("Name and Place Index", 5),
+               ("The Second Morning", 6)]
+    book = load_book(_linked_pdf(tmp_path / "titled.pdf", pages, [], outline))
+    assert [c.title for c in book.chapters] == ["The First Morning", "The Second Morning"]
+    first, second = (" ".join(c.paragraphs) for c in book.chapters)
+    assert first.startswith("OR, THE HERON OF THE WEIR") and "By A Miller of the Valley" in first
+    assert "Contents" not in first and first.count("The First Morning") == 1
+    # A listing's heading whose page was taken out (an index of any name) is not said either.
+    assert "Index" not in second
+    assert second.startswith("Part Two: The Lower Valley") and second.endswith("so late to the valley.")
+
+
+def test_a_running_head_of_three_lines_is_not_read(tmp_path):
+    # A long book title wraps in the head over three lines (FOP sets it so), on every page, over the text.
+    head = [(200, 44, 10, "The Chronicle of the Mill"), (200, 56, 10, "on the River and the Wa-"),
+            (200, 68, 10, "ter Meadow, by A. Miller")]
+    pages = [head + [(72, 80 + 14 * k, 10, f"Page {n + 1} tells of the {word} at the mill, line {k + 1}.")
+                     for k, word in enumerate(("heron", "ferry", "weir", "orchard"))] for n in range(10)]
+    text = " ".join(p for c in load_book(_typed_pdf(tmp_path / "headed.pdf", pages)).chapters for p in c.paragraphs)
+    assert "Chronicle" not in text and "Meadow, by" not in text and "on the River" not in text
+    assert "Page 1 tells of the heron at the mill, line 1." in text
+    assert "Page 10 tells of the orchard at the mill, line 4." in text

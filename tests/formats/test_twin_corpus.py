@@ -8,6 +8,7 @@ and path); a file not fetched skips its test.
 """
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
@@ -134,7 +135,11 @@ def test_a_texinfo_cross_reference_is_said_as_its_title_without_number_or_page()
     text = _read(_excerpt("r-intro", 19, 19))
     for title in ("Arrays and matrices", "Lists", "Data frames", "Writing your own functions"):
         assert f"See {title}." in text, title
-    assert "], page" not in text and "[" not in text
+    # No reference's brackets are left (the page's own code, an index in brackets, keeps its own).
+    assert "], page" not in text and not re.search(r"\[[A-Z]", text)
+    # The page alone (a PDF of one page: a document, its text before the heading read) says no
+    # running head, though none repeats: "Chapter 2: <its title>" and the page number set apart.
+    assert "Chapter 2:" not in text and text.startswith("4. A vector of character strings.")
     # Another manual's section: 'See Section "What documentation exists for R?" in The R statistical
     # system FAQ', which the HTML links without the word "Section" (the title wraps a line).
     other = _read(_excerpt("r-intro", 8, 8))

@@ -26,7 +26,11 @@ from tests.formats import references as ref
 
 
 def key(title: str) -> str:
-    t = re.sub(r"^(?:chapter|appendix|part)\s+(?:\d+|[A-Z]|[IVXLC]+)\s*[:.]?\s*", "", title.strip(), flags=re.I)
+    # The numbering aside ("Chapter 5: Managing Packages"); a title that is its numbering alone
+    # ("CHAPTER XVI.") keeps it, or every such chapter would match every other.
+    t = re.sub(r"^(?:chapter|appendix|part)\s+(?:\d+|[IVXLC]+|[A-Z])\b\s*[:.]?\s*", "", title.strip(), flags=re.I)
+    if not title_key(t):
+        return " ".join(title.casefold().split())
     # An appendix's letter before a title that opens with "A" ("A A sample session", Texinfo's outline).
     t = re.sub(r"^[A-Z]\s+(?=[A-Z])", "", t)
     return title_key(t)
@@ -65,6 +69,11 @@ def _segments(events, titles: list[str], headings_only: bool) -> dict[str, str]:
     return out
 
 
+#: Listings the reader leaves out as matter (not narrated): not scored. An index ("Function and variable
+#: index" too), a list of illustrations, figures or tables.
+_LISTING = re.compile(r"\bindex$|^list\s+of\s+(?:illustrations|figures|tables|plates)\b", re.I)
+
+
 def score_pdf(entry: dict) -> dict:
     from app.book import load_book
 
@@ -73,17 +82,32 @@ def score_pdf(entry: dict) -> dict:
     pdf = ref.pdf_file(entry)
     # Code read on both sides: the twins' text and <pre> hold it, and what is code is another question.
     book = load_book(pdf, options=ReadOptions(code="read"))
-    titles = ref.outline_titles(pdf)
+    titles = ref.expected_outline(entry, pdf)
     events = ref.twin_events(entry)
-    headings_only = entry["twin_kind"] != "text"
+    headings_only = entry["twin_kind"] != "text"  # pandoc's reading of a DOCX has its headings too
     segments = _segments(events, titles, headings_only)
     got = {key(c.title): c for c in book.chapters}
     found = [t for t in titles if key(t) in got]
     errors = {}
+    if not titles:  # no outline (a short document): the whole text is the one chapter
+        whole = " ".join(words(" ".join(e[2] for e in events)))
+        if len(whole.split()) >= 20:
+            segments = {"(whole)": whole}
+            errors["(whole)"] = jiwer.wer(whole, " ".join(_spoken(c) for c in book.chapters) or "nothing")
+    pending = ""
     for t, seg in segments.items():
+        if t == "(whole)":
+            continue
         c = got.get(key(t))
-        # An index is matter, which the reader leaves out (its "Function and variable index" too).
-        if c is not None and len(seg.split()) >= 20 and not re.search(r"\bindex$", t.strip(), re.I):
+        if c is None and len(seg.split()) < 20:
+            # A title page's lines set as entries of their own ("OR,", "By"): read with the next entry.
+            pending = f"{pending} {seg}"
+            continue
+        seg, pending = f"{pending} {seg}".strip(), ""
+        if len(titles) == 1 and len(seg.split()) >= 20:
+            # A lone top entry is the document's title over all of it: the whole reading is its chapter.
+            errors[t] = jiwer.wer(seg, " ".join(_spoken(c) for c in book.chapters) or "nothing")
+        elif c is not None and len(seg.split()) >= 20 and not _LISTING.search(t.strip()):
             errors[t] = jiwer.wer(seg, _spoken(c) or "nothing")
     spoken = " ".join(_spoken(c) for c in book.chapters)
     reference = " ".join(words(" ".join(e[2] for e in events)))

@@ -9,6 +9,7 @@ when the page is closed, so memory stays flat in page count (benchmarks/pdf_plan
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import re
 import struct
 import zlib
@@ -21,8 +22,9 @@ from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, nar
 from app.book.narration.cleanup import is_matter_title
 from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, is_placeholder_author, title_page
 from app.book.formats.pdfclean import (
-    Page, Paragrapher, measure, same_words, strip_footnotes, strip_page_furniture, vocabulary,
+    Page, Paragrapher, measure, strip_footnotes, strip_page_furniture, vocabulary,
 )
+from app.book.formats.pdflisted import internal_links, same_words, strip_listings
 from app.book.formats.language import guess_language
 from app.book.formats.pdflayout import FontCache, Line, page_lines
 from app.book.model import Book, Chapter, Cover, ReadOptions
@@ -37,6 +39,9 @@ MAX_OUTLINE = 20_000
 SCAN_CHARS_PER_PAGE = 20
 #: Fewer pages with text than this share of all, and the PDF is (mostly) a scan: refused, not half read.
 MIN_TEXT_PAGES = 0.5
+#: A PDF of this many pages or fewer is a document, not a book: it has no front matter (a title page or a
+#: contents listing takes pages of its own), so its text before the first heading is read as the rest is.
+DOCUMENT_PAGES = 5
 _OCR_HINT = ("Run OCR on it first (e.g. Debian's ocrmypdf: 'ocrmypdf book.pdf book-ocr.pdf'), "
              "then convert the result")
 
@@ -58,10 +63,12 @@ def _open(path: Path) -> pdfium.PdfDocument:
         raise CorruptBook(f"{path.name} is not a readable PDF ({why})", hint="Use a clean copy of the book") from None
 
 
-def _read_pages(doc: pdfium.PdfDocument) -> list[Page]:
-    """Return every page's lines; each page is closed before the next is opened."""
+def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int]:
+    """Return every page's lines, and how many pages with (almost) no text hold an image (a scan's
+    pages); each page is closed before the next is opened."""
     fonts = FontCache()
     pages: list[Page] = []
+    pictures = 0
     for i in range(len(doc)):
         try:
             page = doc[i]
@@ -76,10 +83,21 @@ def _read_pages(doc: pdfium.PdfDocument) -> list[Page]:
             finally:
                 fonts.forget_page()
                 textpage.close()
+            if sum(len(ln.text) for ln in lines) < SCAN_CHARS_PER_PAGE:
+                pictures += _holds_image(page)
+            links = internal_links(doc, page, height) if lines else []
         finally:
             page.close()
-        pages.append(Page(i, height, lines))
-    return pages
+        pages.append(Page(i, height, lines, links))
+    return pages, pictures
+
+
+def _holds_image(page: pdfium.PdfPage) -> bool:
+    """Return whether a page draws an image (its top-level objects only: bounded, and a scan's page is one)."""
+    try:
+        return next(page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE], max_depth=1), None) is not None
+    except (pdfium.PdfiumError, ValueError):
+        return False
 
 
 def _outline(doc: pdfium.PdfDocument) -> list[tuple[int, str, int]]:
@@ -234,6 +252,11 @@ def _is_index(paragraphs: tuple[str, ...]) -> bool:
     return words >= 30 and refs >= words / 6
 
 
+#: A listing's title, whatever it lists ("Subject and Name Index", "List of Maps"): where its
+#: page was taken out, its heading is not said with the next chapter.
+_LISTING_TITLE = re.compile(r"\bindex$|^(?:list|table)\s+of\s+\w+", re.I)
+
+
 def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter]:
     """Return one chapter per outline entry (the level-1 blocks), as the outline says, titles repeated or not.
 
@@ -253,12 +276,18 @@ def _outline_chapters(blocks: list[Block], options: ReadOptions) -> list[Chapter
         paragraphs = narration(front, options)
         if options.include_matter or not (heads and is_matter_title(heads[0]) or _is_index(paragraphs)):
             out.append((heads[0] if heads else "", paragraphs))
+    held: list[Block] = []
     for title, group in groups:
-        paragraphs = narration(group, options)
         if not body_words(group):
-            continue  # only its heading: a listing page taken out, or a part title with nothing under it
-        if not options.include_matter and (is_matter_title(title) or _is_index(paragraphs)):
+            # Only its heading: a listing page taken out (matter, not said), or a part's title or a title
+            # page's line set as a heading (its subtitle, its author's line): said at the next chapter's start.
+            held += [] if is_matter_title(title) or _LISTING_TITLE.search(title.strip(" .:")) else group
             continue
+        paragraphs = narration(group, options)
+        if not options.include_matter and (is_matter_title(title) or _is_index(paragraphs)):
+            continue  # matter left out; what is held goes on to the next chapter
+        if held:
+            paragraphs, held = narration(held + group, options), []
         out.append((title, paragraphs))
     chapters: list[Chapter] = []
     for title, paragraphs in out:
@@ -275,12 +304,14 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             raise CorruptBook(f"{path.name} has {len(doc):,} pages (limit {MAX_PAGES:,})",
                               hint="Split the book into smaller files")
         check_page_objects(len(doc), path)
-        pages = _read_pages(doc)
+        pages, pictures = _read_pages(doc)
         texts = sum(1 for p in pages if sum(len(ln.text) for ln in p.lines) >= SCAN_CHARS_PER_PAGE)
-        if not texts:
+        if not texts and not pictures and any(p.lines for p in pages):
+            pass  # a short text ("Hello, world!") and no picture of text: a document, not a scan
+        elif not texts:
             raise ScannedBook(f"{path.name} has no text layer: its pages are images of text (a scan)",
                               hint=_OCR_HINT)
-        if texts < len(pages) * MIN_TEXT_PAGES:
+        elif texts < len(pages) * MIN_TEXT_PAGES:
             # Reading the few pages that have text would be a fraction of the book, silently.
             raise ScannedBook(f"{path.name} has a text layer on only {texts} of its {len(pages)} pages; "
                               "the others are pictures of text or blank", hint=_OCR_HINT)
@@ -298,6 +329,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     strip_footnotes(pages, style)
     plain, compounds = vocabulary(pages)
     para = Paragrapher(style, plain, compounds, outline_levels=bool(entries))
+    if not options.include_matter:
+        strip_listings(pages, entries)  # contents and lists of links printed without page numbers
     breaks = _breaks(entries, pages, para) if entries else {}
     for page in pages:
         para.page(page, breaks.get(page.index, {}))
@@ -311,6 +344,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     if is_placeholder_author(author):
         author = page_author
     language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
+    if len(pages) <= DOCUMENT_PAGES:
+        options = dataclasses.replace(options, include_matter=True)
     if entries:
         chapters = _outline_chapters(para.blocks, options)
     else:

@@ -69,6 +69,8 @@ class Page:
     index: int
     height: float
     lines: list[Line]
+    #: Where the page's links into the document stand (x0, top, x1, bottom): pdflisted's listings.
+    links: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -126,7 +128,7 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
     """Remove running heads and feet, page numbers and (with `listings`) contents and index pages, in place."""
     counts: Counter = Counter()
     for page in pages:
-        for ln, zone in _edge_lines(page).values():
+        for ln, zone in [*_edge_lines(page).values(), *((ln, "top") for ln in _top_three(page)[2:])]:
             counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] += 1
             # A head in two parts (the chapter's name left, the section's right, as dblatex sets
             # them): the part that stays the same repeats even where the whole line does not.
@@ -144,21 +146,34 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
                 entries >= CONTENTS_SHARE * len(page.lines) or _index_page(page.lines)):
             page.lines = []  # a contents or index page: its wrapped entries and heading go with it
         edges = _edge_lines(page)
-        kept = []
-        for ln in page.lines:
-            if id(ln) in edges:
-                zone = edges[id(ln)][1]
-                key = (page.index % 2, zone, edge_key(ln.text), round(ln.size))
-                slot = (page.index % 2, zone, round(ln.base), round(ln.size))
-                # A line where running heads stand is one too, unless it is set large (a chapter's title).
-                near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
-                if _PAGE_NUMBER.match(ln.text) or _repeats(counts, key[0], zone, ln) >= (MIN_REPEATS if many else 2) \
-                        or near:
-                    continue
-            if listings and _LEADERS.search(ln.text):
-                continue
-            kept.append(ln)
-        page.lines = kept
+        drop = set()
+        for ln, zone in edges.values():
+            slot = (page.index % 2, zone, round(ln.base), round(ln.size))
+            # A line where running heads stand is one too, unless it is set large (a chapter's title).
+            near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
+            if _PAGE_NUMBER.match(ln.text) or _repeats(counts, slot[0], zone, ln) >= (MIN_REPEATS if many else 2) \
+                    or near or _numbered_head(ln, page, zone):
+                drop.add(id(ln))
+        # A head of three lines (FOP wraps a long title): the third goes with the two above it where it
+        # repeats as they do; by repetition only, as a body line may stand there.
+        if (top := _top_three(page)) and {id(top[0]), id(top[1])} <= drop and _repeats(
+                counts, page.index % 2, "top", top[2]) >= (MIN_REPEATS if many else 2):
+            drop.add(id(top[2]))
+        page.lines = [ln for ln in page.lines if id(ln) not in drop and not (listings and _LEADERS.search(ln.text))]
+
+
+def _numbered_head(ln: Line, page: Page, zone: str) -> bool:
+    """Return whether a page's first or last line is a running head or foot by its own shape, as on a page
+    cut out of a book, where none repeats: words and a page number set apart ("Tables     13"), off the text."""
+    by_height = sorted(page.lines, key=lambda x: x.base)
+    if len(ln.pieces) != 2 or len(by_height) < 2 or not any(_PAGE_NUMBER.match(p) for p in ln.pieces) \
+            or not any(re.search(r"[^\W\d_]{2}", p) and not _PAGE_NUMBER.match(p) for p in ln.pieces):
+        return False
+    if zone == "top" and ln is by_height[0]:
+        return by_height[1].base - ln.base > MARGIN_GAP * max(ln.size, by_height[1].size)
+    if zone == "bottom" and ln is by_height[-1]:
+        return ln.base - by_height[-2].base > MARGIN_GAP * ln.size + ln.size
+    return False
 
 
 def _index_page(lines: list[Line]) -> bool:
@@ -184,11 +199,9 @@ def _repeats(counts: Counter, parity: int, zone: str, ln: Line) -> int:
 
 
 def _edge_lines(page: Page) -> dict[int, tuple[Line, str]]:
-    """Return the up to two first and two last lines of a page that stand in its head or foot.
-
-    By position (the top or bottom eighth of the page), or, for the very first and last line,
-    by the gap that sets it off from the text (a page number high above a tall bottom margin).
-    """
+    """Return the up to two first and two last lines of a page that stand in its head or foot: by position
+    (the top or bottom eighth of the page), or, for the very first and last line, by the gap that sets it
+    off from the text (a page number high above a tall bottom margin)."""
     if not page.lines:
         return {}
     by_height = sorted(page.lines, key=lambda ln: ln.base)
@@ -203,6 +216,12 @@ def _edge_lines(page: Page) -> dict[int, tuple[Line, str]]:
         if id(ln) not in picked and (_in_zone(ln, page) == "bottom" or gap > MARGIN_GAP * ln.size + ln.size):
             picked[id(ln)] = (ln, "bottom")
     return picked
+
+
+def _top_three(page: Page) -> list[Line]:
+    """Return a page's three first lines when all stand in the head zone, else none."""
+    top = sorted(page.lines, key=lambda ln: ln.base)[:3]
+    return top if len(top) == 3 and all(_in_zone(ln, page) == "top" for ln in top) else []
 
 
 def strip_footnotes(pages: list[Page], style: Style) -> None:
@@ -378,10 +397,3 @@ class Paragrapher:
             text = self.cur.text if self.cur.kind == "code" else spoken_xrefs(self.cur.text)
             self.blocks.append(Block(text, self.cur.level, set(), self.cur.kind))
             self.cur = None
-
-
-def same_words(line: str, title: str) -> bool:
-    """Return whether a page's heading line is the outline's title (numbering and case aside)."""
-    a = _WORD.findall(line.casefold())
-    b = _WORD.findall(title.casefold())
-    return bool(a) and a == b
