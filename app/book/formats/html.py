@@ -39,7 +39,7 @@ _SKIP_CLASS = frozenset(
     "navheader navfooter nav-panel navigation related relbar rellinks sphinxsidebar sphinxsidebarwrapper "
     "breadcrumbs breadcrumb toc toc-title contents shortcontents short-toc genindex printindex index-entry "
     "link-target headerlink anchorjs-link ocn lnkocn paranum para-num parnum lineno linenos linenodiv "
-    "line-number line-numbers pagenum page-number skip-link copiable-link copiable-anchor section-toc mini-toc "
+    "line-number line-numbers pagenum pageno page-no pagenumber page-num pgnum page-number skip-link copiable-link copiable-anchor section-toc mini-toc "
     "summary-letter".split()
 )
 #: Classes of contents listings among the skipped ones (their links are the book's own word on its chapters).
@@ -57,7 +57,13 @@ _NOTE_TYPES = frozenset(
     "noteref footnote endnote footnotes endnotes rearnote rearnotes note annotation "
     "doc-noteref doc-footnote doc-endnote doc-endnotes doc-pagebreak pagebreak".split()
 )
-_NOTE_CLASS = re.compile(r"(?:^|[\s_-])(?:noteref|footnote|fnref|endnote|caption|pagenum|page-?break)", re.I)
+_NOTE_CLASS = re.compile(r"(?:^|[\s_-])(?:noteref|footnote|fnref|endnote|caption|pagenum|pageno|page-?break)", re.I)
+#: An in-page link to a note ("#Footnote_3", "#fn3", "#note-3", "#FNanchor_2"): its bare number is a marker,
+#: set as a superscript or not.
+_NOTE_TARGET = re.compile(r"#(?:[\w-]*note|fn|ftn|fnanchor)", re.I)
+#: Text a bare superscript number follows when it marks a note: a word of three letters or more, or a
+#: stop or quote closing one ("a volume,¹"), not a variable or a number ("mv²", "10⁶" are powers).
+_NOTE_AFTER = re.compile(r"(?:[^\W\d_]{3}|[,.;:!?’”\"')\]])\s*$")
 _MARKER = re.compile(r"^[\[(]?(?:\d{1,4}|[*\u2020\u2021\u00a7\u00b6]+|[a-z]|[ivx]{1,5})[\])]?$", re.I)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.S)
 _DECL_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
@@ -143,8 +149,34 @@ def _is_note_marker(el: etree._Element, tag: str) -> bool:
         linked = tag == "a" and "#" in (el.get("href") or "") or any(
             "#" in (a.get("href") or "") for a in el.iter("a")
         )
-        return bool(text) and linked and bool(_MARKER.match(text)) and (tag == "sup" or _superscript(el))
+        if not text or not _MARKER.match(text):
+            return False
+        if linked:
+            return tag == "sup" or _superscript(el) or bool(_NOTE_TARGET.match(el.get("href") or ""))
+        # An unlinked superscript number after a word: the note it marks is printed elsewhere.
+        return tag == "sup" and bool(re.fullmatch(r"\d{1,3}|[*\u2020\u2021\u00a7]", text)) and bool(
+            _NOTE_AFTER.search(_text_before(el)))
     return False
+
+
+def _text_before(el: etree._Element) -> str:
+    """Return the text just before an inline element (climbing out of wrappers such as <small>)."""
+    node = el
+    for _ in range(4):
+        prev = node.getprevious()
+        if prev is not None:
+            if (prev.tail or "").strip():
+                return prev.tail
+            return "".join(prev.itertext())[-40:]
+        parent = node.getparent()
+        if parent is None:
+            return ""
+        if (parent.text or "").strip():
+            return parent.text
+        if _tag(parent) in _BLOCK:
+            return ""
+        node = parent
+    return ""
 
 
 def _superscript(el: etree._Element) -> bool:

@@ -19,7 +19,11 @@ CODE_MENTION = "Code example."
 #: Chapter titles of front and back matter ("Appendix C GNU Free Documentation License", "Indexes").
 _MATTER_TITLE = re.compile(
     r"^(?:(?:appendix|chapter|part)\s+)?(?:[a-z]|\d+|[ivxlc]+)?[.:)]?\s*"
-    r"(?:(?:general |concept |function |variable |command |program |keystroke |type |option )?ind(?:ex|exes|ices)|"
+    # "Index", "General Index", "Subject Index", "Index of Authors", "Index to the Plates": an index of
+    # whatever it lists is matter ("The Index Card" is a title: nothing may follow but "of"/"to" ...).
+    r"(?:(?:(?:general|concept|function|variable|command|program|keystroke|type|option|subject|name|author|"
+    r"authors['’]?|analytical|alphabetical|topical|chronological|geographical|classified|complete|full) )?"
+    r"ind(?:ex|exes|ices)(?: (?:of|to) (?:the )?[\w'’,&-]+(?: (?:and |& )?[\w'’,&-]+){0,5})?|"
     # "GNU Free Documentation License", "The MIT License", "License v2.0" - not "Licence to Kill".
     r"(?:the )?(?:[\w.-]+ ){0,4}licen[cs]e(?: agreement| v?\d[\d.]*| version \d[\d.]*)?|"
     r"copying(?: this (?:manual|document))?|copying conditions|copyright(?: page| notice)?|colophon|imprint|"

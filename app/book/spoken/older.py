@@ -1,7 +1,8 @@
 """Printing conventions of older books that a voice must not read as printed.
 
-- Note markers ("[1]", "[A]", "[*]") after a word: the reader's eye jumps to the note, the ear never
-  hears the mark. A transcriber's "[Illustration: ...]" is no part of the text.
+- Note markers ("[1]", "[A]", "[*]") after a word (or "[1]" after a space): the reader's eye jumps to
+  the note, the ear never hears the mark. A "Footnotes:" label alone is not said; an editor's "[word]"
+  is said without its brackets. A transcriber's "[Illustration: ...]" is no part of the text.
 - "&c." is "et cetera".
 - "L200", "L5000": the pound sign typed as a capital L before the amount; "50,000 l." after it.
 - Elided years: "18--", "187-" (a date the author will not give) read as far as written.
@@ -19,6 +20,17 @@ from app.book.spoken.numbers import cardinal
 _NOTE_MARK = re.compile(r"(?<=[^\s\[])\[(?:\d{1,3}|[A-Za-z]|[*†‡§])\]")
 #: The same marker opening a note's own text, where the book prints the note: "[12] See the letter of May ...".
 _NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}|[A-Z]|[*†‡§])\]\s+(?=\S)")
+#: "[12]" after a space, where a transcriber kept the book's marker in the line ("the river [12] was low"):
+#: a number or a note sign alone in brackets inside a sentence is a marker too (a letter there is a word).
+_SPACED_NOTE = re.compile(r"(?<=\S)\s\[(?:\d{1,3}|[*†‡§])\](?=[\s,.;:!?)’”\"]|$)")
+#: "Footnote [12]", "see note [3]": the marker named, not marking; its number is said without brackets.
+_NAMED_NOTE = re.compile(r"\b((?:foot-?)?notes?|anchors?)\s+\[(\d{1,3})\]", re.I)
+#: An editor's insertion: "the right [flank]", "J[esus]" - the words are the text's, the brackets are not
+#: said (lower-case words only: "[Illustration: ...]" and "[Footnote 3: ...]" have their own rules).
+_INSERTION = re.compile(r"\[([a-z][a-z'’ -]{1,40})\]|(?<!\S)\[([a-z])\]")
+#: A paragraph that is only the label over the notes ("FOOTNOTES:", "Notes."): the notes that follow are
+#: read, the label alone is never announced.
+_NOTES_LABEL = re.compile(r"^\s*(?:foot-?notes?|end-?notes|notes)\s*[.:]?\s*$", re.I)
 _ILLUSTRATION = re.compile(r"\[(?:Illustration|Ilustration|Illustrations|Frontispiece)\b[^\]]*\]?", re.I)
 _ETC = re.compile(r"&\s?c(?:\.|\b)(?P<end>(?=\s*$|\s+[A-Z\"“‘]))?")
 _L_POUNDS = re.compile(r"(?<![\w.,£$])L(?=(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\b|\.\d))")
@@ -26,7 +38,7 @@ _L_POUNDS = re.compile(r"(?<![\w.,£$])L(?=(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\b|\.
 _POUNDS_AFTER = re.compile(r"(?<![\w.,£$])(\d{1,3}(?:,\d{3})+|\d+)\s+l\.(?=[\s,;:)]|$)")
 #: "18--", "187-", "18__" (dashes of any kind or underscores standing for the digits withheld).
 _ELIDED_YEAR = re.compile(r"(?<![\w.,])(1\d)(\d)?(?:[-‒–—_]{1,3})(?![\w\d-])")
-_ANGLE = re.compile(r"(?P<deg>\d+(?:\.\d+)?)\s?°(?!\s?[CFK]\b)(?:\s?(?P<min>\d+(?:\.\d+)?)\s?[′'](?:\s?(?P<sec>\d+(?:\.\d+)?)\s?[″\"])?)?")
+_ANGLE = re.compile(r"(?P<deg>\d+(?:\.\d+|[¼½¾])?)\s?(?:°|deg\b\.?)(?!\s?[CFK]\b)(?:\s?(?P<min>\d+(?:\.\d+)?)\s?[′'](?:\s?(?P<sec>\d+(?:\.\d+)?)\s?[″\"])?)?")
 _MINUTES_ONLY = re.compile(r"(?<![\w.,])(?P<min>\d+)\s?′(?:\s?(?P<sec>\d+)\s?″)?")
 _GLUED = re.compile(r"(?<![\w.\-/])(?P<letter>[A-Z])(?P<num>\d{1,3})(?![\w.\-/]|,\d)")
 _TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
@@ -34,8 +46,13 @@ _TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seven
 
 def notes_and_illustrations(text: str) -> str:
     """Return text without note markers and transcribers' illustration captions."""
+    if _NOTES_LABEL.match(text):
+        return ""
     text = _ILLUSTRATION.sub("", text)
     text = _NOTE_OPENING.sub("", text)
+    text = _NAMED_NOTE.sub(r"\1 \2", text)
+    text = _SPACED_NOTE.sub("", text)
+    text = _INSERTION.sub(lambda m: m[1] or m[2], text)
     return _NOTE_MARK.sub("", text)
 
 
