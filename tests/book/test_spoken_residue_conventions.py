@@ -40,6 +40,19 @@ RESIDUE = {
         ("paid 4,500l. for the farm", "paid four thousand five hundred pounds for the farm"),
         ("at 4d per head", "at four pence per head"),
     ],
+    "plain-text italics": [
+        ("the lease for 900_l._, paid", "the lease for nine hundred pounds, paid"),
+        ("sold at 12_s._ 6_d._ a yard", "sold at twelve shillings and six pence a yard"),
+        ("it was _quite_ dark", "it was quite dark"),
+    ],
+    "set fractions": [
+        ("a ring 1\u00b3\u2044\u2081\u2080 in. wide", "a ring one and three tenths in. wide"),
+        ("a bar \u2077\u2044\u2082\u2080 in. long", "a bar seven twentieths in. long"),
+    ],
+    "older abbreviations": [
+        ("Mr. Hale 2ded. the motion", "Mister Hale seconded the motion"),
+        ("Mr. Hale 2ds the motion.", "Mister Hale seconds the motion."),
+    ],
     "numbers after a month": [
         ("In May 3,400 men sailed.", "In May three thousand four hundred men sailed."),
         ("On May 3, 1790 they sailed.", "On May third, seventeen ninety they sailed."),

@@ -69,7 +69,7 @@ _PROSE_DASH = re.compile(r"(?<=[\w\"'.,!?_\u2019\u201d])--?(?=[\w\"'_\u201c\u201
 #: spoken either), the transcriber's notes, the list of its pictures. Never read by default.
 _APPARATUS_TITLE = re.compile(
     r"^(?:(?:foot|end)?notes?|notes (?:and|to the) [\w ]{1,30}|transcriber(?:['\u2019]?s|s['\u2019]?)? notes?|"
-    r"(?:list of |index to (?:the )?)?(?:illustrations|plates|engravings|maps|figures)(?: and \w+)?)"
+    r"(?:list of |index to (?:the )?)?(?:illustrations|plates|engravings|maps|figures|fac-?similes?)(?: and \w+)?)"
     # One volume's list in a book of several: "LIST OF ILLUSTRATIONS. VOL. I.", "Illustrations to Volume II".
     r"(?:[.,:]?\s*(?:(?:in|to|of) (?:the )?)?(?:vol\.?|volume)\s*[\w.]+)?\s*$",
     re.IGNORECASE)

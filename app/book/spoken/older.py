@@ -41,7 +41,17 @@ _ELIDED_YEAR = re.compile(r"(?<![\w.,])(1\d)(\d)?(?:[-‒–—_]{1,3})(?![\w\d-
 _ANGLE = re.compile(r"(?P<deg>\d+(?:\.\d+|[¼½¾])?)\s?(?:°|deg\b\.?)(?!\s?[CFK]\b)(?:\s?(?P<min>\d+(?:\.\d+)?)\s?[′'](?:\s?(?P<sec>\d+(?:\.\d+)?)\s?[″\"])?)?")
 _MINUTES_ONLY = re.compile(r"(?<![\w.,])(?P<min>\d+)\s?′(?:\s?(?P<sec>\d+)\s?″)?")
 _GLUED = re.compile(r"(?<![\w.\-/])(?P<letter>[A-Z])(?P<num>\d{1,3})(?![\w.\-/]|,\d)")
+#: "_word_", "_l._" and "8000_l._": underscores around words (a digit may stand before, as in an amount).
+_EMPHASIS = re.compile(r"(?<![A-Za-z_])_(?=[^\s_])([^_\n]{0,300}?[^\s_])_(?![A-Za-z_])")
+#: "2ded", "2ds": the older clerk's "seconded", "seconds" (a motion's).
+_SECONDED = re.compile(r"(?<![\w.,])2d(ed|s)\b\.?")
 _TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
+
+
+def plain_emphasis(text: str) -> str:
+    """Return text without a plain-text edition's italics marks: "_l._", "8000_l._", "_Ibid._" are read as
+    the words they mark (a name_with_underscores, glued to letters on both sides, stays)."""
+    return _EMPHASIS.sub(r"\1", text) if "_" in text else text
 
 
 def notes_and_illustrations(text: str) -> str:
@@ -65,6 +75,8 @@ def older_forms(text: str, lang: Language) -> str:
         return "et cetera." if m["end"] is not None and m[0].endswith(".") else "et cetera"
 
     text = _ETC.sub(etc, text)
+    text = _SECONDED.sub(lambda m: "second" + m[1] + ("." if m[0].endswith(".") and re.match(
+        r"\s*$|\s+[A-Z]", m.string[m.end():]) else ""), text)
     text = _L_POUNDS.sub("£", text)
     # The abbreviation's stop also ended the sentence where the next word is capitalised or nothing follows.
     text = _POUNDS_AFTER.sub(lambda m: f"£{m[1]}" + ("." if re.match(r"\s*$|\s+[A-Z]", m.string[m.end():]) else ""),
