@@ -53,6 +53,10 @@ RESIDUE = {
         ("Mr. Hale 2ded. the motion", "Mister Hale seconded the motion"),
         ("Mr. Hale 2ds the motion.", "Mister Hale seconds the motion."),
     ],
+    "glued and lettered numbers": [
+        ("the sheriff of Kent,1702\u20131710, and", "the sheriff of Kent, seventeen oh-two to seventeen ten, and"),
+        ("at 14a Mill Street", "at fourteen A Mill Street"),
+    ],
     "numbers after a month": [
         ("In May 3,400 men sailed.", "In May three thousand four hundred men sailed."),
         ("On May 3, 1790 they sailed.", "On May third, seventeen ninety they sailed."),
@@ -64,6 +68,9 @@ RESIDUE = {
         ("Notes to Cantos II, III, and IV", "Notes to Cantos Two, Three, and Four"),
         ("May 2. I. AGREED, That the bridge", "May second. One. AGREED, That the bridge"),
         ("as was said. VI. The wall was built.", "as was said. Six. The wall was built."),
+        ("Art: IV considered. Art. V agreed.", "Art: Four considered. Art. Five agreed."),
+        ("Summary: Early Days.\u2014II. The Mill.\u2014III. The Ford.", "Summary: Early Days.\u2014Two. The Mill.\u2014Three. The Ford."),
+        ("Chapter 3: A MILD Winter", "Chapter three: A Mild Winter"),  # numeral letters, no numeral
         # The pronoun is never a number.
         ("the number I chose", "the number I chose"),
         ("Then said I. He went.", "Then said I. He went."),

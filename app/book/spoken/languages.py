@@ -71,7 +71,8 @@ ENGLISH = Language(
     months=_EN_MONTHS,
     heading_words=("Chapter", "CHAPTER", "Part", "PART", "Book", "BOOK", "Volume", "VOLUME", "Act", "ACT",
                    "Scene", "SCENE", "Canto", "CANTO", "Cantos", "CANTOS", "Section", "SECTION", "Appendix",
-                   "APPENDIX", "Vol.", "Chap.", "Number", "NUMBER", "number"),
+                   "APPENDIX", "Vol.", "Chap.", "Number", "NUMBER", "number", "Article", "ARTICLE", "Art.", "Art",
+                   "Sect.", "Sec."),
     abbreviations={
         "Mr.": "Mister", "Mrs.": "Missus", "Ms.": "Miz", "Dr.": "Doctor", "Prof.": "Professor",
         "Jr.": "Junior", "Sr.": "Senior", "Mt.": "Mount", "Capt.": "Captain", "Gen.": "General",

@@ -43,6 +43,8 @@ _MINUTES_ONLY = re.compile(r"(?<![\w.,])(?P<min>\d+)\s?′(?:\s?(?P<sec>\d+)\s?�
 _GLUED = re.compile(r"(?<![\w.\-/])(?P<letter>[A-Z])(?P<num>\d{1,3})(?![\w.\-/]|,\d)")
 #: "_word_", "_l._" and "8000_l._": underscores around words (a digit may stand before, as in an amount).
 _EMPHASIS = re.compile(r"(?<![A-Za-z_])_(?=[^\s_])([^_\n]{0,300}?[^\s_])_(?![A-Za-z_])")
+#: "of Durham,1686–1709": a comma glued to the year after a word (a thousands comma has a digit before it).
+_COMMA_YEAR = re.compile(r"(?<=[^\W\d_]),(?=1\d{3}\b)")
 #: "2ded", "2ds": the older clerk's "seconded", "seconds" (a motion's).
 _SECONDED = re.compile(r"(?<![\w.,])2d(ed|s)\b\.?")
 _TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
@@ -75,6 +77,7 @@ def older_forms(text: str, lang: Language) -> str:
         return "et cetera." if m["end"] is not None and m[0].endswith(".") else "et cetera"
 
     text = _ETC.sub(etc, text)
+    text = _COMMA_YEAR.sub(", ", text)
     text = _SECONDED.sub(lambda m: "second" + m[1] + ("." if m[0].endswith(".") and re.match(
         r"\s*$|\s+[A-Z]", m.string[m.end():]) else ""), text)
     text = _L_POUNDS.sub("£", text)

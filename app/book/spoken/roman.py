@@ -73,7 +73,8 @@ def romans(text: str, lang: Language) -> str:
             return f"{m['word']} {said(m['num'])}{rest}"
 
         listed = rf"(?:\s*(?:,|&|and|to|[-\u2013])\s*(?:and\s+)?{_NUMERAL}\b)*"
-        text = re.sub(rf"\b(?P<word>{heads})\s+(?P<num>{_NUMERAL})\b(?P<rest>{listed})(?!['\u2019]\w)",
+        # "Art: III considered", "Sect. IV": a colon after the word as clerks wrote it.
+        text = re.sub(rf"\b(?P<word>(?:{heads}):?)\s+(?P<num>{_NUMERAL})\b(?P<rest>{listed})(?!['\u2019]\w)",
                       heading, text)
 
     def regnal(m: re.Match) -> str:
@@ -107,10 +108,13 @@ def romans(text: str, lang: Language) -> str:
     # "... the first day. IV. Resolved, that ...": a numbered item after a sentence's end (two letters or
     # more, and none that is also a word or a size: "LI", "CC", "XL").
     # "I." too where a word in capitals follows ("I. RESOLVED"): the pronoun ends no sentence before one.
-    text = re.sub(rf"(?<=[.!?;] )(?:(?P<num>[IVXLC]{{2,}})(?P<end>\.\s)(?=[A-Z\"\u201c])|"
+    text = re.sub(rf"(?:(?<=[.!?;] )|(?<=[.!?;][\u2013\u2014]))(?:(?P<num>[IVXLC]{{2,}})(?P<end>\.\s)(?=[A-Z\"\u201c])|"
                   rf"(?P<one>I)(?P<one_end>\.\s)(?=[A-Z]{{2,}}\b))",
                   lambda m: f"One{m['one_end']}" if m["one"] else m[0] if m["num"] in _NOT_ITEMS else opening(m),
                   text)
+    # "An ILL Wind", "CIVIL": a word of numeral letters that is no numeral is a word, said as one (a voice
+    # spells out a word in capitals it takes for an abbreviation).
+    text = re.sub(r"\b(?=[IVXLCDM]*I)[IVXLCDM]{3,}\b", lambda m: m[0] if roman_value(m[0]) else m[0].capitalize(), text)
     # "Part Second: At the Mill, VII": a heading that ends on its chapter's numeral.
     if len(text.split()) <= 12:
         text = re.sub(rf"(?<=, )(?P<num>[IVXLC]{{2,}}|[VXLC])(?P<end>\.?)$", opening, text)
