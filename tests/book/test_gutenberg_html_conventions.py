@@ -252,3 +252,10 @@ def test_a_listing_of_page_numbers_naming_each_chapter_divides_a_collection(tmp_
     titles = [c.title for c in book.chapters]
     assert len(titles) == 6, titles
     assert all(name.upper() in t for t, name in zip(titles, [n for ns in works.values() for n in ns])), titles
+
+
+def test_a_margin_note_set_inline_is_read_apart_from_its_paragraph(tmp_path):
+    body = ('<h2>CHAPTER I.</h2><p><span class="sidenote">May 4</span>VII. <span class="smcap">Resolved</span>, '
+            "That the court meet at noon.</p>" + _PROSE)
+    paragraphs = load_paragraphs(_book(tmp_path, body))
+    assert paragraphs[:2] == ["May 4", "VII. Resolved, That the court meet at noon."], paragraphs[:3]

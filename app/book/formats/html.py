@@ -204,9 +204,9 @@ class _Walker:
                     self.flush()
                 elif tag == "br" and self.level and not self.rows:
                     pass  # a line break inside a heading: the heading goes on
-                elif tag in _BLOCK and self.rows:
+                elif (tag in _BLOCK or _aside(node)) and self.rows:
                     self.buf.append(" ")
-                elif tag in _BLOCK:
+                elif tag in _BLOCK or _aside(node):
                     self.flush()
                 elif tag in _CELL and "".join(self.buf).strip():
                     self.buf[:] = ["".join(self.buf).rstrip(), "; "]
@@ -240,15 +240,24 @@ class _Walker:
                 self.rows += 1
             elif tag == "br" and self.level and not self.rows:
                 self.buf.append(_HEADING_BREAK)  # "CHAPTER I<br/>A COLD HARBOUR": one heading over two lines
-            elif tag in _BLOCK and self.rows:
+            elif (tag in _BLOCK or _aside(node)) and self.rows:
                 self.buf.append(" ")
-            elif tag in _BLOCK:
+            elif tag in _BLOCK or _aside(node):
                 self.flush()
                 self.level = _HEADING.get(tag, 0) or _hgroup_level(node)
             if node.text:
                 self.buf.append(node.text)
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node))
+
+
+#: Classes of margin notes set inline ("<span class="sidenote">May 4</span>The court met"): read apart.
+_ASIDE_CLASS = frozenset("sidenote sidenotes marginnote margin-note marginal leftnote rightnote".split())
+
+
+def _aside(node: etree._Element) -> bool:
+    """Return whether an inline element is a margin note, a paragraph of its own, never glued to the text."""
+    return bool(_ASIDE_CLASS & set((node.get("class") or "").lower().split()))
 
 
 #: Where a <br> breaks a heading's line; join_heading_lines joins the lines.
