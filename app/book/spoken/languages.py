@@ -71,7 +71,7 @@ ENGLISH = Language(
     months=_EN_MONTHS,
     heading_words=("Chapter", "CHAPTER", "Part", "PART", "Book", "BOOK", "Volume", "VOLUME", "Act", "ACT",
                    "Scene", "SCENE", "Canto", "CANTO", "Cantos", "CANTOS", "Section", "SECTION", "Appendix",
-                   "APPENDIX", "Vol.", "Chap.", "Number", "NUMBER", "number", "Article", "ARTICLE", "Art.", "Art",
+                   "APPENDIX", "Vol.", "Chap.", "Number", "NUMBER", "number", "Article", "ARTICLE", "Art.", "Art", "art.", "art",
                    "Sect.", "Sec."),
     abbreviations={
         "Mr.": "Mister", "Mrs.": "Missus", "Ms.": "Miz", "Dr.": "Doctor", "Prof.": "Professor",
