@@ -68,7 +68,7 @@ RESIDUE = {
         ("Notes to Cantos II, III, and IV", "Notes to Cantos Two, Three, and Four"),
         ("May 2. I. AGREED, That the bridge", "May second. One. AGREED, That the bridge"),
         ("as was said. VI. The wall was built.", "as was said. Six. The wall was built."),
-        ("Art: IV considered. Art. V agreed.", "Art: Four considered. Art. Five agreed."),
+        ("Art: IV was read. Art. V agreed.", "Art: Four was read. Art. Five agreed."),
         ("moved to strike out art VII in full", "moved to strike out art Seven in full"),
         ("Summary: Early Days.\u2014II. The Mill.\u2014III. The Ford.", "Summary: Early Days.\u2014Two. The Mill.\u2014Three. The Ford."),
         ("Chapter 3: A MILD Winter", "Chapter three: A Mild Winter"),  # numeral letters, no numeral

@@ -26,7 +26,7 @@ _NOTE_CLASS = re.compile(r"(?:^|[\s_-])(?:noteref|footnote|fnref|endnote|caption
 #: set as a superscript or not.
 _NOTE_TARGET = re.compile(r"#(?:[\w-]*note|fn|ftn|fnanchor)", re.I)
 #: Text a bare superscript number follows when it marks a note: a word of three letters or more, or a
-#: stop or quote closing one ("a volume,¹"), not a variable or a number ("mv²", "10⁶" are powers).
+#: stop or quote closing one ("a river,¹"), not a variable or a number ("x²", "10⁶" are powers).
 _NOTE_AFTER = re.compile(r"(?:[^\W\d_]{3}|[,.;:!?’”\"')\]])\s*$")
 _MARKER = re.compile(r"^[\[(]?(?:\d{1,4}|[*\u2020\u2021\u00a7\u00b6]+|[a-z]|[ivx]{1,5})[\])]?$", re.I)
 

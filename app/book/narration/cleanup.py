@@ -19,7 +19,7 @@ CODE_MENTION = "Code example."
 #: Chapter titles of front and back matter ("Appendix C GNU Free Documentation License", "Indexes").
 _MATTER_TITLE = re.compile(
     r"^(?:(?:appendix|chapter|part)\s+)?(?:[a-z]|\d+|[ivxlc]+)?[.:)]?\s*"
-    # "Index", "General Index", "Subject Index", "Index of Authors", "Index to the Plates": an index of
+    # "Index", "General Index", "Subject Index", "Index of Names", "Index to the Plates": an index of
     # whatever it lists is matter ("The Index Card" is a title: nothing may follow but "of"/"to" ...).
     r"(?:(?:(?:general|concept|function|variable|command|program|keystroke|type|option|subject|name|author|"
     r"authors['’]?|analytical|alphabetical|topical|chronological|geographical|classified|complete|full) )?"

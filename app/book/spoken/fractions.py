@@ -62,7 +62,7 @@ def fractions(text: str, lang: Language) -> str:
         return text  # most paragraphs: one quick scan instead of three patterns tried at every character
 
     symbols = "".join(re.escape(c) for c in lang.currencies if len(c) == 1)
-    # "1⁹⁄₁₀ in.": a mixed number set with superscript and subscript digits, the same as "1 9⁄10".
+    # "2³⁄₈ in.": a mixed number set with superscript and subscript digits, the same as "2 3⁄8".
     text = _SET_FRACTION.sub(lambda m: (" " if m.start() and m.string[m.start() - 1].isdigit() else "")
                              + m[1].translate(_PLAIN) + "\u2044" + m[2].translate(_PLAIN), text)
 

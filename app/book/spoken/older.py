@@ -25,7 +25,7 @@ _NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}|[A-Z]|[*†‡§])\]\s+(?=\S)")
 _SPACED_NOTE = re.compile(r"(?<=\S)\s\[(?:\d{1,3}|[*†‡§])\](?=[\s,.;:!?)’”\"]|$)")
 #: "Footnote [12]", "see note [3]": the marker named, not marking; its number is said without brackets.
 _NAMED_NOTE = re.compile(r"\b((?:foot-?)?notes?|anchors?)\s+\[(\d{1,3})\]", re.I)
-#: An editor's insertion: "the right [flank]", "J[esus]" - the words are the text's, the brackets are not
+#: An editor's insertion: "the west [gate]", "N[ulla]" - the words are the text's, the brackets are not
 #: said (lower-case words only: "[Illustration: ...]" and "[Footnote 3: ...]" have their own rules).
 _INSERTION = re.compile(r"\[([a-z][a-z'’ -]{1,40})\]|(?<!\S)\[([a-z])\]")
 #: A paragraph that is only the label over the notes ("FOOTNOTES:", "Notes."): the notes that follow are
@@ -41,9 +41,9 @@ _ELIDED_YEAR = re.compile(r"(?<![\w.,])(1\d)(\d)?(?:[-‒–—_]{1,3})(?![\w\d-
 _ANGLE = re.compile(r"(?P<deg>\d+(?:\.\d+|[¼½¾])?)\s?(?:°|deg\b\.?)(?!\s?[CFK]\b)(?:\s?(?P<min>\d+(?:\.\d+)?)\s?[′'](?:\s?(?P<sec>\d+(?:\.\d+)?)\s?[″\"])?)?")
 _MINUTES_ONLY = re.compile(r"(?<![\w.,])(?P<min>\d+)\s?′(?:\s?(?P<sec>\d+)\s?″)?")
 _GLUED = re.compile(r"(?<![\w.\-/])(?P<letter>[A-Z])(?P<num>\d{1,3})(?![\w.\-/]|,\d)")
-#: "_word_", "_l._" and "8000_l._": underscores around words (a digit may stand before, as in an amount).
+#: "_word_", "_l._" and "900_l._": underscores around words (a digit may stand before, as in an amount).
 _EMPHASIS = re.compile(r"(?<![A-Za-z_])_(?=[^\s_])([^_\n]{0,300}?[^\s_])_(?![A-Za-z_])")
-#: "of Durham,1686–1709": a comma glued to the year after a word (a thousands comma has a digit before it).
+#: "of Kent,1702–1710": a comma glued to the year after a word (a thousands comma has a digit before it).
 _COMMA_YEAR = re.compile(r"(?<=[^\W\d_]),(?=1\d{3}\b)")
 #: "2ded", "2ds": the older clerk's "seconded", "seconds" (a motion's).
 _SECONDED = re.compile(r"(?<![\w.,])2d(ed|s)\b\.?")
@@ -51,7 +51,7 @@ _TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seven
 
 
 def plain_emphasis(text: str) -> str:
-    """Return text without a plain-text edition's italics marks: "_l._", "8000_l._", "_Ibid._" are read as
+    """Return text without a plain-text edition's italics marks: "_l._", "900_l._", "_Ibid._" are read as
     the words they mark (a name_with_underscores, glued to letters on both sides, stays)."""
     return _EMPHASIS.sub(r"\1", text) if "_" in text else text
 

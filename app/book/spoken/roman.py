@@ -68,7 +68,7 @@ def romans(text: str, lang: Language) -> str:
         def heading(m: re.Match) -> str:
             if roman_value(m["num"]) is None or m["num"] == "I" and re.match(r"\s+[a-z]", text[m.end():]):
                 return m[0]  # "the number I gave": the pronoun
-            # "Cantos VI, VII, and VIII": every numeral of the list, not only the first.
+            # "Cantos II, III, and IV": every numeral of the list, not only the first.
             rest = re.sub(rf"\b{_NUMERAL}\b", lambda r: said(r[0]), m["rest"])
             return f"{m['word']} {said(m['num'])}{rest}"
 
@@ -105,14 +105,14 @@ def romans(text: str, lang: Language) -> str:
     # "XII. The Return", "XIV: Mrs. Grey to Her Brother" (a colon: "I:" is the first letter, never the
     # pronoun) or a paragraph that is only "IV": a numbered heading.
     text = re.sub(rf"^(?P<num>{_NUMERAL})(?P<end>[.:]\s|[.:]?$|\.?\s?[\u2013\u2014])", opening, text)
-    # "... the first day. IV. Resolved, that ...": a numbered item after a sentence's end (two letters or
+    # "... the first day. IV. Agreed, that ...": a numbered item after a sentence's end (two letters or
     # more, and none that is also a word or a size: "LI", "CC", "XL").
-    # "I." too where a word in capitals follows ("I. RESOLVED"): the pronoun ends no sentence before one.
+    # "I." too where a word in capitals follows ("I. AGREED"): the pronoun ends no sentence before one.
     text = re.sub(rf"(?:(?<=[.!?;] )|(?<=[.!?;][\u2013\u2014]))(?:(?P<num>[IVXLC]{{2,}})(?P<end>\.\s)(?=[A-Z\"\u201c])|"
                   rf"(?P<one>I)(?P<one_end>\.\s)(?=[A-Z]{{2,}}\b))",
                   lambda m: f"One{m['one_end']}" if m["one"] else m[0] if m["num"] in _NOT_ITEMS else opening(m),
                   text)
-    # "An ILL Wind", "CIVIL": a word of numeral letters that is no numeral is a word, said as one (a voice
+    # "A MILD Winter", "VIVID": a word of numeral letters that is no numeral is a word, said as one (a voice
     # spells out a word in capitals it takes for an abbreviation).
     text = re.sub(r"\b(?=[IVXLCDM]*I)[IVXLCDM]{3,}\b", lambda m: m[0] if roman_value(m[0]) else m[0].capitalize(), text)
     # "Part Second: At the Mill, VII": a heading that ends on its chapter's numeral.

@@ -28,7 +28,7 @@ _AMOUNT = re.compile(
     rf"(?:{_SHILLINGS}(?:\s+(?=\d|[{VULGAR}]))?)?"
     rf"(?:{_PENCE})?(?![\w£$€])"
 )
-#: An amount of two parts or more set with a space before each letter ("7 l. 10 s.", "2 s. 3 d.").
+#: An amount of two parts or more set with a space before each letter ("3 l. 15 s.", "2 s. 3 d.").
 _SPACED = re.compile(
     rf"(?<![\w.,£$])(?:\d[\d,]* ?l\.\s+\d{{1,3}} ?s\.(?:\s+(?:\d{{1,3}}[{VULGAR}]?|[{VULGAR}]) ?d\.)?"
     rf"|(?:\d[\d,]* ?l\.\s+)?\d{{1,3}} ?s\.\s+(?:\d{{1,3}}[{VULGAR}]?|[{VULGAR}]) ?d\.)"
@@ -99,7 +99,7 @@ def sterling(text: str, lang: Language) -> str:
             return m[0]  # "3d" is three-D, "2d" two-D or second ("4d per man" is pence)
         parts = []
         pounds = m["pounds"] or m["lpounds"]
-        if pounds:  # "£1,200", "120,000l."
+        if pounds:  # "£1,200", "40,000l."
             value = int(pounds.replace(",", ""))
             parts.append(_unit(cardinal(value, lang), "pound", "pounds", value == 1))
         if m["shillings"]:
@@ -115,7 +115,7 @@ def sterling(text: str, lang: Language) -> str:
         words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" {lang.and_word} {parts[-1]}"
         return _ending(words, m, has_stop, found)
 
-    # A plain-text edition's italics taken off leave the letters apart: "14 s . 11 d .", "120,000 l ." and
+    # A plain-text edition's italics taken off leave the letters apart: "12 s . 4 d .", "40,000 l ." and
     # "2 s. 3 d.": the same amount once its parts are joined (a lone "5 s." may be seconds and stays).
     text = re.sub(r"(?<=\d) ?([lsd]) \.(?=\s|$|[,;:)])", r"\1.", text)
     text = _SPACED.sub(lambda m: re.sub(rf"(?<=[\d{VULGAR}]) (?=[lsd]\.)", "", m[0]), text)
