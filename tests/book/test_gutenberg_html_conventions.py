@@ -189,3 +189,73 @@ def test_appendix_listing_alone_is_not_the_books_contents(tmp_path):
     appendix = "".join(f'<h3 id="n{n}">No. {n}.</h3>{_PROSE}' for n in range(1, 4))
     book = _book(tmp_path, chapters + "<h2>APPENDIX.</h2>" + rows + appendix)
     assert sum(len(p.split()) for c in book.chapters for p in c.paragraphs) > 3 * 3 * 100
+
+
+def test_note_markers_linked_or_superscript_and_page_numbers_are_not_read(tmp_path):
+    body = ("<h2>CHAPTER I</h2><p>They reached the mill,<small><sup>1</sup></small> and the river"
+            '<a href="#Footnote_2" id="FNanchor_2"><span class="fn">2</span></a> was low. Sir John Hale '
+            '<a href="#Footnote_3_3" class="fnanchor">[3]</a> came at noon, and the\n'
+            "<span class='pageno' id='Page_7'>7</span>miller with him. Its area is x<sup>2</sup>.</p>"
+            + _PROSE)
+    said = " ".join(load_paragraphs(_book(tmp_path, body)))
+    assert "mill, and the river was low." in said
+    assert "Hale came at noon, and the miller with him." in " ".join(said.split())
+    assert "x2." in said  # a power after a variable is no note
+    assert not any(d in said.replace("x2.", "") for d in "1237")
+
+
+def load_paragraphs(book):
+    return [p for c in book.chapters for p in c.paragraphs]
+
+
+def test_a_list_of_facsimiles_is_matter_as_a_list_of_plates_is(tmp_path):
+    body = ("<h2>FAC-SIMILES.</h2><p>FACING PAGE</p><p>The first leaf of the charter 212</p>"
+            + "".join(f"<h2>CHAPTER {r}.</h2>{_PROSE}" for r in ("I", "II")))
+    assert [c.title for c in _book(tmp_path, body).chapters] == ["CHAPTER I.", "CHAPTER II."]
+
+
+def test_contents_rows_linked_to_page_numbers_find_their_chapters(tmp_path):
+    # Parts are linked to their headings, chapters only by their page numbers, whose anchors sit in the
+    # page-number spans that are never read: the chapters are still where those pages begin.
+    rows, body, page = [], [], 1
+    names = iter(("The Ford", "The Weir", "The Mill", "The Bridge", "The Lock", "The Quay"))
+    for part in ("I", "II", "III"):
+        rows.append(f'<tr><td colspan="2"><a href="#PART_{part}">PART {part}</a>.</td></tr>')
+        for ch, name in (("I", next(names)), ("II", next(names))):
+            rows.append(f'<tr><td>{ch}.</td><td>{name}</td><td><a href="#Page_{page}">{page}</a></td></tr>')
+            head = f'<h2 id="PART_{part}">PART {part}.</h2>' if ch == "I" else ""
+            body.append(f'<p><span class="pagenum" id="Page_{page}">[Pg {page}]</span></p>{head}'
+                        f'<h3>CHAPTER {ch}.<br/>{name.upper()}.</h3>{_PROSE}')
+            page += 7
+    book = _book(tmp_path, "<h2>CONTENTS</h2><table>" + "".join(rows) + "</table>" + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 6, titles
+    assert titles[0].startswith("PART I") and "THE FORD" in titles[0], titles
+    assert "THE WEIR" in titles[1] and "Pg" not in " ".join(p for c in book.chapters for p in c.paragraphs)
+
+
+def test_a_listing_of_page_numbers_naming_each_chapter_divides_a_collection(tmp_path):
+    # Two works in one volume, each listed by its chapters' names and pages; the works' titles are
+    # headings the listing sets as labels. The pages' headings bear the names: those are the chapters.
+    works = {"THE MILLER'S SON": ("The Ford at Dawn", "The Weir at Noon", "The Mill at Night"),
+             "THE FERRYMAN": ("A Boat Is Hired", "The River Rises", "Home Again")}
+    rows, body, page = [], [], 3
+    for work, names in works.items():
+        rows.append(f'<tr><td colspan="3"><h4>{work}</h4></td></tr>')
+        body.append(f"<h2>{work}</h2>")
+        for n, name in enumerate(names, 1):
+            rows.append(f'<tr><td>{"I" * n}.</td><td>{name}</td><td><a href="#page{page}">{page}</a></td></tr>')
+            body.append(f'<p><span class="pagenum"><a id="page{page}"></a>{page}</span></p>'
+                        f"<h3>CHAPTER {'I' * n}<br/>{name.upper()}</h3>{_PROSE}")
+            page += 9
+    book = _book(tmp_path, "<h3>CONTENTS</h3><table>" + "".join(rows) + "</table>" + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 6, titles
+    assert all(name.upper() in t for t, name in zip(titles, [n for ns in works.values() for n in ns])), titles
+
+
+def test_a_margin_note_set_inline_is_read_apart_from_its_paragraph(tmp_path):
+    body = ('<h2>CHAPTER I.</h2><p><span class="sidenote">May 4</span>VII. <span class="smcap">Resolved</span>, '
+            "That the court meet at noon.</p>" + _PROSE)
+    paragraphs = load_paragraphs(_book(tmp_path, body))
+    assert "May 4" in paragraphs and "VII. Resolved, That the court meet at noon." in paragraphs, paragraphs[:3]

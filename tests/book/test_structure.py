@@ -270,6 +270,9 @@ def test_list_chapters_shows_title_words_and_the_first_words(tmp_path, run_cli):
     ("The MIT License", True), ("Appendix D Indexes", True), ("Index", True), ("Table of Contents", True),
     ("Copying This Manual", True), ("License to Kill", False), ("Indian Summer", False),
     ("Contents of the Heart", False), ("Chapter 3. The Index Card", False),
+    # An index of what it lists is an index: of names, of places, to the plates, by subject.
+    ("INDEX OF AUTHORS.", True), ("GENERAL INDEX", True), ("Index to the Maps and Plates", True),
+    ("Subject Index", True), ("The Index Card", False), ("Indexing the Stars Over the Old Town", False),
 ])
 def test_matter_titles(title, matter):
     from app.book.narration.cleanup import is_matter_title

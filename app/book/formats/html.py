@@ -7,6 +7,7 @@ from pathlib import Path
 import lxml.html
 from lxml import etree
 
+from app.book.formats.htmlnotes import NOTE_TYPES, PAGE_CLASS, is_note_marker, page_anchors, tag_of, types_of
 from app.book.formats.htmltoc import apply_contents, opens_text
 from app.book.narration.gutenberg_html import unwrap, with_licence
 from app.book.structure.blocks import Block, Document, split_chapters
@@ -39,7 +40,7 @@ _SKIP_CLASS = frozenset(
     "navheader navfooter nav-panel navigation related relbar rellinks sphinxsidebar sphinxsidebarwrapper "
     "breadcrumbs breadcrumb toc toc-title contents shortcontents short-toc genindex printindex index-entry "
     "link-target headerlink anchorjs-link ocn lnkocn paranum para-num parnum lineno linenos linenodiv "
-    "line-number line-numbers pagenum page-number skip-link copiable-link copiable-anchor section-toc mini-toc "
+    "line-number line-numbers pagenum pageno page-no pagenumber page-num pgnum page-number skip-link copiable-link copiable-anchor section-toc mini-toc "
     "summary-letter".split()
 )
 #: Classes of contents listings among the skipped ones (their links are the book's own word on its chapters).
@@ -52,13 +53,6 @@ _NOT_NARRATION_TYPES = frozenset(
     "navigation toc doc-toc index doc-index page-list doc-pagelist landmarks banner contentinfo".split()
 )
 _HEADING = {f"h{n}": n for n in range(1, 7)}
-#: epub:type / role values of notes and note references (EPUB 3 Structural Semantics, DPUB-ARIA).
-_NOTE_TYPES = frozenset(
-    "noteref footnote endnote footnotes endnotes rearnote rearnotes note annotation "
-    "doc-noteref doc-footnote doc-endnote doc-endnotes doc-pagebreak pagebreak".split()
-)
-_NOTE_CLASS = re.compile(r"(?:^|[\s_-])(?:noteref|footnote|fnref|endnote|caption|pagenum|page-?break)", re.I)
-_MARKER = re.compile(r"^[\[(]?(?:\d{1,4}|[*\u2020\u2021\u00a7\u00b6]+|[a-z]|[ivx]{1,5})[\])]?$", re.I)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.S)
 _DECL_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._-]+)""", re.I)
@@ -116,43 +110,6 @@ def parse_html(data: bytes, name: str) -> etree._Element:
     return root
 
 
-def _tag(el: etree._Element) -> str:
-    """Return the element's local tag name in lower case ('' for comments and entities)."""
-    tag = el.tag
-    if not isinstance(tag, str):
-        return ""
-    return tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower()
-
-
-def _types(el: etree._Element) -> set[str]:
-    """Return the element's epub:type and role tokens."""
-    found: set[str] = set()
-    for key, value in el.attrib.items():
-        key = str(key).lower()
-        if key.endswith("type") and ("epub" in key) or key == "role":
-            found.update(str(value).lower().split())
-    return found
-
-
-def _is_note_marker(el: etree._Element, tag: str) -> bool:
-    """Return whether an inline element is a footnote reference like <sup><a href="#n1">1</a></sup>."""
-    if _types(el) & _NOTE_TYPES or _NOTE_CLASS.search(el.get("class", "") or ""):
-        return True
-    if tag in ("sup", "a"):
-        text = "".join(el.itertext()).strip()
-        linked = tag == "a" and "#" in (el.get("href") or "") or any(
-            "#" in (a.get("href") or "") for a in el.iter("a")
-        )
-        return bool(text) and linked and bool(_MARKER.match(text)) and (tag == "sup" or _superscript(el))
-    return False
-
-
-def _superscript(el: etree._Element) -> bool:
-    """Return whether a link sits inside or wraps a <sup>, as note references do."""
-    parent = el.getparent()
-    return any(True for _ in el.iter("sup")) or (parent is not None and _tag(parent) == "sup")
-
-
 def _skipped(node: etree._Element, tag: str) -> bool:
     """Return whether an element and its content are left unread."""
     if tag == "" or tag in _SKIP:
@@ -161,15 +118,15 @@ def _skipped(node: etree._Element, tag: str) -> bool:
         return False
     if is_hidden(node):
         return True
-    types = _types(node)
-    if types & _NOTE_TYPES or types & _NOT_NARRATION_TYPES:
+    types = types_of(node)
+    if types & NOTE_TYPES or types & _NOT_NARRATION_TYPES:
         return True
     classes = set((node.get("class") or "").lower().split())
     if classes & _SKIP_CLASS or any(c.startswith("index-") for c in classes):
         return True
-    if classes & _FRAME_CLASS and not any(_tag(d) in _HEADING for d in node.iter()):
+    if classes & _FRAME_CLASS and not any(tag_of(d) in _HEADING for d in node.iter()):
         return True
-    return _is_note_marker(node, tag)
+    return is_note_marker(node, tag)
 
 
 class _Walker:
@@ -200,19 +157,19 @@ class _Walker:
     def listed(self, node: etree._Element) -> None:
         """Note the in-page links of a skipped contents listing (its outermost entries), where it stands."""
         classes = set((node.get("class") or "").lower().split())
-        if _tag(node) != "nav" and not classes & _LISTING_CLASS and not _types(node) & {"toc", "doc-toc"}:
+        if tag_of(node) != "nav" and not classes & _LISTING_CLASS and not types_of(node) & {"toc", "doc-toc"}:
             return
         links = [a for a in node.iter("a") if (a.get("href") or "").startswith("#") and len(a.get("href")) > 1]
-        if _tag(node) == "a" and node in links[:1]:
+        if tag_of(node) == "a" and node in links[:1]:
             links = [node]
         if not links:
             return
-        depth = {id(a): sum(1 for e in a.iterancestors() if _tag(e) in ("li", "dd")) for a in links}
+        depth = {id(a): sum(1 for e in a.iterancestors() if tag_of(e) in ("li", "dd")) for a in links}
         top = min(depth.values())
         for a in links:
             if depth[id(a)] != top:
                 continue
-            row = next((e for e in a.iterancestors() if _tag(e) in ("tr", "p")), None)
+            row = next((e for e in a.iterancestors() if tag_of(e) in ("tr", "p")), None)
             if row is not None and sum(1 for x in row.iter("a") if x in links) > 1:
                 row = None  # a row of several entries: each is its link's own text
             text = clean_text(" ".join((row if row is not None else a).itertext()))
@@ -240,16 +197,16 @@ class _Walker:
         # Iterative, so a deeply nested (or hostile) document cannot overflow the stack.
         while stack:
             node, closing = stack.pop()
-            tag = _tag(node)
+            tag = tag_of(node)
             if closing:
                 if tag == "tr":
                     self.rows -= 1
                     self.flush()
                 elif tag == "br" and self.level and not self.rows:
                     pass  # a line break inside a heading: the heading goes on
-                elif tag in _BLOCK and self.rows:
+                elif (tag in _BLOCK or _aside(node)) and self.rows:
                     self.buf.append(" ")
-                elif tag in _BLOCK:
+                elif tag in _BLOCK or _aside(node):
                     self.flush()
                 elif tag in _CELL and "".join(self.buf).strip():
                     self.buf[:] = ["".join(self.buf).rstrip(), "; "]
@@ -258,6 +215,11 @@ class _Walker:
                 continue
             if _skipped(node, tag):
                 self.listed(node)
+                if PAGE_CLASS & set((node.get("class") or "").lower().split()):
+                    # A page number is not read, but a contents line may link to its anchor ("I. Early
+                    # Days ... 1" -> #Page_1): the anchor stays where the page begins.
+                    self.pending_ids.update(i for e in node.iter() if isinstance(e.tag, str)
+                                            for i in (e.get("id"), e.get("name") if tag_of(e) == "a" else None) if i)
                 if node.tail:
                     self.buf.append(node.tail)
                 continue
@@ -278,15 +240,24 @@ class _Walker:
                 self.rows += 1
             elif tag == "br" and self.level and not self.rows:
                 self.buf.append(_HEADING_BREAK)  # "CHAPTER I<br/>A COLD HARBOUR": one heading over two lines
-            elif tag in _BLOCK and self.rows:
+            elif (tag in _BLOCK or _aside(node)) and self.rows:
                 self.buf.append(" ")
-            elif tag in _BLOCK:
+            elif tag in _BLOCK or _aside(node):
                 self.flush()
                 self.level = _HEADING.get(tag, 0) or _hgroup_level(node)
             if node.text:
                 self.buf.append(node.text)
             stack.append((node, True))
             stack.extend((child, False) for child in reversed(node))
+
+
+#: Classes of margin notes set inline ("<span class="sidenote">May 4</span>The court met"): read apart.
+_ASIDE_CLASS = frozenset("sidenote sidenotes marginnote margin-note marginal leftnote rightnote".split())
+
+
+def _aside(node: etree._Element) -> bool:
+    """Return whether an inline element is a margin note, a paragraph of its own, never glued to the text."""
+    return bool(_ASIDE_CLASS & set((node.get("class") or "").lower().split()))
 
 
 #: Where a <br> breaks a heading's line; join_heading_lines joins the lines.
@@ -304,9 +275,9 @@ def _hgroup_level(node: etree._Element) -> int:
     page is a title page, not a page of text.
     """
     parent = node.getparent()
-    if parent is None or _tag(parent) != "hgroup" or _tag(node) in _HEADING:
+    if parent is None or tag_of(parent) != "hgroup" or tag_of(node) in _HEADING:
         return 0
-    return min(6, next((_HEADING[_tag(c)] for c in parent if _tag(c) in _HEADING), 5) + 1)
+    return min(6, next((_HEADING[tag_of(c)] for c in parent if tag_of(c) in _HEADING), 5) + 1)
 
 
 _SSML_NS = "{http://www.w3.org/2001/10/synthesis}"
@@ -343,10 +314,10 @@ def document_blocks(root: etree._Element) -> Document:
     body = root.find(".//body")
     if body is None:
         body = root
-    types = _types(body)
+    types = types_of(body)
     for child in body:
-        if _tag(child) in ("section", "div", "article"):
-            types |= _types(child)
+        if tag_of(child) in ("section", "div", "article"):
+            types |= types_of(child)
     walker = _Walker()
     walker.walk(body)
     walker.flush()
@@ -378,7 +349,8 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     title = page.title or next((clean_text(b.text) for b in page.blocks if b.level == 1), "")
     # A title page's "BY" / "By Ann Lee" set as a heading is no chapter: text of the page it is on.
     body = [Block(b.text, 0, b.ids, b.kind, b.links) if b.level and is_byline(b.text) else b for b in page.blocks]
-    blocks = apply_contents(body, [(text, target, at - page.offset) for text, target, at in doc.listing])
+    blocks = apply_contents(body, [(text, target, at - page.offset) for text, target, at in doc.listing],
+                            page_anchors(root))
     if blocks is not body and blocks and blocks[0].level != 1:
         # Before the first chapter the page's contents names: title page, imprint, advertisements
         # (a preface there is the book's own and keeps its heading).

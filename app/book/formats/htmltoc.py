@@ -29,12 +29,16 @@ _NOT_CONTENTS = re.compile(r"^(?:list\s+of|illustrations|plates|maps|figures)\b"
 _CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
 #: A heading that is only a chapter's number ("I.", "XII", "Chapter 4."), above the heading with its name.
 _BARE_LABEL = re.compile(r"^(?:(?:chapter|chap\.|book|part|letter|stave|canto)\s+)?(?:[IVXLCDM]{1,8}|\d{1,3})\.?$", re.I)
+#: A heading that carries its own chapter number ("CHAPTER I: THE FORD", "Chap. 4").
+_NUMBERED = re.compile(r"^(?:chapter|chap\.)\s+(?:[IVXLCDM]{1,8}|\d{1,3})\b", re.I)
 #: A paragraph between a chapter's number and its anchored name is its introduction when this short.
 _MAX_INTRO_WORDS = 60
 #: A link whose text is a page number (a contents line's last column).
 _PAGE_LINK = re.compile(r"^\s*(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
 #: How many blocks after its anchor the heading a listing entry names may stand.
 _WINDOW = 6
+#: The share of a listing's links to page-number marks that must name their page's heading (see _starts).
+_PAGES_NAMED = 0.8
 #: Headings the listing does not name sink this many levels, so they never start a chapter.
 _SINK = 3
 
@@ -157,8 +161,11 @@ def _candidates(blocks: list[Block], where: dict[str, int],
     return sorted(found, key=lambda c: min((where[e.target] for e in c[0] if e.target), default=1 << 30))
 
 
-def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = ()) -> list[Block]:
-    """Return the blocks with chapters at the page's contents links; the blocks as they were without a listing."""
+def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = (),
+                   page_anchors: set[str] = frozenset()) -> list[Block]:
+    """Return the blocks with chapters at the page's contents links; the blocks as they were without a listing.
+
+    `page_anchors` are the ids of the page-number marks the walk left unread (see _starts)."""
     where: dict[str, int] = {}
     for i, b in enumerate(blocks):
         for ident in b.ids:
@@ -167,14 +174,14 @@ def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = ()
         entries = _without_page_links(found)
         if sum(1 for _, t, _ in entries if t) < _MIN_ENTRIES:
             continue
-        starts = _starts(blocks, where, entries)
+        starts = _starts(blocks, where, entries, page_anchors)
         if starts is not None:
             return _rebuilt(*nested(blocks, starts, skip, _start_title))
     return blocks
 
 
 def _without_page_links(entries: list[_Entry]) -> list[tuple[str, str | None, bool]]:
-    """Return (text, target) entries without links to page numbers ("The Keeper's Journal ... 1")
+    """Return (text, target, by page) entries without links to page numbers ("The Keeper's Journal ... 1")
     where the listing's chapters have links of their own; a listing of numbers alone keeps them, and so
     does a line whose page number is its only link ("BOOK I." linked, its chapters by their pages),
     marked (as every page link is), since it names a chapter only where a heading stands at that page."""
@@ -185,15 +192,25 @@ def _without_page_links(entries: list[_Entry]) -> list[tuple[str, str | None, bo
             if keep_pages or not (e.target and e.page and not e.alone)]
 
 
-def _starts(blocks: list[Block], where: dict[str, int],
-            entries: list[tuple[str, str | None, bool]]) -> dict[int, str] | None:
-    """Return block index -> entry text where the listed chapters start, None when this is no contents listing."""
+def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str, str | None, bool]],
+            page_anchors: set[str] = frozenset()) -> dict[int, str] | None:
+    """Return block index -> entry text where the listed chapters start, None when this is no contents listing.
+
+    A link to a page-number mark ("Early Days ... 1" -> #Page_1) names a chapter only at a heading of its
+    name, or of a numbered chapter where the listing links its parts to their headings; a listing of such
+    page links alone is the book's contents only when nearly all of them (_PAGES_NAMED) name their page's
+    heading (elsewhere the headings are the better evidence).
+    """
+    unnamed_pages = named_pages = 0
     starts: dict[int, str] = {}
     targets: list[int] = []
     labels: list[str] = []
     raised: set[int] = set()
     raised_at: list[int] = []  # which entries (by order) have headings above the one they name
     placed: list[int] = []  # where each entry's chapter starts (a page's anchor may stand above its part)
+    # Where the other entries linked to headings (not pages) point: a part's "BOOK I." there is no
+    # chapter's number.
+    linked = [(where[t], t) for _, t, by_page in entries if t and not by_page]
     for text, target, by_page in entries:
         if target is None:
             labels.append(_key(text))
@@ -202,7 +219,6 @@ def _starts(blocks: list[Block], where: dict[str, int],
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
         if by_page and not window:
             continue  # a page inside a chapter ("A Walk by the River ... 81"): a section, no chapter
-        targets.append(pos)
         # The anchor may stand above a part's title page ("BOOK I." "THE WIDOW'S HOUSE." then "CHAPTER I."):
         # the heading the entry names starts the chapter, the headings above it title the part.
         # The entry names it with or without its number and page ("I. THE FERRY CROSSING 1" for the heading
@@ -212,15 +228,31 @@ def _starts(blocks: list[Block], where: dict[str, int],
         # First Canals ... 1"; a listing drops the article).
         named = next((k for k in window if text and (_key(blocks[k].text) in keys
                                                       or _name_key(blocks[k].text) in keys)), None)
+        if target in page_anchors:
+            named_pages += named is not None
+            unnamed_pages += named is None
+            if named is None and not linked:
+                continue
+        if by_page and named is None and linked:
+            # Among entries linked to their headings, a page starts a chapter only at a heading of that
+            # name or a numbered chapter's heading ("CHAPTER IV."), never at a section's.
+            named = next((k for k in window if _NUMBERED.match(clean_text(blocks[k].text))), None)
+            if named is None:
+                continue
         head = named if named is not None else (window[0] if window and window[0] < pos + 4 else None)
+        if by_page and head is None:
+            continue  # the page's heading is further on than a page's top: a page inside a chapter
+        targets.append(pos)
         if named is not None and any(k < named for k in window):
             raised.update(k for k in window if k < named)
             raised_at.append(len(targets) - 1)
         if head is not None:
-            head = _label_above(blocks, head)
+            head = _label_above(blocks, head, {k for k, t in linked if t != target})
         placed.append(head if head is not None else pos)
         starts.setdefault(placed[-1], text)
     if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, targets, placed, starts):
+        return None
+    if not linked and unnamed_pages > (1 - _PAGES_NAMED) * (named_pages + unnamed_pages):
         return None
     if raised_at != [0]:
         # Headings above a named one title a part where parts recur; above the first chapter alone they
@@ -240,13 +272,17 @@ def _starts(blocks: list[Block], where: dict[str, int],
     return starts
 
 
-def _label_above(blocks: list[Block], head: int) -> int:
+def _label_above(blocks: list[Block], head: int, parts: set[int] = frozenset()) -> int:
     """Return where a chapter starts whose anchor is on its name: at its number set as a heading just above
-    ("V." / a short introductory paragraph / "WHITMAN'S RIDE FOR OREGON."), else at the anchored heading."""
+    ("V." / a short introductory paragraph / "WHITMAN'S RIDE FOR OREGON."), else at the anchored heading.
+    A heading with its own number ("CHAPTER I: THE FORD") has none above it: a "PART I." there, or any
+    heading another entry links to, is a part."""
+    if _NUMBERED.match(clean_text(blocks[head].text)):
+        return head
     k = head - 1
     if k >= 0 and not blocks[k].level and len(blocks[k].text.split()) <= _MAX_INTRO_WORDS:
         k -= 1
-    if k >= 0 and blocks[k].level and _BARE_LABEL.match(clean_text(blocks[k].text)):
+    if k >= 0 and blocks[k].level and k not in parts and _BARE_LABEL.match(clean_text(blocks[k].text)):
         return k
     return head
 

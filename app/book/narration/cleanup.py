@@ -19,7 +19,11 @@ CODE_MENTION = "Code example."
 #: Chapter titles of front and back matter ("Appendix C GNU Free Documentation License", "Indexes").
 _MATTER_TITLE = re.compile(
     r"^(?:(?:appendix|chapter|part)\s+)?(?:[a-z]|\d+|[ivxlc]+)?[.:)]?\s*"
-    r"(?:(?:general |concept |function |variable |command |program |keystroke |type |option )?ind(?:ex|exes|ices)|"
+    # "Index", "General Index", "Subject Index", "Index of Names", "Index to the Plates": an index of
+    # whatever it lists is matter ("The Index Card" is a title: nothing may follow but "of"/"to" ...).
+    r"(?:(?:(?:general|concept|function|variable|command|program|keystroke|type|option|subject|name|author|"
+    r"authors['’]?|analytical|alphabetical|topical|chronological|geographical|classified|complete|full) )?"
+    r"ind(?:ex|exes|ices)(?: (?:of|to) (?:the )?[\w'’,&-]+(?: (?:and |& )?[\w'’,&-]+){0,5})?|"
     # "GNU Free Documentation License", "The MIT License", "License v2.0" - not "Licence to Kill".
     r"(?:the )?(?:[\w.-]+ ){0,4}licen[cs]e(?: agreement| v?\d[\d.]*| version \d[\d.]*)?|"
     r"copying(?: this (?:manual|document))?|copying conditions|copyright(?: page| notice)?|colophon|imprint|"
@@ -65,7 +69,7 @@ _PROSE_DASH = re.compile(r"(?<=[\w\"'.,!?_\u2019\u201d])--?(?=[\w\"'_\u201c\u201
 #: spoken either), the transcriber's notes, the list of its pictures. Never read by default.
 _APPARATUS_TITLE = re.compile(
     r"^(?:(?:foot|end)?notes?|notes (?:and|to the) [\w ]{1,30}|transcriber(?:['\u2019]?s|s['\u2019]?)? notes?|"
-    r"(?:list of |index to (?:the )?)?(?:illustrations|plates|engravings|maps|figures)(?: and \w+)?)"
+    r"(?:list of |index to (?:the )?)?(?:illustrations|plates|engravings|maps|figures|fac-?similes?)(?: and \w+)?)"
     # One volume's list in a book of several: "LIST OF ILLUSTRATIONS. VOL. I.", "Illustrations to Volume II".
     r"(?:[.,:]?\s*(?:(?:in|to|of) (?:the )?)?(?:vol\.?|volume)\s*[\w.]+)?\s*$",
     re.IGNORECASE)

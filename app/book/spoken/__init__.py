@@ -28,7 +28,7 @@ _PLACEHOLDER = 0xE000
 _PLACEHOLDERS = 0xF8FF - 0xE000 + 1
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 #: Text the number passes have work in: a digit of any script, a vulgar fraction, a pound sign.
-_NUMERIC = re.compile("[\\d\u00bc-\u00be\u2150-\u215e\u00a3]")
+_NUMERIC = re.compile("[\\d\u00bc-\u00be\u2150-\u215e\u00a3\u2044]")
 
 
 class Speaker:
@@ -68,7 +68,7 @@ class Speaker:
 
             text = self._lexicon_re.sub(hold, text)
         text = links.links(text, lang, self.links)
-        text = older.notes_and_illustrations(text)
+        text = older.notes_and_illustrations(older.plain_emphasis(text))
         text = symbols.bullets(text)
         # Not only digits: "½" and "¾" are numbers, and "£ s. d." is money without one.
         digits = bool(lang.n2w) and _NUMERIC.search(text) is not None

@@ -77,8 +77,8 @@ def written_dates(text: str, lang: Language) -> str:
     if lang.code == "de":
         text = re.sub(rf"\b(?P<day>\d{{1,2}})\.\s?(?P<month>{months})(?:\s(?P<year>\d{{4}}))?\b", month_day, text)
         return _german_case(text, lang)
-    text = re.sub(rf"\b(?P<month>{months})\s(?P<day>\d{{1,2}})(?:st|nd|rd|th|d)?(?:,?\s(?P<year>\d{{4}}))?\b(?!:)",
-                  month_day, text)
+    text = re.sub(rf"\b(?P<month>{months})\s(?P<day>\d{{1,2}})(?:st|nd|rd|th|d)?(?:,?\s(?P<year>\d{{4}}))?\b(?!:|,\d{{3}})",
+                  month_day, text)  # "in May 3,400 men": a number after the month, no day
     # "on the 5th of May" keeps its own "the": the day is not given a second one.
     return re.sub(rf"(?:\b(?P<the>[Tt]he)\s)?(?<![£$€\w.,])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s(?:of\s)?(?P<month>{months})"
                   rf"(?:,?\s(?P<year>\d{{4}}))?\b", lambda m: _day_of(m, index, lang), text)

@@ -25,6 +25,10 @@ VULGAR = "".join(_VULGAR)
 _NAMES_EN = {2: ("half", "halves"), 4: ("quarter", "quarters")}
 #: Anything these rules read: a vulgar fraction, a fraction slash, or a slash between digits.
 _ANY_FRACTION = re.compile(rf"[{VULGAR}\u2044]|\d/\d")
+#: A fraction set in superscript and subscript digits around the fraction slash ("⁷⁄₂₀").
+_SET_FRACTION = re.compile("([\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+)\u2044([\u2080-\u2089]+)")
+_PLAIN = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u2080\u2081\u2082"
+                       "\u2083\u2084\u2085\u2086\u2087\u2088\u2089", "01234567890123456789")
 #: Largest denominator read as a fraction ("5/8"); "3/40" is more likely a label or a date part.
 MAX_DENOMINATOR = 16
 
@@ -58,6 +62,9 @@ def fractions(text: str, lang: Language) -> str:
         return text  # most paragraphs: one quick scan instead of three patterns tried at every character
 
     symbols = "".join(re.escape(c) for c in lang.currencies if len(c) == 1)
+    # "2³⁄₈ in.": a mixed number set with superscript and subscript digits, the same as "2 3⁄8".
+    text = _SET_FRACTION.sub(lambda m: (" " if m.start() and m.string[m.start() - 1].isdigit() else "")
+                             + m[1].translate(_PLAIN) + "\u2044" + m[2].translate(_PLAIN), text)
 
     def percent(m: re.Match) -> str:
         return f" {lang.percent}" if m["pct"] else ""
@@ -71,7 +78,8 @@ def fractions(text: str, lang: Language) -> str:
 
     def slashed(m: re.Match) -> str:
         top, bottom = int(m["top"]), int(m["bottom"])
-        if not 0 < top < bottom <= MAX_DENOMINATOR:
+        # The fraction slash says "fraction" (a "7⁄20" is one); a plain "/" may be a label or a date.
+        if not 0 < top < bottom <= (100 if "\u2044" in m[0] else MAX_DENOMINATOR):
             return m[0]
         whole = f"{cardinal(int(m['whole']), lang)} " if m["whole"] else ""
         said = whole + fraction_words(top, bottom, lang, mixed=bool(whole)) + percent(m)

@@ -45,6 +45,9 @@ def labels(text: str, lang: Language) -> str:
                   lambda m: m[0] if m[1].strip() in _NOT_BOOKS else m[1] + _verse(m, lang), text)
     text = re.sub(r"(?<![\w.:])(\d{1,3}):(\d{1,3})(?![\w:]|\.\d)",
                   lambda m: f"{cardinal(int(m[1]), lang)} to {cardinal(int(m[2]), lang)}", text)
+    # "14a Mill Street", "7b Quay Row": a house's letter in lower case, before the street's name.
+    text = re.sub(r"(?<![\w.,/-])(\d{1,4})([ab])(?=\s+[A-Z][a-z])",
+                  lambda m: f"{cardinal(int(m[1]), lang)} {m[2].upper()}", text)
     # "12B", "221B": one capital after up to four digits, not a part of a longer name ("12B-3", "4K60").
     return re.sub(r"(?<![\w.,/-])(\d{1,4})([A-Z])(?![\w-]|[.,]\d)",
                   lambda m: f"{cardinal(int(m[1]), lang)} {m[2]}", text)

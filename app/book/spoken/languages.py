@@ -70,7 +70,9 @@ ENGLISH = Language(
     code="en", n2w="en", name="English",
     months=_EN_MONTHS,
     heading_words=("Chapter", "CHAPTER", "Part", "PART", "Book", "BOOK", "Volume", "VOLUME", "Act", "ACT",
-                   "Scene", "SCENE", "Canto", "Section", "Appendix", "Vol.", "Chap."),
+                   "Scene", "SCENE", "Canto", "CANTO", "Cantos", "CANTOS", "Section", "SECTION", "Appendix",
+                   "APPENDIX", "Vol.", "Chap.", "Number", "NUMBER", "number", "Article", "ARTICLE", "Art.", "Art", "art.", "art",
+                   "Sect.", "Sec."),
     abbreviations={
         "Mr.": "Mister", "Mrs.": "Missus", "Ms.": "Miz", "Dr.": "Doctor", "Prof.": "Professor",
         "Jr.": "Junior", "Sr.": "Senior", "Mt.": "Mount", "Capt.": "Captain", "Gen.": "General",

@@ -1,7 +1,8 @@
 """Printing conventions of older books that a voice must not read as printed.
 
-- Note markers ("[1]", "[A]", "[*]") after a word: the reader's eye jumps to the note, the ear never
-  hears the mark. A transcriber's "[Illustration: ...]" is no part of the text.
+- Note markers ("[1]", "[A]", "[*]") after a word (or "[1]" after a space): the reader's eye jumps to
+  the note, the ear never hears the mark. A "Footnotes:" label alone is not said; an editor's "[word]"
+  is said without its brackets. A transcriber's "[Illustration: ...]" is no part of the text.
 - "&c." is "et cetera".
 - "L200", "L5000": the pound sign typed as a capital L before the amount; "50,000 l." after it.
 - Elided years: "18--", "187-" (a date the author will not give) read as far as written.
@@ -19,6 +20,17 @@ from app.book.spoken.numbers import cardinal
 _NOTE_MARK = re.compile(r"(?<=[^\s\[])\[(?:\d{1,3}|[A-Za-z]|[*†‡§])\]")
 #: The same marker opening a note's own text, where the book prints the note: "[12] See the letter of May ...".
 _NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}|[A-Z]|[*†‡§])\]\s+(?=\S)")
+#: "[12]" after a space, where a transcriber kept the book's marker in the line ("the river [12] was low"):
+#: a number or a note sign alone in brackets inside a sentence is a marker too (a letter there is a word).
+_SPACED_NOTE = re.compile(r"(?<=\S)\s\[(?:\d{1,3}|[*†‡§])\](?=[\s,.;:!?)’”\"]|$)")
+#: "Footnote [12]", "see note [3]": the marker named, not marking; its number is said without brackets.
+_NAMED_NOTE = re.compile(r"\b((?:foot-?)?notes?|anchors?)\s+\[(\d{1,3})\]", re.I)
+#: An editor's insertion: "the west [gate]", "N[ulla]" - the words are the text's, the brackets are not
+#: said (lower-case words only: "[Illustration: ...]" and "[Footnote 3: ...]" have their own rules).
+_INSERTION = re.compile(r"\[([a-z][a-z'’ -]{1,40})\]|(?<!\S)\[([a-z])\]")
+#: A paragraph that is only the label over the notes ("FOOTNOTES:", "Notes."): the notes that follow are
+#: read, the label alone is never announced.
+_NOTES_LABEL = re.compile(r"^\s*(?:foot-?notes?|end-?notes|notes)\s*[.:]?\s*$", re.I)
 _ILLUSTRATION = re.compile(r"\[(?:Illustration|Ilustration|Illustrations|Frontispiece)\b[^\]]*\]?", re.I)
 _ETC = re.compile(r"&\s?c(?:\.|\b)(?P<end>(?=\s*$|\s+[A-Z\"“‘]))?")
 _L_POUNDS = re.compile(r"(?<![\w.,£$])L(?=(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\b|\.\d))")
@@ -26,16 +38,33 @@ _L_POUNDS = re.compile(r"(?<![\w.,£$])L(?=(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\b|\.
 _POUNDS_AFTER = re.compile(r"(?<![\w.,£$])(\d{1,3}(?:,\d{3})+|\d+)\s+l\.(?=[\s,;:)]|$)")
 #: "18--", "187-", "18__" (dashes of any kind or underscores standing for the digits withheld).
 _ELIDED_YEAR = re.compile(r"(?<![\w.,])(1\d)(\d)?(?:[-‒–—_]{1,3})(?![\w\d-])")
-_ANGLE = re.compile(r"(?P<deg>\d+(?:\.\d+)?)\s?°(?!\s?[CFK]\b)(?:\s?(?P<min>\d+(?:\.\d+)?)\s?[′'](?:\s?(?P<sec>\d+(?:\.\d+)?)\s?[″\"])?)?")
+_ANGLE = re.compile(r"(?P<deg>\d+(?:\.\d+|[¼½¾])?)\s?(?:°|deg\b\.?)(?!\s?[CFK]\b)(?:\s?(?P<min>\d+(?:\.\d+)?)\s?[′'](?:\s?(?P<sec>\d+(?:\.\d+)?)\s?[″\"])?)?")
 _MINUTES_ONLY = re.compile(r"(?<![\w.,])(?P<min>\d+)\s?′(?:\s?(?P<sec>\d+)\s?″)?")
 _GLUED = re.compile(r"(?<![\w.\-/])(?P<letter>[A-Z])(?P<num>\d{1,3})(?![\w.\-/]|,\d)")
+#: "_word_", "_l._" and "900_l._": underscores around words (a digit may stand before, as in an amount).
+_EMPHASIS = re.compile(r"(?<![A-Za-z_])_(?=[^\s_])([^_\n]{0,300}?[^\s_])_(?![A-Za-z_])")
+#: "of Kent,1702–1710": a comma glued to the year after a word (a thousands comma has a digit before it).
+_COMMA_YEAR = re.compile(r"(?<=[^\W\d_]),(?=1\d{3}\b)")
+#: "2ded", "2ds": the older clerk's "seconded", "seconds" (a motion's).
+_SECONDED = re.compile(r"(?<![\w.,])2d(ed|s)\b\.?")
 _TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
+
+
+def plain_emphasis(text: str) -> str:
+    """Return text without a plain-text edition's italics marks: "_l._", "900_l._", "_Ibid._" are read as
+    the words they mark (a name_with_underscores, glued to letters on both sides, stays)."""
+    return _EMPHASIS.sub(r"\1", text) if "_" in text else text
 
 
 def notes_and_illustrations(text: str) -> str:
     """Return text without note markers and transcribers' illustration captions."""
+    if _NOTES_LABEL.match(text):
+        return ""
     text = _ILLUSTRATION.sub("", text)
     text = _NOTE_OPENING.sub("", text)
+    text = _NAMED_NOTE.sub(r"\1 \2", text)
+    text = _SPACED_NOTE.sub("", text)
+    text = _INSERTION.sub(lambda m: m[1] or m[2], text)
     return _NOTE_MARK.sub("", text)
 
 
@@ -48,6 +77,9 @@ def older_forms(text: str, lang: Language) -> str:
         return "et cetera." if m["end"] is not None and m[0].endswith(".") else "et cetera"
 
     text = _ETC.sub(etc, text)
+    text = _COMMA_YEAR.sub(", ", text)
+    text = _SECONDED.sub(lambda m: "second" + m[1] + ("." if m[0].endswith(".") and re.match(
+        r"\s*$|\s+[A-Z]", m.string[m.end():]) else ""), text)
     text = _L_POUNDS.sub("£", text)
     # The abbreviation's stop also ended the sentence where the next word is capitalised or nothing follows.
     text = _POUNDS_AFTER.sub(lambda m: f"£{m[1]}" + ("." if re.match(r"\s*$|\s+[A-Z]", m.string[m.end():]) else ""),

@@ -22,6 +22,8 @@ Georg Elisabeth Maria Katharina Iwan Nikolaus Pedro Sancho Harold Ethelred Baldw
 Clovis Benedikt Gregor Johannes Paulus Innozenz Klemens Pius Richard Eduard Jakob Philipp Alexios
 """.split())
 _NUMERAL = r"[IVXLCDM]+"
+#: Numerals that are as often a word, a size or a name: never taken for an item's number in running text.
+_NOT_ITEMS = frozenset("LI CC CL CI XL XXL LX".split())
 
 
 def roman_value(text: str) -> int | None:
@@ -59,11 +61,21 @@ def romans(text: str, lang: Language) -> str:
     if lang.heading_words:
         heads = "|".join(re.escape(w) for w in lang.heading_words)
 
-        def heading(m: re.Match) -> str:
-            value = roman_value(m["num"])
-            return m[0] if value is None else f"{m['word']} {_title(cardinal(value, lang))}"
+        def said(num: str) -> str:
+            value = roman_value(num)
+            return num if value is None else _title(cardinal(value, lang))
 
-        text = re.sub(rf"\b(?P<word>{heads})\s+(?P<num>{_NUMERAL})\b(?!['\u2019]\w)", heading, text)
+        def heading(m: re.Match) -> str:
+            if roman_value(m["num"]) is None or m["num"] == "I" and re.match(r"\s+[a-z]", text[m.end():]):
+                return m[0]  # "the number I gave": the pronoun
+            # "Cantos II, III, and IV": every numeral of the list, not only the first.
+            rest = re.sub(rf"\b{_NUMERAL}\b", lambda r: said(r[0]), m["rest"])
+            return f"{m['word']} {said(m['num'])}{rest}"
+
+        listed = rf"(?:\s*(?:,|&|and|to|[-\u2013])\s*(?:and\s+)?{_NUMERAL}\b)*"
+        # "Art: III considered", "Sect. IV": a colon after the word as clerks wrote it.
+        text = re.sub(rf"\b(?P<word>(?:{heads}):?)\s+(?P<num>{_NUMERAL})\b(?P<rest>{listed})(?!['\u2019]\w)",
+                      heading, text)
 
     def regnal(m: re.Match) -> str:
         value = roman_value(m["num"])
@@ -92,7 +104,17 @@ def romans(text: str, lang: Language) -> str:
 
     # "XII. The Return", "XIV: Mrs. Grey to Her Brother" (a colon: "I:" is the first letter, never the
     # pronoun) or a paragraph that is only "IV": a numbered heading.
-    text = re.sub(rf"^(?P<num>{_NUMERAL})(?P<end>[.:]\s|[.:]?$)", opening, text)
+    text = re.sub(rf"^(?P<num>{_NUMERAL})(?P<end>[.:]\s|[.:]?$|\.?\s?[\u2013\u2014])", opening, text)
+    # "... the first day. IV. Agreed, that ...": a numbered item after a sentence's end (two letters or
+    # more, and none that is also a word or a size: "LI", "CC", "XL").
+    # "I." too where a word in capitals follows ("I. AGREED"): the pronoun ends no sentence before one.
+    text = re.sub(rf"(?:(?<=[.!?;] )|(?<=[.!?;][\u2013\u2014]))(?:(?P<num>[IVXLC]{{2,}})(?P<end>\.\s)(?=[A-Z\"\u201c])|"
+                  rf"(?P<one>I)(?P<one_end>\.\s)(?=[A-Z]{{2,}}\b))",
+                  lambda m: f"One{m['one_end']}" if m["one"] else m[0] if m["num"] in _NOT_ITEMS else opening(m),
+                  text)
+    # "A MILD Winter", "VIVID": a word of numeral letters that is no numeral is a word, said as one (a voice
+    # spells out a word in capitals it takes for an abbreviation).
+    text = re.sub(r"\b(?=[IVXLCDM]*I)[IVXLCDM]{3,}\b", lambda m: m[0] if roman_value(m[0]) else m[0].capitalize(), text)
     # "Part Second: At the Mill, VII": a heading that ends on its chapter's numeral.
     if len(text.split()) <= 12:
         text = re.sub(rf"(?<=, )(?P<num>[IVXLC]{{2,}}|[VXLC])(?P<end>\.?)$", opening, text)

@@ -17,7 +17,7 @@ from app.book.spoken.languages import Language
 from app.book.spoken.numbers import cardinal, ordinal
 
 #: "£5", "£1,200" or "5l." (the older way of writing pounds, only before shillings or pence).
-_POUNDS = r"(?:£\s?(?P<pounds>\d{1,3}(?:,\d{3})+|\d+)|(?P<lpounds>\d+)l\.)"
+_POUNDS = r"(?:£\s?(?P<pounds>\d{1,3}(?:,\d{3})+|\d+)|(?P<lpounds>\d{1,3}(?:,\d{3})+|\d+)l\.)"
 _SHILLINGS = r"(?P<shillings>\d{1,3})s\.?"
 _PENCE = rf"(?P<pence>\d{{1,3}}[{VULGAR}]?|[{VULGAR}])d\.?"
 #: One amount: any of the three parts, in order, each after the one before it (all optional here;
@@ -27,6 +27,11 @@ _AMOUNT = re.compile(
     rf"(?:{_POUNDS}(?:\s+(?=\d|[{VULGAR}]))?)?"
     rf"(?:{_SHILLINGS}(?:\s+(?=\d|[{VULGAR}]))?)?"
     rf"(?:{_PENCE})?(?![\w£$€])"
+)
+#: An amount of two parts or more set with a space before each letter ("3 l. 15 s.", "2 s. 3 d.").
+_SPACED = re.compile(
+    rf"(?<![\w.,£$])(?:\d[\d,]* ?l\.\s+\d{{1,3}} ?s\.(?:\s+(?:\d{{1,3}}[{VULGAR}]?|[{VULGAR}]) ?d\.)?"
+    rf"|(?:\d[\d,]* ?l\.\s+)?\d{{1,3}} ?s\.\s+(?:\d{{1,3}}[{VULGAR}]?|[{VULGAR}]) ?d\.)"
 )
 #: Words before "10s." that make it a decade, not shillings ("in the early 90s.").
 _DECADE_BEFORE = frozenset("the early late mid".split())
@@ -86,15 +91,15 @@ def sterling(text: str, lang: Language) -> str:
             before = m.string[:m.start()].rstrip().rsplit(None, 1)
             if before and before[-1].lower().strip("(\"'\u201c") in _DECADE_BEFORE:
                 return m[0]  # "in the 90s.": a decade ("the 36s." and "the 10s." are sums)
-        if only_one and (m["pounds"] or m["lpounds"]):
+        if only_one and m["pounds"]:
             return m[0]  # "£5" alone (or "£5.50") is for the general money rule
         if only_one and m["pence"] and _old_ordinal(m):
             return _ending(ordinal(int(m["pence"]), lang), m, has_stop, found)  # "the 3d of May": the third
-        if only_one and m["pence"] and not has_stop:
-            return m[0]  # "3d" is three-D
+        if only_one and m["pence"] and not has_stop and (not m["pence"].isdigit() or int(m["pence"]) % 10 in (2, 3)):
+            return m[0]  # "3d" is three-D, "2d" two-D or second ("4d per man" is pence)
         parts = []
         pounds = m["pounds"] or m["lpounds"]
-        if pounds:
+        if pounds:  # "£1,200", "40,000l."
             value = int(pounds.replace(",", ""))
             parts.append(_unit(cardinal(value, lang), "pound", "pounds", value == 1))
         if m["shillings"]:
@@ -110,6 +115,10 @@ def sterling(text: str, lang: Language) -> str:
         words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" {lang.and_word} {parts[-1]}"
         return _ending(words, m, has_stop, found)
 
+    # A plain-text edition's italics taken off leave the letters apart: "12 s . 4 d .", "40,000 l ." and
+    # "2 s. 3 d.": the same amount once its parts are joined (a lone "5 s." may be seconds and stays).
+    text = re.sub(r"(?<=\d) ?([lsd]) \.(?=\s|$|[,;:)])", r"\1.", text)
+    text = _SPACED.sub(lambda m: re.sub(rf"(?<=[\d{VULGAR}]) (?=[lsd]\.)", "", m[0]), text)
     # The column heads of an account: "£ s. d." (or "l. s. d.").
     text = re.sub(r"(?<![\w£])(?:£|l\.)\s?s\.\s?d\.", "pounds, shillings and pence", text)
     return _AMOUNT.sub(say, text)

@@ -87,6 +87,8 @@ def symbols(text: str, lang: Language) -> str:
     if lang.code == "en":
         text = re.sub(r"(?<=\w)\u00b2", " squared", text)
         text = re.sub(r"(?<=\w)\u00b3", " cubed", text)
+        # A sign left without its number (a table of symbols, "′; minute of arc"): named, never silent.
+        text = re.sub(r"\s?\u00b0", " degrees", re.sub(r"\u2033", "double prime", re.sub(r"\u2032", "prime", text)))
     # "and/or", "input/output"; a path like /usr/bin stays as printed.
     text = re.sub(r"(?<![\w/.])([A-Za-z]+)/([A-Za-z]+)(?![\w/])", r"\1 \2", text)
     # "--" as a typed dash between words is a pause; "--install" (a command option) stays as printed.
