@@ -404,9 +404,9 @@ def not_spoken_phrases(path: Path) -> dict[str, list[str]]:
     """Return {"headers/footers": [...], "comments": [...], "deleted": [...]}: each a paragraph's words."""
     out: dict[str, list[str]] = {"headers/footers": [], "comments": [], "deleted": []}
 
-    def add(kind: str, text: str) -> None:
+    def add(kind: str, text: str, least: int = 2) -> None:
         w = " ".join(words(text))
-        if len(w.split()) >= 2:
+        if len(w.split()) >= least:
             out[kind].append(w)
 
     with zipfile.ZipFile(path) as zf:
@@ -418,8 +418,23 @@ def not_spoken_phrases(path: Path) -> dict[str, list[str]]:
                 if kind:
                     for p in ET.fromstring(zf.read(name)).iter(f"{_W}p"):
                         add(kind, "".join(t.text or "" for t in p.iter(f"{_W}t")))
-            for d in ET.fromstring(zf.read("word/document.xml")).iter(f"{_W}del"):
-                add("deleted", "".join(t.text or "" for t in d.iter(f"{_W}delText")))
+            doc = ET.fromstring(zf.read("word/document.xml"))
+            for p in doc.iter(f"{_W}p"):
+                # A deletion (w:del's w:delText) or moved text's old place (w:moveFrom: spoken there and
+                # at w:moveTo is twice), in the paragraph's runs.
+                pieces: list[tuple[str, bool]] = []
+
+                def walk(el, gone: bool) -> None:
+                    gone = gone or el.tag in (f"{_W}del", f"{_W}moveFrom")
+                    if el.tag in (f"{_W}t", f"{_W}delText"):
+                        pieces.append((el.text or "", gone))
+                    for child in el:
+                        if child.tag != f"{_W}p":
+                            walk(child, gone)
+
+                walk(p, False)
+                for text in _deleted_words(pieces):
+                    add("deleted", text, least=1)
         else:
             for name in ("styles.xml", "content.xml"):
                 if name not in names:
@@ -430,8 +445,52 @@ def not_spoken_phrases(path: Path) -> dict[str, list[str]]:
                         add("headers/footers", " ".join("".join(p.itertext()) for p in h.iter(f"{_TEXT}p")))
                 for a in root.iter(f"{_OFFICE}annotation"):
                     add("comments", " ".join("".join(p.itertext()) for p in a.iter(f"{_TEXT}p")))
-                for d in root.iter(f"{_TEXT}deletion"):
-                    add("deleted", " ".join("".join(p.itertext()) for p in d.iter(f"{_TEXT}p")))
+                gone = {r.get(f"{_TEXT}id"): " ".join("".join(p.itertext()) for p in d.iter(f"{_TEXT}p"))
+                        for r in root.iter(f"{_TEXT}changed-region") for d in r.iter(f"{_TEXT}deletion")}
+                for p in (e for e in root.iter() if e.tag in (f"{_TEXT}p", f"{_TEXT}h")):
+                    # A deletion stands in the body as a text:change mark naming its region.
+                    pieces = []
+
+                    def walk(el) -> None:
+                        if el.tag == f"{_TEXT}change" and el.get(f"{_TEXT}change-id") in gone:
+                            pieces.append((gone[el.get(f"{_TEXT}change-id")], True))
+                        elif el.tag == f"{_TEXT}tracked-changes":
+                            return
+                        else:
+                            pieces.append((el.text or "", False))
+                            for child in el:
+                                if child.tag not in (f"{_TEXT}p", f"{_TEXT}h"):
+                                    walk(child)
+                        pieces.append((el.tail or "", False))
+
+                    for child in p:
+                        walk(child)
+                    pieces.insert(0, (p.text or "", False))
+                    for text in _deleted_words(pieces):
+                        add("deleted", text, least=1)
+    return out
+
+
+def _deleted_words(pieces: list[tuple[str, bool]]) -> list[str]:
+    """Return each deletion of a paragraph (its (text, deleted) pieces in order) widened to the whole words
+    it touches ("a[n excessively]" -> "an excessively"): the words a reader that kept it would speak, none
+    of which the accepted text holds in that form."""
+    text, spans, pos = "", [], 0
+    for piece, gone in pieces:
+        if gone and piece:
+            if spans and spans[-1][1] == pos:
+                spans[-1] = (spans[-1][0], pos + len(piece))
+            else:
+                spans.append((pos, pos + len(piece)))
+        text += piece
+        pos += len(piece)
+    out = []
+    for start, end in spans:
+        while start > 0 and text[start - 1].isalnum():
+            start -= 1
+        while end < len(text) and text[end].isalnum():
+            end += 1
+        out.append(text[start:end])
     return out
 
 

@@ -45,6 +45,8 @@ def _office(kind: str, path: str) -> dict:
     ("docx", "features/steps/test_files/blk-paras-and-tables.docx"),
     ("odt", "recipes/data/doc_with_toc.odt"),  # LibreOffice: a table of contents, one title heading
     ("odt", "tests/samples/toc_done.odt"),  # LibreOffice: headings only, three levels, and their contents listing
+    ("docx", "test/docx/track_changes_scrubbed_metadata.docx"),  # Word: a tracked deletion beside an insertion
+    ("odt", "tests/samples/tracked_changes.odt"),  # LibreOffice: tracked deletions and insertions
 ])
 def test_an_office_file_reads_as_pandoc_does_without_headers_comments_or_deletions(kind, path):
     r = score_office(_office(kind, path))
