@@ -168,3 +168,12 @@ def test_a_web_address_broken_after_a_dot_is_one_address():
                     "https://salsa.debian.org/ddp-team/debian-faq."):
         assert address in text, address
     assert "formats at https://www.debian.org/doc/user-manuals#faq. Also, there are" in text
+
+
+def test_a_tracked_deletion_counts_as_the_whole_words_it_touches():
+    # The reference side's count of deleted text spoken (references.not_spoken_phrases): a deletion
+    # inside a word is the word a reader that kept it would say, with and without the insertion beside it.
+    pieces = [("The mare was a", "kept"), ("n unruly", "del"), (" grey", "kept"), (" horse.", "kept")]
+    assert ref._deleted_words(pieces) == ["an unruly"]
+    pieces = [("A ", "kept"), ("rusty", "del"), ("shiny", "ins"), (" gate.", "kept")]
+    assert ref._deleted_words(pieces) == ["rustyshiny|rusty"]
