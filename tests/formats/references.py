@@ -10,7 +10,8 @@
 - `running_lines(pdf)`: the first and last lines of pdftotext's pages that repeat on many pages.
 - `office_file(entry)`, `pandoc_reference(path)`: an office file, and what pandoc (a mature, independent
   reader) reads from it: ("h", level, text) headings and ("t", 0, text) blocks, each footnote after its block.
-- `not_spoken_phrases(path)`: the paragraphs of headers, footers, comments and deleted text, from the XML.
+- `not_spoken_phrases(path)`: the paragraphs of headers, footers, comments and deleted text, from the XML
+  (tests/formats/unspoken.py).
 - `fb2_reference(path)`, `mobi_reference(path)`: an FB2's or a Kindle book's own table of contents and text.
 """
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pathlib import Path
 from mobi.kindleunpack import unpackBook
 
 from tests.books.corpus import CACHE, _Events, debian_file, words
+from tests.formats.unspoken import _deleted_words, not_spoken_phrases  # noqa: F401 - re-exported
 
 MANIFEST = Path(__file__).with_name("twin_manifest.toml")
 OFFICE = CACHE / "office"
@@ -392,47 +394,6 @@ def pandoc_reference(path: Path) -> list[tuple[str, int, str]]:
             events.append(("t", 0, text))
         events += [("t", 0, " ".join(n.split())) for n in notes if n.strip()]
     return events
-
-
-_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
-_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
-_STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
-
-
-def not_spoken_phrases(path: Path) -> dict[str, list[str]]:
-    """Return {"headers/footers": [...], "comments": [...], "deleted": [...]}: each a paragraph's words."""
-    out: dict[str, list[str]] = {"headers/footers": [], "comments": [], "deleted": []}
-
-    def add(kind: str, text: str) -> None:
-        w = " ".join(words(text))
-        if len(w.split()) >= 2:
-            out[kind].append(w)
-
-    with zipfile.ZipFile(path) as zf:
-        names = zf.namelist()
-        if "word/document.xml" in names:
-            for name in names:
-                kind = ("headers/footers" if re.fullmatch(r"word/(header|footer)\d*\.xml", name)
-                        else "comments" if name == "word/comments.xml" else None)
-                if kind:
-                    for p in ET.fromstring(zf.read(name)).iter(f"{_W}p"):
-                        add(kind, "".join(t.text or "" for t in p.iter(f"{_W}t")))
-            for d in ET.fromstring(zf.read("word/document.xml")).iter(f"{_W}del"):
-                add("deleted", "".join(t.text or "" for t in d.iter(f"{_W}delText")))
-        else:
-            for name in ("styles.xml", "content.xml"):
-                if name not in names:
-                    continue
-                root = ET.fromstring(zf.read(name))
-                for tag in ("header", "footer", "header-left", "footer-left", "header-first", "footer-first"):
-                    for h in root.iter(f"{_STYLE}{tag}"):
-                        add("headers/footers", " ".join("".join(p.itertext()) for p in h.iter(f"{_TEXT}p")))
-                for a in root.iter(f"{_OFFICE}annotation"):
-                    add("comments", " ".join("".join(p.itertext()) for p in a.iter(f"{_TEXT}p")))
-                for d in root.iter(f"{_TEXT}deletion"):
-                    add("deleted", " ".join("".join(p.itertext()) for p in d.iter(f"{_TEXT}p")))
-    return out
 
 
 def _local(el) -> str:

@@ -214,3 +214,71 @@ def test_a_book_read_in_the_guarded_child_keeps_the_path_it_was_given(tmp_path):
     link.symlink_to(sample("demo.mobi").parent, target_is_directory=True)
     book = load_book(link / "demo.mobi")
     assert book.source == link / "demo.mobi"
+
+
+_TRACKED_BODY = (
+    '<w:p><w:r><w:t xml:space="preserve">The miller kept </w:t></w:r>'
+    '<w:del w:id="1" w:author="A" w:date="2020-01-01T00:00:00Z"><w:r><w:delText>seven grey</w:delText></w:r></w:del>'
+    '<w:ins w:id="2" w:author="A" w:date="2020-01-01T00:00:00Z"><w:r><w:t>three brown</w:t></w:r></w:ins>'
+    '<w:r><w:t xml:space="preserve"> geese by the mill pond.</w:t></w:r></w:p>'
+    '<w:p><w:moveFrom w:id="3" w:author="A" w:date="2020-01-01T00:00:00Z"><w:r><w:t>Lanterns swung over the '
+    'weir.</w:t></w:r></w:moveFrom></w:p>'
+    # A deleted paragraph mark: the paragraph joins the next; neither's text is lost.
+    '<w:p><w:pPr><w:rPr><w:del w:id="4" w:author="A" w:date="2020-01-01T00:00:00Z"/></w:rPr></w:pPr>'
+    '<w:r><w:t>Rain came at dusk</w:t></w:r></w:p>'
+    '<w:p><w:r><w:t xml:space="preserve"> and the wheel turned all night.</w:t></w:r>'
+    '<w:moveTo w:id="5" w:author="A" w:date="2020-01-01T00:00:00Z"><w:r><w:t xml:space="preserve"> Lanterns swung '
+    'over the weir.</w:t></w:r></w:moveTo></w:p>'
+    '<w:del w:id="6" w:author="A" w:date="2020-01-01T00:00:00Z"><w:p><w:r><w:delText>A whole paragraph struck '
+    'out by the editor.</w:delText></w:r></w:p></w:del>'
+)
+
+
+def test_docx_tracked_changes_are_read_as_accepted(tmp_path):
+    import docx
+
+    # Written with python-docx, then its body replaced by Word's tracked-change markup: an insertion
+    # over a deletion, a move (its old place w:moveFrom, its new w:moveTo), a deleted paragraph mark.
+    path = tmp_path / "tracked.docx"
+    docx.Document().save(str(path))
+    edited = tmp_path / "edited.docx"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(edited, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "word/document.xml":
+                head, _, rest = data.decode().partition("<w:body>")
+                data = f"{head}<w:body>{_TRACKED_BODY}{rest[rest.index('<w:sectPr'):]}".encode()
+            dst.writestr(info, data)
+    text = " ".join(_all_text(load_book(edited)).split())
+    assert "three brown geese" in text and "seven" not in text and "grey" not in text
+    assert text.count("Lanterns swung over the weir.") == 1, text
+    assert "Rain came at dusk" in text and "wheel turned all night" in text
+    assert "struck out" not in text
+
+
+def test_odt_tracked_deletions_are_not_read(tmp_path):
+    # LibreOffice's record of changes: the deleted words live in text:tracked-changes, the body holds
+    # a text:change mark where they stood; an insertion is the body's own text between its marks.
+    real = sample("pandoc-odt-odt-headers.odt")
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+        'xmlns:dc="http://purl.org/dc/elements/1.1/" office:version="1.2"><office:body><office:text>'
+        '<text:tracked-changes>'
+        '<text:changed-region text:id="ct1"><text:deletion><office:change-info><dc:creator>A</dc:creator>'
+        '<dc:date>2020-01-01T00:00:00</dc:date></office:change-info><text:p>seven grey</text:p></text:deletion>'
+        '</text:changed-region>'
+        '<text:changed-region text:id="ct2"><text:insertion><office:change-info><dc:creator>A</dc:creator>'
+        '<dc:date>2020-01-01T00:00:00</dc:date></office:change-info></text:insertion></text:changed-region>'
+        '</text:tracked-changes>'
+        '<text:p>The miller kept <text:change text:change-id="ct1"/><text:change-start text:change-id="ct2"/>'
+        'three brown<text:change-end text:change-id="ct2"/> geese by the mill pond.</text:p>'
+        '</office:text></office:body></office:document-content>')
+    edited = tmp_path / "tracked.odt"
+    with zipfile.ZipFile(real) as src, zipfile.ZipFile(edited, "w") as dst:
+        for info in src.infolist():
+            dst.writestr(info, content.encode() if info.filename == "content.xml" else src.read(info))
+    text = " ".join(_all_text(load_book(edited)).split())
+    assert "The miller kept three brown geese by the mill pond." in text
+    assert "seven" not in text and "grey" not in text

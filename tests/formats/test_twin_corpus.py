@@ -45,6 +45,8 @@ def _office(kind: str, path: str) -> dict:
     ("docx", "features/steps/test_files/blk-paras-and-tables.docx"),
     ("odt", "recipes/data/doc_with_toc.odt"),  # LibreOffice: a table of contents, one title heading
     ("odt", "tests/samples/toc_done.odt"),  # LibreOffice: headings only, three levels, and their contents listing
+    ("docx", "test/docx/track_changes_scrubbed_metadata.docx"),  # Word: a tracked deletion beside an insertion
+    ("odt", "tests/samples/tracked_changes.odt"),  # LibreOffice: tracked deletions and insertions
 ])
 def test_an_office_file_reads_as_pandoc_does_without_headers_comments_or_deletions(kind, path):
     r = score_office(_office(kind, path))
@@ -166,3 +168,12 @@ def test_a_web_address_broken_after_a_dot_is_one_address():
                     "https://salsa.debian.org/ddp-team/debian-faq."):
         assert address in text, address
     assert "formats at https://www.debian.org/doc/user-manuals#faq. Also, there are" in text
+
+
+def test_a_tracked_deletion_counts_as_the_whole_words_it_touches():
+    # The reference side's count of deleted text spoken (references.not_spoken_phrases): a deletion
+    # inside a word is the word a reader that kept it would say, with and without the insertion beside it.
+    pieces = [("The mare was a", "kept"), ("n unruly", "del"), (" grey", "kept"), (" horse.", "kept")]
+    assert ref._deleted_words(pieces) == ["an unruly"]
+    pieces = [("A ", "kept"), ("rusty", "del"), ("shiny", "ins"), (" gate.", "kept")]
+    assert ref._deleted_words(pieces) == ["rustyshiny|rusty"]
