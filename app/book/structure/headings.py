@@ -18,6 +18,7 @@ import re
 from app.book.structure.blocks import Block
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.learned import RuleVerdict, review
+from app.book.structure.pieces import pieces_apart
 from app.book.structure.lines import (
     CHAPTER_WORDS, CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
     keyword_match, number_value, paragraphs, smart_title, title_line,
@@ -306,6 +307,9 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
             chosen = []
     if not chosen:
         chosen = _missing_first(_by_layout(_with_gaps(cands, paras)), paras, hi)
+    if not chosen:
+        # No heading word and no listing that the body heads: the pieces' own titles, set apart.
+        chosen = pieces_apart(paras, hi, len(entries))
     # (The candidates before the listing's end too: the line classifier weighs every line.)
     return RuleVerdict(lo, hi, entries, _candidates(paras[:hi], 0) + cands, chosen, listed)
 

@@ -1,0 +1,60 @@
+"""Titles of the pieces of a collection, a periodical or a primer, where no heading word or listing marks them.
+
+A book of short pieces (tales, sketches, articles, a family's generations) often heads each with its name
+alone, in capitals, on a line of its own after a wider gap than its paragraphs have ("\n\n\nTHE MILLER'S
+WIFE.\n\nOnce upon a time ..."). No keyword says so; the layout does, when it repeats: at least three such
+lines, each over prose of its own. With one blank line everywhere nothing tells a title from a short
+paragraph in capitals (a sign, a shout), so the gap must be wider than the book's commonest one.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from app.book.narration.cleanup import is_apparatus_title, is_matter_title
+from app.book.structure.contents import is_contents_label
+from app.book.structure.lines import CLOSING, Heading, Para, clean_line, is_byline, title_line
+
+_SMALL = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
+#: Fewer titles than this set apart are no layout: a title page's lines, a letter's address.
+_MIN_PIECES = 3
+#: Words a piece must have of its own before the next title, or the "title" is one line of a block in capitals
+#: (a title page, a notice, verse set in capitals).
+_MIN_PIECE_WORDS = 20
+
+
+def _capitals_title(p: Para) -> str:
+    text = clean_line(p.text)
+    if not text.isupper() or text.startswith(("[", "*", "(")) or CLOSING.match(text):
+        return ""
+    if is_contents_label(text) or is_byline(text) or text[-1:] == ":" or is_apparatus_title(text) \
+            or is_matter_title(text):
+        # (A transcriber's note, an errata or an index is the book's apparatus, not one of its pieces.)
+        return ""
+    if text.split()[-1].lower() in _SMALL:
+        return ""  # a title broken over lines ("CONSIDERATIONS / ON THE / PEACE"): a title page's, no piece's
+    return title_line(p)
+
+
+def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
+    """Return the capitals title lines from paragraph lo on set apart by more blank lines than a paragraph.
+
+    The text's first paragraph is the book's own title. Where the book has a listing of `listed` entries
+    that the body does not head, the pieces must outnumber them: a listing of a collection's sections is
+    coarser than its pieces, and one as fine as the lines found is the better evidence (text.py reads it).
+    """
+    body = paras[lo:]
+    if not body:
+        return []
+    common = Counter(p.gap for p in body[1:]).most_common(1)
+    common_gap = common[0][0] if common else 1
+    wide = max(2, common_gap + 1)
+    found = [j for j in range(lo, len(paras)) if j and paras[j].gap >= wide and _capitals_title(paras[j])]
+    kept: list[int] = []
+    for n, j in enumerate(found):
+        end = found[n + 1] if n + 1 < len(found) else len(paras)
+        own = sum(len(paras[k].text.split()) for k in range(j + 1, end))
+        if own >= _MIN_PIECE_WORDS:
+            kept.append(j)
+    if len(kept) < max(_MIN_PIECES, listed + 1):
+        return []
+    return [Heading(j, "named", "", None, clean_line(paras[j].text)) for j in kept]
