@@ -1,4 +1,4 @@
-"""Plain-text heading layouts, one convention per test (issue 32, sixth round).
+"""Plain-text heading layouts, one convention per test (issue 32, sixth and seventh rounds).
 
 Each test writes a small invented book in the convention and reads it with the app.
 """
@@ -71,3 +71,40 @@ def test_a_listing_of_parts_alone_leaves_the_chapters_inside_them_chapters(tmp_p
     assert len(titles) == 7 and titles[0] == "Prologue"
     assert titles[1].startswith("Part I") and titles[1].endswith("Chapter I")
     assert titles[6].startswith("Part II") and titles[6].endswith("Chapter III")
+
+
+def _collection(titles: list[str], gap: str = "\n\n\n\n") -> str:
+    """A collection of short pieces, each a capitals title set apart by two blank lines over its prose."""
+    pieces = [f"{t}{gap}{_words(40, 'w')}\n\n{_words(30, 'rain')}" for t in titles]
+    return "THE BOOK OF SMALL THINGS\n\nby Odo Fenn\n\n\n" + "\n\n\n".join(pieces) + "\n"
+
+
+def test_capitals_titles_set_apart_head_the_pieces_of_a_collection(tmp_path):
+    # No "Chapter", no listing: each piece's name alone, in capitals, after a wider gap than its paragraphs.
+    titles = ["THE LAMPLIGHTER.", "A WET MORNING.", "THE TOLL KEEPER'S DOG.", "MARKET DAY."]
+    book = _book(tmp_path, _collection(titles, "\n\n"))
+    assert [c.title for c in book.chapters] == ["The Lamplighter", "A Wet Morning", "The Toll Keeper's Dog",
+                                                "Market Day"]
+    # Each piece's prose is its own (the first paragraph is its spoken title), the title page no piece's.
+    assert all(c.paragraphs[1].startswith("w w") and len(c.paragraphs) == 3 for c in book.chapters)
+
+
+def test_two_capitals_lines_set_apart_are_no_layout(tmp_path):
+    # Two such lines could be a title page's; three or more, each over prose of its own, are the book's pieces.
+    book = _book(tmp_path, _collection(["THE LAMPLIGHTER.", "A WET MORNING."], "\n\n"))
+    assert len(book.chapters) == 1
+
+
+def test_capitals_lines_no_wider_apart_than_the_paragraphs_are_no_headings(tmp_path):
+    # With two blank lines between every paragraph, a short line in capitals (a sign, a shout) is no title.
+    titles = ["THE LAMPLIGHTER.", "A WET MORNING.", "THE TOLL KEEPER'S DOG.", "MARKET DAY."]
+    text = "\n\n\n".join(f"{t}\n\n\n{_words(40, 'w')}\n\n\n{_words(30, 'rain')}" for t in titles)
+    assert len(_book(tmp_path, "THE BOOK\n\n\n" + text).chapters) == 1
+
+
+def test_a_title_broken_after_a_small_word_is_a_title_page_not_a_piece(tmp_path):
+    # "ADVICE / TO THE / TRAVELLER" set over lines with gaps: the lines ending in "THE" are no piece's name,
+    # so too few titles remain for a layout.
+    prose = f"{_words(40, 'w')}\n\n{_words(30, 'rain')}\n\n{_words(30, 'wind')}"
+    text = f"ADVICE\n\n\nTO THE\n\n\nTRAVELLER.\n\n{prose}\n\n\nTO THE\n\n{prose}\n\n\nERRATA.\n\n{prose}\n"
+    assert len(_book(tmp_path, text).chapters) == 1
