@@ -108,3 +108,16 @@ def test_a_title_broken_after_a_small_word_is_a_title_page_not_a_piece(tmp_path)
     prose = f"{_words(40, 'w')}\n\n{_words(30, 'rain')}\n\n{_words(30, 'wind')}"
     text = f"ADVICE\n\n\nTO THE\n\n\nTRAVELLER.\n\n{prose}\n\n\nTO THE\n\n{prose}\n\n\nERRATA.\n\n{prose}\n"
     assert len(_book(tmp_path, text).chapters) == 1
+
+
+def test_a_heading_the_last_listed_title_ends_with_is_that_chapters_topic(tmp_path):
+    # The listing's last entry runs through its topics ("... AND THE MILL.--CONCLUSION"): the body's
+    # "CONCLUSION" after it is that chapter's last section, no chapter of its own.
+    names = ["THE OLD ROAD", "THE TOLL GATE", "THE RIVER AND THE MILL.--CONCLUSION"]
+    contents = "CONTENTS\n\n" + "\n\n".join(f"  {r}. {n}   {p}" for r, n, p in zip(("I", "II", "III"), names,
+                                                                                 (1, 9, 20)))
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n{_words(80, 'w')}" for r, n in zip(("I", "II", "III"), names))
+    text = f"A SMALL TREATISE\n\n\n\n{contents}\n\n\n\n\n{body}\n\n\nCONCLUSION\n\n{_words(60, 'rain')}\n"
+    book = _book(tmp_path, text)
+    assert [c.title.split(":")[0] for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III"]
+    assert "rain rain" in book.chapters[-1].paragraphs[-1]
