@@ -121,3 +121,18 @@ def test_a_heading_the_last_listed_title_ends_with_is_that_chapters_topic(tmp_pa
     book = _book(tmp_path, text)
     assert [c.title.split(":")[0] for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III"]
     assert "rain rain" in book.chapters[-1].paragraphs[-1]
+
+
+def test_capitals_titles_set_as_the_listed_ones_may_ask_wrap_or_carry_a_mark(tmp_path):
+    # A listing of names without numbers that the body heads only in part: every line set apart as the
+    # matched ones is a heading, also one that asks, one wrapped over three lines, and one with a note's mark
+    # after it (dropped from the title: the producer's, never spoken).
+    listed = ["THE EMPTY JUG", "MORNING BELLS", "THE OLD FERRY", "A SONG OF OARS"]
+    unlisted = ["WHO KNOCKED?", "THE LAMP\nLEFT BURNING IN\nTHE WEST WINDOW", "AUTUMN {7}"]
+    contents = "CONTENTS\n\n" + "\n".join(f"  {n.title()}" for n in listed)
+    heads = listed[:2] + unlisted + listed[2:]
+    body = "\n\n\n\n".join(f"{h}\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}" for h in heads)
+    book = _book(tmp_path, f"SMALL VERSES\n\n\n\n{contents}\n\n\n\n{body}\n")
+    titles = [c.title for c in book.chapters]
+    assert titles == ["The Empty Jug", "Morning Bells", "Who Knocked?", "The Lamp Left Burning in the West Window",
+                      "Autumn", "The Old Ferry", "A Song of Oars"]

@@ -8,6 +8,7 @@ paragraph in capitals (a sign, a shout), so the gap must be wider than the book'
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
@@ -58,3 +59,22 @@ def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
     if len(kept) < max(_MIN_PIECES, listed + 1):
         return []
     return [Heading(j, "named", "", None, clean_line(paras[j].text)) for j in kept]
+
+
+#: A note's or page's mark set after a title ("MEMORIES {19}", "THE FERRY [3]"): the producer's, never spoken.
+_TITLE_MARK = re.compile(r"\s*[{\[]\d+[}\]]$")
+
+
+def set_title(p: Para) -> str:
+    """Return a paragraph's text as a heading set apart as the book's others are, or "".
+
+    A title line as title_line reads one; in capitals also one that asks or exclaims ("WHO KNOCKED?",
+    "RING OUT, BELLS!"), one wrapped over three lines, and one with a note's mark after it (the mark dropped).
+    """
+    text = _TITLE_MARK.sub("", clean_line(p.text))
+    if len(p.lines) <= 2 and title_line(Para(p.first, [text], p.gap)):
+        return text
+    if not text.isupper() or len(p.lines) > 3 or len(text.split()) > 18 or text[-1:] in ",;:":
+        return ""
+    core = text.rstrip("?!").strip()
+    return text if core and title_line(Para(p.first, [core.replace(",", "")], p.gap)) else ""
