@@ -136,3 +136,17 @@ def test_capitals_titles_set_as_the_listed_ones_may_ask_wrap_or_carry_a_mark(tmp
     titles = [c.title for c in book.chapters]
     assert titles == ["The Empty Jug", "Morning Bells", "Who Knocked?", "The Lamp Left Burning in the West Window",
                       "Autumn", "The Old Ferry", "A Song of Oars"]
+
+
+def test_a_numbered_run_the_layout_starts_goes_on_past_the_listing(tmp_path):
+    # The listing names the pieces, not the appendices; the body sets "APPENDIX I" apart as the pieces, and
+    # "APPENDIX II" closer to its name: the run it starts goes on.
+    listed = ["THE EMPTY JUG", "MORNING BELLS", "THE OLD FERRY"]
+    contents = "CONTENTS\n\n" + "\n".join(f"  {n.title()}" for n in listed)
+    body = "\n\n\n\n".join(f"{h}\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}" for h in listed)
+    appendices = (f"APPENDIX I\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}\n\n\n\n"
+                  f"APPENDIX II\n\nTOLLS AND FARES\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}")
+    book = _book(tmp_path, f"SMALL VERSES\n\n\n\n{contents}\n\n\n\n{body}\n\n\n\n{appendices}\n")
+    titles = [c.title for c in book.chapters]
+    assert titles[:4] == ["The Empty Jug", "Morning Bells", "The Old Ferry", "Appendix I"]
+    assert len(titles) == 5 and titles[4].startswith("Appendix II")

@@ -18,7 +18,7 @@ import re
 from app.book.structure.blocks import Block
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.learned import RuleVerdict, review
-from app.book.structure.pieces import pieces_apart, set_title
+from app.book.structure.pieces import numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
     CHAPTER_WORDS, CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
     keyword_match, number_value, paragraphs, smart_title, title_line,
@@ -297,7 +297,7 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         if not numbered:
             # The body heads only some of the listed names (the listing is finer, or stops early): the
             # headings it does match show how this book sets a heading apart; every line set so is one.
-            laid_out = _laid_out_like(chosen, paras, hi)
+            laid_out = numbering_continues(_laid_out_like(chosen, paras, hi), cands, paras)
             if laid_out or not listed:
                 chosen, listed = laid_out, bool(laid_out)
         if listed:

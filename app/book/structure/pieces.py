@@ -13,7 +13,9 @@ from collections import Counter
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.contents import is_contents_label
-from app.book.structure.lines import CLOSING, Heading, Para, clean_line, is_byline, title_line
+from app.book.structure.lines import (
+    CLOSING, NAMED, Heading, Para, clean_line, is_byline, keyword_match, number_value, title_line,
+)
 
 _SMALL = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
 #: Fewer titles than this set apart are no layout: a title page's lines, a letter's address.
@@ -78,3 +80,32 @@ def set_title(p: Para) -> str:
         return ""
     core = text.rstrip("?!").strip()
     return text if core and title_line(Para(p.first, [core.replace(",", "")], p.gap)) else ""
+
+
+def _numbered(c: Heading, paras: list[Para]) -> tuple[str, int | None]:
+    """Return a heading's word and number: ("chapter", 4) for "CHAPTER IV.", ("appendix", 2) for "APPENDIX II"."""
+    line = clean_line(paras[c.para].lines[0])
+    if m := keyword_match(line):
+        return m.group("word").lower(), number_value(m.group("num"))
+    m = NAMED.match(line)
+    rest = m.group("rest").split() if m else []
+    return (line.split()[0].lower(), number_value(rest[0])) if rest else ("", None)
+
+
+def numbering_continues(chosen: list[Heading], cands: list[Heading], paras: list[Para]) -> list[Heading]:
+    """Return the chapters with the rest of a numbered run the layout starts: one that found "APPENDIX I" (set
+    apart as the listed headings are) keeps "APPENDIX II" and "III" after it, though they stand closer to
+    their names; a listing that stops before the appendices names none of them."""
+    starts = [c for c in chosen if _numbered(c, paras)[1] == 1]
+    if not starts:
+        return chosen
+    first = starts[-1]
+    word, number = _numbered(first, paras)[0], 1
+    have = {c.para for c in chosen}
+    extra = []
+    for c in cands:
+        if c.para > first.para and _numbered(c, paras) == (word, number + 1):
+            number += 1
+            if c.para not in have:
+                extra.append(c)
+    return sorted(chosen + extra, key=lambda c: c.para)
