@@ -5,6 +5,9 @@ alone, in capitals, on a line of its own after a wider gap than its paragraphs h
 WIFE.\n\nOnce upon a time ..."). No keyword says so; the layout does, when it repeats: at least three such
 lines, each over prose of its own. With one blank line everywhere nothing tells a title from a short
 paragraph in capitals (a sign, a shout), so the gap must be wider than the book's commonest one.
+
+Also here, for headings.py's layout rule: what a heading set apart as the listed ones may look like
+(set_title), and the numbered run such a layout starts ("APPENDIX I", "II", ...; numbering_continues).
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ def _capitals_title(p: Para) -> str:
         return ""
     if is_contents_label(text) or is_byline(text) or text[-1:] == ":" or is_apparatus_title(text) \
             or is_matter_title(text):
-        # (A transcriber's note, an errata or an index is the book's apparatus, not one of its pieces.)
+        # (A transcriber's note, the notes or an index is the book's apparatus or matter, not one of its pieces.)
         return ""
     if text.split()[-1].lower() in _SMALL:
         return ""  # a title broken over lines ("CONSIDERATIONS / ON THE / PEACE"): a title page's, no piece's
