@@ -1,4 +1,4 @@
-"""Plain-text heading layouts, one convention per test (issue 32, sixth round).
+"""Plain-text heading layouts, one convention per test (issue 32, sixth and seventh rounds).
 
 Each test writes a small invented book in the convention and reads it with the app.
 """
@@ -71,3 +71,82 @@ def test_a_listing_of_parts_alone_leaves_the_chapters_inside_them_chapters(tmp_p
     assert len(titles) == 7 and titles[0] == "Prologue"
     assert titles[1].startswith("Part I") and titles[1].endswith("Chapter I")
     assert titles[6].startswith("Part II") and titles[6].endswith("Chapter III")
+
+
+def _collection(titles: list[str], gap: str = "\n\n\n\n") -> str:
+    """A collection of short pieces, each a capitals title set apart by two blank lines over its prose."""
+    pieces = [f"{t}{gap}{_words(40, 'w')}\n\n{_words(30, 'rain')}" for t in titles]
+    return "THE BOOK OF SMALL THINGS\n\nby Odo Fenn\n\n\n" + "\n\n\n".join(pieces) + "\n"
+
+
+def test_capitals_titles_set_apart_head_the_pieces_of_a_collection(tmp_path):
+    # No "Chapter", no listing: each piece's name alone, in capitals, after a wider gap than its paragraphs.
+    titles = ["THE LAMPLIGHTER.", "A WET MORNING.", "THE TOLL KEEPER'S DOG.", "MARKET DAY."]
+    book = _book(tmp_path, _collection(titles, "\n\n"))
+    assert [c.title for c in book.chapters] == ["The Lamplighter", "A Wet Morning", "The Toll Keeper's Dog",
+                                                "Market Day"]
+    # Each piece's prose is its own (the first paragraph is its spoken title), the title page no piece's.
+    assert all(c.paragraphs[1].startswith("w w") and len(c.paragraphs) == 3 for c in book.chapters)
+
+
+def test_two_capitals_lines_set_apart_are_no_layout(tmp_path):
+    # Two such lines could be a title page's; three or more, each over prose of its own, are the book's pieces.
+    book = _book(tmp_path, _collection(["THE LAMPLIGHTER.", "A WET MORNING."], "\n\n"))
+    assert len(book.chapters) == 1
+
+
+def test_capitals_lines_no_wider_apart_than_the_paragraphs_are_no_headings(tmp_path):
+    # With two blank lines between every paragraph, a short line in capitals (a sign, a shout) is no title.
+    titles = ["THE LAMPLIGHTER.", "A WET MORNING.", "THE TOLL KEEPER'S DOG.", "MARKET DAY."]
+    text = "\n\n\n".join(f"{t}\n\n\n{_words(40, 'w')}\n\n\n{_words(30, 'rain')}" for t in titles)
+    assert len(_book(tmp_path, "THE BOOK\n\n\n" + text).chapters) == 1
+
+
+def test_a_title_broken_after_a_small_word_is_a_title_page_not_a_piece(tmp_path):
+    # "ADVICE / TO THE / TRAVELLER" set over lines with gaps: the lines ending in "THE" are no piece's name,
+    # so too few titles remain for a layout.
+    prose = f"{_words(40, 'w')}\n\n{_words(30, 'rain')}\n\n{_words(30, 'wind')}"
+    text = f"ADVICE\n\n\nTO THE\n\n\nTRAVELLER.\n\n{prose}\n\n\nTO THE\n\n{prose}\n\n\nERRATA.\n\n{prose}\n"
+    assert len(_book(tmp_path, text).chapters) == 1
+
+
+def test_a_heading_the_last_listed_title_ends_with_is_that_chapters_topic(tmp_path):
+    # The listing's last entry runs through its topics ("... AND THE MILL.--CONCLUSION"): the body's
+    # "CONCLUSION" after it is that chapter's last section, no chapter of its own.
+    names = ["THE OLD ROAD", "THE TOLL GATE", "THE RIVER AND THE MILL.--CONCLUSION"]
+    contents = "CONTENTS\n\n" + "\n\n".join(f"  {r}. {n}   {p}" for r, n, p in zip(("I", "II", "III"), names,
+                                                                                 (1, 9, 20)))
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n{_words(80, 'w')}" for r, n in zip(("I", "II", "III"), names))
+    text = f"A SMALL TREATISE\n\n\n\n{contents}\n\n\n\n\n{body}\n\n\nCONCLUSION\n\n{_words(60, 'rain')}\n"
+    book = _book(tmp_path, text)
+    assert [c.title.split(":")[0] for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III"]
+    assert "rain rain" in book.chapters[-1].paragraphs[-1]
+
+
+def test_capitals_titles_set_as_the_listed_ones_may_ask_wrap_or_carry_a_mark(tmp_path):
+    # A listing of names without numbers that the body heads only in part: every line set apart as the
+    # matched ones is a heading, also one that asks, one wrapped over three lines, and one with a note's mark
+    # after it (dropped from the title: the producer's, never spoken).
+    listed = ["THE EMPTY JUG", "MORNING BELLS", "THE OLD FERRY", "A SONG OF OARS"]
+    unlisted = ["WHO KNOCKED?", "THE LAMP\nLEFT BURNING IN\nTHE WEST WINDOW", "AUTUMN {7}"]
+    contents = "CONTENTS\n\n" + "\n".join(f"  {n.title()}" for n in listed)
+    heads = listed[:2] + unlisted + listed[2:]
+    body = "\n\n\n\n".join(f"{h}\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}" for h in heads)
+    book = _book(tmp_path, f"SMALL VERSES\n\n\n\n{contents}\n\n\n\n{body}\n")
+    titles = [c.title for c in book.chapters]
+    assert titles == ["The Empty Jug", "Morning Bells", "Who Knocked?", "The Lamp Left Burning in the West Window",
+                      "Autumn", "The Old Ferry", "A Song of Oars"]
+
+
+def test_a_numbered_run_the_layout_starts_goes_on_past_the_listing(tmp_path):
+    # The listing names the pieces, not the appendices; the body sets "APPENDIX I" apart as the pieces, and
+    # "APPENDIX II" closer to its name: the run it starts goes on.
+    listed = ["THE EMPTY JUG", "MORNING BELLS", "THE OLD FERRY"]
+    contents = "CONTENTS\n\n" + "\n".join(f"  {n.title()}" for n in listed)
+    body = "\n\n\n\n".join(f"{h}\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}" for h in listed)
+    appendices = (f"APPENDIX I\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}\n\n\n\n"
+                  f"APPENDIX II\n\nTOLLS AND FARES\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}")
+    book = _book(tmp_path, f"SMALL VERSES\n\n\n\n{contents}\n\n\n\n{body}\n\n\n\n{appendices}\n")
+    titles = [c.title for c in book.chapters]
+    assert titles[:4] == ["The Empty Jug", "Morning Bells", "The Old Ferry", "Appendix I"]
+    assert len(titles) == 5 and titles[4].startswith("Appendix II")

@@ -365,13 +365,22 @@ def beyond_listing(chosen: list[Heading], cands: list[Heading]) -> list[Heading]
     if not numbered:
         return chosen
     first, last = chosen[0].para, numbered[-1]
-    extra = [c for c in cands if c.kind == "named" and (c.para < first or c.para > last.para)]
+    extra = [c for c in cands if c.kind == "named" and (c.para < first or c.para > last.para
+                                                         and not _last_topic(last, c))]
     number = last.number
     for c in cands:
         if c.para > last.para and c.kind == last.kind and c.word == last.word and c.number == number + 1:
             extra.append(c)
             number += 1
     return sorted({id(c): c for c in chosen + extra}.values(), key=lambda c: c.para)
+
+
+def _last_topic(last: Heading, c: Heading) -> bool:
+    """Return whether a named heading after the last chapter is that chapter's last topic: its listed title runs
+    through its sections ("The Courts and Their Power.--Conclusion"), so its "CONCLUSION" is one of them."""
+    title = f"{last.label} {last.subtitle}"
+    parts = re.split(r"\s*(?:--|[\u2014\u2013]|\.\s)\s*", title.strip(" .:"))
+    return len(parts) > 1 and _key(parts[-1]) == _key(c.label) != []
 
 
 def within_parts(chosen: list[Heading], cands: list[Heading]) -> list[Heading]:

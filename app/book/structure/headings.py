@@ -18,6 +18,7 @@ import re
 from app.book.structure.blocks import Block
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.learned import RuleVerdict, review
+from app.book.structure.pieces import numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
     CHAPTER_WORDS, CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
     keyword_match, number_value, paragraphs, smart_title, title_line,
@@ -226,11 +227,12 @@ def _laid_out_like(matched: list[Heading], paras: list[Para], lo: int) -> list[H
         # A label over its title and a by-line ("CHAPTER NINE / The Mill / by A. Writer", a chapter by
         # another hand) is as much a heading as a label over its title alone, though three lines long.
         labelled = len(p.lines) <= 4 and len(text.split()) <= 30 and bool(keyword_match(clean_line(p.lines[0])))
-        if p.gap < before or len(p.lines) > 2 and not labelled or (j + 1 < len(paras) and paras[j + 1].gap < after):
+        if p.gap < before or len(p.lines) > 3 - (not capitals) and not labelled \
+                or (j + 1 < len(paras) and paras[j + 1].gap < after):
             continue
-        if text.startswith("[") or not (title_line(p) or labelled) or capitals and not text.isupper():
+        if text.startswith("[") or not (named := set_title(p) or labelled and text) or capitals and not text.isupper():
             continue
-        found.append(Heading(j, "named", "", None, text))
+        found.append(Heading(j, "named", "", None, named))
     kept = {h.para for h in found}
     # The layout must keep the headings the listing named, or it is not theirs.
     return found if len(found) >= len(matched) and sum(1 for c in matched if c.para in kept) >= 0.9 * len(matched) else []
@@ -295,7 +297,7 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         if not numbered:
             # The body heads only some of the listed names (the listing is finer, or stops early): the
             # headings it does match show how this book sets a heading apart; every line set so is one.
-            laid_out = _laid_out_like(chosen, paras, hi)
+            laid_out = numbering_continues(_laid_out_like(chosen, paras, hi), cands, paras)
             if laid_out or not listed:
                 chosen, listed = laid_out, bool(laid_out)
         if listed:
@@ -306,6 +308,9 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
             chosen = []
     if not chosen:
         chosen = _missing_first(_by_layout(_with_gaps(cands, paras)), paras, hi)
+    if not chosen:
+        # No heading word and no listing that the body heads: the pieces' own titles, set apart.
+        chosen = pieces_apart(paras, hi, len(entries))
     # (The candidates before the listing's end too: the line classifier weighs every line.)
     return RuleVerdict(lo, hi, entries, _candidates(paras[:hi], 0) + cands, chosen, listed)
 
