@@ -66,7 +66,7 @@ def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
     return [Heading(j, "named", "", None, clean_line(paras[j].text)) for j in kept]
 
 
-#: A note's or page's mark set after a title ("MEMORIES {19}", "THE FERRY [3]"): the producer's, never spoken.
+#: A note's or page's mark set after a title ("EMBERS {19}", "THE FERRY [3]"): the producer's, never spoken.
 _TITLE_MARK = re.compile(r"\s*[{\[]\d+[}\]]$")
 
 
