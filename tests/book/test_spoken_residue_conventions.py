@@ -69,7 +69,7 @@ RESIDUE = {
         ("May 2. I. AGREED, That the bridge", "May second. One. AGREED, That the bridge"),
         ("as was said. VI. The wall was built.", "as was said. Six. The wall was built."),
         ("Art: IV was read. Art. V agreed.", "Art: Four was read. Art. Five agreed."),
-        ("moved to strike out art VII in full", "moved to strike out art Seven in full"),
+        ("voted to drop art VII in full", "voted to drop art Seven in full"),
         ("Summary: Early Days.\u2014II. The Mill.\u2014III. The Ford.", "Summary: Early Days.\u2014Two. The Mill.\u2014Three. The Ford."),
         ("Chapter 3: A MILD Winter", "Chapter three: A Mild Winter"),  # numeral letters, no numeral
         # The pronoun is never a number.
