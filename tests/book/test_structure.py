@@ -11,6 +11,7 @@ import pytest
 
 from app.book import ReadOptions, load_book
 from app.book.narration.cleanup import CODE_MENTION
+from tests.book.plaintext import hard_wrapped
 
 XHTML = ('<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml" '
          'xmlns:epub="http://www.idpf.org/2007/ops"{lang}><head><title>{title}</title></head><body>{body}</body></html>')
@@ -252,7 +253,7 @@ def test_setext_headings_divide_plain_text(tmp_path):
     assert (book.title, book.author, titles(book)) == ("The Essay", "Ann Lee", ["First Part", "Second Part"])
 
 
-def test_list_chapters_shows_title_words_and_the_first_words(tmp_path, run_cli):
+def test_list_chapters_shows_title_words_and_the_firsthard_wrapped(tmp_path, run_cli):
     path = tmp_path / "widget-faq.txt"
     path.write_text(FAQ)
     result = run_cli(path, "--list-chapters")
@@ -323,12 +324,6 @@ def test_epub3_nav_unlinked_group_labels_are_descended_into(tmp_path):
 
 # --- Fiction under Project Gutenberg's and printed books' conventions (issue 24) -------------------------
 
-def _words(n: int, word: str) -> str:
-    """Return a hard-wrapped paragraph of n words, as Gutenberg's plain texts are."""
-    line = " ".join([word] * 10)
-    return "\n".join([line] * (n // 10)) + "."
-
-
 def _gutenberg(body: str, start: str = "*** START OF THE PROJECT GUTENBERG EBOOK A TALE ***",
                end: str = "*** END OF THE PROJECT GUTENBERG EBOOK A TALE ***", language: str = "English") -> str:
     return (f"The Project Gutenberg EBook of A Tale, by Ann Lee\n\nThis eBook is for the use of anyone anywhere at "
@@ -340,7 +335,7 @@ def _gutenberg(body: str, start: str = "*** START OF THE PROJECT GUTENBERG EBOOK
             "distribution of electronic works.\n")
 
 
-_TWO_CHAPTERS = f"CHAPTER I.\n\n\n{_words(60, 'alpha')}\n\n\n\n\nCHAPTER II.\n\n\n{_words(60, 'beta')}"
+_TWO_CHAPTERS = f"CHAPTER I.\n\n\n{hard_wrapped(60, 'alpha')}\n\n\n\n\nCHAPTER II.\n\n\n{hard_wrapped(60, 'beta')}"
 
 
 def _spoken(book) -> str:
@@ -388,21 +383,21 @@ def _text_book(tmp_path, body: str, name: str = "b.txt", crlf: bool = False):
 
 
 def test_indented_chapter_headings_are_headings(tmp_path):
-    body = "\n\n\n\n".join(f" CHAPTER {n}.\n\n{_words(40, 'word')}" for n in ("I", "II", "III", "IV"))
+    body = "\n\n\n\n".join(f" CHAPTER {n}.\n\n{hard_wrapped(40, 'word')}" for n in ("I", "II", "III", "IV"))
     assert [c.title for c in _text_book(tmp_path, body).chapters] == [f"Chapter {n}" for n in ("I", "II", "III", "IV")]
 
 
 def test_bare_numeral_lines_with_a_title_two_lines_down_and_crlf(tmp_path):
     names = ["UNDER THE SOUTHERN PINES", "THE RIVER", "A LONG NIGHT"]
-    body = "\n\n\n\n".join(f"{n}\n\n{name}\n\n\n{_words(40, 'word')}" for n, name in zip(("I", "II", "III"), names))
+    body = "\n\n\n\n".join(f"{n}\n\n{name}\n\n\n{hard_wrapped(40, 'word')}" for n, name in zip(("I", "II", "III"), names))
     book = _text_book(tmp_path, body, crlf=True)
     assert [c.title for c in book.chapters] == ["I: Under the Southern Pines", "II: The River", "III: A Long Night"]
 
 
 def test_stanza_numbers_set_closer_than_chapter_numerals_are_not_chapters(tmp_path):
     stanzas = "\n\n".join(f"{n}.\n\n   A line of verse,\n   And another line." for n in ("I", "II", "III"))
-    body = "\n\n\n\n".join(f"{n}.\n\n\n{_words(40, 'word')}" for n in ("I", "II")) + \
-        f"\n\n\n\nIII.\n\n\n{_words(30, 'word')}\n\n{stanzas}\n\n{_words(20, 'end')}"
+    body = "\n\n\n\n".join(f"{n}.\n\n\n{hard_wrapped(40, 'word')}" for n in ("I", "II")) + \
+        f"\n\n\n\nIII.\n\n\n{hard_wrapped(30, 'word')}\n\n{stanzas}\n\n{hard_wrapped(20, 'end')}"
     book = _text_book(tmp_path, body)
     assert [c.title for c in book.chapters] == ["I", "II", "III"]
 
@@ -415,20 +410,20 @@ def test_stanza_numbers_set_closer_than_chapter_numerals_are_not_chapters(tmp_pa
     (["LETTER 1", "LETTER 2"], ["Letter 1", "Letter 2"]),
 ])
 def test_chapter_words_with_arabic_roman_and_spelled_numbers(tmp_path, labels, titles):
-    body = "\n\n\n\n".join(f"{label}\n\n\n{_words(40, 'word')}" for label in labels)
+    body = "\n\n\n\n".join(f"{label}\n\n\n{hard_wrapped(40, 'word')}" for label in labels)
     assert [c.title for c in _text_book(tmp_path, body).chapters] == titles
 
 
 def test_subtitle_line_is_joined_and_capitals_titled(tmp_path):
-    body = (f"CHAPTER XXX.\n\nTHE FIRST VOYAGE\n\n{_words(40, 'word')}\n\n\n\n"
-            f"CHAPTER XXXI.\n\n\"THE LAST VOYAGE\"\n\n\"Quoted,\" she said.\n\n{_words(40, 'word')}")
+    body = (f"CHAPTER XXX.\n\nTHE FIRST VOYAGE\n\n{hard_wrapped(40, 'word')}\n\n\n\n"
+            f"CHAPTER XXXI.\n\n\"THE LAST VOYAGE\"\n\n\"Quoted,\" she said.\n\n{hard_wrapped(40, 'word')}")
     assert [c.title for c in _text_book(tmp_path, body).chapters] == [
         "Chapter XXX: The First Voyage", 'Chapter XXXI: "The Last Voyage"']
 
 
 def test_parts_name_the_chapters_when_numbering_restarts(tmp_path):
     body = "\n\n\n\n".join(
-        f"BOOK THE {part}\n\n\n\nCHAPTER I.\n\n{_words(40, 'a')}\n\n\n\nCHAPTER II.\n\n{_words(40, 'b')}"
+        f"BOOK THE {part}\n\n\n\nCHAPTER I.\n\n{hard_wrapped(40, 'a')}\n\n\n\nCHAPTER II.\n\n{hard_wrapped(40, 'b')}"
         for part in ("FIRST", "SECOND"))
     assert [c.title for c in _text_book(tmp_path, body).chapters] == [
         "Book the First, Chapter I", "Book the First, Chapter II", "Book the Second, Chapter I",
@@ -438,9 +433,9 @@ def test_parts_name_the_chapters_when_numbering_restarts(tmp_path):
 def test_contents_listing_decides_which_lines_are_chapters(tmp_path):
     contents = "CONTENTS\n\nCHAPTER                 PAGE\n\n   I. THE START       1\n\n  II. THE MIDDLE      9\n\n" \
                " III. THE CLOSE      17\n\n\nHISTORICAL NOTES.\n\n  I.  Harbours\n\n II.  Rivers"
-    notes = f"HISTORICAL NOTES.\n\n\n\nI.\n\nHARBOURS.\n\n{_words(30, 'h')}\n\nI.\n\n    A numbered stanza,\n" \
-            f"    Not a note.\n\nII.\n\n    Another stanza.\n\n\n\nII.\n\nRIVERS.\n\n{_words(30, 'r')}"
-    chapters = "\n\n\n\n".join(f"CHAPTER {n}.\n\n{name}.\n\n{_words(40, 'w')}"
+    notes = f"HISTORICAL NOTES.\n\n\n\nI.\n\nHARBOURS.\n\n{hard_wrapped(30, 'h')}\n\nI.\n\n    A numbered stanza,\n" \
+            f"    Not a note.\n\nII.\n\n    Another stanza.\n\n\n\nII.\n\nRIVERS.\n\n{hard_wrapped(30, 'r')}"
+    chapters = "\n\n\n\n".join(f"CHAPTER {n}.\n\n{name}.\n\n{hard_wrapped(40, 'w')}"
                                for n, name in (("I", "THE START"), ("II", "THE MIDDLE"), ("III", "THE CLOSE")))
     body = f"A TALE\n\nBy Ann Lee\n\nCopyright, 1902\n\n\n\n{contents}\n\n\n\n\n{chapters}\n\n\n\n{notes}"
     book = _text_book(tmp_path, body)
@@ -452,15 +447,15 @@ def test_contents_listing_decides_which_lines_are_chapters(tmp_path):
 
 
 def test_what_follows_the_end_is_back_matter(tmp_path):
-    body = f"CHAPTER I.\n\n{_words(40, 'a')}\n\n\n\nCHAPTER II.\n\n{_words(40, 'b')}\n\nTHE END.\n\n\n\n" \
+    body = f"CHAPTER I.\n\n{hard_wrapped(40, 'a')}\n\n\n\nCHAPTER II.\n\n{hard_wrapped(40, 'b')}\n\nTHE END.\n\n\n\n" \
            "BOOKS FOR GIRLS\n\nThe Little Series, cloth, $1.00."
     book = _text_book(tmp_path, body)
     assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II"] and "$1.00" not in _spoken(book)
 
 
 def test_dialogue_full_of_dashes_and_quotes_is_not_code(tmp_path):
-    body = f"CHAPTER I.\n\n\"No--not me, not me, no!\"\n\n\"What--books?\"\n\n{_words(20, 'a')}\n\n\n\nCHAPTER II.\n\n" \
-           f"{_words(20, 'b')}"
+    body = f"CHAPTER I.\n\n\"No--not me, not me, no!\"\n\n\"What--books?\"\n\n{hard_wrapped(20, 'a')}\n\n\n\nCHAPTER II.\n\n" \
+           f"{hard_wrapped(20, 'b')}"
     assert CODE_MENTION not in _spoken(_text_book(tmp_path, body))
 
 
@@ -598,5 +593,5 @@ def test_include_matter_reads_gutenberg_html_licence_as_its_own_chapter(tmp_path
 
 
 def test_chapter_the_last_is_a_chapter(tmp_path):
-    body = "\n\n\n\n".join(f"CHAPTER {label}.\n\n{_words(40, 'w')}" for label in ("XLI", "XLII", "THE LAST"))
+    body = "\n\n\n\n".join(f"CHAPTER {label}.\n\n{hard_wrapped(40, 'w')}" for label in ("XLI", "XLII", "THE LAST"))
     assert [c.title for c in _text_book(tmp_path, body).chapters] == ["Chapter XLI", "Chapter XLII", "Chapter the Last"]

@@ -5,26 +5,15 @@ ones the listing names, written out here.
 """
 from __future__ import annotations
 
-from app.book import load_book
-
-
-def _words(n: int, word: str) -> str:
-    """A hard-wrapped paragraph of n words, as Gutenberg's plain texts are."""
-    return "\n".join([" ".join([word] * 10)] * (n // 10)) + "."
-
-
-def _book(tmp_path, body: str):
-    path = tmp_path / "b.txt"
-    path.write_text(body, encoding="utf-8")
-    return load_book(path)
+from tests.book.plaintext import hard_wrapped, read_text_book
 
 
 def test_contents_of_unnumbered_capitals_with_pages_names_the_chapters(tmp_path):
     # "  THE CAPTURE      9": no chapter word, no number; the body heads each piece with its name alone.
     names = ["THE CAPTURE", "NEW YEAR'S DAY", "HOSPITAL LIFE", "SAFE AND SOUND"]
     contents = "CONTENTS\n\n\n" + "\n\n".join(f"  {n:<40}{9 * k + 1:>4}" for k, n in enumerate(names))
-    body = "\n\n\n\n".join(f"{n}.\n\n{_words(40, 'w')}\n\nA LINE IN CAPITALS\n\n{_words(20, 'v')}" for n in names)
-    book = _book(tmp_path, f"A DIARY\n\nBy Ann Lee\n\n\n\n{contents}\n\n\n\n\n{body}")
+    body = "\n\n\n\n".join(f"{n}.\n\n{hard_wrapped(40, 'w')}\n\nA LINE IN CAPITALS\n\n{hard_wrapped(20, 'v')}" for n in names)
+    book = read_text_book(tmp_path, f"A DIARY\n\nBy Ann Lee\n\n\n\n{contents}\n\n\n\n\n{body}")
     # A line in capitals that the listing does not name stays in its chapter; the title page is matter.
     assert [c.title for c in book.chapters] == ["The Capture", "New Year's Day", "Hospital Life", "Safe and Sound"]
 
@@ -36,8 +25,8 @@ def test_contents_of_a_collection_in_mixed_case_names_its_pieces(tmp_path):
                 "Keep Going                         2\nSee?                               4\n"
                 "The Tapestry Weaver of             6\n    Beauvais\nA Prayer                           8")
     pieces = ["THE EMPTY BOWL", "KEEP GOING", "SEE?", "THE TAPESTRY WEAVER OF BEAUVAIS", "A PRAYER"]
-    body = "\n\n\n\n".join(f"{n}\n\n\n   {_words(30, 'w')}" for n in pieces)
-    book = _book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    body = "\n\n\n\n".join(f"{n}\n\n\n   {hard_wrapped(30, 'w')}" for n in pieces)
+    book = read_text_book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
         "The Empty Bowl", "Keep Going", "See?", "The Tapestry Weaver of Beauvais", "A Prayer"]
 
@@ -47,8 +36,8 @@ def test_a_few_names_opening_with_an_ordinal_do_not_make_a_numbered_listing(tmp_
     names = ["FIRST MEDAL FOR EGYPT", "THE MAHRATTA WAR", "SECOND AFGHAN WAR", "THE SIKH WARS", "WATERLOO",
              "THE CRIMEA", "BALTIC MEDAL", "INDIAN MUTINY", "ABYSSINIA"]
     contents = "CONTENTS\n\n" + "\n".join(f"  {n:<40}{5 * k + 1:>4}" for k, n in enumerate(names))
-    body = "\n\n\n\n".join(f"{n}\n\n{_words(40, 'w')}" for n in names)
-    book = _book(tmp_path, f"MEDALS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    body = "\n\n\n\n".join(f"{n}\n\n{hard_wrapped(40, 'w')}" for n in names)
+    book = read_text_book(tmp_path, f"MEDALS\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
         "First Medal for Egypt", "The Mahratta War", "Second Afghan War", "The Sikh Wars", "Waterloo",
         "The Crimea", "Baltic Medal", "Indian Mutiny", "Abyssinia"]
@@ -61,8 +50,8 @@ def test_pieces_set_apart_as_the_listed_ones_are_chapters_the_listing_leaves_out
     listed = ["THE EMPTY BOWL", "KEEP GOING", "A PRAYER", "TWO GHOSTS"]
     pieces = listed + ["THE PURPOSE", "THE WHITE MAN", "LINCOLN", "A MOORISH MAID"]
     contents = "CONTENTS\n\n" + "\n".join(f"  {n:<40}{k + 1:>4}" for k, n in enumerate(listed))
-    body = "\n\n\n\n\n".join(f"{n}\n\n\n{_words(30, 'w')}\n\nSING HEY\n\n{_words(20, 'v')}" for n in pieces)
-    book = _book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    body = "\n\n\n\n\n".join(f"{n}\n\n\n{hard_wrapped(30, 'w')}\n\nSING HEY\n\n{hard_wrapped(20, 'v')}" for n in pieces)
+    book = read_text_book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert [c.title.upper() for c in book.chapters] == pieces
 
 
@@ -71,8 +60,8 @@ def test_one_blank_line_everywhere_is_no_layout_to_learn(tmp_path):
     # capitals the listing does not name is not taken for one.
     listed = ["THE EMPTY BOWL", "KEEP GOING", "A PRAYER", "TWO GHOSTS"]
     contents = "CONTENTS\n\n" + "\n".join(f"  {n:<40}{k + 1:>4}" for k, n in enumerate(listed))
-    body = "\n\n".join(f"{n}\n\n{_words(30, 'w')}\n\nSING HEY\n\n{_words(20, 'v')}" for n in listed)
-    book = _book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    body = "\n\n".join(f"{n}\n\n{hard_wrapped(30, 'w')}\n\nSING HEY\n\n{hard_wrapped(20, 'v')}" for n in listed)
+    book = read_text_book(tmp_path, f"POEMS\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert "SING HEY" not in [c.title.upper() for c in book.chapters]
 
 
@@ -83,8 +72,8 @@ def test_contents_name_on_the_line_under_its_number_is_one_entry(tmp_path):
     numerals = ["I", "II", "III"]
     contents = "CONTENTS\n\n" + "\n\n".join(f"{'':>20}CHAPTER {r}\n    {n:<50}{9 * k + 1:>4}"
                                              for k, (r, n) in enumerate(zip(numerals, names)))
-    body = "\n\n\n\n".join(f"{'':>20}CHAPTER {r}\n\n{'':>10}{n}\n\n\n{_words(60, 'w')}" for r, n in zip(numerals, names))
-    book = _book(tmp_path, f"MEMOIRS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    body = "\n\n\n\n".join(f"{'':>20}CHAPTER {r}\n\n{'':>10}{n}\n\n\n{hard_wrapped(60, 'w')}" for r, n in zip(numerals, names))
+    book = read_text_book(tmp_path, f"MEMOIRS\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == ["Chapter I: First Days at the Port", "Chapter II: Society and Its Rules",
                                                 "Chapter III: Political Conditions"]
 
@@ -98,8 +87,8 @@ def test_contents_entry_wrapped_onto_the_next_line_keeps_its_whole_name(tmp_path
     numerals = ["I", "II", "III"]
     contents = "CONTENTS\n\n  CHAPTER                                 PAGE\n" + "\n\n".join(
         f"  {r:>5}. {a}\n        {b:<50}{9 * k + 3:>4}" for k, (r, (a, b)) in enumerate(zip(numerals, names)))
-    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{_words(60, 'w')}" for r in numerals)
-    book = _book(tmp_path, f"ESSAYS\n\n\n\n{contents}\n\n\n\n\n{body}")
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{hard_wrapped(60, 'w')}" for r in numerals)
+    book = read_text_book(tmp_path, f"ESSAYS\n\n\n\n{contents}\n\n\n\n\n{body}")
     titles = [c.title.casefold() for c in book.chapters]
     assert len(titles) == 3 and all(titles[k].endswith(b.casefold()) for k, (a, b) in enumerate(names)), titles
 
@@ -111,8 +100,8 @@ def test_run_on_contents_paragraph_is_no_wrapped_entry(tmp_path):
                 "Household Treason VI The Will VII The Engagement\n")
     names = ["A FAMILY GROUP", "LUCRETIA", "CONFERENCES", "GUY'S OAK", "HOUSEHOLD TREASON", "THE WILL", "THE ENGAGEMENT"]
     numerals = ["I", "II", "III", "IV", "V", "VI", "VII"]
-    body = "\n\n\n\n".join(f"CHAPTER {r}. {n}.\n\n\n{_words(60, 'w')}" for r, n in zip(numerals, names))
-    book = _book(tmp_path, f"A NOVEL\n\n\n\n{contents}\n\n\n\n\n{body}")
+    body = "\n\n\n\n".join(f"CHAPTER {r}. {n}.\n\n\n{hard_wrapped(60, 'w')}" for r, n in zip(numerals, names))
+    book = read_text_book(tmp_path, f"A NOVEL\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert len(book.chapters) == 7 and book.chapters[6].title.endswith("The Engagement"), [c.title for c in book.chapters]
 
 
@@ -121,9 +110,9 @@ def test_listing_ends_where_its_first_entry_stands_again(tmp_path):
     # names each piece once, so the first entry again is the book beginning, not more of the listing.
     contents = ("CONTENTS\n\n           _PROLOGUE_\n                             Page\nTHE WAGER                       1\n"
                 "            _PART I_\nTHE LONG WINTER                27\n            _PART II_\nTHE THAW                      185")
-    body = (f"PROLOGUE\nTHE WAGER\n\n\n{_words(80, 'w')}\n\n\n\n\nPART I\n_THE LONG WINTER_\n\n\n{_words(80, 'v')}"
-            f"\n\n\n\n\nPART II\n_THE THAW_\n\n\n{_words(80, 'u')}")
-    book = _book(tmp_path, f"A ROMANCE\n\n\n\n{contents}\n\n{body}")
+    body = (f"PROLOGUE\nTHE WAGER\n\n\n{hard_wrapped(80, 'w')}\n\n\n\n\nPART I\n_THE LONG WINTER_\n\n\n{hard_wrapped(80, 'v')}"
+            f"\n\n\n\n\nPART II\n_THE THAW_\n\n\n{hard_wrapped(80, 'u')}")
+    book = read_text_book(tmp_path, f"A ROMANCE\n\n\n\n{contents}\n\n{body}")
     assert [c.title for c in book.chapters] == ["Prologue: The Wager", "Part I: The Long Winter", "Part II: The Thaw"]
 
 
@@ -131,9 +120,9 @@ def test_a_lone_volume_line_on_the_title_page_is_no_part(tmp_path):
     # One volume of three: "IN THREE VOLUMES." / "VOL. II." / the imprint, then "CHAPTER I" on. The lone
     # volume line above every chapter is the title page's, never a part heading over the imprint.
     front = "THE TWO RIVERS.\n\n\n\nIN THREE VOLUMES.\n\n\nVOL. II.\n\n\n\n\nLONDON: A. PRINTER & CO.\n\n1894."
-    body = "\n\n\n\n".join(f"CHAPTER {r}\n\nTHE {n}\n\n\n{_words(80, 'w')}"
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\nTHE {n}\n\n\n{hard_wrapped(80, 'w')}"
                            for r, n in zip(["I", "II", "III"], ["FORD", "BRIDGE", "WEIR"]))
-    book = _book(tmp_path, f"{front}\n\n\n\n\n{body}")
+    book = read_text_book(tmp_path, f"{front}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == ["Chapter I: The Ford", "Chapter II: The Bridge", "Chapter III: The Weir"]
 
 
@@ -141,8 +130,8 @@ def test_a_title_in_capitals_wrapped_under_its_label_is_the_chapters_name(tmp_pa
     # "CHAPTER II" / "HOW THE MILLER'S SON CAME TO" / "BE LORD OF THE MANOR": too long for one title
     # line (over twelve words), still a title in capitals, not the chapter's first paragraph.
     names = ["THE FORD", "HOW THE MILLER'S SON CAME TO\nBE LORD OF THE MANOR AT LAST", "THE WEIR"]
-    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n\n{_words(80, 'w')}" for r, n in zip(["I", "II", "III"], names))
-    book = _book(tmp_path, f"A TALE\n\n\n\n\n{body}")
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n\n{hard_wrapped(80, 'w')}" for r, n in zip(["I", "II", "III"], names))
+    book = read_text_book(tmp_path, f"A TALE\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
         "Chapter I: The Ford", "Chapter II: How the Miller's Son Came to Be Lord of the Manor at Last",
         "Chapter III: The Weir"]
@@ -156,9 +145,9 @@ def test_contents_with_a_synopsis_under_each_chapter_is_one_listing(tmp_path):
     contents = "CONTENTS.\n\n\n\n" + "\n\n".join(f"CHAPTER {r}.\n\n{synopsis}   {9 * k + 1}"
                                                   for k, r in enumerate(["I", "II", "III"]))
     contents += "\n\nClosing Words   212"
-    body = "\n\n\n\n\n".join(f"CHAPTER {r}.\n\n\n{_words(80, 'w')}" for r in ["I", "II", "III"])
-    body += f"\n\n\n\n\nCLOSING WORDS.\n\n\n{_words(80, 'v')}"
-    book = _book(tmp_path, f"TRAVELS\n\n\n\n\n{contents}\n\n\n\n\n{body}")
+    body = "\n\n\n\n\n".join(f"CHAPTER {r}.\n\n\n{hard_wrapped(80, 'w')}" for r in ["I", "II", "III"])
+    body += f"\n\n\n\n\nCLOSING WORDS.\n\n\n{hard_wrapped(80, 'v')}"
+    book = read_text_book(tmp_path, f"TRAVELS\n\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III", "Closing Words"]
 
 
@@ -170,8 +159,8 @@ def test_contents_with_spaced_dot_leaders_and_a_page_column_over_the_first_entry
     numerals = ["I", "II", "III"]
     contents = "CONTENTS\n\n                                                                 PAGE\n" + "\n\n".join(
         f"CHAP. {r + '.':<7}{n}  . . . . . . . .  {40 * k + 1:>4}" for k, (r, n) in enumerate(zip(numerals, names)))
-    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{_words(80, 'w')}" for r in numerals)
-    book = _book(tmp_path, f"A HISTORY\n\n\n\n{contents}\n\n\n\n\n{body}")
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{hard_wrapped(80, 'w')}" for r in numerals)
+    book = read_text_book(tmp_path, f"A HISTORY\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
         "Chapter I: The First Discoverers on the Northern Coast to the End of the Century",
         "Chapter II: The Harbour Towns", "Chapter III: The Long Peace"]

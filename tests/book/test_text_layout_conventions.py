@@ -8,17 +8,7 @@ from app.book import load_book
 from app.book.formats.txt import ReadOptions, load_text
 from app.book.structure.headings import _laid_out_like
 from app.book.structure.lines import Heading, clean_line, paragraphs
-
-
-def _words(n: int, word: str) -> str:
-    """A hard-wrapped paragraph of n words, as Gutenberg's plain texts are."""
-    return "\n".join([" ".join([word] * 10)] * (n // 10)) + "."
-
-
-def _book(tmp_path, body: str):
-    path = tmp_path / "b.txt"
-    path.write_text(body, encoding="utf-8")
-    return load_book(path)
+from tests.book.plaintext import hard_wrapped, read_text_book
 
 
 def test_a_label_over_its_title_and_a_by_line_is_set_as_the_other_headings(tmp_path):
@@ -28,7 +18,7 @@ def test_a_label_over_its_title_and_a_by_line_is_set_as_the_other_headings(tmp_p
     names = ["The Harbour", "The Mill Race", "The Toll Road", "The New Wharf"]
     heads = [f"CHAPTER {w}\n{n}" for n, w in zip(names, ["ONE", "TWO", "THREE", "FOUR"])]
     heads[-1] += "\nby Ulla Quill"
-    text = "\n\n\n\n".join(f"{h}\n\n\n{_words(60, 'w')}" for h in heads)
+    text = "\n\n\n\n".join(f"{h}\n\n\n{hard_wrapped(60, 'w')}" for h in heads)
     paras = paragraphs(text.split("\n"))
     at = [j for j, p in enumerate(paras) if p.text.startswith("CHAPTER")]
     matched = [Heading(j, "named", "", None, clean_line(paras[j].text)) for j in at[:3]]
@@ -42,7 +32,7 @@ def test_figures_over_a_rule_are_a_column_total_not_a_heading(tmp_path):
     table = ("  for cloth                    1774    14     9\n\n  for wine                      796    12    11\n"
              "                              ----------------\n                              2570    26    20\n"
              "                              ----------------")
-    book = _book(tmp_path, f"ON TRADE\n\n\n{_words(80, 'w')}\n\n{table}\n\n{_words(80, 'v')}\n")
+    book = read_text_book(tmp_path, f"ON TRADE\n\n\n{hard_wrapped(80, 'w')}\n\n{table}\n\n{hard_wrapped(80, 'v')}\n")
     assert len(book.chapters) == 1 and not any(ch.isdigit() for ch in book.chapters[0].title)
     assert any("2570" in p for p in book.chapters[0].paragraphs)
 
@@ -50,8 +40,8 @@ def test_figures_over_a_rule_are_a_column_total_not_a_heading(tmp_path):
 def test_text_before_a_first_heading_numbered_one_is_front_matter(tmp_path):
     # A producer's note on the book, then its title line, then "CHAPTER ONE.": the note is no chapter.
     rule = "_" * 72
-    note = f"The Long Road, by A. Writer.\n\n{rule}\n{_words(400, 'note')}\n\n{rule}\nTHE LONG ROAD, BY A. WRITER."
-    body = "\n\n\n\n".join(f"CHAPTER {w}.\n\nA TITLE {w}.\n\n{_words(80, 'w')}" for w in ("ONE", "TWO", "THREE"))
+    note = f"The Long Road, by A. Writer.\n\n{rule}\n{hard_wrapped(400, 'note')}\n\n{rule}\nTHE LONG ROAD, BY A. WRITER."
+    body = "\n\n\n\n".join(f"CHAPTER {w}.\n\nA TITLE {w}.\n\n{hard_wrapped(80, 'w')}" for w in ("ONE", "TWO", "THREE"))
     path = tmp_path / "b.txt"
     path.write_text(f"{note}\n\n\n\n{body}\n", encoding="utf-8")
     book = load_book(path)
@@ -64,9 +54,9 @@ def test_text_before_a_first_heading_numbered_one_is_front_matter(tmp_path):
 def test_a_listing_of_parts_alone_leaves_the_chapters_inside_them_chapters(tmp_path):
     # The contents names "PROLOGUE" and two parts; the body numbers its chapters from one in each part.
     contents = "CONTENTS\n\n  PROLOGUE     1\n  PART I       9\n  PART II     40"
-    inner = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{_words(60, 'w')}" for r in ("I", "II", "III"))
-    body = (f"PROLOGUE\n\n\n{_words(60, 'p')}\n\n\n\nPART I\n\n\n\n{inner}\n\n\n\nPART II\n\n\n\n{inner}")
-    book = _book(tmp_path, f"A TALE\n\n\n\n{contents}\n\n\n\n\n{body}\n")
+    inner = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{hard_wrapped(60, 'w')}" for r in ("I", "II", "III"))
+    body = (f"PROLOGUE\n\n\n{hard_wrapped(60, 'p')}\n\n\n\nPART I\n\n\n\n{inner}\n\n\n\nPART II\n\n\n\n{inner}")
+    book = read_text_book(tmp_path, f"A TALE\n\n\n\n{contents}\n\n\n\n\n{body}\n")
     titles = [c.title for c in book.chapters]
     assert len(titles) == 7 and titles[0] == "Prologue"
     assert titles[1].startswith("Part I") and titles[1].endswith("Chapter I")
@@ -75,14 +65,14 @@ def test_a_listing_of_parts_alone_leaves_the_chapters_inside_them_chapters(tmp_p
 
 def _collection(titles: list[str], gap: str = "\n\n\n\n") -> str:
     """A collection of short pieces, each a capitals title set apart by two blank lines over its prose."""
-    pieces = [f"{t}{gap}{_words(40, 'w')}\n\n{_words(30, 'rain')}" for t in titles]
+    pieces = [f"{t}{gap}{hard_wrapped(40, 'w')}\n\n{hard_wrapped(30, 'rain')}" for t in titles]
     return "THE BOOK OF SMALL THINGS\n\nby Odo Fenn\n\n\n" + "\n\n\n".join(pieces) + "\n"
 
 
 def test_capitals_titles_set_apart_head_the_pieces_of_a_collection(tmp_path):
     # No "Chapter", no listing: each piece's name alone, in capitals, after a wider gap than its paragraphs.
     titles = ["THE LAMPLIGHTER.", "A WET MORNING.", "THE TOLL KEEPER'S DOG.", "MARKET DAY."]
-    book = _book(tmp_path, _collection(titles, "\n\n"))
+    book = read_text_book(tmp_path, _collection(titles, "\n\n"))
     assert [c.title for c in book.chapters] == ["The Lamplighter", "A Wet Morning", "The Toll Keeper's Dog",
                                                 "Market Day"]
     # Each piece's prose is its own (the first paragraph is its spoken title), the title page no piece's.
@@ -91,23 +81,23 @@ def test_capitals_titles_set_apart_head_the_pieces_of_a_collection(tmp_path):
 
 def test_two_capitals_lines_set_apart_are_no_layout(tmp_path):
     # Two such lines could be a title page's; three or more, each over prose of its own, are the book's pieces.
-    book = _book(tmp_path, _collection(["THE LAMPLIGHTER.", "A WET MORNING."], "\n\n"))
+    book = read_text_book(tmp_path, _collection(["THE LAMPLIGHTER.", "A WET MORNING."], "\n\n"))
     assert len(book.chapters) == 1
 
 
 def test_capitals_lines_no_wider_apart_than_the_paragraphs_are_no_headings(tmp_path):
     # With two blank lines between every paragraph, a short line in capitals (a sign, a shout) is no title.
     titles = ["THE LAMPLIGHTER.", "A WET MORNING.", "THE TOLL KEEPER'S DOG.", "MARKET DAY."]
-    text = "\n\n\n".join(f"{t}\n\n\n{_words(40, 'w')}\n\n\n{_words(30, 'rain')}" for t in titles)
-    assert len(_book(tmp_path, "THE BOOK\n\n\n" + text).chapters) == 1
+    text = "\n\n\n".join(f"{t}\n\n\n{hard_wrapped(40, 'w')}\n\n\n{hard_wrapped(30, 'rain')}" for t in titles)
+    assert len(read_text_book(tmp_path, "THE BOOK\n\n\n" + text).chapters) == 1
 
 
 def test_a_title_broken_after_a_small_word_is_a_title_page_not_a_piece(tmp_path):
     # "ADVICE / TO THE / TRAVELLER" set over lines with gaps: the lines ending in "THE" are no piece's name,
     # so too few titles remain for a layout.
-    prose = f"{_words(40, 'w')}\n\n{_words(30, 'rain')}\n\n{_words(30, 'wind')}"
+    prose = f"{hard_wrapped(40, 'w')}\n\n{hard_wrapped(30, 'rain')}\n\n{hard_wrapped(30, 'wind')}"
     text = f"ADVICE\n\n\nTO THE\n\n\nTRAVELLER.\n\n{prose}\n\n\nTO THE\n\n{prose}\n\n\nERRATA.\n\n{prose}\n"
-    assert len(_book(tmp_path, text).chapters) == 1
+    assert len(read_text_book(tmp_path, text).chapters) == 1
 
 
 def test_a_heading_the_last_listed_title_ends_with_is_that_chapters_topic(tmp_path):
@@ -116,9 +106,9 @@ def test_a_heading_the_last_listed_title_ends_with_is_that_chapters_topic(tmp_pa
     names = ["THE OLD ROAD", "THE TOLL GATE", "THE RIVER AND THE MILL.--CONCLUSION"]
     contents = "CONTENTS\n\n" + "\n\n".join(f"  {r}. {n}   {p}" for r, n, p in zip(("I", "II", "III"), names,
                                                                                  (1, 9, 20)))
-    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n{_words(80, 'w')}" for r, n in zip(("I", "II", "III"), names))
-    text = f"A SMALL TREATISE\n\n\n\n{contents}\n\n\n\n\n{body}\n\n\nCONCLUSION\n\n{_words(60, 'rain')}\n"
-    book = _book(tmp_path, text)
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n{hard_wrapped(80, 'w')}" for r, n in zip(("I", "II", "III"), names))
+    text = f"A SMALL TREATISE\n\n\n\n{contents}\n\n\n\n\n{body}\n\n\nCONCLUSION\n\n{hard_wrapped(60, 'rain')}\n"
+    book = read_text_book(tmp_path, text)
     assert [c.title.split(":")[0] for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III"]
     assert "rain rain" in book.chapters[-1].paragraphs[-1]
 
@@ -131,8 +121,8 @@ def test_capitals_titles_set_as_the_listed_ones_may_ask_wrap_or_carry_a_mark(tmp
     unlisted = ["WHO KNOCKED?", "THE LAMP\nLEFT BURNING IN\nTHE WEST WINDOW", "AUTUMN {7}"]
     contents = "CONTENTS\n\n" + "\n".join(f"  {n.title()}" for n in listed)
     heads = listed[:2] + unlisted + listed[2:]
-    body = "\n\n\n\n".join(f"{h}\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}" for h in heads)
-    book = _book(tmp_path, f"SMALL VERSES\n\n\n\n{contents}\n\n\n\n{body}\n")
+    body = "\n\n\n\n".join(f"{h}\n\n\n{hard_wrapped(40, 'w')}\n\n{hard_wrapped(30, 'rain')}" for h in heads)
+    book = read_text_book(tmp_path, f"SMALL VERSES\n\n\n\n{contents}\n\n\n\n{body}\n")
     titles = [c.title for c in book.chapters]
     assert titles == ["The Empty Jug", "Morning Bells", "Who Knocked?", "The Lamp Left Burning in the West Window",
                       "Autumn", "The Old Ferry", "A Song of Oars"]
@@ -143,10 +133,10 @@ def test_a_numbered_run_the_layout_starts_goes_on_past_the_listing(tmp_path):
     # "APPENDIX II" closer to its name: the run it starts goes on.
     listed = ["THE EMPTY JUG", "MORNING BELLS", "THE OLD FERRY"]
     contents = "CONTENTS\n\n" + "\n".join(f"  {n.title()}" for n in listed)
-    body = "\n\n\n\n".join(f"{h}\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}" for h in listed)
-    appendices = (f"APPENDIX I\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}\n\n\n\n"
-                  f"APPENDIX II\n\nTOLLS AND FARES\n\n\n{_words(40, 'w')}\n\n{_words(30, 'rain')}")
-    book = _book(tmp_path, f"SMALL VERSES\n\n\n\n{contents}\n\n\n\n{body}\n\n\n\n{appendices}\n")
+    body = "\n\n\n\n".join(f"{h}\n\n\n{hard_wrapped(40, 'w')}\n\n{hard_wrapped(30, 'rain')}" for h in listed)
+    appendices = (f"APPENDIX I\n\n\n{hard_wrapped(40, 'w')}\n\n{hard_wrapped(30, 'rain')}\n\n\n\n"
+                  f"APPENDIX II\n\nTOLLS AND FARES\n\n\n{hard_wrapped(40, 'w')}\n\n{hard_wrapped(30, 'rain')}")
+    book = read_text_book(tmp_path, f"SMALL VERSES\n\n\n\n{contents}\n\n\n\n{body}\n\n\n\n{appendices}\n")
     titles = [c.title for c in book.chapters]
     assert titles[:4] == ["The Empty Jug", "Morning Bells", "The Old Ferry", "Appendix I"]
     assert len(titles) == 5 and titles[4].startswith("Appendix II")
