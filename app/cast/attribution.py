@@ -158,8 +158,7 @@ class Attributor:
         if tag.kind == "description" and tag.words.startswith("the "):
             # "said the old gentleman": someone of that gender and age in the scene (app/cast/describe.py).
             scene = list(reversed(local)) + list(reversed(self.history[-_HISTORY:])) + self._participants()
-            person = resolve_description(tag.words.split()[1:], tag.gender, scene, self._named,
-                                         self._previous_speaker(), NARRATOR)
+            person = resolve_description(tag.words.split()[1:], tag.gender, scene, self._named, NARRATOR)
             if person is not None:
                 return Said(person, "anaphoric", 0.6, described=True)
         person = self._resolve_gender(tag.gender, local)

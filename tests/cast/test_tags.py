@@ -134,17 +134,6 @@ _SILENCE = ("A long silence fell over the two families, and the evening went slo
             "bridge or the river that ran high and brown under the old trees beyond the last of the gardens.")
 
 
-def test_a_generic_description_is_someone_else_in_the_scene_than_the_last_speaker():
-    # Jasper has just spoken; Ambrose, named in the narration, is the other man about: "the gentleman" is a
-    # description, so it marks another speaker than the last one (a "he" would do for Jasper again).
-    scene = [_SILENCE,
-             "Ambrose Tarrow came to the gate with Jasper Quillby.",
-             "“Is the bridge open?” said Jasper Quillby.",
-             "“It was closed at noon,” said the gentleman."]
-    cast = _cast(_VILLAGE + scene, ranker=None)  # the rules' answer (the ranker takes it as a feature)
-    assert _speaker_of(cast, "It was closed at noon") == "Ambrose Tarrow"
-
-
 def test_the_girl_is_no_mrs_nor_the_old_lady_a_miss():
     # Both women are about; a married title is no girl's, and an unmarried one no old lady's.
     scene = [_SILENCE,
