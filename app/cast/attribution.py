@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from app.cast.dialogue import RawQuote
+from app.cast.describe import resolve_description
 from app.cast.kin import resolve_kin, spouse_of
 from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
@@ -154,6 +155,13 @@ class Attributor:
         if tag.kind == "description" and (kin := self._kin(tag.words, tag.gender, local)) is not None:
             kin, sure = kin
             return Said(kin, "anaphoric", 0.75 if sure else 0.65, settled=sure)
+        if tag.kind == "description" and tag.words.startswith("the "):
+            # "said the old gentleman": someone of that gender and age in the scene (app/cast/describe.py).
+            scene = list(reversed(local)) + list(reversed(self.history[-_HISTORY:])) + self._participants()
+            # Nobody fits the age: the "he" or "she" of that gender. Either way the ranker sees a description.
+            person = resolve_description(tag.words.split()[1:], tag.gender, scene, self._named, NARRATOR) \
+                or self._resolve_gender(tag.gender, local)
+            return Said(person, "anaphoric", 0.6, described=True) if person is not None else None
         person = self._resolve_gender(tag.gender, local)
         if person is None:
             return None

@@ -28,7 +28,7 @@ FEATURES = (
     "addressed_next", "named_prev", "anchor_even", "anchor_odd", "party",
     "prev_address_match", "prev_address_mismatch", "next_address_match", "next_address_mismatch",
     "run_pair", "run_parity", "run_nearest",
-    "conv_speaker", "near_local", "far", "scene", "possessor",
+    "conv_speaker", "near_local", "far", "scene", "possessor", "own_description",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 #: Candidates per turn, at most (the nearest sources first).
@@ -136,6 +136,8 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
         for s in own:
             if s is not None and s.person is person:
                 put("own_explicit" if s.method == "explicit" else "own_anaphoric")
+                if s.described:
+                    put("own_description")
         for name, k in (("prev1", p - 1), ("prev2", p - 2), ("next1", p + 1), ("next2", p + 2)):
             if said(k) is person:
                 put(name)

@@ -41,6 +41,8 @@ BEFORE = re.compile(rf"(?:^|[.!?;]\s+|\s)(?:and\s+)?{_SUBJ}(?:,[^,\u201c\u201d\"
 _DETERMINERS = frozenset("the his her my our their your its this that".split())
 #: Nouns that name anyone of a kind, resolved to a person about ("said the girl" is a girl already there).
 _GENERIC = frozenset("man woman boy girl lady gentleman child fellow lad lass youth person stranger".split())
+#: Words before a generic noun that say the person's age ("the old lady", "the young man").
+_AGE_WORDS = frozenset("old young little elderly elder aged".split())
 _KIN_WORDS = frozenset("""mother father aunt uncle wife husband sister brother son daughter cousin niece nephew
 grandmother grandfather""".split())
 #: Words after "the" that are not someone ("said the other", "said the first").
@@ -120,7 +122,9 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
             # "the Inspector": the one person with that rank, else the role itself ("the General").
             return Tag("role" if words[0] == "the" else "description", noun, TITLES.get(title) or gender, verb)
         if gender and (noun in _GENERIC or noun in _KIN_WORDS or words[0] != "the"):
-            return Tag("description", " ".join(words[:1] + [noun]), gender, verb)
+            # "the old gentleman", "the young lady": the age word narrows who is meant; other words do not.
+            age = [w for w in words[1:words.index(noun)] if w in _AGE_WORDS][:1]
+            return Tag("description", " ".join(words[:1] + age + [noun]), gender, verb)
         if any(w in _NOT_ROLES for w in words[1:]):
             return None
         if gender or (words[0] == "the" and noun == words[-1]):

@@ -28,6 +28,8 @@ class Said:
     #: The text settles it as a name would ("said her mother", Mrs. of the daughter's surname): the ranker
     #: leaves it, as it leaves an explicit tag.
     settled: bool = False
+    #: Found by a description that fits anyone of a kind ("said the gentleman"): a ranker feature of its own.
+    described: bool = False
 
 
 @dataclass
