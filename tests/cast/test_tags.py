@@ -30,7 +30,7 @@ def test_the_subject_who_does_something_and_says_it_is_the_speaker_not_the_one_i
 
 def test_a_titles_full_stop_ends_no_sentence():
     # "Mrs. Penhallow looked up, and said," is hers, never a "Penhallow" of a sentence after "Mrs.".
-    husband = ["Mr. Silas Penhallow came in. “Supper,” said Penhallow. Penhallow sat down."] * 4
+    husband = ["Mr. Otto Penhallow came in. “Supper,” said Penhallow. Penhallow sat down."] * 4
     cast = _cast(_INTRO + husband + ["Tobias stood by the fire. Mrs. Penhallow looked up from her book, and said, "
                                      "“You are late again.”"])
     speaker = next(c for c in cast.characters if c.name == _speaker_of(cast, "You are late again."))
