@@ -50,7 +50,10 @@ LOOK_AT = 12
 CHUNK_WORDS = 30
 #: Prose goal of the documentation books (tests/books), and the issue's margin over the floor.
 GOAL = 0.12
-FLOOR_MARGIN = 0.03
+#: 0.08, not 0.03: the same 161-word opening of a diary, spoken without noise, was heard at 25.3 % in one
+#: run and 30.0 % in another (floor 23.5 % both times); a few words misheard move a sample this short by
+#: several points, a text spoken wrong (markup, a note mark, a number left as digits) by far more.
+FLOOR_MARGIN = 0.08
 #: Share of chunks that may be rendered again for a mishearing (issue 24: 1 in 100).
 MAX_RERENDER = 0.01
 
