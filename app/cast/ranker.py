@@ -2,9 +2,10 @@
 
 After the rules have filled every turn (attribution.py, turns.py), each turn's candidates are the people
 about: the rules' choice, its own tags' people, the speakers of the turns around it, those addressed, the
-person the narration is about, those named lately; then, wider, anyone speaking in the conversation, the people
-the narration around the turn names, those named further back and the speakers of the conversations around. Each candidate gets a feature row (below) and a logistic
-model scores it; the best replaces the rules' choice for the turn's quotes that no explicit tag settles.
+person the narration is about, those named lately; then, wider, anyone speaking in the conversation, the
+people the narration around the turn names, those named further back and the speakers of the conversations
+around. Each candidate gets a feature row (below) and a logistic model scores it; the best replaces the
+rules' choice for the turn's quotes that no explicit tag settles.
 
 The weights are app/cast/data/ranker.json, trained on PDNC's tuning half by scripts/train_cast_ranker.py
 (which reproduces the file from the corpus). Plain Python at run time: no dependency, no download.
