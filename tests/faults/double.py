@@ -15,6 +15,8 @@ and adds faults that depend on the request, chosen by environment variables:
   FAULT_TRICKLE=first|all    send a WAV header, then one byte every 0.2 s (for a text's first seed, or always)
   FAULT_ENDLESS=first|all    send a WAV of unknown length whose samples never end (no Content-Length)
   FAULT_ABSURD=first|all     a short WAV whose header claims a sample rate of 0xFFFFFFF0
+  FAULT_HOLD_AFTER=N         speech requests after the Nth are logged as "held" when they arrive and then
+  FAULT_GATE=FILE            wait (at most 120 s) until FILE exists: a pause point a test opens when it is ready
 """
 from __future__ import annotations
 
@@ -77,6 +79,17 @@ def _tone(words: int, rate: int, seconds_per_word: float = 0.25):
 _original_speech = base.Handler._speech
 
 
+def _hold(n: int, text: str, seed) -> None:
+    """Hold request `n` at the test's gate (FAULT_HOLD_AFTER, FAULT_GATE), saying first that it arrived."""
+    after, gate = _env_int("FAULT_HOLD_AFTER"), os.environ.get("FAULT_GATE")
+    if not (after and gate and n > after):
+        return
+    _log({"n": n, "input": text, "seed": seed, "fault": "held", "t": time.time()})
+    deadline = time.monotonic() + 120
+    while not Path(gate).exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 def _speech(self, p: dict):
     global _count
     text = p.get("input") if isinstance(p.get("input"), str) else ""
@@ -88,6 +101,7 @@ def _speech(self, p: dict):
     m = self.state.model
     words = len(text.split())
     fault = None
+    _hold(n, text, seed)
     try:
         every = _env_int("FAULT_HANG_EVERY")
         if every and n % every == 0:

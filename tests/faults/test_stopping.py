@@ -36,21 +36,29 @@ def signal_and_time_line(run, sig: int, text: str) -> float:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_first_signal_says_what_happens_keeps_what_finishes_and_the_rerun_redoes_only_the_rest(
         sig, tmp_path, cli, external, fault_log, isolated_home):
-    url = external.start(env={"SGO_DOUBLE_SLOW": "1.5"})
+    # A pause point, not a clock: the server answers three chunks and holds the next three at a gate,
+    # so the signal surely comes while three requests are in flight. (With slow answers instead, a loaded
+    # machine sent it in the moment between one wave's answers and the next wave's sending.)
+    gate = tmp_path / "gate"
+    url = external.start(env={"SGO_DOUBLE_SLOW": "0.2", "FAULT_HOLD_AFTER": "3", "FAULT_GATE": str(gate)})
     src = book(tmp_path)
     out = tmp_path / "river.m4b"
     args = sglomni_args(src, out, "--api-url", url, "--chunk-size", 12, "--concurrency", 3)
     run = cli(*args)
-    run.wait_for(lambda: len(fault_log()) >= 3, what="three chunks answered")
+
+    def held() -> int:
+        return sum(r["fault"] == "held" for r in fault_log())
+
+    run.wait_for(lambda: held() >= 3, what="three chunks answered and three more in flight")
     seconds = signal_and_time_line(run, sig, "Stopping:")
     assert seconds < 1.0, f"the first signal was answered after {seconds:.2f} s"
     line = next((line for line in run.lines if line.startswith("Stopping:")), run.stderr)
-    assert "in flight will finish and be kept" in line and "press Ctrl-C again to stop now" in line, line
-    sent_at_stop = len(fault_log()) + 3
+    assert "3 requests in flight will finish and be kept" in line and "press Ctrl-C again to stop now" in line, line
+    gate.touch()  # the three in flight may now finish
     assert run.finish(timeout=30) == 130, run.stderr
     assert "Traceback" not in run.stderr and "This is a bug" not in run.stderr
     answered = [r for r in fault_log() if r["fault"] is None]
-    assert len(fault_log()) <= sent_at_stop, "nothing new was sent after the signal"
+    assert held() == 3 and len(answered) == 6, "nothing new was sent after the signal, and what was in flight finished"
     assert len(cached_chunks(isolated_home)) == len(answered), "every answer that finished was kept"
     assert not out.exists() and leftovers(isolated_home / "cache") == []
 
