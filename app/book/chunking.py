@@ -75,6 +75,34 @@ def _segmenter(language: str) -> pysbd.Segmenter:
     return pysbd.Segmenter(language=code, clean=False)
 
 
+def _lossless_segments(seg: pysbd.Segmenter, text: str) -> list[str]:
+    """Return pysbd's sentences of `text` as slices that rejoin into it exactly.
+
+    pysbd (0.3.4, clean=False) keeps nearly every character but drops a run of marks that ends the
+    text after a full stop ("Wait.?!" gives "Wait."): what it left out goes back to the sentence
+    before it, so a chunk never loses what the book says. Should pysbd ever change a sentence (so it
+    is no slice of the text), the text stays one piece rather than being lost or repeated.
+    """
+    pieces: list[str] = []
+    pos = 0
+    for sentence in seg.segment(text):
+        at = text.find(sentence, pos) if sentence else pos
+        if at < 0:
+            return [text]
+        if pieces:
+            pieces[-1] += text[pos:at]
+            pieces.append(sentence)
+        else:
+            pieces.append(text[pos:at] + sentence)
+        pos = at + len(sentence)
+    if pos < len(text):
+        if pieces:
+            pieces[-1] += text[pos:]
+        else:
+            pieces.append(text[pos:])
+    return pieces
+
+
 def _bounded(window: str) -> list[str]:
     """Return a window no safe sentence end could cut, cut at whitespace into pysbd-sized pieces.
 
@@ -185,7 +213,7 @@ def split_sentences(paragraph: str, language: str = "en") -> list[str]:
     def flush() -> None:
         nonlocal size
         if run:
-            out.extend(seg.segment("".join(run)))
+            out.extend(_lossless_segments(seg, "".join(run)))
             run.clear()
             size = 0
 

@@ -5,7 +5,7 @@ import re
 import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from app.book.chunking import Pause, chunk_chapter, split_sentences
 from app.book.model import Chapter
@@ -33,6 +33,12 @@ def _check(chapter: Chapter, max_words: int) -> list:
     speakable = [p for p in chapter.paragraphs if re.search(r"[^\W_]", p)]
     assert _squash("".join(c.text for c in chunks)) == _squash("".join(speakable))
     return chunks
+
+
+def test_marks_after_a_full_stop_that_ends_a_paragraph_are_kept():
+    # pysbd alone gives "Wait." for "Wait.?!": the marks it drops go back to their sentence.
+    assert split_sentences("Mr. Odo waited.?!") == ["Mr. Odo waited.?!"]
+    assert split_sentences("Dr. Greta left. Then Hilda spoke.!") == ["Dr. Greta left.", "Then Hilda spoke.!"]
 
 
 def test_abbreviations_and_decimals_do_not_end_sentences():
@@ -120,6 +126,7 @@ _typeset = st.lists(st.tuples(_token, st.sampled_from([" ", "", "\u200a", "\u206
 
 @settings(max_examples=300, deadline=None)
 @given(paragraphs=st.lists(_typeset, min_size=1, max_size=4), max_words=st.integers(1, 12))
+@example(paragraphs=[":A.?! "], max_words=1)  # marks after a full stop ending the text (pysbd drops them)
 def test_no_chunk_is_without_a_word_for_any_typeset_dialogue(paragraphs, max_words):
     from app.book.normalize import clean_text
 
