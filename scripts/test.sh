@@ -16,6 +16,8 @@ AUDIOBOOK_SKIP_REPORT="$(mktemp)"
 export AUDIOBOOK_SKIP_REPORT
 trap 'rm -f "$AUDIOBOOK_SKIP_REPORT"' EXIT
 status=0
+# Property tests on fixed draws here (tests/conftest.py); a plain `pytest` draws anew each run.
+export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-repeatable}"
 # The slowest tests are printed with the fast tier, so the suite's time is seen where it is spent.
 # Two processes (AUDIOBOOK_TEST_WORKERS), each taking whole test files (--dist loadfile), so a file's
 # module fixtures are built once and its tests run in their order; the shared caches they fill (books,
