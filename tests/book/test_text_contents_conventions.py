@@ -164,3 +164,39 @@ def test_contents_with_spaced_dot_leaders_and_a_page_column_over_the_first_entry
     assert [c.title for c in book.chapters] == [
         "Chapter I: The First Discoverers on the Northern Coast to the End of the Century",
         "Chapter II: The Harbour Towns", "Chapter III: The Long Peace"]
+
+
+def test_two_works_in_one_file_list_their_contents_one_after_the_other(tmp_path):
+    # A volume binding two tales: each tale's listing under its own "CONTENTS.", the second tale's title
+    # between them; the second numbers its chapters from I again. Both listings are the book's chapters,
+    # and the second listing's last name ("CONCLUSION") is no chapter of the first tale's.
+    first = ["THE OLD BARN", "A WET MORNING", "THE FERRY"]
+    second = ["THE LAMPLIGHTER", "SNOW ON THE ROOFS", "CONCLUSION"]
+    listing1 = "  CONTENTS.\n\n\n  CHAP.                   PAGE\n\n" + "\n\n".join(
+        f"  {'I II III'.split()[k]}. {n:<30}{10 * k + 7:>4}" for k, n in enumerate(first))
+    listing2 = "  CONTENTS.\n\n\n" + "\n\n".join(
+        f"  CHAPTER {'I II III'.split()[k]}.{'                PAGE' if k == 0 else ''}\n\n  {n:<30}{10 * k + 47:>4}"
+        for k, n in enumerate(second))
+    tale1 = "\n\n\n\n".join(f"CHAPTER {'I II III'.split()[k]}.\n\n{n}.\n\n\n{hard_wrapped(60, 'w')}"
+                            for k, n in enumerate(first))
+    tale2 = "\n\n\n\n".join(f"CHAPTER {'I II III'.split()[k]}.\n\n{n}.\n\n\n{hard_wrapped(60, 'v')}"
+                            for k, n in enumerate(second))
+    text = (f"THE BARN AND THE LAMP\n\n\n\n{listing1}\n\n\n\n\n  THE LAMPLIGHTER'S TALE.\n\n\n\n\n{listing2}"
+            f"\n\n\n\n\n  THE BARN.\n\n\n\n\n{tale1}\n\n\n\n\n  THE LAMPLIGHTER'S TALE.\n\n\n\n\n{tale2}")
+    book = read_text_book(tmp_path, text)
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "Chapter I: The Old Barn", "Chapter II: A Wet Morning", "Chapter III: The Ferry",
+        "Chapter I: The Lamplighter", "Chapter II: Snow on the Roofs", "Chapter III: Conclusion"]
+
+
+def test_a_name_in_capitals_under_a_bare_chapter_entry_is_its_name(tmp_path):
+    # "CHAPTER II." over "THE FERRY   18" in the listing: the capitals line names the entry above it, not a
+    # group of its own, so the body's "CHAPTER II." over "THE FERRY." is one title, the name once.
+    names = ["THE OLD BARN", "THE FERRY", "A WET MORNING", "HOME AGAIN"]
+    numerals = "I II III IV".split()
+    listing = "CONTENTS.\n\n\n" + "\n\n".join(
+        f"CHAPTER {numerals[k]}.{'          PAGE' if k == 0 else ''}\n\n{n:<30}{9 * k + 1:>4}" for k, n in enumerate(names))
+    body = "\n\n\n\n".join(f"CHAPTER {numerals[k]}.\n\n{n}.\n\n\n{hard_wrapped(60, 'w')}" for k, n in enumerate(names))
+    book = read_text_book(tmp_path, f"THE BARN\n\n\n\n{listing}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "Chapter I: The Old Barn", "Chapter II: The Ferry", "Chapter III: A Wet Morning", "Chapter IV: Home Again"]

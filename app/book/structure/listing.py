@@ -29,6 +29,8 @@ _SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s")
 _ENTRY_WORD = re.compile(rf"\b(?:{CHAPTER_WORDS})\s+(?:[IVXLCDM]{{1,8}}|\d{{1,3}})\b", re.I)
 #: Column headings of a contents listing ("CHAPTER     PAGE").
 _COLUMNS = re.compile(r"^(?:chapter|chap\.|page|part)(?:\s+(?:page|chapter))?\.?$", re.I)
+#: The page column's heading set on the first entry's line ("CHAPTER I.        PAGE"): no part of its name.
+_COLUMN_WORD = re.compile(r"^page\.?$", re.I)
 #: Where the listing of contents ends: the next listing of the front matter.
 _AFTER_CONTENTS = re.compile(r"^(?:list\s+of\s+|illustrations|plates|maps)", re.I)
 
@@ -57,17 +59,15 @@ def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
     """
     heads = [i for i, p in enumerate(paras) if len(p.lines) == 1 and _CONTENTS.match(clean_line(p.text))]
     for i in heads:
-        k, entries = _listing(paras, i + 1)
-        numbered = sum(1 for e in entries if e.number is not None)
-        # A few names opening with an ordinal ("FIRST LETTER FROM HOME") among many names number nothing.
-        if numbered >= 2 and numbered * 3 >= len(entries) - numbered:
-            return i, k, entries
-        k, named = _named_listing(paras, i + 1)
-        # A listing of names, not of numbered sections read line by line ("1. Disclaimer", "3.1. Rules").
-        if len(named) >= 3 and sum(1 for e in named if _SECTION_NUMBER.match(e.label)) * 3 < len(named):
-            return i, k, named
-        if numbered >= 2:
-            return i, k, entries
+        if (found := _labelled(paras, i)) is None:
+            continue
+        k, entries = found
+        # Two works in one file list their contents one after the other ("CONTENTS." / the first's chapters /
+        # "THE SECOND TALE." / "CONTENTS." / its chapters from I again): the listings are one, in order.
+        while (nxt := next((h for h in heads if k <= h <= k + _NEXT_LISTING), None)) is not None \
+                and (more := _labelled(paras, nxt)) is not None:
+            k, entries = more[0], entries + more[1]
+        return i, k, entries
     for i, p in enumerate(paras[: max(10, len(paras) // 5)]):
         parsed = [_entry(clean_line(_PAGE.sub("", ln))) for ln in p.lines]
         if len(p.lines) >= 3 and all(isinstance(e, ContentsEntry) and e.number is not None and e.name for e in parsed):
@@ -76,6 +76,24 @@ def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
             k, entries = _listing(paras, i)
             return i, k, entries
     return 0, 0, []
+
+
+#: A second listing follows the first within this many paragraphs (the next work's title, "OR", its subtitle).
+_NEXT_LISTING = 4
+
+
+def _labelled(paras: list[Para], i: int) -> tuple[int, list[ContentsEntry]] | None:
+    """Return the end and entries of the listing under the "CONTENTS" line at paragraph i, None when none is."""
+    k, entries = _listing(paras, i + 1)
+    numbered = sum(1 for e in entries if e.number is not None)
+    # A few names opening with an ordinal ("FIRST LETTER FROM HOME") among many names number nothing.
+    if numbered >= 2 and numbered * 3 >= len(entries) - numbered:
+        return k, entries
+    k2, named = _named_listing(paras, i + 1)
+    # A listing of names, not of numbered sections read line by line ("1. Disclaimer", "3.1. Rules").
+    if len(named) >= 3 and sum(1 for e in named if _SECTION_NUMBER.match(e.label)) * 3 < len(named):
+        return k2, named
+    return (k, entries) if numbered >= 2 else None
 
 
 def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
@@ -221,9 +239,16 @@ def _flush(entries: list[ContentsEntry], pending: str | None) -> None:
 
 def _entry_name(lines: list[str], entries: list[ContentsEntry]) -> str:
     """Return a one-line paragraph as the name of the entry above it that has none ("" when it is not)."""
-    if len(lines) != 1 or not entries or entries[-1].name or entries[-1].number is None or _entry(lines[0]):
+    if len(lines) != 1 or not entries or entries[-1].name or entries[-1].number is None or entries[-1].part:
         return ""
     name = lines[0].strip()
+    if e := _entry(name):
+        # A name in capitals reads as a group's label ("HISTORICAL NOTES."), but under a bare "CHAPTER II."
+        # it is that chapter's name ("CHAPTER II." / "IN THE STUDIO"); a "CONCLUSION" there is one too
+        # where the entry before it was named so.
+        before = [x for x in entries[:-1] if x.number is not None]
+        if not (isinstance(e, ContentsEntry) and e.label) or NAMED.match(name) and not (before and before[-1].name):
+            return ""
     return title_line(Para(0, [name], 0)) if len(name.split()) <= 8 else ""
 
 
@@ -248,7 +273,7 @@ def _entry(line: str) -> ContentsEntry | bool | None:
     if m and number_value(m.group("num")) is not None and (m.group("name") or m.group("word")):
         word = (m.group("word") or "").lower().rstrip(".")
         return ContentsEntry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),
-                      clean_line(m.group("name") or ""), part=bool(re.fullmatch(PART_WORDS, word, re.I)) or word == "vol")
+                      _COLUMN_WORD.sub("", clean_line(m.group("name") or "")), part=bool(re.fullmatch(PART_WORDS, word, re.I)) or word == "vol")
     label = line.strip()
     if label and len(label.split()) <= 8 and (label.isupper() or NAMED.match(label)):
         return ContentsEntry("", None, "", label=label.rstrip(" ."))
