@@ -140,3 +140,27 @@ def test_a_numbered_run_the_layout_starts_goes_on_past_the_listing(tmp_path):
     titles = [c.title for c in book.chapters]
     assert titles[:4] == ["The Empty Jug", "Morning Bells", "The Old Ferry", "Appendix I"]
     assert len(titles) == 5 and titles[4].startswith("Appendix II")
+
+
+def test_an_arabic_number_and_a_capitals_name_on_one_line_head_a_chapter(tmp_path):
+    # "2 THE LONG ROAD": the number and the name with no stop between, listed so in the contents and set so
+    # in the body, a long name wrapped onto a second line; an "AUTHOR’S PREFACE" (curly apostrophe) before.
+    names = ["THE ARRIVAL", "THE LONG ROAD", "HOW THE CARTER AND HIS TWO SONS WENT DOWN TO THE HARBOUR AT DAWN",
+             "THE WEDDING"]
+    listing = "CONTENTS\n\n\n    AUTHOR’S PREFACE\n" + "\n".join(f"    {k + 1} {n}" for k, n in enumerate(names))
+    heads = [f"{k + 1} {n}" for k, n in enumerate(names)]
+    heads[2] = "3 HOW THE CARTER AND HIS TWO SONS WENT DOWN TO THE HARBOUR\nAT DAWN"
+    body = "\n\n\n\n\n".join(f"{h}\n\n\n{hard_wrapped(80, 'w')}" for h in ["AUTHOR’S PREFACE", *heads])
+    book = read_text_book(tmp_path, f"THE CARTERS\n\n\n\n{listing}\n\n\n\n{body}")
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "Author’s Preface", "1: The Arrival", "2: The Long Road",
+        "3: How the Carter and His Two Sons Went Down to the Harbour at Dawn", "4: The Wedding"]
+
+
+def test_a_number_and_a_capitals_line_inside_prose_is_no_heading(tmp_path):
+    # Without a listing, a line "12 HORSES" in a paragraph, or one such line alone, heads nothing: a run of
+    # them counting from one is needed, as for bare numerals.
+    text = (f"THE FAIR\n\n\n\n{hard_wrapped(60, 'w')}\n\n12 HORSES AND 3 CARTS\n\n{hard_wrapped(60, 'v')}\n\n"
+            f"{hard_wrapped(60, 'u')}")
+    book = read_text_book(tmp_path, text)
+    assert len(book.chapters) == 1

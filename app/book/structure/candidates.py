@@ -41,6 +41,11 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
         if len(p.lines) > 2:
             continue
         second = clean_line(p.lines[1]) if len(p.lines) == 2 else ""
+        if (m := _NUMBER_CAPITALS.match(clean_line(p.text))) and (name := _wrapped_title([m.group("name")])):
+            # "12 THE SIEGE OF THE TOWN": an Arabic number and the name in capitals, no stop between them (the
+            # name may wrap onto a second line); the number counts the chapters, the name is the title.
+            found.append(Heading(i, "numeral", "", int(m.group("num")), m.group("num"), subtitle=name))
+            continue
         heading: Heading | None = None
         if m := keyword_match(first):
             word = m.group("word").lower().rstrip(".")
@@ -74,6 +79,11 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
             heading.subtitle, heading.sub_para = sub, i + 1
         found.append(heading)
     return found
+
+
+#: A chapter's number and its name in capitals on one line, no stop between ("7 THE RETURN"); never a Roman
+#: numeral ("I SAW HIM" in capitals is a line of dialogue).
+_NUMBER_CAPITALS = re.compile(r"^(?P<num>\d{1,3})\s+(?P<name>[^a-z]*[A-Z][^a-z]*)$")
 
 
 def _wrapped_title(lines: list[str]) -> str:
