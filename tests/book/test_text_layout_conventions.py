@@ -164,3 +164,11 @@ def test_a_number_and_a_capitals_line_inside_prose_is_no_heading(tmp_path):
             f"{hard_wrapped(60, 'u')}")
     book = read_text_book(tmp_path, text)
     assert len(book.chapters) == 1
+
+
+def test_a_pieces_capitals_title_may_ask_or_exclaim_inside_its_quotation_marks(tmp_path):
+    # A collection's piece headed “TO THE BOATS!” or WHO RANG THE BELL? is as much a piece as the others.
+    titles = ["THE LAMPLIGHTER.", "\u201cTO THE BOATS!\u201d", "WHO RANG THE BELL?", "MARKET DAY."]
+    book = read_text_book(tmp_path, _collection(titles, "\n\n"))
+    assert [c.title for c in book.chapters] == [
+        "The Lamplighter", "\u201cTo the Boats!\u201d", "Who Rang the Bell?", "Market Day"]

@@ -38,7 +38,8 @@ def _capitals_title(p: Para) -> str:
         return ""
     if text.split()[-1].lower() in _SMALL:
         return ""  # a title broken over lines ("CONSIDERATIONS / ON THE / PEACE"): a title page's, no piece's
-    return title_line(p)
+    # In capitals a piece's title may ask or exclaim ("IV ~ “TO THE BOATS!”"), as a listed heading may.
+    return set_title(p) if len(p.lines) <= 2 else ""
 
 
 def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
@@ -70,6 +71,10 @@ def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
 _TITLE_MARK = re.compile(r"\s*[{\[]\d+[}\]]$")
 
 
+#: A title's closing question or exclamation mark, before any closing quotation marks.
+_ASKED = re.compile(r"[?!]+([\"'\u201d\u2019]*)$")
+
+
 def set_title(p: Para) -> str:
     """Return a paragraph's text as a heading set apart as the book's others are, or "".
 
@@ -81,7 +86,7 @@ def set_title(p: Para) -> str:
         return text
     if not text.isupper() or len(p.lines) > 3 or len(text.split()) > 18 or text[-1:] in ",;:":
         return ""
-    core = text.rstrip("?!").strip()
+    core = _ASKED.sub(r"\1", text).strip()  # (inside its quotation marks too: "“TO THE BOATS!”")
     return text if core and title_line(Para(p.first, [core.replace(",", "")], p.gap)) else ""
 
 
