@@ -5,6 +5,8 @@ ones the listing names, written out here.
 """
 from __future__ import annotations
 
+from app.book.structure.listing import find_contents
+from app.book.structure.lines import clean_line, paragraphs
 from tests.book.plaintext import hard_wrapped, read_text_book
 
 
@@ -200,3 +202,29 @@ def test_a_name_in_capitals_under_a_bare_chapter_entry_is_its_name(tmp_path):
     book = read_text_book(tmp_path, f"THE BARN\n\n\n\n{listing}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters if c.title != "Front matter"] == [
         "Chapter I: The Old Barn", "Chapter II: The Ferry", "Chapter III: A Wet Morning", "Chapter IV: Home Again"]
+
+
+def test_contents_giving_the_pages_each_chapter_spans_is_one_listing(tmp_path):
+    # A textbook's listing: "CHAPTER II" over its name over a synopsis of its numbered sections ending in
+    # the pages it spans ("9–23"), a "PAGES" column heading over the first; a preface stands before it.
+    names = ["ROAD MAKING", "THE SURVEY", "THE ESTIMATE"]
+    numerals = "I II III".split()
+    synopsis = ("{0}. The Aim. {1}. The Means. {2}. The\n   Ways of the Work. {3}. Costs. {4}. The\n"
+                "   Labour. {5}. The Stone. {6}. The\n   Gravel. {7}. The Drains. {8}. The\n"
+                "   End of the Matter.                                  {9}\u2013{10}")
+    listing = "                 TABLE OF CONTENTS\n\n\n" + "\n\n\n".join(
+        f"                  CHAPTER {numerals[k]}\n\n               {n}\n\n"
+        + ("                                                         PAGES\n" if k == 0 else "")
+        + " " + synopsis.format(*range(9 * k + 1, 9 * k + 10), 20 * k + 1, 20 * k + 19) for k, n in enumerate(names))
+    body = "\n\n\n\n".join(f"                  CHAPTER {numerals[k]}\n               {n}\n\n\n{hard_wrapped(80, 'w')}"
+                           for k, n in enumerate(names))
+    text = (f"ROADS\n\n\n\n                  PREFACE\n\n\n{hard_wrapped(80, 'p')}\n\n\n\n{listing}"
+            f"\n\n\n\n\n{body}")
+    book = read_text_book(tmp_path, text)
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "Preface", "Chapter I: Road Making", "Chapter II: The Survey", "Chapter III: The Estimate"]
+    # The listing is read whole, from its label to its last chapter, not taken for the body's text.
+    paras = paragraphs(text.split("\n"))
+    lo, hi, entries = find_contents(paras)
+    assert clean_line(paras[lo].text) == "TABLE OF CONTENTS" and clean_line(paras[hi].text) == "CHAPTER I ROAD MAKING"
+    assert [e.number for e in entries if e.word == "chapter"] == [1, 2, 3]

@@ -19,8 +19,9 @@ _CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
 _ENTRY = re.compile(
     rf"^(?:(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?)?(?P<num>{NUMBER})\b[.:]?"
     r"(?:(?:\s+|\s*[-\u2013\u2014]+\s*)(?P<name>.*?))?\s*$", re.I)
-#: A page number at a contents line's end, set off by dot leaders (close or spaced) or a column of spaces.
-_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:page\s+)?\d{1,4}\s*$", re.I)
+#: A page number at a contents line's end, set off by dot leaders (close or spaced) or a column of spaces; or
+#: the pages a chapter spans ("    9–23").
+_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:pages?\s+)?\d{1,4}(?:[-\u2013]\d{1,4})?\s*$", re.I)
 #: A page number, Arabic or a preface's Roman ("Foreword    ix"), set off at a line's end.
 _NAMED_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
 #: A section number opening a contents line ("1. ", "3.1. "): the listing numbers its entries.
@@ -28,7 +29,7 @@ _SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s")
 #: Where an entry starts inside a line of several: "CHAPTER XIII", "Chap. 4".
 _ENTRY_WORD = re.compile(rf"\b(?:{CHAPTER_WORDS})\s+(?:[IVXLCDM]{{1,8}}|\d{{1,3}})\b", re.I)
 #: Column headings of a contents listing ("CHAPTER     PAGE").
-_COLUMNS = re.compile(r"^(?:chapter|chap\.|page|part)(?:\s+(?:page|chapter))?\.?$", re.I)
+_COLUMNS = re.compile(r"^(?:chapter|chap\.|pages?|part)(?:\s+(?:pages?|chapter))?\.?$", re.I)
 #: The page column's heading set on the first entry's line ("CHAPTER I.        PAGE"): no part of its name.
 _COLUMN_WORD = re.compile(r"^page\.?$", re.I)
 #: Where the listing of contents ends: the next listing of the front matter.
