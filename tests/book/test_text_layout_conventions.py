@@ -172,3 +172,20 @@ def test_a_pieces_capitals_title_may_ask_or_exclaim_inside_its_quotation_marks(t
     book = read_text_book(tmp_path, _collection(titles, "\n\n"))
     assert [c.title for c in book.chapters] == [
         "The Lamplighter", "\u201cTo the Boats!\u201d", "Who Rang the Bell?", "Market Day"]
+
+
+def test_a_tale_in_two_halves_numbered_i_and_ii_has_two_chapters(tmp_path):
+    # "I" under the title, "II" halfway, each set apart by two blank lines over prose of its own: a tale in two
+    # halves, though two numerals are too few for a counting run.
+    text = (f"THE FERRY\n\nby Odo Fenn\n\n\nI\n\n\n{hard_wrapped(400, 'w')}\n\n{hard_wrapped(200, 'rain')}\n\n\n\n"
+            f"II\n\n\n{hard_wrapped(400, 'wind')}\n\n{hard_wrapped(200, 'w')}")
+    book = read_text_book(tmp_path, text)
+    assert [c.title for c in book.chapters] == ["I", "II"]
+    assert book.chapters[1].paragraphs[1].startswith("wind wind")
+
+
+def test_a_short_poem_in_two_numbered_stanzas_is_one_piece(tmp_path):
+    # Two numerals over a few lines each are a poem's stanzas, not a tale's halves.
+    stanza = "The tide comes in,\nthe tide goes out,\nand the gulls cry over the harbour wall."
+    text = f"A HARBOUR SONG\n\n\nI\n\n\n{stanza}\n\n\nII\n\n\n{stanza}\n\n\n{hard_wrapped(200, 'w')}"
+    assert len(read_text_book(tmp_path, text).chapters) == 1

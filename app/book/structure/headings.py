@@ -17,7 +17,7 @@ from app.book.structure.blocks import Block
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.learned import RuleVerdict, review
-from app.book.structure.pieces import numbering_continues, pieces_apart, set_title
+from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
     CLOSING, KEYWORD, Heading, Para, clean_line, keyword_match, paragraphs, smart_title, title_line,
 )
@@ -214,7 +214,7 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         chosen = _missing_first(_by_layout(_with_gaps(cands, paras)), paras, hi)
     if not chosen:
         # No heading word and no listing that the body heads: the pieces' own titles, set apart.
-        chosen = pieces_apart(paras, hi, len(entries))
+        chosen = pieces_apart(paras, hi, len(entries)) or numbered_halves(cands, paras)
     # (The candidates before the listing's end too: the line classifier weighs every line.)
     return RuleVerdict(lo, hi, entries, candidates(paras[:hi], 0) + cands, chosen, listed)
 

@@ -117,3 +117,22 @@ def numbering_continues(chosen: list[Heading], cands: list[Heading], paras: list
             if c.para not in have:
                 extra.append(c)
     return sorted(chosen + extra, key=lambda c: c.para)
+
+
+#: Words each half of a tale in two numbered halves has at least: a two-stanza poem's "I" and "II" head less.
+_MIN_HALF_WORDS = 300
+
+
+def numbered_halves(cands: list[Heading], paras: list[Para]) -> list[Heading]:
+    """Return a tale's two halves headed "I" and "II" (set apart by blank lines, each over prose of its own),
+    where they are the text's only numerals: too few for a counting run, yet its only divisions."""
+    nums = [c for c in cands if c.kind == "numeral"]
+    if [c.number for c in nums] != [1, 2] or any(c.subtitle for c in nums):
+        return []
+    ends = [nums[1].para, len(paras)]
+    for c, end in zip(nums, ends):
+        after = paras[c.para + 1].gap if c.para + 1 < len(paras) else 0
+        words = sum(len(paras[k].text.split()) for k in range(c.para + 1, end))
+        if max(paras[c.para].gap, after) < 2 or words < _MIN_HALF_WORDS:
+            return []
+    return nums
