@@ -228,3 +228,16 @@ def test_contents_giving_the_pages_each_chapter_spans_is_one_listing(tmp_path):
     lo, hi, entries = find_contents(paras)
     assert clean_line(paras[lo].text) == "TABLE OF CONTENTS" and clean_line(paras[hi].text) == "CHAPTER I ROAD MAKING"
     assert [e.number for e in entries if e.word == "chapter"] == [1, 2, 3]
+
+
+def test_an_anthologys_listing_of_authors_with_their_pieces_beneath(tmp_path):
+    # "  ANN LEE          13-39" over "     The Ferry, Market Day, The Toll Road.": each author in capitals with the
+    # pages the selection spans, the pieces under the name in lower case, wrapped; the body heads each author.
+    authors = ["ANN LEE", "ODO FENN", "ULLA QUILL", "GRETA HOLM"]
+    listing = "TABLE OF CONTENTS.\n\n\n" + "\n\n".join(
+        f"  {a:<50}{20 * k + 1}-{20 * k + 19}\n     The Ferry, Market Day, The Toll Road, A Wet\n"
+        f"     Morning, Who Rang?" for k, a in enumerate(authors))
+    body = "\n\n\n\n".join(f"{a}.\n\n\n{hard_wrapped(80, 'w')}" for a in authors)
+    book = read_text_book(tmp_path, f"OUR WRITERS\n\n\n\n{listing}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "Ann Lee", "Odo Fenn", "Ulla Quill", "Greta Holm"]

@@ -23,7 +23,7 @@ _ENTRY = re.compile(
 #: the pages a chapter spans ("    9–23").
 _PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:pages?\s+)?\d{1,4}(?:[-\u2013]\d{1,4})?\s*$", re.I)
 #: A page number, Arabic or a preface's Roman ("Foreword    ix"), set off at a line's end.
-_NAMED_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
+_NAMED_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:pages?\s+)?(?:\d{1,4}(?:[-\u2013]\d{1,4})?|[ivxlc]{1,6})\s*$", re.I)
 #: A section number opening a contents line ("1. ", "3.1. "): the listing numbers its entries.
 _SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s")
 #: Where an entry starts inside a line of several: "CHAPTER XIII", "Chap. 4".
@@ -212,10 +212,15 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
             if not line or _COLUMNS.match(line):
                 pending = _flush(entries, pending)
                 continue
+            under = not paged and paged_indent >= 0 and indent > paged_indent and bool(entries)
+            if under and entries[-1].label.isupper() and not line.isupper():
+                # "ANN LEE     13-39" over "   The Ferry, Market Day, The Toll ...": an author's or a part's
+                # pieces listed under it in lower case, no part of its name; the listing goes on.
+                continue
             if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged):
                 _flush(entries, pending)
                 return (k, entries) if len(entries) >= 3 else (k, [])
-            if not paged and paged_indent >= 0 and indent > paged_indent and entries:
+            if under:
                 entries[-1].label += f" {line}"  # "THE CLOCKMAKER OF THE   50" / "    HILL TOWN"
                 continue
             if paged:
