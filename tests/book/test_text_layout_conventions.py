@@ -189,3 +189,12 @@ def test_a_short_poem_in_two_numbered_stanzas_is_one_piece(tmp_path):
     stanza = "The tide comes in,\nthe tide goes out,\nand the gulls cry over the harbour wall."
     text = f"A HARBOUR SONG\n\n\nI\n\n\n{stanza}\n\n\nII\n\n\n{stanza}\n\n\n{hard_wrapped(200, 'w')}"
     assert len(read_text_book(tmp_path, text).chapters) == 1
+
+
+def test_a_pieces_label_ending_in_a_colon_over_its_title_is_one_heading(tmp_path):
+    # A periodical's feature: "THE WEEK:" over "NEWS OF THE HARBOUR." one blank line below, set apart as the
+    # other pieces' titles are: one piece, titled by both lines.
+    titles = ["THE LAMPLIGHTER.", "A WET MORNING.", "THE WEEK:\n\nNEWS OF THE HARBOUR.", "MARKET DAY."]
+    book = read_text_book(tmp_path, _collection(titles, "\n\n"))
+    assert [c.title for c in book.chapters] == [
+        "The Lamplighter", "A Wet Morning", "The Week: News of the Harbour", "Market Day"]

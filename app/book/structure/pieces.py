@@ -55,7 +55,8 @@ def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
     common = Counter(p.gap for p in body[1:]).most_common(1)
     common_gap = common[0][0] if common else 1
     wide = max(2, common_gap + 1)
-    found = [j for j in range(lo, len(paras)) if j and paras[j].gap >= wide and _capitals_title(paras[j])]
+    found = [j for j in range(lo, len(paras)) if j and paras[j].gap >= wide
+             and (_capitals_title(paras[j]) or _label_over_title(paras, j))]
     kept: list[int] = []
     for n, j in enumerate(found):
         end = found[n + 1] if n + 1 < len(found) else len(paras)
@@ -64,7 +65,23 @@ def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
             kept.append(j)
     if len(kept) < max(_MIN_PIECES, listed + 1):
         return []
-    return [Heading(j, "named", "", None, clean_line(paras[j].text)) for j in kept]
+    heads = []
+    for j in kept:
+        head = Heading(j, "named", "", None, clean_line(paras[j].text))
+        if sub := _label_over_title(paras, j):
+            head.subtitle, head.sub_para = sub, j + 1
+        heads.append(head)
+    return heads
+
+
+def _label_over_title(paras: list[Para], j: int) -> str:
+    """Return the title under a piece's label that ends in a colon ("THE MONTH:" over "SCIENCE AND ARTS."), ""
+    when paragraph j is no such label: the two lines, one blank line apart, are the piece's one heading."""
+    text = clean_line(paras[j].text)
+    if len(paras[j].lines) != 1 or text[-1:] != ":" or not text.isupper() or j + 1 >= len(paras) \
+            or paras[j + 1].gap > 1 or not title_line(Para(0, [text.rstrip(":")], 0)):
+        return ""
+    return _capitals_title(paras[j + 1]).rstrip(" .")
 
 
 #: A note's or page's mark set after a title ("EMBERS {19}", "THE FERRY [3]"): the producer's, never spoken.
