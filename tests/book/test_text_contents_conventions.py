@@ -247,12 +247,12 @@ def test_a_listed_piece_that_is_a_work_in_chapters_keeps_its_chapters(tmp_path):
     # A collection's listing names its pieces; the last piece is a tale in chapters ("CHAPTER I" to "CHAPTER
     # III" under its title), which the listing does not name: they are chapters too, the tale's title over the
     # first (no words of its own stand between them).
-    names = ["THE LAMPLIGHTER", "A WET MORNING", "THE TOLL KEEPER'S DOG", "THE MILLER'S TALE"]
+    names = ["THE LAMPLIGHTER", "A WET MORNING", "THE TOLL KEEPER'S DOG", "THE CARTER'S TALE"]
     listing = "CONTENTS\n\n" + "\n".join(f"  {n:<40}{9 * k + 1:>4}" for k, n in enumerate(names))
     pieces = [f"{n}\n\n\n{hard_wrapped(80, 'w')}" for n in names[:3]]
-    tale = "THE MILLER'S TALE\n\n\n" + "\n\n\n".join(
+    tale = "THE CARTER'S TALE\n\n\n" + "\n\n\n".join(
         f"CHAPTER {r}\n\n\n{hard_wrapped(80, 'rain')}" for r in ("I", "II", "III"))
     book = read_text_book(tmp_path, f"SMALL THINGS\n\n\n\n{listing}\n\n\n\n\n" + "\n\n\n\n".join(pieces + [tale]))
     assert [c.title for c in book.chapters if c.title != "Front matter"] == [
-        "The Lamplighter", "A Wet Morning", "The Toll Keeper's Dog", "The Miller's Tale: Chapter I",
+        "The Lamplighter", "A Wet Morning", "The Toll Keeper's Dog", "The Carter's Tale: Chapter I",
         "Chapter II", "Chapter III"]

@@ -146,7 +146,7 @@ def test_an_arabic_number_and_a_capitals_name_on_one_line_head_a_chapter(tmp_pat
     # "2 THE LONG ROAD": the number and the name with no stop between, listed so in the contents and set so
     # in the body, a long name wrapped onto a second line; an "AUTHOR’S PREFACE" (curly apostrophe) before.
     names = ["THE ARRIVAL", "THE LONG ROAD", "HOW THE CARTER AND HIS TWO SONS WENT DOWN TO THE HARBOUR AT DAWN",
-             "THE WEDDING"]
+             "THE WEDDING AT HOLM"]
     listing = "CONTENTS\n\n\n    AUTHOR’S PREFACE\n" + "\n".join(f"    {k + 1} {n}" for k, n in enumerate(names))
     heads = [f"{k + 1} {n}" for k, n in enumerate(names)]
     heads[2] = "3 HOW THE CARTER AND HIS TWO SONS WENT DOWN TO THE HARBOUR\nAT DAWN"
@@ -154,7 +154,7 @@ def test_an_arabic_number_and_a_capitals_name_on_one_line_head_a_chapter(tmp_pat
     book = read_text_book(tmp_path, f"THE CARTERS\n\n\n\n{listing}\n\n\n\n{body}")
     assert [c.title for c in book.chapters if c.title != "Front matter"] == [
         "Author’s Preface", "1: The Arrival", "2: The Long Road",
-        "3: How the Carter and His Two Sons Went Down to the Harbour at Dawn", "4: The Wedding"]
+        "3: How the Carter and His Two Sons Went Down to the Harbour at Dawn", "4: The Wedding at Holm"]
 
 
 def test_a_number_and_a_capitals_line_inside_prose_is_no_heading(tmp_path):

@@ -81,7 +81,7 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
     return found
 
 
-#: A chapter's number and its name in capitals on one line, no stop between ("7 THE RETURN"); never a Roman
+#: A chapter's number and its name in capitals on one line, no stop between ("7 THE CARTER'S ROAD"); never a Roman
 #: numeral ("I SAW HIM" in capitals is a line of dialogue).
 _NUMBER_CAPITALS = re.compile(r"^(?P<num>\d{1,3})\s+(?P<name>[^a-z]*[A-Z][^a-z]*)$")
 

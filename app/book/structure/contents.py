@@ -139,7 +139,7 @@ def _last_topic(last: Heading, c: Heading) -> bool:
 def within_parts(chosen: list[Heading], cands: list[Heading]) -> list[Heading]:
     """Return the chapters with those inside a listed part: a listing of parts alone ("PART I", "PART II")
     over a body that numbers its chapters from one in each part names the parts, not the chapters. So does a
-    collection's listing of pieces by name where one piece is a work in chapters ("THE MILLER'S TALE" over
+    collection's listing of pieces by name where one piece is a work in chapters ("THE CARTER'S TALE" over
     its "CHAPTER I" to "CHAPTER V"): three or more, counting from one."""
     out = list(chosen)
     for n, part in enumerate(chosen):

@@ -250,7 +250,7 @@ def _entry_name(lines: list[str], entries: list[ContentsEntry]) -> str:
     name = lines[0].strip()
     if e := _entry(name):
         # A name in capitals reads as a group's label ("HISTORICAL NOTES."), but under a bare "CHAPTER II."
-        # it is that chapter's name ("CHAPTER II." / "IN THE STUDIO"); a "CONCLUSION" there is one too
+        # it is that chapter's name ("CHAPTER II." / "AT THE TOLL GATE"); a "CONCLUSION" there is one too
         # where the entry before it was named so.
         before = [x for x in entries[:-1] if x.number is not None]
         if not (isinstance(e, ContentsEntry) and e.label) or NAMED.match(name) and not (before and before[-1].name):

@@ -75,7 +75,7 @@ def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
 
 
 def _label_over_title(paras: list[Para], j: int) -> str:
-    """Return the title under a piece's label that ends in a colon ("THE MONTH:" over "SCIENCE AND ARTS."), ""
+    """Return the title under a piece's label that ends in a colon ("THE WEEK:" over "NEWS OF THE HARBOUR."), ""
     when paragraph j is no such label: the two lines, one blank line apart, are the piece's one heading."""
     text = clean_line(paras[j].text)
     if len(paras[j].lines) != 1 or text[-1:] != ":" or not text.isupper() or j + 1 >= len(paras) \
