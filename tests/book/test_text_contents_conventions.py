@@ -5,6 +5,8 @@ ones the listing names, written out here.
 """
 from __future__ import annotations
 
+from app.book.structure.listing import find_contents
+from app.book.structure.lines import clean_line, paragraphs
 from tests.book.plaintext import hard_wrapped, read_text_book
 
 
@@ -164,3 +166,93 @@ def test_contents_with_spaced_dot_leaders_and_a_page_column_over_the_first_entry
     assert [c.title for c in book.chapters] == [
         "Chapter I: The First Discoverers on the Northern Coast to the End of the Century",
         "Chapter II: The Harbour Towns", "Chapter III: The Long Peace"]
+
+
+def test_two_works_in_one_file_list_their_contents_one_after_the_other(tmp_path):
+    # A volume binding two tales: each tale's listing under its own "CONTENTS.", the second tale's title
+    # between them; the second numbers its chapters from I again. Both listings are the book's chapters,
+    # and the second listing's last name ("CONCLUSION") is no chapter of the first tale's.
+    first = ["THE OLD BARN", "A WET MORNING", "THE FERRY"]
+    second = ["THE LAMPLIGHTER", "SNOW ON THE ROOFS", "CONCLUSION"]
+    listing1 = "  CONTENTS.\n\n\n  CHAP.                   PAGE\n\n" + "\n\n".join(
+        f"  {'I II III'.split()[k]}. {n:<30}{10 * k + 7:>4}" for k, n in enumerate(first))
+    listing2 = "  CONTENTS.\n\n\n" + "\n\n".join(
+        f"  CHAPTER {'I II III'.split()[k]}.{'                PAGE' if k == 0 else ''}\n\n  {n:<30}{10 * k + 47:>4}"
+        for k, n in enumerate(second))
+    tale1 = "\n\n\n\n".join(f"CHAPTER {'I II III'.split()[k]}.\n\n{n}.\n\n\n{hard_wrapped(60, 'w')}"
+                            for k, n in enumerate(first))
+    tale2 = "\n\n\n\n".join(f"CHAPTER {'I II III'.split()[k]}.\n\n{n}.\n\n\n{hard_wrapped(60, 'v')}"
+                            for k, n in enumerate(second))
+    text = (f"THE BARN AND THE LAMP\n\n\n\n{listing1}\n\n\n\n\n  THE LAMPLIGHTER'S TALE.\n\n\n\n\n{listing2}"
+            f"\n\n\n\n\n  THE BARN.\n\n\n\n\n{tale1}\n\n\n\n\n  THE LAMPLIGHTER'S TALE.\n\n\n\n\n{tale2}")
+    book = read_text_book(tmp_path, text)
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "Chapter I: The Old Barn", "Chapter II: A Wet Morning", "Chapter III: The Ferry",
+        "Chapter I: The Lamplighter", "Chapter II: Snow on the Roofs", "Chapter III: Conclusion"]
+
+
+def test_a_name_in_capitals_under_a_bare_chapter_entry_is_its_name(tmp_path):
+    # "CHAPTER II." over "THE FERRY   18" in the listing: the capitals line names the entry above it, not a
+    # group of its own, so the body's "CHAPTER II." over "THE FERRY." is one title, the name once.
+    names = ["THE OLD BARN", "THE FERRY", "A WET MORNING", "HOME AGAIN"]
+    numerals = "I II III IV".split()
+    listing = "CONTENTS.\n\n\n" + "\n\n".join(
+        f"CHAPTER {numerals[k]}.{'          PAGE' if k == 0 else ''}\n\n{n:<30}{9 * k + 1:>4}" for k, n in enumerate(names))
+    body = "\n\n\n\n".join(f"CHAPTER {numerals[k]}.\n\n{n}.\n\n\n{hard_wrapped(60, 'w')}" for k, n in enumerate(names))
+    book = read_text_book(tmp_path, f"THE BARN\n\n\n\n{listing}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "Chapter I: The Old Barn", "Chapter II: The Ferry", "Chapter III: A Wet Morning", "Chapter IV: Home Again"]
+
+
+def test_contents_giving_the_pages_each_chapter_spans_is_one_listing(tmp_path):
+    # A textbook's listing: "CHAPTER II" over its name over a synopsis of its numbered sections ending in
+    # the pages it spans ("9–23"), a "PAGES" column heading over the first; a preface stands before it.
+    names = ["ROAD MAKING", "THE SURVEY", "THE ESTIMATE"]
+    numerals = "I II III".split()
+    synopsis = ("{0}. The Aim. {1}. The Means. {2}. The\n   Ways of the Work. {3}. Costs. {4}. The\n"
+                "   Labour. {5}. The Stone. {6}. The\n   Gravel. {7}. The Drains. {8}. The\n"
+                "   End of the Matter.                                  {9}\u2013{10}")
+    listing = "                 TABLE OF CONTENTS\n\n\n" + "\n\n\n".join(
+        f"                  CHAPTER {numerals[k]}\n\n               {n}\n\n"
+        + ("                                                         PAGES\n" if k == 0 else "")
+        + " " + synopsis.format(*range(9 * k + 1, 9 * k + 10), 20 * k + 1, 20 * k + 19) for k, n in enumerate(names))
+    body = "\n\n\n\n".join(f"                  CHAPTER {numerals[k]}\n               {n}\n\n\n{hard_wrapped(80, 'w')}"
+                           for k, n in enumerate(names))
+    text = (f"ROADS\n\n\n\n                  PREFACE\n\n\n{hard_wrapped(80, 'p')}\n\n\n\n{listing}"
+            f"\n\n\n\n\n{body}")
+    book = read_text_book(tmp_path, text)
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "Preface", "Chapter I: Road Making", "Chapter II: The Survey", "Chapter III: The Estimate"]
+    # The listing is read whole, from its label to its last chapter, not taken for the body's text.
+    paras = paragraphs(text.split("\n"))
+    lo, hi, entries = find_contents(paras)
+    assert clean_line(paras[lo].text) == "TABLE OF CONTENTS" and clean_line(paras[hi].text) == "CHAPTER I ROAD MAKING"
+    assert [e.number for e in entries if e.word == "chapter"] == [1, 2, 3]
+
+
+def test_an_anthologys_listing_of_authors_with_their_pieces_beneath(tmp_path):
+    # "  ANN LEE          13-39" over "     The Ferry, Market Day, The Toll Road.": each author in capitals with the
+    # pages the selection spans, the pieces under the name in lower case, wrapped; the body heads each author.
+    authors = ["ANN LEE", "ODO FENN", "ULLA QUILL", "GRETA HOLM"]
+    listing = "TABLE OF CONTENTS.\n\n\n" + "\n\n".join(
+        f"  {a:<50}{20 * k + 1}-{20 * k + 19}\n     The Ferry, Market Day, The Toll Road, A Wet\n"
+        f"     Morning, Who Rang?" for k, a in enumerate(authors))
+    body = "\n\n\n\n".join(f"{a}.\n\n\n{hard_wrapped(80, 'w')}" for a in authors)
+    book = read_text_book(tmp_path, f"OUR WRITERS\n\n\n\n{listing}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "Ann Lee", "Odo Fenn", "Ulla Quill", "Greta Holm"]
+
+
+def test_a_listed_piece_that_is_a_work_in_chapters_keeps_its_chapters(tmp_path):
+    # A collection's listing names its pieces; the last piece is a tale in chapters ("CHAPTER I" to "CHAPTER
+    # III" under its title), which the listing does not name: they are chapters too, the tale's title over the
+    # first (no words of its own stand between them).
+    names = ["THE LAMPLIGHTER", "A WET MORNING", "THE TOLL KEEPER'S DOG", "THE CARTER'S TALE"]
+    listing = "CONTENTS\n\n" + "\n".join(f"  {n:<40}{9 * k + 1:>4}" for k, n in enumerate(names))
+    pieces = [f"{n}\n\n\n{hard_wrapped(80, 'w')}" for n in names[:3]]
+    tale = "THE CARTER'S TALE\n\n\n" + "\n\n\n".join(
+        f"CHAPTER {r}\n\n\n{hard_wrapped(80, 'rain')}" for r in ("I", "II", "III"))
+    book = read_text_book(tmp_path, f"SMALL THINGS\n\n\n\n{listing}\n\n\n\n\n" + "\n\n\n\n".join(pieces + [tale]))
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "The Lamplighter", "A Wet Morning", "The Toll Keeper's Dog", "The Carter's Tale: Chapter I",
+        "Chapter II", "Chapter III"]

@@ -140,3 +140,61 @@ def test_a_numbered_run_the_layout_starts_goes_on_past_the_listing(tmp_path):
     titles = [c.title for c in book.chapters]
     assert titles[:4] == ["The Empty Jug", "Morning Bells", "The Old Ferry", "Appendix I"]
     assert len(titles) == 5 and titles[4].startswith("Appendix II")
+
+
+def test_an_arabic_number_and_a_capitals_name_on_one_line_head_a_chapter(tmp_path):
+    # "2 THE LONG ROAD": the number and the name with no stop between, listed so in the contents and set so
+    # in the body, a long name wrapped onto a second line; an "AUTHOR’S PREFACE" (curly apostrophe) before.
+    names = ["THE ARRIVAL", "THE LONG ROAD", "HOW THE CARTER AND HIS TWO SONS WENT DOWN TO THE HARBOUR AT DAWN",
+             "THE WEDDING AT HOLM"]
+    listing = "CONTENTS\n\n\n    AUTHOR’S PREFACE\n" + "\n".join(f"    {k + 1} {n}" for k, n in enumerate(names))
+    heads = [f"{k + 1} {n}" for k, n in enumerate(names)]
+    heads[2] = "3 HOW THE CARTER AND HIS TWO SONS WENT DOWN TO THE HARBOUR\nAT DAWN"
+    body = "\n\n\n\n\n".join(f"{h}\n\n\n{hard_wrapped(80, 'w')}" for h in ["AUTHOR’S PREFACE", *heads])
+    book = read_text_book(tmp_path, f"THE CARTERS\n\n\n\n{listing}\n\n\n\n{body}")
+    assert [c.title for c in book.chapters if c.title != "Front matter"] == [
+        "Author’s Preface", "1: The Arrival", "2: The Long Road",
+        "3: How the Carter and His Two Sons Went Down to the Harbour at Dawn", "4: The Wedding at Holm"]
+
+
+def test_a_number_and_a_capitals_line_inside_prose_is_no_heading(tmp_path):
+    # Without a listing, a line "12 HORSES" in a paragraph, or one such line alone, heads nothing: a run of
+    # them counting from one is needed, as for bare numerals.
+    text = (f"THE FAIR\n\n\n\n{hard_wrapped(60, 'w')}\n\n12 HORSES AND 3 CARTS\n\n{hard_wrapped(60, 'v')}\n\n"
+            f"{hard_wrapped(60, 'u')}")
+    book = read_text_book(tmp_path, text)
+    assert len(book.chapters) == 1
+
+
+def test_a_pieces_capitals_title_may_ask_or_exclaim_inside_its_quotation_marks(tmp_path):
+    # A collection's piece headed “TO THE BOATS!” or WHO RANG THE BELL? is as much a piece as the others.
+    titles = ["THE LAMPLIGHTER.", "\u201cTO THE BOATS!\u201d", "WHO RANG THE BELL?", "MARKET DAY."]
+    book = read_text_book(tmp_path, _collection(titles, "\n\n"))
+    assert [c.title for c in book.chapters] == [
+        "The Lamplighter", "\u201cTo the Boats!\u201d", "Who Rang the Bell?", "Market Day"]
+
+
+def test_a_tale_in_two_halves_numbered_i_and_ii_has_two_chapters(tmp_path):
+    # "I" under the title, "II" halfway, each set apart by two blank lines over prose of its own: a tale in two
+    # halves, though two numerals are too few for a counting run.
+    text = (f"THE FERRY\n\nby Odo Fenn\n\n\nI\n\n\n{hard_wrapped(400, 'w')}\n\n{hard_wrapped(200, 'rain')}\n\n\n\n"
+            f"II\n\n\n{hard_wrapped(400, 'wind')}\n\n{hard_wrapped(200, 'w')}")
+    book = read_text_book(tmp_path, text)
+    assert [c.title for c in book.chapters] == ["I", "II"]
+    assert book.chapters[1].paragraphs[1].startswith("wind wind")
+
+
+def test_a_short_poem_in_two_numbered_stanzas_is_one_piece(tmp_path):
+    # Two numerals over a few lines each are a poem's stanzas, not a tale's halves.
+    stanza = "The tide comes in,\nthe tide goes out,\nand the gulls cry over the harbour wall."
+    text = f"A HARBOUR SONG\n\n\nI\n\n\n{stanza}\n\n\nII\n\n\n{stanza}\n\n\n{hard_wrapped(200, 'w')}"
+    assert len(read_text_book(tmp_path, text).chapters) == 1
+
+
+def test_a_pieces_label_ending_in_a_colon_over_its_title_is_one_heading(tmp_path):
+    # A periodical's feature: "THE WEEK:" over "NEWS OF THE HARBOUR." one blank line below, set apart as the
+    # other pieces' titles are: one piece, titled by both lines.
+    titles = ["THE LAMPLIGHTER.", "A WET MORNING.", "THE WEEK:\n\nNEWS OF THE HARBOUR.", "MARKET DAY."]
+    book = read_text_book(tmp_path, _collection(titles, "\n\n"))
+    assert [c.title for c in book.chapters] == [
+        "The Lamplighter", "A Wet Morning", "The Week: News of the Harbour", "Market Day"]

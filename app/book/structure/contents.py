@@ -1,270 +1,23 @@
-"""A plain-text book's contents listing, and the headings of the body it names.
+"""The headings of a plain-text book's body that its contents listing names.
 
-The listing follows a "CONTENTS" line, or stands near the top with no heading; its entries are numbered
-("   IV.  HERO'S STORY    55", "Chapter VIII   Monseigneur in the Country"), several to a line at times
-("CHAPTER I CHAPTER II ..."), named on the line below ("CHAPTER I" / "The Keeper's Journal   1"), or
-labels of a group ("HISTORICAL NOTES."). Entries are matched to body headings in order, by number, kind
-and name, so a numbered stanza or a later part's "Chapter I" is not taken for this one.
+Entries (read by listing.py) are matched to body headings in order, by number, kind and name, so a
+numbered stanza or a later part's "Chapter I" is not taken for this one; a short listing's numbering goes
+on past its end, and a listing of parts alone keeps the chapters inside each part.
 """
 from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 
-from app.book.structure.lines import (
-    CHAPTER_WORDS, NAMED, NUMBER, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line, keyword_match, number_value,
-    smart_title, title_line,
-)
+from app.book.structure.lines import Heading, Para, clean_line, keyword_match, smart_title
+from app.book.structure.listing import ContentsEntry, find_contents, is_contents_label, name_key
 
-_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
-#: A contents entry: "  IV.  HERO'S STORY    55", "Chapter 4. Title", "VI  Title", "PREFACE ..... 1".
-_ENTRY = re.compile(
-    rf"^(?:(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?)?(?P<num>{NUMBER})\b[.:]?"
-    r"(?:(?:\s+|\s*[-\u2013\u2014]+\s*)(?P<name>.*?))?\s*$", re.I)
-#: A page number at a contents line's end, set off by dot leaders (close or spaced) or a column of spaces.
-_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:page\s+)?\d{1,4}\s*$", re.I)
-#: A page number, Arabic or a preface's Roman ("Foreword    ix"), set off at a line's end.
-_NAMED_PAGE = re.compile(r"(?:\s*\.(?: ?\.)+\s*|\s{2,})(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})\s*$", re.I)
-#: A section number opening a contents line ("1. ", "3.1. "): the listing numbers its entries.
-_SECTION_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3})*\.?\s")
-#: Where an entry starts inside a line of several: "CHAPTER XIII", "Chap. 4".
-_ENTRY_WORD = re.compile(rf"\b(?:{CHAPTER_WORDS})\s+(?:[IVXLCDM]{{1,8}}|\d{{1,3}})\b", re.I)
-#: Column headings of a contents listing ("CHAPTER     PAGE").
-_COLUMNS = re.compile(r"^(?:chapter|chap\.|page|part)(?:\s+(?:page|chapter))?\.?$", re.I)
-#: Where the listing of contents ends: the next listing of the front matter.
-_AFTER_CONTENTS = re.compile(r"^(?:list\s+of\s+|illustrations|plates|maps)", re.I)
-
-
-def is_contents_label(text: str) -> bool:
-    """Return whether a line is a contents listing's label ("Table of Contents"), never a subtitle."""
-    return bool(_CONTENTS.match(clean_line(text)))
-
-
-@dataclass
-class ContentsEntry:
-    word: str
-    number: int | None
-    name: str
-    #: An unnumbered entry ("PREFACE", "HISTORICAL NOTES"): a named heading, or a group label.
-    label: str = ""
-    #: A part above chapters ("Book the First", "FIRST EPILOGUE"), matched to part headings only.
-    part: bool = False
-
-
-def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
-    """Return the paragraph range of the contents listing and its entries ((0, 0, []) when none).
-
-    The listing follows a "CONTENTS" line, or (in older texts) stands near the top with no heading:
-    a paragraph of three or more numbered entries, with the entry paragraphs just before it.
-    """
-    heads = [i for i, p in enumerate(paras) if len(p.lines) == 1 and _CONTENTS.match(clean_line(p.text))]
-    for i in heads:
-        k, entries = _listing(paras, i + 1)
-        numbered = sum(1 for e in entries if e.number is not None)
-        # A few names opening with an ordinal ("FIRST LETTER FROM HOME") among many names number nothing.
-        if numbered >= 2 and numbered * 3 >= len(entries) - numbered:
-            return i, k, entries
-        k, named = _named_listing(paras, i + 1)
-        # A listing of names, not of numbered sections read line by line ("1. Disclaimer", "3.1. Rules").
-        if len(named) >= 3 and sum(1 for e in named if _SECTION_NUMBER.match(e.label)) * 3 < len(named):
-            return i, k, named
-        if numbered >= 2:
-            return i, k, entries
-    for i, p in enumerate(paras[: max(10, len(paras) // 5)]):
-        parsed = [_entry(clean_line(_PAGE.sub("", ln))) for ln in p.lines]
-        if len(p.lines) >= 3 and all(isinstance(e, ContentsEntry) and e.number is not None and e.name for e in parsed):
-            while i > 0 and all(isinstance(_entry(clean_line(_PAGE.sub("", ln))), ContentsEntry) for ln in paras[i - 1].lines):
-                i -= 1
-            k, entries = _listing(paras, i)
-            return i, k, entries
-    return 0, 0, []
-
-
-def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
-    """Return the index after a listing's last paragraph and its entries, reading from paragraph k."""
-    entries: list[ContentsEntry] = []
-    widest = 0
-    told: ContentsEntry | None = None
-    while k < len(paras):
-        q = paras[k]
-        if len(q.lines) > 1 and _COLUMNS.match(clean_line(q.lines[0])):
-            # "PAGE" over the first entry, in its paragraph: a column heading, not the entry.
-            q = Para(q.first + 1, q.lines[1:], q.gap)
-        lines = [part for ln in q.lines for part in _split_entries(clean_line(_PAGE.sub("", ln)))]
-        if _AFTER_CONTENTS.match(lines[0]):
-            break
-        parsed = [_entry(ln) for ln in lines]
-        if isinstance(parsed[0], ContentsEntry) and parsed[0].number is not None and 2 <= len(lines) <= 4 and all(
-                e is None or isinstance(e, ContentsEntry) and e.label for e in parsed[1:]) and _hanging(q.lines, lines):
-            # A numbered entry whose name wraps onto lines indented under it ("... the Origin of" / "Trade  3").
-            parsed[1:] = [ContentsEntry("", None, "", label=ln.strip()) for ln in lines[1:]]
-        # (A "PAGE" column heading set under the name is no part of it.)
-        named = "" if told is not None and entries[-1] is told else _entry_name(
-            [ln for ln in lines if not _COLUMNS.match(ln)] or lines, entries)
-        if named:
-            entries[-1].name = named  # "CHAPTER I" / "The Keeper's Journal   1": the entry's name below it
-            k += 1
-            continue
-        if not all(parsed):
-            if _synopsis(q, entries) and not (q.gap >= 3 and q.gap > widest):
-                widest = max(widest, q.gap)
-                k += 1  # what the chapter tells, run on as prose up to its page: the listing goes on
-                told = entries[-1]  # the line after a synopsis is the next entry, never this one's name
-                if len(q.lines) == 1 and (name := title_line(Para(0, [_PAGE.sub("", q.lines[0].replace("_", ""))], 0))):
-                    entries.append(ContentsEntry("", None, "", label=name))  # "Closing Words   212"
-                continue
-            break
-        if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
-            break  # set off wider than anything inside the listing: the book itself begins
-        if entries and _repeats_first(entries, parsed[0]):
-            break  # the first entry again, however close it stands: the body's first heading
-        if entries:
-            widest = max(widest, q.gap)
-        entries.extend(_names_below(parsed, _hanging(q.lines, lines)))
-        k += 1
-    return k, entries
-
-
-def _synopsis(q: Para, entries: list[ContentsEntry]) -> bool:
-    """Return whether a paragraph is a numbered entry's synopsis: prose under "CHAPTER IV." ending in
-    the page ("Arrival at the port--A storm--The harbour    23"), as older histories and travels list."""
-    numbered = [e for e in entries if e.number is not None]
-    return len(numbered) >= 1 and any(e is numbered[-1] for e in entries[-2:]) and bool(_PAGE.search(q.lines[-1].replace("_", ""))) and \
-        not any(_ENTRY_WORD.match(clean_line(ln)) for ln in q.lines)
-
-
-def _repeats_first(entries: list[ContentsEntry], e: ContentsEntry | bool | None) -> bool:
-    """Return whether a paragraph opens with the listing's first entry again ("PROLOGUE" listed, then
-    "PROLOGUE" over the text one blank line below): a listing names each piece once."""
-    first = entries[0]
-    if not isinstance(e, ContentsEntry) or e.part != first.part:
-        return False
-    if first.label:
-        return bool(e.label) and _key(e.label) == _key(first.label)
-    # A bare "CHAPTER I" may open each volume's part of a listing; with its name it is the same entry.
-    return e.number == first.number and e.word == first.word and bool(first.name) and _key(e.name) == _key(first.name)
-
-
-def _hanging(raw: list[str], lines: list[str]) -> bool:
-    """Return whether a paragraph's lines after its first are indented deeper than it (a hanging wrap)."""
-    if len(raw) != len(lines):
-        return False
-    indent = [len(ln) - len(ln.lstrip()) for ln in raw]
-    return all(i > indent[0] for i in indent[1:])
-
-
-def _names_below(parsed: list, hanging: bool) -> list[ContentsEntry]:
-    """Return a paragraph's entries with a name line under a bare number read as its name, not a label
-    ("CHAPTER III" / "THE HARBOURS OF THE NORTH   33" is one entry)."""
-    out: list[ContentsEntry] = []
-    # One numbered entry to a paragraph: the lines under it are its name wrapped ("I. THE PROBLEM STATED.
-    # THEORIES AS TO THE SOURCE OF" / "JUSTICE. DEFINITIONS OF JUSTICE   3"), never labels of their own.
-    single = hanging and sum(1 for e in parsed if isinstance(e, ContentsEntry) and e.number is not None) == 1
-    for e in parsed:
-        if not isinstance(e, ContentsEntry):
-            continue
-        last = out[-1] if out else None
-        if e.label and last is not None and last.number is not None and not last.part and (single or not last.name):
-            last.name = f"{last.name} {e.label}" if last.name else e.label
-            continue
-        out.append(e)
-    return out
-
-
-def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
-    """Return the end and entries of a listing that names its chapters without numbers, from paragraph k.
-
-    Each line is a chapter's name, with its page or without ("  THE CROSSING      9", "The Lamp Room   1");
-    a name too long for its line runs on below, indented or ending in the page. A line that reads as a
-    sentence, or a gap wider than the listing's own, ends it.
-    """
-    entries: list[ContentsEntry] = []
-    widest = 0
-    while k < len(paras):
-        q = paras[k]
-        if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
-            break  # set off wider than anything inside the listing: the book itself begins
-        if len(entries) >= 3 and _key(clean_line(_NAMED_PAGE.sub("", q.lines[0]))) == _key(entries[0].label):
-            break  # the first name again, however close it stands: the body's first heading
-        pending: str | None = None  # a name without its page yet: the page ends the line below
-        paged_indent = -1  # the indent of the last entry that ended in its page
-        for ln in q.lines:
-            paged = bool(_NAMED_PAGE.search(ln))
-            line = clean_line(_NAMED_PAGE.sub("", ln)).strip()
-            indent = len(ln) - len(ln.lstrip())
-            if not line or _COLUMNS.match(line):
-                pending = _flush(entries, pending)
-                continue
-            if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged):
-                _flush(entries, pending)
-                return (k, entries) if len(entries) >= 3 else (k, [])
-            if not paged and paged_indent >= 0 and indent > paged_indent and entries:
-                entries[-1].label += f" {line}"  # "THE CLOCKMAKER OF THE   50" / "    HILL TOWN"
-                continue
-            if paged:
-                entries.append(ContentsEntry("", None, "", label=f"{pending} {line}" if pending else line))
-                pending, paged_indent = None, indent
-            else:
-                _flush(entries, pending)
-                pending, paged_indent = line, -1
-        _flush(entries, pending)
-        if entries:
-            widest = max(widest, q.gap)
-        k += 1
-    return k, entries
-
-
-def _flush(entries: list[ContentsEntry], pending: str | None) -> None:
-    """Add a name read without a page (a listing without pages, or a group's label) as an entry."""
-    if pending:
-        entries.append(ContentsEntry("", None, "", label=pending))
-    return None
-
-
-def _entry_name(lines: list[str], entries: list[ContentsEntry]) -> str:
-    """Return a one-line paragraph as the name of the entry above it that has none ("" when it is not)."""
-    if len(lines) != 1 or not entries or entries[-1].name or entries[-1].number is None or _entry(lines[0]):
-        return ""
-    name = lines[0].strip()
-    return title_line(Para(0, [name], 0)) if len(name.split()) <= 8 else ""
-
-
-def _split_entries(line: str) -> list[str]:
-    """Return a contents line that lists several bare entries ("CHAPTER I CHAPTER II CHAPTER III") as one each."""
-    starts = [m.start() for m in _ENTRY_WORD.finditer(line)]
-    if len(starts) < 2 or starts[0] != 0:
-        return [line]
-    return [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
-
-
-def _entry(line: str) -> ContentsEntry | bool | None:
-    """Return a contents line as an entry, True for a column heading, None when it is no entry."""
-    if _COLUMNS.match(line):
-        return True
-    if len(line) > 100:
-        return None
-    if m := ORDINAL_PART.match(line):
-        return ContentsEntry(m.group("word").lower(), number_value(m.group("num")),
-                      clean_line(m.group("rest").strip(" .:-\u2013\u2014")), part=True)
-    m = _ENTRY.match(line)
-    if m and number_value(m.group("num")) is not None and (m.group("name") or m.group("word")):
-        word = (m.group("word") or "").lower().rstrip(".")
-        return ContentsEntry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),
-                      clean_line(m.group("name") or ""), part=bool(re.fullmatch(PART_WORDS, word, re.I)) or word == "vol")
-    label = line.strip()
-    if label and len(label.split()) <= 8 and (label.isupper() or NAMED.match(label)):
-        return ContentsEntry("", None, "", label=label.rstrip(" ."))
-    return None
-
-
-def _key(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.casefold().replace("'s", ""))
+__all__ = ["ContentsEntry", "beyond_listing", "find_contents", "is_contents_label", "match_contents", "within_parts"]
 
 
 def _names_agree(a: str, b: str) -> bool:
     """Return whether two chapter names are the same one (a contents entry is often longer or shorter)."""
-    ka, kb = set(_key(a)), set(_key(b))
+    ka, kb = set(name_key(a)), set(name_key(b))
     if not ka or not kb:
         return False
     return len(ka & kb) / min(len(ka), len(kb)) >= 0.6
@@ -280,13 +33,13 @@ class _Index:
         for n, c in enumerate(cands):
             if c.kind in ("part", "chapter", "numeral"):
                 self.by_number.setdefault((c.kind == "part", c.number), []).append(n)
-            self.by_label.setdefault(tuple(_key(c.label)), []).append(n)
+            self.by_label.setdefault(tuple(name_key(c.label)), []).append(n)
         #: Each candidate's paragraph, in order.
         self.paras = [c.para for c in cands]
         self.short: dict[tuple[str, ...], list[int]] = {}
         for j, p in enumerate(paras):
             if len(p.lines) <= 2:
-                self.short.setdefault(tuple(_key(p.text)), []).append(j)
+                self.short.setdefault(tuple(name_key(p.text)), []).append(j)
 
     def fits(self, e: ContentsEntry, pos: int, limit: int = 64) -> list[int]:
         """Return the indexes (from pos on, the first few) of candidates with the entry's number and kind."""
@@ -323,14 +76,14 @@ def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: li
     pos = 0
     for i, e in enumerate(entries):
         if e.label:
-            n = index.after(index.by_label.get(tuple(_key(e.label)), []), pos)
+            n = index.after(index.by_label.get(tuple(name_key(e.label)), []), pos)
             hit = cands[n] if n is not None else None
             if hit is None:
                 # A group label ("HISTORICAL NOTES.") stands as a line of its own, not a heading word.
                 # (Among numbered entries, not before the first heading: a title page repeats the names.)
                 since = chosen[-1].para + 1 if chosen else (
                     (cands[0].para if cands else len(paras)) if numbered else start)
-                idx = index.after(index.short.get(tuple(_key(e.label)), []), since)
+                idx = index.after(index.short.get(tuple(name_key(e.label)), []), since)
                 if idx is not None:
                     # Among numbered entries a label groups chapters; in a listing of names it is one.
                     hit = Heading(idx, "part" if numbered else "named", "", None, clean_line(paras[idx].text))
@@ -380,18 +133,21 @@ def _last_topic(last: Heading, c: Heading) -> bool:
     through its sections ("The Courts and Their Power.--Conclusion"), so its "CONCLUSION" is one of them."""
     title = f"{last.label} {last.subtitle}"
     parts = re.split(r"\s*(?:--|[\u2014\u2013]|\.\s)\s*", title.strip(" .:"))
-    return len(parts) > 1 and _key(parts[-1]) == _key(c.label) != []
+    return len(parts) > 1 and name_key(parts[-1]) == name_key(c.label) != []
 
 
 def within_parts(chosen: list[Heading], cands: list[Heading]) -> list[Heading]:
     """Return the chapters with those inside a listed part: a listing of parts alone ("PART I", "PART II")
-    over a body that numbers its chapters from one in each part names the parts, not the chapters."""
+    over a body that numbers its chapters from one in each part names the parts, not the chapters. So does a
+    collection's listing of pieces by name where one piece is a work in chapters ("THE CARTER'S TALE" over
+    its "CHAPTER I" to "CHAPTER V"): three or more, counting from one."""
     out = list(chosen)
     for n, part in enumerate(chosen):
-        if part.kind != "part":
+        if part.kind not in ("part", "named"):
             continue
         end = chosen[n + 1].para if n + 1 < len(chosen) else 10**9
         inner = [c for c in cands if part.para < c.para < end and c.kind == "chapter"]
-        if len(inner) >= 2 and [c.number for c in inner] == list(range(1, len(inner) + 1)):
+        least = 2 if part.kind == "part" else 3
+        if len(inner) >= least and [c.number for c in inner] == list(range(1, len(inner) + 1)):
             out += inner
     return sorted({id(c): c for c in out}.values(), key=lambda c: c.para)

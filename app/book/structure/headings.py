@@ -13,110 +13,14 @@ what follows a closing "THE END" marked as back matter, for text.py to read as h
 """
 from __future__ import annotations
 
-import re
-
 from app.book.structure.blocks import Block
+from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.learned import RuleVerdict, review
-from app.book.structure.pieces import numbering_continues, pieces_apart, set_title
+from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
-    CHAPTER_WORDS, CLOSING, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line,
-    keyword_match, number_value, paragraphs, smart_title, title_line,
+    CLOSING, KEYWORD, Heading, Para, clean_line, keyword_match, paragraphs, smart_title, title_line,
 )
-
-
-def _candidates(paras: list[Para], lo: int) -> list[Heading]:
-    """Return every paragraph from lo on that reads as a heading, with the title line under it."""
-    found: list[Heading] = []
-    for i in range(lo, len(paras)):
-        p = paras[i]
-        first = clean_line(p.lines[0])
-        if len(p.lines) == 2 and re.fullmatch(rf"(?:{CHAPTER_WORDS}|{PART_WORDS})", first, re.I) \
-                and keyword_match(f"{first} {clean_line(p.lines[1])}"):
-            # "CHAPTER" centred over its number on the next line.
-            p = Para(p.first, [f"{first} {clean_line(p.lines[1])}"], p.gap)
-            first = p.lines[0]
-        m = keyword_match(first)
-        rest = m.group("rest").strip(" .:—-") if m else ""
-        if m and 2 <= len(p.lines) <= 4 and (len(p.lines) > 2 or rest or clean_line(p.lines[1]).isupper()):
-            # "CHAPTER I." over a title that runs on over up to three lines, or "Chapter VI: The Vicar, the
-            # Doctor, Mr. Hale and Miss Ann Lowe Drive Out ..." wrapped: the label and its title.
-            if sub := _wrapped_title(([rest] if rest else []) + p.lines[1:]):
-                first = first[: m.start("rest")].rstrip()
-                word = m.group("word").lower().rstrip(".")
-                part = m.re is ORDINAL_PART or re.fullmatch(PART_WORDS, word + ("." if word == "vol" else ""), re.I)
-                word = {"chap": "chapter", "vol": "volume"}.get(word, word)
-                found.append(Heading(i, "part" if part else "chapter", word, number_value(m.group("num")), first,
-                                     subtitle=sub))
-                continue
-        if len(p.lines) > 2:
-            continue
-        second = clean_line(p.lines[1]) if len(p.lines) == 2 else ""
-        heading: Heading | None = None
-        if m := keyword_match(first):
-            word = m.group("word").lower().rstrip(".")
-            part = m.re is ORDINAL_PART or re.fullmatch(PART_WORDS, word + ("." if word == "vol" else ""), re.I)
-            kind = "part" if part else "chapter"
-            word = {"chap": "chapter", "vol": "volume"}.get(word, word)
-            heading = Heading(i, kind, word, number_value(m.group("num")), first)
-        elif m := NUMERAL.match(first):
-            heading = Heading(i, "numeral", "", number_value(m.group("num")), first)
-        elif (m := NUMBERED_TITLE.match(first)) and not second and title_line(Para(0, [m.group("name")], 0)):
-            # "I. The Period": the numeral and the chapter's name on one line.
-            heading = Heading(i, "numeral", "", number_value(m.group("num")), m.group("num"),
-                               subtitle=title_line(Para(0, [m.group("name")], 0)))
-            found.append(heading)
-            continue
-        elif (m := NAMED.match(first)) and len(first.split()) <= 6 and not m.group("rest").strip(" .")[:1].islower():
-            heading = Heading(i, "named", first.split()[0].lower(), None, first)
-        if heading is None:
-            continue
-        if heading.kind in ("chapter", "part") and m.group("rest").strip(" .:"):
-            pass  # "Chapter 16. General information": named already; the next line is the text's
-        elif second:
-            # "Who Broke the Window?": a title under its label may ask or exclaim.
-            asked = second[-1:] if second[-1:] in "?!" else ""
-            if not title_line(Para(0, [second.rstrip("?!") if asked else second], 0)):
-                continue  # a heading word opening a two-line sentence
-            heading.subtitle = title_line(Para(0, [second.rstrip("?!") if asked else second], 0)) + asked
-        elif i + 1 < len(paras) and (sub := title_line(paras[i + 1]) or _capitals_title(paras[i + 1])) \
-                and not is_contents_label(sub):
-            # (A chapter's own "Table of Contents" under its heading is a listing's label, no subtitle.)
-            heading.subtitle, heading.sub_para = sub, i + 1
-        found.append(heading)
-    return found
-
-
-def _wrapped_title(lines: list[str]) -> str:
-    """Return a chapter title set over several lines under its label ("IN WHICH THE FAMILY ... /
-    ... AND A STRANGER ARRIVES"), or "" when the lines are the chapter's first sentence."""
-    text = clean_line(" ".join(ln.strip() for ln in lines))
-    words = text.split()
-    if len(lines) < 2 and not text.isupper():
-        return ""  # one line in mixed case: title_line's rules decide
-    if not words or len(words) > max(len(lines), 2) * _WRAPPED_TITLE_WORDS or keyword_match(text) or text[-1] in ",;":
-        return ""
-    if text.isupper():
-        return text.rstrip(" .")
-    # In mixed case a title capitalises its words ("The Vicar, the Doctor, ... Drive Out to See the Fair").
-    counted = [w for w in words if w.lower() not in _SMALL] or words
-    capitalised = sum(1 for w in counted if w[:1].isupper() or not w[:1].isalpha()) / len(counted)
-    return text.rstrip(" .") if capitalised >= 0.8 else ""
-
-
-def _capitals_title(para: Para) -> str:
-    """Return a title in capitals wrapped over two or three lines below its label ("HOW THE MILLER'S SON CAME TO
-    BE LORD OF THE MANOR"): too long for one title line, still no sentence."""
-    if not 2 <= len(para.lines) <= 3 or not clean_line(para.text).isupper():
-        return ""
-    return _wrapped_title(para.lines)
-
-
-_SMALL = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
-
-
-#: Words of a title line; a title wrapped over lines under its label may have as many on each.
-_WRAPPED_TITLE_WORDS = 15
 
 
 def _by_layout(cands: list[Heading]) -> list[Heading]:
@@ -283,7 +187,7 @@ def mark_headings(text: str, learned: bool = False) -> str:
 def rule_headings(paras: list[Para]) -> RuleVerdict:
     """Return what the rules find in a text's paragraphs: its listing, its candidates and the chapters chosen."""
     lo, hi, entries = find_contents(paras)
-    cands = _candidates(paras, hi)
+    cands = candidates(paras, hi)
     chosen: list[Heading] = []
     listed = False
     if entries:
@@ -302,7 +206,7 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
                 chosen, listed = laid_out, bool(laid_out)
         if listed:
             # A preface or introduction before the listing is the book's too.
-            chosen = [c for c in _candidates(paras[:lo], 0) if c.kind == "named"] + chosen
+            chosen = [c for c in candidates(paras[:lo], 0) if c.kind == "named"] + chosen
             chosen = within_parts(beyond_listing(chosen, cands), cands)
         else:
             chosen = []
@@ -310,9 +214,9 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         chosen = _missing_first(_by_layout(_with_gaps(cands, paras)), paras, hi)
     if not chosen:
         # No heading word and no listing that the body heads: the pieces' own titles, set apart.
-        chosen = pieces_apart(paras, hi, len(entries))
+        chosen = pieces_apart(paras, hi, len(entries)) or numbered_halves(cands, paras)
     # (The candidates before the listing's end too: the line classifier weighs every line.)
-    return RuleVerdict(lo, hi, entries, _candidates(paras[:hi], 0) + cands, chosen, listed)
+    return RuleVerdict(lo, hi, entries, candidates(paras[:hi], 0) + cands, chosen, listed)
 
 
 def _rewrite(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:

@@ -33,7 +33,7 @@ NUMBERED_TITLE = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})\.\s+(?P<name>\S.*
 #: Headings that name a part of the book rather than number it.
 NAMED = re.compile(
     r"^(?:preface|prologue|prelude|epilogue|finale|foreword|introduction|afterword|conclusion|postscript|"
-    r"author's\s+preface|introductory|l'envoi|envoi|appendix)\b[\s.:]*(?P<rest>.*)$", re.I)
+    r"author['\u2019]s\s+preface|introductory|l'envoi|envoi|appendix)\b[\s.:]*(?P<rest>.*)$", re.I)
 #: A numbered section's heading ("16.1. Authors"), never a chapter's title line.
 _SECTION = re.compile(r"^\d+(?:\.\d+)+\.?\s")
 #: "FIRST EPILOGUE: 1813 - 20", "SECOND PART": a part numbered by an ordinal before its word.

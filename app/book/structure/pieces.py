@@ -38,7 +38,8 @@ def _capitals_title(p: Para) -> str:
         return ""
     if text.split()[-1].lower() in _SMALL:
         return ""  # a title broken over lines ("CONSIDERATIONS / ON THE / PEACE"): a title page's, no piece's
-    return title_line(p)
+    # In capitals a piece's title may ask or exclaim ("IV ~ “TO THE BOATS!”"), as a listed heading may.
+    return set_title(p) if len(p.lines) <= 2 else ""
 
 
 def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
@@ -54,7 +55,8 @@ def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
     common = Counter(p.gap for p in body[1:]).most_common(1)
     common_gap = common[0][0] if common else 1
     wide = max(2, common_gap + 1)
-    found = [j for j in range(lo, len(paras)) if j and paras[j].gap >= wide and _capitals_title(paras[j])]
+    found = [j for j in range(lo, len(paras)) if j and paras[j].gap >= wide
+             and (_capitals_title(paras[j]) or _label_over_title(paras, j))]
     kept: list[int] = []
     for n, j in enumerate(found):
         end = found[n + 1] if n + 1 < len(found) else len(paras)
@@ -63,11 +65,31 @@ def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
             kept.append(j)
     if len(kept) < max(_MIN_PIECES, listed + 1):
         return []
-    return [Heading(j, "named", "", None, clean_line(paras[j].text)) for j in kept]
+    heads = []
+    for j in kept:
+        head = Heading(j, "named", "", None, clean_line(paras[j].text))
+        if sub := _label_over_title(paras, j):
+            head.subtitle, head.sub_para = sub, j + 1
+        heads.append(head)
+    return heads
+
+
+def _label_over_title(paras: list[Para], j: int) -> str:
+    """Return the title under a piece's label that ends in a colon ("THE WEEK:" over "NEWS OF THE HARBOUR."), ""
+    when paragraph j is no such label: the two lines, one blank line apart, are the piece's one heading."""
+    text = clean_line(paras[j].text)
+    if len(paras[j].lines) != 1 or text[-1:] != ":" or not text.isupper() or j + 1 >= len(paras) \
+            or paras[j + 1].gap > 1 or not title_line(Para(0, [text.rstrip(":")], 0)):
+        return ""
+    return _capitals_title(paras[j + 1]).rstrip(" .")
 
 
 #: A note's or page's mark set after a title ("EMBERS {19}", "THE FERRY [3]"): the producer's, never spoken.
 _TITLE_MARK = re.compile(r"\s*[{\[]\d+[}\]]$")
+
+
+#: A title's closing question or exclamation mark, before any closing quotation marks.
+_ASKED = re.compile(r"[?!]+([\"'\u201d\u2019]*)$")
 
 
 def set_title(p: Para) -> str:
@@ -81,7 +103,7 @@ def set_title(p: Para) -> str:
         return text
     if not text.isupper() or len(p.lines) > 3 or len(text.split()) > 18 or text[-1:] in ",;:":
         return ""
-    core = text.rstrip("?!").strip()
+    core = _ASKED.sub(r"\1", text).strip()  # (inside its quotation marks too: "“TO THE BOATS!”")
     return text if core and title_line(Para(p.first, [core.replace(",", "")], p.gap)) else ""
 
 
@@ -112,3 +134,22 @@ def numbering_continues(chosen: list[Heading], cands: list[Heading], paras: list
             if c.para not in have:
                 extra.append(c)
     return sorted(chosen + extra, key=lambda c: c.para)
+
+
+#: Words each half of a tale in two numbered halves has at least: a two-stanza poem's "I" and "II" head less.
+_MIN_HALF_WORDS = 300
+
+
+def numbered_halves(cands: list[Heading], paras: list[Para]) -> list[Heading]:
+    """Return a tale's two halves headed "I" and "II" (set apart by blank lines, each over prose of its own),
+    where they are the text's only numerals: too few for a counting run, yet its only divisions."""
+    nums = [c for c in cands if c.kind == "numeral"]
+    if [c.number for c in nums] != [1, 2] or any(c.subtitle for c in nums):
+        return []
+    ends = [nums[1].para, len(paras)]
+    for c, end in zip(nums, ends):
+        after = paras[c.para + 1].gap if c.para + 1 < len(paras) else 0
+        words = sum(len(paras[k].text.split()) for k in range(c.para + 1, end))
+        if max(paras[c.para].gap, after) < 2 or words < _MIN_HALF_WORDS:
+            return []
+    return nums
