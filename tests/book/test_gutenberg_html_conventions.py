@@ -259,3 +259,44 @@ def test_a_margin_note_set_inline_is_read_apart_from_its_paragraph(tmp_path):
             "That the court meet at noon.</p>" + _PROSE)
     paragraphs = load_paragraphs(_book(tmp_path, body))
     assert "May 4" in paragraphs and "VII. Resolved, That the court meet at noon." in paragraphs, paragraphs[:3]
+
+
+def test_a_level_whose_headings_call_themselves_chapters_is_the_chapter_level(tmp_path):
+    # The listing names each chapter's numbered sections ("1. Its Sources") more often than the chapters.
+    rows, body = [], []
+    for c in range(1, 4):
+        rows.append(f'<p><a href="#c{c}">CHAPTER {c}. THE {"ABC"[c - 1]} QUESTION</a></p>')
+        body.append(f'<h2 id="c{c}">CHAPTER {c}<br/>THE {"ABC"[c - 1]} QUESTION</h2>')
+        for n in range(1, 5):
+            rows.append(f'<p><a href="#c{c}s{n}">{n}. Point {c}{n}</a></p>')
+            body.append(f'<h3 id="c{c}s{n}">{n}. POINT {c}{n}</h3>{_PROSE}')
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + "".join(rows) + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 3 and all(t.startswith(f"CHAPTER {n}") for n, t in zip((1, 2, 3), titles)), titles
+    assert "POINT" not in " ".join(titles)
+
+
+def test_a_contents_line_linked_at_its_number_may_carry_a_long_name(tmp_path):
+    long_name = ("WHETHER THE PUPILS WHO FAIL IN THEIR FIRST YEAR ARE THE SAME PUPILS WHO LATER LEAVE THE SCHOOL "
+                 "BEFORE THEIR COURSE IS DONE, AND WHY")
+    names = ["THE FIRST QUESTION", "THE SECOND QUESTION", long_name, "THE LAST QUESTION"]
+    rows = "".join(f'<p><a href="#c{n}">{"I II III IV".split()[n]}.</a>&mdash;{name}</p>' for n, name in enumerate(names))
+    # Each chapter has a table headed at its own level, which the listing does not name.
+    body = "".join(f'<h2 id="c{n}">CHAPTER {"I II III IV".split()[n]}<br/>{name}</h2>{_PROSE}'
+                   f"<h2>TABLE {n + 1}</h2>{_PROSE}" for n, name in enumerate(names))
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + body)
+    assert [c.title.split(":")[0] for c in book.chapters] == ["CHAPTER I", "CHAPTER II", "CHAPTER III", "CHAPTER IV"]
+
+
+def test_a_contents_set_partly_in_toc_paragraphs_and_partly_in_a_table_is_one_listing(tmp_path):
+    rows = ('<p class="toc"><a href="#pre">A WORD FROM THE PUBLISHERS</a></p>'
+            '<p class="toc"><a href="#intro">THE ARGUMENT</a></p>'
+            "<table>" + "".join(f'<tr><td><a href="#c{n}">CHAPTER {n}.</a></td><td>PLACE {n}</td></tr>'
+                                for n in range(1, 4)) + "</table>")
+    body = ('<h2 id="pre">A WORD FROM THE PUBLISHERS.</h2><p>The editors offer this little book again.</p>'
+            '<h2 id="intro">THE ARGUMENT.</h2>' + _PROSE
+            + "".join(f'<h2 id="c{n}">CHAPTER {n}. PLACE {n}</h2>{_PROSE}' for n in range(1, 4)))
+    book = _book(tmp_path, "<h1>A SMALL TREATISE</h1><h2>Contents</h2>" + rows + body)
+    titles = [c.title for c in book.chapters]
+    assert titles[:2] == ["A WORD FROM THE PUBLISHERS.", "THE ARGUMENT."] and len(titles) == 5, titles
+    assert "The editors offer this little book again." in book.chapters[0].paragraphs

@@ -7,6 +7,7 @@ announced with the first chapter under them; the entries below it are sections, 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 
@@ -16,13 +17,25 @@ from app.book.structure.lines import is_named_heading
 #: A part's own text before its first chapter ("The Measure of the Heavens ..." under "BOOK I.") is read
 #: with that chapter when it is this short; longer, it is a chapter of its own.
 PART_INTRO_WORDS = 1500
+#: A heading that calls itself a chapter ("CHAPTER IV", "Chap. 2.", "Chapter the First").
+_CHAPTER = re.compile(r"^\s*(?:chapter|chap\.)\s+(?:the\s+)?(?:[IVXLCDM]{1,8}|\d{1,3}|[a-z]+)\b", re.I)
+#: How many listed headings of one level must call themselves chapters for that level to be the chapters.
+_MIN_CALLED = 3
 
 
 def chapter_level(blocks: list[Block], starts: dict[int, str]) -> int | None:
-    """Return the heading level the listing names most (ties: the higher one), None when it names one level."""
+    """Return the heading level the listing names most (ties: the higher one), None when it names one level.
+
+    A level whose headings call themselves chapters ("CHAPTER IV" three times or more) is the chapter
+    level even when the listing names the numbered sections under them more often ("1. Its Sources",
+    "2. Its Scope" under each chapter): a book calls its chapters by that word, never its sections.
+    """
     counts = Counter(blocks[k].level for k in starts if blocks[k].level)
     if len(counts) < 2:
         return None
+    called = Counter(blocks[k].level for k in starts if blocks[k].level and _CHAPTER.match(blocks[k].text))
+    if called and max(called.values()) >= _MIN_CALLED:
+        return max(called, key=lambda lv: (called[lv], -lv))
     return max(counts, key=lambda lv: (counts[lv], -lv))
 
 

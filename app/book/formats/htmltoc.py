@@ -35,6 +35,8 @@ _NUMBERED = re.compile(r"^(?:chapter|chap\.)\s+(?:[IVXLCDM]{1,8}|\d{1,3})\b", re
 _MAX_INTRO_WORDS = 60
 #: A link whose text is a page number (a contents line's last column).
 _PAGE_LINK = re.compile(r"^\s*(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
+#: A link whose text is an entry's number alone ("VI.", "12").
+_NUMBER_LINK = re.compile(r"^(?:[IVXLCDM]{1,8}|\d{1,3})\.?$")
 #: How many blocks after its anchor the heading a listing entry names may stand.
 _WINDOW = 6
 #: The share of a listing's links to page-number marks that must name their page's heading (see _starts).
@@ -96,7 +98,14 @@ def _entry_words(block: Block) -> int:
     """Return how many words a contents line may have: more when its page number ends it (a long title
     whose page is its link, "I. The Tides ... Causes of the Tides; 239")."""
     last = block.links[-1][1] if block.links else ""
-    return _MAX_PAGED_ENTRY_WORDS if _PAGE_LINK.match(last) else _MAX_ENTRY_WORDS
+    if _PAGE_LINK.match(last):
+        return _MAX_PAGED_ENTRY_WORDS
+    # So may a line linked by the number it opens with ("VI.—DO THE FAILURES REPRESENT ..." linked at
+    # "VI."): its name is a title, however long; a note mark's number never opens its paragraph.
+    first = block.links[0][1].strip() if block.links else ""
+    if first and _NUMBER_LINK.match(first) and clean_text(block.text).startswith(first):
+        return _MAX_PAGED_ENTRY_WORDS
+    return _MAX_ENTRY_WORDS
 
 
 def _synopsis_between(blocks: list[Block], i: int, where: dict[str, int]) -> bool:
@@ -127,6 +136,7 @@ def _candidates(blocks: list[Block], where: dict[str, int],
                 listing: list[tuple[str, str, int]]) -> list[tuple[list[_Entry], set[int]]]:
     """Return candidate listings: their entries, and the blocks to leave unread (the listing itself)."""
     found: list[tuple[list[_Entry], set[int]]] = []
+    spans: list[tuple[int, int]] = []  # the blocks each candidate covers, [start, end)
     for run in _runs(blocks, where):
         entries: list[_Entry] = []
         tail = ""
@@ -151,14 +161,36 @@ def _candidates(blocks: list[Block], where: dict[str, int],
         if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
             skip.add(run[0] - 1)
         found.append((entries, skip))
+        spans.append((run[0], run[-1] + 1))
     # A listing the walk skipped (class="toc", <nav>): entries noted at the same place form one listing.
     groups: dict[int, list[_Entry]] = {}
     for text, target, at in listing:
         if target in where and where[target] >= at:
             groups.setdefault(at, []).append(_Entry(text, target, bool(_PAGE_LINK.match(text))))
-    found.extend((entries, set()) for _, entries in sorted(groups.items()))
-    # The listing nearest the top of the book first.
+    for at, entries in sorted(groups.items()):
+        found.append((entries, set()))
+        spans.append((at, at))
+    found = _joined(found, spans) + found
+    # The listing nearest the top of the book first (a joined listing before its pieces).
     return sorted(found, key=lambda c: min((where[e.target] for e in c[0] if e.target), default=1 << 30))
+
+
+def _joined(found: list[tuple[list[_Entry], set[int]]],
+            spans: list[tuple[int, int]]) -> list[tuple[list[_Entry], set[int]]]:
+    """Return the listings made of pieces that touch: a contents set partly in skipped paragraphs
+    (class="toc": the preface, the introduction) and partly in a table of its chapters, one after the other.
+    Taken apart, the table alone would leave the preface before it unread as front matter."""
+    order = sorted(range(len(found)), key=lambda k: spans[k])
+    out: list[tuple[list[_Entry], set[int]]] = []
+    group = order[:1]
+    for k in order[1:] + [None]:
+        if k is not None and spans[k][0] <= max(spans[g][1] for g in group):
+            group.append(k)
+            continue
+        if len(group) > 1:
+            out.append(([e for g in group for e in found[g][0]], set().union(*(found[g][1] for g in group))))
+        group = [k]
+    return out
 
 
 def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = (),
