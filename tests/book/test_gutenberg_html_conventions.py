@@ -300,3 +300,21 @@ def test_a_contents_set_partly_in_toc_paragraphs_and_partly_in_a_table_is_one_li
     titles = [c.title for c in book.chapters]
     assert titles[:2] == ["A WORD FROM THE PUBLISHERS.", "THE ARGUMENT."] and len(titles) == 5, titles
     assert "The editors offer this little book again." in book.chapters[0].paragraphs
+
+
+def test_a_listing_of_parts_alone_leaves_their_chapter_headings_the_chapters(tmp_path):
+    # The contents lists a prologue and two parts by page; each part's "CHAPTER I" .. is set as a heading
+    # below the part's, unlisted; the second part is the longest, so it begins before the book's middle.
+    rows = ('<table><tr><td>PROLOGUE</td></tr><tr><td>THE LETTER</td><td><a href="#page1">1</a></td></tr>'
+            '<tr><td>PART I</td></tr><tr><td>THE MILL</td><td><a href="#page9">9</a></td></tr>'
+            '<tr><td>PART II</td></tr><tr><td>THE TOWN</td><td><a href="#page40">40</a></td></tr></table>')
+    body = ['<h2><a name="page1"></a>PROLOGUE<br/>THE LETTER</h2>' + _PROSE,
+            '<h2><a name="page9"></a>PART I<br/>THE MILL</h2>']
+    body += [f"<h3>CHAPTER {r}</h3>{_PROSE * 2}" for r in ("I", "II", "III")]
+    body += ['<h2>PART II<br/>THE TOWN</h2><h3><a name="page40"></a>CHAPTER I</h3>' + _PROSE * 2]
+    body += [f"<h3>CHAPTER {r}</h3>{_PROSE * 2}" for r in ("II", "III")]
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 7, titles
+    assert titles[0].startswith("PROLOGUE") and titles[1].startswith("PART I") and "CHAPTER I" in titles[1]
+    assert all(";" not in t for t in titles), titles

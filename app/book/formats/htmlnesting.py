@@ -39,6 +39,25 @@ def chapter_level(blocks: list[Block], starts: dict[int, str]) -> int | None:
     return max(counts, key=lambda lv: (counts[lv], -lv))
 
 
+def with_unlisted_chapters(blocks: list[Block], starts: dict[int, str]) -> dict[int, str]:
+    """Return the starts with the chapters a listing of parts leaves out ("PROLOGUE", "PART I.", "PART II."
+    listed, each part's "CHAPTER I" .. "CHAPTER XI" not): where fewer than three listed headings call
+    themselves chapters (a part's page may be its first chapter's) and three or more unlisted headings
+    below the listed level do, those headings are the chapters, and the listed parts are announced with
+    them (see nested). A listing that names its chapters is left as it is."""
+    listed = [blocks[k].level for k in starts if blocks[k].level]
+    if not listed or sum(1 for k in starts if blocks[k].level and _CHAPTER.match(blocks[k].text)) >= _MIN_CALLED:
+        return starts
+    first = min(starts)
+    called = [k for k in range(first + 1, len(blocks)) if k not in starts and blocks[k].level > min(listed)
+              and _CHAPTER.match(blocks[k].text)]
+    levels = Counter(blocks[k].level for k in called)
+    if not levels or max(levels.values()) < _MIN_CALLED:
+        return starts
+    level = max(levels, key=lambda lv: (levels[lv], -lv))
+    return {**starts, **{k: blocks[k].text for k in called if blocks[k].level == level}}
+
+
 def nested(blocks: list[Block], starts: dict[int, str], skip: set[int],
            title_of: Callable[[list[Block], int, str], str]) -> tuple[list[Block], dict[int, str], set[int]]:
     """Return blocks, starts and skipped blocks with a nested listing's chapters at its chapter level.
@@ -47,6 +66,7 @@ def nested(blocks: list[Block], starts: dict[int, str], skip: set[int],
     announced with its first chapter, and its text read there: one heading "BOOK I: CHAPTER I. EARLY
     THEORIES" where the part begins, then the part's introduction, then the chapter.
     """
+    starts = with_unlisted_chapters(blocks, starts)
     level = chapter_level(blocks, starts)
     if level is None:
         return blocks, starts, skip

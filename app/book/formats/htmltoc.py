@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from app.book.formats.htmllisting import joined
 from app.book.formats.htmlnesting import nested
 from app.book.structure.blocks import Block
 from app.book.structure.lines import is_named_heading
@@ -170,27 +171,9 @@ def _candidates(blocks: list[Block], where: dict[str, int],
     for at, entries in sorted(groups.items()):
         found.append((entries, set()))
         spans.append((at, at))
-    found = _joined(found, spans) + found
+    found = joined(found, spans) + found
     # The listing nearest the top of the book first (a joined listing before its pieces).
     return sorted(found, key=lambda c: min((where[e.target] for e in c[0] if e.target), default=1 << 30))
-
-
-def _joined(found: list[tuple[list[_Entry], set[int]]],
-            spans: list[tuple[int, int]]) -> list[tuple[list[_Entry], set[int]]]:
-    """Return the listings made of pieces that touch: a contents set partly in skipped paragraphs
-    (class="toc": the preface, the introduction) and partly in a table of its chapters, one after the other.
-    Taken apart, the table alone would leave the preface before it unread as front matter."""
-    order = sorted(range(len(found)), key=lambda k: spans[k])
-    out: list[tuple[list[_Entry], set[int]]] = []
-    group = order[:1]
-    for k in order[1:] + [None]:
-        if k is not None and spans[k][0] <= max(spans[g][1] for g in group):
-            group.append(k)
-            continue
-        if len(group) > 1:
-            out.append(([e for g in group for e in found[g][0]], set().union(*(found[g][1] for g in group))))
-        group = [k]
-    return out
 
 
 def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = (),
@@ -243,10 +226,13 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
     # Where the other entries linked to headings (not pages) point: a part's "BOOK I." there is no
     # chapter's number.
     linked = [(where[t], t) for _, t, by_page in entries if t and not by_page]
+    label = ""  # the label line over the entry ("PART I" over "THE SLEEPING BEAUTY ... 27")
     for text, target, by_page in entries:
         if target is None:
             labels.append(_key(text))
+            label = text
             continue
+        over, label = label, ""
         pos = where[target]
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
         if by_page and not window:
@@ -256,6 +242,8 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         # The entry names it with or without its number and page ("I. THE FERRY CROSSING 1" for the heading
         # "THE FERRY CROSSING.").
         keys = {_key(text), _name_key(_ENTRY_PAGE.sub("", clean_text(text)))} - {""}
+        if over:  # the heading may carry its label and its name ("PART I" <br> "THE SLEEPING BEAUTY")
+            keys.add(_key(f"{over} {_ENTRY_PAGE.sub('', clean_text(text))}"))
         # So does a heading with its own number before the name ("CHAPTER I: THE FIRST CANALS." for "I.
         # First Canals ... 1"; a listing drops the article).
         named = next((k for k in window if text and (_key(blocks[k].text) in keys
@@ -363,7 +351,7 @@ _ENTRY_PAGE = re.compile(r"[\s.]+(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
 def _named_label(label: str, entry: str) -> str:
     """Return a bare chapter label with the name its listing entry gives ("CHAPTER I: The Crossing"), never
     the entry's page number ("The Crossing 17"), and the label kept, since it says which chapter it is."""
-    name = _ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(entry), count=1)).strip(" .:")
+    name = _ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(entry), count=1)).strip(" .:;")
     if not name or _key(name) == _key(label):
         return label
     return f"{label.strip().rstrip(' .:')}: {name}"
@@ -383,8 +371,11 @@ def _is_listing(blocks: list[Block], targets: list[int], placed: list[int], star
     # most of the text: taken for the book's, it would leave everything before it as front matter, unread.
     before = sum(len(b.text.split()) for b in blocks[:min(starts)])
     total = sum(len(b.text.split()) for b in blocks)
-    return (at_headings >= 0.8 * len(starts) and targets[-1] >= 0.5 * len(blocks)
-            and before < 0.5 * total)
+    # The last entry stands in the second half, or what follows it is no longer than twice the longest
+    # listed piece (a novel's second part, longer than its first, begins before the middle).
+    spans = [b - a for a, b in zip(placed, placed[1:])]
+    reaches = targets[-1] >= 0.5 * len(blocks) or (spans and len(blocks) - placed[-1] <= 2 * max(spans))
+    return at_headings >= 0.8 * len(starts) and reaches and before < 0.5 * total
 
 
 #: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface.
