@@ -25,6 +25,7 @@ RESIDUE = {
         ("it should be [a] small town", "it should be a small town"),
         ("the motto N[ulla] D[ies]", "the motto Nulla Dies"),
         ("a long word[a] with a note", "a long word with a note"),
+        ("a later note[8a] and another[8b].", "a later note and another."),
     ],
     "labels over notes": [
         ("FOOTNOTES:", ""),
@@ -56,6 +57,17 @@ RESIDUE = {
     "glued and lettered numbers": [
         ("the sheriff of Kent,1702\u20131710, and", "the sheriff of Kent, seventeen oh-two to seventeen ten, and"),
         ("at 14a Mill Street", "at fourteen A Mill Street"),
+    ],
+    "price lists and catalogues": [
+        ("Per pair, 25c.; each, 1c. extra", "Per pair, twenty-five cents; each, one cent extra"),
+        ("Boston, 1891. 16o.", "Boston, eighteen ninety-one. sixteenmo."),
+        ("Hence 2dly the vote, and 3dly the seat", "Hence secondly the vote, and thirdly the seat"),
+    ],
+    "codes and names glued to numbers": [
+        ("calling W3N4L, come in", "calling W three N four L, come in"),
+        ("the number 10CP jersey", "the number ten CP jersey"),
+        ("the folios 380a; 517b.", "the folios three hundred and eighty a; five hundred and seventeen b."),
+        ("serial SN1775690", "serial SN one seven seven five six nine zero"),
     ],
     "numbers after a month": [
         ("In May 3,400 men sailed.", "In May three thousand four hundred men sailed."),
