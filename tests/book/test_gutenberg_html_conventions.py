@@ -318,3 +318,16 @@ def test_a_listing_of_parts_alone_leaves_their_chapter_headings_the_chapters(tmp
     assert len(titles) == 7, titles
     assert titles[0].startswith("PROLOGUE") and titles[1].startswith("PART I") and "CHAPTER I" in titles[1]
     assert all(";" not in t for t in titles), titles
+
+
+def test_a_long_listing_with_one_entry_out_of_order_is_still_the_contents(tmp_path):
+    # The listing names the appendix before the preface the page prints first; 24 chapters follow in order.
+    names = [f"THE {w} VOYAGE" for w in ("FIRST SHORT", "SECOND", "THIRD", "FOURTH", "FIFTH", "SIXTH")] * 4
+    rows = ['<p><a href="#app">Appendix</a></p>', '<p><a href="#pre">Preface</a></p>']
+    rows += [f'<p><a href="#d{n}">{n + 1}.</a> {name.title()}</p>' for n, name in enumerate(names)]
+    body = ['<h2 id="pre">PREFACE.</h2>' + _PROSE]
+    body += [f'<h3 id="d{n}">{n + 1}. {name}</h3>{_PROSE}<h4>A NOTE ON THE LOG</h4>{_PROSE}' for n, name in enumerate(names)]
+    body += ['<h2 id="app">APPENDIX.</h2>' + _PROSE]
+    book = _book(tmp_path, "<h2>CONTENTS.</h2>" + "".join(rows) + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 26 and not any("NOTE ON THE LOG" in t for t in titles), titles

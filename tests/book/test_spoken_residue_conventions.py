@@ -88,6 +88,8 @@ RESIDUE = {
         ("the number I chose", "the number I chose"),
         ("Then said I. He went.", "Then said I. He went."),
         ("Size XL. Then", "Size forty. Then"),
+        ("ANN LEE, LL.D.", "ANN LEE, L L D."),  # a degree's letters, no numeral
+        ("by Ann Lee, LL. D., of the college", "by Ann Lee, L L D., of the college"),
     ],
     "degrees": [
         ("a heat of 81½° at noon", "a heat of eighty-one and a half degrees at noon"),
