@@ -331,3 +331,40 @@ def test_a_long_listing_with_one_entry_out_of_order_is_still_the_contents(tmp_pa
     book = _book(tmp_path, "<h2>CONTENTS.</h2>" + "".join(rows) + "".join(body))
     titles = [c.title for c in book.chapters]
     assert len(titles) == 26 and not any("NOTE ON THE LOG" in t for t in titles), titles
+
+
+def test_a_contents_line_may_shorten_its_heading_or_spell_out_its_ampersand(tmp_path):
+    # Front matter by page ("Introduction ... 9" for "INTRODUCTION TO THE SECOND PRINTING."), two parts
+    # linked to their headings, and a last essay listed with "and" where its heading prints "&".
+    rows = ['<tr><td>Introduction</td><td><a href="#Page_9">9</a></td></tr>']
+    body = ['<p><span class="pagenum" id="Page_9">[Pg 9]</span></p><h2>INTRODUCTION TO THE SECOND PRINTING.</h2>'
+            + _PROSE]
+    page = 10
+    for part in ("I", "II"):
+        rows.append(f'<tr><td colspan="2"><a href="#PART_{part}">Part {part}.</a></td></tr>')
+        body.append(f'<h2 id="PART_{part}">PART {part}.</h2>')
+        for n in range(2):
+            rows.append(f'<tr><td>Letter {part}{n}</td><td><a href="#Page_{page}">{page}</a></td></tr>')
+            body.append(f'<p><span class="pagenum" id="Page_{page}">[Pg {page}]</span></p><h3>LETTER {part}{n}.</h3>'
+                        + _PROSE)
+            page += 5
+    rows.append(f'<tr><td>The Mill and the Ford</td><td><a href="#Page_{page}">{page}</a></td></tr>')
+    body.append(f'<p><span class="pagenum" id="Page_{page}">[Pg {page}]</span></p><h2>THE MILL &amp; THE FORD.</h2>'
+                + _PROSE)
+    book = _book(tmp_path, "<h2>CONTENTS</h2><table>" + "".join(rows) + "</table>" + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert titles[0] == "INTRODUCTION TO THE SECOND PRINTING." and titles[-1] == "THE MILL & THE FORD.", titles
+
+
+def test_a_listing_of_one_text_between_its_matter_leaves_the_headings_to_divide_it(tmp_path):
+    # "Chronology", "Journal" and "Index" by page: one text between two pieces of matter names too little;
+    # the dated headings inside the journal are its chapters.
+    rows = "".join(f'<p>{name} <a href="#page{p}">{p}</a></p>' for name, p in (("Chronology", 1), ("Journal", 5),
+                                                                               ("Index", 90)))
+    days = "".join(f"<h3>MONDAY, MAY {d}.</h3>{_PROSE}" for d in range(1, 6))
+    body = (f'<p><span class="pagenum"><a name="page1">1</a></span></p><h2>CHRONOLOGY OF THE AUTHOR.</h2>{_PROSE}'
+            f'<p><span class="pagenum"><a name="page5">5</a></span></p><h2>JOURNAL OF THE MEETINGS OF 1801.</h2>{days}'
+            f'<p><span class="pagenum"><a name="page90">90</a></span></p><h2>INDEX.</h2><p>Mill, 3; Weir, 4.</p>')
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + body)
+    titles = [c.title for c in book.chapters]
+    assert sum(1 for t in titles if t.startswith("MONDAY")) == 5, titles

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from app.book.formats.htmllisting import joined
+from app.book.formats.htmllisting import in_order, joined
 from app.book.formats.htmlnesting import nested
+from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
 from app.book.structure.lines import is_named_heading
 from app.book.normalize import clean_text
@@ -47,7 +48,7 @@ _SINK = 3
 
 
 def _key(text: str) -> str:
-    return " ".join(re.findall(r"\w+", clean_text(text).casefold()))
+    return " ".join(re.findall(r"\w+", clean_text(text).casefold().replace("&", " and ")))
 
 
 def _name_key(text: str) -> str:
@@ -246,8 +247,10 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
             keys.add(_key(f"{over} {_ENTRY_PAGE.sub('', clean_text(text))}"))
         # So does a heading with its own number before the name ("CHAPTER I: THE FIRST CANALS." for "I.
         # First Canals ... 1"; a listing drops the article).
-        named = next((k for k in window if text and (_key(blocks[k].text) in keys
-                                                      or _name_key(blocks[k].text) in keys)), None)
+        # A listing may shorten the heading it names ("Introduction" for "INTRODUCTION TO THE SECOND
+        # PRINTING."): the heading opens with the entry's words.
+        named = next((k for k in window if text and (_key(blocks[k].text) in keys or _name_key(blocks[k].text) in keys
+                                                      or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
         if target in page_anchors:
             named_pages += named is not None
             unnamed_pages += named is None
@@ -270,7 +273,11 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
             head = _label_above(blocks, head, {k for k, t in linked if t != target})
         placed.append(head if head is not None else pos)
         starts.setdefault(placed[-1], text)
-    if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, targets, placed, starts):
+    targets, placed, starts = in_order(blocks, targets, placed, starts)
+    # Its index and notes are no chapters: a listing of "Chronology", "Journal" and "Index" names too
+    # little to divide the book (its headings do).
+    named = sum(1 for t in starts.values() if not is_matter_title(_ENTRY_PAGE.sub("", clean_text(t))))
+    if named < _MIN_ENTRIES or not _is_listing(blocks, targets, placed, starts):
         return None
     if not linked and unnamed_pages > (1 - _PAGES_NAMED) * (named_pages + unnamed_pages):
         return None
@@ -364,9 +371,7 @@ def _is_listing(blocks: list[Block], targets: list[int], placed: list[int], star
     points forward, in reading order, at headings, and what it lists starts before most of the text and
     reaches the last part of the page.
     """
-    # One entry in twenty may stand out of order (a long listing that names its list of books before its
-    # list of maps, printed the other way round); more, and the links are cross-references.
-    if sum(1 for a, b in zip(placed, placed[1:]) if b < a) > len(placed) // 20:
+    if any(b < a for a, b in zip(placed, placed[1:])):
         return False
     at_headings = sum(1 for k in starts if blocks[k].level)
     # An appendix's own listing ("No. I." .. "No. V."), or a listing's second half alone, points only past
