@@ -368,3 +368,20 @@ def test_a_listing_of_one_text_between_its_matter_leaves_the_headings_to_divide_
     book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + body)
     titles = [c.title for c in book.chapters]
     assert sum(1 for t in titles if t.startswith("MONDAY")) == 5, titles
+
+
+def test_an_unlisted_conclusion_inside_a_listed_chapter_stays_its_section(tmp_path):
+    rows = "".join(f'<p><a href="#c{n}">CHAPTER {n}</a></p>' for n in range(1, 4))
+    body = "".join(f'<h2 id="c{n}">CHAPTER {n}</h2>{_PROSE}' for n in range(1, 4))
+    book = _book(tmp_path, "<h1>A TREATISE</h1><p>By a Lawyer</p><h2>CONTENTS</h2>" + rows + body
+                 + "<h4>Conclusion</h4>" + _PROSE)
+    assert [c.title for c in book.chapters] == ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3"]
+
+
+def test_an_authors_note_alone_is_read_and_gathered_notes_are_matter(tmp_path):
+    rows = "".join(f'<p><a href="#c{n}">CHAPTER {n}</a></p>' for n in range(1, 4))
+    body = "".join(f'<h2 id="c{n}">CHAPTER {n}</h2>{_PROSE}' for n in range(1, 4))
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + '<p><a href="#note">NOTE.</a></p><p><a href="#notes">NOTES.</a></p>'
+                 + body + '<h2 id="note">NOTE.</h2><p>The author thanks the miller for his patience.</p>'
+                 + '<h2 id="notes">NOTES.</h2><p>1. See the parish register.</p>')
+    assert [c.title for c in book.chapters] == ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3", "NOTE."]
