@@ -277,9 +277,9 @@ def test_a_level_whose_headings_call_themselves_chapters_is_the_chapter_level(tm
 
 
 def test_a_contents_line_linked_at_its_number_may_carry_a_long_name(tmp_path):
-    long_name = ("WHETHER THE PUPILS WHO FAIL IN THEIR FIRST YEAR ARE THE SAME PUPILS WHO LATER LEAVE THE SCHOOL "
-                 "BEFORE THEIR COURSE IS DONE, AND WHY")
-    names = ["THE FIRST QUESTION", "THE SECOND QUESTION", long_name, "THE LAST QUESTION"]
+    long_name = ("HOW THE HIVES ARE MOVED IN THE AUTUMN FROM THE HEATHER TO THE ORCHARD BELOW THE HILL "
+                 "BEFORE THE FROSTS COME, AND BY WHOM")
+    names = ["THE FIRST HIVE", "THE SECOND HIVE", long_name, "THE LAST HIVE"]
     rows = "".join(f'<p><a href="#c{n}">{"I II III IV".split()[n]}.</a>&mdash;{name}</p>' for n, name in enumerate(names))
     # Each chapter has a table headed at its own level, which the listing does not name.
     body = "".join(f'<h2 id="c{n}">CHAPTER {"I II III IV".split()[n]}<br/>{name}</h2>{_PROSE}'
@@ -289,16 +289,16 @@ def test_a_contents_line_linked_at_its_number_may_carry_a_long_name(tmp_path):
 
 
 def test_a_contents_set_partly_in_toc_paragraphs_and_partly_in_a_table_is_one_listing(tmp_path):
-    rows = ('<p class="toc"><a href="#pre">A WORD FROM THE PUBLISHERS</a></p>'
-            '<p class="toc"><a href="#intro">THE ARGUMENT</a></p>'
+    rows = ('<p class="toc"><a href="#pre">A WORD TO THE READER</a></p>'
+            '<p class="toc"><a href="#intro">THE PLAN OF THE WORK</a></p>'
             "<table>" + "".join(f'<tr><td><a href="#c{n}">CHAPTER {n}.</a></td><td>PLACE {n}</td></tr>'
                                 for n in range(1, 4)) + "</table>")
-    body = ('<h2 id="pre">A WORD FROM THE PUBLISHERS.</h2><p>The editors offer this little book again.</p>'
-            '<h2 id="intro">THE ARGUMENT.</h2>' + _PROSE
+    body = ('<h2 id="pre">A WORD TO THE READER.</h2><p>The editors offer this little book again.</p>'
+            '<h2 id="intro">THE PLAN OF THE WORK.</h2>' + _PROSE
             + "".join(f'<h2 id="c{n}">CHAPTER {n}. PLACE {n}</h2>{_PROSE}' for n in range(1, 4)))
-    book = _book(tmp_path, "<h1>A SMALL TREATISE</h1><h2>Contents</h2>" + rows + body)
+    book = _book(tmp_path, "<h1>A BOOK OF THE FIELDS</h1><h2>Contents</h2>" + rows + body)
     titles = [c.title for c in book.chapters]
-    assert titles[:2] == ["A WORD FROM THE PUBLISHERS.", "THE ARGUMENT."] and len(titles) == 5, titles
+    assert titles[:2] == ["A WORD TO THE READER.", "THE PLAN OF THE WORK."] and len(titles) == 5, titles
     assert "The editors offer this little book again." in book.chapters[0].paragraphs
 
 
@@ -334,10 +334,10 @@ def test_a_long_listing_with_one_entry_out_of_order_is_still_the_contents(tmp_pa
 
 
 def test_a_contents_line_may_shorten_its_heading_or_spell_out_its_ampersand(tmp_path):
-    # Front matter by page ("Introduction ... 9" for "INTRODUCTION TO THE SECOND PRINTING."), two parts
+    # Front matter by page ("Introduction ... 9" for "INTRODUCTION TO THE NEW ISSUE."), two parts
     # linked to their headings, and a last essay listed with "and" where its heading prints "&".
     rows = ['<tr><td>Introduction</td><td><a href="#Page_9">9</a></td></tr>']
-    body = ['<p><span class="pagenum" id="Page_9">[Pg 9]</span></p><h2>INTRODUCTION TO THE SECOND PRINTING.</h2>'
+    body = ['<p><span class="pagenum" id="Page_9">[Pg 9]</span></p><h2>INTRODUCTION TO THE NEW ISSUE.</h2>'
             + _PROSE]
     page = 10
     for part in ("I", "II"):
@@ -353,27 +353,27 @@ def test_a_contents_line_may_shorten_its_heading_or_spell_out_its_ampersand(tmp_
                 + _PROSE)
     book = _book(tmp_path, "<h2>CONTENTS</h2><table>" + "".join(rows) + "</table>" + "".join(body))
     titles = [c.title for c in book.chapters]
-    assert titles[0] == "INTRODUCTION TO THE SECOND PRINTING." and titles[-1] == "THE MILL & THE FORD.", titles
+    assert titles[0] == "INTRODUCTION TO THE NEW ISSUE." and titles[-1] == "THE MILL & THE FORD.", titles
 
 
 def test_a_listing_of_one_text_between_its_matter_leaves_the_headings_to_divide_it(tmp_path):
-    # "Chronology", "Journal" and "Index" by page: one text between two pieces of matter names too little;
-    # the dated headings inside the journal are its chapters.
-    rows = "".join(f'<p>{name} <a href="#page{p}">{p}</a></p>' for name, p in (("Chronology", 1), ("Journal", 5),
+    # "Calendar", "Diary" and "Index" by page: one text between two pieces of matter names too little;
+    # the dated headings inside the diary are its chapters.
+    rows = "".join(f'<p>{name} <a href="#page{p}">{p}</a></p>' for name, p in (("Calendar", 1), ("Diary", 5),
                                                                                ("Index", 90)))
-    days = "".join(f"<h3>MONDAY, MAY {d}.</h3>{_PROSE}" for d in range(1, 6))
-    body = (f'<p><span class="pagenum"><a name="page1">1</a></span></p><h2>CHRONOLOGY OF THE AUTHOR.</h2>{_PROSE}'
-            f'<p><span class="pagenum"><a name="page5">5</a></span></p><h2>JOURNAL OF THE MEETINGS OF 1801.</h2>{days}'
+    days = "".join(f"<h3>FRIDAY, JUNE {d}.</h3>{_PROSE}" for d in range(1, 6))
+    body = (f'<p><span class="pagenum"><a name="page1">1</a></span></p><h2>CALENDAR OF THE VOYAGE.</h2>{_PROSE}'
+            f'<p><span class="pagenum"><a name="page5">5</a></span></p><h2>DIARY OF THE VOYAGE OF 1801.</h2>{days}'
             f'<p><span class="pagenum"><a name="page90">90</a></span></p><h2>INDEX.</h2><p>Mill, 3; Weir, 4.</p>')
     book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + body)
     titles = [c.title for c in book.chapters]
-    assert sum(1 for t in titles if t.startswith("MONDAY")) == 5, titles
+    assert sum(1 for t in titles if t.startswith("FRIDAY")) == 5, titles
 
 
 def test_an_unlisted_conclusion_inside_a_listed_chapter_stays_its_section(tmp_path):
     rows = "".join(f'<p><a href="#c{n}">CHAPTER {n}</a></p>' for n in range(1, 4))
     body = "".join(f'<h2 id="c{n}">CHAPTER {n}</h2>{_PROSE}' for n in range(1, 4))
-    book = _book(tmp_path, "<h1>A TREATISE</h1><p>By a Lawyer</p><h2>CONTENTS</h2>" + rows + body
+    book = _book(tmp_path, "<h1>A HANDBOOK OF BEES</h1><p>By a Keeper</p><h2>CONTENTS</h2>" + rows + body
                  + "<h4>Conclusion</h4>" + _PROSE)
     assert [c.title for c in book.chapters] == ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3"]
 

@@ -59,15 +59,15 @@ RESIDUE = {
         ("at 14a Mill Street", "at fourteen A Mill Street"),
     ],
     "price lists and catalogues": [
-        ("Per pair, 25c.; each, 1c. extra", "Per pair, twenty-five cents; each, one cent extra"),
-        ("Boston, 1891. 16o.", "Boston, eighteen ninety-one. sixteenmo."),
-        ("Hence 2dly the vote, and 3dly the seat", "Hence secondly the vote, and thirdly the seat"),
+        ("a dozen eggs, 25c.; a stamp, 1c. extra", "a dozen eggs, twenty-five cents; a stamp, one cent extra"),
+        ("Leeds, 1874. 16o.", "Leeds, eighteen seventy-four. sixteenmo."),
+        ("first the road, 2dly the bridge, and 3dly the mill", "first the road, secondly the bridge, and thirdly the mill"),
     ],
     "codes and names glued to numbers": [
-        ("calling W3N4L, come in", "calling W three N four L, come in"),
-        ("the number 10CP jersey", "the number ten CP jersey"),
-        ("the folios 380a; 517b.", "the folios three hundred and eighty a; five hundred and seventeen b."),
-        ("serial SN1775690", "serial SN one seven seven five six nine zero"),
+        ("calling K7QRZ, come in", "calling K seven QRZ, come in"),
+        ("the model 12QT kettle", "the model twelve QT kettle"),
+        ("the folios 214a; 362b.", "the folios two hundred and fourteen a; three hundred and sixty-two b."),
+        ("serial SN4402918", "serial SN four four zero two nine one eight"),
     ],
     "numbers after a month": [
         ("In May 3,400 men sailed.", "In May three thousand four hundred men sailed."),

@@ -32,10 +32,9 @@ _BACK_SHARE = 20
 def in_order(blocks: list, targets: list[int], placed: list[int],
              starts: dict[int, str]) -> tuple[list[int], list[int], dict[int, str]]:
     """Return a listing's targets, chapter starts and entries in reading order, where only a few (one in
-    twenty) point back: a long listing that names its appendix before its preface, or its list of books
-    before the list of maps the page prints first. Such an entry still starts a chapter where it names a
-    heading, and is left out where it does not. More than a few, and the listing is left as it was, for
-    _is_listing to refuse (links in running text point anywhere)."""
+    twenty) point back: a long listing that names its appendix before its preface. Such an entry still
+    starts a chapter where it names a heading, and is left out where it does not. More than a few, and the
+    listing is left as it was, for _is_listing to refuse (links in running text point anywhere)."""
     keep = _longest_in_order(placed)
     back = [n for n in range(len(placed)) if n not in keep]
     if not back or len(back) > len(placed) // _BACK_SHARE:

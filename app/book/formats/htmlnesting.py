@@ -27,8 +27,8 @@ def chapter_level(blocks: list[Block], starts: dict[int, str]) -> int | None:
     """Return the heading level the listing names most (ties: the higher one), None when it names one level.
 
     A level whose headings call themselves chapters ("CHAPTER IV" three times or more) is the chapter
-    level even when the listing names the numbered sections under them more often ("1. Its Sources",
-    "2. Its Scope" under each chapter): a book calls its chapters by that word, never its sections.
+    level even when the listing names the numbered sections under them more often ("1. The Soil",
+    "2. The Seed" under each chapter): a book calls its chapters by that word, never its sections.
     """
     counts = Counter(blocks[k].level for k in starts if blocks[k].level)
     if len(counts) < 2:
@@ -40,7 +40,7 @@ def chapter_level(blocks: list[Block], starts: dict[int, str]) -> int | None:
 
 
 def with_unlisted_chapters(blocks: list[Block], starts: dict[int, str]) -> dict[int, str]:
-    """Return the starts with the chapters a listing of parts leaves out ("PROLOGUE", "PART I.", "PART II."
+    """Return the starts with the chapters a listing of parts leaves out ("FOREWORD", "PART I.", "PART II."
     listed, each part's "CHAPTER I" .. "CHAPTER XI" not): where fewer than three listed headings call
     themselves chapters (a part's page may be its first chapter's) and three or more unlisted headings
     below the listed level do, those headings are the chapters, and the listed parts are announced with

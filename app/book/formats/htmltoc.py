@@ -102,7 +102,7 @@ def _entry_words(block: Block) -> int:
     last = block.links[-1][1] if block.links else ""
     if _PAGE_LINK.match(last):
         return _MAX_PAGED_ENTRY_WORDS
-    # So may a line linked by the number it opens with ("VI.—DO THE FAILURES REPRESENT ..." linked at
+    # So may a line linked by the number it opens with ("VI.—HOW THE HIVES ARE MOVED IN ..." linked at
     # "VI."): its name is a title, however long; a note mark's number never opens its paragraph.
     first = block.links[0][1].strip() if block.links else ""
     if first and _NUMBER_LINK.match(first) and clean_text(block.text).startswith(first):
@@ -227,7 +227,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
     # Where the other entries linked to headings (not pages) point: a part's "BOOK I." there is no
     # chapter's number.
     linked = [(where[t], t) for _, t, by_page in entries if t and not by_page]
-    label = ""  # the label line over the entry ("PART I" over "THE SLEEPING BEAUTY ... 27")
+    label = ""  # the label line over the entry ("PART I" over "THE MILL ... 27")
     for text, target, by_page in entries:
         if target is None:
             labels.append(_key(text))
@@ -243,14 +243,14 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         # The entry names it with or without its number and page ("I. THE FERRY CROSSING 1" for the heading
         # "THE FERRY CROSSING.").
         keys = {_key(text), _name_key(_ENTRY_PAGE.sub("", clean_text(text)))} - {""}
-        if over:  # the heading may carry its label and its name ("PART I" <br> "THE SLEEPING BEAUTY")
+        if over:  # the heading may carry its label and its name ("PART I" <br> "THE MILL")
             keys.add(_key(f"{over} {_ENTRY_PAGE.sub('', clean_text(text))}"))
         # So does a heading with its own number before the name ("CHAPTER I: THE FIRST CANALS." for "I.
         # First Canals ... 1"; a listing drops the article).
-        # A listing may shorten the heading it names ("Introduction" for "INTRODUCTION TO THE SECOND
-        # PRINTING."): the heading opens with the entry's words.
+        # A listing may shorten the heading it names ("Introduction" for "INTRODUCTION TO THE NEW
+        # ISSUE."): the heading opens with the entry's words.
         named = next((k for k in window if text and (_key(blocks[k].text) in keys or _name_key(blocks[k].text) in keys
-                                                      or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
+                      or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
         if target in page_anchors:
             named_pages += named is not None
             unnamed_pages += named is None
@@ -274,7 +274,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         placed.append(head if head is not None else pos)
         starts.setdefault(placed[-1], text)
     targets, placed, starts = in_order(blocks, targets, placed, starts)
-    # Its index and notes are no chapters: a listing of "Chronology", "Journal" and "Index" names too
+    # Its index and notes are no chapters: a listing of "Calendar", "Diary" and "Index" names too
     # little to divide the book (its headings do).
     named = sum(1 for t in starts.values() if not is_matter_title(_ENTRY_PAGE.sub("", clean_text(t))))
     if named < _MIN_ENTRIES or not _is_listing(blocks, targets, placed, starts):

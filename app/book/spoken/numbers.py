@@ -323,9 +323,9 @@ def plain(text: str, lang: Language) -> str:
 
 
 def leftover(text: str, lang: Language) -> str:
-    """Return text with every digit the passes before left said: a number glued to letters ("MP3", "W2N4L",
-    "10CP", "380a") or to a stray mark (",00") is a name or a code, said as its letters and numbers
-    ("MP three", "W two N four L"); a run of five digits or more, or one with a leading zero, digit by digit."""
+    """Return text with every digit the passes before left said: a number glued to letters ("MP3", "K7QRZ",
+    "12QT", "214a") or to a stray mark (",00") is a name or a code, said as its letters and numbers
+    ("MP three", "K seven QRZ"); a run of five digits or more, or one with a leading zero, digit by digit."""
     if not lang.n2w or not re.search(r"\d", text):
         return text
 
