@@ -259,3 +259,129 @@ def test_a_margin_note_set_inline_is_read_apart_from_its_paragraph(tmp_path):
             "That the court meet at noon.</p>" + _PROSE)
     paragraphs = load_paragraphs(_book(tmp_path, body))
     assert "May 4" in paragraphs and "VII. Resolved, That the court meet at noon." in paragraphs, paragraphs[:3]
+
+
+def test_a_level_whose_headings_call_themselves_chapters_is_the_chapter_level(tmp_path):
+    # The listing names each chapter's numbered sections ("1. Its Sources") more often than the chapters.
+    rows, body = [], []
+    for c in range(1, 4):
+        rows.append(f'<p><a href="#c{c}">CHAPTER {c}. THE {"ABC"[c - 1]} QUESTION</a></p>')
+        body.append(f'<h2 id="c{c}">CHAPTER {c}<br/>THE {"ABC"[c - 1]} QUESTION</h2>')
+        for n in range(1, 5):
+            rows.append(f'<p><a href="#c{c}s{n}">{n}. Point {c}{n}</a></p>')
+            body.append(f'<h3 id="c{c}s{n}">{n}. POINT {c}{n}</h3>{_PROSE}')
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + "".join(rows) + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 3 and all(t.startswith(f"CHAPTER {n}") for n, t in zip((1, 2, 3), titles)), titles
+    assert "POINT" not in " ".join(titles)
+
+
+def test_a_contents_line_linked_at_its_number_may_carry_a_long_name(tmp_path):
+    long_name = ("HOW THE HIVES ARE MOVED IN THE AUTUMN FROM THE HEATHER TO THE ORCHARD BELOW THE HILL "
+                 "BEFORE THE FROSTS COME, AND BY WHOM")
+    names = ["THE FIRST HIVE", "THE SECOND HIVE", long_name, "THE LAST HIVE"]
+    rows = "".join(f'<p><a href="#c{n}">{"I II III IV".split()[n]}.</a>&mdash;{name}</p>' for n, name in enumerate(names))
+    # Each chapter has a table headed at its own level, which the listing does not name.
+    body = "".join(f'<h2 id="c{n}">CHAPTER {"I II III IV".split()[n]}<br/>{name}</h2>{_PROSE}'
+                   f"<h2>TABLE {n + 1}</h2>{_PROSE}" for n, name in enumerate(names))
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + body)
+    assert [c.title.split(":")[0] for c in book.chapters] == ["CHAPTER I", "CHAPTER II", "CHAPTER III", "CHAPTER IV"]
+
+
+def test_a_contents_set_partly_in_toc_paragraphs_and_partly_in_a_table_is_one_listing(tmp_path):
+    rows = ('<p class="toc"><a href="#pre">A WORD TO THE READER</a></p>'
+            '<p class="toc"><a href="#intro">THE PLAN OF THE WORK</a></p>'
+            "<table>" + "".join(f'<tr><td><a href="#c{n}">CHAPTER {n}.</a></td><td>PLACE {n}</td></tr>'
+                                for n in range(1, 4)) + "</table>")
+    body = ('<h2 id="pre">A WORD TO THE READER.</h2><p>The editors offer this little book again.</p>'
+            '<h2 id="intro">THE PLAN OF THE WORK.</h2>' + _PROSE
+            + "".join(f'<h2 id="c{n}">CHAPTER {n}. PLACE {n}</h2>{_PROSE}' for n in range(1, 4)))
+    book = _book(tmp_path, "<h1>A BOOK OF THE FIELDS</h1><h2>Contents</h2>" + rows + body)
+    titles = [c.title for c in book.chapters]
+    assert titles[:2] == ["A WORD TO THE READER.", "THE PLAN OF THE WORK."] and len(titles) == 5, titles
+    assert "The editors offer this little book again." in book.chapters[0].paragraphs
+
+
+def test_a_listing_of_parts_alone_leaves_their_chapter_headings_the_chapters(tmp_path):
+    # The contents lists a prologue and two parts by page; each part's "CHAPTER I" .. is set as a heading
+    # below the part's, unlisted; the second part is the longest, so it begins before the book's middle.
+    rows = ('<table><tr><td>PROLOGUE</td></tr><tr><td>THE LETTER</td><td><a href="#page1">1</a></td></tr>'
+            '<tr><td>PART I</td></tr><tr><td>THE MILL</td><td><a href="#page9">9</a></td></tr>'
+            '<tr><td>PART II</td></tr><tr><td>THE TOWN</td><td><a href="#page40">40</a></td></tr></table>')
+    body = ['<h2><a name="page1"></a>PROLOGUE<br/>THE LETTER</h2>' + _PROSE,
+            '<h2><a name="page9"></a>PART I<br/>THE MILL</h2>']
+    body += [f"<h3>CHAPTER {r}</h3>{_PROSE * 2}" for r in ("I", "II", "III")]
+    body += ['<h2>PART II<br/>THE TOWN</h2><h3><a name="page40"></a>CHAPTER I</h3>' + _PROSE * 2]
+    body += [f"<h3>CHAPTER {r}</h3>{_PROSE * 2}" for r in ("II", "III")]
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 7, titles
+    assert titles[0].startswith("PROLOGUE") and titles[1].startswith("PART I") and "CHAPTER I" in titles[1]
+    assert all(";" not in t for t in titles), titles
+
+
+def test_a_long_listing_with_one_entry_out_of_order_is_still_the_contents(tmp_path):
+    # The listing names the appendix before the preface the page prints first; 24 chapters follow in order.
+    names = [f"THE {w} VOYAGE" for w in ("FIRST SHORT", "SECOND", "THIRD", "FOURTH", "FIFTH", "SIXTH")] * 4
+    rows = ['<p><a href="#app">Appendix</a></p>', '<p><a href="#pre">Preface</a></p>']
+    rows += [f'<p><a href="#d{n}">{n + 1}.</a> {name.title()}</p>' for n, name in enumerate(names)]
+    body = ['<h2 id="pre">PREFACE.</h2>' + _PROSE]
+    body += [f'<h3 id="d{n}">{n + 1}. {name}</h3>{_PROSE}<h4>A NOTE ON THE LOG</h4>{_PROSE}' for n, name in enumerate(names)]
+    body += ['<h2 id="app">APPENDIX.</h2>' + _PROSE]
+    book = _book(tmp_path, "<h2>CONTENTS.</h2>" + "".join(rows) + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 26 and not any("NOTE ON THE LOG" in t for t in titles), titles
+
+
+def test_a_contents_line_may_shorten_its_heading_or_spell_out_its_ampersand(tmp_path):
+    # Front matter by page ("Introduction ... 9" for "INTRODUCTION TO THE NEW ISSUE."), two parts
+    # linked to their headings, and a last essay listed with "and" where its heading prints "&".
+    rows = ['<tr><td>Introduction</td><td><a href="#Page_9">9</a></td></tr>']
+    body = ['<p><span class="pagenum" id="Page_9">[Pg 9]</span></p><h2>INTRODUCTION TO THE NEW ISSUE.</h2>'
+            + _PROSE]
+    page = 10
+    for part in ("I", "II"):
+        rows.append(f'<tr><td colspan="2"><a href="#PART_{part}">Part {part}.</a></td></tr>')
+        body.append(f'<h2 id="PART_{part}">PART {part}.</h2>')
+        for n in range(2):
+            rows.append(f'<tr><td>Letter {part}{n}</td><td><a href="#Page_{page}">{page}</a></td></tr>')
+            body.append(f'<p><span class="pagenum" id="Page_{page}">[Pg {page}]</span></p><h3>LETTER {part}{n}.</h3>'
+                        + _PROSE)
+            page += 5
+    rows.append(f'<tr><td>The Mill and the Ford</td><td><a href="#Page_{page}">{page}</a></td></tr>')
+    body.append(f'<p><span class="pagenum" id="Page_{page}">[Pg {page}]</span></p><h2>THE MILL &amp; THE FORD.</h2>'
+                + _PROSE)
+    book = _book(tmp_path, "<h2>CONTENTS</h2><table>" + "".join(rows) + "</table>" + "".join(body))
+    titles = [c.title for c in book.chapters]
+    assert titles[0] == "INTRODUCTION TO THE NEW ISSUE." and titles[-1] == "THE MILL & THE FORD.", titles
+
+
+def test_a_listing_of_one_text_between_its_matter_leaves_the_headings_to_divide_it(tmp_path):
+    # "Calendar", "Diary" and "Index" by page: one text between two pieces of matter names too little;
+    # the dated headings inside the diary are its chapters.
+    rows = "".join(f'<p>{name} <a href="#page{p}">{p}</a></p>' for name, p in (("Calendar", 1), ("Diary", 5),
+                                                                               ("Index", 90)))
+    days = "".join(f"<h3>FRIDAY, JUNE {d}.</h3>{_PROSE}" for d in range(1, 6))
+    body = (f'<p><span class="pagenum"><a name="page1">1</a></span></p><h2>CALENDAR OF THE VOYAGE.</h2>{_PROSE}'
+            f'<p><span class="pagenum"><a name="page5">5</a></span></p><h2>DIARY OF THE VOYAGE OF 1801.</h2>{days}'
+            f'<p><span class="pagenum"><a name="page90">90</a></span></p><h2>INDEX.</h2><p>Mill, 3; Weir, 4.</p>')
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + body)
+    titles = [c.title for c in book.chapters]
+    assert sum(1 for t in titles if t.startswith("FRIDAY")) == 5, titles
+
+
+def test_an_unlisted_conclusion_inside_a_listed_chapter_stays_its_section(tmp_path):
+    rows = "".join(f'<p><a href="#c{n}">CHAPTER {n}</a></p>' for n in range(1, 4))
+    body = "".join(f'<h2 id="c{n}">CHAPTER {n}</h2>{_PROSE}' for n in range(1, 4))
+    book = _book(tmp_path, "<h1>A HANDBOOK OF BEES</h1><p>By a Keeper</p><h2>CONTENTS</h2>" + rows + body
+                 + "<h4>Conclusion</h4>" + _PROSE)
+    assert [c.title for c in book.chapters] == ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3"]
+
+
+def test_an_authors_note_alone_is_read_and_gathered_notes_are_matter(tmp_path):
+    rows = "".join(f'<p><a href="#c{n}">CHAPTER {n}</a></p>' for n in range(1, 4))
+    body = "".join(f'<h2 id="c{n}">CHAPTER {n}</h2>{_PROSE}' for n in range(1, 4))
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + '<p><a href="#note">NOTE.</a></p><p><a href="#notes">NOTES.</a></p>'
+                 + body + '<h2 id="note">NOTE.</h2><p>The author thanks the miller for his patience.</p>'
+                 + '<h2 id="notes">NOTES.</h2><p>1. See the parish register.</p>')
+    assert [c.title for c in book.chapters] == ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3", "NOTE."]

@@ -21,8 +21,8 @@ EN = {
         ("1/2 cup, 3/4 mile, 5/8 inch", "one half cup, three quarters mile, five eighths inch"),
         ("24/7", "twenty-four seven"),
         ("a 4x4 grid, 1.5x faster", "a four by four grid, one point five times faster"),
-        ("3D and MP3", "three D and MP3"),  # one capital after the digits is said as its letter (12B)
-        ("the 680x0 family", "the 680x0 family"),
+        ("3D and MP3", "three D and MP three"),  # one capital after the digits is said as its letter (12B)
+        ("the 680x0 family", "the six hundred and eighty x zero family"),
         ('serial "19990513"', 'serial "one nine nine nine zero five one three"'),
         ("ISO-8859-1", "ISO-eighty-eight fifty-nine-one"),
         ("pages 3-12 and 10-20", "pages three to twelve and ten to twenty"),

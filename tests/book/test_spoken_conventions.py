@@ -71,7 +71,7 @@ def test_degrees_minutes_seconds():
 
 def test_letter_glued_to_number_is_said_letter_then_number():
     assert speak("the A1 road") == "the A one road"
-    assert speak("MP3") == "MP3"  # two letters before the digits: a name, as printed
+    assert speak("MP3") == "MP three"  # a name: its letters, then its number (issue 32: no digit said as printed)
 
 
 @pytest.mark.parametrize("src", ["He said so.[1] And more", "He said so.[A] And more", "so[12] and more"])

@@ -52,7 +52,7 @@ OLDER = {
         ("Room 4A, then 4B", "Room four A, then four B"),
         ("Each large 12mo, cloth; a fine 8vo", "Each large twelvemo, cloth; a fine octavo"),
         ("paragraph 1.E.8.", "paragraph one E eight."),
-        ("MP3 and H.264", "MP3 and H.264"),  # names stay as printed
+        ("MP3 and H.264", "MP three and H. two hundred and sixty-four"),  # names: letters, then the number
     ],
     "chapter and verse": [
         ("Ecclesiastes 2:4", "Ecclesiastes two, verse four"),

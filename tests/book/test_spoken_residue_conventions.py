@@ -25,6 +25,7 @@ RESIDUE = {
         ("it should be [a] small town", "it should be a small town"),
         ("the motto N[ulla] D[ies]", "the motto Nulla Dies"),
         ("a long word[a] with a note", "a long word with a note"),
+        ("a later note[8a] and another[8b].", "a later note and another."),
     ],
     "labels over notes": [
         ("FOOTNOTES:", ""),
@@ -57,6 +58,17 @@ RESIDUE = {
         ("the sheriff of Kent,1702\u20131710, and", "the sheriff of Kent, seventeen oh-two to seventeen ten, and"),
         ("at 14a Mill Street", "at fourteen A Mill Street"),
     ],
+    "price lists and catalogues": [
+        ("a dozen eggs, 25c.; a stamp, 1c. extra", "a dozen eggs, twenty-five cents; a stamp, one cent extra"),
+        ("Leeds, 1874. 16o.", "Leeds, eighteen seventy-four. sixteenmo."),
+        ("first the road, 2dly the bridge, and 3dly the mill", "first the road, secondly the bridge, and thirdly the mill"),
+    ],
+    "codes and names glued to numbers": [
+        ("calling K7QRZ, come in", "calling K seven QRZ, come in"),
+        ("the model 12QT kettle", "the model twelve QT kettle"),
+        ("the folios 214a; 362b.", "the folios two hundred and fourteen a; three hundred and sixty-two b."),
+        ("serial SN4402918", "serial SN four four zero two nine one eight"),
+    ],
     "numbers after a month": [
         ("In May 3,400 men sailed.", "In May three thousand four hundred men sailed."),
         ("On May 3, 1790 they sailed.", "On May third, seventeen ninety they sailed."),
@@ -76,6 +88,8 @@ RESIDUE = {
         ("the number I chose", "the number I chose"),
         ("Then said I. He went.", "Then said I. He went."),
         ("Size XL. Then", "Size forty. Then"),
+        ("ANN LEE, LL.D.", "ANN LEE, L L D."),  # a degree's letters, no numeral
+        ("by Ann Lee, LL. D., of the college", "by Ann Lee, L L D., of the college"),
     ],
     "degrees": [
         ("a heat of 81½° at noon", "a heat of eighty-one and a half degrees at noon"),

@@ -353,9 +353,12 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
                             page_anchors(root))
     if blocks is not body and blocks and blocks[0].level != 1:
         # Before the first chapter the page's contents names: title page, imprint, advertisements
-        # (a preface there is the book's own and keeps its heading).
+        # (a preface there is the book's own and keeps its heading; a "Conclusion" inside a chapter,
+        # unlisted, stays a section of it).
+        first = next((i for i, b in enumerate(blocks) if b.level == 1), len(blocks))
         blocks = [Block(FRONT_MATTER, 1)] + [
-            Block(b.text, 1, b.ids, b.kind, b.links) if b.level and opens_text(b.text) else b for b in blocks]
+            Block(b.text, 1, b.ids, b.kind, b.links) if i < first and b.level and opens_text(b.text) else b
+            for i, b in enumerate(blocks)]
     blocks = with_licence(mark_back_matter(blocks), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,

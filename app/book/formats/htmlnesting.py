@@ -7,6 +7,7 @@ announced with the first chapter under them; the entries below it are sections, 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 
@@ -16,14 +17,45 @@ from app.book.structure.lines import is_named_heading
 #: A part's own text before its first chapter ("The Measure of the Heavens ..." under "BOOK I.") is read
 #: with that chapter when it is this short; longer, it is a chapter of its own.
 PART_INTRO_WORDS = 1500
+#: A heading that calls itself a chapter ("CHAPTER IV", "Chap. 2.", "Chapter the First").
+_CHAPTER = re.compile(r"^\s*(?:chapter|chap\.)\s+(?:the\s+)?(?:[IVXLCDM]{1,8}|\d{1,3}|[a-z]+)\b", re.I)
+#: How many listed headings of one level must call themselves chapters for that level to be the chapters.
+_MIN_CALLED = 3
 
 
 def chapter_level(blocks: list[Block], starts: dict[int, str]) -> int | None:
-    """Return the heading level the listing names most (ties: the higher one), None when it names one level."""
+    """Return the heading level the listing names most (ties: the higher one), None when it names one level.
+
+    A level whose headings call themselves chapters ("CHAPTER IV" three times or more) is the chapter
+    level even when the listing names the numbered sections under them more often ("1. The Soil",
+    "2. The Seed" under each chapter): a book calls its chapters by that word, never its sections.
+    """
     counts = Counter(blocks[k].level for k in starts if blocks[k].level)
     if len(counts) < 2:
         return None
+    called = Counter(blocks[k].level for k in starts if blocks[k].level and _CHAPTER.match(blocks[k].text))
+    if called and max(called.values()) >= _MIN_CALLED:
+        return max(called, key=lambda lv: (called[lv], -lv))
     return max(counts, key=lambda lv: (counts[lv], -lv))
+
+
+def with_unlisted_chapters(blocks: list[Block], starts: dict[int, str]) -> dict[int, str]:
+    """Return the starts with the chapters a listing of parts leaves out ("FOREWORD", "PART I.", "PART II."
+    listed, each part's "CHAPTER I" .. "CHAPTER XI" not): where fewer than three listed headings call
+    themselves chapters (a part's page may be its first chapter's) and three or more unlisted headings
+    below the listed level do, those headings are the chapters, and the listed parts are announced with
+    them (see nested). A listing that names its chapters is left as it is."""
+    listed = [blocks[k].level for k in starts if blocks[k].level]
+    if not listed or sum(1 for k in starts if blocks[k].level and _CHAPTER.match(blocks[k].text)) >= _MIN_CALLED:
+        return starts
+    first = min(starts)
+    called = [k for k in range(first + 1, len(blocks)) if k not in starts and blocks[k].level > min(listed)
+              and _CHAPTER.match(blocks[k].text)]
+    levels = Counter(blocks[k].level for k in called)
+    if not levels or max(levels.values()) < _MIN_CALLED:
+        return starts
+    level = max(levels, key=lambda lv: (levels[lv], -lv))
+    return {**starts, **{k: blocks[k].text for k in called if blocks[k].level == level}}
 
 
 def nested(blocks: list[Block], starts: dict[int, str], skip: set[int],
@@ -34,6 +66,7 @@ def nested(blocks: list[Block], starts: dict[int, str], skip: set[int],
     announced with its first chapter, and its text read there: one heading "BOOK I: CHAPTER I. EARLY
     THEORIES" where the part begins, then the part's introduction, then the chapter.
     """
+    starts = with_unlisted_chapters(blocks, starts)
     level = chapter_level(blocks, starts)
     if level is None:
         return blocks, starts, skip

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from app.book.formats.htmllisting import in_order, joined
 from app.book.formats.htmlnesting import nested
+from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
 from app.book.structure.lines import is_named_heading
 from app.book.normalize import clean_text
@@ -35,6 +37,8 @@ _NUMBERED = re.compile(r"^(?:chapter|chap\.)\s+(?:[IVXLCDM]{1,8}|\d{1,3})\b", re
 _MAX_INTRO_WORDS = 60
 #: A link whose text is a page number (a contents line's last column).
 _PAGE_LINK = re.compile(r"^\s*(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
+#: A link whose text is an entry's number alone ("VI.", "12").
+_NUMBER_LINK = re.compile(r"^(?:[IVXLCDM]{1,8}|\d{1,3})\.?$")
 #: How many blocks after its anchor the heading a listing entry names may stand.
 _WINDOW = 6
 #: The share of a listing's links to page-number marks that must name their page's heading (see _starts).
@@ -44,7 +48,7 @@ _SINK = 3
 
 
 def _key(text: str) -> str:
-    return " ".join(re.findall(r"\w+", clean_text(text).casefold()))
+    return " ".join(re.findall(r"\w+", clean_text(text).casefold().replace("&", " and ")))
 
 
 def _name_key(text: str) -> str:
@@ -96,7 +100,14 @@ def _entry_words(block: Block) -> int:
     """Return how many words a contents line may have: more when its page number ends it (a long title
     whose page is its link, "I. The Tides ... Causes of the Tides; 239")."""
     last = block.links[-1][1] if block.links else ""
-    return _MAX_PAGED_ENTRY_WORDS if _PAGE_LINK.match(last) else _MAX_ENTRY_WORDS
+    if _PAGE_LINK.match(last):
+        return _MAX_PAGED_ENTRY_WORDS
+    # So may a line linked by the number it opens with ("VI.—HOW THE HIVES ARE MOVED IN ..." linked at
+    # "VI."): its name is a title, however long; a note mark's number never opens its paragraph.
+    first = block.links[0][1].strip() if block.links else ""
+    if first and _NUMBER_LINK.match(first) and clean_text(block.text).startswith(first):
+        return _MAX_PAGED_ENTRY_WORDS
+    return _MAX_ENTRY_WORDS
 
 
 def _synopsis_between(blocks: list[Block], i: int, where: dict[str, int]) -> bool:
@@ -127,6 +138,7 @@ def _candidates(blocks: list[Block], where: dict[str, int],
                 listing: list[tuple[str, str, int]]) -> list[tuple[list[_Entry], set[int]]]:
     """Return candidate listings: their entries, and the blocks to leave unread (the listing itself)."""
     found: list[tuple[list[_Entry], set[int]]] = []
+    spans: list[tuple[int, int]] = []  # the blocks each candidate covers, [start, end)
     for run in _runs(blocks, where):
         entries: list[_Entry] = []
         tail = ""
@@ -151,13 +163,17 @@ def _candidates(blocks: list[Block], where: dict[str, int],
         if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
             skip.add(run[0] - 1)
         found.append((entries, skip))
+        spans.append((run[0], run[-1] + 1))
     # A listing the walk skipped (class="toc", <nav>): entries noted at the same place form one listing.
     groups: dict[int, list[_Entry]] = {}
     for text, target, at in listing:
         if target in where and where[target] >= at:
             groups.setdefault(at, []).append(_Entry(text, target, bool(_PAGE_LINK.match(text))))
-    found.extend((entries, set()) for _, entries in sorted(groups.items()))
-    # The listing nearest the top of the book first.
+    for at, entries in sorted(groups.items()):
+        found.append((entries, set()))
+        spans.append((at, at))
+    found = joined(found, spans) + found
+    # The listing nearest the top of the book first (a joined listing before its pieces).
     return sorted(found, key=lambda c: min((where[e.target] for e in c[0] if e.target), default=1 << 30))
 
 
@@ -211,10 +227,13 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
     # Where the other entries linked to headings (not pages) point: a part's "BOOK I." there is no
     # chapter's number.
     linked = [(where[t], t) for _, t, by_page in entries if t and not by_page]
+    label = ""  # the label line over the entry ("PART I" over "THE MILL ... 27")
     for text, target, by_page in entries:
         if target is None:
             labels.append(_key(text))
+            label = text
             continue
+        over, label = label, ""
         pos = where[target]
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
         if by_page and not window:
@@ -224,10 +243,14 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         # The entry names it with or without its number and page ("I. THE FERRY CROSSING 1" for the heading
         # "THE FERRY CROSSING.").
         keys = {_key(text), _name_key(_ENTRY_PAGE.sub("", clean_text(text)))} - {""}
+        if over:  # the heading may carry its label and its name ("PART I" <br> "THE MILL")
+            keys.add(_key(f"{over} {_ENTRY_PAGE.sub('', clean_text(text))}"))
         # So does a heading with its own number before the name ("CHAPTER I: THE FIRST CANALS." for "I.
         # First Canals ... 1"; a listing drops the article).
-        named = next((k for k in window if text and (_key(blocks[k].text) in keys
-                                                      or _name_key(blocks[k].text) in keys)), None)
+        # A listing may shorten the heading it names ("Introduction" for "INTRODUCTION TO THE NEW
+        # ISSUE."): the heading opens with the entry's words.
+        named = next((k for k in window if text and (_key(blocks[k].text) in keys or _name_key(blocks[k].text) in keys
+                      or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
         if target in page_anchors:
             named_pages += named is not None
             unnamed_pages += named is None
@@ -250,7 +273,11 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
             head = _label_above(blocks, head, {k for k, t in linked if t != target})
         placed.append(head if head is not None else pos)
         starts.setdefault(placed[-1], text)
-    if len(starts) < _MIN_ENTRIES or not _is_listing(blocks, targets, placed, starts):
+    targets, placed, starts = in_order(blocks, targets, placed, starts)
+    # Its index and notes are no chapters: a listing of "Calendar", "Diary" and "Index" names too
+    # little to divide the book (its headings do).
+    named = sum(1 for t in starts.values() if not is_matter_title(_ENTRY_PAGE.sub("", clean_text(t))))
+    if named < _MIN_ENTRIES or not _is_listing(blocks, targets, placed, starts):
         return None
     if not linked and unnamed_pages > (1 - _PAGES_NAMED) * (named_pages + unnamed_pages):
         return None
@@ -331,7 +358,7 @@ _ENTRY_PAGE = re.compile(r"[\s.]+(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
 def _named_label(label: str, entry: str) -> str:
     """Return a bare chapter label with the name its listing entry gives ("CHAPTER I: The Crossing"), never
     the entry's page number ("The Crossing 17"), and the label kept, since it says which chapter it is."""
-    name = _ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(entry), count=1)).strip(" .:")
+    name = _ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(entry), count=1)).strip(" .:;")
     if not name or _key(name) == _key(label):
         return label
     return f"{label.strip().rstrip(' .:')}: {name}"
@@ -351,8 +378,11 @@ def _is_listing(blocks: list[Block], targets: list[int], placed: list[int], star
     # most of the text: taken for the book's, it would leave everything before it as front matter, unread.
     before = sum(len(b.text.split()) for b in blocks[:min(starts)])
     total = sum(len(b.text.split()) for b in blocks)
-    return (at_headings >= 0.8 * len(starts) and targets[-1] >= 0.5 * len(blocks)
-            and before < 0.5 * total)
+    # The last entry stands in the second half, or what follows it is no longer than twice the longest
+    # listed piece (a novel's second part, longer than its first, begins before the middle).
+    spans = [b - a for a, b in zip(placed, placed[1:])]
+    reaches = targets[-1] >= 0.5 * len(blocks) or (spans and len(blocks) - placed[-1] <= 2 * max(spans))
+    return at_headings >= 0.8 * len(starts) and reaches and before < 0.5 * total
 
 
 #: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface.

@@ -96,6 +96,7 @@ class Speaker:
             text = numbers.years(text, lang)
             text = numbers.ranges(text, lang)
             text = numbers.plain(text, lang)
+            text = numbers.leftover(text, lang)
         text = symbols.symbols(text, lang)
         if said:
             text = _PRIVATE_USE.sub(lambda m: said[ord(m[0]) - _PLACEHOLDER], text)

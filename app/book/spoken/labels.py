@@ -1,7 +1,7 @@
 """Numbers with a letter: house numbers ("12B" -> "twelve B"), book sizes ("12mo"), labels ("1.E.8").
 
-A number glued to letters is otherwise a name the voice reads as printed ("MP3",
-"H.264"); these two shapes are read as a listener says them. A capital after the
+A number glued to letters is otherwise a name, said as its letters and its number
+("MP three", numbers.leftover); these two shapes are read as a listener says them. A capital after the
 digits is a house, flat or room letter (or a unit a voice says as its letter anyway:
 "4K", "3D"); the printers' sizes are the old words for a sheet folded so many times.
 """

@@ -320,3 +320,22 @@ def plain(text: str, lang: Language) -> str:
 
     # A number glued to letters ("MP3", "3D", "H.264") is a name: the voice reads it as printed.
     return _sub(rf"(?:(?<![\w-])(?P<sign>[-\u2212])(?=\d))?(?<![\w.,])(?P<num>{num})(?![\w])", say, text)
+
+
+def leftover(text: str, lang: Language) -> str:
+    """Return text with every digit the passes before left said: a number glued to letters ("MP3", "K7QRZ",
+    "12QT", "214a") or to a stray mark (",00") is a name or a code, said as its letters and numbers
+    ("MP three", "K seven QRZ"); a run of five digits or more, or one with a leading zero, digit by digit."""
+    if not lang.n2w or not re.search(r"\d", text):
+        return text
+
+    def say(m: re.Match) -> str:
+        run = m[0]
+        words = (" ".join(cardinal(int(d), lang) for d in run) if len(run) > 4 or (run[0] == "0" and len(run) > 1)
+                 else cardinal(int(run), lang))
+        before = " " if m.start() and (m.string[m.start() - 1].isalpha() or m.string[m.start() - 1] in ".,:;") else ""
+        after = " " if m.end() < len(m.string) and m.string[m.end()].isalpha() else ""
+        return f"{before}{words}{after}"
+
+    return re.sub(r"\d+", say, text)
+

@@ -8,6 +8,8 @@
 - Elided years: "18--", "187-" (a date the author will not give) read as far as written.
 - Angles and positions: "62° 17′ 20″" is degrees, minutes and seconds.
 - A letter glued to a number ("A1", "B12"): a name said letter and number ("A one").
+- "2dly", "3dly": the older "secondly", "thirdly". "8o.", "12o.": a catalogue's book sizes ("8vo" and
+  "12mo" are labels.py's). "25c.": cents, as price lists print them.
 These run before the number passes (English only), so no digit survives them half-read.
 """
 from __future__ import annotations
@@ -15,9 +17,10 @@ from __future__ import annotations
 import re
 
 from app.book.spoken.languages import Language
-from app.book.spoken.numbers import cardinal
+from app.book.spoken.numbers import cardinal, ordinal
 
-_NOTE_MARK = re.compile(r"(?<=[^\s\[])\[(?:\d{1,3}|[A-Za-z]|[*†‡§])\]")
+#: A note's number may carry a letter ("[8a]", "[8b]": two notes added at one place in a later edition).
+_NOTE_MARK = re.compile(r"(?<=[^\s\[])\[(?:\d{1,3}[a-z]?|[A-Za-z]|[*†‡§])\]")
 #: The same marker opening a note's own text, where the book prints the note: "[12] See the letter of May ...".
 _NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}|[A-Z]|[*†‡§])\]\s+(?=\S)")
 #: "[12]" after a space, where a transcriber kept the book's marker in the line ("the river [12] was low"):
@@ -47,6 +50,13 @@ _EMPHASIS = re.compile(r"(?<![A-Za-z_])_(?=[^\s_])([^_\n]{0,300}?[^\s_])_(?![A-Z
 _COMMA_YEAR = re.compile(r"(?<=[^\W\d_]),(?=1\d{3}\b)")
 #: "2ded", "2ds": the older clerk's "seconded", "seconds" (a motion's).
 _SECONDED = re.compile(r"(?<![\w.,])2d(ed|s)\b\.?")
+#: "2dly", "3dly", "4thly": "secondly", "thirdly", "fourthly".
+_ORDINAL_LY = re.compile(r"(?<![\w.,])(\d{1,2})(?:st|nd|rd|th|d)ly\b")
+#: A book's size as catalogues abbreviate it after the year: "8o." octavo, "12o." twelvemo (a stop after).
+_FORMAT = re.compile(r"(?<![\w.,])(4|8|12|16|18|24|32)o(?=\.)")
+_FORMATS = {4: "quarto", 8: "octavo"}
+#: "25c.", "50c. each": cents as a price list prints them (after the amount, a stop after the c).
+_CENTS = re.compile(r"(?<![\w.,$])(\d{1,3})c\.(?=[\s;,)]|$)")
 _TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
 
 
@@ -81,6 +91,15 @@ def older_forms(text: str, lang: Language) -> str:
     text = _SECONDED.sub(lambda m: "second" + m[1] + ("." if m[0].endswith(".") and re.match(
         r"\s*$|\s+[A-Z]", m.string[m.end():]) else ""), text)
     text = _L_POUNDS.sub("£", text)
+    text = _ORDINAL_LY.sub(lambda m: ordinal(int(m[1]), lang) + "ly", text)
+
+    def book_format(m: re.Match) -> str:
+        size = int(m[1])
+        return _FORMATS.get(size) or f"{cardinal(size, lang)}mo"
+
+    text = _FORMAT.sub(book_format, text)
+    text = _CENTS.sub(lambda m: f"{m[1]} {'cent' if m[1] == '1' else 'cents'}" + (
+        "." if re.match(r"\s*$|\s+[A-Z]", m.string[m.end():]) else ""), text)
     # The abbreviation's stop also ended the sentence where the next word is capitalised or nothing follows.
     text = _POUNDS_AFTER.sub(lambda m: f"£{m[1]}" + ("." if re.match(r"\s*$|\s+[A-Z]", m.string[m.end():]) else ""),
                              text)

@@ -39,6 +39,8 @@ def abbreviations(text: str, lang: Language) -> str:
         # named place and a comma; "& Co." is a company). Its stop still ends a sentence that ends there.
         text = re.sub(r"\b([A-Z][a-z]+, )co\.(?:(?=\s+[A-Z])|(\s*$))",
                       lambda m: f"{m[1]}county" + ("." if m[2] is not None else ""), text)
+        # A doctor of laws: "LL.D." is said by its letters ("L L D"), no Roman fifty fifty.
+        text = re.sub(r"\bLL\.\s?([BDM])\.", r"L L \1.", text)
         # British style writes titles without the stop: "Mr Smith", "Dr Who", "St Ives".
         text = re.sub(r"\b(Mr|Mrs|Ms|Dr|St)\b(?=\s+[A-Z])",
                       lambda m: {"St": "Saint"}.get(m[1]) or lang.abbreviations[m[1] + "."], text)

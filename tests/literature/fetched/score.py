@@ -1,8 +1,8 @@
 """Score the app's chapters on the fetched corpus against the truth.py ground truth (a benchmark, not a test).
 
-    PYTHONPATH=. .venv/bin/python tests/literature/fetched/score.py [dev|dev2|held] [--books] [--chapters-only]
+    PYTHONPATH=. .venv/bin/python tests/literature/fetched/score.py [dev|dev2|dev3|held] [--books] [--chapters-only]
 
-`dev` is the first draw's development half, `dev2` the second draw (all development), `held` the held-out half.
+`dev` is the first draw's development half, `dev2` the second draw and `dev3` the third (all development), `held` the held-out half.
 
 `--chapters-only` skips the spoken columns (the Speaker over every paragraph is most of the time).
 
@@ -127,7 +127,7 @@ def score(book, edition: str, path: Path, truth: Truth, spoken: bool = True) -> 
 
 
 def main(argv: list[str]) -> None:
-    split = argv[0] if argv and argv[0] in ("dev", "dev2", "held") else None
+    split = argv[0] if argv and argv[0] in ("dev", "dev2", "dev3", "held") else None
     show = "titles" if "--titles" in argv else "--books" in argv
     spoken = "--chapters-only" not in argv
     rows = []

@@ -29,7 +29,7 @@ _EXTRA = {
 def main(argv: list[str]) -> None:
     from app.book import load_book
     from app.book.spoken import Speaker
-    split = argv[0] if argv and argv[0] in ("dev", "held") else "dev"
+    split = argv[0] if argv and argv[0] in ("dev", "dev2", "dev3", "held") else "dev"
     examples = int(argv[argv.index("--examples") + 1]) if "--examples" in argv else 3
     only = argv[argv.index("--edition") + 1] if "--edition" in argv else None
     speaker = Speaker("en")

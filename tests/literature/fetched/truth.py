@@ -109,6 +109,8 @@ class _Headings(HTMLParser):
             self._pagenum -= 1
         if tag in _HEADING and self._in is not None:
             text = " ".join("".join(self._text).split())
+            # A note's mark set in the heading ("THE WEIR [3]") is no word of its title (eighth round).
+            text = re.sub(r"\s*\[(?:\d{1,3}[a-z]?|[*†‡§]+)\]", "", text).strip()
             if text:
                 self.headings.append(Heading(self._in, text, ids=self._heading_ids))
             self._in = None

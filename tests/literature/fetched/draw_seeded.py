@@ -1,0 +1,53 @@
+"""Draw further development books for the fetched corpus (issue 32) by draw.py's rule with another seed.
+
+Not a test: run once by hand
+(`python tests/literature/fetched/draw_seeded.py REPO_LIST MIRRORS SEED COUNT >> manifest.tsv`).
+
+Rule, fixed before any book was opened: `random.Random(SEED).sample(rows, 400)` over every row of
+GITenberg's repository list, walked in order; a repository already in the manifest is skipped, and the
+rest are kept by draw.py's test (`language: en`, a plain-text and an `N-h/N-h.htm[l]` edition) until
+COUNT are kept. Every book so drawn is development: the held-out half stays the one draw.py made.
+Repositories whose titles are plainly not English are not fetched, as in the first draw, so they have
+no mirror and are passed over like any repository without one.
+"""
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+from draw import _git, _mirror
+
+MANIFEST = Path(__file__).with_name("manifest.tsv")
+
+
+def main() -> None:
+    repo_list, mirrors = Path(sys.argv[1]), Path(sys.argv[2])
+    seed, count = int(sys.argv[3]), int(sys.argv[4])
+    known = {line.split("\t")[2] for line in MANIFEST.read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#")}
+    rows = [line.rstrip("\n").split("\t") for line in repo_list.open(encoding="utf-8") if line.strip()]
+    kept = 0
+    for number, name in random.Random(seed).sample(rows, 400):
+        if kept >= count:
+            break
+        repo = _mirror(mirrors, "GITenberg", name)
+        if number in known or repo is None:
+            continue
+        files = _git(repo, "ls-tree", "-r", "--name-only", "HEAD").split("\n")
+        lang = re.search(r"^language:\s*(\S+)", _git(repo, "show", "HEAD:metadata.yaml"), re.M)
+        txt = sorted(f for f in files if re.fullmatch(rf"{number}(-[08])?\.txt", f))
+        htm = [f for f in files if re.fullmatch(rf"{number}-h/{number}-h\.html?", f)]
+        if not (lang and lang.group(1) == "en" and txt and htm):
+            print(f"skipped {number} {name}", file=sys.stderr)
+            continue
+        txt.sort(key=lambda f: (not f.endswith("-0.txt"), f.endswith("-8.txt")))
+        print("\t".join(("dev3", "gutenberg", number, f"GITenberg/{name}",
+                         _git(repo, "rev-parse", "HEAD").strip(), txt[0], htm[0])))
+        kept += 1
+    print(f"{kept} kept", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
