@@ -279,7 +279,7 @@ def test_a_page_cut_from_a_book_reads_its_text_without_its_running_head(tmp_path
 def _linked_pdf(path, pages, links, outline=()):
     """Write a PDF by hand: pages of lines (x, y from the top, text) in Helvetica 11, link annotations
     (page, x0, y0 from the top, x1, y1, target page) going to another page, half by a /Dest, half by a
-    GoTo action (as hyperref writes them), and an outline of (title, page) entries."""
+    GoTo action (as hyperref writes them), and an outline of (title, page[, y from the top]) entries."""
     objs: list[bytes] = []
     n = len(pages)
     page_ids = [4 + 2 * i for i in range(n)]
@@ -306,11 +306,12 @@ def _linked_pdf(path, pages, links, outline=()):
     if outline:
         objs.append(b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>"
                     % (root + 1, root + len(outline), len(outline)))
-        for k, (title, target) in enumerate(outline):
+        for k, (title, target, *at) in enumerate(outline):
             near = (b" /Prev %d 0 R" % (root + k) if k else b"") + (
                 b" /Next %d 0 R" % (root + k + 2) if k + 1 < len(outline) else b"")
-            objs.append(b"<< /Title (%s) /Parent %d 0 R%s /Dest [%d 0 R /XYZ 0 792 0] >>"
-                        % (title.encode("latin-1"), root, near, page_ids[target]))
+            # The destination's top: the page's top, or the place given (y from the top), as hyperref writes it.
+            objs.append(b"<< /Title (%s) /Parent %d 0 R%s /Dest [%d 0 R /XYZ 72 %d 0] >>"
+                        % (title.encode("latin-1"), root, near, page_ids[target], 792 - (at[0] if at else 0)))
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for i, body in enumerate(objs, start=1):
         offsets.append(len(out))
@@ -382,3 +383,50 @@ def test_a_running_head_of_three_lines_is_not_read(tmp_path):
     assert "Chronicle" not in text and "Meadow, by" not in text and "on the River" not in text
     assert "Page 1 tells of the heron at the mill, line 1." in text
     assert "Page 10 tells of the orchard at the mill, line 4." in text
+
+
+_HERON = ["The heron stood on the weir as it always did, watching the water for the silver flash of",
+          "a fish, and the miller's boy watched the heron from the bank until the bell rang for",
+          "supper and the light went out of the sky behind the poplars on the far side of the water."]
+
+
+def test_a_chapter_starts_where_its_outline_entry_points_on_the_page(tmp_path):
+    # The chapter before ends at the top of the page its successor starts on (Texinfo starts an appendix
+    # mid-page); the successor's printed heading is not the outline's words, so the destination's place
+    # on the page (XYZ's top) says where it starts.
+    first = [(72, 80, "The First Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_HERON)]
+    tail = [(72, 80 + 16 * k, t) for k, t in enumerate(_MEADOW)]
+    second = [(72, 220, "Notes Kept at the Mill")] + [(72, 250 + 16 * k, t) for k, t in enumerate(_HERON)]
+    outline = [("The First Morning", 0), ("Second Morning", 1, 208)]
+    book = load_book(_linked_pdf(tmp_path / "mid.pdf", [first, tail + second], [], outline))
+    assert [c.title for c in book.chapters] == ["The First Morning", "Second Morning"]
+    one, two = (" ".join(c.paragraphs) for c in book.chapters)
+    assert one.endswith("the meadow again."), one
+    # (A chapter's first paragraph is its title, said once.)
+    assert two.startswith("Second Morning Notes Kept at the Mill") and "ferryman" not in two, two
+
+
+def test_a_heading_printed_with_its_division_word_is_the_outline_entry(tmp_path):
+    # Texinfo's outline says "A Suggested Replies" where the page prints "Appendix A Suggested Replies":
+    # the chapter starts at that heading, which is said once, as the outline's title.
+    first = [(72, 80, "1 The First Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_HERON)]
+    tail = [(72, 80 + 16 * k, t) for k, t in enumerate(_MEADOW)]
+    second = [(72, 220, "Appendix A Suggested Replies")] + [(72, 250 + 16 * k, t) for k, t in enumerate(_HERON)]
+    outline = [("1 The First Morning", 0), ("A Suggested Replies", 1)]  # the page's top: no place named
+    book = load_book(_linked_pdf(tmp_path / "appendix.pdf", [first, tail + second], [], outline))
+    one, two = (" ".join(c.paragraphs) for c in book.chapters)
+    assert one.endswith("the meadow again."), one
+    assert two.startswith("A Suggested Replies The heron stood") and "Appendix" not in two, two
+
+
+def test_a_definition_header_says_its_category_first(tmp_path):
+    # Texinfo's PDF sets a definition's category flush right in brackets ("frob (x)   [Function]");
+    # its HTML edition and a listener say it first: "Function: frob (x)".
+    lines = [(72, 80 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    lines += [(90, 150, 10, "int frob_widget (int count)"), (480, 150, 10, "[Function]"),
+              (108, 164, 10, "Frobs the widget count times and returns the number of widgets frobbed."),
+              (90, 184, 10, "frob_level"), (470, 184, 10, "[User Option]"),
+              (108, 198, 10, "How hard each widget is frobbed, from one to ten.")]
+    text = " ".join(p for c in load_book(_typed_pdf(tmp_path / "defs.pdf", [lines])).chapters for p in c.paragraphs)
+    assert "Function: int frob_widget (int count)" in text, text
+    assert "User Option: frob_level" in text and "[" not in text, text

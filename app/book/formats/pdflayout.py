@@ -250,9 +250,18 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
         x0 = min(c[1] for c in body)
         x1 = max(c[2] for c in body)
         parts = tuple(c for c in cells if c)
+        if len(parts) == 2 and (category := _DEF_CATEGORY.match(parts[1])):
+            # A definition's header (Texinfo): "int frob (int x)   [Function]", the category flush right,
+            # said first as the HTML edition prints it: "Function: int frob (int x)".
+            text, parts = f"{category.group(1)}: {parts[0]}", ()
         lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked, row=row and not mono,
                           pieces=parts if len(parts) == 2 else ()))
     chars.clear()
+
+
+#: A definition's category set apart at a line's right end, in brackets: "[Function]", "[Data type]",
+#: "[User Option]", "[Special Form]" (Texinfo's @deffn and @deftypefn headers in its PDF).
+_DEF_CATEGORY = re.compile(r"^\[([A-Z][A-Za-z-]*(?: [A-Za-z-]+){0,2})\]$")
 
 
 def in_reading_order(lines: list[Line]) -> list[Line]:
