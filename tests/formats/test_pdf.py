@@ -430,3 +430,29 @@ def test_a_definition_header_says_its_category_first(tmp_path):
     text = " ".join(p for c in load_book(_typed_pdf(tmp_path / "defs.pdf", [lines])).chapters for p in c.paragraphs)
     assert "Function: int frob_widget (int count)" in text, text
     assert "User Option: frob_level" in text and "[" not in text, text
+
+
+def test_a_title_pages_authors_with_addresses_or_et_al_are_the_author(tmp_path):
+    # Texinfo's title page sets each @author on its own line with an address after the name; a book of
+    # many hands prints "et al." after the first. The names are the author, the addresses are not.
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    two = [(150, 120, 24, "The Widget Frobbing Manual"), (300, 200, 12, "Ann Writer (ann@example.org)"),
+           (300, 216, 12, "Bo Maker (bo@example.org)")]
+    book = load_book(_typed_pdf(tmp_path / "two.pdf", [two, body, body, body, body, body, body]))
+    assert (book.title, book.author) == ("The Widget Frobbing Manual", "Ann Writer and Bo Maker")
+    many = [(150, 120, 24, "The Widget Frobbing Manual"), (300, 200, 12, "Ann Writer, et al."),
+            (300, 216, 12, "last updated May 1, 2020")]
+    book = load_book(_typed_pdf(tmp_path / "many.pdf", [many, body, body, body, body, body, body]))
+    assert book.author == "Ann Writer, et al."
+
+
+def test_a_pdf_whose_pages_print_no_title_is_not_named_by_its_first_chapter(tmp_path):
+    # No metadata, no title on the first pages (a blank title page, a contents page): the outline's first
+    # entry is a chapter (here a question of a FAQ), never the book's name; the file's name is used.
+    pages = [[(72, 80, "Contents")], [(72, 80, "Why does the mill wheel stop in winter?")]
+             + [(72, 110 + 16 * k, t) for k, t in enumerate(_HERON)],
+             [(72, 80, "Who keeps the ferry?")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_MEADOW)]]
+    outline = [("Why does the mill wheel stop in winter?", 1), ("Who keeps the ferry?", 2)]
+    book = load_book(_linked_pdf(tmp_path / "mill-faq.pdf", pages, [], outline))
+    assert [c.title for c in book.chapters][-2:] == ["Why does the mill wheel stop in winter?", "Who keeps the ferry?"]
+    assert book.title == "mill-faq", book.title

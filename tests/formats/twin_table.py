@@ -30,6 +30,9 @@ def key(title: str) -> str:
     # The numbering aside ("Chapter 5: Managing Packages"); a title that is its numbering alone
     # ("CHAPTER XVI.") keeps it, or every such chapter would match every other.
     t = re.sub(r"^(?:chapter|appendix|part)\s+(?:\d+|[IVXLC]+|[A-Z])\b\s*[:.]?\s*", "", title.strip(), flags=re.I)
+    # A number before the title ("6. I get an error") goes first, so that title_key, which takes one
+    # numbering token off, sees the same words on both sides (else it takes the pronoun "I" off one).
+    t = re.sub(r"^\d+(?:\.\d+)*\.?\s+(?=\S)", "", t)
     if not title_key(t):
         return " ".join(title.casefold().split())
     # An appendix's letter before a title that opens with "A" ("A A sample session", Texinfo's outline).

@@ -244,7 +244,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             # Reading the few pages that have text would be a fraction of the book, silently.
             raise ScannedBook(f"{path.name} has a text layer on only {texts} of its {len(pages)} pages; "
                               "the others are pictures of text or blank", hint=_OCR_HINT)
-        entries = outline(doc)
+        entries, book_entry = outline(doc)
         title = _meta(doc, "Title")
         author = _meta(doc, "Author")
         language = options.language or _language(doc)
@@ -266,9 +266,12 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     para.flush()
     if is_placeholder(title, path.stem):
         # The first heading, never a matter one ("Imprint", "Contents"); a bare chapter number ("I", "12")
-        # names no book: then none (the file's name is used).
+        # names no book; nor does an outline's first chapter (a book whose title page prints no title):
+        # the outline's lone top entry does, else none (the file's name is used).
         first = next((clean_text(b.text) for b in para.blocks if b.level == 1 and not is_matter_title(b.text)), "")
         named = _NAMES_SOMETHING.search(first) and not _ROMAN.fullmatch(first.strip(" .:"))
+        if len(entries) >= 2:
+            first, named = book_entry, bool(book_entry)
         title = page_title or (first if named else "")
     if is_placeholder_author(author):
         author = page_author

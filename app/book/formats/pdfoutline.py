@@ -34,8 +34,9 @@ class Entry(NamedTuple):
     top: float | None = None
 
 
-def outline(doc: pdfium.PdfDocument) -> list[Entry]:
-    """Return the outline's chapter entries, in order: its top level, or the children of a lone top entry."""
+def outline(doc: pdfium.PdfDocument) -> tuple[list[Entry], str]:
+    """Return the outline's chapter entries, in order: its top level, or the children of a lone top entry;
+    and that lone entry's title (the book's), else ""."""
     entries: list[Entry] = []
     try:
         for n, item in enumerate(doc.get_toc(max_depth=6)):
@@ -47,16 +48,17 @@ def outline(doc: pdfium.PdfDocument) -> list[Entry]:
             if index is not None and title:
                 entries.append(Entry(item.level, title, index, _dest_top(doc, dest, index)))
     except (pdfium.PdfiumError, ValueError, RecursionError):
-        return entries
+        pass
     if not entries:
-        return []
+        return [], ""
     top = min(e.level for e in entries)
     chapters = [e for e in entries if e.level == top]
     if len(chapters) == 1:
         # A lone top entry is the book's own title: its children are the chapters.
         deeper = [e for e in entries if e.level == top + 1]
-        chapters = deeper or chapters
-    return chapters
+        if deeper:
+            return deeper, chapters[0].title
+    return chapters, ""
 
 
 def _dest_top(doc: pdfium.PdfDocument, dest, index: int) -> float | None:

@@ -30,8 +30,18 @@ _NOT_NAMES = re.compile(r"\b(?:version|edition|release|copyright|university|pres
                         r"revision|printed|\d)", re.I)
 
 
+#: An author's address after the name on a title page ("A. Writer (aw@example.org)", "<aw@example.org>").
+_EMAIL = re.compile(r"\s*[(<]\s*[\w.+-]+@[\w.-]+\s*[)>]")
+#: "et al." after the names: the line's others, said as printed.
+_ET_AL = re.compile(r",?\s+et\s+al\.?$")
+
+
+def _author_text(text: str) -> str:
+    return _EMAIL.sub("", text).strip()
+
+
 def _is_names(text: str) -> bool:
-    text = re.sub(r"^by\s+", "", text.strip(), flags=re.I)
+    text = _ET_AL.sub("", _author_text(re.sub(r"^by\s+", "", text.strip(), flags=re.I)))
     tokens = re.findall(r"[\w'\u2019.&-]+|,", text)
     if not 1 <= len([t for t in tokens if t != ","]) <= 16 or _NOT_NAMES.search(text):
         return False
@@ -62,13 +72,20 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
     for i, ln in enumerate(rest):
         if ln.size >= largest * _SAME_SIZE or not _is_names(ln.text):
             continue
-        parts = [ln.text]
-        # "W. N. Venables, D. M. Smith" / "and the R Core Team": one author line set over two.
-        for nxt in rest[i + 1:i + 3]:
-            if re.match(r"^(?:and|&|with)\b", nxt.text.strip(), re.I) and _is_names(nxt.text):
-                parts.append(nxt.text)
+        parts, own = [_author_text(ln.text)], []
+        # "W. N. Venables, D. M. Smith" / "and the R Core Team": one author line set over two; or one
+        # author a line, in the same type, each with an address (Texinfo's @author lines).
+        for nxt in rest[i + 1:i + 4]:
+            if not own and re.match(r"^(?:and|&|with)\b", nxt.text.strip(), re.I) and _is_names(nxt.text):
+                parts.append(_author_text(nxt.text))
+            elif len(parts) == 1 and abs(nxt.size - ln.size) < 0.5 and _is_names(nxt.text) \
+                    and _EMAIL.search(ln.text) and _EMAIL.search(nxt.text):
+                own.append(_author_text(nxt.text))
             else:
                 break
+        if own:  # "A, B and C"
+            names = parts + own
+            parts = [", ".join(names[:-1]) + " and " + names[-1]]
         author = re.sub(r"^by\s+", "", clean_text(" ".join(parts)), flags=re.I)
         break
     return title, author
