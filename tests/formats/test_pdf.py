@@ -404,6 +404,13 @@ def test_a_chapter_starts_where_its_outline_entry_points_on_the_page(tmp_path):
     assert one.endswith("the meadow again."), one
     # (A chapter's first paragraph is its title, said once.)
     assert two.startswith("Second Morning Notes Kept at the Mill") and "ferryman" not in two, two
+    # A long title wrapped over three lines at that place is the heading: said once, as the outline's title.
+    wrapped = [(72, 220, "Notes Kept at"), (72, 236, "the Mill by the"), (72, 252, "Ferryman's Daughter")]
+    second = wrapped + [(72, 280 + 16 * k, t) for k, t in enumerate(_HERON)]
+    outline = [("The First Morning", 0), ("Notes Kept at the Mill by the Ferryman's Daughter", 1, 208)]
+    book = load_book(_linked_pdf(tmp_path / "wrapped.pdf", [first, tail + second], [], outline))
+    two = " ".join(book.chapters[1].paragraphs)
+    assert two.startswith("Notes Kept at the Mill by the Ferryman's Daughter The heron stood"), two
 
 
 def test_a_heading_printed_with_its_division_word_is_the_outline_entry(tmp_path):
@@ -456,3 +463,43 @@ def test_a_pdf_whose_pages_print_no_title_is_not_named_by_its_first_chapter(tmp_
     book = load_book(_linked_pdf(tmp_path / "mill-faq.pdf", pages, [], outline))
     assert [c.title for c in book.chapters][-2:] == ["Why does the mill wheel stop in winter?", "Who keeps the ferry?"]
     assert book.title == "mill-faq", book.title
+
+
+def _ocr_pdf(path, pages):
+    """Write a PDF like a scan's OCR layer (Tesseract's): every line drawn invisible (text render mode 3)
+    in a fixed-pitch font, sizes in whole points; lines (x, y from the top, size, text)."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument.new()
+    for lines in pages:
+        page = doc.new_page(612, 792)
+        for x, y, size, text in lines:
+            obj = raw.FPDFPageObj_NewTextObj(doc.raw, b"Courier", ctypes.c_float(size))
+            buf = ctypes.create_string_buffer((text + "\0").encode("utf-16-le"))
+            raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
+            raw.FPDFTextObj_SetTextRenderMode(obj, raw.FPDF_TEXTRENDERMODE_INVISIBLE)
+            raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, x, 792 - y)
+            raw.FPDFPage_InsertObject(page.raw, obj)
+        raw.FPDFPage_GenerateContent(page.raw)
+    doc.save(str(path))
+    return path
+
+
+def test_a_scans_ocr_layer_is_prose_and_its_chapter_numbers_are_headings(tmp_path):
+    # An OCR layer is drawn invisible in a fixed-pitch font that says nothing of the print's type: its
+    # lines are prose, not code; and its sizes are whole points measured from the picture, so a chapter's
+    # number set larger in print comes out one point above the body: it is a heading all the same.
+    story = _MEADOW + _HERON
+    pages = []
+    for n, numeral in enumerate(("I", "II", "III")):
+        # Each chapter starts below the end of the one before, its number on a line of its own.
+        pages.append([(72, 80 + 18 * k, 13, t) for k, t in enumerate(story[:3])] + [(72, 260 - 20 * n, 14, numeral)]
+                     + [(72, 290 - 20 * n + 18 * k, 13, t) for k, t in enumerate(story)])
+        pages.append([(72, 80 + 18 * k, 13, t) for k, t in enumerate(story[::-1])])
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    assert [c.title for c in book.chapters][-3:] == ["I", "II", "III"], [c.title for c in book.chapters]
+    text = " ".join(book.chapters[-3].paragraphs)
+    assert "The gate stood open all that winter" in text and "Code example" not in text, text

@@ -73,6 +73,19 @@ def _segments(events, titles: list[str], headings_only: bool) -> dict[str, str]:
     return out
 
 
+def _unmatched_after(title: str, titles: list[str], segments: dict, got: dict) -> list:
+    """Return the reading's chapters for the outline entries after `title` that the twin has no heading
+    for, up to the next entry it has: the twin's segment for `title` runs on over their text, so the
+    reading's words for them are scored with it (an entry set as a paragraph in the HTML edition)."""
+    out = []
+    for t in titles[titles.index(title) + 1:]:
+        if t in segments:
+            break
+        if (c := got.get(key(t))) is not None:
+            out.append(c)
+    return out
+
+
 #: Listings the reader leaves out as matter (not narrated): not scored. An index ("Function and variable
 #: index" too), a list of illustrations, figures or tables.
 _LISTING = re.compile(r"\bindex$|^list\s+of\s+(?:illustrations|figures|tables|plates)\b", re.I)
@@ -112,7 +125,8 @@ def score_pdf(entry: dict) -> dict:
             # A lone top entry is the document's title over all of it: the whole reading is its chapter.
             errors[t] = jiwer.wer(seg, " ".join(_spoken(c) for c in book.chapters) or "nothing")
         elif c is not None and len(seg.split()) >= 20 and not _LISTING.search(t.strip()):
-            errors[t] = jiwer.wer(seg, _spoken(c) or "nothing")
+            errors[t] = jiwer.wer(seg, " ".join(_spoken(x) for x in [c] + _unmatched_after(t, titles, segments, got))
+                                  or "nothing")
     spoken = " ".join(_spoken(c) for c in book.chapters)
     reference = " ".join(words(" ".join(e[2] for e in events)))
     lines, numbered = ref.running_lines(pdf)

@@ -62,9 +62,10 @@ def _open(path: Path) -> pdfium.PdfDocument:
         raise CorruptBook(f"{path.name} is not a readable PDF ({why})", hint="Use a clean copy of the book") from None
 
 
-def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int]:
-    """Return every page's lines, and how many pages with (almost) no text hold an image (a scan's
-    pages); each page is closed before the next is opened."""
+def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int, bool]:
+    """Return every page's lines, how many pages with (almost) no text hold an image (a scan's
+    pages), and whether the text is mostly drawn invisible (a scan's OCR layer); each page is closed
+    before the next is opened."""
     fonts = FontCache()
     pages: list[Page] = []
     pictures = 0
@@ -88,7 +89,7 @@ def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int]:
         finally:
             page.close()
         pages.append(Page(i, height, lines, links))
-    return pages, pictures
+    return pages, pictures, fonts.invisible > fonts.seen / 2
 
 
 def _holds_image(page: pdfium.PdfPage) -> bool:
@@ -233,7 +234,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             raise CorruptBook(f"{path.name} has {len(doc):,} pages (limit {MAX_PAGES:,})",
                               hint="Split the book into smaller files")
         check_page_objects(len(doc), path)
-        pages, pictures = _read_pages(doc)
+        pages, pictures, ocr = _read_pages(doc)
         texts = sum(1 for p in pages if sum(len(ln.text) for ln in p.lines) >= SCAN_CHARS_PER_PAGE)
         if not texts and not pictures and any(p.lines for p in pages):
             pass  # a short text ("Hello, world!") and no picture of text: a document, not a scan
@@ -251,7 +252,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
         cover = _cover(doc)
     finally:
         doc.close()
-    style = measure(pages)
+    style = measure(pages, ocr)
     # The title page as printed, before running heads and listings are taken off the pages.
     page_title, page_author = title_page([list(p.lines) for p in pages[:TITLE_PAGES]])
     strip_page_furniture(pages, style, listings=not options.include_matter)

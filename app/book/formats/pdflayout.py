@@ -83,6 +83,8 @@ class FontCache:
     def __init__(self) -> None:
         self._objects: dict[int, _Font] = {}
         self._fonts: dict[int, tuple[bool, bool]] = {}
+        #: Text objects looked up, and of them drawn invisible (a scan's OCR layer).
+        self.seen = self.invisible = 0
         self._buf = ctypes.create_string_buffer(256)
 
     def traits(self, textpage, handle: int, index: int) -> _Font:
@@ -99,6 +101,12 @@ class FontCache:
     def _read(self, obj, size: float) -> _Font:
         font = raw.FPDFTextObj_GetFont(obj)
         fkey = ctypes.cast(font, ctypes.c_void_p).value or 0
+        self.seen += 1
+        if raw.FPDFTextObj_GetTextRenderMode(obj) == raw.FPDF_TEXTRENDERMODE_INVISIBLE:
+            self.invisible += 1
+            # A scan's text layer (OCR: Tesseract's GlyphLessFont is fixed-pitch) is drawn invisible over
+            # the page's picture: its font says nothing of the print's style, never code nor bold.
+            return _Font(False, False, _is_artifact(obj), size)
         style = self._fonts.get(fkey)
         if style is None:
             style = self._fonts[fkey] = self._style(font) if fkey else (False, False)

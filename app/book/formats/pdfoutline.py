@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import pypdfium2 as pdfium
 
-from app.book.formats.pdflayout import Line
+from app.book.formats.pdflayout import Line, soft_hyphen_end
 from app.book.formats.pdflisted import same_words, word_key
 from app.book.normalize import clean_text
 
@@ -24,6 +24,8 @@ _XYZ = 1
 _DIVISIONS = frozenset("chapter appendix part section annex book".split())
 #: A destination's top may stand this far (points) below the top of its heading's first line.
 _DEST_SLACK = 4.0
+#: A title wrapped over at most this many lines is found at its destination.
+_TITLE_LINES = 5
 
 
 class Entry(NamedTuple):
@@ -100,11 +102,25 @@ def find_title(lines: list[Line], title: str, level_of, after: int = 0) -> tuple
     return None
 
 
-def at_destination(lines: list[Line], top: float, after: int = 0) -> tuple[int, int] | None:
-    """Return (the first line at or below the destination's top, -1 past it: no heading line is skipped,
-    as the printed heading is not the outline's words), or None when no line stands below it."""
+def at_destination(lines: list[Line], top: float, title: str, after: int = 0) -> tuple[int, int] | None:
+    """Return (the first line at or below the destination's top, the last line of the heading there), or
+    None when no line stands below it. The heading is the lines from there that spell the outline's title
+    word for word (a long title wrapped over several lines); none (-1 past the first line) where they do not."""
     start = next((k for k in range(after, len(lines)) if lines[k].top >= top - _DEST_SLACK), None)
-    return None if start is None else (start, start - 1)
+    if start is None:
+        return None
+    want, text = word_key(title), ""
+    for k in range(start, min(len(lines), start + _TITLE_LINES)):
+        # A word the typesetter broke at the line's end ("Au-" + "drey") is one word.
+        text = text[:-1] + lines[k].text if soft_hyphen_end(text) else f"{text} {lines[k].text}"
+        got = word_key(text)
+        if got == want:
+            return start, k
+        if soft_hyphen_end(text):
+            got = got[:-1]  # the broken word's first part: its whole is on the next line
+        if not got or want[:len(got)] != got:
+            break
+    return start, start - 1
 
 
 def breaks(entries: list[Entry], pages, level_of) -> dict[int, dict[int, tuple[str, int]]]:
@@ -127,7 +143,7 @@ def breaks(entries: list[Entry], pages, level_of) -> dict[int, dict[int, tuple[s
             # the chapter starts at the destination's place on its page, or at the page's top.
             empty = next((p.index for p in pages[index:index + 2] if not p.lines), None)
             after = last[1] + 1 if index == last[0] else 0
-            hit = at_destination(pages[index].lines, entry.top, after) if entry.top is not None else None
+            hit = at_destination(pages[index].lines, entry.top, title, after) if entry.top is not None else None
             spot = (empty, 0, -1) if empty is not None else (index, *hit) if hit else (index, 0, -1)
         if spot is None or (spot[0], spot[1]) <= last:
             continue
