@@ -503,3 +503,13 @@ def test_a_scans_ocr_layer_is_prose_and_its_chapter_numbers_are_headings(tmp_pat
     assert [c.title for c in book.chapters][-3:] == ["I", "II", "III"], [c.title for c in book.chapters]
     text = " ".join(book.chapters[-3].paragraphs)
     assert "The gate stood open all that winter" in text and "Code example" not in text, text
+
+
+def test_a_heading_below_a_documents_first_paragraph_is_not_its_author(tmp_path):
+    # A short document (Word's PDF export) opens with its title and a paragraph; a bold heading further
+    # down ("Section With Centred Text", capitalised like names) is a heading, not the author.
+    page = [(72, 80, 16, "Mill Report"), (72, 110, 11, "This quarterly report describes the state of the mill"),
+            (72, 124, 11, "and the weir after the winter floods, with the repairs still to do."),
+            (72, 150, 13, "Section With Centred Text"), (72, 170, 11, "The wheel turns again since March.")]
+    book = load_book(_typed_pdf(tmp_path / "report.pdf", [page]))
+    assert book.title == "Mill Report" and book.author in ("", "Unknown"), (book.title, book.author)

@@ -51,6 +51,15 @@ def _is_names(text: str) -> bool:
     return len(capital) >= 2 and all(_NAME_WORD.match(t) for t in tokens)
 
 
+#: Words a line of running text has at least: two such lines in a row in one size are a paragraph.
+_PROSE_WORDS = 6
+
+
+def _prose(ln: Line, after: list[Line]) -> bool:
+    return bool(after) and all(len(x.text.split()) >= _PROSE_WORDS for x in (ln, after[0])) \
+        and abs(after[0].size - ln.size) < 0.5
+
+
 def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
     """Return (title, author) read from the first pages' lines ("" where the page says none)."""
     first = [lines for lines in pages_lines[:TITLE_PAGES] if lines]
@@ -70,6 +79,8 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
     author = ""
     rest = top[end + 1:]
     for i, ln in enumerate(rest):
+        if _prose(ln, rest[i + 1:i + 2]):
+            break  # the text has begun (a document's first page): a heading below it names no author
         if ln.size >= largest * _SAME_SIZE or not _is_names(ln.text):
             continue
         parts, own = [_author_text(ln.text)], []
