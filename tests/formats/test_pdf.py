@@ -513,3 +513,8 @@ def test_a_heading_below_a_documents_first_paragraph_is_not_its_author(tmp_path)
             (72, 150, 13, "Section With Centred Text"), (72, 170, 11, "The wheel turns again since March.")]
     book = load_book(_typed_pdf(tmp_path / "report.pdf", [page]))
     assert book.title == "Mill Report" and book.author in ("", "Unknown"), (book.title, book.author)
+    # An author's line labelled as such is the author wherever it stands (a Gutenberg header, after its
+    # licence paragraph): the name without its label.
+    labelled = page[:3] + [(72, 150, 11, "Title: Mill Report"), (72, 164, 11, "Author: Ann Writer")]
+    book = load_book(_typed_pdf(tmp_path / "labelled.pdf", [labelled]))
+    assert book.author == "Ann Writer", book.author

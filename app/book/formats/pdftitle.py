@@ -51,6 +51,8 @@ def _is_names(text: str) -> bool:
     return len(capital) >= 2 and all(_NAME_WORD.match(t) for t in tokens)
 
 
+#: An author's line with its label: "Author: A. Writer", "Authors: A. Writer and B. Maker".
+_AUTHOR_FIELD = re.compile(r"^(?:author|authors|written\s+by)\s*:\s*(\S.*)$", re.I)
 #: Words a line of running text has at least: two such lines in a row in one size are a paragraph.
 _PROSE_WORDS = 6
 
@@ -78,6 +80,10 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
     title = _VERSION_TAIL.sub("", title).strip(" ,:-")
     author = ""
     rest = top[end + 1:]
+    labelled = next((m.group(1) for page in first for ln in page
+                     if (m := _AUTHOR_FIELD.match(ln.text.strip())) and _is_names(m.group(1))), "")
+    if labelled:  # "Author: A. Writer" (a Gutenberg header, a metadata block) says so wherever it stands
+        return title, clean_text(_author_text(labelled))
     for i, ln in enumerate(rest):
         if _prose(ln, rest[i + 1:i + 2]):
             break  # the text has begun (a document's first page): a heading below it names no author
