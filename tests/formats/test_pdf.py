@@ -451,6 +451,11 @@ def test_a_title_pages_authors_with_addresses_or_et_al_are_the_author(tmp_path):
             (300, 216, 12, "last updated May 1, 2020")]
     book = load_book(_typed_pdf(tmp_path / "many.pdf", [many, body, body, body, body, body, body]))
     assert book.author == "Ann Writer, et al."
+    # Or with the institution after each name: the names are the authors.
+    placed = [(150, 120, 24, "The Widget Frobbing Manual"), (300, 200, 12, "Ann Writer, Riverside University"),
+              (300, 216, 12, "Bo Maker, Free Mill Foundation")]
+    book = load_book(_typed_pdf(tmp_path / "placed.pdf", [placed, body, body, body, body, body, body]))
+    assert book.author == "Ann Writer and Bo Maker", book.author
 
 
 def test_a_pdf_whose_pages_print_no_title_is_not_named_by_its_first_chapter(tmp_path):

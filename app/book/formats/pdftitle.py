@@ -36,8 +36,19 @@ _EMAIL = re.compile(r"\s*[(<]\s*[\w.+-]+@[\w.-]+\s*[)>]")
 _ET_AL = re.compile(r",?\s+et\s+al\.?$")
 
 
+#: An author's institution after the name ("A. Writer, Riverside University"), as Texinfo's @author lines
+#: set it: the name is the author.
+_AFFILIATION = re.compile(r",\s*[^,]*\b(?:university|universit\w+|college|institute|foundation|laborator\w*|inc|ltd|"
+                          r"gmbh|corporation|company)\b[^,]*$", re.I)
+
+
 def _author_text(text: str) -> str:
-    return _EMAIL.sub("", text).strip()
+    return _AFFILIATION.sub("", _EMAIL.sub("", text)).strip()
+
+
+def _set_apart(a: str, b: str) -> bool:
+    """Return whether two lines each carry an address or an institution after the name: one author a line."""
+    return bool(_EMAIL.search(a) and _EMAIL.search(b) or _AFFILIATION.search(a) and _AFFILIATION.search(b))
 
 
 def _is_names(text: str) -> bool:
@@ -91,12 +102,12 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
             continue
         parts, own = [_author_text(ln.text)], []
         # "W. N. Venables, D. M. Smith" / "and the R Core Team": one author line set over two; or one
-        # author a line, in the same type, each with an address (Texinfo's @author lines).
+        # author a line, in the same type, each with an address or institution (Texinfo's @author lines).
         for nxt in rest[i + 1:i + 4]:
             if not own and re.match(r"^(?:and|&|with)\b", nxt.text.strip(), re.I) and _is_names(nxt.text):
                 parts.append(_author_text(nxt.text))
             elif len(parts) == 1 and abs(nxt.size - ln.size) < 0.5 and _is_names(nxt.text) \
-                    and _EMAIL.search(ln.text) and _EMAIL.search(nxt.text):
+                    and _set_apart(ln.text, nxt.text):
                 own.append(_author_text(nxt.text))
             else:
                 break
