@@ -504,6 +504,9 @@ def test_a_scans_ocr_layer_is_prose_and_its_chapter_numbers_are_headings(tmp_pat
         pages.append([(72, 80 + 18 * k, 13, t) for k, t in enumerate(story[:3])] + [(72, 260 - 20 * n, 14, numeral)]
                      + [(72, 290 - 20 * n + 18 * k, 13, t) for k, t in enumerate(story)])
         pages.append([(72, 80 + 18 * k, 13, t) for k, t in enumerate(story[::-1])])
+    # A line inside a paragraph whose size the OCR misread as a heading's: at a line's distance from the
+    # line above, it is text.
+    pages[1][3] = (72, 80 + 18 * 3, 14, pages[1][3][3])
     book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
     assert [c.title for c in book.chapters][-3:] == ["I", "II", "III"], [c.title for c in book.chapters]
     text = " ".join(book.chapters[-3].paragraphs)

@@ -26,6 +26,7 @@ from app.book.formats.pdfclean import (
 )
 from app.book.formats.pdflisted import internal_links, strip_listings
 from app.book.formats.pdfoutline import breaks as outline_breaks, outline
+from app.book.formats.pdfstyle import settle_ocr_sizes
 from app.book.formats.language import guess_language
 from app.book.formats.pdflayout import FontCache, Line, page_lines
 from app.book.model import Book, Chapter, Cover, ReadOptions
@@ -253,6 +254,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     finally:
         doc.close()
     style = measure(pages, ocr)
+    if ocr:
+        settle_ocr_sizes(pages, style)
     # The title page as printed, before running heads and listings are taken off the pages.
     page_title, page_author = title_page([list(p.lines) for p in pages[:TITLE_PAGES]])
     strip_page_furniture(pages, style, listings=not options.include_matter)
