@@ -526,3 +526,15 @@ def test_a_heading_below_a_documents_first_paragraph_is_not_its_author(tmp_path)
     labelled = page[:3] + [(72, 150, 11, "Title: Mill Report"), (72, 164, 11, "Author: Ann Writer")]
     book = load_book(_typed_pdf(tmp_path / "labelled.pdf", [labelled]))
     assert book.author == "Ann Writer", book.author
+
+
+def test_a_word_set_smaller_and_higher_keeps_its_last_letter(tmp_path):
+    # An OCR layer sets each word in its own size and baseline: a word smaller and higher than the line's
+    # other words is text, read whole; its last letter alone is not taken for a note marker ("y", like a
+    # footnote's "a"). A raised small "2" after a word is still a marker, not read.
+    lines = [(72, 80 + 14 * k, 11, t) for k, t in enumerate(_MEADOW)]
+    lines += [(72, 160, 11, "The river ran"), (140, 157, 8, "quietly"), (172, 160, 11, "past the mill."),
+              (250, 157, 7, "2"), (72, 174, 11, "The heron stood on the weir as it always did, all that spring.")]
+    text = " ".join(p for c in load_book(_typed_pdf(tmp_path / "raised.pdf", [lines])).chapters for p in c.paragraphs)
+    assert "The river ran quietly past the mill." in text, text
+    assert "mill.2" not in text and "mill. 2" not in text, text

@@ -219,7 +219,7 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
     out: list[str] = []
     marked = False
     last_x1: float | None = None
-    i = 0
+    i = checked = 0
     while i < len(chars):
         ch, _x0, _x1, cbase, csize, _f = chars[i]
         if ch in _SUPERSCRIPT_DIGITS:
@@ -230,7 +230,7 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
                 marked = True
             i = j
             continue
-        if ch != " " and csize < size * 0.85 and base - cbase > size * 0.2:
+        if i >= checked and ch != " " and csize < size * 0.85 and base - cbase > size * 0.2:
             j = i
             while j < len(chars) and chars[j][0] != " " and chars[j][4] < size * 0.85 and base - chars[j][3] > size * 0.2:
                 j += 1
@@ -240,6 +240,9 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
                     marked = True
                 i = j
                 continue
+            # Not a marker: the run is text, read whole; its tail is never looked at as a marker of its
+            # own (an OCR word set smaller and higher lost its last letter, taken for a note's "t").
+            checked = j
         if ch != " " and last_x1 is not None and chars[i][1] - last_x1 > size * CELL_GAP:
             out.append(CELL)  # a wide gap between words: a table's column, or a tab stop
         if ch != " ":
