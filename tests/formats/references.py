@@ -1,7 +1,8 @@
 """The reference side of the twin corpus (tests/formats/twin_manifest.toml), read without app/book.
 
 - `manifest(kind)`: the manifest's entries of one kind (pdf, docx, odt), each with its half ("dev" or
-  "held-out") by the manifest's rule: in the listed order, the 1st, 3rd... entry is dev, the 2nd, 4th... held out.
+  "held-out") by the manifest's rule: in the listed order, the 1st, 3rd... entry is dev, the 2nd, 4th... held out;
+  an entry marked `half = "dev"` (development twins added later) is dev and not counted by that rule.
 - `pdf_file(entry)`, `twin_events(entry)`: the PDF and its twin's text as ("h"|"t", level, text) events: the
   shipped plain text line by line, one HTML page, a chain of HTML pages followed by their rel="next" links
   (Texinfo's: the pages its contents block lists, in order), or
@@ -42,8 +43,11 @@ OFFICE = CACHE / "office"
 
 def manifest(kind: str) -> list[dict]:
     entries = tomllib.loads(MANIFEST.read_text(encoding="utf-8")).get(kind, [])
-    for i, entry in enumerate(entries):
-        entry["half"] = "dev" if i % 2 == 0 else "held-out"
+    i = 0
+    for entry in entries:
+        if entry.get("half") != "dev":  # an entry added as dev alone says so; the rule counts the others
+            entry["half"] = "dev" if i % 2 == 0 else "held-out"
+            i += 1
         entry.setdefault("key", Path(entry.get("path", "")).stem)
     return entries
 

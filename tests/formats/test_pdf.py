@@ -279,7 +279,7 @@ def test_a_page_cut_from_a_book_reads_its_text_without_its_running_head(tmp_path
 def _linked_pdf(path, pages, links, outline=()):
     """Write a PDF by hand: pages of lines (x, y from the top, text) in Helvetica 11, link annotations
     (page, x0, y0 from the top, x1, y1, target page) going to another page, half by a /Dest, half by a
-    GoTo action (as hyperref writes them), and an outline of (title, page) entries."""
+    GoTo action (as hyperref writes them), and an outline of (title, page[, y from the top]) entries."""
     objs: list[bytes] = []
     n = len(pages)
     page_ids = [4 + 2 * i for i in range(n)]
@@ -306,11 +306,12 @@ def _linked_pdf(path, pages, links, outline=()):
     if outline:
         objs.append(b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>"
                     % (root + 1, root + len(outline), len(outline)))
-        for k, (title, target) in enumerate(outline):
+        for k, (title, target, *at) in enumerate(outline):
             near = (b" /Prev %d 0 R" % (root + k) if k else b"") + (
                 b" /Next %d 0 R" % (root + k + 2) if k + 1 < len(outline) else b"")
-            objs.append(b"<< /Title (%s) /Parent %d 0 R%s /Dest [%d 0 R /XYZ 0 792 0] >>"
-                        % (title.encode("latin-1"), root, near, page_ids[target]))
+            # The destination's top: the page's top, or the place given (y from the top), as hyperref writes it.
+            objs.append(b"<< /Title (%s) /Parent %d 0 R%s /Dest [%d 0 R /XYZ 72 %d 0] >>"
+                        % (title.encode("latin-1"), root, near, page_ids[target], 792 - (at[0] if at else 0)))
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for i, body in enumerate(objs, start=1):
         offsets.append(len(out))
@@ -382,3 +383,158 @@ def test_a_running_head_of_three_lines_is_not_read(tmp_path):
     assert "Chronicle" not in text and "Meadow, by" not in text and "on the River" not in text
     assert "Page 1 tells of the heron at the mill, line 1." in text
     assert "Page 10 tells of the orchard at the mill, line 4." in text
+
+
+_HERON = ["The heron stood on the weir as it always did, watching the water for the silver flash of",
+          "a fish, and the miller's boy watched the heron from the bank until the bell rang for",
+          "supper and the light went out of the sky behind the poplars on the far side of the water."]
+
+
+def test_a_chapter_starts_where_its_outline_entry_points_on_the_page(tmp_path):
+    # The chapter before ends at the top of the page its successor starts on (Texinfo starts an appendix
+    # mid-page); the successor's printed heading is not the outline's words, so the destination's place
+    # on the page (XYZ's top) says where it starts.
+    first = [(72, 80, "The First Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_HERON)]
+    tail = [(72, 80 + 16 * k, t) for k, t in enumerate(_MEADOW)]
+    second = [(72, 220, "Notes Kept at the Mill")] + [(72, 250 + 16 * k, t) for k, t in enumerate(_HERON)]
+    outline = [("The First Morning", 0), ("Second Morning", 1, 208)]
+    book = load_book(_linked_pdf(tmp_path / "mid.pdf", [first, tail + second], [], outline))
+    assert [c.title for c in book.chapters] == ["The First Morning", "Second Morning"]
+    one, two = (" ".join(c.paragraphs) for c in book.chapters)
+    assert one.endswith("the meadow again."), one
+    # (A chapter's first paragraph is its title, said once.)
+    assert two.startswith("Second Morning Notes Kept at the Mill") and "ferryman" not in two, two
+    # A long title wrapped over three lines at that place is the heading: said once, as the outline's title.
+    wrapped = [(72, 220, "Notes Kept at"), (72, 236, "the Mill by the"), (72, 252, "Ferryman's Daughter")]
+    second = wrapped + [(72, 280 + 16 * k, t) for k, t in enumerate(_HERON)]
+    outline = [("The First Morning", 0), ("Notes Kept at the Mill by the Ferryman's Daughter", 1, 208)]
+    book = load_book(_linked_pdf(tmp_path / "wrapped.pdf", [first, tail + second], [], outline))
+    two = " ".join(book.chapters[1].paragraphs)
+    assert two.startswith("Notes Kept at the Mill by the Ferryman's Daughter The heron stood"), two
+
+
+def test_a_heading_printed_with_its_division_word_is_the_outline_entry(tmp_path):
+    # Texinfo's outline says "A Suggested Replies" where the page prints "Appendix A Suggested Replies":
+    # the chapter starts at that heading, which is said once, as the outline's title.
+    first = [(72, 80, "1 The First Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_HERON)]
+    tail = [(72, 80 + 16 * k, t) for k, t in enumerate(_MEADOW)]
+    second = [(72, 220, "Appendix A Suggested Replies")] + [(72, 250 + 16 * k, t) for k, t in enumerate(_HERON)]
+    outline = [("1 The First Morning", 0), ("A Suggested Replies", 1)]  # the page's top: no place named
+    book = load_book(_linked_pdf(tmp_path / "appendix.pdf", [first, tail + second], [], outline))
+    one, two = (" ".join(c.paragraphs) for c in book.chapters)
+    assert one.endswith("the meadow again."), one
+    assert two.startswith("A Suggested Replies The heron stood") and "Appendix" not in two, two
+
+
+def test_a_definition_header_says_its_category_first(tmp_path):
+    # Texinfo's PDF sets a definition's category flush right in brackets ("frob (x)   [Function]");
+    # its HTML edition and a listener say it first: "Function: frob (x)".
+    lines = [(72, 80 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    lines += [(90, 150, 10, "int frob_widget (int count)"), (480, 150, 10, "[Function]"),
+              (108, 164, 10, "Frobs the widget count times and returns the number of widgets frobbed."),
+              (90, 184, 10, "frob_level"), (470, 184, 10, "[User Option]"),
+              (108, 198, 10, "How hard each widget is frobbed, from one to ten.")]
+    text = " ".join(p for c in load_book(_typed_pdf(tmp_path / "defs.pdf", [lines])).chapters for p in c.paragraphs)
+    assert "Function: int frob_widget (int count)" in text, text
+    assert "User Option: frob_level" in text and "[" not in text, text
+
+
+def test_a_title_pages_authors_with_addresses_or_et_al_are_the_author(tmp_path):
+    # Texinfo's title page sets each @author on its own line with an address after the name; a book of
+    # many hands prints "et al." after the first. The names are the author, the addresses are not.
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    two = [(150, 120, 24, "The Widget Frobbing Manual"), (300, 200, 12, "Ann Writer (ann@example.org)"),
+           (300, 216, 12, "Bo Maker (bo@example.org)")]
+    book = load_book(_typed_pdf(tmp_path / "two.pdf", [two, body, body, body, body, body, body]))
+    assert (book.title, book.author) == ("The Widget Frobbing Manual", "Ann Writer and Bo Maker")
+    many = [(150, 120, 24, "The Widget Frobbing Manual"), (300, 200, 12, "Ann Writer, et al."),
+            (300, 216, 12, "last updated May 1, 2020")]
+    book = load_book(_typed_pdf(tmp_path / "many.pdf", [many, body, body, body, body, body, body]))
+    assert book.author == "Ann Writer, et al."
+    # Or with the institution after each name: the names are the authors.
+    placed = [(150, 120, 24, "The Widget Frobbing Manual"), (300, 200, 12, "Ann Writer, Riverside University"),
+              (300, 216, 12, "Bo Maker, Free Mill Foundation")]
+    book = load_book(_typed_pdf(tmp_path / "placed.pdf", [placed, body, body, body, body, body, body]))
+    assert book.author == "Ann Writer and Bo Maker", book.author
+
+
+def test_a_pdf_whose_pages_print_no_title_is_not_named_by_its_first_chapter(tmp_path):
+    # No metadata, no title on the first pages (a blank title page, a contents page): the outline's first
+    # entry is a chapter (here a question of a FAQ), never the book's name; the file's name is used.
+    pages = [[(72, 80, "Contents")], [(72, 80, "Why does the mill wheel stop in winter?")]
+             + [(72, 110 + 16 * k, t) for k, t in enumerate(_HERON)],
+             [(72, 80, "Who keeps the ferry?")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_MEADOW)]]
+    outline = [("Why does the mill wheel stop in winter?", 1), ("Who keeps the ferry?", 2)]
+    book = load_book(_linked_pdf(tmp_path / "mill-faq.pdf", pages, [], outline))
+    assert [c.title for c in book.chapters][-2:] == ["Why does the mill wheel stop in winter?", "Who keeps the ferry?"]
+    assert book.title == "mill-faq", book.title
+
+
+def _ocr_pdf(path, pages):
+    """Write a PDF like a scan's OCR layer (Tesseract's): every line drawn invisible (text render mode 3)
+    in a fixed-pitch font, sizes in whole points; lines (x, y from the top, size, text)."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument.new()
+    for lines in pages:
+        page = doc.new_page(612, 792)
+        for x, y, size, text in lines:
+            obj = raw.FPDFPageObj_NewTextObj(doc.raw, b"Courier", ctypes.c_float(size))
+            buf = ctypes.create_string_buffer((text + "\0").encode("utf-16-le"))
+            raw.FPDFText_SetText(obj, ctypes.cast(buf, ctypes.POINTER(raw.FPDF_WCHAR)))
+            raw.FPDFTextObj_SetTextRenderMode(obj, raw.FPDF_TEXTRENDERMODE_INVISIBLE)
+            raw.FPDFPageObj_Transform(obj, 1, 0, 0, 1, x, 792 - y)
+            raw.FPDFPage_InsertObject(page.raw, obj)
+        raw.FPDFPage_GenerateContent(page.raw)
+    doc.save(str(path))
+    return path
+
+
+def test_a_scans_ocr_layer_is_prose_and_its_chapter_numbers_are_headings(tmp_path):
+    # An OCR layer is drawn invisible in a fixed-pitch font that says nothing of the print's type: its
+    # lines are prose, not code; and its sizes are whole points measured from the picture, so a chapter's
+    # number set larger in print comes out one point above the body: it is a heading all the same.
+    story = _MEADOW + _HERON
+    pages = []
+    for n, numeral in enumerate(("I", "II", "III")):
+        # Each chapter starts below the end of the one before, its number on a line of its own.
+        pages.append([(72, 80 + 18 * k, 13, t) for k, t in enumerate(story[:3])] + [(72, 260 - 20 * n, 14, numeral)]
+                     + [(72, 290 - 20 * n + 18 * k, 13, t) for k, t in enumerate(story)])
+        pages.append([(72, 80 + 18 * k, 13, t) for k, t in enumerate(story[::-1])])
+    # A line inside a paragraph whose size the OCR misread as a heading's: at a line's distance from the
+    # line above, it is text.
+    pages[1][3] = (72, 80 + 18 * 3, 14, pages[1][3][3])
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    assert [c.title for c in book.chapters][-3:] == ["I", "II", "III"], [c.title for c in book.chapters]
+    text = " ".join(book.chapters[-3].paragraphs)
+    assert "The gate stood open all that winter" in text and "Code example" not in text, text
+
+
+def test_a_heading_below_a_documents_first_paragraph_is_not_its_author(tmp_path):
+    # A short document (Word's PDF export) opens with its title and a paragraph; a bold heading further
+    # down ("Section With Centred Text", capitalised like names) is a heading, not the author.
+    page = [(72, 80, 16, "Mill Report"), (72, 110, 11, "This quarterly report describes the state of the mill"),
+            (72, 124, 11, "and the weir after the winter floods, with the repairs still to do."),
+            (72, 150, 13, "Section With Centred Text"), (72, 170, 11, "The wheel turns again since March.")]
+    book = load_book(_typed_pdf(tmp_path / "report.pdf", [page]))
+    assert book.title == "Mill Report" and book.author in ("", "Unknown"), (book.title, book.author)
+    # An author's line labelled as such is the author wherever it stands (a Gutenberg header, after its
+    # licence paragraph): the name without its label.
+    labelled = page[:3] + [(72, 150, 11, "Title: Mill Report"), (72, 164, 11, "Author: Ann Writer")]
+    book = load_book(_typed_pdf(tmp_path / "labelled.pdf", [labelled]))
+    assert book.author == "Ann Writer", book.author
+
+
+def test_a_word_set_smaller_and_higher_keeps_its_last_letter(tmp_path):
+    # An OCR layer sets each word in its own size and baseline: a word smaller and higher than the line's
+    # other words is text, read whole; its last letter alone is not taken for a note marker ("y", like a
+    # footnote's "a"). A raised small "2" after a word is still a marker, not read.
+    lines = [(72, 80 + 14 * k, 11, t) for k, t in enumerate(_MEADOW)]
+    lines += [(72, 160, 11, "The river ran"), (140, 157, 8, "quietly"), (172, 160, 11, "past the mill."),
+              (250, 157, 7, "2"), (72, 174, 11, "The heron stood on the weir as it always did, all that spring.")]
+    text = " ".join(p for c in load_book(_typed_pdf(tmp_path / "raised.pdf", [lines])).chapters for p in c.paragraphs)
+    assert "The river ran quietly past the mill." in text, text
+    assert "mill.2" not in text and "mill. 2" not in text, text

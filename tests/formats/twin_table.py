@@ -30,6 +30,9 @@ def key(title: str) -> str:
     # The numbering aside ("Chapter 5: Managing Packages"); a title that is its numbering alone
     # ("CHAPTER XVI.") keeps it, or every such chapter would match every other.
     t = re.sub(r"^(?:chapter|appendix|part)\s+(?:\d+|[IVXLC]+|[A-Z])\b\s*[:.]?\s*", "", title.strip(), flags=re.I)
+    # A number before the title ("6. I get an error") goes first, so that title_key, which takes one
+    # numbering token off, sees the same words on both sides (else it takes the pronoun "I" off one).
+    t = re.sub(r"^\d+(?:\.\d+)*\.?\s+(?=\S)", "", t)
     if not title_key(t):
         return " ".join(title.casefold().split())
     # An appendix's letter before a title that opens with "A" ("A A sample session", Texinfo's outline).
@@ -67,6 +70,19 @@ def _segments(events, titles: list[str], headings_only: bool) -> dict[str, str]:
             end = next((i for i in range(start + 1, len(events)) if events[i][0] == "h" and 0 < events[i][1] <= level),
                        len(events)) if level else len(events)
         out[titles[k]] = " ".join(words(" ".join(e[2] for e in events[start:end])))
+    return out
+
+
+def _unmatched_after(title: str, titles: list[str], segments: dict, got: dict) -> list:
+    """Return the reading's chapters for the outline entries after `title` that the twin has no heading
+    for, up to the next entry it has: the twin's segment for `title` runs on over their text, so the
+    reading's words for them are scored with it (an entry set as a paragraph in the HTML edition)."""
+    out = []
+    for t in titles[titles.index(title) + 1:]:
+        if t in segments:
+            break
+        if (c := got.get(key(t))) is not None:
+            out.append(c)
     return out
 
 
@@ -109,7 +125,8 @@ def score_pdf(entry: dict) -> dict:
             # A lone top entry is the document's title over all of it: the whole reading is its chapter.
             errors[t] = jiwer.wer(seg, " ".join(_spoken(c) for c in book.chapters) or "nothing")
         elif c is not None and len(seg.split()) >= 20 and not _LISTING.search(t.strip()):
-            errors[t] = jiwer.wer(seg, _spoken(c) or "nothing")
+            errors[t] = jiwer.wer(seg, " ".join(_spoken(x) for x in [c] + _unmatched_after(t, titles, segments, got))
+                                  or "nothing")
     spoken = " ".join(_spoken(c) for c in book.chapters)
     reference = " ".join(words(" ".join(e[2] for e in events)))
     lines, numbered = ref.running_lines(pdf)

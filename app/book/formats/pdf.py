@@ -24,7 +24,9 @@ from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, is_placeholde
 from app.book.formats.pdfclean import (
     Page, Paragrapher, measure, strip_footnotes, strip_page_furniture, vocabulary,
 )
-from app.book.formats.pdflisted import internal_links, same_words, strip_listings
+from app.book.formats.pdflisted import internal_links, strip_listings
+from app.book.formats.pdfoutline import breaks as outline_breaks, outline
+from app.book.formats.pdfstyle import settle_ocr_sizes
 from app.book.formats.language import guess_language
 from app.book.formats.pdflayout import FontCache, Line, page_lines
 from app.book.model import Book, Chapter, Cover, ReadOptions
@@ -33,8 +35,6 @@ from app.core.errors import CorruptBook, ProtectedBook, ScannedBook
 
 #: Pages past which a PDF is refused (the longest printed books run to a few thousand).
 MAX_PAGES = 20_000
-#: Outline entries read at most (a hostile outline can be a cycle or millions long).
-MAX_OUTLINE = 20_000
 #: A page with fewer characters than this has no text layer (a picture, a blank page, a scan).
 SCAN_CHARS_PER_PAGE = 20
 #: Fewer pages with text than this share of all, and the PDF is (mostly) a scan: refused, not half read.
@@ -63,9 +63,10 @@ def _open(path: Path) -> pdfium.PdfDocument:
         raise CorruptBook(f"{path.name} is not a readable PDF ({why})", hint="Use a clean copy of the book") from None
 
 
-def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int]:
-    """Return every page's lines, and how many pages with (almost) no text hold an image (a scan's
-    pages); each page is closed before the next is opened."""
+def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int, bool]:
+    """Return every page's lines, how many pages with (almost) no text hold an image (a scan's
+    pages), and whether the text is mostly drawn invisible (a scan's OCR layer); each page is closed
+    before the next is opened."""
     fonts = FontCache()
     pages: list[Page] = []
     pictures = 0
@@ -89,7 +90,7 @@ def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int]:
         finally:
             page.close()
         pages.append(Page(i, height, lines, links))
-    return pages, pictures
+    return pages, pictures, fonts.invisible > fonts.seen / 2
 
 
 def _holds_image(page: pdfium.PdfPage) -> bool:
@@ -98,76 +99,6 @@ def _holds_image(page: pdfium.PdfPage) -> bool:
         return next(page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE], max_depth=1), None) is not None
     except (pdfium.PdfiumError, ValueError):
         return False
-
-
-def _outline(doc: pdfium.PdfDocument) -> list[tuple[int, str, int]]:
-    """Return the outline's chapter entries as (level, title, page index), in order."""
-    entries: list[tuple[int, str, int]] = []
-    try:
-        for n, item in enumerate(doc.get_toc(max_depth=6)):
-            if n >= MAX_OUTLINE:
-                break
-            dest = item.get_dest()
-            index = dest.get_index() if dest is not None else None
-            title = clean_text(item.get_title() or "")
-            if index is not None and title:
-                entries.append((item.level, title, index))
-    except (pdfium.PdfiumError, ValueError, RecursionError):
-        return entries
-    if not entries:
-        return []
-    top = min(level for level, _, _ in entries)
-    chapters = [e for e in entries if e[0] == top]
-    if len(chapters) == 1:
-        # A lone top entry is the book's own title: its children are the chapters.
-        deeper = [e for e in entries if e[0] == top + 1]
-        chapters = deeper or chapters
-    return chapters
-
-
-def _breaks(entries: list[tuple[int, str, int]], pages: list[Page], para: Paragrapher
-            ) -> dict[int, dict[int, tuple[str, int]]]:
-    """Return, per page, where each outline chapter starts: line index -> (title, last heading line)."""
-    out: dict[int, dict[int, tuple[str, int]]] = {}
-    last = (-1, -1)
-    for _level, title, index in entries:
-        spot = None
-        for page in pages[index:index + 2]:
-            # Several entries may start on one page ("2.1", "2.2"): look below the last one found.
-            after = last[1] + 1 if page.index == last[0] else 0
-            hit = _find_title(page.lines, title, para, after)
-            if hit is not None:
-                spot = (page.index, *hit)
-                break
-        if spot is None and index < len(pages):
-            # Not on its page: a listing's title went with its page (a contents or index page left
-            # empty), which may be the next one when the outline points at the page before it.
-            empty = next((p.index for p in pages[index:index + 2] if not p.lines), index)
-            spot = (empty, 0, -1)
-        if spot is None or (spot[0], spot[1]) <= last:
-            continue
-        last = (spot[0], spot[1])
-        out.setdefault(spot[0], {})[spot[1]] = (title, spot[2])
-    return out
-
-
-def _find_title(lines: list[Line], title: str, para: Paragrapher, after: int = 0) -> tuple[int, int] | None:
-    """Return (first line of the chapter's heading, its last line) on a page at or below `after`, or None."""
-    for k in range(after, len(lines)):
-        ln = lines[k]
-        end = None
-        if same_words(ln.text, title):
-            end = k
-        elif k + 1 < len(lines) and same_words(f"{ln.text} {lines[k + 1].text}", title):
-            end = k + 1
-        if end is None:
-            continue
-        start = k
-        # "CHAPTER" / "TWO" above the title: a label, said as part of the title.
-        while start > after and para.level_of(lines[start - 1]) and len(lines[start - 1].text.split()) <= 3:
-            start -= 1
-        return start, end
-    return None
 
 
 def _meta(doc: pdfium.PdfDocument, key: str) -> str:
@@ -304,7 +235,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             raise CorruptBook(f"{path.name} has {len(doc):,} pages (limit {MAX_PAGES:,})",
                               hint="Split the book into smaller files")
         check_page_objects(len(doc), path)
-        pages, pictures = _read_pages(doc)
+        pages, pictures, ocr = _read_pages(doc)
         texts = sum(1 for p in pages if sum(len(ln.text) for ln in p.lines) >= SCAN_CHARS_PER_PAGE)
         if not texts and not pictures and any(p.lines for p in pages):
             pass  # a short text ("Hello, world!") and no picture of text: a document, not a scan
@@ -315,14 +246,16 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             # Reading the few pages that have text would be a fraction of the book, silently.
             raise ScannedBook(f"{path.name} has a text layer on only {texts} of its {len(pages)} pages; "
                               "the others are pictures of text or blank", hint=_OCR_HINT)
-        entries = _outline(doc)
+        entries, book_entry = outline(doc)
         title = _meta(doc, "Title")
         author = _meta(doc, "Author")
         language = options.language or _language(doc)
         cover = _cover(doc)
     finally:
         doc.close()
-    style = measure(pages)
+    style = measure(pages, ocr)
+    if ocr:
+        settle_ocr_sizes(pages, style)
     # The title page as printed, before running heads and listings are taken off the pages.
     page_title, page_author = title_page([list(p.lines) for p in pages[:TITLE_PAGES]])
     strip_page_furniture(pages, style, listings=not options.include_matter)
@@ -331,15 +264,18 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     para = Paragrapher(style, plain, compounds, outline_levels=bool(entries))
     if not options.include_matter:
         strip_listings(pages, entries)  # contents and lists of links printed without page numbers
-    breaks = _breaks(entries, pages, para) if entries else {}
+    breaks = outline_breaks(entries, pages, para.level_of) if entries else {}
     for page in pages:
         para.page(page, breaks.get(page.index, {}))
     para.flush()
     if is_placeholder(title, path.stem):
         # The first heading, never a matter one ("Imprint", "Contents"); a bare chapter number ("I", "12")
-        # names no book: then none (the file's name is used).
+        # names no book; nor does an outline's first chapter (a book whose title page prints no title):
+        # the outline's lone top entry does, else none (the file's name is used).
         first = next((clean_text(b.text) for b in para.blocks if b.level == 1 and not is_matter_title(b.text)), "")
         named = _NAMES_SOMETHING.search(first) and not _ROMAN.fullmatch(first.strip(" .:"))
+        if len(entries) >= 2:
+            first, named = book_entry, bool(book_entry)
         title = page_title or (first if named else "")
     if is_placeholder_author(author):
         author = page_author

@@ -25,6 +25,7 @@ from app.book.structure.blocks import Block
 from app.book.formats.pdflayout import Line, soft_hyphen_end
 from app.book.formats.pdflisting import hangs_on, listing_lines
 from app.book.formats.pdfxref import ends_in_address, goes_on_address, spoken_xrefs
+from app.book.formats.pdfstyle import Style, measure  # noqa: F401 - measure re-exported for pdf.py
 
 #: Share of the page height at its top and bottom where running heads and feet stand.
 ZONE = 0.12
@@ -71,45 +72,6 @@ class Page:
     lines: list[Line]
     #: Where the page's links into the document stand (x0, top, x1, bottom): pdflisted's listings.
     links: list[tuple[float, float, float, float]] = field(default_factory=list)
-
-
-@dataclass
-class Style:
-    """What the document's own text says is ordinary: body size, line pitch, heading sizes."""
-
-    body: float = 10.0
-    pitch: float = 12.0
-    #: Heading sizes, largest first (their rank + 1 is the heading level).
-    heading_sizes: list[float] = field(default_factory=list)
-    #: Whether bold sets a line apart: not when the body text itself reads as bold (a font whose
-    #: descriptor claims weight for every face).
-    bold_marks: bool = True
-
-
-def measure(pages: list[Page]) -> Style:
-    """Return the body size (most text), the usual baseline pitch, and the sizes used for headings."""
-    sizes: Counter = Counter()
-    bold: Counter = Counter()
-    for page in pages:
-        for ln in page.lines:
-            sizes[round(ln.size * 2) / 2] += len(ln.text)
-            bold[(round(ln.size * 2) / 2, ln.bold)] += len(ln.text)
-    if not sizes:
-        return Style()
-    body = sizes.most_common(1)[0][0]
-    pitches: Counter = Counter()
-    for page in pages:
-        for a, b in zip(page.lines, page.lines[1:]):
-            if abs(a.size - body) < 0.6 and abs(b.size - body) < 0.6 and a.column == b.column:
-                d = b.base - a.base
-                if 0 < d < body * 3:
-                    pitches[round(d, 0)] += 1
-    pitch = pitches.most_common(1)[0][0] if pitches else body * 1.2
-    total = sum(sizes.values())
-    # A heading size: clearly larger than the body, and not the text of whole pages (a title page's).
-    heads = sorted((s for s, n in sizes.items() if s >= body * 1.12 and n < total * 0.2), reverse=True)
-    body_bold = bold[(body, True)] > bold[(body, False)]
-    return Style(body, max(pitch, body), heads[:5], bold_marks=not body_bold)
 
 
 def _in_zone(ln: Line, page: Page) -> str:

@@ -83,6 +83,8 @@ class FontCache:
     def __init__(self) -> None:
         self._objects: dict[int, _Font] = {}
         self._fonts: dict[int, tuple[bool, bool]] = {}
+        #: Text objects looked up, and of them drawn invisible (a scan's OCR layer).
+        self.seen = self.invisible = 0
         self._buf = ctypes.create_string_buffer(256)
 
     def traits(self, textpage, handle: int, index: int) -> _Font:
@@ -99,6 +101,12 @@ class FontCache:
     def _read(self, obj, size: float) -> _Font:
         font = raw.FPDFTextObj_GetFont(obj)
         fkey = ctypes.cast(font, ctypes.c_void_p).value or 0
+        self.seen += 1
+        if raw.FPDFTextObj_GetTextRenderMode(obj) == raw.FPDF_TEXTRENDERMODE_INVISIBLE:
+            self.invisible += 1
+            # A scan's text layer (OCR: Tesseract's GlyphLessFont is fixed-pitch) is drawn invisible over
+            # the page's picture: its font says nothing of the print's style, never code nor bold.
+            return _Font(False, False, _is_artifact(obj), size)
         style = self._fonts.get(fkey)
         if style is None:
             style = self._fonts[fkey] = self._style(font) if fkey else (False, False)
@@ -211,7 +219,7 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
     out: list[str] = []
     marked = False
     last_x1: float | None = None
-    i = 0
+    i = checked = 0
     while i < len(chars):
         ch, _x0, _x1, cbase, csize, _f = chars[i]
         if ch in _SUPERSCRIPT_DIGITS:
@@ -222,7 +230,7 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
                 marked = True
             i = j
             continue
-        if ch != " " and csize < size * 0.85 and base - cbase > size * 0.2:
+        if i >= checked and ch != " " and csize < size * 0.85 and base - cbase > size * 0.2:
             j = i
             while j < len(chars) and chars[j][0] != " " and chars[j][4] < size * 0.85 and base - chars[j][3] > size * 0.2:
                 j += 1
@@ -232,6 +240,9 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
                     marked = True
                 i = j
                 continue
+            # Not a marker: the run is text, read whole; its tail is never looked at as a marker of its
+            # own (an OCR word set smaller and higher lost its last letter, taken for a note's "t").
+            checked = j
         if ch != " " and last_x1 is not None and chars[i][1] - last_x1 > size * CELL_GAP:
             out.append(CELL)  # a wide gap between words: a table's column, or a tab stop
         if ch != " ":
@@ -250,9 +261,18 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
         x0 = min(c[1] for c in body)
         x1 = max(c[2] for c in body)
         parts = tuple(c for c in cells if c)
+        if len(parts) == 2 and (category := _DEF_CATEGORY.match(parts[1])):
+            # A definition's header (Texinfo): "int frob (int x)   [Function]", the category flush right,
+            # said first as the HTML edition prints it: "Function: int frob (int x)".
+            text, parts = f"{category.group(1)}: {parts[0]}", ()
         lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked, row=row and not mono,
                           pieces=parts if len(parts) == 2 else ()))
     chars.clear()
+
+
+#: A definition's category set apart at a line's right end, in brackets: "[Function]", "[Data type]",
+#: "[User Option]", "[Special Form]" (Texinfo's @deffn and @deftypefn headers in its PDF).
+_DEF_CATEGORY = re.compile(r"^\[([A-Z][A-Za-z-]*(?: [A-Za-z-]+){0,2})\]$")
 
 
 def in_reading_order(lines: list[Line]) -> list[Line]:

@@ -69,11 +69,12 @@ def _linked(ln: Line, areas: list[Area]) -> bool:
     return starts and ln.x1 > ln.x0 and covered >= LINKED_SHARE * (ln.x1 - ln.x0)
 
 
-def strip_listings(pages, entries: list[tuple[int, str, int]]) -> None:
+def strip_listings(pages, entries) -> None:
     """Take out, in place, runs of lines that name outline entries starting on a later page, and runs
     of lines that are each wholly a link into the document (the run may go on over a page's end)."""
     last_start: dict[tuple[str, ...], int] = {}
-    for _, title, index in entries:
+    for entry in entries:  # pdfoutline.Entry: (level, title, page index, ...)
+        title, index = entry[1], entry[2]
         if key := word_key(title):
             last_start[key] = max(index, last_start.get(key, -1))
     drop: set[int] = set()

@@ -30,8 +30,29 @@ _NOT_NAMES = re.compile(r"\b(?:version|edition|release|copyright|university|pres
                         r"revision|printed|\d)", re.I)
 
 
+#: An author's address after the name on a title page ("A. Writer (aw@example.org)", "<aw@example.org>").
+_EMAIL = re.compile(r"\s*[(<]\s*[\w.+-]+@[\w.-]+\s*[)>]")
+#: "et al." after the names: the line's others, said as printed.
+_ET_AL = re.compile(r",?\s+et\s+al\.?$")
+
+
+#: An author's institution after the name ("A. Writer, Riverside University"), as Texinfo's @author lines
+#: set it: the name is the author.
+_AFFILIATION = re.compile(r",\s*[^,]*\b(?:university|universit\w+|college|institute|foundation|laborator\w*|inc|ltd|"
+                          r"gmbh|corporation|company)\b[^,]*$", re.I)
+
+
+def _author_text(text: str) -> str:
+    return _AFFILIATION.sub("", _EMAIL.sub("", text)).strip()
+
+
+def _set_apart(a: str, b: str) -> bool:
+    """Return whether two lines each carry an address or an institution after the name: one author a line."""
+    return bool(_EMAIL.search(a) and _EMAIL.search(b) or _AFFILIATION.search(a) and _AFFILIATION.search(b))
+
+
 def _is_names(text: str) -> bool:
-    text = re.sub(r"^by\s+", "", text.strip(), flags=re.I)
+    text = _ET_AL.sub("", _author_text(re.sub(r"^by\s+", "", text.strip(), flags=re.I)))
     tokens = re.findall(r"[\w'\u2019.&-]+|,", text)
     if not 1 <= len([t for t in tokens if t != ","]) <= 16 or _NOT_NAMES.search(text):
         return False
@@ -39,6 +60,17 @@ def _is_names(text: str) -> bool:
         return False
     capital = [t for t in tokens if t[0].isupper()]
     return len(capital) >= 2 and all(_NAME_WORD.match(t) for t in tokens)
+
+
+#: An author's line with its label: "Author: A. Writer", "Authors: A. Writer and B. Maker".
+_AUTHOR_FIELD = re.compile(r"^(?:author|authors|written\s+by)\s*:\s*(\S.*)$", re.I)
+#: Words a line of running text has at least: two such lines in a row in one size are a paragraph.
+_PROSE_WORDS = 6
+
+
+def _prose(ln: Line, after: list[Line]) -> bool:
+    return bool(after) and all(len(x.text.split()) >= _PROSE_WORDS for x in (ln, after[0])) \
+        and abs(after[0].size - ln.size) < 0.5
 
 
 def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
@@ -59,16 +91,29 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
     title = _VERSION_TAIL.sub("", title).strip(" ,:-")
     author = ""
     rest = top[end + 1:]
+    labelled = next((m.group(1) for page in first for ln in page
+                     if (m := _AUTHOR_FIELD.match(ln.text.strip())) and _is_names(m.group(1))), "")
+    if labelled:  # "Author: A. Writer" (a Gutenberg header, a metadata block) says so wherever it stands
+        return title, clean_text(_author_text(labelled))
     for i, ln in enumerate(rest):
+        if _prose(ln, rest[i + 1:i + 2]):
+            break  # the text has begun (a document's first page): a heading below it names no author
         if ln.size >= largest * _SAME_SIZE or not _is_names(ln.text):
             continue
-        parts = [ln.text]
-        # "W. N. Venables, D. M. Smith" / "and the R Core Team": one author line set over two.
-        for nxt in rest[i + 1:i + 3]:
-            if re.match(r"^(?:and|&|with)\b", nxt.text.strip(), re.I) and _is_names(nxt.text):
-                parts.append(nxt.text)
+        parts, own = [_author_text(ln.text)], []
+        # "W. N. Venables, D. M. Smith" / "and the R Core Team": one author line set over two; or one
+        # author a line, in the same type, each with an address or institution (Texinfo's @author lines).
+        for nxt in rest[i + 1:i + 4]:
+            if not own and re.match(r"^(?:and|&|with)\b", nxt.text.strip(), re.I) and _is_names(nxt.text):
+                parts.append(_author_text(nxt.text))
+            elif len(parts) == 1 and abs(nxt.size - ln.size) < 0.5 and _is_names(nxt.text) \
+                    and _set_apart(ln.text, nxt.text):
+                own.append(_author_text(nxt.text))
             else:
                 break
+        if own:  # "A, B and C"
+            names = parts + own
+            parts = [", ".join(names[:-1]) + " and " + names[-1]]
         author = re.sub(r"^by\s+", "", clean_text(" ".join(parts)), flags=re.I)
         break
     return title, author
