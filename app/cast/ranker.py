@@ -178,6 +178,8 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
             put("recency", 1.0 / (1 + history.index(person)))
         if turn.gender and person.gender:
             put("gender_match" if person.gender == turn.gender else "gender_mismatch")
+        elif turn.gender and person is narrator:
+            put("gender_mismatch")  # "he said" is never the "I" telling the book (who says "said I")
         if person is narrator:
             put("narrator")
         put("mentions", math.log1p(mentions.get(id(person), 0)) / 5)
