@@ -64,6 +64,4 @@ LOCATIVES = frozenset("in into near across through throughout within towards tow
 WEAK_LOCATIVES = frozenset("at from to".split())
 #: One title, however written: "Doctor Aziz" is "Dr. Aziz".
 SAME_TITLE = {"Doctor": "Dr", "Mister": "Mr", "Capt": "Captain", "Col": "Colonel", "Prof": "Professor",
-              "Reverend": "Rev", "Lieut": "Lieutenant", "Sergt": "Sergeant", "Saint": "St",
-              # French titles written out or abbreviated ("Madame Roux" is "Mme. Roux").
-              "Madame": "Mme", "Mademoiselle": "Mlle", "Monsieur": "M"}
+              "Reverend": "Rev", "Lieut": "Lieutenant", "Sergt": "Sergeant", "Saint": "St"}

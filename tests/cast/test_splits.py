@@ -108,15 +108,3 @@ def test_a_pet_name_far_more_used_than_a_rare_long_name_is_someone_else():
     cast = _cast(paras)
     madge = next(c for c in cast.characters if c.name == "Madge" or "Madge" in c.aliases)
     assert "Margaret Venn" not in [madge.name, *madge.aliases]
-
-
-def test_a_french_title_written_out_or_abbreviated_is_one_title():
-    # "Madame Brissac" and "Mme. Brissac" (and "Monsieur" / "M.") are one woman and one man, not four.
-    paras = []
-    for i in range(6):
-        paras += [f"Madame Brissac poured the tea for the {i + 1}th time. “More?” said Madame Brissac.",
-                  f"Mme. Brissac smiled at M. Vautrin. “Thank you,” said Monsieur Vautrin.",
-                  f"“Not at all,” said Mme. Brissac. “Good night,” said M. Vautrin."]
-    cast = _cast(paras)
-    assert len([c for c in cast.characters if "Brissac" in c.name]) == 1, cast.characters
-    assert len([c for c in cast.characters if "Vautrin" in c.name]) == 1, cast.characters
