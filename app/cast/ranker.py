@@ -4,11 +4,11 @@ After the rules have filled every turn (attribution.py, turns.py), each turn's c
 about: the rules' choice, its own tags' people, the speakers of the turns around it, those addressed, the
 person the narration is about, those named lately; then, wider, anyone speaking in the conversation, the
 people the narration around the turn names, those named further back and the speakers of the conversations
-around. Each candidate gets a feature row (below) and a logistic model scores it; the best replaces the
-rules' choice for the turn's quotes that no explicit tag settles.
+around. Each candidate gets a feature row (below) and a small model scores it (a linear term and one hidden
+layer); the best replaces the rules' choice for the turn's quotes that no explicit tag settles.
 
 The weights are app/cast/data/ranker.json, trained on PDNC's tuning half by scripts/train_cast_ranker.py
-(which reproduces the file from the corpus). Plain Python at run time: no dependency, no download.
+(which reproduces the file from the corpus). numpy at run time (already the audio's dependency), no download.
 """
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ import json
 import math
 from dataclasses import dataclass
 from importlib import resources
+
+import numpy as np
 
 from app.cast.person import Person
 from app.cast.turns import Said, Turn
@@ -46,13 +48,24 @@ class Candidates:
 
 
 class Ranker:
-    """A logistic model over FEATURES: score(row) = w . row + b."""
+    """A conditional logit over FEATURES: score(row) = b + w . row + out . tanh(row W + c).
 
-    def __init__(self, weights: list[float], bias: float):
+    The linear part alone is the first model; the hidden layer (a few tanh units) lets features combine (a
+    parity vote counts for more when the gender agrees too), which a sum of weights cannot. In a leave-one-
+    novel-out check on the tuning half it was right more often than the linear model on every novel.
+    """
+
+    def __init__(self, weights: list[float], bias: float, hidden: dict | None = None):
         if len(weights) != len(FEATURES):
             raise ValueError(f"the ranker has {len(weights)} weights for {len(FEATURES)} features")
-        self.weights = weights
+        self.weights = np.asarray(weights, dtype=np.float64)
         self.bias = bias
+        self.hidden = None
+        if hidden is not None:
+            W = np.asarray(hidden["weights"], dtype=np.float64)
+            if W.shape[0] != len(FEATURES) or len(hidden["bias"]) != W.shape[1] or len(hidden["out"]) != W.shape[1]:
+                raise ValueError(f"the ranker's hidden layer is {W.shape} for {len(FEATURES)} features")
+            self.hidden = (W, np.asarray(hidden["bias"], dtype=np.float64), np.asarray(hidden["out"], dtype=np.float64))
 
     @classmethod
     def shipped(cls) -> "Ranker | None":
@@ -63,19 +76,27 @@ class Ranker:
         data = json.loads(path.read_text(encoding="utf-8"))
         if tuple(data["features"]) != FEATURES:
             return None  # a model for other features: the rules alone
-        return cls([float(w) for w in data["weights"]], float(data["bias"]))
+        return cls([float(w) for w in data["weights"]], float(data["bias"]), data.get("hidden"))
+
+    def scores(self, rows: list[list[float]]) -> np.ndarray:
+        """Return each candidate's score (a logit: the model is a softmax over one turn's candidates)."""
+        X = np.asarray(rows, dtype=np.float64).reshape(len(rows), len(FEATURES))
+        z = self.bias + X @ self.weights
+        if self.hidden is not None:
+            W, c, out = self.hidden
+            z = z + np.tanh(X @ W + c) @ out
+        return z
 
     def score(self, row: list[float]) -> float:
-        """Return the candidate's score (a logit: the model is a softmax over one turn's candidates)."""
-        return self.bias + sum(w * x for w, x in zip(self.weights, row))
+        """Return one candidate's score."""
+        return float(self.scores([row])[0])
 
     def choose(self, rows: list[list[float]]) -> tuple[int, float]:
         """Return the best candidate's index and its probability among the turn's candidates."""
-        scores = [self.score(row) for row in rows]
-        top = max(scores)
-        exps = [math.exp(max(-30.0, z - top)) for z in scores]
-        best = scores.index(top)
-        return best, exps[best] / sum(exps)
+        z = self.scores(rows)
+        best = int(np.argmax(z))
+        exps = np.exp(np.maximum(-30.0, z - z[best]))
+        return best, float(1.0 / exps.sum())
 
 
 def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Person, first_person: bool,
@@ -157,6 +178,8 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
             put("recency", 1.0 / (1 + history.index(person)))
         if turn.gender and person.gender:
             put("gender_match" if person.gender == turn.gender else "gender_mismatch")
+        elif turn.gender and person is narrator:
+            put("gender_mismatch")  # "he said" is never the "I" telling the book (who says "said I")
         if person is narrator:
             put("narrator")
         put("mentions", math.log1p(mentions.get(id(person), 0)) / 5)

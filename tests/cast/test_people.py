@@ -8,6 +8,8 @@ import json
 import re
 from importlib import resources
 
+import pytest
+
 from app.book.model import Book, Chapter
 from app.cast import find_cast
 from app.cast.namedata import SHORT_FOR
@@ -107,3 +109,29 @@ def test_a_first_person_narrator_called_by_name_is_the_narrator():
     assert "Watson" not in _names(cast)
     replies = [q for q in cast.quotes if q.text.startswith("Nothing at all")]
     assert replies and all(q.by_narrator for q in replies)
+
+
+def test_the_rankers_hidden_layer_scores_what_its_linear_part_alone_cannot():
+    # Two features that count only together (an XOR a sum of weights cannot rank): two tanh units do.
+    a, b = FEATURES.index("prev2"), FEATURES.index("gender_match")
+    W = [[0.0, 0.0] for _ in FEATURES]
+    W[a], W[b] = [4.0, 4.0], [4.0, 4.0]
+    ranker = Ranker([0.0] * len(FEATURES), 0.0, {"weights": W, "bias": [-2.0, -6.0], "out": [1.0, -2.0]})
+
+    def row(*names):
+        r = [0.0] * len(FEATURES)
+        for n in names:
+            r[FEATURES.index(n)] = 1.0
+        return r
+    assert ranker.choose([row(), row("prev2"), row("prev2", "gender_match")])[0] == 1
+    assert ranker.choose([row("prev2", "gender_match"), row("gender_match")])[0] == 1
+    assert Ranker([0.0] * len(FEATURES), 0.0).choose([row(), row("prev2")])[1] == 0.5
+
+
+def test_the_shipped_rankers_hidden_layer_has_a_row_per_feature():
+    data = json.loads((resources.files("app.cast") / "data" / "ranker.json").read_text(encoding="utf-8"))
+    hidden = data["hidden"]
+    assert len(hidden["weights"]) == len(FEATURES)
+    assert {len(r) for r in hidden["weights"]} == {len(hidden["bias"])} == {len(hidden["out"])}
+    with pytest.raises(ValueError):
+        Ranker(data["weights"], 0.0, {**hidden, "weights": hidden["weights"][:-1]})

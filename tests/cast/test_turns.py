@@ -111,3 +111,14 @@ def test_the_people_the_narration_around_a_turn_names_are_candidates():
     assert _row(c, DENNET)["near_local"] == 1.0
     assert _row(c, ESME)["far"] == 1.0
     assert _row(c, CALLA)["scene"] == 1.0 and _row(c, ODA)["scene"] == 0.0
+
+
+def test_a_he_or_she_tag_is_never_the_first_person_narrators():
+    # “Not yet,” he said.  in a book told by an "I": whoever "he" is, the "I" says "said I".
+    conv = _conv()
+    conv[1].gender = "M"
+    c = candidates(conv, 1, [conv[1].said], _NARRATOR, True, {}, {}, lambda person: False)
+    assert _row(c, _NARRATOR)["gender_mismatch"] == 1.0 and _row(c, _NARRATOR)["gender_match"] == 0.0
+    conv[1].gender = None
+    c = candidates(conv, 1, [conv[1].said], _NARRATOR, True, {}, {}, lambda person: False)
+    assert _row(c, _NARRATOR)["gender_mismatch"] == 0.0
