@@ -81,11 +81,11 @@ def test_contents_name_on_the_line_under_its_number_is_one_entry(tmp_path):
 
 
 def test_contents_entry_wrapped_onto_the_next_line_keeps_its_whole_name(tmp_path):
-    # "  I. THE PROBLEM STATED. THEORIES AS TO THE SOURCE OF" / "     JUSTICE   3": one entry a
+    # "  I. THE QUESTION PUT. OLD ANSWERS TO THE RISE OF" / "     THE TIDES   3": one entry a
     # paragraph, its name wrapped; the body's "CHAPTER I" takes the whole name, in capitals or not.
-    names = [("THE PROBLEM STATED. THEORIES AS TO THE SOURCE OF", "JUSTICE"),
-             ("The Problem of Rights. Different Theories as to the", "Source of Rights"),
-             ("THE NEED OF LIBERTY OF ACTION FOR THE", "INDIVIDUAL")]
+    names = [("THE QUESTION PUT. OLD ANSWERS TO THE RISE OF", "THE TIDES"),
+             ("The Question of Wells. Old Answers as to the", "Depth of Wells"),
+             ("THE NEED OF HARBOURS OF REFUGE FOR THE", "FISHERMEN")]
     numerals = ["I", "II", "III"]
     contents = "CONTENTS\n\n  CHAPTER                                 PAGE\n" + "\n\n".join(
         f"  {r:>5}. {a}\n        {b:<50}{9 * k + 3:>4}" for k, (r, (a, b)) in enumerate(zip(numerals, names)))

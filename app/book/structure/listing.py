@@ -174,8 +174,8 @@ def _names_below(parsed: list, hanging: bool) -> list[ContentsEntry]:
     """Return a paragraph's entries with a name line under a bare number read as its name, not a label
     ("CHAPTER III" / "THE HARBOURS OF THE NORTH   33" is one entry)."""
     out: list[ContentsEntry] = []
-    # One numbered entry to a paragraph: the lines under it are its name wrapped ("I. THE PROBLEM STATED.
-    # THEORIES AS TO THE SOURCE OF" / "JUSTICE. DEFINITIONS OF JUSTICE   3"), never labels of their own.
+    # One numbered entry to a paragraph: the lines under it are its name wrapped ("I. THE QUESTION PUT.
+    # OLD ANSWERS TO THE RISE OF" / "THE TIDES. WHAT A TIDE IS   3"), never labels of their own.
     single = hanging and sum(1 for e in parsed if isinstance(e, ContentsEntry) and e.number is not None) == 1
     for e in parsed:
         if not isinstance(e, ContentsEntry):
