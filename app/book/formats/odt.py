@@ -35,8 +35,12 @@ _T = f"{{{TEXT}}}"
 _SKIP = frozenset(f"{_T}{n}" for n in (
     "table-of-content", "alphabetical-index", "illustration-index", "table-index", "object-index",
     "user-index", "bibliography", "tracked-changes", "sequence-decls", "variable-decls", "user-field-decls",
-    "bookmark-ref", "note-ref",
+    "note-ref",
 )) | {f"{{{OFFICE}}}annotation", f"{{{OFFICE}}}forms"}
+#: Cross-references: read as the text they show ("see A header"), as the printed page reads,
+#: but not when they show a page number or "above"/"below", which point nowhere in a reading.
+_REFS = frozenset(f"{_T}{n}" for n in ("bookmark-ref", "reference-ref", "sequence-ref"))
+_PAGE_FORMATS = frozenset(("page", "direction"))
 STYLE = "urn:oasis:names:tc:opendocument:xmlns:style:1.0"
 #: Paragraph styles of code: "Preformatted Text" (pandoc's and LibreOffice's), "Source Code", "Listing".
 _CODE_STYLE = re.compile(r"preformatted|source.?code|source.?text|^code\b|verbatim|listing", re.I)
@@ -54,7 +58,7 @@ def _text(el: etree._Element, notes: list[str] | None = None) -> str:
             parts.append(node.tail or "")
             continue
         tag = node.tag if isinstance(node.tag, str) else ""
-        if tag in _SKIP or not tag:
+        if tag in _SKIP or not tag or (tag in _REFS and node.get(f"{_T}reference-format") in _PAGE_FORMATS):
             parts.append(node.tail or "")
             continue
         if tag == f"{_T}note":
