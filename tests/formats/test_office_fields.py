@@ -41,3 +41,47 @@ def test_odt_cross_reference_reads_the_text_it_shows_but_not_a_page_number(tmp_p
     text = _all_text(book)
     assert "As told in The Mill Pond, on page , they left in autumn." in text
     assert "47" not in text
+
+
+def test_docx_neighbouring_cells_with_the_same_text_are_both_read(tmp_path):
+    # Cells come from the XML (a merged cell's continuation is empty there): a row whose cells say
+    # the same thing says it once per cell, as the printed table shows it.
+    import docx
+
+    doc = docx.Document()
+    doc.add_paragraph("The survey asked two questions of every farmer in the valley.")
+    table = doc.add_table(rows=2, cols=3)
+    for cell, text in zip(table.rows[0].cells, ("Farmer", "Sheep", "Goats")):
+        cell.text = text
+    for cell, text in zip(table.rows[1].cells, ("Ansel", "Yes", "Yes")):
+        cell.text = text
+    # A horizontal merge: python-docx writes gridSpan and one cell, read once.
+    merged = doc.add_table(rows=1, cols=2)
+    merged.cell(0, 0).merge(merged.cell(0, 1)).text = "Totals follow"
+    path = tmp_path / "cells.docx"
+    doc.save(path)
+    text = _all_text(load_book(path))
+    assert "Ansel; Yes; Yes" in text
+    assert text.count("Totals follow") == 1
+
+
+def test_docx_drop_cap_is_read_as_the_first_letter_of_its_paragraph(tmp_path):
+    # Word writes a drop cap as a framed paragraph of its own (w:framePr w:dropCap="drop") holding
+    # the first letter; the rest of the word opens the next paragraph.
+    import docx
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    doc = docx.Document()
+    cap = doc.add_paragraph("O")
+    frame = OxmlElement("w:framePr")
+    frame.set(qn("w:dropCap"), "drop")
+    frame.set(qn("w:lines"), "3")
+    cap._p.get_or_add_pPr().append(frame)
+    doc.add_paragraph("nce the miller had counted his geese, he slept.")
+    doc.add_paragraph("Morning came late to the valley.")
+    path = tmp_path / "cap.docx"
+    doc.save(path)
+    text = _all_text(load_book(path))
+    assert "Once the miller had counted his geese, he slept." in text
+    assert " O " not in f" {text} " and "nce the" not in text.replace("Once the", "")

@@ -209,6 +209,7 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
         for ref in dict.fromkeys(refs):
             if ref in note_texts:
                 blocks.append(Block(note_texts[ref]))
+    cap = ""
     body = doc.element.body
     stack = list(reversed(list(body)))
     while stack:
@@ -227,13 +228,14 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
             # Rows and cells straight from the XML: python-docx's grid (row.cells) follows vMerge and
             # gridSpan, and fails on a merge in the top row, recurses on a 3,000-row merge chain and
             # allocates a billion-cell grid for gridSpan="1000000000". A merged cell's continuation
-            # is empty in the XML, so each text is read once.
+            # is empty in the XML, so each text is read once; two cells that say the same ("Yes", "Yes")
+            # are two cells, both read.
             for row in _rows(el):
                 cells: list[str] = []
                 refs: list[str] = []
                 for tc in _cells(row):
                     text = clean_text(_cell_text(tc, refs))
-                    if text and (not cells or cells[-1] != text):
+                    if text:
                         cells.append(text)
                 if cells:
                     blocks.append(Block("; ".join(cells)))
@@ -251,6 +253,14 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
             blocks.extend(Block(b) for b in boxes)
             add_notes(refs)
             continue
+        frame = el.find(f"{W}pPr/{W}framePr")
+        if frame is not None and frame.get(f"{W}dropCap") in ("drop", "margin") and not refs and not boxes:
+            # A drop cap is its own framed paragraph ("D") before the rest of its word ("rop cap."):
+            # it is read as the first letters of the next paragraph.
+            cap += text
+            continue
+        if cap:
+            text, cap = clean_text(cap + text), ""
         style_name = (para.style.name if para.style is not None else "") or ""
         if _TOC_STYLE.match(style_name.strip()):
             continue
@@ -266,6 +276,8 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
         blocks.append(Block(text, level, set(), kind))
         blocks.extend(Block(b) for b in boxes)
         add_notes(refs)
+    if cap:
+        blocks.append(Block(cap))
     return blocks, title
 
 
