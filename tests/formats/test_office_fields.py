@@ -85,3 +85,36 @@ def test_docx_drop_cap_is_read_as_the_first_letter_of_its_paragraph(tmp_path):
     text = _all_text(load_book(path))
     assert "Once the miller had counted his geese, he slept." in text
     assert " O " not in f" {text} " and "nce the" not in text.replace("Once the", "")
+
+
+def _docx_with(tmp_path, paragraph_xml: str):
+    import docx
+    from docx.oxml import parse_xml
+
+    doc = docx.Document()
+    doc.add_paragraph("The miller kept geese by the pond behind the old stone mill.")
+    ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    doc.element.body[-1].addprevious(parse_xml(f"<w:p {ns}>{paragraph_xml}</w:p>"))
+    path = tmp_path / "made.docx"
+    doc.save(path)
+    return _all_text(load_book(path))
+
+
+def test_docx_ruby_reads_its_base_not_its_reading_aid(tmp_path):
+    # w:ruby holds w:rt (the small reading aid printed over the text) and w:rubyBase: the base is said.
+    text = _docx_with(tmp_path, '<w:r><w:t xml:space="preserve">The word </w:t></w:r><w:ruby><w:rubyPr/>'
+                                '<w:rt><w:r><w:t>mil</w:t></w:r></w:rt><w:rubyBase><w:r><w:t>mill</w:t></w:r>'
+                                '</w:rubyBase></w:ruby><w:r><w:t xml:space="preserve"> is old.</w:t></w:r>')
+    assert "The word mill is old." in text
+
+
+def test_docx_non_breaking_hyphen_is_a_hyphen(tmp_path):
+    # Word's non-breaking hyphen (w:noBreakHyphen) prints a hyphen that keeps its word on one line.
+    text = _docx_with(tmp_path, '<w:r><w:t>A well</w:t><w:noBreakHyphen/><w:t>known mill.</w:t></w:r>')
+    assert "A well-known mill." in text
+
+
+def test_odt_ruby_reads_its_base_not_its_reading_aid(tmp_path):
+    book = _odt(tmp_path, '<text:p>The word <text:ruby><text:ruby-base>mill</text:ruby-base>'
+                          '<text:ruby-text>mil</text:ruby-text></text:ruby> is old and stands by the pond.</text:p>')
+    assert "The word mill is old and stands by the pond." in _all_text(book)

@@ -99,9 +99,10 @@ def _is_code_style(style) -> bool:
 
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 #: Elements whose text is never spoken: tracked deletions and moves away, field codes, and the fallback
-#: copy (VML) of a drawing whose mc:Choice (a DrawingML text box) is read already.
+#: copy (VML) of a drawing whose mc:Choice (a DrawingML text box) is read already; and a ruby's
+#: reading aid (w:rt, the small text over its base), which says the base's sound again.
 _UNSPOKEN = frozenset({f"{W}del", f"{W}moveFrom", f"{W}delText", f"{W}instrText", f"{MC}Fallback",
-                       f"{W}rPr", f"{W}pPr"})
+                       f"{W}rPr", f"{W}pPr", f"{W}rt"})
 _TEXT_BOX = f"{W}txbxContent"
 _NOTE_REFERENCE = frozenset({f"{W}footnoteReference", f"{W}endnoteReference"})
 
@@ -133,6 +134,8 @@ def _visible_text(p_element, notes: list[str] | None = None, boxes: list[str] | 
             parts.append(node.text or "")
         elif tag in (f"{W}tab", f"{W}br", f"{W}cr"):
             parts.append(" ")
+        elif tag == f"{W}noBreakHyphen":  # a hyphen printed as one ("well-known"), kept on its line
+            parts.append("-")
         elif tag in _NOTE_REFERENCE:
             if notes is not None:
                 notes.append(("f" if tag == f"{W}footnoteReference" else "e") + (node.get(f"{W}id") or ""))

@@ -31,11 +31,11 @@ MANIFEST = "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"
 #: Drawing elements (draw:frame + draw:text-box, draw:custom-shape, ...) hold a text box's paragraphs.
 _DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
 _T = f"{{{TEXT}}}"
-#: Elements whose content is never narration.
+#: Elements whose content is never narration (a ruby's reading aid says its base's sound again).
 _SKIP = frozenset(f"{_T}{n}" for n in (
     "table-of-content", "alphabetical-index", "illustration-index", "table-index", "object-index",
     "user-index", "bibliography", "tracked-changes", "sequence-decls", "variable-decls", "user-field-decls",
-    "note-ref",
+    "note-ref", "ruby-text",
 )) | {f"{{{OFFICE}}}annotation", f"{{{OFFICE}}}forms"}
 #: Cross-references: read as the text they show ("see A header"), as the printed page reads,
 #: but not when they show a page number or "above"/"below", which point nowhere in a reading.
