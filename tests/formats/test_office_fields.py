@@ -118,3 +118,31 @@ def test_odt_ruby_reads_its_base_not_its_reading_aid(tmp_path):
     book = _odt(tmp_path, '<text:p>The word <text:ruby><text:ruby-base>mill</text:ruby-base>'
                           '<text:ruby-text>mil</text:ruby-text></text:ruby> is old and stands by the pond.</text:p>')
     assert "The word mill is old and stands by the pond." in _all_text(book)
+
+
+def test_odt_hidden_text_and_hidden_sections_are_not_read(tmp_path):
+    # LibreOffice's "Hidden" character attribute (text:display="none" in a style's text properties,
+    # inherited by styles based on it) and a section set to hide (text:display="none") are not printed.
+    real = sample("pandoc-odt-odt-headers.odt")
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+        '<office:automatic-styles>'
+        '<style:style style:name="Secret" style:family="text"><style:text-properties text:display="none"/></style:style>'
+        '<style:style style:name="P9" style:family="paragraph" style:parent-style-name="Secret"/>'
+        '</office:automatic-styles><office:body><office:text>'
+        '<text:p>The miller kept <text:span text:style-name="Secret">seven grey</text:span> geese by the pond.</text:p>'
+        '<text:p text:style-name="P9">Notes the miller wrote for himself alone.</text:p>'
+        '<text:section text:name="Draft" text:display="none"><text:p>An older draft of the story.</text:p></text:section>'
+        '<text:section text:name="Body"><text:p>In autumn the geese flew south over the hills.</text:p></text:section>'
+        '</office:text></office:body></office:document-content>')
+    made = tmp_path / "hidden.odt"
+    with zipfile.ZipFile(real) as src, zipfile.ZipFile(made, "w") as dst:
+        for info in src.infolist():
+            dst.writestr(info, content.encode() if info.filename == "content.xml" else src.read(info))
+    text = _all_text(load_book(made))
+    assert "The miller kept geese by the pond." in text
+    assert "In autumn the geese flew south over the hills." in text
+    assert "seven" not in text and "himself" not in text and "draft" not in text

@@ -47,6 +47,25 @@ _CODE_STYLE = re.compile(r"preformatted|source.?code|source.?text|^code\b|verbat
 _HINT = "Open and save it again in LibreOffice, or use a clean copy"
 
 
+def _drop_hidden(office_text: etree._Element, hidden: set[str]) -> None:
+    """Remove what is not printed: a hidden section (text:display="none") and any paragraph or span of a
+    hidden style, keeping the text that follows a removed span."""
+    doomed = [el for el in office_text.iter()
+              if isinstance(el.tag, str) and ((el.tag == f"{_T}section" and el.get(f"{_T}display") == "none")
+                                              or (hidden and el.get(f"{_T}style-name") in hidden))]
+    for el in doomed:
+        parent = el.getparent()
+        if parent is None:
+            continue
+        if el.tail:
+            prev = el.getprevious()
+            if prev is not None:
+                prev.tail = (prev.tail or "") + el.tail
+            else:
+                parent.text = (parent.text or "") + el.tail
+        parent.remove(el)
+
+
 def _text(el: etree._Element, notes: list[str] | None = None) -> str:
     """Return an inline run of text: spans and links read, text:s/tab/line-break as spaces; a note's
     text (footnote or endnote) and a text box's paragraphs go to `notes`, to be read after its paragraph."""
@@ -105,20 +124,35 @@ def _paragraphs(el: etree._Element) -> list[etree._Element]:
 
 def code_styles(*roots: etree._Element) -> set[str]:
     """Return the paragraph style names that are code, or inherit from one (automatic styles included)."""
+    return _styles_where(roots, lambda name, st: bool(_CODE_STYLE.search(name.replace("_20_", " "))))
+
+
+def hidden_styles(*roots: etree._Element) -> set[str]:
+    """Return the style names whose text is hidden (text:display="none" in their text properties, LibreOffice's
+    "Hidden" character attribute, Word's vanish), or that inherit it: such text is not printed, nor read."""
+    def hidden(name: str, st) -> bool:
+        props = st.find(f"{{{STYLE}}}text-properties") if st is not None else None
+        return props is not None and props.get(f"{_T}display") == "none"
+    return _styles_where(roots, hidden)
+
+
+def _styles_where(roots, test) -> set[str]:
     parents: dict[str, str] = {}
+    elements: dict[str, etree._Element] = {}
     for root in roots:
         for st in root.iter(f"{{{STYLE}}}style"):
             name = st.get(f"{{{STYLE}}}name") or ""
             parents[name] = st.get(f"{{{STYLE}}}parent-style-name") or ""
-    code: set[str] = set()
+            elements[name] = st
+    found: set[str] = set()
     for name in parents:
         seen, cur = 0, name
         while cur and seen < 20:
-            if _CODE_STYLE.search(cur.replace("_20_", " ")):
-                code.add(name)
+            if test(cur, elements.get(cur)):
+                found.add(name)
                 break
             cur, seen = parents.get(cur, ""), seen + 1
-    return code
+    return found
 
 
 def _blocks(office_text: etree._Element, code: set[str] = frozenset()) -> list[Block]:
@@ -189,6 +223,7 @@ def read_odt(path: Path, options: ReadOptions) -> Book:
     office_text = root.find(f".//{{{OFFICE}}}body/{{{OFFICE}}}text")
     if office_text is None:
         raise CorruptBook(f"{book} is not a text document (no office:text; a spreadsheet or drawing?)", hint=_HINT)
+    _drop_hidden(office_text, hidden_styles(styles, root))
     blocks = _blocks(office_text, code_styles(styles, root))
     if is_placeholder(title, path.stem):
         title = next((b.text for b in blocks if b.level == 1), "")
