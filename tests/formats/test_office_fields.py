@@ -146,3 +146,26 @@ def test_odt_hidden_text_and_hidden_sections_are_not_read(tmp_path):
     assert "The miller kept geese by the pond." in text
     assert "In autumn the geese flew south over the hills." in text
     assert "seven" not in text and "himself" not in text and "draft" not in text
+
+
+def test_docx_text_hidden_by_its_style_is_not_read(tmp_path):
+    # Word's "Hidden" font attribute set on a character or paragraph style (w:vanish in styles.xml)
+    # hides every run of that style, unless a run shows itself again (w:vanish w:val="0").
+    import docx
+    from docx.enum.style import WD_STYLE_TYPE
+
+    doc = docx.Document()
+    doc.styles.add_style("Secret", WD_STYLE_TYPE.CHARACTER).font.hidden = True
+    doc.styles.add_style("SecretPara", WD_STYLE_TYPE.PARAGRAPH).font.hidden = True
+    p = doc.add_paragraph("The miller kept ")
+    p.add_run("seven grey ", style="Secret")
+    p.add_run("geese by the pond.")
+    doc.add_paragraph("Notes the miller wrote for himself alone.", style="SecretPara")
+    shown = doc.add_paragraph("", style="SecretPara").add_run("In autumn the geese flew south.")
+    shown.font.hidden = False
+    path = tmp_path / "hidden.docx"
+    doc.save(path)
+    text = _all_text(load_book(path))
+    assert "The miller kept geese by the pond." in text
+    assert "In autumn the geese flew south." in text
+    assert "seven" not in text and "himself" not in text

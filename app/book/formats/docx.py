@@ -18,6 +18,7 @@ from pathlib import Path
 from lxml import etree
 
 from app.book.structure.blocks import Block, split_chapters
+from app.book.formats.docxhidden import drop_hidden_runs, hidden_styles, vanish
 from app.book.formats.language import guess_language
 from app.book.formats.opening import with_opening
 from app.book.formats.placeholder import is_placeholder, is_placeholder_author
@@ -128,7 +129,7 @@ def _visible_text(p_element, notes: list[str] | None = None, boxes: list[str] | 
             continue
         if tag == f"{W}r":
             rpr = node.find(f"{W}rPr")
-            if rpr is not None and rpr.find(f"{W}vanish") is not None:
+            if vanish(rpr):  # w:vanish w:val="0" shows the run
                 continue
         if tag == f"{W}t":
             parts.append(node.text or "")
@@ -181,7 +182,7 @@ def _cell_text(tc, refs: list[str], depth: int = 0) -> str:
     return " ".join(parts)
 
 
-def _note_texts(zf: SafeZip, names: set[str]) -> dict[str, str]:
+def _note_texts(zf: SafeZip, names: set[str], hidden: set[str] = frozenset()) -> dict[str, str]:
     """Return {"f3": text, "e1": text} of the document's footnotes and endnotes (separators out)."""
     out: dict[str, str] = {}
     for prefix, part, tag in (("f", "word/footnotes.xml", "footnote"), ("e", "word/endnotes.xml", "endnote")):
@@ -189,6 +190,7 @@ def _note_texts(zf: SafeZip, names: set[str]) -> dict[str, str]:
             continue
         root = etree.fromstring(zf.read(part), etree.XMLParser(resolve_entities=False, no_network=True,
                                                                 huge_tree=False))
+        drop_hidden_runs(root, hidden)
         for note in root.iter(f"{W}{tag}"):
             if note.get(f"{W}type") in ("separator", "continuationSeparator", "continuationNotice"):
                 continue
@@ -297,7 +299,10 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
         # member through the caps first (and refuse encrypted or unboundable ones).
         zf.verify_all()
         try:
-            note_texts = _note_texts(zf, names)
+            styles = (etree.fromstring(zf.read("word/styles.xml"), etree.XMLParser(
+                resolve_entities=False, no_network=True, huge_tree=False)) if "word/styles.xml" in names else None)
+            hidden = hidden_styles(styles)
+            note_texts = _note_texts(zf, names, hidden)
         except etree.XMLSyntaxError as exc:
             raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
     try:
@@ -306,6 +311,7 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
         raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
     except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as exc:
         raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
+    drop_hidden_runs(doc.element.body, hidden)  # what Word does not print is not read
     blocks, styled_title = _blocks(doc, note_texts)
     props = doc.core_properties
     # The file's properties, unless they are a program's placeholders ("Document1", "User"): then the
