@@ -367,6 +367,8 @@ def _inline(node, notes: list[str]) -> str:
     if t in ("Para", "Plain", "Header", "Div", "BulletList", "OrderedList", "Table", "BlockQuote", "LineBlock",
              "DefinitionList", "Figure"):
         return " " + _inline(node.get("c"), notes) + " "
+    if t == "Code":  # inline code: [attr, text]
+        return node["c"][1]
     if t == "CodeBlock":
         return " " + node["c"][1] + " "
     return _inline(node.get("c"), notes)

@@ -143,7 +143,10 @@ def score_office(entry: dict) -> dict | None:
     path = ref.office_file(entry)
     if path is None:
         return None
-    book = load_book(path)
+    from app.book.model import ReadOptions
+
+    # Code read on both sides, as for PDFs: pandoc's reading holds code blocks as text.
+    book = load_book(path, options=ReadOptions(code="read"))
     events = ref.pandoc_reference(path)
     heads = [e for e in events if e[0] == "h" and words(e[2])]
     # The outline's chapters: the top level used more than once (a heading alone at the top is the title).

@@ -18,6 +18,7 @@ from pathlib import Path
 from lxml import etree
 
 from app.book.structure.blocks import Block, split_chapters
+from app.book.formats.docxhidden import drop_hidden_runs, hidden_styles, vanish
 from app.book.formats.language import guess_language
 from app.book.formats.opening import with_opening
 from app.book.formats.placeholder import is_placeholder, is_placeholder_author
@@ -99,9 +100,10 @@ def _is_code_style(style) -> bool:
 
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 #: Elements whose text is never spoken: tracked deletions and moves away, field codes, and the fallback
-#: copy (VML) of a drawing whose mc:Choice (a DrawingML text box) is read already.
+#: copy (VML) of a drawing whose mc:Choice (a DrawingML text box) is read already; and a ruby's
+#: reading aid (w:rt, the small text over its base), which says the base's sound again.
 _UNSPOKEN = frozenset({f"{W}del", f"{W}moveFrom", f"{W}delText", f"{W}instrText", f"{MC}Fallback",
-                       f"{W}rPr", f"{W}pPr"})
+                       f"{W}rPr", f"{W}pPr", f"{W}rt"})
 _TEXT_BOX = f"{W}txbxContent"
 _NOTE_REFERENCE = frozenset({f"{W}footnoteReference", f"{W}endnoteReference"})
 
@@ -127,12 +129,14 @@ def _visible_text(p_element, notes: list[str] | None = None, boxes: list[str] | 
             continue
         if tag == f"{W}r":
             rpr = node.find(f"{W}rPr")
-            if rpr is not None and rpr.find(f"{W}vanish") is not None:
+            if vanish(rpr):  # w:vanish w:val="0" shows the run
                 continue
         if tag == f"{W}t":
             parts.append(node.text or "")
         elif tag in (f"{W}tab", f"{W}br", f"{W}cr"):
             parts.append(" ")
+        elif tag == f"{W}noBreakHyphen":  # a hyphen printed as one ("well-known"), kept on its line
+            parts.append("-")
         elif tag in _NOTE_REFERENCE:
             if notes is not None:
                 notes.append(("f" if tag == f"{W}footnoteReference" else "e") + (node.get(f"{W}id") or ""))
@@ -178,7 +182,7 @@ def _cell_text(tc, refs: list[str], depth: int = 0) -> str:
     return " ".join(parts)
 
 
-def _note_texts(zf: SafeZip, names: set[str]) -> dict[str, str]:
+def _note_texts(zf: SafeZip, names: set[str], hidden: set[str] = frozenset()) -> dict[str, str]:
     """Return {"f3": text, "e1": text} of the document's footnotes and endnotes (separators out)."""
     out: dict[str, str] = {}
     for prefix, part, tag in (("f", "word/footnotes.xml", "footnote"), ("e", "word/endnotes.xml", "endnote")):
@@ -186,6 +190,7 @@ def _note_texts(zf: SafeZip, names: set[str]) -> dict[str, str]:
             continue
         root = etree.fromstring(zf.read(part), etree.XMLParser(resolve_entities=False, no_network=True,
                                                                 huge_tree=False))
+        drop_hidden_runs(root, hidden)
         for note in root.iter(f"{W}{tag}"):
             if note.get(f"{W}type") in ("separator", "continuationSeparator", "continuationNotice"):
                 continue
@@ -209,6 +214,7 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
         for ref in dict.fromkeys(refs):
             if ref in note_texts:
                 blocks.append(Block(note_texts[ref]))
+    cap = ""
     body = doc.element.body
     stack = list(reversed(list(body)))
     while stack:
@@ -227,13 +233,14 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
             # Rows and cells straight from the XML: python-docx's grid (row.cells) follows vMerge and
             # gridSpan, and fails on a merge in the top row, recurses on a 3,000-row merge chain and
             # allocates a billion-cell grid for gridSpan="1000000000". A merged cell's continuation
-            # is empty in the XML, so each text is read once.
+            # is empty in the XML, so each text is read once; two cells that say the same ("Yes", "Yes")
+            # are two cells, both read.
             for row in _rows(el):
                 cells: list[str] = []
                 refs: list[str] = []
                 for tc in _cells(row):
                     text = clean_text(_cell_text(tc, refs))
-                    if text and (not cells or cells[-1] != text):
+                    if text:
                         cells.append(text)
                 if cells:
                     blocks.append(Block("; ".join(cells)))
@@ -251,6 +258,14 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
             blocks.extend(Block(b) for b in boxes)
             add_notes(refs)
             continue
+        frame = el.find(f"{W}pPr/{W}framePr")
+        if frame is not None and frame.get(f"{W}dropCap") in ("drop", "margin") and not refs and not boxes:
+            # A drop cap is its own framed paragraph ("D") before the rest of its word ("rop cap."):
+            # it is read as the first letters of the next paragraph.
+            cap += text
+            continue
+        if cap:
+            text, cap = clean_text(cap + text), ""
         style_name = (para.style.name if para.style is not None else "") or ""
         if _TOC_STYLE.match(style_name.strip()):
             continue
@@ -266,6 +281,8 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
         blocks.append(Block(text, level, set(), kind))
         blocks.extend(Block(b) for b in boxes)
         add_notes(refs)
+    if cap:
+        blocks.append(Block(cap))
     return blocks, title
 
 
@@ -282,7 +299,10 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
         # member through the caps first (and refuse encrypted or unboundable ones).
         zf.verify_all()
         try:
-            note_texts = _note_texts(zf, names)
+            styles = (etree.fromstring(zf.read("word/styles.xml"), etree.XMLParser(
+                resolve_entities=False, no_network=True, huge_tree=False)) if "word/styles.xml" in names else None)
+            hidden = hidden_styles(styles)
+            note_texts = _note_texts(zf, names, hidden)
         except etree.XMLSyntaxError as exc:
             raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
     try:
@@ -291,6 +311,7 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
         raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
     except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as exc:
         raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
+    drop_hidden_runs(doc.element.body, hidden)  # what Word does not print is not read
     blocks, styled_title = _blocks(doc, note_texts)
     props = doc.core_properties
     # The file's properties, unless they are a program's placeholders ("Document1", "User"): then the

@@ -31,16 +31,39 @@ MANIFEST = "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"
 #: Drawing elements (draw:frame + draw:text-box, draw:custom-shape, ...) hold a text box's paragraphs.
 _DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
 _T = f"{{{TEXT}}}"
-#: Elements whose content is never narration.
+#: Elements whose content is never narration (a ruby's reading aid says its base's sound again).
 _SKIP = frozenset(f"{_T}{n}" for n in (
     "table-of-content", "alphabetical-index", "illustration-index", "table-index", "object-index",
     "user-index", "bibliography", "tracked-changes", "sequence-decls", "variable-decls", "user-field-decls",
-    "bookmark-ref", "note-ref",
+    "note-ref", "ruby-text",
 )) | {f"{{{OFFICE}}}annotation", f"{{{OFFICE}}}forms"}
+#: Cross-references: read as the text they show ("see A header"), as the printed page reads,
+#: but not when they show a page number or "above"/"below", which point nowhere in a reading.
+_REFS = frozenset(f"{_T}{n}" for n in ("bookmark-ref", "reference-ref", "sequence-ref"))
+_PAGE_FORMATS = frozenset(("page", "direction"))
 STYLE = "urn:oasis:names:tc:opendocument:xmlns:style:1.0"
 #: Paragraph styles of code: "Preformatted Text" (pandoc's and LibreOffice's), "Source Code", "Listing".
 _CODE_STYLE = re.compile(r"preformatted|source.?code|source.?text|^code\b|verbatim|listing", re.I)
 _HINT = "Open and save it again in LibreOffice, or use a clean copy"
+
+
+def _drop_hidden(office_text: etree._Element, hidden: set[str]) -> None:
+    """Remove what is not printed: a hidden section (text:display="none") and any paragraph or span of a
+    hidden style, keeping the text that follows a removed span."""
+    doomed = [el for el in office_text.iter()
+              if isinstance(el.tag, str) and ((el.tag == f"{_T}section" and el.get(f"{_T}display") == "none")
+                                              or (hidden and el.get(f"{_T}style-name") in hidden))]
+    for el in doomed:
+        parent = el.getparent()
+        if parent is None:
+            continue
+        if el.tail:
+            prev = el.getprevious()
+            if prev is not None:
+                prev.tail = (prev.tail or "") + el.tail
+            else:
+                parent.text = (parent.text or "") + el.tail
+        parent.remove(el)
 
 
 def _text(el: etree._Element, notes: list[str] | None = None) -> str:
@@ -54,7 +77,7 @@ def _text(el: etree._Element, notes: list[str] | None = None) -> str:
             parts.append(node.tail or "")
             continue
         tag = node.tag if isinstance(node.tag, str) else ""
-        if tag in _SKIP or not tag:
+        if tag in _SKIP or not tag or (tag in _REFS and node.get(f"{_T}reference-format") in _PAGE_FORMATS):
             parts.append(node.tail or "")
             continue
         if tag == f"{_T}note":
@@ -101,20 +124,35 @@ def _paragraphs(el: etree._Element) -> list[etree._Element]:
 
 def code_styles(*roots: etree._Element) -> set[str]:
     """Return the paragraph style names that are code, or inherit from one (automatic styles included)."""
+    return _styles_where(roots, lambda name, st: bool(_CODE_STYLE.search(name.replace("_20_", " "))))
+
+
+def hidden_styles(*roots: etree._Element) -> set[str]:
+    """Return the style names whose text is hidden (text:display="none" in their text properties, LibreOffice's
+    "Hidden" character attribute, Word's vanish), or that inherit it: such text is not printed, nor read."""
+    def hidden(name: str, st) -> bool:
+        props = st.find(f"{{{STYLE}}}text-properties") if st is not None else None
+        return props is not None and props.get(f"{_T}display") == "none"
+    return _styles_where(roots, hidden)
+
+
+def _styles_where(roots, test) -> set[str]:
     parents: dict[str, str] = {}
+    elements: dict[str, etree._Element] = {}
     for root in roots:
         for st in root.iter(f"{{{STYLE}}}style"):
             name = st.get(f"{{{STYLE}}}name") or ""
             parents[name] = st.get(f"{{{STYLE}}}parent-style-name") or ""
-    code: set[str] = set()
+            elements[name] = st
+    found: set[str] = set()
     for name in parents:
         seen, cur = 0, name
         while cur and seen < 20:
-            if _CODE_STYLE.search(cur.replace("_20_", " ")):
-                code.add(name)
+            if test(cur, elements.get(cur)):
+                found.add(name)
                 break
             cur, seen = parents.get(cur, ""), seen + 1
-    return code
+    return found
 
 
 def _blocks(office_text: etree._Element, code: set[str] = frozenset()) -> list[Block]:
@@ -185,6 +223,7 @@ def read_odt(path: Path, options: ReadOptions) -> Book:
     office_text = root.find(f".//{{{OFFICE}}}body/{{{OFFICE}}}text")
     if office_text is None:
         raise CorruptBook(f"{book} is not a text document (no office:text; a spreadsheet or drawing?)", hint=_HINT)
+    _drop_hidden(office_text, hidden_styles(styles, root))
     blocks = _blocks(office_text, code_styles(styles, root))
     if is_placeholder(title, path.stem):
         title = next((b.text for b in blocks if b.level == 1), "")

@@ -1,0 +1,171 @@
+"""Conventions of office fields and frames, on small files the tests build (invented text)."""
+from __future__ import annotations
+
+import zipfile
+
+from app.book import load_book
+from tests.formats.twins import sample
+
+_ODT_HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+    '<office:body><office:text>')
+_ODT_TAIL = '</office:text></office:body></office:document-content>'
+
+
+def _odt(tmp_path, body: str):
+    real = sample("pandoc-odt-odt-headers.odt")
+    out = tmp_path / "made.odt"
+    with zipfile.ZipFile(real) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            data = (_ODT_HEAD + body + _ODT_TAIL).encode() if info.filename == "content.xml" else src.read(info)
+            dst.writestr(info, data)
+    return load_book(out)
+
+
+def _all_text(book) -> str:
+    return " ".join(" ".join(" ".join(c.paragraphs) for c in book.chapters).split())
+
+
+def test_odt_cross_reference_reads_the_text_it_shows_but_not_a_page_number(tmp_path):
+    # LibreOffice's cross-reference to a heading or bookmark (text:bookmark-ref) shows the target's
+    # text on the page; a reference shown as a page number points nowhere when heard.
+    book = _odt(tmp_path,
+                '<text:h text:outline-level="1"><text:bookmark-start text:name="b1"/>The Mill Pond'
+                '<text:bookmark-end text:name="b1"/></text:h>'
+                '<text:p>The geese swam there all summer long.</text:p>'
+                '<text:p>As told in <text:bookmark-ref text:reference-format="text" text:ref-name="b1">'
+                'The Mill Pond</text:bookmark-ref>, on page <text:bookmark-ref text:reference-format="page" '
+                'text:ref-name="b1">47</text:bookmark-ref>, they left in autumn.</text:p>')
+    text = _all_text(book)
+    assert "As told in The Mill Pond, on page , they left in autumn." in text
+    assert "47" not in text
+
+
+def test_docx_neighbouring_cells_with_the_same_text_are_both_read(tmp_path):
+    # Cells come from the XML (a merged cell's continuation is empty there): a row whose cells say
+    # the same thing says it once per cell, as the printed table shows it.
+    import docx
+
+    doc = docx.Document()
+    doc.add_paragraph("The survey asked two questions of every farmer in the valley.")
+    table = doc.add_table(rows=2, cols=3)
+    for cell, text in zip(table.rows[0].cells, ("Farmer", "Sheep", "Goats")):
+        cell.text = text
+    for cell, text in zip(table.rows[1].cells, ("Ansel", "Yes", "Yes")):
+        cell.text = text
+    # A horizontal merge: python-docx writes gridSpan and one cell, read once.
+    merged = doc.add_table(rows=1, cols=2)
+    merged.cell(0, 0).merge(merged.cell(0, 1)).text = "Totals follow"
+    path = tmp_path / "cells.docx"
+    doc.save(path)
+    text = _all_text(load_book(path))
+    assert "Ansel; Yes; Yes" in text
+    assert text.count("Totals follow") == 1
+
+
+def test_docx_drop_cap_is_read_as_the_first_letter_of_its_paragraph(tmp_path):
+    # Word writes a drop cap as a framed paragraph of its own (w:framePr w:dropCap="drop") holding
+    # the first letter; the rest of the word opens the next paragraph.
+    import docx
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    doc = docx.Document()
+    cap = doc.add_paragraph("O")
+    frame = OxmlElement("w:framePr")
+    frame.set(qn("w:dropCap"), "drop")
+    frame.set(qn("w:lines"), "3")
+    cap._p.get_or_add_pPr().append(frame)
+    doc.add_paragraph("nce the miller had counted his geese, he slept.")
+    doc.add_paragraph("Morning came late to the valley.")
+    path = tmp_path / "cap.docx"
+    doc.save(path)
+    text = _all_text(load_book(path))
+    assert "Once the miller had counted his geese, he slept." in text
+    assert " O " not in f" {text} " and "nce the" not in text.replace("Once the", "")
+
+
+def _docx_with(tmp_path, paragraph_xml: str):
+    import docx
+    from docx.oxml import parse_xml
+
+    doc = docx.Document()
+    doc.add_paragraph("The miller kept geese by the pond behind the old stone mill.")
+    ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    doc.element.body[-1].addprevious(parse_xml(f"<w:p {ns}>{paragraph_xml}</w:p>"))
+    path = tmp_path / "made.docx"
+    doc.save(path)
+    return _all_text(load_book(path))
+
+
+def test_docx_ruby_reads_its_base_not_its_reading_aid(tmp_path):
+    # w:ruby holds w:rt (the small reading aid printed over the text) and w:rubyBase: the base is said.
+    text = _docx_with(tmp_path, '<w:r><w:t xml:space="preserve">The word </w:t></w:r><w:ruby><w:rubyPr/>'
+                                '<w:rt><w:r><w:t>mil</w:t></w:r></w:rt><w:rubyBase><w:r><w:t>mill</w:t></w:r>'
+                                '</w:rubyBase></w:ruby><w:r><w:t xml:space="preserve"> is old.</w:t></w:r>')
+    assert "The word mill is old." in text
+
+
+def test_docx_non_breaking_hyphen_is_a_hyphen(tmp_path):
+    # Word's non-breaking hyphen (w:noBreakHyphen) prints a hyphen that keeps its word on one line.
+    text = _docx_with(tmp_path, '<w:r><w:t>A well</w:t><w:noBreakHyphen/><w:t>known mill.</w:t></w:r>')
+    assert "A well-known mill." in text
+
+
+def test_odt_ruby_reads_its_base_not_its_reading_aid(tmp_path):
+    book = _odt(tmp_path, '<text:p>The word <text:ruby><text:ruby-base>mill</text:ruby-base>'
+                          '<text:ruby-text>mil</text:ruby-text></text:ruby> is old and stands by the pond.</text:p>')
+    assert "The word mill is old and stands by the pond." in _all_text(book)
+
+
+def test_odt_hidden_text_and_hidden_sections_are_not_read(tmp_path):
+    # LibreOffice's "Hidden" character attribute (text:display="none" in a style's text properties,
+    # inherited by styles based on it) and a section set to hide (text:display="none") are not printed.
+    real = sample("pandoc-odt-odt-headers.odt")
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+        '<office:automatic-styles>'
+        '<style:style style:name="Secret" style:family="text"><style:text-properties text:display="none"/></style:style>'
+        '<style:style style:name="P9" style:family="paragraph" style:parent-style-name="Secret"/>'
+        '</office:automatic-styles><office:body><office:text>'
+        '<text:p>The miller kept <text:span text:style-name="Secret">seven grey</text:span> geese by the pond.</text:p>'
+        '<text:p text:style-name="P9">Notes the miller wrote for himself alone.</text:p>'
+        '<text:section text:name="Draft" text:display="none"><text:p>An older draft of the story.</text:p></text:section>'
+        '<text:section text:name="Body"><text:p>In autumn the geese flew south over the hills.</text:p></text:section>'
+        '</office:text></office:body></office:document-content>')
+    made = tmp_path / "hidden.odt"
+    with zipfile.ZipFile(real) as src, zipfile.ZipFile(made, "w") as dst:
+        for info in src.infolist():
+            dst.writestr(info, content.encode() if info.filename == "content.xml" else src.read(info))
+    text = _all_text(load_book(made))
+    assert "The miller kept geese by the pond." in text
+    assert "In autumn the geese flew south over the hills." in text
+    assert "seven" not in text and "himself" not in text and "draft" not in text
+
+
+def test_docx_text_hidden_by_its_style_is_not_read(tmp_path):
+    # Word's "Hidden" font attribute set on a character or paragraph style (w:vanish in styles.xml)
+    # hides every run of that style, unless a run shows itself again (w:vanish w:val="0").
+    import docx
+    from docx.enum.style import WD_STYLE_TYPE
+
+    doc = docx.Document()
+    doc.styles.add_style("Secret", WD_STYLE_TYPE.CHARACTER).font.hidden = True
+    doc.styles.add_style("SecretPara", WD_STYLE_TYPE.PARAGRAPH).font.hidden = True
+    p = doc.add_paragraph("The miller kept ")
+    p.add_run("seven grey ", style="Secret")
+    p.add_run("geese by the pond.")
+    doc.add_paragraph("Notes the miller wrote for himself alone.", style="SecretPara")
+    shown = doc.add_paragraph("", style="SecretPara").add_run("In autumn the geese flew south.")
+    shown.font.hidden = False
+    path = tmp_path / "hidden.docx"
+    doc.save(path)
+    text = _all_text(load_book(path))
+    assert "The miller kept geese by the pond." in text
+    assert "In autumn the geese flew south." in text
+    assert "seven" not in text and "himself" not in text
