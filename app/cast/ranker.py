@@ -16,8 +16,10 @@ import json
 import math
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from app.cast.person import Person
 from app.cast.turns import Said, Turn
@@ -56,6 +58,10 @@ class Ranker:
     """
 
     def __init__(self, weights: list[float], bias: float, hidden: dict | None = None):
+        # numpy is imported where the ranker is built, not with the module: app.cast is imported by
+        # every run's planning, and a run without a cast (a cached Piper re-run) never loads numpy.
+        import numpy as np
+
         if len(weights) != len(FEATURES):
             raise ValueError(f"the ranker has {len(weights)} weights for {len(FEATURES)} features")
         self.weights = np.asarray(weights, dtype=np.float64)
@@ -80,6 +86,8 @@ class Ranker:
 
     def scores(self, rows: list[list[float]]) -> np.ndarray:
         """Return each candidate's score (a logit: the model is a softmax over one turn's candidates)."""
+        import numpy as np  # loaded already: __init__ imported it
+
         X = np.asarray(rows, dtype=np.float64).reshape(len(rows), len(FEATURES))
         z = self.bias + X @ self.weights
         if self.hidden is not None:
@@ -93,6 +101,8 @@ class Ranker:
 
     def choose(self, rows: list[list[float]]) -> tuple[int, float]:
         """Return the best candidate's index and its probability among the turn's candidates."""
+        import numpy as np  # loaded already: __init__ imported it
+
         z = self.scores(rows)
         best = int(np.argmax(z))
         exps = np.exp(np.maximum(-30.0, z - z[best]))

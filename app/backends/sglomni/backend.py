@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,9 @@ log = logging.getLogger(__name__)
 DEFAULT_CONCURRENCY = 96
 #: Restarts of a managed server that died mid-run, per backend lifetime.
 MAX_RESTARTS = 3
+#: Seconds a managed server whose request just broke may take to finish dying: a killed process's
+#: sockets close while it is still exiting, so the request fails before the process is gone.
+DEATH_GRACE_SECONDS = 3.0
 
 
 class SglomniBackend(Backend):
@@ -292,9 +296,17 @@ class SglomniBackend(Backend):
         return f"{self.name} {self.status_label()}"
 
     def _managed_server_died(self) -> bool:
+        """Return whether the server we started is gone, giving a process in mid-exit a moment."""
         handle = self.handle
-        return (handle is not None and handle.started_by_us and handle.server is not None
-                and handle.server.pid is not None and not group_alive(handle.server.pid))
+        if not (handle is not None and handle.started_by_us and handle.server is not None
+                and handle.server.pid is not None):
+            return False
+        deadline = time.monotonic() + DEATH_GRACE_SECONDS
+        while group_alive(handle.server.pid):
+            if self._aborted or time.monotonic() >= deadline:
+                return False  # alive: the broken request was the server's answer, not its death
+            time.sleep(0.05)
+        return True
 
     def restart(self, generation: int) -> None:
         """Restart the managed server once per failure `generation` (bounded by MAX_RESTARTS)."""
