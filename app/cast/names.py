@@ -127,6 +127,10 @@ class Roster:
                 yield m.start(), m.end(), person
 
 
+#: "the Vauds", "the two young Vauds", "these little Vauds": a determiner, then at most two lower-case words,
+#: before a plural surname make it a family (a group may speak as one, but it is no one person to voice).
+_GROUP_BEFORE = re.compile(r"\b(?i:the|these|those|two|three|four|five|six|all|both|several|other|many)"
+                           r"(?:\s+[a-z]+){0,2}\s+$")
 #: Words that start sentences in front of names ("When Ellen"): dropped from a run's front.
 _COMMON_STARTS = frozenset("But And When Then So If As Poor Dear Oh Ah Yes No Well Now Why What".split())
 
@@ -166,7 +170,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
             if not tokens:
                 continue
             forms[(title, tokens)] += 1
-            if text[max(0, m.start() - 4):m.start()].lower() == "the ":
+            if _GROUP_BEFORE.search(text[max(0, m.start() - 40):m.start()]):
                 after_the[(title, tokens)] += 1
             after = text[m.end():m.end() + 80]
             p = _PRONOUN.search(after)
@@ -299,7 +303,9 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         tok, gender = tokens[0], TITLES.get(title)
         # One person may hold several keys (a rare form of a given name joined into its usual one).
         distinct = list({id(p): p for p in full.values()}.values())
-        by_first = [p for p in distinct if p.first in (tok, *SHORT_FOR.get(tok, ())) and fits(p, gender)]
+        # "Master Tom" is Tom Sawyer before a Thomas Jefferson: the name as written first, its long form failing that.
+        by_first = [p for p in distinct if p.first == tok and fits(p, gender)] or \
+            [p for p in distinct if p.first in SHORT_FOR.get(tok, ()) and fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
         by_last = [p for p in distinct if p.last == tok and of_gender(p, gender)]
         target = None

@@ -1,0 +1,48 @@
+"""One person, one character across the forms a book writes a name in: title variants (data naming their
+source), pet names that begin a longer name, families named by a plural surname. Invented books only."""
+from __future__ import annotations
+
+from app.cast.names import find_people
+
+
+def _people(texts: list[str]):
+    return sorted(find_people(texts).people, key=lambda p: -p.count)
+
+
+def _holder(people, form):
+    return [p for p in people if form in p.forms]
+
+
+def test_a_dialect_title_is_the_title_it_spells():
+    texts = ["Otto Kessel came down the road, and Otto Kessel stopped at the gate.",
+             "“Mars Otto, come in,” said the old man.", "Otto sat down, and Otto smiled.",
+             "“Mars Otto is home,” said Hilda Brill.", "Then Hilda Brill laughed at Otto."] * 3
+    people = _people(texts)
+    otto = _holder(people, ("Master", ("Otto",)))
+    assert len(otto) == 1 and ("Otto", "Kessel") in {f[1] for f in otto[0].forms}, [dict(p.forms) for p in people]
+
+
+def test_a_full_given_name_is_taken_before_a_long_form_of_it_under_a_title():
+    # "Tom" is written "Tom"; the book's Thomas someone is another man.
+    texts = ["Tom Kessel came in, and Tom Kessel sat.", "Master Tom laughed at Master Tom's dog.",
+             "Thomas Odell wrote a letter, and Thomas Odell signed it."] * 3
+    people = _people(texts)
+    master = _holder(people, ("Master", ("Tom",)))
+    assert len(master) == 1 and master[0].last == "Kessel", [dict(p.forms) for p in people]
+
+
+def test_mme_and_madame_are_one_title():
+    texts = ["Madame Vaud sat by the window, and Madame Vaud sewed.",
+             "Mme. Vaud rose, and the maid looked at Mme. Vaud."] * 3
+    people = _people(texts)
+    assert len(_holder(people, ("Madame", ("Vaud",)))) == 1
+    assert not [p for p in people if any(t == "Mme" for t in p.titles)], [dict(p.forms) for p in people]
+
+
+def test_a_plural_surname_after_the_and_a_few_words_is_a_family_not_a_speaker():
+    texts = ["Otto Vaud came home, and Otto Vaud sat down by the fire.",
+             "“Supper!” cried the two young Vauds, and the little Vauds ran to the table.",
+             "“Hush,” said Otto Vaud.", "“More bread!” cried the two young Vauds."] * 3
+    people = _people(texts)
+    assert not [p for p in people if any("Vauds" in f[1] for f in p.forms)], [dict(p.forms) for p in people]
+    assert _holder(people, (None, ("Otto", "Vaud")))
