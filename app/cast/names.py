@@ -15,7 +15,7 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
     CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
     SHORT_FOR, TITLES,
 )
-from app.cast.joins import fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled
+from app.cast.joins import fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, pet_name_host
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
@@ -131,6 +131,7 @@ class Roster:
 #: before a plural surname make it a family (a group may speak as one, but it is no one person to voice).
 _GROUP_BEFORE = re.compile(r"\b(?i:the|these|those|two|three|four|five|six|all|both|several|other|many)"
                            r"(?:\s+[a-z]+){0,2}\s+$")
+_TWO_NAMES = re.compile(r"\b([A-Z][a-z]+)(?:,| and| or) ([A-Z][a-z]+)\b")
 #: Words that start sentences in front of names ("When Ellen"): dropped from a run's front.
 _COMMON_STARTS = frozenset("But And When Then So If As Poor Dear Oh Ah Yes No Well Now Why What".split())
 
@@ -234,8 +235,10 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
     # A full name written once still says which first name goes with which surname ("Adela Quested").
     # A title makes a name of the word after it, even written once ("Mr. Harlow").
     # A speech tag makes a name of its word, even written once ("whispered Irene").
+    # "Hilda and Hildy", "Hildy, Hilda": two names the book sets side by side are two people.
+    apart = {frozenset(m.groups()) for text in texts for m in _TWO_NAMES.finditer(text)}
     people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0] or f in speakers},
-                    kept_votes)
+                    kept_votes, apart)
     return Roster(people)
 
 
@@ -256,7 +259,7 @@ def _tag_forms(tagged: Iterable[str], lower: Counter) -> set[tuple[str | None, t
     return out
 
 
-def _group(forms: dict, votes: dict) -> list[Person]:
+def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
     """Return the people the name forms make: one Person per person, however many names."""
     full: dict[tuple[str, str], Person] = {}
     people: list[Person] = []
@@ -343,6 +346,11 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         # in wide use ("Mr. Ardley").
         if by_first and by_last and max(p.count for p in by_first) * 5 < max(p.count for p in by_last):
             by_first = []
+        if not by_first and not by_last:
+            # "Hildy" beside "Hilda": a pet name no lexicon relates, cut from the given name it begins.
+            alone = Person(forms=Counter({form: n}), first=tok, votes=Counter(votes.get(form, {})))
+            host = pet_name_host(tok, alone.gender, people, apart)
+            by_first = [host] if host else []
         if by_first:
             target = max(by_first, key=lambda p: p.count)
         elif by_last:

@@ -46,3 +46,19 @@ def test_a_plural_surname_after_the_and_a_few_words_is_a_family_not_a_speaker():
     people = _people(texts)
     assert not [p for p in people if any("Vauds" in f[1] for f in p.forms)], [dict(p.forms) for p in people]
     assert _holder(people, (None, ("Otto", "Vaud")))
+
+
+def test_a_pet_name_that_begins_a_given_name_of_the_book_is_that_person():
+    texts = ["Hilda sat by the stove, and Hilda sewed her apron.", "“Hildy, come here,” said Otto Kessel.",
+             "“Yes,” said Hildy, and Hildy came.", "Otto Kessel watched Hildy go."] * 3
+    people = _people(texts)
+    hildy = _holder(people, (None, ("Hildy",)))
+    assert len(hildy) == 1 and (None, ("Hilda",)) in hildy[0].forms, [dict(p.forms) for p in people]
+
+
+def test_a_pet_name_written_beside_the_longer_name_as_two_stays_two():
+    texts = ["Hilda sat by the stove, and Hilda sewed her apron.", "“Hildy, come here,” said Otto Kessel.",
+             "“Yes,” said Hildy, and Hildy came.", "Hilda and Hildy went to the market together."] * 3
+    people = _people(texts)
+    assert len(_holder(people, (None, ("Hildy",)))) == 1
+    assert _holder(people, (None, ("Hildy",))) != _holder(people, (None, ("Hilda",)))
