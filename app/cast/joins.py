@@ -131,3 +131,21 @@ def pet_name_host(tok: str, gender: str | None, people: list[Person], apart: set
     hosts = [p for p in people if p.first and p.first != tok and (_cuts(tok, p.first) or _cuts(p.first, tok))
              and frozenset((tok, p.first)) not in apart and (None in (gender, p.gender) or gender == p.gender)]
     return hosts[0] if len(hosts) == 1 else None
+
+
+#: A person named this often or less in all (full name, surname), beside their given name alone written far
+#: more, may be a stranger who shares the given name.
+_STRANGER_NAMED = 5
+#: ... when the given name alone is written this many times as often.
+_STRANGER_RATIO = 30
+
+
+def stranger(person: Person, given: str, n: int, forms: dict) -> bool:
+    """Return whether a given name written alone n times is not this full-named person: a man of one scene
+    ("Odo Vane" three times, "Vane" once) beside the given name alone written thirty times as often is not
+    the book's usual "Odo", who shares his given name. At worst a hero's full name is left as a person of a
+    few mentions, who speaks little; joined, the stranger takes the hero's lines. A surname the book writes
+    under a title ("Miss Vane") is a family in use, the usual "Odo" likely of it: no stranger."""
+    if not person.last or person.count > _STRANGER_NAMED or n < _STRANGER_RATIO * person.count:
+        return False
+    return not any(title and toks == (person.last,) for (title, toks) in forms)

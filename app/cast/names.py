@@ -15,7 +15,7 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
     CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
     SHORT_FOR, TITLES,
 )
-from app.cast.joins import fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, pet_name_host
+from app.cast.joins import fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, pet_name_host, stranger
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
@@ -337,6 +337,7 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
         given = SHORT_FOR.get(tok, ())
         # "Tom" is Tom Ashby before Sir Thomas: a name as written first, its long form only failing that.
         by_first = [p for p in people if p.first == tok] or [p for p in people if p.first in given]
+        by_first = [p for p in by_first if not stranger(p, tok, n, forms)]
         if by_first and by_first[0].first != tok and n > _DIMINUTIVE_ALONE * max(p.count for p in by_first):
             # "Polly" written hundreds of times beside a "Mary Voss" named a few: a person of her own,
             # not a pet name of the rare one (a pet name is rarer than the name it shortens, or near it).

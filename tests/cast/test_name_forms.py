@@ -62,3 +62,21 @@ def test_a_pet_name_written_beside_the_longer_name_as_two_stays_two():
     people = _people(texts)
     assert len(_holder(people, (None, ("Hildy",)))) == 1
     assert _holder(people, (None, ("Hildy",))) != _holder(people, (None, ("Hilda",)))
+
+
+def test_a_given_name_written_far_more_than_a_rare_full_name_is_not_that_stranger():
+    texts = ["Odo walked to the mill, and Odo carried the sack."] * 20 + \
+            ["“It is late,” said Odo.", "Odo sat down by the water."] * 20 + \
+            ["A man called Odo Brill was at the inn that night.", "Nobody liked Odo Brill.", "Brill went away."]
+    people = _people(texts)
+    odo = _holder(people, (None, ("Odo",)))
+    assert len(odo) == 1 and (None, ("Odo", "Brill")) not in odo[0].forms, [dict(p.forms) for p in people]
+
+
+def test_a_given_name_beside_its_full_name_in_common_use_is_that_person():
+    texts = ["Odo walked to the mill, and Odo carried the sack."] * 20 + \
+            ["“It is late,” said Odo Brill.", "Odo Brill sat down by the water, and Mr. Brill smiled."] * 5
+    people = _people(texts)
+    odo = _holder(people, (None, ("Odo",)))
+    assert len(odo) == 1 and (None, ("Odo", "Brill")) in odo[0].forms, [dict(p.forms) for p in people]
+
