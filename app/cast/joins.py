@@ -120,7 +120,7 @@ def _cuts(short: str, long: str) -> bool:
     stem = next((short[:-len(e)] for e in _PET_ENDINGS if short.endswith(e)), "")
     if len(stem) < 3 or len(long) <= len(stem) or long == short or long not in FEMALE_NAMES | MALE_NAMES | EITHER_NAMES:
         return False
-    # "Hetty": the doubled letter is the pet form's own ("Het-" of "Hester").
+    # A doubled letter before the ending may be the pet form's own, not the given name's ("Otti-e", "Oti-lia").
     return long.startswith(stem) or (len(stem) >= 4 and stem[-1] == stem[-2] and long.startswith(stem[:-1]))
 
 
@@ -142,10 +142,10 @@ _STRANGER_RATIO = 30
 
 def stranger(person: Person, given: str, n: int, forms: dict) -> bool:
     """Return whether a given name written alone n times is not this full-named person: a man of one scene
-    ("Odo Vane" three times, "Vane" once) beside the given name alone written thirty times as often is not
+    ("Odo Vauk" three times, "Vauk" once) beside the given name alone written thirty times as often is not
     the book's usual "Odo", who shares his given name. At worst a hero's full name is left as a person of a
     few mentions, who speaks little; joined, the stranger takes the hero's lines. A surname the book writes
-    under a title ("Miss Vane") is a family in use, the usual "Odo" likely of it: no stranger."""
+    under a title ("Miss Vauk") is a family in use, the usual "Odo" likely of it: no stranger."""
     if not person.last or person.count > _STRANGER_NAMED or n < _STRANGER_RATIO * person.count:
         return False
     return not any(title and toks == (person.last,) for (title, toks) in forms)

@@ -306,7 +306,7 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
         tok, gender = tokens[0], TITLES.get(title)
         # One person may hold several keys (a rare form of a given name joined into its usual one).
         distinct = list({id(p): p for p in full.values()}.values())
-        # "Master Tom" is Tom Sawyer before a Thomas Jefferson: the name as written first, its long form failing that.
+        # "Master Gus" is Gus Kessel before an Augustine Odell: the name as written first, its long form failing that.
         by_first = [p for p in distinct if p.first == tok and fits(p, gender)] or \
             [p for p in distinct if p.first in SHORT_FOR.get(tok, ()) and fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
