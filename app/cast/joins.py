@@ -2,7 +2,7 @@
 one surname, a married title and a woman's own name (the joins names._group asks about)."""
 from __future__ import annotations
 
-from app.cast.namedata import FEMALE_NAMES, MALE_NAMES, SHORT_FOR, TITLES
+from app.cast.namedata import EITHER_NAMES, FEMALE_NAMES, MALE_NAMES, SHORT_FOR, TITLES
 from app.cast.person import Person
 
 
@@ -109,3 +109,43 @@ def only_titled(person: Person, title: str, surname: str, forms: dict) -> bool:
                   and n * 10 > used]
         return not rivals
     return True
+
+
+#: Endings of a pet name made by cutting a given name short ("Hildy" of "Hildegard", "Gretie" of "Greta").
+_PET_ENDINGS = ("ie", "ey", "ee", "y")
+
+
+def _cuts(short: str, long: str) -> bool:
+    """Return whether short is long cut short with a pet ending: "Hildy" of "Hilda", "Ottie" of "Ottoline"."""
+    stem = next((short[:-len(e)] for e in _PET_ENDINGS if short.endswith(e)), "")
+    if len(stem) < 3 or len(long) <= len(stem) or long == short or long not in FEMALE_NAMES | MALE_NAMES | EITHER_NAMES:
+        return False
+    # A doubled letter before the ending may be the pet form's own, not the given name's ("Otti-e", "Oti-lia").
+    return long.startswith(stem) or (len(stem) >= 4 and stem[-1] == stem[-2] and long.startswith(stem[:-1]))
+
+
+def pet_name_host(tok: str, gender: str | None, people: list[Person], apart: set) -> Person | None:
+    """Return the one person whose given name a pet name no lexicon relates begins ("Hildy" and "Hilda"),
+    or whose pet name a given name continues, of no other gender; none when the book writes the two names
+    side by side as two ("Hildy and Hilda") or several people fit."""
+    hosts = [p for p in people if p.first and p.first != tok and (_cuts(tok, p.first) or _cuts(p.first, tok))
+             and frozenset((tok, p.first)) not in apart and (None in (gender, p.gender) or gender == p.gender)]
+    return hosts[0] if len(hosts) == 1 else None
+
+
+#: A person named this often or less in all (full name, surname), beside their given name alone written far
+#: more, may be a stranger who shares the given name.
+_STRANGER_NAMED = 5
+#: ... when the given name alone is written this many times as often.
+_STRANGER_RATIO = 30
+
+
+def stranger(person: Person, given: str, n: int, forms: dict) -> bool:
+    """Return whether a given name written alone n times is not this full-named person: a man of one scene
+    ("Odo Vauk" three times, "Vauk" once) beside the given name alone written thirty times as often is not
+    the book's usual "Odo", who shares his given name. At worst a hero's full name is left as a person of a
+    few mentions, who speaks little; joined, the stranger takes the hero's lines. A surname the book writes
+    under a title ("Miss Vauk") is a family in use, the usual "Odo" likely of it: no stranger."""
+    if not person.last or person.count > _STRANGER_NAMED or n < _STRANGER_RATIO * person.count:
+        return False
+    return not any(title and toks == (person.last,) for (title, toks) in forms)

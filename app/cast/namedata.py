@@ -62,6 +62,9 @@ CALENDAR_WORDS = _words("calendar_words.txt")
 LOCATIVES = frozenset("in into near across through throughout within towards toward beyond outside".split())
 #: "at Mau", "from Bombay": half the weight of "in Bombay" (people are spoken to and of too).
 WEAK_LOCATIVES = frozenset("at from to".split())
-#: One title, however written: "Doctor Aziz" is "Dr. Aziz".
-SAME_TITLE = {"Doctor": "Dr", "Mister": "Mr", "Capt": "Captain", "Col": "Colonel", "Prof": "Professor",
-              "Reverend": "Rev", "Lieut": "Lieutenant", "Sergt": "Sergeant", "Saint": "St"}
+#: One title, however written: "Doctor Odell" is "Dr. Odell", "Mme. Vaud" is "Madame Vaud", a dialect "Marse Otto"
+#: is "Master Otto" (title_variants.tsv). A variant not in titles.tsv is added to TITLES with its title's gender.
+SAME_TITLE = {row[0]: row[1] for row in _rows("title_variants.tsv")}
+for _variant, _title in SAME_TITLE.items():
+    if _variant not in TITLES and _title in TITLES:
+        TITLES[_variant] = TITLES[_title]

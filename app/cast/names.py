@@ -15,7 +15,7 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
     CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
     SHORT_FOR, TITLES,
 )
-from app.cast.joins import fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled
+from app.cast.joins import fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, pet_name_host, stranger
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
@@ -127,6 +127,11 @@ class Roster:
                 yield m.start(), m.end(), person
 
 
+#: "the Vauds", "the two young Vauds", "these little Vauds": a determiner, then at most two lower-case words,
+#: before a plural surname make it a family (a group may speak as one, but it is no one person to voice).
+_GROUP_BEFORE = re.compile(r"\b(?i:the|these|those|two|three|four|five|six|all|both|several|other|many)"
+                           r"(?:\s+[a-z]+){0,2}\s+$")
+_TWO_NAMES = re.compile(r"\b([A-Z][a-z]+)(?:,| and| or) ([A-Z][a-z]+)\b")
 #: Words that start sentences in front of names ("When Ellen"): dropped from a run's front.
 _COMMON_STARTS = frozenset("But And When Then So If As Poor Dear Oh Ah Yes No Well Now Why What".split())
 
@@ -166,7 +171,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
             if not tokens:
                 continue
             forms[(title, tokens)] += 1
-            if text[max(0, m.start() - 4):m.start()].lower() == "the ":
+            if _GROUP_BEFORE.search(text[max(0, m.start() - 40):m.start()]):
                 after_the[(title, tokens)] += 1
             after = text[m.end():m.end() + 80]
             p = _PRONOUN.search(after)
@@ -230,8 +235,10 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
     # A full name written once still says which first name goes with which surname ("Adela Quested").
     # A title makes a name of the word after it, even written once ("Mr. Harlow").
     # A speech tag makes a name of its word, even written once ("whispered Irene").
+    # "Hilda and Hildy", "Hildy, Hilda": two names the book sets side by side are two people.
+    apart = {frozenset(m.groups()) for text in texts for m in _TWO_NAMES.finditer(text)}
     people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0] or f in speakers},
-                    kept_votes)
+                    kept_votes, apart)
     return Roster(people)
 
 
@@ -252,7 +259,7 @@ def _tag_forms(tagged: Iterable[str], lower: Counter) -> set[tuple[str | None, t
     return out
 
 
-def _group(forms: dict, votes: dict) -> list[Person]:
+def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
     """Return the people the name forms make: one Person per person, however many names."""
     full: dict[tuple[str, str], Person] = {}
     people: list[Person] = []
@@ -299,7 +306,9 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         tok, gender = tokens[0], TITLES.get(title)
         # One person may hold several keys (a rare form of a given name joined into its usual one).
         distinct = list({id(p): p for p in full.values()}.values())
-        by_first = [p for p in distinct if p.first in (tok, *SHORT_FOR.get(tok, ())) and fits(p, gender)]
+        # "Master Gus" is Gus Kessel before an Augustine Odell: the name as written first, its long form failing that.
+        by_first = [p for p in distinct if p.first == tok and fits(p, gender)] or \
+            [p for p in distinct if p.first in SHORT_FOR.get(tok, ()) and fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
         by_last = [p for p in distinct if p.last == tok and of_gender(p, gender)]
         target = None
@@ -328,6 +337,7 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         given = SHORT_FOR.get(tok, ())
         # "Tom" is Tom Ashby before Sir Thomas: a name as written first, its long form only failing that.
         by_first = [p for p in people if p.first == tok] or [p for p in people if p.first in given]
+        by_first = [p for p in by_first if not stranger(p, tok, n, forms)]
         if by_first and by_first[0].first != tok and n > _DIMINUTIVE_ALONE * max(p.count for p in by_first):
             # "Polly" written hundreds of times beside a "Mary Voss" named a few: a person of her own,
             # not a pet name of the rare one (a pet name is rarer than the name it shortens, or near it).
@@ -337,6 +347,11 @@ def _group(forms: dict, votes: dict) -> list[Person]:
         # in wide use ("Mr. Ardley").
         if by_first and by_last and max(p.count for p in by_first) * 5 < max(p.count for p in by_last):
             by_first = []
+        if not by_first and not by_last:
+            # "Hildy" beside "Hilda": a pet name no lexicon relates, cut from the given name it begins.
+            alone = Person(forms=Counter({form: n}), first=tok, votes=Counter(votes.get(form, {})))
+            host = pet_name_host(tok, alone.gender, people, apart)
+            by_first = [host] if host else []
         if by_first:
             target = max(by_first, key=lambda p: p.count)
         elif by_last:
