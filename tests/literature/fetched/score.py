@@ -1,6 +1,6 @@
 """Score the app's chapters on the fetched corpus against the truth.py ground truth (a benchmark, not a test).
 
-    PYTHONPATH=. .venv/bin/python tests/literature/fetched/score.py [dev|dev2|dev3|held] [--books] [--chapters-only]
+    PYTHONPATH=. .venv/bin/python tests/literature/fetched/score.py [dev|dev2|dev3|held] [--books] [--chapters-only] [--manifest FILE]
 
 `dev` is the first draw's development half, `dev2` the second draw and `dev3` the third (all development), `held` the held-out half.
 
@@ -127,6 +127,9 @@ def score(book, edition: str, path: Path, truth: Truth, spoken: bool = True) -> 
 
 
 def main(argv: list[str]) -> None:
+    if "--manifest" in argv:  # another list of books in the manifest's form (unseen.tsv: a sample no one opened)
+        from tests.literature.fetched import cache
+        cache.MANIFEST = Path(argv[argv.index("--manifest") + 1])
     split = argv[0] if argv and argv[0] in ("dev", "dev2", "dev3", "held") else None
     show = "titles" if "--titles" in argv else "--books" in argv
     spoken = "--chapters-only" not in argv
