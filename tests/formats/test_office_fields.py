@@ -14,14 +14,17 @@ _ODT_HEAD = (
 _ODT_TAIL = '</office:text></office:body></office:document-content>'
 
 
-def _odt(tmp_path, body: str):
+def _with_content(content: str, out):
+    """Write a real LibreOffice ODT to `out` with its content.xml replaced by `content`; return `out`."""
     real = sample("pandoc-odt-odt-headers.odt")
-    out = tmp_path / "made.odt"
     with zipfile.ZipFile(real) as src, zipfile.ZipFile(out, "w") as dst:
         for info in src.infolist():
-            data = (_ODT_HEAD + body + _ODT_TAIL).encode() if info.filename == "content.xml" else src.read(info)
-            dst.writestr(info, data)
-    return load_book(out)
+            dst.writestr(info, content.encode() if info.filename == "content.xml" else src.read(info))
+    return out
+
+
+def _odt(tmp_path, body: str):
+    return load_book(_with_content(_ODT_HEAD + body + _ODT_TAIL, tmp_path / "made.odt"))
 
 
 def _all_text(book) -> str:
@@ -123,7 +126,6 @@ def test_odt_ruby_reads_its_base_not_its_reading_aid(tmp_path):
 def test_odt_hidden_text_and_hidden_sections_are_not_read(tmp_path):
     # LibreOffice's "Hidden" character attribute (text:display="none" in a style's text properties,
     # inherited by styles based on it) and a section set to hide (text:display="none") are not printed.
-    real = sample("pandoc-odt-odt-headers.odt")
     content = (
         '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
         'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
@@ -138,11 +140,7 @@ def test_odt_hidden_text_and_hidden_sections_are_not_read(tmp_path):
         '<text:section text:name="Draft" text:display="none"><text:p>An older draft of the story.</text:p></text:section>'
         '<text:section text:name="Body"><text:p>In autumn the geese flew south over the hills.</text:p></text:section>'
         '</office:text></office:body></office:document-content>')
-    made = tmp_path / "hidden.odt"
-    with zipfile.ZipFile(real) as src, zipfile.ZipFile(made, "w") as dst:
-        for info in src.infolist():
-            dst.writestr(info, content.encode() if info.filename == "content.xml" else src.read(info))
-    text = _all_text(load_book(made))
+    text = _all_text(load_book(_with_content(content, tmp_path / "hidden.odt")))
     assert "The miller kept geese by the pond." in text
     assert "In autumn the geese flew south over the hills." in text
     assert "seven" not in text and "himself" not in text and "draft" not in text
