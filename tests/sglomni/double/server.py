@@ -449,11 +449,16 @@ def spawn_stage_child() -> None:
     code = ("import signal, time\n"
             "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
             "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+            "print('ignoring', flush=True)\n"
             "time.sleep(3600)\n")
     # Run it with the venv's python (as upstream's stage processes do), so it looks like ours.
     venv_python = Path(env("SGO_DOUBLE_EXE", sys.executable)).with_name("python")
     python = str(venv_python) if venv_python.exists() else sys.executable
-    child = subprocess.Popen([python, "-c", code])  # inherits our process group
+    child = subprocess.Popen([python, "-c", code], stdout=subprocess.PIPE)  # inherits our process group
+    # A pause point: the server is not ready before its child ignores the signals, or a stop on a
+    # loaded machine could find a child still starting up, which SIGINT would end like any process.
+    child.stdout.readline()
+    child.stdout.close()
     logger.info("Stage tts_engine started in process %d", child.pid)
 
 
