@@ -158,3 +158,34 @@ def repair_numbers(blocks) -> None:
         if after is None or after == before + 2:
             values[k] = before + 1
             b.text = _written(b.text, before + 1)
+
+
+#: Pieces of one printed line an OCR engine gave apart: their baselines within this share of their size,
+#: the gap between them at most this many sizes (wider is a gutter between columns).
+_SAME_BASE, _PIECE_GAP = 0.3, 2.0
+
+
+def reorder_ocr_lines(pages) -> None:
+    """Put a one-column OCR page's lines top down, in place, each printed line's pieces joined left to right.
+
+    An OCR engine lays out a page in blocks of its own: a line's first words may come as a block of
+    their own, before the rest of that line and the line under it ("“But it is" / "about it.”" /
+    "returned she;..."). The page's geometry, not that order, is the reading order."""
+    for page in pages:
+        if len(page.lines) < 2 or any(ln.column for ln in page.lines):
+            continue  # two columns were found: their order is in_reading_order's
+        out = []
+        for ln in sorted(page.lines, key=lambda x: (x.base, x.x0)):
+            same = next((o for o in reversed(out[-4:]) if abs(o.base - ln.base) <= _SAME_BASE * max(o.size, ln.size)
+                         and not o.row and not ln.row and (ln.x0 >= o.x1 or ln.x1 <= o.x0)
+                         and min(abs(ln.x0 - o.x1), abs(o.x0 - ln.x1)) <= _PIECE_GAP * max(o.size, ln.size)), None)
+            if same is None:
+                out.append(ln)
+                continue
+            left, right = (same, ln) if same.x0 <= ln.x0 else (ln, same)
+            if len(ln.text) > len(same.text):
+                same.size = ln.size  # the line's size is its longer piece's
+            same.text = f"{left.text} {right.text}"
+            same.x0, same.x1 = min(same.x0, ln.x0), max(same.x1, ln.x1)
+            same.pieces = ()
+        page.lines = out
