@@ -51,3 +51,19 @@ def test_a_chapter_word_misread_is_still_a_chapter_number():
     assert is_chapter_number("CHAPTEE XI") and is_chapter_number("Cliapter 7") and is_chapter_number("XIV")
     assert not is_chapter_number("Capture XI") and not is_chapter_number("over the hill")
     assert not is_chapter_number("VV") and is_chapter_number("VV", loose=True)
+
+
+def test_a_scans_chapter_words_and_titles_are_read_with_their_numbers_repaired(tmp_path):
+    # "CHAPTER II." over the chapter's title, both set large; the OCR misread the word once ("CHAPTEE")
+    # and a number twice ("IIT", a lost "I"): the word is spelt, the numbers follow the sequence, the
+    # title stays as read.
+    heads = [("CHAPTER I.", "THE MILL AT NIGHT"), ("CHAPTEE II.", "THE FLOOD"), ("CHAPTER IIT.", "THE FERRY"),
+             ("CHAPTER IV.", "THE HERON"), ("CHAPTER IV.", "SPRING AGAIN"), ("CHAPTER VI.", "THE END")]
+    pages = []
+    for number, title in heads:
+        page = _page(number)
+        page.insert(5, (72, 216, 14, title))
+        pages.append(page)
+    titles = [c.title for c in load_book(_ocr_pdf(tmp_path / "scan.pdf", pages)).chapters]
+    assert titles[-6:] == ["CHAPTER I. THE MILL AT NIGHT", "CHAPTER II. THE FLOOD", "CHAPTER III. THE FERRY",
+                           "CHAPTER IV. THE HERON", "CHAPTER V. SPRING AGAIN", "CHAPTER VI. THE END"], titles

@@ -18,10 +18,10 @@ OCR_HEADING_GAP = 1.5
 #: Letters an OCR engine reads for a Roman numeral's own ("T", "l", "1", "|" for I; lower case for upper).
 _OCR_ROMAN = str.maketrans({"T": "I", "t": "I", "l": "I", "1": "I", "|": "I", "!": "I", "i": "I",
                             "v": "V", "x": "X", "c": "C", "L": "L", "d": "D", "m": "M"})
-#: A bare chapter number as an OCR engine may read it: Roman letters and their look-alikes, or digits.
-_NUMERAL = re.compile(r"^[IVXLCDMivxlcdmTt1|!]{1,8}\.?$|^\d{1,3}\.?$")
-#: "Chapter" as an OCR engine may read it ("CHAPTEE", "Cliapter", "CHAP'TER"), then the number.
-_CHAPTER_WORD = re.compile(r"^(?P<word>[A-Za-z'\u2019]{5,9})\s+(?P<num>\S{1,8})$")
+#: A chapter's number as an OCR engine may read it: Roman letters and their look-alikes, or digits; alone,
+#: or after "Chapter" as misread ("CHAPTEE", "Cliapter", "CHAP'TER") and then maybe the chapter's title.
+_HEAD = re.compile(r"^(?:(?P<word>[A-Za-z'\u2019]{5,9})\s+)?(?P<num>[IVXLCDMivxlcdmTt1|!]{1,8}|\d{1,3})"
+                   r"(?P<punct>[.:]?)(?:\s+(?P<rest>\S.*))?$")
 #: A line that opens with a quotation mark or ends a sentence.
 _SENTENCE = re.compile(r"^[\"\u201c\u2018']|[.,;!?\u201d]$")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
@@ -62,14 +62,21 @@ def settle_ocr_sizes(pages, style: Style) -> None:
                 ln.size = size
 
 
+def _parse(text: str):
+    """Return a chapter-number line's match ("XIV", "CHAPTEE XI. THE FLOOD"), or None: a number after no
+    word stands alone (a title may open with "I")."""
+    m = _HEAD.match(text.strip())
+    if m is None or (m.group("word") and not _chapter_word(m.group("word"))) or (m.group("rest") and not m.group("word")):
+        return None
+    return m
+
+
 def is_chapter_number(text: str, loose: bool = False) -> bool:
-    """Return whether a line is a chapter's number as an OCR engine may read it ("XIV", "Ix", "Chapter 1l");
-    `loose`: or Roman letters that make no numeral ("Vv"), where the sequence around says which."""
-    text = text.strip()
-    if _NUMERAL.match(text):
-        return text.rstrip(".").isdigit() or _roman(text) is not None or loose
-    m = _CHAPTER_WORD.match(text)
-    return bool(m and _chapter_word(m.group("word")) and _NUMERAL.match(m.group("num")))
+    """Return whether a line is a chapter's number as an OCR engine may read it ("XIV", "Ix", "Chapter 1l",
+    "CHAPTEE II. THE FLOOD"); `loose`: or Roman letters that make no numeral ("Vv"), where the sequence
+    around says which."""
+    m = _parse(text)
+    return bool(m and (m.group("num").isdigit() or _roman(m.group("num")) is not None or loose))
 
 
 def _chapter_word(word: str) -> bool:
@@ -110,21 +117,19 @@ def to_roman(n: int) -> str:
 
 
 def _value(text: str) -> int | None:
-    text = text.strip()
-    m = _CHAPTER_WORD.match(text)
-    num = m.group("num") if m and _chapter_word(m.group("word")) else text
-    num = num.rstrip(".")
-    return int(num) if num.isdigit() else _roman(num)
+    m = _parse(text)
+    num = m.group("num") if m else ""
+    return int(num) if num.isdigit() else _roman(num) if num else None
 
 
 def _written(text: str, n: int) -> str:
-    """Return a chapter number's line with the number the sequence says, written as the book writes them."""
-    text = text.strip()
-    m = _CHAPTER_WORD.match(text)
-    num = m.group("num") if m and _chapter_word(m.group("word")) else text
-    digits = num.rstrip(".").isdigit()
-    new = str(n) if digits else to_roman(n)
-    return ("Chapter " if m and _chapter_word(m.group("word")) else "") + new
+    """Return a chapter number's line with the number the sequence says, "Chapter" spelt, the rest as read."""
+    m = _parse(text)
+    word = m.group("word") or ""
+    new = str(n) if m.group("num").isdigit() else to_roman(n)
+    word = ("CHAPTER " if word.isupper() else "Chapter ") if word else ""
+    rest = f" {m.group('rest')}" if m.group("rest") else ""
+    return f"{word}{new}{m.group('punct')}{rest}"
 
 
 def repair_numbers(blocks) -> None:
