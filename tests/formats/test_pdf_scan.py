@@ -67,3 +67,12 @@ def test_a_scans_chapter_words_and_titles_are_read_with_their_numbers_repaired(t
     titles = [c.title for c in load_book(_ocr_pdf(tmp_path / "scan.pdf", pages)).chapters]
     assert titles[-6:] == ["CHAPTER I. THE MILL AT NIGHT", "CHAPTER II. THE FLOOD", "CHAPTER III. THE FERRY",
                            "CHAPTER IV. THE HERON", "CHAPTER V. SPRING AGAIN", "CHAPTER VI. THE END"], titles
+
+
+def test_a_scans_chapter_numbers_read_at_the_bodys_size_are_still_its_chapters(tmp_path):
+    # No chapter's number was read larger than the body (only the title page's title): each number standing
+    # apart mid-page is its chapter's heading; a number at a page's foot is the page's.
+    title = [(150, 200, 24, "The Mill on the Weir"), (200, 240, 13, "Ann Writer")]
+    pages = [title] + [_page(n, size=13, folio=k + 2) for k, n in enumerate(("I", "II", "III", "IV"))]
+    titles = [c.title for c in load_book(_ocr_pdf(tmp_path / "scan.pdf", pages)).chapters]
+    assert titles[-4:] == ["I", "II", "III", "IV"], titles

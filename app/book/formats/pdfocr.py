@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from app.book.formats.pdfstyle import Style
+from app.book.formats.pdfstyle import OCR_HEADING_STEP, Style
 
 #: A heading stands apart: no other line over or under it within this many body sizes.
 OCR_HEADING_GAP = 1.5
+#: A page's top and bottom share where its number may stand: a number there is never made a heading.
+EDGE_ZONE = 0.12
 #: Letters an OCR engine reads for a Roman numeral's own ("T", "l", "1", "|" for I; lower case for upper).
 _OCR_ROMAN = str.maketrans({"T": "I", "t": "I", "l": "I", "1": "I", "|": "I", "!": "I", "i": "I",
                             "v": "V", "x": "X", "c": "C", "L": "L", "d": "D", "m": "M"})
@@ -52,14 +54,24 @@ def settle_ocr_sizes(pages, style: Style) -> None:
             ln.size = style.body
         numbers.update(round(ln.size * 2) / 2 for ln in page.lines
                        if round(ln.size * 2) / 2 in heads and is_chapter_number(ln.text))
-    if not numbers or numbers.most_common(1)[0][1] < 3:
+    # Chapter numbers standing apart at a smaller size than the numbers' (or at any, where none was read
+    # large): mid-page, where no page number stands.
+    apart = [ln for page in pages for ln in page.lines
+             if ln.size >= style.body * 0.7 and is_chapter_number(ln.text) and _isolated(ln, page.lines, reach, heads)
+             and page.height * EDGE_ZONE < ln.base < page.height * (1 - EDGE_ZONE)]
+    if numbers and numbers.most_common(1)[0][1] >= 3:
+        size = numbers.most_common(1)[0][0]
+    elif len(apart) >= 3:
+        # No heading size holds them: the OCR read every chapter's number at about the body's size.
+        size = style.body + OCR_HEADING_STEP
+        style.heading_sizes = sorted({*style.heading_sizes, size}, reverse=True)[:5]
+        if size not in style.heading_sizes:
+            return
+    else:
         return
-    size = numbers.most_common(1)[0][0]
-    for page in pages:
-        for ln in page.lines:
-            if ln.size < size and ln.size >= style.body * 0.7 and is_chapter_number(ln.text) \
-                    and _isolated(ln, page.lines, reach, heads):
-                ln.size = size
+    for ln in apart:
+        if ln.size < size:
+            ln.size = size
 
 
 def _parse(text: str):
