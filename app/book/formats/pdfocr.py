@@ -186,8 +186,8 @@ def reorder_ocr_lines(pages) -> None:
     """Put a one-column OCR page's lines top down, in place, each printed line's pieces joined left to right.
 
     An OCR engine lays out a page in blocks of its own: a line's first words may come as a block of
-    their own, before the rest of that line and the line under it ("“But it is" / "about it.”" /
-    "returned she;..."). The page's geometry, not that order, is the reading order."""
+    their own, before the rest of that line and the line under it ("As the boat" / "left the bank" /
+    "drifted on, the ferryman..."). The page's geometry, not that order, is the reading order."""
     for page in pages:
         if len(page.lines) < 2 or any(ln.column for ln in page.lines):
             continue  # two columns were found: their order is in_reading_order's
