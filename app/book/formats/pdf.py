@@ -26,7 +26,7 @@ from app.book.formats.pdfclean import (
 )
 from app.book.formats.pdflisted import internal_links, strip_listings
 from app.book.formats.pdfoutline import breaks as outline_breaks, outline
-from app.book.formats.pdfstyle import settle_ocr_sizes
+from app.book.formats.pdfocr import reorder_ocr_lines, repair_numbers, settle_ocr_sizes
 from app.book.formats.language import guess_language
 from app.book.formats.pdflayout import FontCache, Line, page_lines
 from app.book.model import Book, Chapter, Cover, ReadOptions
@@ -253,6 +253,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
         cover = _cover(doc)
     finally:
         doc.close()
+    if ocr:
+        reorder_ocr_lines(pages)  # the page's geometry, not the OCR engine's blocks, is the reading order
     style = measure(pages, ocr)
     if ocr:
         settle_ocr_sizes(pages, style)
@@ -268,6 +270,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     for page in pages:
         para.page(page, breaks.get(page.index, {}))
     para.flush()
+    if ocr:
+        repair_numbers(para.blocks)  # an OCR engine's misread chapter numbers, by their sequence
     if is_placeholder(title, path.stem):
         # The first heading, never a matter one ("Imprint", "Contents"); a bare chapter number ("I", "12")
         # names no book; nor does an outline's first chapter (a book whose title page prints no title):

@@ -102,6 +102,7 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
         for ln, zone in _edge_lines(page).values():
             if _repeats(counts, page.index % 2, zone, ln) >= (MIN_REPEATS if many else 2):
                 slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
+    numbered = _number_places(pages)
     for page in pages:
         entries = sum(1 for ln in page.lines if _CONTENTS_ENTRY.match(ln.text) or _LEADERS.search(ln.text))
         if listings and len(page.lines) >= CONTENTS_MIN_LINES and (
@@ -113,7 +114,7 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
             slot = (page.index % 2, zone, round(ln.base), round(ln.size))
             # A line where running heads stand is one too, unless it is set large (a chapter's title).
             near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
-            if _PAGE_NUMBER.match(ln.text) or _repeats(counts, slot[0], zone, ln) >= (MIN_REPEATS if many else 2) \
+            if _PAGE_NUMBER.match(ln.text) and not _chapter_number(ln, page, style, numbered) or _repeats(counts, slot[0], zone, ln) >= (MIN_REPEATS if many else 2) \
                     or near or _numbered_head(ln, page, zone):
                 drop.add(id(ln))
         # A head of three lines (FOP wraps a long title): the third goes with the two above it where it
@@ -122,6 +123,33 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
                 counts, page.index % 2, "top", top[2]) >= (MIN_REPEATS if many else 2):
             drop.add(id(top[2]))
         page.lines = [ln for ln in page.lines if id(ln) not in drop and not (listings and _LEADERS.search(ln.text))]
+
+
+#: Page numbers stand at one place on this share of the pages at least: a number elsewhere is not one.
+NUMBER_PLACE_SHARE = 0.25
+
+
+def _place(ln: Line, page: Page) -> tuple[str, int]:
+    return _in_zone(ln, page) or ("top" if ln.base < page.height / 2 else "bottom"), round(ln.base / 6)
+
+
+def _number_places(pages: list[Page]) -> set[tuple[str, int]]:
+    """Return where a page number stands on a quarter of the pages or more (a zone, a height in 6-point steps)."""
+    counts: Counter = Counter()
+    for page in pages:
+        for ln, _zone in _edge_lines(page).values():
+            if _PAGE_NUMBER.match(ln.text):
+                zone, height = _place(ln, page)
+                counts.update({(zone, height + d) for d in (-1, 0, 1)})
+    return {key for key, n in counts.items() if n >= len(pages) * NUMBER_PLACE_SHARE}
+
+
+def _chapter_number(ln: Line, page: Page, style: Style, numbered: set[tuple[str, int]]) -> bool:
+    """Return whether a bare number at a page's edge is a chapter's, not the page's: set in a heading's size
+    (a page number is set no larger than the body) where the book's page numbers do not stand (a page
+    opening with a chapter, "XIX" over its first paragraph)."""
+    return round(ln.size * 2) / 2 in style.heading_sizes and ln.size > style.body * 1.05 \
+        and _place(ln, page) not in numbered
 
 
 def _numbered_head(ln: Line, page: Page, zone: str) -> bool:

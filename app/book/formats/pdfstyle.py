@@ -49,18 +49,3 @@ def measure(pages, ocr: bool = False) -> Style:
     heads = sorted((s for s, n in sizes.items() if s >= least and n < total * 0.2), reverse=True)
     body_bold = bold[(body, True)] > bold[(body, False)]
     return Style(body, max(pitch, body), heads[:5], bold_marks=not body_bold)
-
-
-#: In an OCR layer a heading stands apart: more space above it than this many body lines' pitch.
-OCR_HEADING_GAP = 1.5
-
-
-def settle_ocr_sizes(pages, style: Style) -> None:
-    """Set to the body's size, in place, an OCR line of a heading's size that follows the line above it at
-    no more than a body line's distance: a size misread from the picture inside a paragraph (a line of
-    tall letters), not a heading, which stands apart."""
-    heads = set(style.heading_sizes)
-    for page in pages:
-        for prev, ln in zip(page.lines, page.lines[1:]):
-            if round(ln.size * 2) / 2 in heads and 0 < ln.base - prev.base <= style.pitch * OCR_HEADING_GAP:
-                ln.size = style.body

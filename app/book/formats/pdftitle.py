@@ -69,8 +69,16 @@ _PROSE_WORDS = 6
 
 
 def _prose(ln: Line, after: list[Line]) -> bool:
-    return bool(after) and all(len(x.text.split()) >= _PROSE_WORDS for x in (ln, after[0])) \
-        and abs(after[0].size - ln.size) < 0.5
+    """Return whether a line and the next are a paragraph's: long, in one size, on one left margin (the
+    first maybe indented, the two then ending at one right margin). A title page's subtitles set flush
+    right or centred ("Edition 4 for Widget version 6.1" over the date) share no left margin."""
+    if not after or not all(len(x.text.split()) >= _PROSE_WORDS for x in (ln, after[0])) \
+            or abs(after[0].size - ln.size) >= 0.5:
+        return False
+    nxt = after[0]
+    if abs(nxt.x0 - ln.x0) <= ln.size * 0.5:
+        return True
+    return 0 < ln.x0 - nxt.x0 <= ln.size * 3 and abs(nxt.x1 - ln.x1) <= ln.size * 0.5
 
 
 def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:

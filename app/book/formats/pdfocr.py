@@ -1,0 +1,208 @@
+"""A scan's OCR layer: its headings told from its misread sizes, its chapter numbers from its misread letters.
+
+An OCR engine measures each line's size from the picture, so sizes are whole points and noisy: a
+heading set larger in print may come out at the body's size, a line of tall letters inside a
+paragraph at a heading's. And it misreads a Roman numeral's letters ("IIT" for III, "Vv" for V,
+"Ix" for IX) or drops one ("VII" where VIII stood). What is measured here is the page's geometry
+(a heading stands apart, no line close over or under it) and the chapter numbers' sequence.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from app.book.formats.pdfstyle import OCR_HEADING_STEP, Style
+
+#: A heading stands apart: no other line over or under it within this many body sizes.
+OCR_HEADING_GAP = 1.5
+#: A page's top and bottom share where its number may stand: a number there is never made a heading.
+EDGE_ZONE = 0.12
+#: Letters an OCR engine reads for a Roman numeral's own ("T", "l", "1", "|" for I; lower case for upper).
+_OCR_ROMAN = str.maketrans({"T": "I", "t": "I", "l": "I", "1": "I", "|": "I", "!": "I", "i": "I",
+                            "v": "V", "x": "X", "c": "C", "L": "L", "d": "D", "m": "M"})
+#: A chapter's number as an OCR engine may read it: Roman letters and their look-alikes, or digits; alone,
+#: or after "Chapter" as misread ("CHAPTEE", "Cliapter", "CHAP'TER") and then maybe the chapter's title.
+_HEAD = re.compile(r"^(?:(?P<word>[A-Za-z'\u2019]{5,9})\s+)?(?P<num>[IVXLCDMivxlcdmTt1|!]{1,8}|\d{1,3})"
+                   r"(?P<punct>[.:]?)(?:\s+(?P<rest>\S.*))?$")
+#: A line that opens with a quotation mark or ends a sentence.
+_SENTENCE = re.compile(r"^[\"\u201c\u2018']|[.,;!?\u201d]$")
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def _isolated(ln, lines, reach: float, heads: set[float]) -> bool:
+    """Return whether no body line stands within `reach` over or under a line, overlapping it across."""
+    return not any(o is not ln and round(o.size * 2) / 2 not in heads and abs(o.base - ln.base) < reach
+                   and o.x0 < ln.x1 and ln.x0 < o.x1 for o in lines)
+
+
+def settle_ocr_sizes(pages, style: Style) -> None:
+    """Give the OCR layer's lines the sizes their place on the page says, in place.
+
+    A line of a heading's size that a body line stands close over or under is inside a paragraph
+    (a size misread from tall letters), as is one opening in lower case (a piece of a sentence):
+    body size. A bare chapter number standing apart in a book whose headings are chapter numbers is
+    a heading, whatever size was read: the numbers' own size. Measured on the page's geometry, not on
+    the lines' order: an OCR engine gives a page's lines block by block.
+    """
+    heads = set(style.heading_sizes)
+    reach = style.body * OCR_HEADING_GAP
+    numbers: Counter = Counter()
+    for page in pages:
+        settled = [ln for ln in page.lines if round(ln.size * 2) / 2 in heads
+                   and (not _isolated(ln, page.lines, reach, heads) or ln.text[:1].islower())]
+        for ln in settled:
+            ln.size = style.body
+        numbers.update(round(ln.size * 2) / 2 for ln in page.lines
+                       if round(ln.size * 2) / 2 in heads and is_chapter_number(ln.text))
+    # Chapter numbers standing apart at a smaller size than the numbers' (or at any, where none was read
+    # large): mid-page, where no page number stands.
+    apart = [ln for page in pages for ln in page.lines
+             if ln.size >= style.body * 0.7 and is_chapter_number(ln.text) and _isolated(ln, page.lines, reach, heads)
+             and page.height * EDGE_ZONE < ln.base < page.height * (1 - EDGE_ZONE)]
+    if numbers and numbers.most_common(1)[0][1] >= 3:
+        size = numbers.most_common(1)[0][0]
+    elif len(apart) >= 3:
+        # No heading size holds them: the OCR read every chapter's number at about the body's size.
+        size = style.body + OCR_HEADING_STEP
+        style.heading_sizes = sorted({*style.heading_sizes, size}, reverse=True)[:5]
+        if size not in style.heading_sizes:
+            return
+    else:
+        return
+    for ln in apart:
+        if ln.size < size:
+            ln.size = size
+
+
+def _parse(text: str):
+    """Return a chapter-number line's match ("XIV", "CHAPTEE XI. THE FLOOD"), or None: a number after no
+    word stands alone (a title may open with "I")."""
+    m = _HEAD.match(text.strip())
+    if m is None or (m.group("word") and not _chapter_word(m.group("word"))) or (m.group("rest") and not m.group("word")):
+        return None
+    return m
+
+
+def is_chapter_number(text: str, loose: bool = False) -> bool:
+    """Return whether a line is a chapter's number as an OCR engine may read it ("XIV", "Ix", "Chapter 1l",
+    "CHAPTEE II. THE FLOOD"); `loose`: or Roman letters that make no numeral ("Vv"), where the sequence
+    around says which."""
+    m = _parse(text)
+    return bool(m and (m.group("num").isdigit() or _roman(m.group("num")) is not None or loose))
+
+
+def _chapter_word(word: str) -> bool:
+    """Return whether a word is "chapter" misread by at most two letters."""
+    word = word.casefold().replace("'", "").replace("\u2019", "")
+    return _distance(word, "chapter") <= 2
+
+
+def _distance(a: str, b: str) -> int:
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+def _roman(text: str) -> int | None:
+    """Return a Roman numeral's value, its OCR look-alike letters read as the numeral's ("LIT" = 53), or None."""
+    s = text.strip().rstrip(".").translate(_OCR_ROMAN).upper()
+    if not s or any(ch not in _ROMAN_VALUES for ch in s):
+        return None
+    total = 0
+    for ch, nxt in zip(s, s[1:] + " "):
+        v = _ROMAN_VALUES[ch]
+        total += -v if nxt != " " and _ROMAN_VALUES[nxt] > v else v
+    return total if to_roman(total) == s else None
+
+
+def to_roman(n: int) -> str:
+    out = []
+    for v, s in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+                 (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= v:
+            out.append(s)
+            n -= v
+    return "".join(out)
+
+
+def _value(text: str) -> int | None:
+    m = _parse(text)
+    num = m.group("num") if m else ""
+    return int(num) if num.isdigit() else _roman(num) if num else None
+
+
+def _written(text: str, n: int) -> str:
+    """Return a chapter number's line with the number the sequence says, "Chapter" spelt, the rest as read."""
+    m = _parse(text)
+    word = m.group("word") or ""
+    new = str(n) if m.group("num").isdigit() else to_roman(n)
+    word = ("CHAPTER " if word.isupper() else "Chapter ") if word else ""
+    rest = f" {m.group('rest')}" if m.group("rest") else ""
+    return f"{word}{new}{m.group('punct')}{rest}"
+
+
+def repair_numbers(blocks) -> None:
+    """Set each chapter-number heading to the number its place in the sequence says, in place, where what
+    was read is no number or breaks the sequence its neighbours keep ("VII", "VII", "IX": the second is
+    VIII). Only where most headings at a level are chapter numbers."""
+    levels = Counter(b.level for b in blocks if b.level and is_chapter_number(b.text))
+    if not levels:
+        return
+    level, count = levels.most_common(1)[0]
+    heads = [b for b in blocks if b.level == level]
+    if count < 3 or count < len(heads) * 0.6:
+        return
+    if count >= len(heads) * 0.9:
+        # Where nearly every heading is a number, one that is not and reads as a sentence (a quotation, a
+        # letter's closing set apart: "“Yours, ever.”") is a line of the text the OCR read large.
+        for b in heads:
+            if not is_chapter_number(b.text) and _SENTENCE.search(b.text.strip()):
+                b.level = 0
+    numbered = [b for b in heads if is_chapter_number(b.text, loose=True)]
+    values = [_value(b.text) for b in numbered]
+    for k, b in enumerate(numbered):
+        before = values[k - 1] if k else 0
+        after = values[k + 1] if k + 1 < len(values) else None
+        if before is None:
+            continue
+        if values[k] == before + 1:
+            b.text = _written(b.text, values[k])  # its letters as the numeral's ("IIT" = III)
+            continue
+        # The number the sequence says, where the next keeps to it (or this is the last).
+        if after is None or after == before + 2:
+            values[k] = before + 1
+            b.text = _written(b.text, before + 1)
+
+
+#: Pieces of one printed line an OCR engine gave apart: their baselines within this share of their size,
+#: the gap between them at most this many sizes (wider is a gutter between columns).
+_SAME_BASE, _PIECE_GAP = 0.3, 2.0
+
+
+def reorder_ocr_lines(pages) -> None:
+    """Put a one-column OCR page's lines top down, in place, each printed line's pieces joined left to right.
+
+    An OCR engine lays out a page in blocks of its own: a line's first words may come as a block of
+    their own, before the rest of that line and the line under it ("As the boat" / "left the bank" /
+    "drifted on, the ferryman..."). The page's geometry, not that order, is the reading order."""
+    for page in pages:
+        if len(page.lines) < 2 or any(ln.column for ln in page.lines):
+            continue  # two columns were found: their order is in_reading_order's
+        out = []
+        for ln in sorted(page.lines, key=lambda x: (x.base, x.x0)):
+            same = next((o for o in reversed(out[-4:]) if abs(o.base - ln.base) <= _SAME_BASE * max(o.size, ln.size)
+                         and not o.row and not ln.row and (ln.x0 >= o.x1 or ln.x1 <= o.x0)
+                         and min(abs(ln.x0 - o.x1), abs(o.x0 - ln.x1)) <= _PIECE_GAP * max(o.size, ln.size)), None)
+            if same is None:
+                out.append(ln)
+                continue
+            left, right = (same, ln) if same.x0 <= ln.x0 else (ln, same)
+            if len(ln.text) > len(same.text):
+                same.size = ln.size  # the line's size is its longer piece's
+            same.text = f"{left.text} {right.text}"
+            same.x0, same.x1 = min(same.x0, ln.x0), max(same.x1, ln.x1)
+            same.pieces = ()
+        page.lines = out

@@ -1,0 +1,32 @@
+"""A PDF's title and author from its title page as Texinfo sets one (GNU-style manuals): every line invented."""
+from __future__ import annotations
+
+from app.book import load_book
+from tests.formats.test_pdf import _MEADOW, _typed_pdf
+
+
+def _flush_right(y, size, text):
+    return (540 - len(text) * size * 0.5, y, size, text)
+
+
+def test_a_gnu_style_title_pages_author_under_long_subtitles_is_the_author(tmp_path):
+    # The title large at the top; subtitles flush right, two of them long enough to read as sentences;
+    # the authors lower down, one a line. The subtitles share no left margin: they are no paragraph, and
+    # the first author is read under them.
+    title = [(72, 120, 24, "Widget Frobbing"),
+             _flush_right(180, 12, "A high level interactive language for frobbing widgets"),
+             _flush_right(196, 12, "Edition 4 for Widget Frobbing version 6.1.0"),
+             _flush_right(212, 12, "March 2020"),
+             _flush_right(400, 14, "Ann Q. Writer"), _flush_right(418, 14, "Bo Maker")]
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    book = load_book(_typed_pdf(tmp_path / "manual.pdf", [title, body, body, body, body, body, body]))
+    assert book.title == "Widget Frobbing" and book.author.startswith("Ann Q. Writer"), (book.title, book.author)
+
+
+def test_a_paragraph_on_the_first_page_still_ends_the_search_for_an_author(tmp_path):
+    # A document's first page: its title, then a paragraph on one left margin; a heading under it is no author.
+    page = [(72, 80, 16, "Mill Report"), (72, 110, 11, "This quarterly report describes the state of the mill"),
+            (72, 124, 11, "and the weir after the winter floods, with the repairs still to do."),
+            (72, 150, 13, "Section With Centred Text"), (72, 170, 11, "The wheel turns again since March.")]
+    book = load_book(_typed_pdf(tmp_path / "report.pdf", [page]))
+    assert book.author in ("", "Unknown"), book.author
