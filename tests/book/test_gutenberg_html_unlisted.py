@@ -64,3 +64,19 @@ def test_a_publishers_list_after_the_last_chapter_and_the_books_it_offers_are_no
     book = _book(tmp_path, listing + body + "<h2>UNIFORM WITH THIS VOLUME.</h2>" + _PROSE
                  + "<h2>THE MILLER'S YEAR</h2>" + _PROSE + "<h2>GLOSSARY</h2>" + _PROSE)
     assert [c.title for c in book.chapters] == ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3"]
+
+
+def test_a_subtitle_heading_over_the_by_line_is_the_title_page_not_a_chapter(tmp_path):
+    # Title, genre line, author's name and a transcriber's note, then the story's own headings.
+    book = _book(tmp_path, "<h1>THE LOCK KEEPER</h1><h3>A Novelette of the Canals</h3><h2>by Ann Lee</h2>"
+                 "<p>[Transcriber's Note: This text was produced from a magazine of 1950.]</p>"
+                 + "".join(f"<h3>{n}</h3>{_PROSE}" for n in ("1", "2", "3")))
+    assert [c.title for c in book.chapters] == ["1", "2", "3"]
+
+
+def test_stories_over_their_authors_names_stay_chapters(tmp_path):
+    # In a collection each story's title stands over its author's name, with the story under them.
+    stories = "".join(f"<h2>{t}</h2><h3>By {a}</h3>{_PROSE}" for t, a in
+                      (("THE MILL", "Ann Lee"), ("THE WEIR", "Tom Hay"), ("THE FERRY", "Jo Ash")))
+    book = _book(tmp_path, "<h1>TALES OF THE RIVER</h1>" + stories)
+    assert [c.title for c in book.chapters] == ["THE MILL", "THE WEIR", "THE FERRY"]
