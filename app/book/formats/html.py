@@ -15,6 +15,7 @@ from app.book.structure.headings import FRONT_MATTER, mark_back_matter
 from app.book.structure.lines import is_byline, join_heading_lines
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
+from app.book.formats.htmltitle import without_title_page
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
@@ -349,6 +350,7 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     title = page.title or next((clean_text(b.text) for b in page.blocks if b.level == 1), "")
     # A title page's "BY" / "By Ann Lee" set as a heading is no chapter: text of the page it is on.
     body = [Block(b.text, 0, b.ids, b.kind, b.links) if b.level and is_byline(b.text) else b for b in page.blocks]
+    body = without_title_page(body, [bool(b.level) and is_byline(b.text) for b in page.blocks])
     blocks = apply_contents(body, [(text, target, at - page.offset) for text, target, at in doc.listing],
                             page_anchors(root))
     if blocks is not body and blocks and blocks[0].level != 1:

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import bisect
+import re
 from typing import TypeVar
+
+from app.book.formats.htmlnesting import chapter_level
 
 E = TypeVar("E")
 
@@ -62,3 +65,46 @@ def _longest_in_order(placed: list[int]) -> set[int]:
         keep.add(n)
         n = before[n]
     return keep
+
+
+#: How many words of its own (to the next heading at its level or above) an unlisted heading after the
+#: last listed chapter needs to be a chapter: a vita or an appended piece, never a caption or a rule's line.
+_TRAILING_WORDS = 100
+#: What follows a book's last chapter that is the publisher's or the apparatus's, not the author's piece:
+#: a glossary, advertisements, a publisher's list ("Uniform with this volume", "Books by the same author").
+_AFTER_MATTER = re.compile(r"^(?:glossary|vocabulary|advertisements?|catalogue|uniform with|(?:other |new )?books\b|"
+                           r"by the same (?:author|writer)|works by|also by|publishers?\b|press notices|opinions of the press)",
+                           re.I)
+
+
+def with_trailing(blocks: list, starts: dict[int, str], is_matter) -> dict[int, str]:
+    """Return the starts with the headings a listing leaves out after its last chapter, at that chapter's
+    level: an author's vita after the references, or the chapters of a last piece whose listed page opens
+    on its picture ("CHAPTER I", "CHAPTER II" after the last entry). Unlisted, they would all be read as
+    the last chapter's text. After a listed index or notes, or a glossary or a publisher's list, what follows
+    is theirs and is left alone."""
+    last = max(starts, default=None)
+    if last is None or not blocks[last].level:
+        return starts
+    # The chapters' level, not a listed section's under the last chapter ("Summary", "References").
+    level = chapter_level(blocks, starts) or blocks[last].level
+    last = max(k for k in starts if 0 < blocks[k].level <= level or k == last)
+    if is_matter(starts[last]):
+        return starts
+    # A heading straight under another names it ("CHAPTER III." / "THE WEIR."), no chapter of its own.
+    own_heads = [k for k in range(min(starts), len(blocks)) if blocks[k].level == level and k not in starts
+                 and not (k and blocks[k - 1].level)]
+    # Where the listing leaves out headings at its level between its chapters too ("TABLE 2" in each),
+    # it lists what it means to: those after its last chapter are of the same kind.
+    if sum(1 for k in own_heads if k < last) > sum(1 for k in starts if blocks[k].level == level) // 10:
+        return starts
+    heads = [k for k in range(last + 1, len(blocks)) if blocks[k].level and blocks[k].level <= level]
+    added = {}
+    for k, nxt in zip(heads, heads[1:] + [len(blocks)]):
+        own = sum(len(blocks[j].text.split()) for j in range(k + 1, nxt) if not blocks[j].level)
+        name = blocks[k].text.strip(" .:")
+        if is_matter(name) or _AFTER_MATTER.match(name):
+            break  # the headings after a publisher's list or an index are its own (the books it offers)
+        if k in own_heads and own >= _TRAILING_WORDS:
+            added[k] = blocks[k].text
+    return {**starts, **added}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from app.book.formats.htmllisting import in_order, joined
+from app.book.formats.htmllisting import in_order, joined, with_trailing
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
@@ -296,7 +296,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         k = next((k for k in headings.get(label, ()) if k not in starts), None)
         if k is not None:
             starts[k] = blocks[k].text
-    return starts
+    return with_trailing(blocks, starts, is_matter_title)
 
 
 def _label_above(blocks: list[Block], head: int, parts: set[int] = frozenset()) -> int:
