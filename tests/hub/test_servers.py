@@ -146,6 +146,7 @@ async def test_a_server_that_never_answers_does_not_freeze_the_screen(port, tmp_
     (each probe waits out its 2 s timeout), the screen still takes keys at once."""
     import socket
     import sys
+    import threading
     import time
 
     from app.core import proc
@@ -154,6 +155,7 @@ async def test_a_server_that_never_answers_does_not_freeze_the_screen(port, tmp_
     hole.bind(("127.0.0.1", port))
     hole.listen(16)  # connections are queued by the kernel, never answered
     holder = proc.spawn([sys.executable, "-c", "import time; time.sleep(60)"], new_session=True)
+    held, release = threading.Event(), threading.Event()
     try:
         pidfiles.write_pidfile(pidfiles.PidRecord(
             pid=holder.pid, pgid=holder.pid, port=port, model="voxtral_tts", started_at=time.time(),
@@ -162,10 +164,21 @@ async def test_a_server_that_never_answers_does_not_freeze_the_screen(port, tmp_
         app = HubApp(setup_wizard=False)
         async with app.run_test(size=(100, 40)) as pilot:
             screen = await open_servers(pilot)
-            await wait_for(pilot, lambda: screen._polling, what="a poll in flight")
+            # A pause point, not a race with the probe's 2 s timeout (a loaded machine can take longer
+            # than that to handle one key): each poll's worker, after its real /health probe of the
+            # silent port, is held here until the menu is back. Had the UI thread waited for the poll,
+            # the menu would never come back.
+            real_status_line = screen.status_line
+
+            def held_status_line():
+                found = real_status_line()
+                held.set()
+                release.wait(60)
+                return found
+
+            screen.status_line = held_status_line
+            await wait_for(pilot, held.is_set, what="a poll held after its probe")
             await pilot.press("escape")
-            # No clock bound (a loaded machine is slow at keys too): the menu must be back while that
-            # probe still waits on the silent port. Had the UI thread waited for it, the poll would be over.
             probe_in_flight_at_menu: list[bool] = []
 
             def back_at_menu() -> bool:
@@ -176,7 +189,9 @@ async def test_a_server_that_never_answers_does_not_freeze_the_screen(port, tmp_
 
             await wait_for(pilot, back_at_menu, what="back to the menu")
             assert probe_in_flight_at_menu == [True], "the UI thread waited for a /health probe"
+            release.set()
     finally:
+        release.set()
         hole.close()
         os.killpg(holder.pid, 9)
         holder.wait(5)
