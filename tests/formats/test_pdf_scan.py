@@ -121,3 +121,22 @@ def test_a_title_pages_lines_read_at_many_sizes_do_not_push_the_chapters_down(tm
     pages = [title] + [_opening_page(h, folio=k + 2) for k, h in enumerate(heads)]
     titles = [c.title for c in load_book(_ocr_pdf(tmp_path / "scan.pdf", pages)).chapters]
     assert titles[-5:] == heads, titles
+
+
+def test_a_line_read_large_that_reads_as_a_sentence_is_text_where_most_headings_are_numbers(tmp_path):
+    # Six of nine headings are chapter numbers: the two lines the OCR read large that read as sentences (a
+    # quotation, a clause ending in a comma) are text; "PREFACE." and a title in capitals ending in a full
+    # stop are headings still.
+    heads = ["PREFACE.", "CHAPTER I.", "CHAPTER II.", "THE MILL ON THE WEIR AT NIGHT.", "CHAPTER III.",
+             "CHAPTER IV.", "CHAPTER V.", "CHAPTER VI."]
+    pages = [_opening_page(h, folio=k + 1) for k, h in enumerate(heads)]
+    pages[2].insert(3, (72, 420, 14, "\u201cAny more bread, sir?\u201d"))
+    pages[5].insert(3, (72, 420, 14, "and so the long day ended,"))
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    titles = [c.title for c in book.chapters]
+    assert "PREFACE." in titles and "CHAPTER VI." in titles and not any("Any more" in t or "so the long" in t
+                                                                         for t in titles), titles
+    headings = [b for b in titles if "MILL ON THE WEIR" in b]
+    assert headings, titles
+    text = " ".join(p for c in book.chapters for p in c.paragraphs)
+    assert "Any more bread, sir?" in text and "and so the long day ended," in text

@@ -32,8 +32,10 @@ _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000
 
 def _reads_as_sentence(text: str) -> bool:
     """Return whether a line reads as a sentence: a quotation, a clause's end, or a full stop after five words
-    or more or after a line opening in lower case (a heading's full stop ends a few words: "PREFACE.")."""
-    return bool(_SENTENCE.search(text)) or text.endswith(".") and (len(text.split()) >= 5 or text[:1].islower())
+    or more in lower case or after a line opening in lower case (a heading's full stop ends a few words,
+    "PREFACE.", or a line in capitals, "THE MILL ON THE WEIR.")."""
+    return bool(_SENTENCE.search(text)) or text.endswith(".") and (
+        len(text.split()) >= 5 and text != text.upper() or text[:1].islower())
 
 
 def _isolated(ln, lines, reach: float, heads: set[float]) -> bool:
@@ -186,12 +188,12 @@ def repair_numbers(blocks) -> None:
     heads = [b for b in blocks if b.level == level]
     if count < 3 or count < len(heads) * 0.6:
         return
-    if count >= len(heads) * 0.9:
-        # Where nearly every heading is a number, one that is not and reads as a sentence (a quotation, a
-        # letter's closing set apart: "“Yours, ever.”") is a line of the text the OCR read large.
-        for b in heads:
-            if not is_chapter_number(b.text) and _reads_as_sentence(b.text.strip()):
-                b.level = 0
+    # Where most headings are numbers, one that is not and reads as a sentence (a quotation, a letter's
+    # closing set apart: "“Yours, ever.”", a clause ending in a comma) is a line of the text the OCR read
+    # large; a heading's own full stop ("PREFACE.", "HISTORICAL NOTES.") does not make it one.
+    for b in heads:
+        if not is_chapter_number(b.text) and _reads_as_sentence(b.text.strip()):
+            b.level = 0
     numbered = [b for b in heads if is_chapter_number(b.text, loose=True)]
     values = [_value(b.text) for b in numbered]
     for k, b in enumerate(numbered):
