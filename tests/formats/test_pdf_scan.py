@@ -76,3 +76,67 @@ def test_a_scans_chapter_numbers_read_at_the_bodys_size_are_still_its_chapters(t
     pages = [title] + [_page(n, size=13, folio=k + 2) for k, n in enumerate(("I", "II", "III", "IV"))]
     titles = [c.title for c in load_book(_ocr_pdf(tmp_path / "scan.pdf", pages)).chapters]
     assert titles[-4:] == ["I", "II", "III", "IV"], titles
+
+
+def test_an_abbreviated_chapter_word_is_a_chapter_number():
+    # Older books set "CHAP. IV."; the OCR may read its H as two I's. A sentence that names a chapter is none.
+    assert is_chapter_number("CHAP. IV.") and is_chapter_number("Chap. 12") and is_chapter_number("CIIAP. XI.")
+    assert not is_chapter_number("In chap. 8. are the rules of the game") and not is_chapter_number("Mr. I")
+
+
+def _opening_page(heading, size=14, folio=1):
+    """A page a chapter opens: its heading at the top, standing apart, then prose; the number at the foot."""
+    lines = [(72, 134, size, heading)]
+    lines += [(72, 180 + 18 * k, 13, t) for k, t in enumerate(_STORY)]
+    lines.append((300, 740, 10, str(folio)))
+    return lines
+
+
+def test_chapters_opening_their_pages_with_the_same_word_are_not_running_heads(tmp_path):
+    # Every chapter opens a page with "CHAP. N." set large: in shape ("chap. #.") the line repeats at the
+    # top of many pages, as a running head does, but never as printed: each is its chapter's heading.
+    heads = ["CHAP. I.", "CHAP. II.", "CHAP. III.", "CHAP. IV.", "CHAP. V.", "CHAP. VI."]
+    pages = []
+    for k, head in enumerate(heads):
+        pages += [_opening_page(head, folio=2 * k + 1), [(72, 80 + 18 * j, 13, t) for j, t in enumerate(_STORY)]]
+    titles = [c.title for c in load_book(_ocr_pdf(tmp_path / "scan.pdf", pages)).chapters]
+    assert titles[-6:] == heads, titles
+
+
+def test_a_running_head_set_large_is_still_a_running_head(tmp_path):
+    # The same line as printed atop every page, larger than the body: a running head, not a chapter.
+    pages = [[(72, 40, 16, "THE MILL ON THE WEIR")] + [(72, 80 + 18 * j, 13, t) for j, t in enumerate(_STORY[k:] + _STORY[:k])]
+             for k in range(7)]
+    text = " ".join(p for c in load_book(_ocr_pdf(tmp_path / "scan.pdf", pages)).chapters for p in c.paragraphs)
+    assert "THE MILL ON THE WEIR" not in text and "the old ferryman kept his boat" in text, text
+
+
+def test_a_title_pages_lines_read_at_many_sizes_do_not_push_the_chapters_down(tmp_path):
+    # The OCR read the title page's four lines at four sizes, each used once, all above the chapters'
+    # "CHAP. N." (and a "PREFACE." among them, a heading with a full stop, not a sentence): they are one
+    # level, so the chapters stay the book's division, the preface with them.
+    title = [(150, 150, 19, "THE MILL ON THE WEIR;"), (150, 200, 18, "OR,"), (150, 240, 17, "A TALE OF THE RIVER."),
+             (150, 300, 16, "ANN WRITER.")]
+    heads = ["PREFACE.", "CHAP. I.", "CHAP. II.", "CHAP. III.", "CHAP. IV."]
+    pages = [title] + [_opening_page(h, folio=k + 2) for k, h in enumerate(heads)]
+    titles = [c.title for c in load_book(_ocr_pdf(tmp_path / "scan.pdf", pages)).chapters]
+    assert titles[-5:] == heads, titles
+
+
+def test_a_line_read_large_that_reads_as_a_sentence_is_text_where_most_headings_are_numbers(tmp_path):
+    # Six of nine headings are chapter numbers: the two lines the OCR read large that read as sentences (a
+    # quotation, a clause ending in a comma) are text; "PREFACE." and a title in capitals ending in a full
+    # stop are headings still.
+    heads = ["PREFACE.", "CHAPTER I.", "CHAPTER II.", "THE MILL ON THE WEIR AT NIGHT.", "CHAPTER III.",
+             "CHAPTER IV.", "CHAPTER V.", "CHAPTER VI."]
+    pages = [_opening_page(h, folio=k + 1) for k, h in enumerate(heads)]
+    pages[2].insert(3, (72, 420, 14, "\u201cAny more bread, sir?\u201d"))
+    pages[5].insert(3, (72, 420, 14, "and so the long day ended,"))
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    titles = [c.title for c in book.chapters]
+    assert "PREFACE." in titles and "CHAPTER VI." in titles and not any("Any more" in t or "so the long" in t
+                                                                         for t in titles), titles
+    headings = [b for b in titles if "MILL ON THE WEIR" in b]
+    assert headings, titles
+    text = " ".join(p for c in book.chapters for p in c.paragraphs)
+    assert "Any more bread, sir?" in text and "and so the long day ended," in text

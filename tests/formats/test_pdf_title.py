@@ -30,3 +30,15 @@ def test_a_paragraph_on_the_first_page_still_ends_the_search_for_an_author(tmp_p
             (72, 150, 13, "Section With Centred Text"), (72, 170, 11, "The wheel turns again since March.")]
     book = load_book(_typed_pdf(tmp_path / "report.pdf", [page]))
     assert book.author in ("", "Unknown"), book.author
+
+
+def test_a_title_that_names_its_author_gives_the_author(tmp_path):
+    # A Gutenberg-style header: the title large, "..., by Ann Writer" at its end; the header's fields under it
+    # ("Language: English") and its marker line are no author, and the author's own field was lost (a scan's
+    # OCR read "Author:" apart from a piece of the name).
+    page = [(72, 80, 18, "The Mill on the Weir, by Ann"), (72, 104, 18, "Writer"),
+            (72, 160, 11, "Author:"), (72, 180, 11, "nn Writer"), (72, 200, 11, "Language: English"),
+            (72, 220, 11, "*** START OF THE MILL ON THE WEIR ***")]
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    book = load_book(_typed_pdf(tmp_path / "mill.pdf", [page, body, body, body, body, body, body]))
+    assert book.author == "Ann Writer", (book.title, book.author)

@@ -89,18 +89,26 @@ MARGIN_GAP = 1.8
 def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True) -> None:
     """Remove running heads and feet, page numbers and (with `listings`) contents and index pages, in place."""
     counts: Counter = Counter()
+    texts: Counter = Counter()
     for page in pages:
         for ln, zone in [*_edge_lines(page).values(), *((ln, "top") for ln in _top_three(page)[2:])]:
             counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] += 1
+            texts[" ".join(ln.text.casefold().split())] += 1
             # A head in two parts (the chapter's name left, the section's right, as dblatex sets
             # them): the part that stays the same repeats even where the whole line does not.
             for piece in ln.pieces:
                 counts[(page.index % 2, zone, "piece:" + edge_key(piece), round(ln.size))] += 1
     many = len(pages) >= 8
+
+    def _own_heading(ln: Line) -> bool:
+        # A chapter's heading at the top of its page ("CHAPTER XI.", set large) repeats in shape from chapter
+        # to chapter, never as printed: a running line repeats as printed, or is set no larger than the body.
+        return _heading_size(ln, style) and texts[" ".join(ln.text.casefold().split())] < 2
+
     slots: set[tuple[int, str, int, float]] = set()
     for page in pages:
         for ln, zone in _edge_lines(page).values():
-            if _repeats(counts, page.index % 2, zone, ln) >= (MIN_REPEATS if many else 2):
+            if _repeats(counts, page.index % 2, zone, ln) >= (MIN_REPEATS if many else 2) and not _own_heading(ln):
                 slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
     numbered = _number_places(pages)
     for page in pages:
@@ -114,8 +122,9 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
             slot = (page.index % 2, zone, round(ln.base), round(ln.size))
             # A line where running heads stand is one too, unless it is set large (a chapter's title).
             near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
-            if _PAGE_NUMBER.match(ln.text) and not _chapter_number(ln, page, style, numbered) or _repeats(counts, slot[0], zone, ln) >= (MIN_REPEATS if many else 2) \
-                    or near or _numbered_head(ln, page, zone):
+            heading = _own_heading(ln)
+            if _PAGE_NUMBER.match(ln.text) and not _chapter_number(ln, page, style, numbered) or not heading and _repeats(
+                    counts, slot[0], zone, ln) >= (MIN_REPEATS if many else 2) or near or _numbered_head(ln, page, zone):
                 drop.add(id(ln))
         # A head of three lines (FOP wraps a long title): the third goes with the two above it where it
         # repeats as they do; by repetition only, as a body line may stand there.
@@ -144,12 +153,16 @@ def _number_places(pages: list[Page]) -> set[tuple[str, int]]:
     return {key for key, n in counts.items() if n >= len(pages) * NUMBER_PLACE_SHARE}
 
 
+def _heading_size(ln: Line, style: Style) -> bool:
+    """Return whether a line is set in one of the book's heading sizes, larger than its body."""
+    return round(ln.size * 2) / 2 in style.heading_sizes and ln.size > style.body * 1.05
+
+
 def _chapter_number(ln: Line, page: Page, style: Style, numbered: set[tuple[str, int]]) -> bool:
     """Return whether a bare number at a page's edge is a chapter's, not the page's: set in a heading's size
     (a page number is set no larger than the body) where the book's page numbers do not stand (a page
     opening with a chapter, "XIX" over its first paragraph)."""
-    return round(ln.size * 2) / 2 in style.heading_sizes and ln.size > style.body * 1.05 \
-        and _place(ln, page) not in numbered
+    return _heading_size(ln, style) and _place(ln, page) not in numbered
 
 
 def _numbered_head(ln: Line, page: Page, zone: str) -> bool:

@@ -21,12 +21,21 @@ EDGE_ZONE = 0.12
 _OCR_ROMAN = str.maketrans({"T": "I", "t": "I", "l": "I", "1": "I", "|": "I", "!": "I", "i": "I",
                             "v": "V", "x": "X", "c": "C", "L": "L", "d": "D", "m": "M"})
 #: A chapter's number as an OCR engine may read it: Roman letters and their look-alikes, or digits; alone,
-#: or after "Chapter" as misread ("CHAPTEE", "Cliapter", "CHAP'TER") and then maybe the chapter's title.
-_HEAD = re.compile(r"^(?:(?P<word>[A-Za-z'\u2019]{5,9})\s+)?(?P<num>[IVXLCDMivxlcdmTt1|!]{1,8}|\d{1,3})"
+#: or after "Chapter" as misread ("CHAPTEE", "Cliapter", "CHAP'TER") or abbreviated ("CHAP.", as older books
+#: set it), and then maybe the chapter's title.
+_HEAD = re.compile(r"^(?:(?P<word>[A-Za-z'\u2019]{5,9}(?=\s)|[A-Za-z]{3,5}\.)\s*)?(?P<num>[IVXLCDMivxlcdmTt1|!]{1,8}|\d{1,3})"
                    r"(?P<punct>[.:]?)(?:\s+(?P<rest>\S.*))?$")
-#: A line that opens with a quotation mark or ends a sentence.
-_SENTENCE = re.compile(r"^[\"\u201c\u2018']|[.,;!?\u201d]$")
+#: A line that opens with a quotation mark or ends a sentence (a heading may end in a full stop: "PREFACE.").
+_SENTENCE = re.compile(r"^[\"\u201c\u2018']|[,;!?\u201d]$")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def _reads_as_sentence(text: str) -> bool:
+    """Return whether a line reads as a sentence: a quotation, a clause's end, or a full stop after five words
+    or more in lower case or after a line opening in lower case (a heading's full stop ends a few words,
+    "PREFACE.", or a line in capitals, "THE MILL ON THE WEIR.")."""
+    return bool(_SENTENCE.search(text)) or text.endswith(".") and (
+        len(text.split()) >= 5 and text != text.upper() or text[:1].islower())
 
 
 def _isolated(ln, lines, reach: float, heads: set[float]) -> bool:
@@ -72,6 +81,25 @@ def settle_ocr_sizes(pages, style: Style) -> None:
     for ln in apart:
         if ln.size < size:
             ln.size = size
+    _one_title_size(pages, style, size)
+
+
+def _one_title_size(pages, style: Style, numbers: float) -> None:
+    """Set the lines of the sizes above the chapter numbers' that no two lines share to one size, in place.
+
+    A title page's lines ("THE MILL", "BY", "ANN WRITER") come out of the OCR each at its own whole point,
+    and each such size is a heading level of its own: the chapters fall to the fourth level or below,
+    where no book is divided. Printed, they are one or two sizes; read, one level, above the chapters."""
+    counts = Counter(round(ln.size * 2) / 2 for page in pages for ln in page.lines)
+    single = [s for s in style.heading_sizes if s > numbers and counts[s] < 2]
+    if len(single) < 2:
+        return
+    top = max(single)
+    for page in pages:
+        for ln in page.lines:
+            if round(ln.size * 2) / 2 in single:
+                ln.size = top
+    style.heading_sizes = [s for s in style.heading_sizes if s not in single or s == top]
 
 
 def _parse(text: str):
@@ -92,8 +120,10 @@ def is_chapter_number(text: str, loose: bool = False) -> bool:
 
 
 def _chapter_word(word: str) -> bool:
-    """Return whether a word is "chapter" misread by at most two letters."""
+    """Return whether a word is "chapter" misread by at most two letters, or "chap." by at most one."""
     word = word.casefold().replace("'", "").replace("\u2019", "")
+    if word.endswith("."):  # "CIIAP." is the H read as two I's
+        return _distance(word[:-1].replace("ii", "h"), "chap") <= 1
     return _distance(word, "chapter") <= 2
 
 
@@ -139,7 +169,10 @@ def _written(text: str, n: int) -> str:
     m = _parse(text)
     word = m.group("word") or ""
     new = str(n) if m.group("num").isdigit() else to_roman(n)
-    word = ("CHAPTER " if word.isupper() else "Chapter ") if word else ""
+    if word.endswith("."):  # an abbreviation stays one, spelt: "CHAP. III."
+        word = "CHAP. " if word.isupper() else "Chap. "
+    elif word:
+        word = "CHAPTER " if word.isupper() else "Chapter "
     rest = f" {m.group('rest')}" if m.group("rest") else ""
     return f"{word}{new}{m.group('punct')}{rest}"
 
@@ -155,12 +188,12 @@ def repair_numbers(blocks) -> None:
     heads = [b for b in blocks if b.level == level]
     if count < 3 or count < len(heads) * 0.6:
         return
-    if count >= len(heads) * 0.9:
-        # Where nearly every heading is a number, one that is not and reads as a sentence (a quotation, a
-        # letter's closing set apart: "“Yours, ever.”") is a line of the text the OCR read large.
-        for b in heads:
-            if not is_chapter_number(b.text) and _SENTENCE.search(b.text.strip()):
-                b.level = 0
+    # Where most headings are numbers, one that is not and reads as a sentence (a quotation, a letter's
+    # closing set apart: "“Yours, ever.”", a clause ending in a comma) is a line of the text the OCR read
+    # large; a heading's own full stop ("PREFACE.", "HISTORICAL NOTES.") does not make it one.
+    for b in heads:
+        if not is_chapter_number(b.text) and _reads_as_sentence(b.text.strip()):
+            b.level = 0
     numbered = [b for b in heads if is_chapter_number(b.text, loose=True)]
     values = [_value(b.text) for b in numbered]
     for k, b in enumerate(numbered):

@@ -64,6 +64,8 @@ def _is_names(text: str) -> bool:
 
 #: An author's line with its label: "Author: A. Writer", "Authors: A. Writer and B. Maker".
 _AUTHOR_FIELD = re.compile(r"^(?:author|authors|written\s+by)\s*:\s*(\S.*)$", re.I)
+#: A title that names its author at its end: "The Mill on the Weir, by Ann Writer".
+_BY_TAIL = re.compile(r",\s+by\s+([^,;:]+?)\.?$", re.I)
 #: Words a line of running text has at least: two such lines in a row in one size are a paragraph.
 _PROSE_WORDS = 6
 
@@ -103,6 +105,10 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
                      if (m := _AUTHOR_FIELD.match(ln.text.strip())) and _is_names(m.group(1))), "")
     if labelled:  # "Author: A. Writer" (a Gutenberg header, a metadata block) says so wherever it stands
         return title, clean_text(_author_text(labelled))
+    if (m := _BY_TAIL.search(title)) and _is_names(m.group(1)):
+        # The title names its author ("The Mill on the Weir, by Ann Writer", as Gutenberg's headers set it):
+        # the lines under it are its header's fields and markers, no name.
+        return title, clean_text(m.group(1))
     for i, ln in enumerate(rest):
         if _prose(ln, rest[i + 1:i + 2]):
             break  # the text has begun (a document's first page): a heading below it names no author
