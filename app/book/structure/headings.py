@@ -16,6 +16,7 @@ from __future__ import annotations
 from app.book.structure.blocks import Block
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
+from app.book.structure.layout import set_apart_like
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
@@ -215,6 +216,8 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
     if not chosen:
         # No heading word and no listing that the body heads: the pieces' own titles, set apart.
         chosen = pieces_apart(paras, hi, len(entries)) or numbered_halves(cands, paras)
+    # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).
+    chosen = set_apart_like(chosen, paras, (lo, hi))
     # (The candidates before the listing's end too: the line classifier weighs every line.)
     return RuleVerdict(lo, hi, entries, candidates(paras[:hi], 0) + cands, chosen, listed)
 
