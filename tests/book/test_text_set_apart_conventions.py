@@ -64,3 +64,23 @@ def test_a_wide_gap_used_everywhere_is_no_heading_layout(tmp_path):
     book = read_text_book(tmp_path, _book(_chapter("A NOTE"), *chapters))
     assert [c.title for c in book.chapters if c.title != "A Note"] == ["Chapter I", "Chapter II", "Chapter III"]
     assert "A Note" not in [c.title for c in book.chapters]
+
+
+def test_text_before_a_title_page_and_its_first_heading_is_front_matter(tmp_path):
+    # A publisher's advertisements, then the title page (by-line, copyright), then "INTRODUCTION" and numbered
+    # chapters: everything before the first heading is front matter, however long, not a chapter of the book.
+    ads = "\n\n".join(hard_wrapped(60, "stores") for _ in range(6))
+    title_page = "HOW TO TUMBLE\n\nBY ANN LEE\n\nCOPYRIGHT, 1910 BY A PUBLISHER"
+    chapters = [_chapter("INTRODUCTION")] + [_chapter(f"CHAPTER {n}") for n in ("I", "II", "III")]
+    book = read_text_book(tmp_path, _book(ads, title_page, *chapters, top="PUBLISHER'S NOTICE"))
+    assert [c.title for c in book.chapters] == ["Introduction", "Chapter I", "Chapter II", "Chapter III"]
+
+
+def test_a_title_in_capitals_over_its_by_line_is_no_piece_of_a_collection(tmp_path):
+    # Pieces headed by their names in capitals after a wide gap; the title page's title, set the same way but
+    # over "BY" and the author's name, is the title page, not the first piece.
+    title_page = "TALES OF THE SHORE\n\nBY\nANN LEE\n\nA PUBLISHER, NEW YORK\n\n" + hard_wrapped(30, "imprint")
+    pieces = [_chapter(n) for n in ("THE HARBOUR", "THE FERRY", "THE LIGHTHOUSE")]
+    book = read_text_book(tmp_path, _book(title_page, *pieces, top="Produced by volunteers"))
+    assert [c.title for c in book.chapters][-3:] == ["The Harbour", "The Ferry", "The Lighthouse"]
+    assert "Tales of the Shore" not in [c.title for c in book.chapters]

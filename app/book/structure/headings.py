@@ -16,7 +16,7 @@ from __future__ import annotations
 from app.book.structure.blocks import Block
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
-from app.book.structure.layout import set_apart_like
+from app.book.structure.layout import ends_in_title_page, set_apart_like
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
@@ -178,9 +178,11 @@ def mark_headings(text: str, learned: bool = False) -> str:
     _rewrite(out, paras, chosen)
     _mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
-    if (listed or chosen[0].number == 1) and any(ln.strip() for ln in out[:start]):
+    if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para)) \
+            and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
-        # ONE."): title page, imprint, advertisements, dedication, a producer's note on the book.
+        # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1910"): title
+        # page, imprint, advertisements, dedication, a producer's note on the book.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
     return "\n".join(out)
 

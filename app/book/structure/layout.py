@@ -67,7 +67,7 @@ def set_apart_like(chosen: list[Heading], paras: list[Para], skip: tuple[int, in
             continue
         if len(p.lines) > 2 or not text or len(text.split()) > _MAX_WORDS or not _heading_like(text, capitals):
             continue
-        if _within_run(chosen, j) or _title_page(paras, j):
+        if _within_run(chosen, j) or heads_title_page(paras, j):
             continue
         if seen[text.casefold()] > 1:
             continue  # the book's title, set again over its text (or a running head): no chapter's
@@ -91,13 +91,24 @@ def _within_run(chosen: list[Heading], j: int) -> bool:
     return a.number is not None and b.number is not None and b.number == a.number + 1 and a.kind == b.kind
 
 
-def _title_page(paras: list[Para], j: int) -> bool:
-    """Return whether a line is the title on a title page: a by-line ("By A. Writer") within the next few paragraphs."""
-    return any(is_byline(ln) for p in paras[j + 1:j + 1 + _TITLE_PAGE_PARAS] for ln in p.lines)
+def heads_title_page(paras: list[Para], j: int) -> bool:
+    """Return whether a line is the title on a title page: a by-line ("By A. Writer", "BY" over the name) within
+    the next few paragraphs."""
+    return any(is_byline(clean_line(ln)) for p in paras[j + 1:j + 1 + _TITLE_PAGE_PARAS] for ln in p.lines)
+
+
+def ends_in_title_page(paras: list[Para], j: int) -> bool:
+    """Return whether the text before paragraph j ends with a title page: a by-line, an imprint or a copyright
+    line among its last few paragraphs. What stands before it (a publisher's advertisements, a half-title)
+    is front matter too; an unlisted prologue never ends so."""
+    return any(is_byline(clean_line(ln)) or _IMPRINT.match(clean_line(ln))
+               for p in paras[max(0, j - _TITLE_PAGE_PARAS - 2):j] for ln in p.lines)
 
 
 #: Paragraphs under a title that may hold the title page's by-line.
 _TITLE_PAGE_PARAS = 3
+#: A title page's imprint or copyright line.
+_IMPRINT = re.compile(r"^(?:copyright\b|\(c\)\s*\d|published\s+by\b|printed\s+(?:by|for)\b|all\s+rights\s+reserved)", re.I)
 
 
 def _indent(p: Para) -> bool:
