@@ -207,6 +207,8 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
             laid_out = numbering_continues(_laid_out_like(chosen, paras, hi), cands, paras)
             if laid_out or not listed:
                 chosen, listed = laid_out, bool(laid_out)
+        if listed and _labels_disagree(chosen, cands, paras):
+            chosen = _by_layout(_with_gaps(cands, paras))  # the body's own "CHAPTER I" ... "CHAPTER N" run
         if listed:
             # A preface or introduction before the listing is the book's too.
             chosen = [c for c in candidates(paras[:lo], 0) if c.kind == "named"] + chosen
@@ -222,6 +224,20 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
     chosen = set_apart_like(chosen, paras, (lo, hi))
     # (The candidates before the listing's end too: the line classifier weighs every line.)
     return RuleVerdict(lo, hi, entries, candidates(paras[:hi], 0) + cands, chosen, listed)
+
+
+def _labels_disagree(chosen: list[Heading], cands: list[Heading], paras: list[Para]) -> bool:
+    """Return whether the body's labelled chapters ("CHAPTER I" ... "CHAPTER VII", counting from one) are
+    not what the listing matched: a listing read at its sections' level ("1. The Scope of the Study" under
+    each chapter, numbered from one again) names lines inside the chapters. The listing and the headings
+    must agree; where they do not, the headings the body labels as chapters are the chapters."""
+    run = [c for c in _by_layout(_with_gaps(cands, paras)) if c.kind == "chapter"]
+    numbers = [c.number for c in run]
+    if len(run) < 3 or numbers != list(range(1, len(run) + 1)):
+        return False
+    matched = {c.para for c in chosen}
+    labelled = sum(1 for c in run if c.para in matched)
+    return labelled < len(run) / 2 and sum(1 for c in chosen if c.kind == "numeral") > labelled
 
 
 def _rewrite(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:
