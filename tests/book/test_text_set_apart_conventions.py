@@ -38,12 +38,26 @@ def test_a_line_set_apart_between_consecutive_chapters_is_a_section(tmp_path):
     assert "Tunnels" not in [c.title for c in book.chapters]
 
 
-def test_a_line_set_apart_after_the_last_chapter_is_no_chapter(tmp_path):
-    # After the last chapter a line set apart heads a publisher's list or an advertisement: back matter.
-    chapters = [_chapter(f"CHAPTER {n}") for n in ("I", "II", "III")] + [_chapter("WORTH READING")]
+def test_a_line_set_apart_after_the_closing_line_is_no_chapter(tmp_path):
+    # After the book's "THE END" a line set apart heads a publisher's list or an advertisement: back matter.
+    chapters = [_chapter(f"CHAPTER {n}") for n in ("I", "II", "III")] + ["THE END", _chapter("WORTH READING")]
     book = read_text_book(tmp_path, _book(*chapters))
     assert [c.title for c in book.chapters][:3] == ["Chapter I", "Chapter II", "Chapter III"]
     assert "Worth Reading" not in [c.title for c in book.chapters]
+
+
+def test_a_publishers_list_set_apart_after_the_last_chapter_is_no_chapter(tmp_path):
+    # No closing line, but the heading names a publisher's list ("NEW BOOKS OF THE SEASON"): matter.
+    chapters = [_chapter(f"CHAPTER {n}") for n in ("I", "II", "III")] + [_chapter("NEW AND RECENT BOOKS")]
+    book = read_text_book(tmp_path, _book(*chapters))
+    assert "New and Recent Books" not in [c.title for c in book.chapters]
+
+
+def test_an_afterword_set_apart_after_the_last_chapter_is_a_chapter(tmp_path):
+    # The author's life after the last chapter, set as the chapters are, with no closing line before it.
+    chapters = [_chapter(f"CHAPTER {n}") for n in ("I", "II", "III")] + [_chapter("VITA")]
+    book = read_text_book(tmp_path, _book(*chapters))
+    assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III", "Vita"]
 
 
 def test_the_title_page_set_apart_is_no_chapter(tmp_path):

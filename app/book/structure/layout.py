@@ -16,7 +16,9 @@ from collections import Counter
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.listing import is_contents_label
-from app.book.structure.lines import CLOSING, Heading, Para, clean_line, is_byline, keyword_match, title_line
+from app.book.structure.lines import (
+    CLOSING, Heading, Para, clean_line, is_byline, keyword_match, number_value, title_line,
+)
 
 #: Headings found before the layout is trusted: with fewer, a wide gap is no convention yet.
 _MIN_HEADINGS = 3
@@ -55,11 +57,12 @@ def set_apart_like(chosen: list[Heading], paras: list[Para], skip: tuple[int, in
     indents = {_indent(paras[c.para]) for c in heads}
     lo, hi = skip
     last = max(c.para for c in chosen)
+    # After the book's closing line ("THE END") what is set apart is back matter (publishers' lists, ads).
+    closing = next((j for j in range(last + 1, len(paras)) if CLOSING.match(clean_line(paras[j].text))), len(paras))
     seen = Counter(clean_line(p.text).casefold() for p in paras if len(p.lines) <= 2)
     added: list[Heading] = []
     for n, j in enumerate(wide):
-        # Not after the last chapter: what follows it set apart is back matter (publishers' lists, ads).
-        if j in chosen_paras or lo <= j < hi or j > last:
+        if j in chosen_paras or lo <= j < hi or j > closing:
             continue
         p = paras[j]
         text = clean_line(p.text)
@@ -121,10 +124,10 @@ def _indent(p: Para) -> bool:
 _CENTRED = 6
 
 #: A publisher's list or the book's series, set as a heading among its chapters ("NEW & RECENT BOOKS",
-#: "UNIFORM WITH THIS VOLUME", "THE BOYS' OUTING LIBRARY"): matter, never a chapter.
+#: "UNIFORM WITH THIS VOLUME", "THE BOYS' OUTING LIBRARY"), a list of pictures or a glossary: matter, never a chapter.
 _PUBLISHERS = re.compile(
-    r"^(?:.*\b(?:books|works|volumes|series|library|advertisements?)|uniform with\b.*|by the same author|"
-    r"(?:list of )?(?:illustrations?|plates|figures|maps|drawings)\b.*)$", re.I)
+    r"^(?:.*\b(?:books|works|volumes|series|library|advertisements?)\W*|uniform with\b.*|by the same author\W*|"
+    r"(?:list of )?(?:illustrations?|plates|figures|maps|drawings)\b.*|(?:glossary|vocabulary)\b.*)$", re.I)
 
 
 def _prose(paras: list[Para]) -> bool:
@@ -147,6 +150,8 @@ def _heading_like(text: str, capitals: bool) -> bool:
     """Return whether a line set apart reads as a heading: a title, not a sentence, a by-line or matter."""
     if capitals and not text.isupper():
         return False
+    if not any(len(w) >= 3 and number_value(w) is None for w in re.findall(r"[^\W\d_]+", text)):
+        return False  # numerals only ("VI., VII."): a plate's or a page's mark, no heading's name
     if text.startswith(("[", "(", "*")) or CLOSING.match(text) or keyword_match(text):
         return False
     if _PUBLISHERS.match(text) or is_contents_label(text) or is_byline(text) or is_matter_title(text) or is_apparatus_title(text):
