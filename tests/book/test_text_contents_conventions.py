@@ -266,7 +266,7 @@ def test_a_listing_read_at_its_sections_level_yields_to_the_labelled_chapters(tm
     # SUBJECT"), and the body labels its chapters "CHAPTER I" ... "CHAPTER III": the listing and the headings
     # disagree, and the chapters the body labels are the book's (its sections are no chapters). (Each part of
     # the listing set three blank lines apart: the listing is read as far as the first part's sections.)
-    groups = ["THE SUBJECT", "THE FAILURES", "THE REMEDY"]
+    groups = ["THE TIDES", "THE WINDS", "THE CURRENTS"]
     romans = ["I", "II", "III"]
     contents = "CONTENTS\n\n" + "\n\n\n\n".join(
         f"{r}.--{g}\n\n" + "\n\n".join(f"{n}. The {c} Point{'':20}{n * 3}" for n, c in _COLOURS)
@@ -277,7 +277,7 @@ def test_a_listing_read_at_its_sections_level_yields_to_the_labelled_chapters(tm
         for r, g in zip(romans, groups))
     book = read_text_book(tmp_path, f"A STUDY\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
-        "Chapter I: The Subject", "Chapter II: The Failures", "Chapter III: The Remedy"]
+        "Chapter I: The Tides", "Chapter II: The Winds", "Chapter III: The Currents"]
 
 
 def test_a_chapter_title_in_capitals_may_ask_a_question(tmp_path):

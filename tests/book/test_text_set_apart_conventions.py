@@ -22,20 +22,20 @@ def test_headings_before_chapter_one_set_apart_as_the_chapters_are_chapters(tmp_
     # A publishers' note and a proem, set after four blank lines as "CHAPTER I." is: chapters of their own,
     # though no heading word names them. The title repeated over chapter one heads no text: no chapter.
     chapters = [_chapter(f"CHAPTER {n}. THE {w} TIDE") for n, w in (("I", "FIRST"), ("II", "SECOND"), ("III", "THIRD"))]
-    text = _book(_chapter("PUBLISHERS' NOTE."), _chapter("A PHILOSOPHICAL PROEM"), "A TREATISE ON TIDES.", *chapters)
+    text = _book(_chapter("PUBLISHERS' NOTE."), _chapter("A PROEM ON METHOD"), "A TREATISE ON TIDES.", *chapters)
     book = read_text_book(tmp_path, text)
     assert [c.title for c in book.chapters] == [
-        "Publishers' Note", "A Philosophical Proem", "Chapter I. The First Tide", "Chapter II. The Second Tide",
+        "Publishers' Note", "A Proem on Method", "Chapter I. The First Tide", "Chapter II. The Second Tide",
         "Chapter III. The Third Tide"]
 
 
 def test_a_line_set_apart_between_consecutive_chapters_is_a_section(tmp_path):
     # "CHAPTER II" then "CHAPTER III": the numbering leaves nothing out between them, so a line in capitals set
-    # as far apart there ("TUNNELS") heads a section of chapter two.
-    chapters = [_chapter(f"CHAPTER {n}") for n in ("I", "II")] + [_chapter("TUNNELS"), _chapter("CHAPTER III")]
+    # as far apart there ("DRAINS") heads a section of chapter two.
+    chapters = [_chapter(f"CHAPTER {n}") for n in ("I", "II")] + [_chapter("DRAINS"), _chapter("CHAPTER III")]
     book = read_text_book(tmp_path, _book(*chapters))
     assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III"]
-    assert "Tunnels" not in [c.title for c in book.chapters]
+    assert "Drains" not in [c.title for c in book.chapters]
 
 
 def test_a_line_set_apart_after_the_closing_line_is_no_chapter(tmp_path):
@@ -48,9 +48,9 @@ def test_a_line_set_apart_after_the_closing_line_is_no_chapter(tmp_path):
 
 def test_a_publishers_list_set_apart_after_the_last_chapter_is_no_chapter(tmp_path):
     # No closing line, but the heading names a publisher's list ("NEW BOOKS OF THE SEASON"): matter.
-    chapters = [_chapter(f"CHAPTER {n}") for n in ("I", "II", "III")] + [_chapter("NEW AND RECENT BOOKS")]
+    chapters = [_chapter(f"CHAPTER {n}") for n in ("I", "II", "III")] + [_chapter("NEW BOOKS OF THE SEASON")]
     book = read_text_book(tmp_path, _book(*chapters))
-    assert "New and Recent Books" not in [c.title for c in book.chapters]
+    assert "New Books of the Season" not in [c.title for c in book.chapters]
 
 
 def test_an_afterword_set_apart_after_the_last_chapter_is_a_chapter(tmp_path):
@@ -63,7 +63,7 @@ def test_an_afterword_set_apart_after_the_last_chapter_is_a_chapter(tmp_path):
 def test_the_title_page_set_apart_is_no_chapter(tmp_path):
     # The title set after four blank lines, its by-line below it and a long notice after: a title page.
     top = "Produced by volunteers"
-    title_page = f"THE TIDES OF THE NORTH\n\n\nCompiled from old sources\nBy Ann Lee\n\n{hard_wrapped(200, 'notice')}"
+    title_page = f"THE TIDES OF THE NORTH\n\n\nGathered from old letters\nBy Ann Lee\n\n{hard_wrapped(200, 'notice')}"
     chapters = [_chapter(f"CHAPTER {n}") for n in ("I", "II", "III")]
     book = read_text_book(tmp_path, _book(title_page, *chapters, top=top))
     assert [c.title for c in book.chapters if c.title.startswith("Chapter")] == ["Chapter I", "Chapter II", "Chapter III"]
@@ -84,7 +84,7 @@ def test_text_before_a_title_page_and_its_first_heading_is_front_matter(tmp_path
     # A publisher's advertisements, then the title page (by-line, copyright), then "INTRODUCTION" and numbered
     # chapters: everything before the first heading is front matter, however long, not a chapter of the book.
     ads = "\n\n".join(hard_wrapped(60, "stores") for _ in range(6))
-    title_page = "HOW TO TUMBLE\n\nBY ANN LEE\n\nCOPYRIGHT, 1910 BY A PUBLISHER"
+    title_page = "HOW TO SAIL\n\nBY ANN LEE\n\nCOPYRIGHT, 1905 BY A PUBLISHER"
     chapters = [_chapter("INTRODUCTION")] + [_chapter(f"CHAPTER {n}") for n in ("I", "II", "III")]
     book = read_text_book(tmp_path, _book(ads, title_page, *chapters, top="PUBLISHER'S NOTICE"))
     assert [c.title for c in book.chapters] == ["Introduction", "Chapter I", "Chapter II", "Chapter III"]

@@ -105,7 +105,7 @@ def _wrapped_title(lines: list[str]) -> str:
 
 
 def _asked_in_capitals(para: Para) -> str:
-    """Return a title in capitals under its label that asks or exclaims ("HOW EXTENSIVE ARE THE FAILURES?"), set
+    """Return a title in capitals under its label that asks or exclaims ("WHO KNOCKED AT THE GATE?"), set
     a blank line below it: a sentence in mixed case may ask, a line in capitals under "CHAPTER II" is its name."""
     text = clean_line(para.text)
     if len(para.lines) > 2 or not text.isupper() or text[-1:] not in "?!":

@@ -181,7 +181,7 @@ def mark_headings(text: str, learned: bool = False) -> str:
     if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para)) \
             and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
-        # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1910"): title
+        # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"): title
         # page, imprint, advertisements, dedication, a producer's note on the book.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
     return "\n".join(out)
@@ -228,7 +228,7 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
 
 def _labels_disagree(chosen: list[Heading], cands: list[Heading], paras: list[Para]) -> bool:
     """Return whether the body's labelled chapters ("CHAPTER I" ... "CHAPTER VII", counting from one) are
-    not what the listing matched: a listing read at its sections' level ("1. The Scope of the Study" under
+    not what the listing matched: a listing read at its sections' level ("1. The Lie of the Land" under
     each chapter, numbered from one again) names lines inside the chapters. The listing and the headings
     must agree; where they do not, the headings the body labels as chapters are the chapters."""
     run = [c for c in _by_layout(_with_gaps(cands, paras)) if c.kind == "chapter"]

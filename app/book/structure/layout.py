@@ -3,7 +3,7 @@
 Whatever found the chapters (a contents listing, a heading word, a numeral run), the producer set each
 heading the same way: after a run of blank lines wider than any between paragraphs (four in many
 Gutenberg texts), on a line of its own, in capitals when they all are. A heading the rules could not read
-("PUBLISHERS' PREFACE.", "AUTHOR'S INTRODUCTION", "A NOTE ON THE TEXT" before chapter one, a closing essay
+("PUBLISHERS' NOTE.", "THE AUTHOR'S INTRODUCTION", "A NOTE ON THE TEXT" before chapter one, a closing essay
 after the last) is still set so. The pass adds such lines, and only where the layout is the book's own:
 the gap must be rare elsewhere in the text, each line must head prose of its own (a title page's lines, a
 title repeated over chapter one, head none), and the lines added must be few beside the headings found
@@ -123,10 +123,11 @@ def _indent(p: Para) -> bool:
 #: Leading spaces of a centred line at least (a paragraph's own indent is shorter).
 _CENTRED = 6
 
-#: A publisher's list or the book's series, set as a heading among its chapters ("NEW & RECENT BOOKS",
-#: "UNIFORM WITH THIS VOLUME", "THE BOYS' OUTING LIBRARY"), a list of pictures or a glossary: matter, never a chapter.
+#: A publisher's list or the book's series, set as a heading among its chapters ("NEW BOOKS OF THE SEASON",
+#: "UNIFORM WITH THE PRESENT WORK", "THE HOME READING LIBRARY"), a list of pictures or a glossary: matter, never a chapter.
 _PUBLISHERS = re.compile(
-    r"^(?:.*\b(?:books|works|volumes|series|library|advertisements?)\W*|uniform with\b.*|by the same author\W*|"
+    r"^(?:.*\b(?:books|works|volumes|series|library|advertisements?)\W*|"
+    r"(?:new|recent|other|popular|standard|choice)\b.*\b(?:books|works|novels|publications)\b.*|uniform with\b.*|by the same author\W*|"
     r"(?:list of )?(?:illustrations?|plates|figures|maps|drawings)\b.*|(?:glossary|vocabulary)\b.*)$", re.I)
 
 
