@@ -1,7 +1,7 @@
 """Train the plain-text heading classifier (app/book/structure/heading_model.json) on the DEVELOPMENT half.
 
     .venv/bin/python -m pip install scikit-learn     # training only: the app evaluates the trees itself
-    PYTHONPATH=. .venv/bin/python benchmarks/heading_model.py [--folds 2] [--write]
+    PYTHONPATH=. .venv/bin/python benchmarks/heading_model.py [--splits dev,dev2,dev3] [--folds 2] [--write]
 
 For each development Gutenberg book of the fetched corpus (tests/literature/fetched, manifest split
 "dev"; the held-out half is never opened here), the .txt edition's short paragraphs are labelled by its
@@ -30,6 +30,9 @@ from app.book.structure.lines import clean_line, paragraphs  # noqa: E402
 from tests.literature.fetched.cache import books, materialize  # noqa: E402
 from tests.literature.fetched.score import norm_words, title_agrees  # noqa: E402
 from tests.literature.fetched.truth import gutenberg_truth  # noqa: E402
+
+#: The development splits read (never "held"); `--splits` chooses among them.
+SPLITS = ["dev"]
 
 #: A book is used when this share of its truth headings aligns with its text.
 MIN_ALIGNED = 0.8
@@ -77,7 +80,7 @@ def book_rows(txt: Path, html: Path):
 
 def collect():
     data = []
-    for b in books("dev"):
+    for b in (b for split in SPLITS for b in books(split)):
         if b.source != "gutenberg":
             continue
         materialize(b)
@@ -115,7 +118,7 @@ def export(clf) -> dict:
                       "value": [round(float(v[0][0]), 6) for v in t.value]})
     bias = float(clf._raw_predict_init(np.zeros((1, len(FEATURES))))[0][0])
     return {"features": list(FEATURES), "bias": round(bias, 6), "rate": clf.learning_rate, "add": 0.97, "drop": 0.03, "rules_stand": True,
-            "trees": trees, "trained_on": "tests/literature/fetched manifest split 'dev', Gutenberg .txt editions"}
+            "trees": trees, "trained_on": f"tests/literature/fetched manifest splits {', '.join(SPLITS)}, Gutenberg .txt editions"}
 
 
 def folds(data, k: int) -> None:
@@ -151,7 +154,7 @@ def score_dev(data, k: int, configs: list[dict]) -> None:
     names = ["rules"] + [json.dumps(c) for c in configs]
     totals = {name: [0, 0] for name in names}
     count = 0
-    for b in books("dev"):
+    for b in (b for split in SPLITS for b in books(split)):
         if b.source != "gutenberg":
             continue
         truth = gutenberg_truth(b.files["html"])
@@ -174,6 +177,8 @@ def score_dev(data, k: int, configs: list[dict]) -> None:
 
 
 def main(argv: list[str]) -> None:
+    if "--splits" in argv:
+        SPLITS[:] = [s for s in argv[argv.index("--splits") + 1].split(",") if s != "held"]
     data = collect()
     print(f"\n{len(data)} development books used")
     if "--score" in argv:

@@ -256,3 +256,34 @@ def test_a_listed_piece_that_is_a_work_in_chapters_keeps_its_chapters(tmp_path):
     assert [c.title for c in book.chapters if c.title != "Front matter"] == [
         "The Lamplighter", "A Wet Morning", "The Toll Keeper's Dog", "The Carter's Tale: Chapter I",
         "Chapter II", "Chapter III"]
+
+
+_COLOURS = [(1, "Red"), (2, "Blue"), (3, "Green")]
+
+
+def test_a_listing_read_at_its_sections_level_yields_to_the_labelled_chapters(tmp_path):
+    # The listing numbers each chapter's sections from 1 ("1. The Red Point" under "I.--THE
+    # SUBJECT"), and the body labels its chapters "CHAPTER I" ... "CHAPTER III": the listing and the headings
+    # disagree, and the chapters the body labels are the book's (its sections are no chapters). (Each part of
+    # the listing set three blank lines apart: the listing is read as far as the first part's sections.)
+    groups = ["THE TIDES", "THE WINDS", "THE CURRENTS"]
+    romans = ["I", "II", "III"]
+    contents = "CONTENTS\n\n" + "\n\n\n\n".join(
+        f"{r}.--{g}\n\n" + "\n\n".join(f"{n}. The {c} Point{'':20}{n * 3}" for n, c in _COLOURS)
+        for r, g in zip(romans, groups))
+    body = "\n\n\n\n".join(
+        f"CHAPTER {r}\n\n{g}\n\n\n" + "\n\n".join(f"{n}. THE {c.upper()} POINT\n\n{hard_wrapped(40, 'w')}"
+                                               for n, c in _COLOURS)
+        for r, g in zip(romans, groups))
+    book = read_text_book(tmp_path, f"A STUDY\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The Tides", "Chapter II: The Winds", "Chapter III: The Currents"]
+
+
+def test_a_chapter_title_in_capitals_may_ask_a_question(tmp_path):
+    # "CHAPTER II" over "WHO KNOCKED AT THE GATE?" a blank line below: the question is the chapter's name.
+    names = ["THE START", "WHO KNOCKED AT THE GATE?", "HOME AT LAST!"]
+    body = "\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n\n{hard_wrapped(60, 'w')}" for r, n in zip(["I", "II", "III"], names))
+    book = read_text_book(tmp_path, f"A JOURNEY\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The Start", "Chapter II: Who Knocked at the Gate?", "Chapter III: Home at Last!"]

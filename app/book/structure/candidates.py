@@ -73,7 +73,8 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
             if not title_line(Para(0, [second.rstrip("?!") if asked else second], 0)):
                 continue  # a heading word opening a two-line sentence
             heading.subtitle = title_line(Para(0, [second.rstrip("?!") if asked else second], 0)) + asked
-        elif i + 1 < len(paras) and (sub := title_line(paras[i + 1]) or _capitals_title(paras[i + 1])) \
+        elif i + 1 < len(paras) and (sub := title_line(paras[i + 1]) or _capitals_title(paras[i + 1])
+                                     or _asked_in_capitals(paras[i + 1])) \
                 and not is_contents_label(sub):
             # (A chapter's own "Table of Contents" under its heading is a listing's label, no subtitle.)
             heading.subtitle, heading.sub_para = sub, i + 1
@@ -101,6 +102,15 @@ def _wrapped_title(lines: list[str]) -> str:
     counted = [w for w in words if w.lower() not in _SMALL] or words
     capitalised = sum(1 for w in counted if w[:1].isupper() or not w[:1].isalpha()) / len(counted)
     return text.rstrip(" .") if capitalised >= 0.8 else ""
+
+
+def _asked_in_capitals(para: Para) -> str:
+    """Return a title in capitals under its label that asks or exclaims ("WHO KNOCKED AT THE GATE?"), set
+    a blank line below it: a sentence in mixed case may ask, a line in capitals under "CHAPTER II" is its name."""
+    text = clean_line(para.text)
+    if len(para.lines) > 2 or not text.isupper() or text[-1:] not in "?!":
+        return ""
+    return text if title_line(Para(0, [text.rstrip("?!")], 0)) else ""
 
 
 def _capitals_title(para: Para) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from app.book.structure.blocks import Block
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
+from app.book.structure.layout import ends_in_title_page, set_apart_like
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
@@ -177,9 +178,11 @@ def mark_headings(text: str, learned: bool = False) -> str:
     _rewrite(out, paras, chosen)
     _mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
-    if (listed or chosen[0].number == 1) and any(ln.strip() for ln in out[:start]):
+    if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para)) \
+            and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
-        # ONE."): title page, imprint, advertisements, dedication, a producer's note on the book.
+        # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"): title
+        # page, imprint, advertisements, dedication, a producer's note on the book.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
     return "\n".join(out)
 
@@ -204,6 +207,8 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
             laid_out = numbering_continues(_laid_out_like(chosen, paras, hi), cands, paras)
             if laid_out or not listed:
                 chosen, listed = laid_out, bool(laid_out)
+        if listed and _labels_disagree(chosen, cands, paras):
+            chosen = _by_layout(_with_gaps(cands, paras))  # the body's own "CHAPTER I" ... "CHAPTER N" run
         if listed:
             # A preface or introduction before the listing is the book's too.
             chosen = [c for c in candidates(paras[:lo], 0) if c.kind == "named"] + chosen
@@ -215,8 +220,24 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
     if not chosen:
         # No heading word and no listing that the body heads: the pieces' own titles, set apart.
         chosen = pieces_apart(paras, hi, len(entries)) or numbered_halves(cands, paras)
+    # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).
+    chosen = set_apart_like(chosen, paras, (lo, hi))
     # (The candidates before the listing's end too: the line classifier weighs every line.)
     return RuleVerdict(lo, hi, entries, candidates(paras[:hi], 0) + cands, chosen, listed)
+
+
+def _labels_disagree(chosen: list[Heading], cands: list[Heading], paras: list[Para]) -> bool:
+    """Return whether the body's labelled chapters ("CHAPTER I" ... "CHAPTER VII", counting from one) are
+    not what the listing matched: a listing read at its sections' level ("1. The Lie of the Land" under
+    each chapter, numbered from one again) names lines inside the chapters. The listing and the headings
+    must agree; where they do not, the headings the body labels as chapters are the chapters."""
+    run = [c for c in _by_layout(_with_gaps(cands, paras)) if c.kind == "chapter"]
+    numbers = [c.number for c in run]
+    if len(run) < 3 or numbers != list(range(1, len(run) + 1)):
+        return False
+    matched = {c.para for c in chosen}
+    labelled = sum(1 for c in run if c.para in matched)
+    return labelled < len(run) / 2 and sum(1 for c in chosen if c.kind == "numeral") > labelled
 
 
 def _rewrite(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:
