@@ -133,6 +133,9 @@ def test_a_county_after_a_named_place_is_said_county():
     ("Chapters VII and VIII", "Chapters Seven and Eight"),
     ("VII-VIII", "Seven to Eight"),
     ("Mr. Hale to Mrs. Grey. I.", "Mister Hale to Missus Grey. One."),
+    ("ADDRESS I. Early Years of the Mill.", "ADDRESS One. Early Years of the Mill."),
+    ("Discourse I: The Weir", "Discourse One: The Weir"),
+    ("LECTURE I.", "LECTURE One."),
 ])
 def test_roman_numeral_anywhere_in_a_heading_is_a_number(src, want):
     """A heading's number in brackets, after a dash, after a word in capitals or before its name without a
@@ -140,7 +143,8 @@ def test_roman_numeral_anywhere_in_a_heading_is_a_number(src, want):
     assert speak(src) == want
 
 
-@pytest.mark.parametrize("src", ["I said, I", "Not I.", "He went to the LI office", "a XL coat and LI shirt"])
+@pytest.mark.parametrize("src", ["I said, I", "Not I.", "Not I. Then he left.", "It was I. Then he left.",
+                                 "He went to the LI office", "a XL coat and LI shirt"])
 def test_pronoun_and_numeral_letters_that_are_words_stay_in_a_short_line(src):
     assert speak(src) == src
 

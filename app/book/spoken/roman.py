@@ -132,10 +132,22 @@ _LINE_NUMERAL = re.compile(r"(?<![\w'\u2019.-])(?P<num>[IVXLC]{2,})(?![\w'\u2019
 _LINE_ONE = re.compile(r"(?:(?<=[.:;] )|(?<=[\u2013\u2014]))I(?=\.$)")
 
 
+#: "ADDRESS I. Early History", "Address I: The Text", "LECTURE I.": a heading's word and its first number,
+#: whatever the word; a pronoun after a first word ("Not I. Then he left.") is left as it is.
+_WORD_ONE = re.compile(r"^(?P<word>(?!(?:Not|Only|And|But|Even|Both|Nor|Yes|Who|Than|Like|Then|Unless|Except|Save|"
+                       r"Still|Neither|Either|Till|Until|When|Where|While|Said|Says|Cried)\b)[A-Z][a-z]{2,}|[A-Z]{3,})"
+                       r"(?P<stop>\.?) I(?P<end>[.:] (?=[A-Z\"\u201c]))")
+#: "LECTURE I." alone: a word in capitals and its first number.
+_CAPS_ONE = re.compile(r"^(?P<word>[A-Z]{3,})(?P<stop>\.?) I(?P<end>[.:])$")
+
+
 def _heading_numerals(text: str, lang: Language) -> str:
     """Return a short line (a heading, a caption) with every Roman numeral of two letters or more said as a
     number, wherever it stands: a heading's number in brackets, after a dash, or before its name without a
     stop. A numeral that is also a word or a size ("LI", "XL", "CC") only where it opens or closes the line."""
+    if lang.code == "en":
+        for rx in (_WORD_ONE, _CAPS_ONE):
+            text = rx.sub(lambda m: f"{m['word']}{m['stop']} {_title(cardinal(1, lang))}{m['end']}", text)
     if not re.search(r"[IVXLC]{2}|I\.$", text):
         return text
 
