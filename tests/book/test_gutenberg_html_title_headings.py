@@ -96,3 +96,17 @@ def test_a_part_entry_set_as_a_heading_between_synopses_continues_the_listing(tm
     book = _book(tmp_path, "<h3>CONTENTS</h3>" + _parts_listing() + _parts_body())
     titles = [c.title for c in book.chapters]
     assert len(titles) == 4 and "CHAPTER 1" in titles[0] and "CHAPTER 3" in titles[2], titles
+
+
+def test_the_first_chapter_of_a_last_piece_under_its_title_heading_is_a_chapter(tmp_path):
+    # The contents lists the first piece's chapters; the second piece's title heading stands over its own
+    # "CHAPTER I." (one level down), then its further chapters: the first is a chapter like the others.
+    names = ("THE VOYAGE OUT", "THE HARBOUR", "THE STORM")
+    rows = "".join(f'<p><a href="#c{k}">{r}.</a> {n}</p>' for k, (r, n) in enumerate(zip(("I", "II", "III"), names)))
+    first = "<h2>THE FIRST VOYAGES</h2>" + "".join(
+        f'<h3 id="c{k}">CHAPTER {r}.<br/>{n}.</h3>{_PROSE * 4}' for k, (r, n) in enumerate(zip(("I", "II", "III"), names)))
+    second = "<h2>THE HOMECOMING</h2>" + "".join(
+        f"<h3>CHAPTER {r}.<br/>THE ROAD {r}.</h3>{_PROSE}" for r in ("I", "II"))
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + first + second)
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 5 and "CHAPTER I: THE ROAD I." in titles[3], titles
