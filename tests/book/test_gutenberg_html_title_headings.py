@@ -26,6 +26,13 @@ def test_title_page_lines_set_as_chapter_headings_are_no_chapters(tmp_path):
     assert [c.title for c in book.chapters] == ["Part 1", "Part 2", "Part 3"]
 
 
+def test_a_bare_title_over_the_title_pages_lines_goes_with_them(tmp_path):
+    body = ("<h2>THE WINTER LANTERN</h2><h2>ANN MARSH LEE</h2><p>Author of Six Plates. London, the Mill Press.</p>"
+            + "".join(f"<h2>THE {n} VOYAGE</h2>{_PROSE}" for n in ("FIRST", "SECOND", "THIRD")))
+    book = _book(tmp_path, body)
+    assert [c.title for c in book.chapters] == ["THE FIRST VOYAGE", "THE SECOND VOYAGE", "THE THIRD VOYAGE"]
+
+
 def test_a_short_first_chapter_that_names_itself_a_chapter_stays_one(tmp_path):
     body = "<h2>CHAPTER I</h2><p>It was cold.</p>" + "".join(f"<h2>CHAPTER {r}</h2>{_PROSE}" for r in ("II", "III"))
     book = _book(tmp_path, body)

@@ -35,6 +35,7 @@ def without_title_headings(blocks: list[Block], listed: bool = False) -> list[Bl
         return blocks
     out = list(blocks)
     leading = True
+    bare: list[int] = []  # title-page headings with nothing under them
     for k, end, own in zip(heads, ends, owns):
         text = clean_text(blocks[k].text)
         if is_matter_title(text) or is_apparatus_title(text):
@@ -48,7 +49,15 @@ def without_title_headings(blocks: list[Block], listed: bool = False) -> list[Bl
         # Past the first text, an unlisted heading with a line or two under it and another heading straight
         # after (a letter's signature, a date line, a motto set as a heading) is text of the chapter it
         # closes; a heading alone (a part's label over its chapters) is left to title the next.
-        if leading or own and end < len(blocks):
+        # A heading with nothing under it but the next heading titles that one (a piece's title over its
+        # "I"), unless the next is a title page's line too.
+        if own and (leading or end < len(blocks)):
             b = blocks[k]
             out[k] = Block(b.text, 0, b.ids, b.kind, b.links)
+        elif leading and not own:
+            bare.append(k)
+    for k in reversed(bare):
+        nxt = next((j for j in heads if j > k), None)
+        if nxt is not None and not out[nxt].level:
+            out[k] = Block(blocks[k].text, 0, blocks[k].ids, blocks[k].kind, blocks[k].links)
     return out
