@@ -116,3 +116,58 @@ def test_a_county_after_a_named_place_is_said_county():
         "in the parish of Brampton, county Huntingdon, and more."
     assert say("lands at Brampton, co.") == "lands at Brampton, county."
     assert say("Smith & Co. paid.") == "Smith and Company paid."  # a company keeps its capital
+
+
+@pytest.mark.parametrize(("src", "want"), [
+    ("(XIV)", "(Fourteen)"),
+    ("[XIV]", "[Fourteen]"),
+    ("\u2014XIV\u2014", "\u2014Fourteen\u2014"),
+    ("THE FORD. II.", "THE FORD. Two."),
+    ("The Mill.\u2014II.", "The Mill.\u2014Two."),
+    ("THE FORD (II)", "THE FORD (Two)"),
+    ("II THE FORD", "Two THE FORD"),
+    ("\u00a7 XII. Of the Tides", "section Twelve. Of the Tides"),
+    ("LETTER XLI.", "LETTER Forty-One."),
+    ("CHAP. XII.", "CHAP. Twelve."),
+    ("PSALM CXIX", "PSALM One Hundred And Nineteen"),
+    ("Chapters VII and VIII", "Chapters Seven and Eight"),
+    ("VII-VIII", "Seven to Eight"),
+    ("Mr. Hale to Mrs. Grey. I.", "Mister Hale to Missus Grey. One."),
+    ("ADDRESS I. Early Years of the Mill.", "ADDRESS One. Early Years of the Mill."),
+    ("Discourse I: The Weir", "Discourse One: The Weir"),
+    ("LECTURE I.", "LECTURE One."),
+])
+def test_roman_numeral_anywhere_in_a_heading_is_a_number(src, want):
+    """A heading's number in brackets, after a dash, after a word in capitals or before its name without a
+    stop: a short line's numerals are numbers wherever they stand."""
+    assert speak(src) == want
+
+
+@pytest.mark.parametrize("src", ["I said, I", "Not I.", "Not I. Then he left.", "It was I. Then he left.",
+                                 "He went to the LI office", "a XL coat and LI shirt"])
+def test_pronoun_and_numeral_letters_that_are_words_stay_in_a_short_line(src):
+    assert speak(src) == src
+
+
+@pytest.mark.parametrize(("src", "want"), [
+    ("the river [B] was low", "the river was low"),
+    ("the river [B]. Then", "the river. Then"),
+    ("the river[ii] was low", "the river was low"),
+    ("the river [xiv] was low", "the river was low"),
+    ("the river [12 ] was low", "the river was low"),
+    ("the river [12.] was low", "the river was low"),
+    ("the river [3a] was low", "the river was low"),
+    ("the river\u00b9 was low, the sea.\u00b2", "the river was low, the sea."),
+    ("[a] The letter was never sent.", "The letter was never sent."),
+])
+def test_note_marker_in_any_of_its_printed_forms_is_not_spoken(src, want):
+    assert speak(src) == want
+
+
+@pytest.mark.parametrize(("src", "want"), [
+    ("an area of 4 m\u00b2", "an area of four m squared"),
+    ("the [ivy] grew by N[ulla]", "the ivy grew by Nulla"),
+    ("and then [I] went", "and then [I] went"),
+])
+def test_powers_insertions_and_a_bracketed_pronoun_are_no_note_markers(src, want):
+    assert speak(src) == want

@@ -91,9 +91,10 @@ def with_trailing(blocks: list, starts: dict[int, str], is_matter) -> dict[int, 
     last = max(k for k in starts if 0 < blocks[k].level <= level or k == last)
     if is_matter(starts[last]):
         return starts
-    # A heading straight under another names it ("CHAPTER III." / "THE WEIR."), no chapter of its own.
+    # A heading straight under another at its level names it ("CHAPTER III." / "THE WEIR."), no chapter of
+    # its own; under a heading above its level (a last piece's title over its "CHAPTER I."), it is the first.
     own_heads = [k for k in range(min(starts), len(blocks)) if blocks[k].level == level and k not in starts
-                 and not (k and blocks[k - 1].level)]
+                 and not (k and blocks[k - 1].level >= level)]
     # Where the listing leaves out headings at its level between its chapters too ("TABLE 2" in each),
     # it lists what it means to: those after its last chapter are of the same kind.
     if sum(1 for k in own_heads if k < last) > sum(1 for k in starts if blocks[k].level == level) // 10:

@@ -80,8 +80,11 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
             tail = tail[len(_key(b.text)):].strip()
             continue
         tail = ""
+        # A "CONTENTS" heading is no label inside a listing: it ends the list before it (of illustrations,
+        # running on up to it) and heads the listing after it.
         label = (not b.links and run and len(b.text.split()) <= _MAX_LABEL_WORDS
-                 and not _NOT_CONTENTS.match(clean_text(b.text)) and i + 1 < len(blocks) and blocks[i + 1].links)
+                 and not _NOT_CONTENTS.match(clean_text(b.text)) and not _CONTENTS_HEAD.match(clean_text(b.text))
+                 and i + 1 < len(blocks) and blocks[i + 1].links)
         if label:
             run.append(i)
             continue
@@ -113,10 +116,11 @@ def _entry_words(block: Block) -> int:
 def _synopsis_between(blocks: list[Block], i: int, where: dict[str, int]) -> bool:
     """Return whether the paragraph at i is an entry's synopsis: another entry follows within a paragraph or two."""
     for k in range(i + 1, min(i + 1 + _MAX_SYNOPSIS_BLOCKS, len(blocks))):
-        if blocks[k].level:
-            return False
+        # The next entry may be set as a heading of the listing ("SECOND PART." linked to its part).
         if any(where.get(t, -1) > k for t, _ in blocks[k].links) and len(blocks[k].text.split()) <= _entry_words(blocks[k]):
             return True
+        if blocks[k].level:
+            return False
         if blocks[k].links:
             return False
     return False
@@ -389,6 +393,15 @@ def _is_listing(blocks: list[Block], targets: list[int], placed: list[int], star
 _EDITION_PREFACE = re.compile(r"^(?:preface|introduction|foreword)\s+to\s+the\s+\w+\s+edition\W*$", re.I)
 
 
+#: A preface by another name: "PREFATORY NOTE.", "Introductory Remarks", "TRANSLATOR'S NOTE.", "The Editor's
+#: Introduction", "To the Reader", "Proem".
+_PREFACE_BY_NAME = re.compile(
+    r"^(?:(?:the\s+)?(?:author|editor|translator|compiler)s?['\u2019]s?\s+(?:preface|note|notes|introduction|"
+    r"foreword|remarks|apology)|(?:prefatory|preliminary|introductory|explanatory|biographical)\s+(?:note|notes|remarks|"
+    r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem)\W*$", re.I)
+
+
 def opens_text(heading: str) -> bool:
     """Return whether a heading before the listed chapters opens text of the book's own (a preface)."""
-    return is_named_heading(heading) or bool(_EDITION_PREFACE.match(clean_text(heading)))
+    text = clean_text(heading)
+    return is_named_heading(heading) or bool(_EDITION_PREFACE.match(text) or _PREFACE_BY_NAME.match(text))

@@ -72,7 +72,14 @@ ENGLISH = Language(
     heading_words=("Chapter", "CHAPTER", "Part", "PART", "Book", "BOOK", "Volume", "VOLUME", "Act", "ACT",
                    "Scene", "SCENE", "Canto", "CANTO", "Cantos", "CANTOS", "Section", "SECTION", "Appendix",
                    "APPENDIX", "Vol.", "Chap.", "Number", "NUMBER", "number", "Article", "ARTICLE", "Art.", "Art", "art.", "art",
-                   "Sect.", "Sec."),
+                   "Sect.", "Sec.",
+                   # Plurals before a list ("Chapters VII and VIII"), capitals and clerks' abbreviations
+                   # ("CHAP. XII.", "LETTER XLI."), and the numbered pieces of letters, psalms and staves.
+                   "Chapters", "CHAPTERS", "Parts", "PARTS", "Books", "BOOKS", "CHAP.", "Chapt.", "CHAPT.",
+                   "VOL.", "ART.", "SECT.", "SEC.", "Letter", "LETTER", "Letters", "LETTERS", "Psalm", "PSALM",
+                   "Stave", "STAVE", "Lecture", "LECTURE", "Lesson", "LESSON", "Sermon", "SERMON", "Essay",
+                   "ESSAY", "Epistle", "EPISTLE", "Sonnet", "SONNET", "Ode", "ODE", "Hymn", "HYMN",
+                   "chapter", "chapters", "section", "sect.", "sec.", "vol.", "volume", "chap.", "canto"),
     abbreviations={
         "Mr.": "Mister", "Mrs.": "Missus", "Ms.": "Miz", "Dr.": "Doctor", "Prof.": "Professor",
         "Jr.": "Junior", "Sr.": "Senior", "Mt.": "Mount", "Capt.": "Captain", "Gen.": "General",

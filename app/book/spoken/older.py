@@ -20,17 +20,26 @@ from app.book.spoken.languages import Language
 from app.book.spoken.numbers import cardinal, ordinal
 
 #: A note's number may carry a letter ("[8a]", "[8b]": two notes added at one place in a later edition).
-_NOTE_MARK = re.compile(r"(?<=[^\s\[])\[(?:\d{1,3}[a-z]?|[A-Za-z]|[*†‡§])\]")
+#: A stray space or stop inside the brackets ("[12 ]", "[12.]") and a small Roman numeral ("[ii]", "[xiv]",
+#: an editor's notes numbered apart from the author's) are markers too.
+_SMALL_ROMAN = r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3}|xi?v|xvi{1,3}|xi?x|xxi{1,3})"
+_NOTE_MARK = re.compile(rf"(?<=[^\s\[])\[\s?(?:\d{{1,3}}[a-z]?|[A-Za-z]|[*†‡§]|{_SMALL_ROMAN})\.?\s?\]")
 #: The same marker opening a note's own text, where the book prints the note: "[12] See the letter of May ...".
-_NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}|[A-Z]|[*†‡§])\]\s+(?=\S)")
+#: A small letter or numeral opens a note as well ("[a] The letter was ...", "[iv] See ..."): a capital follows.
+_NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}[a-z]?|[A-Z]|[*†‡§])\]\s+(?=\S)|^\s*\[(?:[a-z]|(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3}))\]\s+(?=[A-Z\"“‘])")
 #: "[12]" after a space, where a transcriber kept the book's marker in the line ("the river [12] was low"):
 #: a number or a note sign alone in brackets inside a sentence is a marker too (a letter there is a word).
-_SPACED_NOTE = re.compile(r"(?<=\S)\s\[(?:\d{1,3}|[*†‡§])\](?=[\s,.;:!?)’”\"]|$)")
+#: So is a capital letter there ("the river [B] was low": the notes lettered A, B, C), but for "[I]", an
+#: editor's pronoun, and a small Roman numeral ("the river [iv] was low").
+_SPACED_NOTE = re.compile(rf"(?<=\S)\s\[\s?(?:\d{{1,3}}[a-z]?|[*†‡§]|[A-HJ-Z]|{_SMALL_ROMAN})\.?\s?\](?=[\s,.;:!?)’”\"]|$)")
+#: Superscript figures after a word of three letters or more or after a stop ("the river¹ ran", "ran.²"): a
+#: note's marker (after a unit or a letter, "m²", "x²", they are powers, which numbers.py reads).
+_SUPERSCRIPT_NOTE = re.compile(r"(?:(?<=[a-z]{3})|(?<=[.,;:!?)’”\"]))[¹²³⁰⁴-⁹]+(?![\w¹²³⁰⁴-⁹])")
 #: "Footnote [12]", "see note [3]": the marker named, not marking; its number is said without brackets.
 _NAMED_NOTE = re.compile(r"\b((?:foot-?)?notes?|anchors?)\s+\[(\d{1,3})\]", re.I)
 #: An editor's insertion: "the west [gate]", "N[ulla]" - the words are the text's, the brackets are not
 #: said (lower-case words only: "[Illustration: ...]" and "[Footnote 3: ...]" have their own rules).
-_INSERTION = re.compile(r"\[([a-z][a-z'’ -]{1,40})\]|(?<!\S)\[([a-z])\]")
+_INSERTION = re.compile(rf"\[(?!{_SMALL_ROMAN}\])([a-z][a-z'’ -]{{1,40}})\]|(?<!\S)\[([a-z])\]")
 #: A paragraph that is only the label over the notes ("FOOTNOTES:", "Notes."): the notes that follow are
 #: read, the label alone is never announced.
 _NOTES_LABEL = re.compile(r"^\s*(?:foot-?notes?|end-?notes|notes)\s*[.:]?\s*$", re.I)
@@ -74,6 +83,7 @@ def notes_and_illustrations(text: str) -> str:
     text = _NOTE_OPENING.sub("", text)
     text = _NAMED_NOTE.sub(r"\1 \2", text)
     text = _SPACED_NOTE.sub("", text)
+    text = _SUPERSCRIPT_NOTE.sub("", text)
     text = _INSERTION.sub(lambda m: m[1] or m[2], text)
     return _NOTE_MARK.sub("", text)
 

@@ -72,7 +72,7 @@ def romans(text: str, lang: Language) -> str:
             rest = re.sub(rf"\b{_NUMERAL}\b", lambda r: said(r[0]), m["rest"])
             return f"{m['word']} {said(m['num'])}{rest}"
 
-        listed = rf"(?:\s*(?:,|&|and|to|[-\u2013])\s*(?:and\s+)?{_NUMERAL}\b)*"
+        listed = rf"(?:\s*(?:,|&|and|AND|to|TO|[-\u2013])\s*(?:and\s+|AND\s+)?{_NUMERAL}\b)*"
         # "Art: III considered", "Sect. IV": a colon after the word as clerks wrote it.
         text = re.sub(rf"\b(?P<word>(?:{heads}):?)\s+(?P<num>{_NUMERAL})\b(?P<rest>{listed})(?!['\u2019]\w)",
                       heading, text)
@@ -116,6 +116,56 @@ def romans(text: str, lang: Language) -> str:
     # spells out a word in capitals it takes for an abbreviation).
     text = re.sub(r"\b(?=[IVXLCDM]*I)[IVXLCDM]{3,}\b", lambda m: m[0] if roman_value(m[0]) else m[0].capitalize(), text)
     # "Part Second: At the Mill, VII": a heading that ends on its chapter's numeral.
-    if len(text.split()) <= 12:
+    if len(text.split()) <= _HEADING_WORDS:
         text = re.sub(rf"(?<=, )(?P<num>[IVXLC]{{2,}}|[VXLC])(?P<end>\.?)$", opening, text)
+        text = _heading_numerals(text, lang)
     return text
+
+
+#: A paragraph this short is a heading, a caption or a line of a title page, where a numeral is a number.
+_HEADING_WORDS = 12
+#: A numeral of two letters or more standing as a word of a short line ("(XIV)", "THE FORD.—II.",
+#: "§ XII.", "II THE FORD", "VII-VIII"): not glued to letters, an apostrophe or a hyphenated word.
+_LINE_NUMERAL = re.compile(r"(?<![\w'\u2019.-])(?P<num>[IVXLC]{2,})(?![\w'\u2019]|-[A-Za-z]|\.[A-Za-z])")
+#: "I." closing a short line after a stop or dash ("THE FORD.—I.", "Mrs. Grey to Her Son. I."):
+#: the first of a series, not the pronoun (which ends no heading after a stop of its own).
+_LINE_ONE = re.compile(r"(?:(?<=[.:;] )|(?<=[\u2013\u2014]))I(?=\.$)")
+
+
+#: "ADDRESS I. Early History", "Address I: The Text", "LECTURE I.": a heading's word and its first number,
+#: whatever the word; a pronoun after a first word ("Not I. Then he left.") is left as it is.
+_WORD_ONE = re.compile(r"^(?P<word>(?!(?:Not|Only|And|But|Even|Both|Nor|Yes|Who|Than|Like|Then|Unless|Except|Save|"
+                       r"Still|Neither|Either|Till|Until|When|Where|While|Said|Says|Cried)\b)[A-Z][a-z]{2,}|[A-Z]{3,})"
+                       r"(?P<stop>\.?) I(?P<end>[.:] (?=[A-Z\"\u201c]))")
+#: "LECTURE I." alone: a word in capitals and its first number.
+_CAPS_ONE = re.compile(r"^(?P<word>[A-Z]{3,})(?P<stop>\.?) I(?P<end>[.:])$")
+
+
+def _heading_numerals(text: str, lang: Language) -> str:
+    """Return a short line (a heading, a caption) with every Roman numeral of two letters or more said as a
+    number, wherever it stands: a heading's number in brackets, after a dash, or before its name without a
+    stop. A numeral that is also a word or a size ("LI", "XL", "CC") only where it opens or closes the line."""
+    if lang.code == "en":
+        for rx in (_WORD_ONE, _CAPS_ONE):
+            text = rx.sub(lambda m: f"{m['word']}{m['stop']} {_title(cardinal(1, lang))}{m['end']}", text)
+    if not re.search(r"[IVXLC]{2}|I\.$", text):
+        return text
+
+    def said(m: re.Match) -> str:
+        value = roman_value(m["num"])
+        if value is None:
+            return m[0]
+        if m["num"] in _NOT_ITEMS and (text[:m.start()].strip(" ([{\u2013\u2014-")
+                                       and text[m.end():].strip(" .:)]}\u2013\u2014-")):
+            return m[0]
+        return _title(cardinal(value, lang))
+
+    def span(m: re.Match) -> str:  # "VII-VIII", "CHAPTERS XII–XIV": a range of pieces
+        a, b = roman_value(m[1]), roman_value(m[2])
+        if a is None or b is None or a >= b:
+            return m[0]
+        return f"{_title(cardinal(a, lang))} {lang.range_word} {_title(cardinal(b, lang))}"
+
+    text = re.sub(r"(?<![\w'\u2019-])([IVXLC]+)[-\u2013]([IVXLC]+)(?![\w'\u2019-])", span, text)
+    text = _LINE_NUMERAL.sub(said, text)
+    return _LINE_ONE.sub(_title(cardinal(1, lang)), text)

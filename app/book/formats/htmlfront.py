@@ -1,0 +1,63 @@
+"""A Gutenberg HTML title page set in chapter-level headings: the title, the author, a society's name.
+
+Many HTML editions set every line of the title page as a heading (<h1> the title, <h2> the author, <h2>
+the publisher) at the level of the chapters; each carries a line or two and no text of its own. Before the
+book's first heading with text of its own, such a heading is the title page's, no chapter (the title page
+is read as front matter, or not, as the options say).
+"""
+from __future__ import annotations
+
+from app.book.formats.htmltoc import opens_text
+from app.book.narration.cleanup import is_apparatus_title, is_matter_title
+from app.book.normalize import clean_text
+from app.book.structure.blocks import Block, body_words, split_level
+from app.book.structure.lines import KEYWORD, NUMERAL
+
+#: A heading with fewer words than this under it (up to the next heading at its level) has no text of its
+#: own: a title page's line. A chapter, a preface or a poem has more.
+_MIN_OWN_WORDS = 20
+
+
+def without_title_headings(blocks: list[Block], listed: bool = False) -> list[Block]:
+    """Return the blocks with the chapter-level headings before the first one with text of its own read as
+    the title page's lines (level 0), and later ones with a line or two under them read as text of the
+    chapter they close, unless they name a chapter, a part, a preface or matter ("CHAPTER I", "BOOK II",
+    "IV.", "Introduction", "Notes"), which keep their place. `listed`: the book's contents named its chapters."""
+    level = split_level(blocks)
+    if level is None:
+        return blocks
+    heads = [k for k, b in enumerate(blocks) if b.level == level]
+    ends = [next((j for j in range(k + 1, len(blocks)) if 0 < blocks[j].level <= level), len(blocks)) for k in heads]
+    owns = [body_words(blocks[k + 1:end]) for k, end in zip(heads, ends)]
+    if listed or 2 * sum(1 for own in owns if own >= _MIN_OWN_WORDS) < len(heads):
+        # Where the book's contents named the chapters, every heading at their level is one it named; a book
+        # of short pieces (a few lines each) is divided by its headings, however short.
+        return blocks
+    out = list(blocks)
+    leading = True
+    bare: list[int] = []  # title-page headings with nothing under them
+    for k, end, own in zip(heads, ends, owns):
+        text = clean_text(blocks[k].text)
+        if is_matter_title(text) or is_apparatus_title(text):
+            continue  # the notes, the contents, an index: matter, read or left out as the options say
+        if opens_text(text) or KEYWORD.match(text) or NUMERAL.match(text):
+            leading = False
+            continue
+        if own >= _MIN_OWN_WORDS:
+            leading = False
+            continue
+        # Past the first text, an unlisted heading with a line or two under it and another heading straight
+        # after (a letter's signature, a date line, a motto set as a heading) is text of the chapter it
+        # closes; a heading alone (a part's label over its chapters) is left to title the next.
+        # A heading with nothing under it but the next heading titles that one (a piece's title over its
+        # "I"), unless the next is a title page's line too.
+        if own and (leading or end < len(blocks)):
+            b = blocks[k]
+            out[k] = Block(b.text, 0, b.ids, b.kind, b.links)
+        elif leading and not own:
+            bare.append(k)
+    for k in reversed(bare):
+        nxt = next((j for j in heads if j > k), None)
+        if nxt is not None and not out[nxt].level:
+            out[k] = Block(blocks[k].text, 0, blocks[k].ids, blocks[k].kind, blocks[k].links)
+    return out
