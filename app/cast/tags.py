@@ -181,7 +181,8 @@ def tag_before(narration: str) -> Tag | None:
         # A match that is no subject ("the look and said") gives way to a later start ("Marilla ... said").
         tag = _tag(m)
         at = m.start() + 1
-        if tag is None:
+        if tag is None or text[:m.start("subj")].split()[-1:] in (["at"], ["to"], ["towards"], ["with"], ["of"], ["from"]):
+            # "looking at Ruth, whose eyes were wet, said": the one looked at is no subject.
             continue
         if first is None:
             first = (tag, m)
@@ -245,8 +246,14 @@ def _sentences(text: str) -> list[str]:
     return out
 
 
+#: A relative clause about someone else: "whose tears were beginning to fall" reports no speech of the
+#: sentence's subject ("Ruth, who remarked" does: its "who" is the speaker).
+_RELATIVE = re.compile(r",\s+(?:whose|which)\b[^,;]*")
+
+
 def _loose(sentence: str, known: Callable[[str], bool] | None = None) -> Tag | None:
-    verb = _SPEECH_WORDS.search(sentence)
+    inside = [(r.start(), r.end()) for r in _RELATIVE.finditer(sentence)]
+    verb = next((v for v in _SPEECH_WORDS.finditer(sentence) if not any(a <= v.start() < b for a, b in inside)), None)
     if not verb:
         return None
     # The sentence's subject says it ("Hugh bent towards Ruth and said"; "Clara's remark was"): the first

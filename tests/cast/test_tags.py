@@ -145,3 +145,12 @@ def test_the_girl_is_no_mrs_nor_the_old_lady_a_miss():
     cast = _cast(_VILLAGE + scene, ranker=None)  # the rules' answer: the ranker may still weigh it otherwise
     assert _speaker_of(cast, "Nobody knows") == "Miss Hilda Tarrow"
     assert _speaker_of(cast, "Then we stay") == "Mrs. Greta Quillby"
+
+
+def test_the_one_looked_at_is_no_speaker_and_a_relative_clauses_verb_no_speech():
+    # "looking at Tobias, whose face was beginning to redden, said": Mrs. Penhallow says it; "beginning" is
+    # the relative clause's verb, not the speech word.
+    cast = _cast(_INTRO + ["The dog was too tired to bark; but Mrs. Penhallow, looking for a moment at the dog, and "
+                           "then at Tobias, whose face was beginning to redden, immediately said, with some heat,",
+                           "“I will not climb it.”"])
+    assert _speaker_of(cast, "I will not climb") in ("Mrs. Orla Penhallow", "Mrs. Penhallow")
