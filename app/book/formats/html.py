@@ -8,7 +8,7 @@ import lxml.html
 from lxml import etree
 
 from app.book.formats.htmlnotes import NOTE_TYPES, PAGE_CLASS, is_note_marker, page_anchors, tag_of, types_of
-from app.book.formats.htmltoc import apply_contents, opens_text
+from app.book.formats.htmltoc import apply_contents
 from app.book.narration.gutenberg_html import unwrap, with_licence
 from app.book.structure.blocks import Block, Document, split_chapters
 from app.book.structure.headings import FRONT_MATTER, mark_back_matter
@@ -16,7 +16,7 @@ from app.book.structure.lines import is_byline, join_heading_lines
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
 from app.book.formats.htmltitle import without_title_page
-from app.book.formats.htmlfront import without_title_headings
+from app.book.formats.htmlfront import opens_text, without_title_headings
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text

@@ -7,11 +7,29 @@ is read as front matter, or not, as the options say).
 """
 from __future__ import annotations
 
-from app.book.formats.htmltoc import opens_text
+import re
+
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.normalize import clean_text
 from app.book.structure.blocks import Block, body_words, split_level
-from app.book.structure.lines import KEYWORD, NUMERAL
+from app.book.structure.lines import KEYWORD, NUMERAL, is_named_heading
+
+#: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface.
+_EDITION_PREFACE = re.compile(r"^(?:preface|introduction|foreword)\s+to\s+the\s+\w+\s+edition\W*$", re.I)
+
+#: A preface by another name: "PREFATORY NOTE.", "Introductory Remarks", "TRANSLATOR'S NOTE.", "The Editor's
+#: Introduction", "To the Reader", "Proem".
+_PREFACE_BY_NAME = re.compile(
+    r"^(?:(?:the\s+)?(?:author|editor|translator|compiler)s?['\u2019]s?\s+(?:preface|note|notes|introduction|"
+    r"foreword|remarks|apology)|(?:prefatory|preliminary|introductory|explanatory|biographical)\s+(?:note|notes|remarks|"
+    r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem)\W*$", re.I)
+
+
+def opens_text(heading: str) -> bool:
+    """Return whether a heading before the listed chapters opens text of the book's own (a preface)."""
+    text = clean_text(heading)
+    return is_named_heading(heading) or bool(_EDITION_PREFACE.match(text) or _PREFACE_BY_NAME.match(text))
+
 
 #: A heading with fewer words than this under it (up to the next heading at its level) has no text of its
 #: own: a title page's line. A chapter, a preface or a poem has more.

@@ -14,7 +14,6 @@ from app.book.formats.htmllisting import in_order, joined, with_trailing
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
-from app.book.structure.lines import is_named_heading
 from app.book.normalize import clean_text
 
 #: A contents block's entries are short; a longer paragraph with a link is prose.
@@ -388,20 +387,3 @@ def _is_listing(blocks: list[Block], targets: list[int], placed: list[int], star
     reaches = targets[-1] >= 0.5 * len(blocks) or (spans and len(blocks) - placed[-1] <= 2 * max(spans))
     return at_headings >= 0.8 * len(starts) and reaches and before < 0.5 * total
 
-
-#: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface.
-_EDITION_PREFACE = re.compile(r"^(?:preface|introduction|foreword)\s+to\s+the\s+\w+\s+edition\W*$", re.I)
-
-
-#: A preface by another name: "PREFATORY NOTE.", "Introductory Remarks", "TRANSLATOR'S NOTE.", "The Editor's
-#: Introduction", "To the Reader", "Proem".
-_PREFACE_BY_NAME = re.compile(
-    r"^(?:(?:the\s+)?(?:author|editor|translator|compiler)s?['\u2019]s?\s+(?:preface|note|notes|introduction|"
-    r"foreword|remarks|apology)|(?:prefatory|preliminary|introductory|explanatory|biographical)\s+(?:note|notes|remarks|"
-    r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem)\W*$", re.I)
-
-
-def opens_text(heading: str) -> bool:
-    """Return whether a heading before the listed chapters opens text of the book's own (a preface)."""
-    text = clean_text(heading)
-    return is_named_heading(heading) or bool(_EDITION_PREFACE.match(text) or _PREFACE_BY_NAME.match(text))

@@ -21,9 +21,8 @@ import pypdfium2.raw as raw
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, narration, split_chapters
 from app.book.narration.cleanup import is_matter_title
 from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, is_placeholder_author, title_page
-from app.book.formats.pdfclean import (
-    Page, Paragrapher, measure, strip_footnotes, strip_page_furniture, vocabulary,
-)
+from app.book.formats.pdfclean import Page, Paragrapher, measure, strip_footnotes, strip_page_furniture
+from app.book.formats.pdfwords import vocabulary
 from app.book.formats.pdflisted import internal_links, strip_listings
 from app.book.formats.pdfoutline import breaks as outline_breaks, outline
 from app.book.formats.pdfocr import reorder_ocr_lines, repair_numbers, settle_ocr_sizes
@@ -262,7 +261,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     page_title, page_author = title_page([list(p.lines) for p in pages[:TITLE_PAGES]])
     strip_page_furniture(pages, style, listings=not options.include_matter)
     strip_footnotes(pages, style)
-    plain, compounds = vocabulary(pages)
+    plain, compounds = vocabulary(ln for page in pages for ln in page.lines)
     para = Paragrapher(style, plain, compounds, outline_levels=bool(entries))
     if not options.include_matter:
         strip_listings(pages, entries)  # contents and lists of links printed without page numbers

@@ -10,21 +10,20 @@ The rules are generic, measured on the document itself, never on one book:
 - paragraphs: a line joins the one before unless the space above it, an indented first line,
   a short line ending a sentence before it, or a change of style starts a new one, across
   columns and pages alike;
-- hyphenation: "exam-" + "ple" is "example", unless the book writes "exam-ple" mid-line
-  elsewhere and never "example";
+- hyphenation across lines: pdfwords.py;
 - headings: lines larger than the body text, or bold lines standing alone, ranked by size.
 """
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from app.book.structure.blocks import Block
 from app.book.formats.pdflayout import Line, soft_hyphen_end
 from app.book.formats.pdflisting import hangs_on, listing_lines
-from app.book.formats.pdfxref import ends_in_address, goes_on_address, spoken_xrefs
+from app.book.formats.pdfxref import spoken_xrefs
+from app.book.formats.pdfwords import join_lines
 from app.book.formats.pdfstyle import Style, measure  # noqa: F401 - measure re-exported for pdf.py
 
 #: Share of the page height at its top and bottom where running heads and feet stand.
@@ -52,10 +51,6 @@ _LEADERS = re.compile(r"(?:\.\s?){4,}\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*$", re.I)
 #: A list item's bullet glyph at a line's start ("•", a nested item's "–"): a code block is set without one.
 _LIST_BULLET = re.compile(r"^[\u2022\u2013\u2023\u2043\u2219\u25aa\u25e6\u00b7]\s")
 _END_SENTENCE = re.compile(r"[.!?:;\"\u201d\u2019)\]]$")
-_WORD_END = re.compile(r"([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)[-\u2010]$")
-_WORD_START = re.compile(r"^([a-z\u00df-\u024f\u0430-\u04ff]+)")
-_COMPOUND = re.compile(r"([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)[-\u2010]([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)")
-_WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+")
 
 
 def edge_key(text: str) -> str:
@@ -247,40 +242,6 @@ def strip_footnotes(pages: list[Page], style: Style) -> None:
 def _numbered_note(ln: Line) -> bool:
     """Return whether a small-type line opens like a footnote ("1 See ...", "* Note ...")."""
     return bool(re.match(r"^(?:\d{1,3}|[*\u2020\u2021\u00a7])\s?\S", ln.text)) and not _PAGE_NUMBER.match(ln.text)
-
-
-def vocabulary(pages: Iterable[Page]) -> tuple[set[str], set[str]]:
-    """Return the words and the hyphenated compounds the book writes inside its lines."""
-    plain: set[str] = set()
-    compounds: set[str] = set()
-    for page in pages:
-        for ln in page.lines:
-            inner = ln.text[:-1] if ln.text.endswith(("-", "\u2010")) else ln.text
-            for a, b in _COMPOUND.findall(inner):
-                compounds.add(f"{a}-{b}".casefold())
-                compounds.add(f"{a}-".casefold())  # the head: "pseudo-" of "pseudo-packages"
-            plain.update(w.casefold() for w in _WORD.findall(inner))
-    return plain, compounds
-
-
-def join_lines(left: str, right: str, plain: set[str], compounds: set[str]) -> str:
-    """Return two lines of one paragraph as one, a word hyphenated across them joined."""
-    if soft_hyphen_end(left):
-        return left[:-1] + right
-    m = _WORD_END.search(left)
-    n = _WORD_START.match(right)
-    if m and n:
-        a, b = m.group(1), n.group(1)
-        whole = (a + b).casefold()
-        if (f"{a}-{b}".casefold() in compounds or f"{a}-".casefold() in compounds) and whole not in plain:
-            return left + right  # the book writes this compound with its hyphen
-        return left[:-1] + right
-    if ends_in_address(left):
-        # "https://www." + "debian.org/" is one address; "https://x.org/" + "for more" is not.
-        return left + right if goes_on_address(right) else f"{left} {right}"
-    if left.endswith(("-", "\u2010", "/")) and right[:1].isalnum():
-        return left + right  # "non-" + "English", "and/" + "or"
-    return f"{left} {right}"
 
 
 @dataclass
