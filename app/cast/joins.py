@@ -2,7 +2,7 @@
 one surname, a married title and a woman's own name (the joins names._group asks about)."""
 from __future__ import annotations
 
-from app.cast.namedata import EITHER_NAMES, FEMALE_NAMES, MALE_NAMES, SHORT_FOR, TITLES
+from app.cast.namedata import FEMALE_NAMES, GIVEN_NAMES, MALE_NAMES, SHORT_FOR, TITLES
 from app.cast.person import Person
 
 
@@ -118,7 +118,7 @@ _PET_ENDINGS = ("ie", "ey", "ee", "y")
 def _cuts(short: str, long: str) -> bool:
     """Return whether short is long cut short with a pet ending: "Hildy" of "Hilda", "Ottie" of "Ottoline"."""
     stem = next((short[:-len(e)] for e in _PET_ENDINGS if short.endswith(e)), "")
-    if len(stem) < 3 or len(long) <= len(stem) or long == short or long not in FEMALE_NAMES | MALE_NAMES | EITHER_NAMES:
+    if len(stem) < 3 or len(long) <= len(stem) or long == short or long not in GIVEN_NAMES:
         return False
     # A doubled letter before the ending may be the pet form's own, not the given name's ("Otti-e", "Oti-lia").
     return long.startswith(stem) or (len(stem) >= 4 and stem[-1] == stem[-2] and long.startswith(stem[:-1]))

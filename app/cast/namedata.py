@@ -51,6 +51,8 @@ FEMALE_NAMES = frozenset(n for n, g in _GIVEN.items() if g == "F")
 MALE_NAMES = frozenset(n for n, g in _GIVEN.items() if g == "M")
 #: Given names of either gender ("Francis" / "Frances" aside, "Marion", "Leslie").
 EITHER_NAMES = frozenset(n for n, g in _GIVEN.items() if g == "?")
+#: Every given name the lexicons know, of any gender (built once: a pet-name test asks it per pair of people).
+GIVEN_NAMES = FEMALE_NAMES | MALE_NAMES | EITHER_NAMES
 
 #: Capitalised words that are never a person's name on their own.
 NOT_NAMES = _words("not_names.txt")
