@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app.backends.sglomni import pidfiles
 from app.core import proc
 from tests.faults.books import book
 from tests.faults.conftest import cli, fault_env, fault_log, requests_log_path  # noqa: F401  (fixtures)
@@ -32,6 +33,24 @@ AT_ONCE = 1.0
 def bound(announced: float) -> float:
     """Return the seconds a stop announced as `announced` (0: a stop-now) may take: the promise + 1 s."""
     return (announced or AT_ONCE) + SLACK
+
+
+#: The double's first boot line, logged once its SIGINT and SIGTERM handlers are in place.
+BOOTING_LINE = "Loading pipeline config"
+
+
+def booting(port: int) -> bool:
+    """Return whether the managed server on `port` is spawned and booting: its pid file is written and the
+    double has logged its first boot line, after installing its signal handlers. A pause point: a stop sent
+    as soon as the pid file appears can land while the interpreter is still starting, and twice in fresh-home
+    rehearsals such a stop waited out the 20 s SIGINT grace (the cause was not pinned down)."""
+    rec = pidfiles.read_pidfile(port)
+    if rec is None:
+        return False
+    try:
+        return BOOTING_LINE in Path(rec.log_path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
 
 
 class HeldDouble:

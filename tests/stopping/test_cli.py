@@ -18,7 +18,7 @@ from tests.faults.conftest import sglomni_args
 from tests.pipeline.helpers import synthesized_count
 from tests.sglomni.conftest import free_port
 
-from .conftest import (HELD, TOTAL_CHUNKS, answered, bound, encoded_chapters, left_running, temp_files)
+from .conftest import (HELD, TOTAL_CHUNKS, answered, booting, bound, encoded_chapters, left_running, temp_files)
 
 CHUNK_ARGS = ("--chunk-size", 12, "--concurrency", 2)
 
@@ -162,7 +162,7 @@ def test_a_first_ctrl_c_while_the_managed_server_boots_stops_it(tmp_path, small_
     # The double loads its "model" for a minute: the run is held in the boot's wait, not raced.
     run = cli(*sglomni_args(small_book, tmp_path / "river.m4b", "--port", port, *CHUNK_ARGS),
               env={"SGO_DOUBLE_BOOT_DELAY": "60"})
-    run.wait_for(lambda: pidfiles.read_pidfile(port) is not None, what="the managed server spawned")
+    run.wait_for(lambda: booting(port), what="the managed server booting")
     sent = time.monotonic()
     run.signal(signal.SIGINT)
     code = run.finish(timeout=60)

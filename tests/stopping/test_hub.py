@@ -23,7 +23,7 @@ from tests.pipeline.helpers import synthesized_count
 
 from tests.hub.web_support import start_hub  # noqa: F401  (fixture)
 
-from .conftest import CHUNK_SIZE, TOTAL_CHUNKS, answered, bound, encoded_chapters, left_running, temp_files
+from .conftest import CHUNK_SIZE, TOTAL_CHUNKS, answered, booting, bound, encoded_chapters, left_running, temp_files
 
 pytestmark = pytest.mark.hub
 
@@ -156,7 +156,7 @@ async def test_the_hubs_cancel_while_the_managed_server_boots_stops_the_boot(
         run = RunScreen(ConvertRequest(book=small_book, output=tmp_path / "river.m4b", backend="sglomni",
                                        model="moss_tts_local", port=port, chunk_size=CHUNK_SIZE))
         await app.push_screen(run)
-        await wait_for(pilot, lambda: pidfiles.read_pidfile(port) is not None, timeout=60, what="the boot")
+        await wait_for(pilot, lambda: booting(port), timeout=60, what="the boot")
         elapsed = await cancelled(pilot, app, run)
     assert elapsed <= bound(0), f"the Cancel took {elapsed:.1f} s"
     assert pidfiles.read_pidfile(port) is None, "the booting server was stopped"

@@ -463,11 +463,8 @@ def spawn_stage_child() -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
-    logger.info("Loading pipeline config %s for %s", args.config, args.model_path)
-    port = find_available_port(args.host, args.port)
-    if env("SGO_DOUBLE_CRASH"):
-        logger.error("Stage tts_engine failed: RuntimeError: simulated crash while loading weights")
-        return int(env("SGO_DOUBLE_CRASH"))
+    # The handlers come before the first log line, so a test that waits for that line knows a stop sent
+    # from then on is heard (tests/stopping/conftest.py `booting`).
     if env("SGO_DOUBLE_IGNORE_SIGTERM") == "1":
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -476,6 +473,11 @@ def serve(args: argparse.Namespace) -> int:
             raise SystemExit(0)
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
+    logger.info("Loading pipeline config %s for %s", args.config, args.model_path)
+    port = find_available_port(args.host, args.port)
+    if env("SGO_DOUBLE_CRASH"):
+        logger.error("Stage tts_engine failed: RuntimeError: simulated crash while loading weights")
+        return int(env("SGO_DOUBLE_CRASH"))
     if env("SGO_DOUBLE_CHILD") == "1":
         spawn_stage_child()
     time.sleep(float(env("SGO_DOUBLE_BOOT_DELAY", "0")))
