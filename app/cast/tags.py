@@ -182,12 +182,12 @@ def tag_before(narration: str) -> Tag | None:
         tag = _tag(m)
         at = m.start() + 1
         if tag is None or text[:m.start("subj")].split()[-1:] in (["at"], ["to"], ["towards"], ["with"], ["of"], ["from"]):
-            # "looking at Ruth, whose eyes were wet, said": the one looked at is no subject.
+            # "looking at Wenna, whose hands shook, said": the one looked at is no subject.
             continue
         if first is None:
             first = (tag, m)
         elif m.start("subj") >= first[1].end("verb"):
-            # A second clause nearer the quote says it: "Ruth replied, so eagerly that the porter said, “Hm!”".
+            # A second clause nearer the quote says it: "Wenna replied, so quickly that the clerk said, “Oh!”".
             first = (tag, m)
             break
     if first is None:
@@ -219,7 +219,7 @@ _SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"\u201c\u2018'])")
 _ABBREVIATION = re.compile(r"(?:\b(?:" + "|".join(sorted(ABBREVIATED | {"St", "Messrs", "Mesdames"}, key=len, reverse=True))
                            + r")|\b[A-Z])\.$")
 _SUBJECT_WORD = re.compile(rf"{_NAME}|\b[Hh]e\b|\b[Ss]he\b|\bI\b")
-#: A word right before a name that makes it no subject ("bent towards Ruth and said").
+#: A word right before a name that makes it no subject ("bent towards Wenna and said").
 #: Where a new clause starts, with a subject of its own.
 _CLAUSE_BREAK = re.compile(r"(?:,\s+(?:when|while|whereupon|till|until|and|but|then)|;)\s+")
 _OBJECT_MARK = frozenset("""to towards toward with at of from for by on upon in into about than before after behind
@@ -246,8 +246,8 @@ def _sentences(text: str) -> list[str]:
     return out
 
 
-#: A relative clause about someone else: "whose tears were beginning to fall" reports no speech of the
-#: sentence's subject ("Ruth, who remarked" does: its "who" is the speaker).
+#: A relative clause about someone else: "whose hands began to shake" reports no speech of the
+#: sentence's subject ("Wenna, who remarked" does: its "who" is the speaker).
 _RELATIVE = re.compile(r",\s+(?:whose|which)\b[^,;]*")
 
 
@@ -256,7 +256,7 @@ def _loose(sentence: str, known: Callable[[str], bool] | None = None) -> Tag | N
     verb = next((v for v in _SPEECH_WORDS.finditer(sentence) if not any(a <= v.start() < b for a, b in inside)), None)
     if not verb:
         return None
-    # The sentence's subject says it ("Hugh bent towards Ruth and said"; "Clara's remark was"): the first
+    # The sentence's subject says it ("Hugh bent towards Wenna and said"; "Clara's remark was"): the first
     # one named before the speech word who is no object of a preposition or verb. Failing that, the one
     # named nearest before it ("to give Clara time only to say"), then the first after it ("was uttered by
     # Maud").

@@ -94,7 +94,7 @@ def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: li
             fits = index.fits(e, pos)
             named = [n for n in fits if e.name and _names_agree(_name(cands[n]), e.name)]
             unnamed = [n for n in fits if not (e.name and _name(cands[n]))]
-            # A heading named otherwise than the entry ("Letter from Miss Ann Grey" for "Letters--Ruth
+            # A heading named otherwise than the entry ("Letter from Miss Ann Grey" for "Letters--Wenna
             # and Ann") is still this chapter when it comes before the next entry's; after it, it is a
             # later part's chapter of the same number.
             after = following[i]
