@@ -44,7 +44,7 @@ class Person:
 
     @property
     def has_given_name(self) -> bool:
-        """A known given name among this person's names ("Ada", "Tom"): a person, not a place."""
+        """A known given name among this person's names ("Wenna", "Tom"): a person, not a place."""
         return any(tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES or tok in SHORT_FOR
                    for (_, tokens) in self.forms for tok in tokens[:1])
 

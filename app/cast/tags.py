@@ -228,7 +228,7 @@ and or nor""".split())
 #: Capitalised words opening a sentence that are no one ("At the end of the week Marilla said").
 _LEAD_WORDS = frozenset("""At In On But And Then When After Before As If So Yet While Now Still Thus Here There With
 For By From The A An This That Of To Upon Presently Suddenly Finally Meanwhile Again Once""".split())
-#: "Clara's remark was": the possessor of a word for speech says it.
+#: "Tamsin's remark was": the possessor of a word for speech says it.
 _POSSESSED_SPEECH = re.compile(r"^['\u2019]s\s+(?:[a-z]+\s+){0,2}?(?:remark|reply|answer|comment|words|exclamation|"
                                r"rejoinder|retort|response|cry|question|observation)\b")
 
@@ -256,9 +256,9 @@ def _loose(sentence: str, known: Callable[[str], bool] | None = None) -> Tag | N
     verb = next((v for v in _SPEECH_WORDS.finditer(sentence) if not any(a <= v.start() < b for a, b in inside)), None)
     if not verb:
         return None
-    # The sentence's subject says it ("Hugh bent towards Wenna and said"; "Clara's remark was"): the first
+    # The sentence's subject says it ("Hugh bent towards Wenna and said"; "Tamsin's remark was"): the first
     # one named before the speech word who is no object of a preposition or verb. Failing that, the one
-    # named nearest before it ("to give Clara time only to say"), then the first after it ("was uttered by
+    # named nearest before it ("to give Tamsin time only to say"), then the first after it ("was uttered by
     # Maud").
     found = list(_SUBJECT_WORD.finditer(sentence))
     before = [m for m in found if m.end() <= verb.start()]
