@@ -175,8 +175,13 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
         raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
         base = page_height - oy.value
         raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
-        if chars and abs(base - chars[-1][3]) > max(size, chars[-1][4]) * 0.6 and chars[-1][0] != " ":
-            _close(chars, lines, page_index)  # a new line PDFium did not mark
+        # A new line PDFium did not mark: the baseline moved from the last letter's. Measured from the last
+        # letter, not a space after it: an OCR text layer (Tesseract's) ends each printed line with a space
+        # and marks no line break, so a paragraph came as one line and a piece of its first line, set
+        # apart by the engine, went before it ("her husband was away from" / "Mrs. Ann Lee was ...").
+        last = next((c for c in reversed(chars) if c[0] != " "), None)
+        if last is not None and ch != " " and abs(base - last[3]) > max(size, last[4]) * 0.6:
+            _close(chars, lines, page_index)
         chars.append((ch, left.value, right.value, base, size, font))
     if chars:
         _close(chars, lines, page_index)
