@@ -140,3 +140,69 @@ def test_a_line_read_large_that_reads_as_a_sentence_is_text_where_most_headings_
     assert headings, titles
     text = " ".join(p for c in book.chapters for p in c.paragraphs)
     assert "Any more bread, sir?" in text and "and so the long day ended," in text
+
+
+_GLYPH_NAMES = {" ": "space", ".": "period", ",": "comma", "'": "quoteright", "-": "hyphen"}
+
+
+def _tesseract_layer_pdf(path, pages):
+    """Write a PDF whose text is drawn as Tesseract draws its layer: invisible, in a font whose glyph boxes
+    reach two ems above and below the baseline (taller than the line spacing, as its GlyphLessFont's are),
+    every word shown with its trailing space, each block of lines one text object whose lines are moved to
+    by Td, and no line break written. pages: [[block of (x, y from the top, size, text)]]."""
+    chars = sorted({c for blocks in pages for block in blocks for _, _, _, t in block for c in t + " "})
+    first, last = ord(chars[0]), ord(chars[-1])
+    procs = " ".join(f"/{_GLYPH_NAMES.get(c, c)} 4 0 R" for c in chars)
+    diffs = " ".join(f"{ord(c)} /{_GLYPH_NAMES.get(c, c)}" for c in chars)
+    proc = b"500 0 0 -2000 500 2000 d1"
+    objs: list = ["<< /Type /Catalog /Pages 2 0 R >>", None,
+                  f"<< /Type /Font /Subtype /Type3 /FontBBox [0 -2000 500 2000] /FontMatrix [0.001 0 0 0.001 0 0] "
+                  f"/CharProcs << {procs} >> /Encoding << /Type /Encoding /Differences [{diffs}] >> "
+                  f"/FirstChar {first} /LastChar {last} /Widths [{' '.join(['500'] * (last - first + 1))}] >>",
+                  b"<< /Length %d >>\nstream\n%s\nendstream" % (len(proc), proc)]
+    kids = []
+    for blocks in pages:
+        ops = []
+        for block in blocks:
+            ops += ["BT", "3 Tr"]
+            at = None
+            for x, y, size, text in block:
+                ops.append(f"1 0 0 1 {x} {792 - y} Tm /F1 {size} Tf" if at is None else
+                           f"{x - at[0]:.2f} {at[1] - y:.2f} Td /F1 {size} Tf")
+                at = [x, y]
+                for word in text.split():
+                    ops.append(f"({word} ) Tj {0.5 * size * (len(word) + 1):.2f} 0 Td")
+                    at[0] += 0.5 * size * (len(word) + 1)
+            ops.append("ET")
+        stream = "\n".join(ops).encode("latin-1")
+        objs.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+        objs.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                    f"/Contents {len(objs)} 0 R >>")
+        kids.append(f"{len(objs)} 0 R")
+    objs[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>"
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for n, obj in enumerate(objs, start=1):
+        offsets.append(len(out))
+        out += f"{n} 0 obj\n".encode() + (obj if isinstance(obj, bytes) else obj.encode()) + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objs) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += f"trailer\n<< /Size {len(objs) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    path.write_bytes(bytes(out))
+    return path
+
+
+def test_an_ocr_layers_lines_are_lines_where_no_line_break_is_written(tmp_path):
+    # Tesseract writes no line break between a block's lines and ends every word with a space: each printed
+    # line is still a line of its own, so the piece of a paragraph's first line that the engine set apart
+    # as a block of its own ("ran down to the river") joins that line, not the paragraph's middle.
+    head, tail = "The gate stood open all that winter, and the path beyond it", "ran down to the river"
+    pages = []
+    for numeral in ("I", "II", "III"):
+        body = [(72, 140, 13, head)] + [(72, 140 + 18 * k, 13, t) for k, t in enumerate(_STORY[1:], start=1)]
+        piece = [(72 + 6.5 * (len(head.split()) + len(head)), 140, 13, tail)]
+        pages.append([[(72, 90, 18, numeral)], body, piece])
+    book = load_book(_tesseract_layer_pdf(tmp_path / "scan.pdf", pages))
+    text = " ".join(book.chapters[-1].paragraphs)
+    assert f"{head} {tail} where the old ferryman" in text, text

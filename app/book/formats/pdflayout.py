@@ -69,6 +69,8 @@ class _Font:
     mono: bool
     artifact: bool
     size: float = 0.0
+    #: Drawn invisible: a scan's OCR layer.
+    invisible: bool = False
 
 
 #: FPDFText_GetTextObject returning the object's address as an int: a cache key without a ctypes cast
@@ -106,7 +108,7 @@ class FontCache:
             self.invisible += 1
             # A scan's text layer (OCR: Tesseract's GlyphLessFont is fixed-pitch) is drawn invisible over
             # the page's picture: its font says nothing of the print's style, never code nor bold.
-            return _Font(False, False, _is_artifact(obj), size)
+            return _Font(False, False, _is_artifact(obj), size, invisible=True)
         style = self._fonts.get(fkey)
         if style is None:
             style = self._fonts[fkey] = self._style(font) if fkey else (False, False)
@@ -175,13 +177,16 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
         raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
         base = page_height - oy.value
         raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
-        # A new line PDFium did not mark: the baseline moved from the last letter's. Measured from the last
-        # letter, not a space after it: an OCR text layer (Tesseract's) ends each printed line with a space
-        # and marks no line break, so a paragraph came as one line and a piece of its first line, set
-        # apart by the engine, went before it ("her husband was away from" / "Mrs. Ann Lee was ...").
-        last = next((c for c in reversed(chars) if c[0] != " "), None)
-        if last is not None and ch != " " and abs(base - last[3]) > max(size, last[4]) * 0.6:
-            _close(chars, lines, page_index)
+        if chars and abs(base - chars[-1][3]) > max(size, chars[-1][4]) * 0.6 and chars[-1][0] != " ":
+            _close(chars, lines, page_index)  # a new line PDFium did not mark
+        elif font.invisible and chars and chars[-1][0] == " " and ch != " ":
+            # An OCR layer (Tesseract's) ends every word with a space and may have no line break marked
+            # between printed lines: the baseline moved from the last letter's is a new line, or a
+            # paragraph comes as one line and a piece of its first line that the engine set apart goes
+            # before it ("ran down to the river" / "The gate stood open all that winter, and the path ...").
+            last = next((c for c in reversed(chars) if c[0] != " "), None)
+            if last is not None and abs(base - last[3]) > max(size, last[4]) * 0.6:
+                _close(chars, lines, page_index)
         chars.append((ch, left.value, right.value, base, size, font))
     if chars:
         _close(chars, lines, page_index)
