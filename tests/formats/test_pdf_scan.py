@@ -206,3 +206,28 @@ def test_an_ocr_layers_lines_are_lines_where_no_line_break_is_written(tmp_path):
     book = load_book(_tesseract_layer_pdf(tmp_path / "scan.pdf", pages))
     text = " ".join(book.chapters[-1].paragraphs)
     assert f"{head} {tail} where the old ferryman" in text, text
+
+
+def test_a_scans_contents_heading_read_at_the_bodys_size_still_heads_a_listing(tmp_path):
+    # "CONTENTS." standing apart, read at the body's size as the chapter words are: its listing is matter,
+    # not the end of the preface before it.
+    preface = [(72, 80, 14, "PREFACE.")] + [(72, 120 + 18 * k, 13, t) for k, t in enumerate(_STORY)]
+    preface += [(72, 300, 13, "CONTENTS."), (72, 340, 13, "CHAPTER"), (72, 358, 13, "I. THE MILL AT NIGHT"),
+                (72, 376, 13, "II. THE FLOOD"), (72, 394, 13, "III. THE FERRY")]
+    numbers = ("I", "II", "III", "IV", "V", "VI")  # a book's pages: a short document's matter is read
+    pages = [preface] + [_page(f"CHAPTER {n}.", size=13, folio=k + 2) for k, n in enumerate(numbers)]
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    assert [c.title for c in book.chapters] == ["PREFACE."] + [f"CHAPTER {n}." for n in numbers]
+    spoken = " ".join(p for c in book.chapters for p in c.paragraphs)
+    assert "THE FLOOD" not in spoken and "The heron stood on the weir" in spoken
+
+
+def test_a_paragraph_the_ocr_read_large_as_a_whole_is_text(tmp_path):
+    # Every line of a page's first paragraph read a point larger than the body, and no body line near
+    # enough to tell: full lines a line's distance apart are prose, not a heading that opens a chapter.
+    large = [(72, 80 + 18 * k, 14, t) for k, t in enumerate(_HERON)] + [
+        (72, 150 + 18 * k, 13, t) for k, t in enumerate(_MEADOW)]
+    pages = [_page("I", folio=1), large, _page("II", folio=3), _page("III", folio=4)]
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    assert [c.title for c in book.chapters][-3:] == ["I", "II", "III"], [c.title for c in book.chapters]
+    assert "The heron stood on the weir as it always did" in " ".join(book.chapters[-3].paragraphs)

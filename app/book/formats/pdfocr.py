@@ -12,6 +12,7 @@ import re
 from collections import Counter
 
 from app.book.formats.pdfstyle import OCR_HEADING_STEP, Style
+from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 
 #: A heading stands apart: no other line over or under it within this many body sizes.
 OCR_HEADING_GAP = 1.5
@@ -44,6 +45,18 @@ def _isolated(ln, lines, reach: float, heads: set[float]) -> bool:
                    and o.x0 < ln.x1 and ln.x0 < o.x1 for o in lines)
 
 
+#: Words of a line that reads as a paragraph's full line, never a heading's.
+PROSE_LINE_WORDS = 8
+
+
+def _in_prose_run(ln, lines, reach: float) -> bool:
+    """Return whether a long line has another long line within `reach` over or under it: a paragraph that the
+    OCR read large as a whole (every line at a heading's size), where no body line stands near to tell it."""
+    return len(ln.text.split()) >= PROSE_LINE_WORDS and any(
+        o is not ln and len(o.text.split()) >= PROSE_LINE_WORDS and abs(o.base - ln.base) < reach
+        and o.x0 < ln.x1 and ln.x0 < o.x1 for o in lines)
+
+
 def settle_ocr_sizes(pages, style: Style) -> None:
     """Give the OCR layer's lines the sizes their place on the page says, in place.
 
@@ -58,7 +71,8 @@ def settle_ocr_sizes(pages, style: Style) -> None:
     numbers: Counter = Counter()
     for page in pages:
         settled = [ln for ln in page.lines if round(ln.size * 2) / 2 in heads
-                   and (not _isolated(ln, page.lines, reach, heads) or ln.text[:1].islower())]
+                   and (not _isolated(ln, page.lines, reach, heads) or ln.text[:1].islower()
+                        or _in_prose_run(ln, page.lines, reach))]
         for ln in settled:
             ln.size = style.body
         numbers.update(round(ln.size * 2) / 2 for ln in page.lines
@@ -81,6 +95,14 @@ def settle_ocr_sizes(pages, style: Style) -> None:
     for ln in apart:
         if ln.size < size:
             ln.size = size
+    # A listing's heading standing apart ("CONTENTS.", "LIST OF ILLUSTRATIONS."), read at the body's size as
+    # the chapter numbers may be: a heading of their level, so the listing under it is matter, not the text
+    # of the preface before it.
+    for page in pages:
+        for ln in page.lines:
+            if (ln.size < size and len(ln.text.split()) <= 6 and _isolated(ln, page.lines, reach, heads)
+                    and (is_matter_title(ln.text) or is_apparatus_title(ln.text))):
+                ln.size = size
     _one_title_size(pages, style, size)
 
 
