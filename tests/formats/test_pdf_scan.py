@@ -231,3 +231,16 @@ def test_a_paragraph_the_ocr_read_large_as_a_whole_is_text(tmp_path):
     book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
     assert [c.title for c in book.chapters][-3:] == ["I", "II", "III"], [c.title for c in book.chapters]
     assert "The heron stood on the weir as it always did" in " ".join(book.chapters[-3].paragraphs)
+
+
+def test_a_chapter_the_contents_names_is_a_heading_though_read_at_the_bodys_size(tmp_path):
+    # The first chapter is headed by a name, not a number, read at the body's size mid-page: the contents
+    # listing names it as printed, so it heads its chapter instead of running on in the preface.
+    numbers = ("II", "III", "IV", "V")
+    contents = [(72, 200, 13, "CONTENTS"), (72, 218, 13, "PREFACE."), (72, 236, 13, "The Mill at Night.")]
+    contents += [(72, 254 + 18 * k, 13, f"CHAPTER {n}.") for k, n in enumerate(numbers)]
+    preface = [(72, 80, 14, "PREFACE.")] + [(72, 120 + 18 * k, 13, t) for k, t in enumerate(_STORY)]
+    first = _page("The Mill at Night.", size=13, folio=3)
+    pages = [contents, preface, first] + [_page(f"CHAPTER {n}.", folio=k + 4) for k, n in enumerate(numbers)]
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    assert [c.title for c in book.chapters] == ["PREFACE.", "The Mill at Night."] + [f"CHAPTER {n}." for n in numbers]

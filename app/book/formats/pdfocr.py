@@ -103,7 +103,45 @@ def settle_ocr_sizes(pages, style: Style) -> None:
             if (ln.size < size and len(ln.text.split()) <= 6 and _isolated(ln, page.lines, reach, heads)
                     and (is_matter_title(ln.text) or is_apparatus_title(ln.text))):
                 ln.size = size
+    _listed_headings(pages, size, reach, heads)
     _one_title_size(pages, style, size)
+
+
+def _entry_key(text: str) -> str:
+    """A contents entry or a heading as compared: its letters and numerals in lower case, a page number off."""
+    return " ".join(re.findall(r"[^\W_]+", re.sub(r"[\s.]*\d+\s*$", "", text).casefold()))
+
+
+def _listed_headings(pages, size: float, reach: float, heads: set[float]) -> None:
+    """Give a line standing apart mid-page that a contents listing names, as printed, the chapter numbers'
+    size, in place: a chapter headed by a name ("The Mill at Night.", "PREFACE.") read at the body's size.
+
+    The listing is the lines under a line "CONTENTS", on its page and the pages after it
+    that hold no paragraph (no full line of prose)."""
+    listed: set[str] = set()
+    used: set[int] = set()
+    for n, page in enumerate(pages):
+        start = next((k for k, ln in enumerate(page.lines) if _entry_key(ln.text) in {"contents", "table of contents"}),
+                     None)
+        if start is None:
+            continue
+        run = [page.lines[start + 1:]] + [p.lines for p in pages[n + 1:n + 4]]
+        for k, lines in enumerate(run):
+            if k and any(len(ln.text.split()) >= PROSE_LINE_WORDS for ln in lines):
+                break
+            listed.update(_entry_key(ln.text) for ln in lines if len(ln.text.split()) < PROSE_LINE_WORDS)
+            used.add(n + k)
+        break
+    listed.discard("")
+    if not listed:
+        return
+    for n, page in enumerate(pages):
+        if n in used:
+            continue
+        for ln in page.lines:
+            if (ln.size < size and _entry_key(ln.text) in listed and _isolated(ln, page.lines, reach, heads)
+                    and page.height * EDGE_ZONE < ln.base < page.height * (1 - EDGE_ZONE)):
+                ln.size = size
 
 
 def _one_title_size(pages, style: Style, numbers: float) -> None:
