@@ -244,3 +244,19 @@ def test_a_chapter_the_contents_names_is_a_heading_though_read_at_the_bodys_size
     pages = [contents, preface, first] + [_page(f"CHAPTER {n}.", folio=k + 4) for k, n in enumerate(numbers)]
     book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
     assert [c.title for c in book.chapters] == ["PREFACE.", "The Mill at Night."] + [f"CHAPTER {n}." for n in numbers]
+
+
+def test_a_lines_middle_words_the_ocr_gave_apart_go_back_into_its_gap(tmp_path):
+    # The engine gave a line's middle words as a block of its own, after the page's other lines: they fill
+    # the gap between the line's two ends on the same baseline, not a line of their own after them.
+    left, middle, right = "where the old ferryman", "kept his boat tied to a post", "of grey oak. Nobody crossed"
+    x_mid = 72 + 7.8 * (len(left) + 1)
+    x_right = x_mid + 7.8 * (len(middle) + 1)
+    pages = []
+    for numeral in ("I", "II", "III"):
+        lines = [(72, 80, 18, numeral), (72, 120, 13, _STORY[0]), (72, 138, 13, left), (x_right, 138, 13, right)]
+        lines += [(72, 156 + 18 * k, 13, t) for k, t in enumerate(_STORY[2:])]
+        pages.append(lines + [(x_mid, 138, 13, middle)])
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    text = " ".join(book.chapters[-1].paragraphs)
+    assert f"{left} {middle} {right} after dark" in text, text

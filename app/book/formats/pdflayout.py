@@ -51,6 +51,8 @@ class Line:
     row: bool = False
     #: The two parts of a line set apart by a wide gap (a running head's chapter and section), else ().
     pieces: tuple[str, ...] = ()
+    #: Where the gap between those two parts lies across the page (its left and right x), else ().
+    gap: tuple[float, ...] = ()
 
     @property
     def top(self) -> float:
@@ -229,6 +231,7 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
     out: list[str] = []
     marked = False
     last_x1: float | None = None
+    gaps: list[tuple[float, float]] = []
     i = checked = 0
     while i < len(chars):
         ch, _x0, _x1, cbase, csize, _f = chars[i]
@@ -255,6 +258,7 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
             checked = j
         if ch != " " and last_x1 is not None and chars[i][1] - last_x1 > size * CELL_GAP:
             out.append(CELL)  # a wide gap between words: a table's column, or a tab stop
+            gaps.append((last_x1, chars[i][1]))
         if ch != " ":
             last_x1 = chars[i][2]
         out.append(ch)
@@ -276,7 +280,8 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
             # said first as the HTML edition prints it: "Function: int frob (int x)".
             text, parts = f"{category.group(1)}: {parts[0]}", ()
         lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked, row=row and not mono,
-                          pieces=parts if len(parts) == 2 else ()))
+                          pieces=parts if len(parts) == 2 else (),
+                          gap=gaps[0] if len(parts) == 2 and len(gaps) == 1 else ()))
     chars.clear()
 
 

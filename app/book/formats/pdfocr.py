@@ -275,6 +275,25 @@ def repair_numbers(blocks) -> None:
 _SAME_BASE, _PIECE_GAP = 0.3, 2.0
 
 
+def _into_gaps(lines: list) -> list:
+    """Return the lines with each piece that fits a gap of another line on its baseline put there, in place:
+    the engine gave a line's middle words apart ("The hill was" ... "steep and" ... "dark with pines")."""
+    hosts = [o for o in lines if o.gap and o.pieces]
+    if not hosts:
+        return lines
+    out = []
+    for ln in lines:
+        host = next((o for o in hosts if o is not ln and o.gap and not ln.gap and not ln.row
+                     and abs(o.base - ln.base) <= _SAME_BASE * max(o.size, ln.size)
+                     and o.gap[0] - ln.size <= ln.x0 and ln.x1 <= o.gap[1] + ln.size), None)
+        if host is None:
+            out.append(ln)
+            continue
+        host.text = f"{host.pieces[0]} {ln.text} {host.pieces[1]}"
+        host.pieces, host.gap = (), ()
+    return out
+
+
 def reorder_ocr_lines(pages) -> None:
     """Put a one-column OCR page's lines top down, in place, each printed line's pieces joined left to right.
 
@@ -284,8 +303,9 @@ def reorder_ocr_lines(pages) -> None:
     for page in pages:
         if len(page.lines) < 2 or any(ln.column for ln in page.lines):
             continue  # two columns were found: their order is in_reading_order's
+        lines = _into_gaps(page.lines)
         out = []
-        for ln in sorted(page.lines, key=lambda x: (x.base, x.x0)):
+        for ln in sorted(lines, key=lambda x: (x.base, x.x0)):
             same = next((o for o in reversed(out[-4:]) if abs(o.base - ln.base) <= _SAME_BASE * max(o.size, ln.size)
                          and not o.row and not ln.row and (ln.x0 >= o.x1 or ln.x1 <= o.x0)
                          and min(abs(ln.x0 - o.x1), abs(o.x0 - ln.x1)) <= _PIECE_GAP * max(o.size, ln.size)), None)
