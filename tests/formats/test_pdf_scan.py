@@ -260,3 +260,15 @@ def test_a_lines_middle_words_the_ocr_gave_apart_go_back_into_its_gap(tmp_path):
     book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
     text = " ".join(book.chapters[-1].paragraphs)
     assert f"{left} {middle} {right} after dark" in text, text
+
+
+def test_a_chapter_number_the_ocr_lost_is_put_back_in_its_openings_blank(tmp_path):
+    # The engine read no text in chapter III's number: its chapter opens where the numbers around it
+    # (II, then IV) leave the one blank deep enough for a chapter's opening; a blank before a page's
+    # number at its foot is none.
+    lost = [line for line in _page("III", folio=3) if line[3] != "III"]
+    pages = [_page("I", folio=1), _page("II", folio=2), lost, _page("IV", folio=4), _page("V", folio=5),
+             _page("VI", folio=6)]
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    assert [c.title for c in book.chapters][-6:] == ["I", "II", "III", "IV", "V", "VI"], [c.title for c in book.chapters]
+    assert book.chapters[-4].paragraphs[1].startswith("The gate stood open"), book.chapters[-4].paragraphs[:2]

@@ -8,6 +8,7 @@ paragraph at a heading's. And it misreads a Roman numeral's letters ("IIT" for I
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 
@@ -104,7 +105,49 @@ def settle_ocr_sizes(pages, style: Style) -> None:
                     and (is_matter_title(ln.text) or is_apparatus_title(ln.text))):
                 ln.size = size
     _listed_headings(pages, size, reach, heads)
+    _restore_lost_numbers(pages, style.body, size)
     _one_title_size(pages, style, size)
+
+
+#: A chapter's opening leaves a blank over its number at least this many body sizes deep.
+OPENING_BLANK = 2.5
+
+
+def _restore_lost_numbers(pages, body: float, size: float) -> None:
+    """Put back a chapter number the OCR lost, in place: where the numbers read go from n to n + 2, the one
+    between stood in the deepest blank between them, as a chapter's opening leaves one (the engine read the
+    text under it, not the number). Nothing is put back where no blank is that deep."""
+    heads = [(n, ln) for n, page in enumerate(pages) for ln in page.lines
+             if ln.size >= size and is_chapter_number(ln.text, loose=True)]  # "Vv": a number misread, not lost
+    values = [_value(ln.text) for _, ln in heads]
+    for k in range(len(heads) - 1):
+        (pa, a), (pb, b) = heads[k], heads[k + 1]
+        va, vb = values[k], values[k + 1]
+        # Only where the numbers around go up too: a number read twice ("XLII", "XLII", "XLIV") is a misread
+        # one, which the sequence repairs, not one lost.
+        if va is None or vb != va + 2 or (k and (values[k - 1] or 0) >= va) or (
+                k + 2 < len(heads) and (values[k + 2] or 0) <= vb):
+            continue
+        best = None
+        for n in range(pa, pb + 1):
+            lines = sorted(pages[n].lines, key=lambda x: x.base)
+            for prev, nxt in zip(lines, lines[1:]):
+                if (n == pa and prev.base < a.base) or (n == pb and nxt.base > b.base) or a in (prev, nxt) \
+                        or b in (prev, nxt) or not all(pages[n].height * EDGE_ZONE < x.base < pages[n].height
+                                                       * (1 - EDGE_ZONE) for x in (prev, nxt)):
+                    continue  # a page's head or foot (its number) is no chapter's text
+                depth = nxt.top - prev.base
+                if depth >= OPENING_BLANK * body and (best is None or depth > best[0]):
+                    best = (depth, n, prev, nxt)
+        if best is None:
+            continue
+        _, n, prev, nxt = best
+        m = _parse(a.text)
+        word = m.group("word") or ""
+        text = f"{word + ' ' if word else ''}{str(va + 1) if m.group('num').isdigit() else to_roman(va + 1)}{m.group('punct')}"
+        line = dataclasses.replace(a, text=text, base=(prev.base + nxt.top) / 2 + a.size / 2, page=pages[n].index,
+                                   pieces=(), gap=())
+        pages[n].lines.insert(pages[n].lines.index(nxt), line)
 
 
 def _entry_key(text: str) -> str:
