@@ -609,9 +609,9 @@ def test_notes_numbered_afresh_after_the_last_chapter_make_no_parts(tmp_path):
     # Notes after the last chapter numbered from I again: the chapters are not a part named by the
     # heading before them (a half-title, a dedication's heading).
     book = _headed_html(tmp_path, "A Book", [("PREFACE.", 60), ("A QUIET HARBOUR.", 0), ("CHAPTER I.", 80),
-                                             ("CHAPTER II.", 80), ("HISTORICAL NOTES.", 0), ("I.", 50),
+                                             ("CHAPTER II.", 80), ("THE AUTHOR'S NOTES.", 0), ("I.", 50),
                                              ("II.", 50)])
-    assert titles(book) == ["PREFACE.", "A QUIET HARBOUR: CHAPTER I.", "CHAPTER II.", "HISTORICAL NOTES: I.", "II."]
+    assert titles(book) == ["PREFACE.", "A QUIET HARBOUR: CHAPTER I.", "CHAPTER II.", "THE AUTHOR'S NOTES: I.", "II."]
 
 
 def test_parts_numbered_afresh_are_still_parts_before_notes_numbered_afresh(tmp_path):

@@ -244,7 +244,7 @@ def _fold_title_pages(
     return out
 
 
-#: A heading that opens the book's end matter: "NOTES", "Historical Notes", "Endnotes", "Appendix", "Appendices".
+#: A heading that opens the book's end matter: "NOTES", "Author's Notes", "Endnotes", "Appendix", "Appendices".
 _ENDMATTER_HEAD = re.compile(r"^(?:[\w'\u2019-]+\s+){0,3}(?:end)?notes$|^append(?:ix|ices)\b", re.IGNORECASE)
 
 
