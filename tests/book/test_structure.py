@@ -595,3 +595,35 @@ def test_include_matter_reads_gutenberg_html_licence_as_its_own_chapter(tmp_path
 def test_chapter_the_last_is_a_chapter(tmp_path):
     body = "\n\n\n\n".join(f"CHAPTER {label}.\n\n{hard_wrapped(40, 'w')}" for label in ("XLI", "XLII", "THE LAST"))
     assert [c.title for c in _text_book(tmp_path, body).chapters] == ["Chapter XLI", "Chapter XLII", "Chapter the Last"]
+
+
+def _headed_html(tmp_path, title: str, sections: list[tuple[str, int]]):
+    """Write an HTML book of <h2> sections, each heading with so many words in two paragraphs under it (0: none)."""
+    body = "".join(f"<h2>{h}</h2>" + (prose(n // 2) + prose(n // 2) if n else "") for h, n in sections)
+    path = tmp_path / "book.html"
+    path.write_text(f"<html><head><title>{title}</title></head><body>{body}</body></html>", encoding="utf-8")
+    return load_book(path)
+
+
+def test_notes_numbered_afresh_after_the_last_chapter_make_no_parts(tmp_path):
+    # Notes after the last chapter numbered from I again: the chapters are not a part named by the
+    # heading before them (a half-title, a dedication's heading).
+    book = _headed_html(tmp_path, "A Book", [("PREFACE.", 60), ("A QUIET HARBOUR.", 0), ("CHAPTER I.", 80),
+                                             ("CHAPTER II.", 80), ("THE AUTHOR'S NOTES.", 0), ("I.", 50),
+                                             ("II.", 50)])
+    assert titles(book) == ["PREFACE.", "A QUIET HARBOUR: CHAPTER I.", "CHAPTER II.", "THE AUTHOR'S NOTES: I.", "II."]
+
+
+def test_parts_numbered_afresh_are_still_parts_before_notes_numbered_afresh(tmp_path):
+    book = _headed_html(tmp_path, "A Book", [("PART ONE.", 0), ("CHAPTER I.", 80), ("CHAPTER II.", 80),
+                                             ("PART TWO.", 0), ("CHAPTER I.", 80), ("CHAPTER II.", 80),
+                                             ("NOTES TO THE TEXT.", 0), ("I.", 50), ("II.", 50)])
+    assert titles(book)[:4] == ["PART ONE, CHAPTER I.", "PART ONE, CHAPTER II.", "PART TWO, CHAPTER I.",
+                                "PART TWO, CHAPTER II."]
+
+
+def test_the_books_title_over_its_first_chapter_names_no_part(tmp_path):
+    # The title page's heading repeats the book's title without its by-line: it adds nothing to chapter I.
+    book = _headed_html(tmp_path, "The Salt Road, by Ann Lee", [("PREFACE.", 60), ("THE SALT ROAD.", 0),
+                                                                 ("CHAPTER I.", 80), ("CHAPTER II.", 80)])
+    assert titles(book) == ["PREFACE.", "CHAPTER I.", "CHAPTER II."]

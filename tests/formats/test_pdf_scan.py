@@ -140,3 +140,135 @@ def test_a_line_read_large_that_reads_as_a_sentence_is_text_where_most_headings_
     assert headings, titles
     text = " ".join(p for c in book.chapters for p in c.paragraphs)
     assert "Any more bread, sir?" in text and "and so the long day ended," in text
+
+
+_GLYPH_NAMES = {" ": "space", ".": "period", ",": "comma", "'": "quoteright", "-": "hyphen"}
+
+
+def _tesseract_layer_pdf(path, pages):
+    """Write a PDF whose text is drawn as Tesseract draws its layer: invisible, in a font whose glyph boxes
+    reach two ems above and below the baseline (taller than the line spacing, as its GlyphLessFont's are),
+    every word shown with its trailing space, each block of lines one text object whose lines are moved to
+    by Td, and no line break written. pages: [[block of (x, y from the top, size, text)]]."""
+    chars = sorted({c for blocks in pages for block in blocks for _, _, _, t in block for c in t + " "})
+    first, last = ord(chars[0]), ord(chars[-1])
+    procs = " ".join(f"/{_GLYPH_NAMES.get(c, c)} 4 0 R" for c in chars)
+    diffs = " ".join(f"{ord(c)} /{_GLYPH_NAMES.get(c, c)}" for c in chars)
+    proc = b"500 0 0 -2000 500 2000 d1"
+    objs: list = ["<< /Type /Catalog /Pages 2 0 R >>", None,
+                  f"<< /Type /Font /Subtype /Type3 /FontBBox [0 -2000 500 2000] /FontMatrix [0.001 0 0 0.001 0 0] "
+                  f"/CharProcs << {procs} >> /Encoding << /Type /Encoding /Differences [{diffs}] >> "
+                  f"/FirstChar {first} /LastChar {last} /Widths [{' '.join(['500'] * (last - first + 1))}] >>",
+                  b"<< /Length %d >>\nstream\n%s\nendstream" % (len(proc), proc)]
+    kids = []
+    for blocks in pages:
+        ops = []
+        for block in blocks:
+            ops += ["BT", "3 Tr"]
+            at = None
+            for x, y, size, text in block:
+                ops.append(f"1 0 0 1 {x} {792 - y} Tm /F1 {size} Tf" if at is None else
+                           f"{x - at[0]:.2f} {at[1] - y:.2f} Td /F1 {size} Tf")
+                at = [x, y]
+                for word in text.split():
+                    ops.append(f"({word} ) Tj {0.5 * size * (len(word) + 1):.2f} 0 Td")
+                    at[0] += 0.5 * size * (len(word) + 1)
+            ops.append("ET")
+        stream = "\n".join(ops).encode("latin-1")
+        objs.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+        objs.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                    f"/Contents {len(objs)} 0 R >>")
+        kids.append(f"{len(objs)} 0 R")
+    objs[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>"
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for n, obj in enumerate(objs, start=1):
+        offsets.append(len(out))
+        out += f"{n} 0 obj\n".encode() + (obj if isinstance(obj, bytes) else obj.encode()) + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objs) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += f"trailer\n<< /Size {len(objs) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    path.write_bytes(bytes(out))
+    return path
+
+
+def test_an_ocr_layers_lines_are_lines_where_no_line_break_is_written(tmp_path):
+    # Tesseract writes no line break between a block's lines and ends every word with a space: each printed
+    # line is still a line of its own, so the piece of a paragraph's first line that the engine set apart
+    # as a block of its own ("ran down to the river") joins that line, not the paragraph's middle.
+    head, tail = "The gate stood open all that winter, and the path beyond it", "ran down to the river"
+    pages = []
+    for numeral in ("I", "II", "III"):
+        body = [(72, 140, 13, head)] + [(72, 140 + 18 * k, 13, t) for k, t in enumerate(_STORY[1:], start=1)]
+        piece = [(72 + 6.5 * (len(head.split()) + len(head)), 140, 13, tail)]
+        pages.append([[(72, 90, 18, numeral)], body, piece])
+    book = load_book(_tesseract_layer_pdf(tmp_path / "scan.pdf", pages))
+    text = " ".join(book.chapters[-1].paragraphs)
+    assert f"{head} {tail} where the old ferryman" in text, text
+
+
+def test_a_scans_contents_heading_read_at_the_bodys_size_still_heads_a_listing(tmp_path):
+    # "CONTENTS." standing apart, read at the body's size as the chapter words are: its listing is matter,
+    # not the end of the preface before it.
+    preface = [(72, 80, 14, "PREFACE.")] + [(72, 120 + 18 * k, 13, t) for k, t in enumerate(_STORY)]
+    preface += [(72, 300, 13, "CONTENTS."), (72, 340, 13, "CHAPTER"), (72, 358, 13, "I. THE MILL AT NIGHT"),
+                (72, 376, 13, "II. THE FLOOD"), (72, 394, 13, "III. THE FERRY")]
+    numbers = ("I", "II", "III", "IV", "V", "VI")  # a book's pages: a short document's matter is read
+    pages = [preface] + [_page(f"CHAPTER {n}.", size=13, folio=k + 2) for k, n in enumerate(numbers)]
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    assert [c.title for c in book.chapters] == ["PREFACE."] + [f"CHAPTER {n}." for n in numbers]
+    spoken = " ".join(p for c in book.chapters for p in c.paragraphs)
+    assert "THE FLOOD" not in spoken and "The heron stood on the weir" in spoken
+
+
+def test_a_paragraph_the_ocr_read_large_as_a_whole_is_text(tmp_path):
+    # Every line of a page's first paragraph read a point larger than the body, and no body line near
+    # enough to tell: full lines a line's distance apart are prose, not a heading that opens a chapter.
+    large = [(72, 80 + 18 * k, 14, t) for k, t in enumerate(_HERON)] + [
+        (72, 150 + 18 * k, 13, t) for k, t in enumerate(_MEADOW)]
+    pages = [_page("I", folio=1), large, _page("II", folio=3), _page("III", folio=4)]
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    assert [c.title for c in book.chapters][-3:] == ["I", "II", "III"], [c.title for c in book.chapters]
+    assert "The heron stood on the weir as it always did" in " ".join(book.chapters[-3].paragraphs)
+
+
+def test_a_chapter_the_contents_names_is_a_heading_though_read_at_the_bodys_size(tmp_path):
+    # The first chapter is headed by a name, not a number, read at the body's size mid-page: the contents
+    # listing names it as printed, so it heads its chapter instead of running on in the preface.
+    numbers = ("II", "III", "IV", "V")
+    contents = [(72, 200, 13, "CONTENTS"), (72, 218, 13, "PREFACE."), (72, 236, 13, "The Mill at Night.")]
+    contents += [(72, 254 + 18 * k, 13, f"CHAPTER {n}.") for k, n in enumerate(numbers)]
+    preface = [(72, 80, 14, "PREFACE.")] + [(72, 120 + 18 * k, 13, t) for k, t in enumerate(_STORY)]
+    first = _page("The Mill at Night.", size=13, folio=3)
+    pages = [contents, preface, first] + [_page(f"CHAPTER {n}.", folio=k + 4) for k, n in enumerate(numbers)]
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    assert [c.title for c in book.chapters] == ["PREFACE.", "The Mill at Night."] + [f"CHAPTER {n}." for n in numbers]
+
+
+def test_a_lines_middle_words_the_ocr_gave_apart_go_back_into_its_gap(tmp_path):
+    # The engine gave a line's middle words as a block of its own, after the page's other lines: they fill
+    # the gap between the line's two ends on the same baseline, not a line of their own after them.
+    left, middle, right = "where the old ferryman", "kept his boat tied to a post", "of grey oak. Nobody crossed"
+    x_mid = 72 + 7.8 * (len(left) + 1)
+    x_right = x_mid + 7.8 * (len(middle) + 1)
+    pages = []
+    for numeral in ("I", "II", "III"):
+        lines = [(72, 80, 18, numeral), (72, 120, 13, _STORY[0]), (72, 138, 13, left), (x_right, 138, 13, right)]
+        lines += [(72, 156 + 18 * k, 13, t) for k, t in enumerate(_STORY[2:])]
+        pages.append(lines + [(x_mid, 138, 13, middle)])
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    text = " ".join(book.chapters[-1].paragraphs)
+    assert f"{left} {middle} {right} after dark" in text, text
+
+
+def test_a_chapter_number_the_ocr_lost_is_put_back_in_its_openings_blank(tmp_path):
+    # The engine read no text in chapter III's number: its chapter opens where the numbers around it
+    # (II, then IV) leave the one blank deep enough for a chapter's opening; a blank before a page's
+    # number at its foot is none.
+    lost = [line for line in _page("III", folio=3) if line[3] != "III"]
+    pages = [_page("I", folio=1), _page("II", folio=2), lost, _page("IV", folio=4), _page("V", folio=5),
+             _page("VI", folio=6)]
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    assert [c.title for c in book.chapters][-6:] == ["I", "II", "III", "IV", "V", "VI"], [c.title for c in book.chapters]
+    assert book.chapters[-4].paragraphs[1].startswith("The gate stood open"), book.chapters[-4].paragraphs[:2]

@@ -51,6 +51,8 @@ class Line:
     row: bool = False
     #: The two parts of a line set apart by a wide gap (a running head's chapter and section), else ().
     pieces: tuple[str, ...] = ()
+    #: Where the gap between those two parts lies across the page (its left and right x), else ().
+    gap: tuple[float, ...] = ()
 
     @property
     def top(self) -> float:
@@ -69,6 +71,8 @@ class _Font:
     mono: bool
     artifact: bool
     size: float = 0.0
+    #: Drawn invisible: a scan's OCR layer.
+    invisible: bool = False
 
 
 #: FPDFText_GetTextObject returning the object's address as an int: a cache key without a ctypes cast
@@ -106,7 +110,7 @@ class FontCache:
             self.invisible += 1
             # A scan's text layer (OCR: Tesseract's GlyphLessFont is fixed-pitch) is drawn invisible over
             # the page's picture: its font says nothing of the print's style, never code nor bold.
-            return _Font(False, False, _is_artifact(obj), size)
+            return _Font(False, False, _is_artifact(obj), size, invisible=True)
         style = self._fonts.get(fkey)
         if style is None:
             style = self._fonts[fkey] = self._style(font) if fkey else (False, False)
@@ -177,6 +181,14 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
         raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
         if chars and abs(base - chars[-1][3]) > max(size, chars[-1][4]) * 0.6 and chars[-1][0] != " ":
             _close(chars, lines, page_index)  # a new line PDFium did not mark
+        elif font.invisible and chars and chars[-1][0] == " " and ch != " ":
+            # An OCR layer (Tesseract's) ends every word with a space and may have no line break marked
+            # between printed lines: the baseline moved from the last letter's is a new line, or a
+            # paragraph comes as one line and a piece of its first line that the engine set apart goes
+            # before it ("ran down to the river" / "The gate stood open all that winter, and the path ...").
+            last = next((c for c in reversed(chars) if c[0] != " "), None)
+            if last is not None and abs(base - last[3]) > max(size, last[4]) * 0.6:
+                _close(chars, lines, page_index)
         chars.append((ch, left.value, right.value, base, size, font))
     if chars:
         _close(chars, lines, page_index)
@@ -219,6 +231,7 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
     out: list[str] = []
     marked = False
     last_x1: float | None = None
+    gaps: list[tuple[float, float]] = []
     i = checked = 0
     while i < len(chars):
         ch, _x0, _x1, cbase, csize, _f = chars[i]
@@ -245,6 +258,7 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
             checked = j
         if ch != " " and last_x1 is not None and chars[i][1] - last_x1 > size * CELL_GAP:
             out.append(CELL)  # a wide gap between words: a table's column, or a tab stop
+            gaps.append((last_x1, chars[i][1]))
         if ch != " ":
             last_x1 = chars[i][2]
         out.append(ch)
@@ -266,7 +280,8 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
             # said first as the HTML edition prints it: "Function: int frob (int x)".
             text, parts = f"{category.group(1)}: {parts[0]}", ()
         lines.append(Line(text, x0, x1, base, size, bold, mono, page, marked, row=row and not mono,
-                          pieces=parts if len(parts) == 2 else ()))
+                          pieces=parts if len(parts) == 2 else (),
+                          gap=gaps[0] if len(parts) == 2 and len(gaps) == 1 else ()))
     chars.clear()
 
 

@@ -8,10 +8,12 @@ paragraph at a heading's. And it misreads a Roman numeral's letters ("IIT" for I
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 
 from app.book.formats.pdfstyle import OCR_HEADING_STEP, Style
+from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 
 #: A heading stands apart: no other line over or under it within this many body sizes.
 OCR_HEADING_GAP = 1.5
@@ -44,6 +46,18 @@ def _isolated(ln, lines, reach: float, heads: set[float]) -> bool:
                    and o.x0 < ln.x1 and ln.x0 < o.x1 for o in lines)
 
 
+#: Words of a line that reads as a paragraph's full line, never a heading's.
+PROSE_LINE_WORDS = 8
+
+
+def _in_prose_run(ln, lines, reach: float) -> bool:
+    """Return whether a long line has another long line within `reach` over or under it: a paragraph that the
+    OCR read large as a whole (every line at a heading's size), where no body line stands near to tell it."""
+    return len(ln.text.split()) >= PROSE_LINE_WORDS and any(
+        o is not ln and len(o.text.split()) >= PROSE_LINE_WORDS and abs(o.base - ln.base) < reach
+        and o.x0 < ln.x1 and ln.x0 < o.x1 for o in lines)
+
+
 def settle_ocr_sizes(pages, style: Style) -> None:
     """Give the OCR layer's lines the sizes their place on the page says, in place.
 
@@ -58,7 +72,8 @@ def settle_ocr_sizes(pages, style: Style) -> None:
     numbers: Counter = Counter()
     for page in pages:
         settled = [ln for ln in page.lines if round(ln.size * 2) / 2 in heads
-                   and (not _isolated(ln, page.lines, reach, heads) or ln.text[:1].islower())]
+                   and (not _isolated(ln, page.lines, reach, heads) or ln.text[:1].islower()
+                        or _in_prose_run(ln, page.lines, reach))]
         for ln in settled:
             ln.size = style.body
         numbers.update(round(ln.size * 2) / 2 for ln in page.lines
@@ -81,7 +96,95 @@ def settle_ocr_sizes(pages, style: Style) -> None:
     for ln in apart:
         if ln.size < size:
             ln.size = size
+    # A listing's heading standing apart ("CONTENTS.", "LIST OF ILLUSTRATIONS."), read at the body's size as
+    # the chapter numbers may be: a heading of their level, so the listing under it is matter, not the text
+    # of the preface before it.
+    for page in pages:
+        for ln in page.lines:
+            if (ln.size < size and len(ln.text.split()) <= 6 and _isolated(ln, page.lines, reach, heads)
+                    and (is_matter_title(ln.text) or is_apparatus_title(ln.text))):
+                ln.size = size
+    _listed_headings(pages, size, reach, heads)
+    _restore_lost_numbers(pages, style.body, size)
     _one_title_size(pages, style, size)
+
+
+#: A chapter's opening leaves a blank over its number at least this many body sizes deep.
+OPENING_BLANK = 2.5
+
+
+def _restore_lost_numbers(pages, body: float, size: float) -> None:
+    """Put back a chapter number the OCR lost, in place: where the numbers read go from n to n + 2, the one
+    between stood in the deepest blank between them, as a chapter's opening leaves one (the engine read the
+    text under it, not the number). Nothing is put back where no blank is that deep."""
+    heads = [(n, ln) for n, page in enumerate(pages) for ln in page.lines
+             if ln.size >= size and is_chapter_number(ln.text, loose=True)]  # "Vv": a number misread, not lost
+    values = [_value(ln.text) for _, ln in heads]
+    for k in range(len(heads) - 1):
+        (pa, a), (pb, b) = heads[k], heads[k + 1]
+        va, vb = values[k], values[k + 1]
+        # Only where the numbers around go up too: a number read twice ("XLII", "XLII", "XLIV") is a misread
+        # one, which the sequence repairs, not one lost.
+        if va is None or vb != va + 2 or (k and (values[k - 1] or 0) >= va) or (
+                k + 2 < len(heads) and (values[k + 2] or 0) <= vb):
+            continue
+        best = None
+        for n in range(pa, pb + 1):
+            lines = sorted(pages[n].lines, key=lambda x: x.base)
+            for prev, nxt in zip(lines, lines[1:]):
+                if (n == pa and prev.base < a.base) or (n == pb and nxt.base > b.base) or a in (prev, nxt) \
+                        or b in (prev, nxt) or not all(pages[n].height * EDGE_ZONE < x.base < pages[n].height
+                                                       * (1 - EDGE_ZONE) for x in (prev, nxt)):
+                    continue  # a page's head or foot (its number) is no chapter's text
+                depth = nxt.top - prev.base
+                if depth >= OPENING_BLANK * body and (best is None or depth > best[0]):
+                    best = (depth, n, prev, nxt)
+        if best is None:
+            continue
+        _, n, prev, nxt = best
+        m = _parse(a.text)
+        word = m.group("word") or ""
+        text = f"{word + ' ' if word else ''}{str(va + 1) if m.group('num').isdigit() else to_roman(va + 1)}{m.group('punct')}"
+        line = dataclasses.replace(a, text=text, base=(prev.base + nxt.top) / 2 + a.size / 2, page=pages[n].index,
+                                   pieces=(), gap=())
+        pages[n].lines.insert(pages[n].lines.index(nxt), line)
+
+
+def _entry_key(text: str) -> str:
+    """A contents entry or a heading as compared: its letters and numerals in lower case, a page number off."""
+    return " ".join(re.findall(r"[^\W_]+", re.sub(r"[\s.]*\d+\s*$", "", text).casefold()))
+
+
+def _listed_headings(pages, size: float, reach: float, heads: set[float]) -> None:
+    """Give a line standing apart mid-page that a contents listing names, as printed, the chapter numbers'
+    size, in place: a chapter headed by a name ("The Mill at Night.", "PREFACE.") read at the body's size.
+
+    The listing is the lines under a line "CONTENTS", on its page and the pages after it
+    that hold no paragraph (no full line of prose)."""
+    listed: set[str] = set()
+    used: set[int] = set()
+    for n, page in enumerate(pages):
+        start = next((k for k, ln in enumerate(page.lines) if _entry_key(ln.text) in {"contents", "table of contents"}),
+                     None)
+        if start is None:
+            continue
+        run = [page.lines[start + 1:]] + [p.lines for p in pages[n + 1:n + 4]]
+        for k, lines in enumerate(run):
+            if k and any(len(ln.text.split()) >= PROSE_LINE_WORDS for ln in lines):
+                break
+            listed.update(_entry_key(ln.text) for ln in lines if len(ln.text.split()) < PROSE_LINE_WORDS)
+            used.add(n + k)
+        break
+    listed.discard("")
+    if not listed:
+        return
+    for n, page in enumerate(pages):
+        if n in used:
+            continue
+        for ln in page.lines:
+            if (ln.size < size and _entry_key(ln.text) in listed and _isolated(ln, page.lines, reach, heads)
+                    and page.height * EDGE_ZONE < ln.base < page.height * (1 - EDGE_ZONE)):
+                ln.size = size
 
 
 def _one_title_size(pages, style: Style, numbers: float) -> None:
@@ -215,6 +318,25 @@ def repair_numbers(blocks) -> None:
 _SAME_BASE, _PIECE_GAP = 0.3, 2.0
 
 
+def _into_gaps(lines: list) -> list:
+    """Return the lines with each piece that fits a gap of another line on its baseline put there, in place:
+    the engine gave a line's middle words apart ("The hill was" ... "steep and" ... "dark with pines")."""
+    hosts = [o for o in lines if o.gap and o.pieces]
+    if not hosts:
+        return lines
+    out = []
+    for ln in lines:
+        host = next((o for o in hosts if o is not ln and o.gap and not ln.gap and not ln.row
+                     and abs(o.base - ln.base) <= _SAME_BASE * max(o.size, ln.size)
+                     and o.gap[0] - ln.size <= ln.x0 and ln.x1 <= o.gap[1] + ln.size), None)
+        if host is None:
+            out.append(ln)
+            continue
+        host.text = f"{host.pieces[0]} {ln.text} {host.pieces[1]}"
+        host.pieces, host.gap = (), ()
+    return out
+
+
 def reorder_ocr_lines(pages) -> None:
     """Put a one-column OCR page's lines top down, in place, each printed line's pieces joined left to right.
 
@@ -224,8 +346,9 @@ def reorder_ocr_lines(pages) -> None:
     for page in pages:
         if len(page.lines) < 2 or any(ln.column for ln in page.lines):
             continue  # two columns were found: their order is in_reading_order's
+        lines = _into_gaps(page.lines)
         out = []
-        for ln in sorted(page.lines, key=lambda x: (x.base, x.x0)):
+        for ln in sorted(lines, key=lambda x: (x.base, x.x0)):
             same = next((o for o in reversed(out[-4:]) if abs(o.base - ln.base) <= _SAME_BASE * max(o.size, ln.size)
                          and not o.row and not ln.row and (ln.x0 >= o.x1 or ln.x1 <= o.x0)
                          and min(abs(ln.x0 - o.x1), abs(o.x0 - ln.x1)) <= _PIECE_GAP * max(o.size, ln.size)), None)

@@ -212,7 +212,7 @@ def _fold_title_pages(
     part = ""
     # Where chapter numbers go back to one in each part, every chapter carries its part's name
     # ("Book the Second, I: Five Years Later"); else only the first after the part's page does.
-    restarts = numbering_restarts([t or "" for t, bs in groups if body_words(bs)])
+    restarts = numbering_restarts(_part_titles(groups))
     # Titles still to come, counted, so "comes back later" is one look-up (books with thousands of headings).
     later = Counter((t or "").casefold() for t, _ in groups)
     # A heading alone before the first text, and nowhere else, is the book's title set over its text
@@ -228,7 +228,7 @@ def _fold_title_pages(
         if key and later[key] > 0 and sum(1 for b in blocks if not b.level) <= 1:
             continue  # a contents listing: the title, perhaps one line, and the chapter itself comes later
         if not body_words(blocks) and n + 1 < len(groups):
-            if key and key != book_title.casefold():
+            if key and not _names_the_book(title, book_title):
                 piece = title.rstrip(" .:")
                 prefix = f"{prefix}: {piece}" if prefix else piece
             continue
@@ -242,6 +242,38 @@ def _fold_title_pages(
             part = ""  # a prelude, epilogue or finale stands outside the parts
         out.append((title, blocks))
     return out
+
+
+#: A heading that opens the book's end matter: "NOTES", "Author's Notes", "Endnotes", "Appendix", "Appendices".
+_ENDMATTER_HEAD = re.compile(r"^(?:[\w'\u2019-]+\s+){0,3}(?:end)?notes$|^append(?:ix|ices)\b", re.IGNORECASE)
+
+
+def _part_titles(groups: list[tuple[str | None, list[Block]]]) -> list[str]:
+    """Return the titles whose numbering tells parts apart: the chapters' with text, up to the end matter.
+
+    Notes after the last chapter are often numbered afresh ("NOTES", then "I.", "II."): a numbering
+    that goes back to one there starts the notes, not a second part, so the chapters carry no part name.
+    """
+    titles: list[str] = []
+    for title, blocks in groups:
+        t = clean_text(title or "").strip(" .:")
+        if any(leading_number(x) for x in titles) and (_ENDMATTER_HEAD.match(t) or is_apparatus_title(t)
+                                                       or is_matter_title(t)):
+            break
+        if body_words(blocks):
+            titles.append(title or "")
+    return titles
+
+
+def _names_the_book(title: str, book_title: str) -> bool:
+    """Return whether a heading is the book's title (or its main part, without a series or by-line): the
+    title page's heading over the first chapter ("THE SALT ROAD" in "The Salt Road, by Ann Lee")."""
+    heading = re.findall(r"\w+", title.casefold())
+    book = re.findall(r"\w+", book_title.casefold())
+    if heading == book:
+        return True
+    n = len(heading)
+    return n >= 3 and any(book[k:k + n] == heading for k in range(len(book) - n + 1))
 
 
 def narration(blocks: Iterable[Block], options: ReadOptions) -> tuple[str, ...]:
