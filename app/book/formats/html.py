@@ -16,7 +16,7 @@ from app.book.structure.lines import is_byline, join_heading_lines
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
 from app.book.formats.htmltitle import without_title_page
-from app.book.formats.htmlfront import opens_text, without_title_headings
+from app.book.formats.htmlfront import opens_text, without_pre_contents_headings, without_title_headings
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
@@ -354,6 +354,8 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     body = without_title_page(body, [bool(b.level) and is_byline(b.text) for b in page.blocks])
     blocks = apply_contents(body, [(text, target, at - page.offset) for text, target, at in doc.listing],
                             page_anchors(root))
+    if blocks is body:
+        blocks = body = without_pre_contents_headings(body)
     if blocks is not body and blocks and blocks[0].level != 1:
         # Before the first chapter the page's contents names: title page, imprint, advertisements
         # (a preface there is the book's own and keeps its heading; a "Conclusion" inside a chapter,

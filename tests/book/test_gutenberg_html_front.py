@@ -1,0 +1,84 @@
+"""Gutenberg HTML conventions (issue 32), continued: the front of a book (title page, half-title) and a
+contents listing set in columns.
+
+Each test names the convention, not a book; the HTML is invented."""
+from __future__ import annotations
+
+from tests.book.test_gutenberg_html_unlisted import _PROSE, _book
+
+
+def test_a_contents_table_set_in_columns_one_volume_a_column_is_read_column_by_column(tmp_path):
+    # Row by row the links jump from the first volume to the second and back; column by column they run on.
+    rows = '<tr><td><a href="#v1">Volume I</a></td><td><a href="#v2">Volume II</a></td></tr>' + "".join(
+        f'<tr><td><a href="#a{k}">CHAPTER {k}</a></td><td><a href="#b{k}">CHAPTER {k}</a></td></tr>'
+        for k in range(1, 4))
+    # (Two paragraphs a chapter: a repeated title over a single line reads as a listing's echo.)
+    text = _PROSE * 2
+    body = ('<h2 id="v1">VOLUME I</h2>' + "".join(f'<h3 id="a{k}">CHAPTER {k}</h3>{text}' for k in range(1, 4))
+            + '<h2 id="v2">VOLUME II</h2>' + "".join(f'<h3 id="b{k}">CHAPTER {k}</h3>{text}' for k in range(1, 4)))
+    book = _book(tmp_path, f"<h2>CONTENTS</h2><table>{rows}</table>{body}")
+    assert len(book.chapters) == 6
+    assert [c.title for c in book.chapters][3].startswith("VOLUME II")
+
+
+def test_a_contents_table_read_row_by_row_keeps_its_order(tmp_path):
+    # Two entries a row that already run in order (chapter 1 | chapter 2, chapter 3 | chapter 4).
+    rows = "".join(f'<tr><td><a href="#c{k}">CHAPTER {k}</a></td><td><a href="#c{k + 1}">CHAPTER {k + 1}</a></td></tr>'
+                   for k in (1, 3, 5))
+    body = "".join(f'<h2 id="c{k}">CHAPTER {k}</h2>{_PROSE}' for k in range(1, 7))
+    book = _book(tmp_path, f"<h2>CONTENTS</h2><table>{rows}</table>{body}")
+    assert [c.title for c in book.chapters] == [f"CHAPTER {k}" for k in range(1, 7)]
+
+
+def test_a_half_title_listed_first_above_the_chapters_is_no_chapter(tmp_path):
+    # The title page's title comes back over the text, a level above the chapters, and the contents lists it first.
+    rows = '<p><a href="#t">THE LIFE OF ANN LEE</a></p>' + "".join(
+        f'<p><a href="#c{k}">{n}</a></p>' for k, n in enumerate(("EARLY YEARS", "THE MILL", "LATER YEARS")))
+    body = ('<h1 id="t">THE LIFE OF ANN LEE</h1><p>To her friends at the mill, this little book.</p>'
+            + "".join(f'<h3 id="c{k}">{n}</h3>{_PROSE}' for k, n in enumerate(("EARLY YEARS", "THE MILL", "LATER YEARS"))))
+    book = _book(tmp_path, f"<h1>THE LIFE OF ANN LEE</h1><h3>By Mary Holt</h3><h2>CONTENTS</h2>{rows}{body}")
+    assert [c.title for c in book.chapters] == ["EARLY YEARS", "THE MILL", "LATER YEARS"]
+
+
+def test_a_first_listed_piece_named_like_the_collection_but_at_the_pieces_level_stays_a_chapter(tmp_path):
+    # A collection named after its first story: the story's heading is at the level of the others.
+    names = ("THE WINTER LANTERN", "THE MILL", "THE FERRY")
+    rows = "".join(f'<p><a href="#c{k}">{n}</a></p>' for k, n in enumerate(names))
+    body = "".join(f'<h2 id="c{k}">{n}</h2>{_PROSE}' for k, n in enumerate(names))
+    book = _book(tmp_path, f"<h1>THE WINTER LANTERN</h1><h2>CONTENTS</h2>{rows}{body}")
+    assert [c.title for c in book.chapters] == list(names)
+
+
+def test_headings_before_the_contents_are_the_title_pages_whatever_their_words(tmp_path):
+    # The compiler's name set as a heading over the imprint (more than a line or two), then the contents,
+    # whose entries the reader cannot match to the headings (each lists a writer's pieces and pages).
+    imprint = "<p>" + "Printed and sold by the Mill Press at the sign of the lantern, in the year of the flood. " * 4 + "</p>"
+    pieces = "The Mill, The Weir, The Ferry Crossing, The Lock Keeper, The Bridge at Evening, The Long Road Home, " * 2
+    rows = "".join(f'<p><a href="#c{k}">WRITER {k}</a> {pieces}{k}0-{k}9</p>' for k in range(1, 4))
+    body = "".join(f'<h2 id="c{k}">WRITER {k}.</h2>{_PROSE * 4}' for k in range(1, 4))
+    book = _book(tmp_path, f"<h1>Stories of the Valley</h1><h2>MARY HOLT</h2>{imprint}"
+                           f"<h2>PREFACE.</h2>{_PROSE}<h2>CONTENTS.</h2>{rows}{body}")
+    titles = [c.title for c in book.chapters]
+    assert "MARY HOLT" not in titles
+    assert titles[0] == "PREFACE."
+
+
+def test_headings_before_a_contents_at_the_back_keep_their_place(tmp_path):
+    # A contents printed at the end of the book: what stands before it is the book, not its front.
+    pieces = "The Mill, The Weir, The Ferry Crossing, The Lock Keeper, The Bridge at Evening, The Long Road Home, " * 2
+    rows = "".join(f'<p><a href="#c{k}">WRITER {k}</a> {pieces}{k}0-{k}9</p>' for k in range(1, 4))
+    body = "".join(f'<h2 id="c{k}">THE {n} TALE</h2>{_PROSE}' for k, n in enumerate(("FIRST", "SECOND", "THIRD"), 1))
+    book = _book(tmp_path, f"{body}<h2>CONTENTS.</h2>{rows}")
+    assert [c.title for c in book.chapters][:3] == ["THE FIRST TALE", "THE SECOND TALE", "THE THIRD TALE"]
+
+
+def test_a_preface_by_a_name_of_its_own_before_the_contents_stays_a_chapter(tmp_path):
+    # "TO MY READERS" is no preface by name, but a page and more of text stands under it.
+    pieces = "The Mill, The Weir, The Ferry Crossing, The Lock Keeper, The Bridge at Evening, The Long Road Home, " * 2
+    rows = "".join(f'<p><a href="#c{k}">WRITER {k}</a> {pieces}{k}0-{k}9</p>' for k in range(1, 4))
+    body = "".join(f'<h2 id="c{k}">WRITER {k}.</h2>{_PROSE * 12}' for k in range(1, 4))
+    book = _book(tmp_path, f"<h1>Stories of the Valley</h1><h2>MARY HOLT</h2><p>The Mill Press.</p>"
+                           f"<h2>TO MY READERS</h2>{_PROSE * 3}<h2>CONTENTS.</h2>{rows}{body}")
+    titles = [c.title for c in book.chapters]
+    assert "MARY HOLT" not in titles
+    assert titles[0] == "TO MY READERS"
