@@ -82,3 +82,59 @@ def test_a_preface_by_a_name_of_its_own_before_the_contents_stays_a_chapter(tmp_
     titles = [c.title for c in book.chapters]
     assert "MARY HOLT" not in titles
     assert titles[0] == "TO MY READERS"
+
+
+def test_an_introduction_set_above_the_chapters_level_is_a_chapter(tmp_path):
+    # <h2> for the introduction, the list of the party and the part, <h3> for the dated chapters under it.
+    days = "".join(f"<h3>MONDAY, MAY {d}TH.</h3>{_PROSE * 2}" for d in range(4, 16))
+    body = (f"<h1>A Long Journey by Rail</h1><p>By the Secretary.</p><h2>INTRODUCTION.</h2>{_PROSE * 2}"
+            f"<h2>LIST OF THE PARTY.</h2>{_PROSE * 2}<h2>The Journey West.</h2>{days}")
+    book = _book(tmp_path, body)
+    titles = [c.title for c in book.chapters]
+    assert titles[:2] == ["INTRODUCTION.", "LIST OF THE PARTY."]
+    assert len(titles) == 14 and "MAY 4TH" in titles[2]
+
+
+def _parts(*mottos: str) -> str:
+    return "".join(f"<h2>PART {n}.</h2>{motto}" + "".join(f"<h3>CHAPTER {n}.{r}.</h3>{_PROSE * 2}" for r in (1, 2, 3))
+                   for n, motto in enumerate(mottos, 1))
+
+
+def test_parts_over_their_chapters_are_announced_with_their_first_chapter(tmp_path):
+    # Two parts each over three chapters: divided at the parts, the book would be two chapters.
+    book = _book(tmp_path, _parts("<p>Slow rivers run deep.</p>", "<p>The mill wheel turns.</p>"))
+    assert [c.title for c in book.chapters] == [
+        "PART 1: CHAPTER 1.1.", "CHAPTER 1.2.", "CHAPTER 1.3.", "PART 2: CHAPTER 2.1.", "CHAPTER 2.2.", "CHAPTER 2.3."]
+    # The part's motto is read after its announcement, before the chapter's text.
+    assert book.chapters[0].paragraphs[1] == "Slow rivers run deep."
+
+
+def test_chapters_with_text_before_their_sections_stay_the_chapters(tmp_path):
+    # Each <h2> chapter opens with a page of text before its <h3> sections: the sections are no chapters.
+    book = _book(tmp_path, _parts(*[_PROSE * 2] * 3))
+    assert [c.title for c in book.chapters] == ["PART 1.", "PART 2.", "PART 3."]
+
+
+def test_a_title_page_above_the_chapters_level_is_no_chapter(tmp_path):
+    # The title over its imprint (a page of words, a publisher's list), set above the chapters' level,
+    # before any heading that opens a text.
+    imprint = "<p>" + "The Mill Press, Lantern Lane, for the Society of Readers, by subscription. " * 12 + "</p>"
+    chapters = "".join(f"<h3>CHAPTER {r}.</h3>{_PROSE * 2}" for r in range(1, 7))
+    book = _book(tmp_path, f"<h2>THE WINTER LANTERN</h2>{imprint}<h2>THE SOCIETY OF READERS</h2>{imprint}{chapters}")
+    titles = [c.title for c in book.chapters]
+    assert titles[-6:] == [f"CHAPTER {r}." for r in range(1, 7)]
+    assert "THE WINTER LANTERN" not in titles
+
+
+def test_a_chapter_set_at_the_wrong_level_still_follows_the_chapter_before_it(tmp_path):
+    # The listing names the pieces; the second piece's chapters are unlisted <h3>, but its "CHAPTER IV."
+    # was set as an <h2>, the pieces' level.
+    names = ("THE MILL", "THE FERRY", "THE WEIR")
+    rows = "".join(f'<p><a href="#p{k}">{n}</a></p>' for k, n in enumerate(names))
+    chapters = "".join(f"<h{2 if r == 'IV' else 3}>CHAPTER {r}.</h{2 if r == 'IV' else 3}>{_PROSE * 2}"
+                       for r in ("I", "II", "III", "IV"))
+    body = (f'<h2 id="p0">THE MILL</h2>{_PROSE * 2}<h2 id="p1">THE FERRY</h2>{chapters}'
+            f'<h2 id="p2">THE WEIR</h2>{_PROSE * 2}')
+    book = _book(tmp_path, f"<h2>CONTENTS</h2>{rows}{body}")
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 6 and titles[4] == "CHAPTER IV."
