@@ -27,6 +27,6 @@ def test_an_act_that_is_only_a_label_over_its_scenes_gives_way_to_them(tmp_path)
 
 
 def test_a_chapter_with_text_of_its_own_keeps_its_listed_sections(tmp_path):
-    pages = [(f"act-{n}.xhtml", "en", _act(n, prose(300))) for n in (1, 2)]
+    pages = [(f"act-{n}.xhtml", "en", _act(n, prose(600))) for n in (1, 2)]
     book = load_book(write_epub(tmp_path / "essays.epub", pages, _nav(1, 2)))
     assert titles(book) == ["Act 1", "Act 2"]

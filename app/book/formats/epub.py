@@ -287,9 +287,10 @@ def _located(
     return located
 
 
-#: A chapter with fewer words of its own than this before its first sub-entry is a label over its sub-entries
-#: (an act's heading and its setting over its scenes, a story's title and motto over its numbered parts).
-_LABEL_WORDS = 60
+#: A chapter with fewer words of its own than this (a page) before its first sub-entry is a label over its
+#: sub-entries (an act's heading and its setting over its scenes, a story's title and motto over its numbered
+#: parts, an appendix's note over its documents); its words are read with the first of them.
+_LABEL_WORDS = 300
 
 
 def _label_over(blocks: list[Block], start: int, first: int) -> bool:
