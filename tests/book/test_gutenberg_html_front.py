@@ -138,3 +138,29 @@ def test_a_chapter_set_at_the_wrong_level_still_follows_the_chapter_before_it(tm
     book = _book(tmp_path, f"<h2>CONTENTS</h2>{rows}{body}")
     titles = [c.title for c in book.chapters]
     assert len(titles) == 6 and titles[4] == "CHAPTER IV."
+
+
+def test_a_contents_of_long_synopses_is_not_read(tmp_path):
+    # Each entry a chapter's synopsis of fifty words, linked at its page mark inside the text, under the
+    # author's name set as a heading: too long for a listing's line, and naming no heading.
+    synopsis = "The mill by night—A ferry in the fog—The keeper's lantern—" * 5
+    rows = "".join(f'<p>{synopsis} <span class="content"><a href="#Page_{k}">{k}</a></span></p>' for k in range(1, 7))
+    page = '<p><span class="pagenum"><a id="Page_{k}">[Pg {k}]</a></span></p>'
+    body = "".join(f"<h3>BOOK {b}</h3>" + "".join(f"<h5>CHAPTER {k}</h5>{page.format(k=k)}{_PROSE * 4}"
+                                                for k in range(3 * b - 2, 3 * b + 1)) for b in (1, 2))
+    book = _book(tmp_path, f"<h1>The Winter Lantern</h1><h2>ANN LEE</h2><h4>CONTENTS</h4>{rows}{body}")
+    assert [c.title for c in book.chapters] == ["BOOK 1: CHAPTER 1", "BOOK 2: CHAPTER 4"]
+    assert not any("ferry in the fog" in p for c in book.chapters for p in c.paragraphs)
+
+
+def test_a_first_piece_the_contents_names_before_it_is_read_under_its_title(tmp_path):
+    # The title page is the first story's title: after the contents its text runs on with no heading of
+    # its own, and the later pieces are headed. The first story is read, under the name the contents gives.
+    pieces = "The Mill, The Weir, The Ferry Crossing, The Lock Keeper, The Bridge at Evening, The Long Road Home, " * 2
+    rows = ('<p><a href="#s1">The Winter Lantern; Ann Lee; 5</a></p>'
+            + "".join(f'<p><a href="#s{k}">WRITER {k}</a> {pieces}</p>' for k in (2, 3)))
+    body = (f'<p id="s1"></p>{_PROSE * 6}'
+            + "".join(f'<h2 id="s{k}">WRITER {k}.</h2>{_PROSE * 6}' for k in (2, 3)))
+    book = _book(tmp_path, f"<h2>The Winter Lantern</h2><h3>Ann Lee</h3><h2>Contents</h2>{rows}{body}")
+    titles = [c.title for c in book.chapters]
+    assert titles == ["The Winter Lantern", "WRITER 2.", "WRITER 3."]
