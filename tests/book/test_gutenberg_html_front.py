@@ -164,3 +164,24 @@ def test_a_first_piece_the_contents_names_before_it_is_read_under_its_title(tmp_
     book = _book(tmp_path, f"<h2>The Winter Lantern</h2><h3>Ann Lee</h3><h2>Contents</h2>{rows}{body}")
     titles = [c.title for c in book.chapters]
     assert titles == ["The Winter Lantern", "WRITER 2.", "WRITER 3."]
+
+
+def test_a_pieces_title_page_over_its_first_chapter_is_announced_with_it(tmp_path):
+    # A collection's last piece: its title, "OR", a second title, a by-line and the author's other works,
+    # then its own "CHAPTER I" .. at the level of the pieces' titles.
+    stories = "".join(f"<h2>THE {n} TALE</h2>{_PROSE * 3}" for n in ("FIRST", "SECOND", "THIRD"))
+    piece = ("<h2>THE LANTERN BAND</h2><h4>OR</h4><h2>THE MILLER, THE FERRYMAN AND THE KEEPER</h2>"
+             "<h4>BY A FRIEND OF THE MILL</h4><h5>Author of \"The Weir,\" \"The Lock,\" etc.</h5>"
+             + "".join(f"<h2>CHAPTER {r}</h2>{_PROSE * 3}" for r in ("I", "II")))
+    book = _book(tmp_path, stories + piece)
+    titles = [c.title for c in book.chapters]
+    assert titles[3:] == ["THE LANTERN BAND: CHAPTER I", "CHAPTER II"]
+    assert book.chapters[3].paragraphs[1] == "OR"
+
+
+def test_a_short_piece_before_a_first_chapter_with_text_of_its_own_stays_a_chapter(tmp_path):
+    # A poem of sixty words is a piece of its own, even before a "CHAPTER I".
+    poem = "<p>" + "The wheel turns slow, the water low, the miller sings. " * 6 + "</p>"
+    body = (f"<h2>THE WHEEL</h2>{poem}" + "".join(f"<h2>CHAPTER {r}</h2>{_PROSE * 3}" for r in ("I", "II", "III")))
+    book = _book(tmp_path, body)
+    assert [c.title for c in book.chapters] == ["THE WHEEL", "CHAPTER I", "CHAPTER II", "CHAPTER III"]

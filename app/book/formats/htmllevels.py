@@ -13,6 +13,7 @@ from app.book.formats.htmlfront import opens_text
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.normalize import clean_text
 from app.book.structure.blocks import MAX_CHAPTER_LEVEL, Block, body_words, split_level
+from app.book.structure.lines import is_named_heading, leading_number
 
 #: A heading above the chapters with this many words of its own is a chapter's (a page of text); a part's
 #: title page, with a motto or a line of argument under it, has fewer.
@@ -92,6 +93,52 @@ def with_parts_over_chapters(blocks: list[Block]) -> list[Block]:
         if out[k] is not None:
             b = blocks[k]
             out[k] = Block(b.text, lower, b.ids, b.kind, b.links)
+    result: list[Block] = []
+    for k, b in enumerate(out):
+        if b is not None:
+            result.append(b)
+            result.extend(moved.get(k, ()))
+    return result
+
+
+#: A piece's title page (its title, "OR" and a second title, a by-line, "Author of ...") has fewer words.
+_MAX_TITLE_PAGE_WORDS = 50
+
+
+def with_piece_titles(blocks: list[Block]) -> list[Block]:
+    """Return the blocks with a piece's title page announced with its first chapter.
+
+    A collection sets each piece's title at the chapters' level, and under it a second title, a by-line or
+    the author's other works, then the piece's "CHAPTER I". Divided there, the title would be a chapter of a
+    few lines; it names the piece its chapters belong to: "THE MILL: CHAPTER I", its lines read after."""
+    level = split_level(blocks)
+    if level is None:
+        return blocks
+    heads = [k for k, b in enumerate(blocks) if b.level == level]
+    out: list[Block | None] = list(blocks)
+    moved: dict[int, list[Block]] = {}
+    for n, nxt in enumerate(heads):
+        if not n or leading_number(clean_text(blocks[nxt].text)) != 1:
+            continue
+        # The title page may be set over several headings ("THE MILL", "OR", "THE MILLER'S DAUGHTER").
+        start = None
+        for k in reversed(heads[:n]):
+            text = clean_text(blocks[k].text)
+            if (body_words(blocks[k + 1:nxt]) >= _MAX_TITLE_PAGE_WORDS or leading_number(text) is not None
+                    or is_named_heading(text) or is_matter_title(text) or is_apparatus_title(text)):
+                break
+            start = k
+        if start is None or not body_words(blocks[start + 1:nxt]):
+            continue  # no title page, or nothing under it but headings (folded as it is)
+        names = [clean_text(blocks[k].text).rstrip(" .:") for k in heads if start <= k < nxt]
+        head = blocks[nxt]
+        out[nxt] = Block(f"{names[0]}: {head.text}", level, blocks[start].ids | head.ids, head.kind, head.links)
+        moved[nxt] = [b if k not in heads else Block(b.text, 0, b.ids, b.kind, b.links)
+                      for k, b in enumerate(blocks[start + 1:nxt], start + 1)]
+        for j in range(start, nxt):
+            out[j] = None
+    if not moved:
+        return blocks
     result: list[Block] = []
     for k, b in enumerate(out):
         if b is not None:
