@@ -136,6 +136,8 @@ def test_a_county_after_a_named_place_is_said_county():
     ("ADDRESS I. Early Years of the Mill.", "ADDRESS One. Early Years of the Mill."),
     ("Discourse I: The Weir", "Discourse One: The Weir"),
     ("LECTURE I.", "LECTURE One."),
+    ("The Mill: I", "The Mill: One"),
+    ("The Mill: I: The Weir", "The Mill: One: The Weir"),
 ])
 def test_roman_numeral_anywhere_in_a_heading_is_a_number(src, want):
     """A heading's number in brackets, after a dash, after a word in capitals or before its name without a
@@ -143,7 +145,7 @@ def test_roman_numeral_anywhere_in_a_heading_is_a_number(src, want):
     assert speak(src) == want
 
 
-@pytest.mark.parametrize("src", ["I said, I", "Not I.", "Not I. Then he left.", "It was I. Then he left.",
+@pytest.mark.parametrize("src", ["I said, I", "Not I.", "He said: I am here.", "Not I. Then he left.", "It was I. Then he left.",
                                  "He went to the LI office", "a XL coat and LI shirt"])
 def test_pronoun_and_numeral_letters_that_are_words_stay_in_a_short_line(src):
     assert speak(src) == src

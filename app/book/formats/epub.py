@@ -246,20 +246,56 @@ def _matter_entry(title: str) -> bool:
 def _located(
     entries: list[Entry], docs: dict[str, Document], order: list[str]
 ) -> list[tuple[tuple[int, int], Entry]]:
-    """Return TOC entries in reading order, with same-file sub-entries folded into their parent."""
+    """Return TOC entries in reading order, with same-file sub-entries folded into their parent (a chapter's
+    sections), unless the parent is only a label over two or more of them (an act over its scenes, a story's
+    title over its numbered parts, see _label_over): then they are the chapters, the first announced with it."""
     position = {name: i for i, name in enumerate(order)}
     located: list[tuple[tuple[int, int], Entry]] = []
     parents: dict[int, Entry] = {}
+    at: dict[int, int] = {}  # id of a located entry -> its index in located
+    labels: set[int] = set()  # parents whose first sub-entry took their place
+    inner: dict[int, int] = {}  # id of an entry -> how many sub-entries it has in its own file
+    for e in entries:
+        parents[e.depth] = e
+        parent = parents.get(e.depth - 1)
+        if parent is not None and e.depth > 1 and parent.name == e.name and e.fragment:
+            inner[id(parent)] = inner.get(id(parent), 0) + 1
+    parents = {}
     for e in entries:
         parents[e.depth] = e
         parent = parents.get(e.depth - 1)
         if e.name not in position:
             continue
-        # A section anchor inside its chapter's own file is not a chapter of its own.
+        where = (position[e.name], _find(docs[e.name].blocks, e.fragment))
         if parent is not None and e.depth > 1 and parent.name == e.name and e.fragment:
-            continue
-        located.append(((position[e.name], _find(docs[e.name].blocks, e.fragment)), e))
+            # A section anchor inside its chapter's own file is not a chapter of its own, unless the
+            # chapter is only a label over its sub-entries.
+            if id(parent) in labels:
+                pass  # the label's later sub-entries: chapters of their own
+            elif (id(parent) not in at or inner[id(parent)] < 2
+                  or not _label_over(docs[e.name].blocks, located[at[id(parent)]][0][1], where[1])):
+                continue
+            else:
+                # The first sub-entry starts where its label does, and is announced with it ("Act I: Scene I").
+                labels.add(id(parent))
+                where, label = located[at[id(parent)]]
+                at[id(e)] = at[id(parent)]
+                located[at[id(parent)]] = (where, replace(e, title=f"{label.title}: {e.title}" if label.title else e.title))
+                continue
+        at[id(e)] = len(located)
+        located.append((where, e))
     return located
+
+
+#: A chapter with fewer words of its own than this (a page) before its first sub-entry is a label over its
+#: sub-entries (an act's heading and its setting over its scenes, a story's title and motto over its numbered
+#: parts, an appendix's note over its documents); its words are read with the first of them.
+_LABEL_WORDS = 300
+
+
+def _label_over(blocks: list[Block], start: int, first: int) -> bool:
+    """Return whether the text from a TOC entry's start to its first sub-entry is only its label."""
+    return start < first and body_words(blocks[start:first]) < _LABEL_WORDS
 
 
 def _toc_chapters(

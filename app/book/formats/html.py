@@ -16,7 +16,8 @@ from app.book.structure.lines import is_byline, join_heading_lines
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
 from app.book.formats.htmltitle import without_title_page
-from app.book.formats.htmlfront import opens_text, without_title_headings
+from app.book.formats.htmllevels import with_lone_parts, with_parts_over_chapters, with_piece_titles
+from app.book.formats.htmlfront import opens_text, without_pre_contents_headings, without_title_headings
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
@@ -354,6 +355,8 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     body = without_title_page(body, [bool(b.level) and is_byline(b.text) for b in page.blocks])
     blocks = apply_contents(body, [(text, target, at - page.offset) for text, target, at in doc.listing],
                             page_anchors(root))
+    if blocks is body:
+        blocks = body = without_pre_contents_headings(body)
     if blocks is not body and blocks and blocks[0].level != 1:
         # Before the first chapter the page's contents names: title page, imprint, advertisements
         # (a preface there is the book's own and keeps its heading; a "Conclusion" inside a chapter,
@@ -362,7 +365,8 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         blocks = [Block(FRONT_MATTER, 1)] + [
             Block(b.text, 1, b.ids, b.kind, b.links) if i < first and b.level and opens_text(b.text) else b
             for i, b in enumerate(blocks)]
-    blocks = with_licence(mark_back_matter(without_title_headings(blocks, blocks is not body)), page.footer)
+    blocks = with_licence(mark_back_matter(with_piece_titles(with_lone_parts(with_parts_over_chapters(
+        without_title_headings(blocks, blocks is not body))))), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,
                 language=(page.language or "en").split("-")[0].lower() or "en")

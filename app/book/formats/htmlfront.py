@@ -79,3 +79,72 @@ def without_title_headings(blocks: list[Block], listed: bool = False) -> list[Bl
         if nxt is not None and not out[nxt].level:
             out[k] = Block(blocks[k].text, 0, blocks[k].ids, blocks[k].kind, blocks[k].links)
     return out
+
+
+#: A contents listing's own heading ("CONTENTS.", "Table of Contents").
+_CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\W*$", re.I)
+#: The contents heading opens the book's front, not its back: it stands in the first part of the words.
+_FRONT_SHARE = 0.2
+#: A heading before the contents with this many words of its own is a preface by a name of its own
+#: ("FOREWORDS", "TO MY READERS"), no title page's line: a title page, its verso and a dedication are shorter.
+_MAX_FRONT_WORDS = 300
+#: Lines without a link among a contents' entries (an entry whose link was lost, a label) before it ends.
+_MAX_UNLINKED = 2
+#: Entries (lines with in-page links) that must follow a contents heading within a few blocks.
+_MIN_LINKED = 3
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", clean_text(text).casefold())) + " "
+
+
+def without_pre_contents_headings(blocks: list[Block]) -> list[Block]:
+    """Return the blocks with the headings before the book's contents read as the title page's lines (level 0),
+    unless they open a text ("PREFACE", "CHAPTER I", "Introduction"), and the contents itself left out.
+
+    The contents follows the title page, its verso and a dedication: whatever heading stands before it (the
+    compiler's name over the publisher's imprint, a society's name, the title set over a motto) is the front's,
+    unless a page or more of text stands under it (a preface by a name of its own). Only where the contents
+    heading is followed by its entries (lines with in-page links) and stands in the first fifth of the book's
+    words; used where no listing divided the book."""
+    total = sum(len(b.text.split()) for b in blocks)
+    seen = 0
+    at = None
+    for i, b in enumerate(blocks):
+        if b.level and _CONTENTS_HEAD.match(clean_text(b.text)):
+            linked = sum(1 for x in blocks[i + 1:i + 1 + 2 * _MIN_LINKED] if x.links)
+            if linked >= _MIN_LINKED:
+                at = i
+            break
+        seen += len(b.text.split())
+        if seen > _FRONT_SHARE * total:
+            break
+    if at is None:
+        return blocks
+    level = split_level(blocks)
+    if level is None:
+        return blocks
+    # The contents itself is never read: its heading and its entries (lines linked further on, a line or two
+    # whose link was lost between them), however long each entry (a chapter's synopsis).
+    listing = {at}
+    gap = 0
+    for k in range(at + 1, len(blocks)):
+        if blocks[k].level:
+            break
+        if blocks[k].links:
+            listing.update(range(k - gap, k + 1))
+            gap = 0
+        elif gap == _MAX_UNLINKED:
+            break
+        else:
+            gap += 1
+    heads = [k for k in range(at) if 0 < blocks[k].level <= level]
+    ends = [next((j for j in range(k + 1, at) if 0 < blocks[j].level <= level), at) for k in heads]
+    # A heading the contents names is a piece of the book set before it (a first story the title page
+    # runs into), no title page's line.
+    entries = [_words(blocks[k].text) for k in listing if blocks[k].links]
+    front = {k for k, end in zip(heads, ends)
+             if not opens_text(blocks[k].text) and body_words(blocks[k + 1:end]) < _MAX_FRONT_WORDS
+             and not any(e.startswith(_words(blocks[k].text)) for e in entries)}
+    return [Block(b.text, 0, b.ids, b.kind, b.links) if i in front else b
+            for i, b in enumerate(blocks) if i not in listing]

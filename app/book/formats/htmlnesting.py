@@ -12,7 +12,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from app.book.structure.blocks import Block
-from app.book.structure.lines import is_named_heading
+from app.book.normalize import clean_text
+from app.book.structure.lines import is_named_heading, leading_number
 
 #: A part's own text before its first chapter ("The Measure of the Heavens ..." under "BOOK I.") is read
 #: with that chapter when it is this short; longer, it is a chapter of its own.
@@ -55,7 +56,18 @@ def with_unlisted_chapters(blocks: list[Block], starts: dict[int, str]) -> dict[
     if not levels or max(levels.values()) < _MIN_CALLED:
         return starts
     level = max(levels, key=lambda lv: (levels[lv], -lv))
-    return {**starts, **{k: blocks[k].text for k in called if blocks[k].level == level}}
+    added = {k: blocks[k].text for k in called if blocks[k].level == level}
+    # A chapter set at another level by mistake ("CHAPTER XV." an <h2> after "CHAPTER XIV" an <h3>, even at
+    # the listed parts' level) is still a chapter where its number follows the chapter before it.
+    last = None
+    for k in range(first + 1, len(blocks)):
+        if k in added:
+            last = leading_number(clean_text(blocks[k].text))
+        elif (last and k not in starts and blocks[k].level and blocks[k].level != level
+              and _CHAPTER.match(blocks[k].text) and leading_number(clean_text(blocks[k].text)) == last + 1):
+            added[k] = blocks[k].text
+            last += 1
+    return {**starts, **added}
 
 
 def nested(blocks: list[Block], starts: dict[int, str], skip: set[int],

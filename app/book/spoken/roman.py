@@ -128,8 +128,10 @@ _HEADING_WORDS = 12
 #: "§ XII.", "II THE FORD", "VII-VIII"): not glued to letters, an apostrophe or a hyphenated word.
 _LINE_NUMERAL = re.compile(r"(?<![\w'\u2019.-])(?P<num>[IVXLC]{2,})(?![\w'\u2019]|-[A-Za-z]|\.[A-Za-z])")
 #: "I." closing a short line after a stop or dash ("THE FORD.—I.", "Mrs. Grey to Her Son. I."):
-#: the first of a series, not the pronoun (which ends no heading after a stop of its own).
-_LINE_ONE = re.compile(r"(?:(?<=[.:;] )|(?<=[\u2013\u2014]))I(?=\.$)")
+#: the first of a series, not the pronoun (which ends no heading after a stop of its own). After a colon
+#: it needs no stop, and may stand before the part's name: a piece's title announced with its first part
+#: ("The Mill: I", "The Mill: I: The Weir").
+_LINE_ONE = re.compile(r"(?:(?<=[.;] )|(?<=[\u2013\u2014]))I(?=\.$)|(?<=: )I(?=\.?$|: )")
 
 
 #: "ADDRESS I. Early History", "Address I: The Text", "LECTURE I.": a heading's word and its first number,
@@ -148,7 +150,7 @@ def _heading_numerals(text: str, lang: Language) -> str:
     if lang.code == "en":
         for rx in (_WORD_ONE, _CAPS_ONE):
             text = rx.sub(lambda m: f"{m['word']}{m['stop']} {_title(cardinal(1, lang))}{m['end']}", text)
-    if not re.search(r"[IVXLC]{2}|I\.$", text):
+    if not re.search(r"[IVXLC]{2}|I\.$|: I(?:$|: )", text):
         return text
 
     def said(m: re.Match) -> str:

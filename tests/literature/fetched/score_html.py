@@ -1,10 +1,11 @@
 """Score only the Gutenberg HTML editions of one half, and keep each book's row for comparing runs.
 
-    PYTHONPATH=. .venv/bin/python tests/literature/fetched/score_html.py dev [--out rows.json] [--titles]
+    PYTHONPATH=. .venv/bin/python tests/literature/fetched/score_html.py dev [--out rows.json] [--titles] [--epub]
     PYTHONPATH=. .venv/bin/python tests/literature/fetched/score_html.py --diff before.json after.json
 
 The same `score()` as score.py (chapter columns only), without the plain-text editions, so an HTML rule
 can be measured in a third of the time; `--diff` lists the books that went right -> wrong or back.
+`--epub` scores the half's Standard Ebooks books instead (their truth the entries of `toc.xhtml`, as score.py).
 """
 from __future__ import annotations
 
@@ -16,17 +17,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from tests.literature.fetched.cache import books, materialize  # noqa: E402
 from tests.literature.fetched.score import score  # noqa: E402
-from tests.literature.fetched.truth import gutenberg_truth  # noqa: E402
+from tests.literature.fetched.truth import Truth, gutenberg_truth  # noqa: E402
 
 
-def run(split: str, show_titles: bool) -> list[dict]:
+def run(split: str, show_titles: bool, epub: bool = False) -> list[dict]:
+    from tests.literature.corpus import epub_contents
     rows = []
     for b in books(split):
-        if b.source != "gutenberg":
+        if (b.source == "gutenberg") == epub:
             continue
         materialize(b)
-        truth = gutenberg_truth(b.files["html"])
-        r = score(b, "html", b.files["html"], truth, spoken=False)
+        if epub:
+            truth = Truth(epub_contents(b.files["epub"]))
+            r = score(b, "epub", b.files["epub"], truth, spoken=False)
+        else:
+            truth = gutenberg_truth(b.files["html"])
+            r = score(b, "html", b.files["html"], truth, spoken=False)
         r["truth_titles"] = truth.chapters
         r["truth_words"] = truth.words
         rows.append(r)
@@ -42,7 +48,8 @@ def summary(rows: list[dict]) -> str:
     exact = sum(1 for r in rows if r["exact"])
     within = sum(1 for r in rows if r["within1"])
     swallow = sum(1 for r in rows if r.get("ok") and not r.get("swallows"))
-    return f"HTML {n} books: exactly right {exact}, within one {within}, no chapter > 3x median {swallow}"
+    edition = rows[0]["edition"].upper() if rows else "HTML"
+    return f"{edition} {n} books: exactly right {exact}, within one {within}, no chapter > 3x median {swallow}"
 
 
 def diff(before: list[dict], after: list[dict]) -> None:
@@ -63,7 +70,7 @@ def main(argv: list[str]) -> None:
         diff(before, after)
         print(summary(before), "->", summary(after), sep="\n")
         return
-    rows = run(argv[0] if argv else "dev", "--titles" in argv)
+    rows = run(argv[0] if argv else "dev", "--titles" in argv, "--epub" in argv)
     if "--out" in argv:
         Path(argv[argv.index("--out") + 1]).write_text(json.dumps(rows, ensure_ascii=False))
     print(summary(rows))
