@@ -1,6 +1,6 @@
 """Who says each line on novels nobody here tuned on, against other annotators' gold: LitBank (issue 31).
 
-    .venv/bin/python -m benchmarks.cast_litbank [--book KEY ...] [--min-quotes 10]
+    .venv/bin/python -m benchmarks.cast_litbank [--half dev|held-out] [--book KEY ...] [--min-quotes 10]
 
 LitBank (Bamman, Popat and Shen, NAACL 2019; Sims and Bamman, TACL 2020: github.com/dbamman/litbank,
 commit 3e50db0, CC BY 4.0) annotates the opening ~2,000 words of 100 English novels: every quotation
@@ -14,6 +14,10 @@ Nothing of it is committed: it is read from the `fetch` tool's mirror of the rep
 ever read or tuned on: the PDNC novels (any title PDNC's folder names spell) and the books earlier rounds
 read by eye (benchmarks/README.md, issue 31). The list below is that rule written out, fixed before any
 book was scored.
+
+**Halves.** The scored books, in sorted key order, alternate: the 1st, 3rd, 5th... are the development
+half (read, tuned on), the 2nd, 4th, 6th... the held-out half (scored once at the end of a round, never
+read). The rule was written before any book's errors were read (`half_of`).
 
 **Reading.** The whole novel (`original/<key>.txt`) is read by the app's plain-text reader and
 app.cast.find_cast finds the dialogue, the characters and the speakers from the whole book, as a
@@ -146,6 +150,15 @@ def books(min_quotes: int) -> list[str]:
     return sorted(keys)
 
 
+HALVES = ("dev", "held-out")
+
+
+def half_of(keys: list[str], half: str) -> list[str]:
+    """The books of one half: the scored keys in sorted order, alternating dev, held-out, dev, ..."""
+    index = HALVES.index(half)
+    return [key for i, key in enumerate(sorted(keys)) if i % 2 == index]
+
+
 @dataclass
 class Score:
     key: str
@@ -231,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--book", action="append", help="only these LitBank keys")
     parser.add_argument("--min-quotes", type=int, default=10)
+    parser.add_argument("--half", choices=HALVES, help="only the development or the held-out half (default: all)")
     parser.add_argument("--names-only", action="store_true",
                         help="map characters by their names alone (no unnamed-entity fallback)")
     args = parser.parse_args(argv)
@@ -239,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     keys = args.book or books(args.min_quotes)
+    if args.half and not args.book:
+        keys = half_of(keys, args.half)
     print("| book | quotations | found % | right % | unnamed | s (read + cast) |\n|---|---|---|---|---|---|")
     total = found = right = 0
     rates = []
