@@ -168,6 +168,9 @@ class Score:
     seconds: float = 0.0
     unnamed_mapped: int = 0
     per_speaker: dict[str, Counter] = field(default_factory=dict)
+    #: Each wrong quotation's class ("not found", "no speaker", "unmapped", "wrong speaker",
+    #: "narrator wrong": a narrator line where gold says another, or the reverse) with gold, app speaker, text.
+    errors: list[tuple[str, str, str, str]] = field(default_factory=list)
 
 
 def score_book(key: str, names_only: bool = False) -> Score:
@@ -208,12 +211,18 @@ def score_book(key: str, names_only: bool = False) -> Score:
         bucket = score.per_speaker.setdefault(g.speaker, Counter())
         if q is None:
             bucket["missed"] += 1
+            score.errors.append(("not found", g.speaker, "", g.text))
             continue
         score.found += 1
         who = narrator if q.by_narrator else mapped.get(q.speaker)
         bucket[q.speaker or ("<narrator>" if q.by_narrator else "<none>")] += 1
         if who is not None and who == g.speaker:
             score.right += 1
+        else:
+            said = "<narrator>" if q.by_narrator else (q.speaker or "")
+            kind = ("narrator wrong" if q.by_narrator or (narrator is not None and g.speaker == narrator)
+                    else "no speaker" if not q.speaker else "unmapped" if who is None else "wrong speaker")
+            score.errors.append((kind, g.speaker, said, g.text))
     return score
 
 
@@ -247,19 +256,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=HALVES, help="only the development or the held-out half (default: all)")
     parser.add_argument("--names-only", action="store_true",
                         help="map characters by their names alone (no unnamed-entity fallback)")
+    parser.add_argument("--errors", action="store_true",
+                        help="count and list the wrong quotations by class (development half only)")
     args = parser.parse_args(argv)
+    if args.errors and args.half != "dev":
+        parser.error("--errors reads the books' errors: only with --half dev (the held-out half stays unread)")
     if not _git_dir().is_dir():
         print(f"LitBank is not at {REPO}: fetch github:dbamman/litbank (the `fetch` tool), or set AUDIOBOOK_LITBANK",
               file=sys.stderr)
         return 2
-    keys = args.book or books(args.min_quotes)
-    if args.half and not args.book:
+    keys = books(args.min_quotes)
+    if args.half:
         keys = half_of(keys, args.half)
+    if args.book:
+        keys = [key for key in keys if key in args.book] if args.half else args.book
     print("| book | quotations | found % | right % | unnamed | s (read + cast) |\n|---|---|---|---|---|---|")
     total = found = right = 0
     rates = []
+    classes: Counter = Counter()
     for key in keys:
         s = score_book(key, args.names_only)
+        if args.errors:
+            classes.update(kind for kind, *_ in s.errors)
+            for kind, gold, said, text in s.errors:
+                print(f"    {key[:24]} | {kind} | gold {gold} | app {said} | {text[:70]!r}")
         total, found, right = total + s.total, found + s.found, right + s.right
         rates.append(s.right / s.total if s.total else 0.0)
         print(f"| {key} | {s.total} | {100.0 * s.found / max(1, s.total):.1f} | {100.0 * s.right / max(1, s.total):.1f} "
@@ -269,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| **all {len(keys)} books** | {total} | {100.0 * found / max(1, total):.1f} | "
           f"**{100.0 * right / max(1, total):.1f}** | | |")
     print(f"\nmedian book: {100.0 * median:.1f}% right")
+    if args.errors:
+        print("errors by class: " + ", ".join(f"{k} {n}" for k, n in classes.most_common()))
     return 0
 
 
