@@ -128,7 +128,8 @@ def read_gold(key: str) -> tuple[list[GoldQuote], dict[str, set[str]], set[str],
             narrator[entity] += 1
     for entity in set(speakers.values()):  # the entity's own label ("Mr__Greyson-18") is a name too
         label = re.sub(r"-\d+$", "", entity).replace("_", " ")
-        if label[:1].isupper() and label.split()[0] not in ("The", "A", "An", "THE_READER"):
+        # A label naming whose someone is ("Philip_s_nurse": Philip's nurse) is a description, no name.
+        if label[:1].isupper() and label.split()[0] not in ("The", "A", "An", "THE_READER") and " s " not in label:
             names[entity].add(_norm(label))
             proper.add(entity)
     ordered = sorted((s, t, q) for q, (s, t, _) in quotes.items())
