@@ -32,8 +32,6 @@ _NARRATORS_OWN = ("my", "our")
 _KEEP_DETERMINER = ("the", "my", "our", "his", "her", "their", "your")
 _MY_NOUN_BEFORE = re.compile(r"\b[Mm]y\s+([a-z]+),?\s+$")
 _MY_NOUN_AFTER = re.compile(r"^,\s+my\s+([a-z]+)\b")
-#: A word in capitals, two letters or more.
-_SHOUTED = re.compile(r"\b[A-Z]{2,}\b")
 _ADDRESS_ONLY = frozenset("master mistress miss mister madam".split())
 #: A narration paragraph longer than this (words) ends a conversation.
 SCENE_BREAK_WORDS = 40
@@ -81,9 +79,7 @@ class Attributor:
             del self.history[:-4 * _HISTORY]  # a turn's far candidates look this far back
 
     def _mentions(self, text: str) -> list[tuple[int, int, Person]]:
-        # A name shouted in capitals ("TOM! You TOM!") is the name: read with its other letters lower-cased
-        # (same length, so the offsets hold).
-        return list(self.roster.mentions(_SHOUTED.sub(lambda m: m.group(0).capitalize(), text)))
+        return list(self.roster.mentions(text))
 
     def _resolve_name(self, words: str) -> Person | None:
         m = MENTION.match(words)

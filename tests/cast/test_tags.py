@@ -173,12 +173,3 @@ def test_a_hyphenated_part_speaks_as_itself():
     cast = _cast(_INTRO + ["“Two shillings,” the toll-keeper demanded.", "“Too much,” said Tobias Wrenfield."])
     assert _speaker_of(cast, "Two shillings,") == "The toll-keeper"
 
-
-def test_a_name_shouted_in_capitals_is_spoken_to_not_by():
-    from app.cast.attribution import Attributor
-    from app.cast.names import find_people
-
-    roster = find_people(_INTRO)
-    attributor = Attributor(roster, False)
-    shouted = [p.name for _, _, p in attributor._mentions("TOBIAS! You TOBIAS!")]
-    assert shouted and all(n.startswith("Tobias") for n in shouted)
