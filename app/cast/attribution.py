@@ -26,6 +26,12 @@ from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag
 NARRATOR = Person(first="I")
 
 #: Titles that are forms of address only: "the master", "the mistress" name a part, not their bearers.
+#: "my father", "our master": a description owned by the first-person narrator (and those with them).
+_NARRATORS_OWN = ("my", "our")
+#: A part's name keeps its own determiner ("my father", "her husband's friend"); others get "the".
+_KEEP_DETERMINER = ("the", "my", "our", "his", "her", "their", "your")
+_MY_NOUN_BEFORE = re.compile(r"\b[Mm]y\s+([a-z]+),?\s+$")
+_MY_NOUN_AFTER = re.compile(r"^,\s+my\s+([a-z]+)\b")
 _ADDRESS_ONLY = frozenset("master mistress miss mister madam".split())
 #: A narration paragraph longer than this (words) ends a conversation.
 SCENE_BREAK_WORDS = 40
@@ -61,6 +67,8 @@ class Attributor:
         self._roles: dict[str, Person] = {}
         #: Who a speech tag has named: a person, whatever else the name could be.
         self._speakers: set[int] = set()
+        #: "my brother Robert", "Robert, my brother": per noun, the people the narration ties to "my <noun>".
+        self._owned: dict[str, dict[int, list]] = {}
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -141,12 +149,24 @@ class Attributor:
                 return None
             self._speakers.add(id(person))
             return Said(person, "explicit", 0.95)
+        if tag.kind == "role" and "'s " in tag.words:
+            return Said(self._role(tag), "explicit", 0.8)  # "the child's nurse": whose part it is says who
         if tag.kind == "role":
             noun = tag.words.split()[-1]
             # "the master" of a workhouse is no "Master Robin": a form of address is no office its bearer holds.
             titled = self._titled_here(noun) if noun not in _ADDRESS_ONLY else None
             person = titled or self.roster.by_role(noun) or self._role(tag)
             return Said(person, "explicit", 0.8)
+        if tag.kind == "description" and tag.words.split()[0] in _NARRATORS_OWN and self.first_person:
+            # "said my father", "cried our master" in a book told by an "I": the narrator's kin or master is
+            # one person of the story whom the text may never name; a part of its own, never the narrator.
+            owned = self._owned.get(tag.words.split()[-1])
+            if owned:
+                # "my brother Robert" in the narration: "said my brother" is Robert.
+                person = max(owned.values(), key=lambda pc: pc[1])[0]
+                self._speakers.add(id(person))
+                return Said(person, "explicit", 0.85)
+            return Said(self._role(tag), "explicit", 0.8)
         if tag.kind == "description" and tag.gender is None:
             person = self._titled_here(tag.words.split()[-1])
             return Said(person, "anaphoric", 0.7) if person else None
@@ -182,7 +202,7 @@ class Attributor:
 
     def _role(self, tag: Tag) -> Person:
         """Return the person for a part with no name ("the surgeon"), made the first time the part speaks."""
-        words = tag.words if tag.words.startswith("the ") else "the " + tag.words
+        words = tag.words if tag.words.split()[0] in _KEEP_DETERMINER else "the " + tag.words
         person = self._roles.get(words)
         if person is None:
             person = Person(first="", last="")
@@ -293,6 +313,8 @@ class Attributor:
                 turn.possessors.append(self._possessor)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.local = list(local)
+        for piece in pieces:
+            self._own(piece)
         turn.beat = self._beat(pieces)
         turn.recent = next((p for p in reversed(local + self.history[-_HISTORY:])
                             if p is not NARRATOR and p not in turn.named and self._personal(p)), None)
@@ -310,9 +332,20 @@ class Attributor:
         if turn.said is not None:
             self._remember(turn.said.person)
 
+    def _own(self, text: str) -> None:
+        """Note the people the text writes beside "my <noun>" ("my brother Robert", "Robert, my brother")."""
+        if not self.first_person or ("my " not in text and "our " not in text):
+            return
+        for start, end, person in self._mentions(text):
+            m = _MY_NOUN_BEFORE.search(text[max(0, start - 30):start]) or _MY_NOUN_AFTER.match(text[end:end + 30])
+            if m:  # "my brother Ansel": a person, whatever else the name could be
+                owned = self._owned.setdefault(m.group(1).lower(), {})
+                owned[id(person)] = [person, owned.get(id(person), [person, 0])[1] + 1]
+
     def _narration(self, text: str) -> None:
         for _, _, person in self._mentions(text):
             self._remember(person)
+        self._own(text)
         self._lead_in = tag_lead_in(text)
         self._loose_lead_in = loose_tag_before(text, self._known) if self._lead_in is None else None
         if len(text.split()) > SCENE_BREAK_WORDS:

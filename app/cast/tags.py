@@ -29,8 +29,9 @@ _VERB = r"(?:" + "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(PH
 _TITLE = "|".join(sorted(TITLES, key=len, reverse=True))
 _NAME = rf"(?:(?:{_TITLE})\.?\s+)?(?:O['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:[\s-]+(?:(?:de|van|von|du|le)\s+)?[A-Z][a-z\u00c0-\u024f]+){{0,3}}"
 #: "the surgeon", "his wife", "the still waiting Hester", "the good-hearted Mrs. John Marlow".
-_DESC = rf"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|[Tt]hat)\s+(?:[a-z-]+\s+){{0,2}}(?:{_NAME}|[A-Za-z]+)"
-_SUBJ = rf"(?P<subj>{_NAME}|[Hh]e|[Ss]he|I|{_DESC})"
+_DESC = rf"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|[Tt]hat)\s+(?:[a-z-]+\s+){{0,2}}(?:{_NAME}|[A-Za-z]+(?:-[a-z]+)*)(?:['\u2019]s\s+[a-z]+(?:-[a-z]+)*)?"
+#: Not a possessive: "said my brother's wife" is no line of my brother's.
+_SUBJ = rf"(?P<subj>{_NAME}|[Hh]e|[Ss]he|I|{_DESC})(?![\w'\u2019])"
 _ADV = r"(?:\s+[a-z]+ly)?"
 #: After a quotation: ', said Holmes', ' cried his wife', ' said she'.
 AFTER_INVERTED = re.compile(rf"^[\s,;:\u2014-]*(?:[a-z]+ly\s+)?(?P<verb>{_VERB}){_ADV}\s+{_SUBJ}\b")
@@ -102,6 +103,16 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
             if words[tail].rstrip(".") in TITLES and len(words) > tail + 1:
                 return Tag("name", name, None, verb)  # "the good-hearted Mrs. John Marlow"
     low = subj.lower()
+    owner = re.search(r"['\u2019]s ", subj)
+    if owner and low.split()[-1] in _NOT_ROLES:
+        # "said his mother's voice": the voice is his mother's.
+        subj = subj[:owner.start()]
+        low, words = subj.lower(), subj.split()
+    elif owner and words[0].lower() in _DETERMINERS:
+        # "said the child's nurse", "said my brother's wife": a part of its own, named by whose it is.
+        noun = low.split()[-1]
+        gender = "F" if noun in _DESC_FEMALE else "M" if noun in _DESC_MALE else None
+        return Tag("role", low.replace("\u2019", "'"), gender, verb)
     if subj == "I":
         return Tag("narrator", subj, None, verb)
     if low in ("he", "she"):

@@ -76,3 +76,20 @@ def test_a_tag_after_that_names_no_one_leaves_the_one_before():
     # "Nothing answered." after the quote is no speaker; "I said," before it is.
     cast = _cast(_INTRO + ["I stood at the door and I said, “Who is there?” Nothing answered."])
     assert _quote(cast, "Who is there?").by_narrator
+
+
+def test_my_father_in_a_tag_is_a_part_of_his_own_never_the_narrator():
+    cast = _cast(_INTRO + ["“The harvest will be late,” said my father, looking at the sky.",
+                           "“It always is,” said my father."])
+    late = _quote(cast, "The harvest will be late,")
+    assert not late.by_narrator and late.speaker == "My father"
+    assert _quote(cast, "It always is,").speaker == "My father"
+
+
+def test_my_brother_is_the_one_the_narration_names_beside_it():
+    cast = _cast(["My brother Ansel came in from the yard, and I thought of my own work.",
+                  "I gave the bread to Ansel, and then to Tobias, and Ansel ate it."] + _INTRO
+                 + ["“The gate is open again,” said my brother."])
+    said = _quote(cast, "The gate is open again,")
+    assert not said.by_narrator and said.speaker in ("Ansel",)
+    assert "My brother" not in [c.name for c in cast.characters]

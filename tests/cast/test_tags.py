@@ -154,3 +154,22 @@ def test_the_one_looked_at_is_no_speaker_and_a_relative_clauses_verb_no_speech()
                            "then at Tobias, whose face was beginning to redden, immediately said, with some heat,",
                            "“I will not climb it.”"])
     assert _speaker_of(cast, "I will not climb") in ("Mrs. Orla Penhallow", "Mrs. Penhallow")
+
+
+def test_whose_part_it_is_names_a_part_of_its_own_not_its_owner():
+    # "the girl's nurse" is the nurse, never "the girl"; "my brother's wife" is no line of my brother's.
+    cast = _cast(_INTRO + ["“I will fetch the lamp,” said the child's nurse.",
+                           "“Bring two,” said the child's nurse again."])
+    assert _speaker_of(cast, "I will fetch the lamp,") == "The child's nurse"
+    assert not any(c.name.lower() == "the child" for c in cast.characters)
+
+
+def test_a_voice_that_is_someones_is_theirs_not_a_part_called_voice():
+    cast = _cast(_INTRO + ["“Come in to supper,” said her mother's voice from the kitchen."])
+    assert not any("voice" in c.name.lower() for c in cast.characters)
+
+
+def test_a_hyphenated_part_speaks_as_itself():
+    cast = _cast(_INTRO + ["“Two shillings,” the toll-keeper demanded.", "“Too much,” said Tobias Wrenfield."])
+    assert _speaker_of(cast, "Two shillings,") == "The toll-keeper"
+
