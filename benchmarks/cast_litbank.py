@@ -31,7 +31,7 @@ compared as lower-case letters and digits only.
 three words or fewer, "the parson") hold its names
 (main name 2, the k-th alias 1/k; a titled surname maps to the one entity with that surname), as
 benchmarks/cast_pdnc.py maps to PDNC's aliases; failing that, a full name with its title dropped found
-whole in one entity's names only ("Master John Rolfe" is "John Rolfe", `map_character`, added in round
+whole in one entity's names only ("Master Tobin Wrede" is "Tobin Wrede", `map_character`, added in round
 cast12: a scorer fix, dev half 61.2 -> 65.8 % with the app unchanged); a line of the first-person narrator maps to the entity
 that "I" outside every quotation refers to most. A quotation is right when its mapped entity is the gold
 speaker. A quotation not found, with no speaker, or whose speaker maps to no entity, is wrong. The excerpt
@@ -236,7 +236,7 @@ _MORE_TITLES = {"master", "mistress", "madam", "dame", "father", "mother", "uncl
 def map_character(forms: list[str], names: dict[str, set[str]]) -> str | None:
     """Return the entity a character's names map to: cast_pdnc.map_names, then, when nothing matches, a
     full name (given name and surname, any title dropped) found whole in one entity's names only
-    ("Master John Rolfe" is the entity "John Rolfe"; "Captain John Good" the entity "Captain John Good RN")."""
+    ("Master Tobin Wrede" is the entity "Tobin Wrede"; "Captain Amos Vell" the entity "Captain Amos Vell RN")."""
     hit = map_names(forms, names)
     if hit is not None:
         return hit
