@@ -98,3 +98,15 @@ def test_a_title_in_capitals_over_its_by_line_is_no_piece_of_a_collection(tmp_pa
     book = read_text_book(tmp_path, _book(title_page, *pieces, top="Produced by volunteers"))
     assert [c.title for c in book.chapters][-3:] == ["The Harbour", "The Ferry", "The Lighthouse"]
     assert "Tales of the Shore" not in [c.title for c in book.chapters]
+
+
+def test_a_preface_before_a_collections_first_piece_is_a_chapter(tmp_path):
+    # A collection heads its pieces by their names alone, in capitals, set apart; the preface before the first
+    # piece is set in title case, not in capitals as they are, yet names a part of the book: a chapter of its
+    # own, not part of a chapter titled by the book with the title page.
+    pieces = "\n\n\n\n".join(_chapter(f"THE {w} WELL") for w in ("OLD", "DEEP", "DRY", "SALT"))
+    text = ("TALES OF THE WELLS\n\nBy Ann Lee\n\nPRINTED BY THE PRESS OF A TOWN, 1901\n\n\n"
+            f"Preface.\n\n{hard_wrapped(350, 'preface')}\n\n\n\n{pieces}\n")
+    book = read_text_book(tmp_path, text)
+    assert [c.title for c in book.chapters] == ["Preface", "The Old Well", "The Deep Well", "The Dry Well",
+                                                "The Salt Well"]

@@ -20,7 +20,7 @@ from app.book.structure.layout import ends_in_title_page, set_apart_like
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
-    CLOSING, KEYWORD, Heading, Para, clean_line, keyword_match, paragraphs, smart_title, title_line,
+    CLOSING, KEYWORD, Heading, Para, clean_line, is_named_heading, keyword_match, paragraphs, smart_title, title_line,
 )
 
 
@@ -220,10 +220,39 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
     if not chosen:
         # No heading word and no listing that the body heads: the pieces' own titles, set apart.
         chosen = pieces_apart(paras, hi, len(entries)) or numbered_halves(cands, paras)
+    # A preface or introduction before the first chapter, whichever rule found the chapters.
+    chosen = named_before(chosen, candidates(paras[:hi], 0) + cands, paras, (lo, hi))
     # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).
     chosen = set_apart_like(chosen, paras, (lo, hi))
     # (The candidates before the listing's end too: the line classifier weighs every line.)
     return RuleVerdict(lo, hi, entries, candidates(paras[:hi], 0) + cands, chosen, listed)
+
+
+def named_before(chosen: list[Heading], cands: list[Heading], paras: list[Para], skip: tuple[int, int]) -> list[Heading]:
+    """Return the chapters with the named parts of the book before the first one ("PREFACE.", "INTRODUCTION"):
+    a heading that names a part of the book, on a line of its own set apart by blank lines, over prose of its
+    own, is a chapter whatever found the others (a listing, a heading word, a collection's titles), as the
+    printed book heads it. Not inside the contents listing (its entries name the same parts), nor one that
+    heads only a few lines (a title page's "INTRODUCTION BY ...", a listing's entry with its page)."""
+    if len(chosen) < 2:
+        return chosen
+    lo, hi = skip
+    first = chosen[0].para
+    have = {c.para for c in chosen}
+    named = [c for c in cands if c.kind == "named" and c.para < first and c.para not in have
+             and not lo <= c.para < hi and len(paras[c.para].lines) == 1 and is_named_heading(paras[c.para].text)
+             and paras[c.para].gap >= 2]
+    added = []
+    for n, c in enumerate(named):
+        end = named[n + 1].para if n + 1 < len(named) else first
+        start = c.sub_para + 1 if c.sub_para is not None else c.para + 1
+        if sum(len(paras[k].text.split()) for k in range(start, end)) >= _NAMED_OWN_WORDS:
+            added.append(c)
+    return sorted(chosen + added, key=lambda c: c.para) if added else chosen
+
+
+#: Words a named part before the first chapter heads at least (a preface of a paragraph or two).
+_NAMED_OWN_WORDS = 100
 
 
 def _labels_disagree(chosen: list[Heading], cands: list[Heading], paras: list[Para]) -> bool:
