@@ -198,3 +198,30 @@ def test_a_pieces_label_ending_in_a_colon_over_its_title_is_one_heading(tmp_path
     book = read_text_book(tmp_path, _collection(titles, "\n\n"))
     assert [c.title for c in book.chapters] == [
         "The Lamplighter", "A Wet Morning", "The Week: News of the Harbour", "Market Day"]
+
+
+def _three_chapters(extra: str) -> str:
+    chapters = [f"CHAPTER {n}\n\nTHE {w} VOYAGE\n\n\n{hard_wrapped(120, 'prose')}"
+                for n, w in (("I", "FIRST"), ("II", "SECOND"), ("III", "THIRD"))]
+    chapters[1] += f"\n\n{extra}\n\n{hard_wrapped(40, 'after')}"
+    return "A BOOK OF VOYAGES\n\n\n\n" + "\n\n\n\n".join(chapters) + "\n"
+
+
+def test_a_table_row_over_a_rule_does_not_make_the_text_markup(tmp_path):
+    # A table's rows each closed by a rule ("Water  |  10 oz." over "------"): no setext heading, so the text
+    # still has its own chapters read from its "CHAPTER I" lines (not the rows as the only headings).
+    table = ("  Water          |   10 oz.   | 300 centimetres\n  -----------------------------------------\n"
+             "  Salt           |    1 oz.   |  30 centimetres\n  -----------------------------------------")
+    book = read_text_book(tmp_path, _three_chapters(table))
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The First Voyage", "Chapter II: The Second Voyage", "Chapter III: The Third Voyage"]
+    assert not any("Water" in c.title for c in book.chapters)
+
+
+def test_a_hash_sign_set_in_a_column_is_no_markdown_heading(tmp_path):
+    # A proofreader's "#" (more space) explained in a column of signs: a hash followed by a wide run of
+    # spaces is a sign drawn in the text, not a "# Title" line, and the book's chapters are still read.
+    signs = "  #               More space where the caret is marked,\n  eq #            Equalize the spacing."
+    book = read_text_book(tmp_path, _three_chapters(signs))
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The First Voyage", "Chapter II: The Second Voyage", "Chapter III: The Third Voyage"]
