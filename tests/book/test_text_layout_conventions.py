@@ -225,3 +225,11 @@ def test_a_hash_sign_set_in_a_column_is_no_markdown_heading(tmp_path):
     book = read_text_book(tmp_path, _three_chapters(signs))
     assert [c.title for c in book.chapters] == [
         "Chapter I: The First Voyage", "Chapter II: The Second Voyage", "Chapter III: The Third Voyage"]
+
+
+def test_a_roman_numeral_and_a_colon_before_the_name_heads_a_chapter(tmp_path):
+    # "II: OUTWARD BOUND": the numeral, a colon and the name in capitals on one line, set apart; no listing.
+    names = ["GETTING READY", "OUTWARD BOUND", "ACROSS THE RIVER"]
+    chapters = [f"{n}: {name}\n\n\n{hard_wrapped(150, 'prose')}" for n, name in zip(("I", "II", "III"), names)]
+    book = read_text_book(tmp_path, "THE VOYAGE OF THE CART\n\n\n\n" + "\n\n\n\n".join(chapters) + "\n")
+    assert [c.title for c in book.chapters] == ["I: Getting Ready", "II: Outward Bound", "III: Across the River"]

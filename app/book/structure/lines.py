@@ -28,8 +28,9 @@ KEYWORD = re.compile(
     rf"^(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?(?P<num>{NUMBER})\b(?P<rest>.*)$", re.I)
 #: A numeral alone on its line: "IV", "IV.", "12".
 NUMERAL = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})\.?$")
-#: A numeral and a name on one line: "I. The Period", "IV. HERO'S STORY".
-NUMBERED_TITLE = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})\.\s+(?P<name>\S.*)$")
+#: A numeral and a name on one line: "I. The Period", "IV. HERO'S STORY", "II: OUTWARD BOUND" (a Roman numeral
+#: and a colon; "1: ..." is a verse's or an article's number).
+NUMBERED_TITLE = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})(?:\.|(?<=[IVXLCDM]):)\s+(?P<name>\S.*)$")
 #: Headings that name a part of the book rather than number it.
 NAMED = re.compile(
     r"^(?:preface|prologue|prelude|epilogue|finale|foreword|introduction|afterword|conclusion|postscript|"
