@@ -287,3 +287,31 @@ def test_a_chapter_title_in_capitals_may_ask_a_question(tmp_path):
     book = read_text_book(tmp_path, f"A JOURNEY\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
         "Chapter I: The Start", "Chapter II: Who Knocked at the Gate?", "Chapter III: Home at Last!"]
+
+
+def test_a_listed_name_the_body_heads_in_more_words_is_found_between_its_neighbours(tmp_path):
+    # "PROLOGUE. THE FERRY" listed; the body heads it "PROLOGUE." / "EDITORIAL." / "THE FERRY" (three lines,
+    # in capitals) before "CHAPTER I.": the listed words are all there, so it is the prologue's heading.
+    listing = "CONTENTS.\n\n PROLOGUE. THE FERRY\n I. THE MILL\n II. THE WEIR\n III. THE LOCK"
+    prologue = f" PROLOGUE.\n EDITORIAL.\n THE FERRY\n\n I\n\n{hard_wrapped(150, 'fog')}"
+    chapters = "\n\n\n\n".join(f"CHAPTER {n}. {name}.\n\n\n{hard_wrapped(150, 'prose')}"
+                               for n, name in (("I", "THE MILL"), ("II", "THE WEIR"), ("III", "THE LOCK")))
+    book = read_text_book(tmp_path, f"THE FERRY TALE\n\nBy Ann Lee\n\n\n\n{listing}\n\n\n\n\n THE FERRY TALE\n\n"
+                                    f"{prologue}\n\n\n\n{chapters}\n")
+    assert [c.title for c in book.chapters] == [
+        "Prologue. Editorial. The Ferry", "Chapter I. The Mill", "Chapter II. The Weir", "Chapter III. The Lock"]
+
+
+def test_a_listing_by_surname_in_the_order_of_the_alphabet_names_the_pieces_by_page(tmp_path):
+    # A book of lives lists them "TUTTLE, HIRAM      9" in the alphabet's order; the body heads each "HON. HIRAM
+    # TUTTLE." with its writer's by-line under it, in the order of the pages. Read by page, every entry's words
+    # head one life.
+    lives = [("HON. HIRAM TUTTLE.", "TUTTLE, HIRAM", 3), ("GEN. ABEL STARK.", "STARK, ABEL", 11),
+             ("REV. OTIS MINER.", "MINER, OTIS", 19), ("COL. HENRY KENT.", "KENT, HENRY", 27),
+             ("DR. JOHN ADAMS.", "ADAMS, JOHN", 35)]
+    listing = "CONTENTS.\n\n" + "\n".join(f"{entry:<36}{page:>4}" for _, entry, page in
+                                          sorted(lives, key=lambda x: x[1]))
+    body = "\n\n\n\n".join(f"{head}\n\nBY A FRIEND.\n\n\n{hard_wrapped(120, 'life')}" for head, _, _ in lives)
+    book = read_text_book(tmp_path, f"LIVES OF THE VALLEY\n\n\n\n{listing}\n\n\n\n\n{body}\n")
+    assert [c.title for c in book.chapters] == [
+        "Hon. Hiram Tuttle", "Gen. Abel Stark", "Rev. Otis Miner", "Col. Henry Kent", "Dr. John Adams"]

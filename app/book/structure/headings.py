@@ -16,6 +16,7 @@ from __future__ import annotations
 from app.book.structure.blocks import Block
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
+from app.book.structure.listing import in_page_order
 from app.book.structure.layout import ends_in_title_page, set_apart_like
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
@@ -220,6 +221,13 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
     if not chosen:
         # No heading word and no listing that the body heads: the pieces' own titles, set apart.
         chosen = pieces_apart(paras, hi, len(entries)) or numbered_halves(cands, paras)
+    if not chosen and entries and not any(e.number is not None for e in entries):
+        # Nothing else found: a listing of names the body heads in other words ("TUTTLE, HIRAM" listed by
+        # surname in the order of the alphabet, "HON. HIRAM TUTTLE." over the piece), read in the order of its
+        # pages; the body must head nearly every entry.
+        found = match_contents(in_page_order(entries), cands, paras, hi, free=True)
+        if len(found) >= _FREE_SHARE * len(entries):
+            chosen = found
     # A preface or introduction before the first chapter, whichever rule found the chapters.
     chosen = named_before(chosen, candidates(paras[:hi], 0) + cands, paras, (lo, hi))
     # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).
@@ -251,6 +259,8 @@ def named_before(chosen: list[Heading], cands: list[Heading], paras: list[Para],
     return sorted(chosen + added, key=lambda c: c.para) if added else chosen
 
 
+#: Entries of a listing the body heads in other words that must be found, as a share.
+_FREE_SHARE = 0.8
 #: Words a named part before the first chapter heads at least (a preface of a paragraph or two).
 _NAMED_OWN_WORDS = 100
 

@@ -50,6 +50,8 @@ class ContentsEntry:
     label: str = ""
     #: A part above chapters ("Book the First", "FIRST EPILOGUE"), matched to part headings only.
     part: bool = False
+    #: The page a named entry gives ("ADAMS, CHARLES      278"), when it gives one in Arabic figures.
+    page: int | None = None
 
 
 def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
@@ -224,7 +226,8 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
                 entries[-1].label += f" {line}"  # "THE CLOCKMAKER OF THE   50" / "    HILL TOWN"
                 continue
             if paged:
-                entries.append(ContentsEntry("", None, "", label=f"{pending} {line}" if pending else line))
+                entries.append(ContentsEntry("", None, "", label=f"{pending} {line}" if pending else line,
+                                             page=_page_number(ln)))
                 pending, paged_indent = None, indent
             else:
                 _flush(entries, pending)
@@ -234,6 +237,30 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
             widest = max(widest, q.gap)
         k += 1
     return k, entries
+
+
+def _page_number(line: str) -> int | None:
+    """Return the Arabic page number a listing line ends with (the first of a span), None when it has none."""
+    m = re.search(r"(\d{1,4})(?:[-\u2013]\d{1,4})?\s*$", line)
+    return int(m.group(1)) if m else None
+
+
+def in_page_order(entries: list[ContentsEntry]) -> list[ContentsEntry]:
+    """Return a listing's entries in the order of their pages where the listing is in another order: an
+    alphabetical listing of a collection's pieces ("ADAMS, CHARLES   278" / "BARTLETT, JOHN   33") names them as
+    the book prints them only when read by page. A listing whose pages mostly rise is the book's order already."""
+    pages = [e.page for e in entries if e.page is not None]
+    if len(pages) < _MIN_PAGED or len(pages) < 0.8 * len(entries):
+        return entries
+    falls = sum(1 for a, b in zip(pages, pages[1:]) if b < a)
+    if falls < _MIN_FALLS * len(pages):
+        return entries
+    return sorted(entries, key=lambda e: e.page if e.page is not None else 10**9)
+
+
+#: Entries with pages before the order of pages is weighed, and the share of pages lower than the one above.
+_MIN_PAGED = 5
+_MIN_FALLS = 0.25
 
 
 def _flush(entries: list[ContentsEntry], pending: str | None) -> None:
