@@ -315,3 +315,29 @@ def test_a_listing_by_surname_in_the_order_of_the_alphabet_names_the_pieces_by_p
     book = read_text_book(tmp_path, f"LIVES OF THE VALLEY\n\n\n\n{listing}\n\n\n\n\n{body}\n")
     assert [c.title for c in book.chapters] == [
         "Hon. Hiram Tuttle", "Gen. Abel Stark", "Rev. Otis Miner", "Col. Henry Kent", "Dr. John Adams"]
+
+
+def test_a_listing_read_as_headings_gives_way_to_the_headings_it_names(tmp_path):
+    # A listing the reader cannot parse (each chapter's scripture under its entry, a "CHAP." column) still
+    # heads "BOOK I." and "BOOK II." with their names; the same parts come back over the text. The first
+    # ones head no prose (short lines ending in pages): entries, not parts; the text before the first chapter
+    # holds a "CONTENTS." line, so it is front matter, not a chapter titled by the book.
+    listing = ("CONTENTS.\n\n\n{:>60}\n\n  INTRODUCTION{:>40}\n\n  TABLE OF DATES{:>40}\n\n\n"
+               "  BOOK I.\n\n  _THE MILL AND THE WEIR TO THE\n  YEAR OF THE FLOOD_, 727 B.C.\n\n"
+               "  CHAP.\n\n  I. THE MILL{:>40}\n\n  PSALM i.\n\n"
+               "  II. THE WEIR{:>40}\n\n  PSALM ii.-iv.\n\n\n  BOOK II.\n\n  THE LOCK AND THE FERRY\n\n"
+               "  III. THE LOCK{:>40}\n\n  PSALM v.\n\n  IV. THE FERRY{:>40}\n\n  PSALM vi. 3.").format(
+        "PAGE", "ix", "xvi", 3, 19, 35, 51)
+    chapters = {1: "THE MILL", 2: "THE WEIR", 3: "THE LOCK", 4: "THE FERRY"}
+    roman = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+    def chapter(n):
+        return f"CHAPTER {roman[n]}.\n\n{chapters[n]}\n\n\n{hard_wrapped(200, 'prose')}\n\n{hard_wrapped(100, 'more')}"
+    intro = f"INTRODUCTION.\n\n{hard_wrapped(200, 'intro')}\n\n\n\nTABLE OF DATES\n\n{hard_wrapped(200, 'dates')}"
+    body = "\n\n\n\n".join([intro, "BOOK I", chapter(1), chapter(2), "BOOK II", chapter(3), chapter(4)])
+    book = read_text_book(tmp_path, f"THE RIVER BOOK\n\nBY A. WRITER\n\n{hard_wrapped(300, 'advert')}\n\n\n\n"
+                                    f"{listing}\n\n\n\n{body}\n")
+    titles = [c.title for c in book.chapters]
+    want = ["Introduction", "Table of Dates", "Chapter I: The Mill", "Chapter II: The Weir", "Chapter III: The Lock",
+            "Chapter IV: The Ferry"]
+    assert len(titles) == 6 and all(t.endswith(w) for t, w in zip(titles, want)), titles

@@ -179,11 +179,13 @@ def mark_headings(text: str, learned: bool = False) -> str:
     _rewrite(out, paras, chosen)
     _mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
-    if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para)) \
+    contents_before = any(len(p.lines) == 1 and is_contents_label(p.text) for p in paras[:chosen[0].para])
+    if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para) or contents_before) \
             and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
-        # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"): title
-        # page, imprint, advertisements, dedication, a producer's note on the book.
+        # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"), or over a
+        # "CONTENTS" line (a listing however it is set): title page, imprint, advertisements, dedication, a
+        # producer's note on the book.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
     return "\n".join(out)
 
@@ -228,12 +230,51 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         found = match_contents(in_page_order(entries), cands, paras, hi, free=True)
         if len(found) >= _FREE_SHARE * len(entries):
             chosen = found
+    # A listing the reader did not read as one: its entries come back later as the body's headings.
+    chosen = _listed_again(chosen, paras)
     # A preface or introduction before the first chapter, whichever rule found the chapters.
     chosen = named_before(chosen, candidates(paras[:hi], 0) + cands, paras, (lo, hi))
     # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).
     chosen = set_apart_like(chosen, paras, (lo, hi))
     # (The candidates before the listing's end too: the line classifier weighs every line.)
     return RuleVerdict(lo, hi, entries, candidates(paras[:hi], 0) + cands, chosen, listed)
+
+
+def _listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
+    """Return the chapters without the entries of a contents listing taken for headings: a numbered heading
+    ("BOOK I." over its name) that heads no prose of its own before the next one (the listing's lines, short
+    and ending in their pages), and whose word and number
+    come back later ("BOOK I" over the text), is the listing's entry; the later one is the heading. (A part's
+    label over its first chapter heads no prose either, but its number does not come back.)"""
+    later: dict[tuple[str, str, int], int] = {}
+    for c in chosen:
+        if c.number is not None and c.kind in ("part", "chapter"):
+            later[(c.kind, c.word, c.number)] = later.get((c.kind, c.word, c.number), 0) + 1
+    out = []
+    for n, c in enumerate(chosen):
+        key = (c.kind, c.word, c.number)
+        if c.number is not None and c.kind in ("part", "chapter"):
+            later[key] -= 1
+            end = chosen[n + 1].para if n + 1 < len(chosen) else len(paras)
+            start = (c.sub_para if c.sub_para is not None else c.para) + 1
+            if later[key] > 0 and _listing_lines(paras[start:end]):
+                continue
+        out.append(c)
+    return out if len(out) >= 2 else chosen
+
+
+def _listing_lines(paras: list[Para]) -> bool:
+    """Return whether paragraphs are a listing's lines, not a chapter's text: nearly none, or many of their
+    lines ending in a page number ("I. THE MILL     3")."""
+    lines = [ln.strip() for p in paras for ln in p.lines]
+    if sum(len(ln.split()) for ln in lines) < _LISTING_FEW_WORDS:
+        return True
+    return sum(1 for ln in lines if ln[-1:].isdigit()) >= _LISTING_PAGED * len(lines)
+
+
+#: Words under a numbered heading too few for any text, and the share of lines ending in a page that makes a listing.
+_LISTING_FEW_WORDS = 20
+_LISTING_PAGED = 0.25
 
 
 def named_before(chosen: list[Heading], cands: list[Heading], paras: list[Para], skip: tuple[int, int]) -> list[Heading]:
