@@ -265,16 +265,20 @@ def _listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
 
 def _listing_lines(paras: list[Para]) -> bool:
     """Return whether paragraphs are a listing's lines, not a chapter's text: nearly none, or many of their
-    lines ending in a page number ("I. THE MILL     3")."""
+    lines ending in a page number ("I. THE MILL     3"), or many paragraphs (a chapter's synopsis, "The
+    families--Birth--A summons      1–25")."""
     lines = [ln.strip() for p in paras for ln in p.lines]
     if sum(len(ln.split()) for ln in lines) < _LISTING_FEW_WORDS:
         return True
-    return sum(1 for ln in lines if ln[-1:].isdigit()) >= _LISTING_PAGED * len(lines)
+    # Entries end in their pages, line by line or (a synopsis of the chapter run on) paragraph by paragraph.
+    paged = sum(1 for ln in lines if ln[-1:].isdigit()) >= _LISTING_PAGED * len(lines)
+    return paged or sum(1 for p in paras if p.lines[-1].strip()[-1:].isdigit()) >= _LISTING_PAGED_PARAS * len(paras)
 
 
 #: Words under a numbered heading too few for any text, and the share of lines ending in a page that makes a listing.
 _LISTING_FEW_WORDS = 20
 _LISTING_PAGED = 0.25
+_LISTING_PAGED_PARAS = 0.4
 
 
 def named_before(chosen: list[Heading], cands: list[Heading], paras: list[Para], skip: tuple[int, int]) -> list[Heading]:
