@@ -341,3 +341,14 @@ def test_a_listing_read_as_headings_gives_way_to_the_headings_it_names(tmp_path)
     want = ["Introduction", "Table of Dates", "Chapter I: The Mill", "Chapter II: The Weir", "Chapter III: The Lock",
             "Chapter IV: The Ferry"]
     assert len(titles) == 6 and all(t.endswith(w) for t, w in zip(titles, want)), titles
+
+
+def test_a_spelled_number_opening_a_listed_name_is_part_of_the_name(tmp_path):
+    # "THREE KINGS AND A PAIR" in a collection's listing of names: no "CHAPTER" before it, so "THREE" is a word
+    # of the title, not the entry's number (else "III" in a verse of another piece would be taken for it).
+    names = ["CARMEN", "THREE KINGS AND A PAIR", "THE WATER CURE", "TWO WITHOUT, DOUBLED"]
+    listing = "CONTENTS\n\n" + "\n".join(f"    {n:<40}{k * 20 + 1:>4}" for k, n in enumerate(names))
+    pieces = [f"{n}\n\n\n{hard_wrapped(150, 'prose')}\n\n   III\n\n{hard_wrapped(40, 'verse')}" for n in names]
+    book = read_text_book(tmp_path, f"TALES\n\n\n\n{listing}\n\n\n\n" + "\n\n\n\n".join(pieces) + "\n")
+    assert [c.title for c in book.chapters] == ["Carmen", "Three Kings and a Pair", "The Water Cure",
+                                                "Two Without, Doubled"]

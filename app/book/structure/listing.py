@@ -293,6 +293,10 @@ def _split_entries(line: str) -> list[str]:
     return [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
 
 
+#: A Roman numeral opening a contents line ("IV. THE FERRY"), as against a spelled number ("THREE KINGS").
+_ROMAN_ENTRY = re.compile(r"^[IVXLCDM]+$", re.I)
+
+
 def _entry(line: str) -> ContentsEntry | bool | None:
     """Return a contents line as an entry, True for a column heading, None when it is no entry."""
     if _COLUMNS.match(line):
@@ -303,6 +307,8 @@ def _entry(line: str) -> ContentsEntry | bool | None:
         return ContentsEntry(m.group("word").lower(), number_value(m.group("num")),
                       clean_line(m.group("rest").strip(" .:-\u2013\u2014")), part=True)
     m = _ENTRY.match(line)
+    if m and not m.group("word") and m.group("name") and m.group("num").isalpha() and not _ROMAN_ENTRY.match(m.group("num")):
+        m = None  # "THREE KINGS AND A PAIR": a spelled number opening a name numbers nothing without "CHAPTER"
     if m and number_value(m.group("num")) is not None and (m.group("name") or m.group("word")):
         word = (m.group("word") or "").lower().rstrip(".")
         return ContentsEntry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),
