@@ -352,3 +352,15 @@ def test_a_spelled_number_opening_a_listed_name_is_part_of_the_name(tmp_path):
     book = read_text_book(tmp_path, f"TALES\n\n\n\n{listing}\n\n\n\n" + "\n\n\n\n".join(pieces) + "\n")
     assert [c.title for c in book.chapters] == ["Carmen", "Three Kings and a Pair", "The Water Cure",
                                                 "Two Without, Doubled"]
+
+
+def test_a_contents_label_ending_in_a_colon_heads_the_listing(tmp_path):
+    # "CONTENTS:" over the names and pages; the index's letters ("B", "G") set apart after the last piece are
+    # no pieces of the book.
+    names = ["AS TO THIS BOOK", "THE MILL ON THE RIVER", "THE FERRY AT DAWN"]
+    listing = "  CONTENTS:\n\n" + "\n\n".join(f"  {n:<40}{k * 20 + 1:>4}" for k, n in enumerate(names))
+    pieces = "\n\n\n\n".join(f"{n}.\n\n\n{hard_wrapped(200, 'prose')}" for n in names)
+    index = "\n\n".join(f"{letter}\n\n{letter}arn, mill, 3, 9\n{letter}ell, ferry, 12" for letter in "BGH")
+    book = read_text_book(tmp_path, f"THE RIVER\n\n\n\n{listing}\n\n\n\n{pieces}\n\n\n\nINDEX.\n\n\n{index}\n")
+    assert [c.title for c in book.chapters][:3] == ["As to This Book", "The Mill on the River", "The Ferry at Dawn"]
+    assert not any(len(c.title) == 1 for c in book.chapters)

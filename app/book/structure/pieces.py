@@ -37,6 +37,8 @@ def _capitals_title(p: Para) -> str:
             or is_matter_title(text):
         # (A transcriber's note, the notes or an index is the book's apparatus or matter, not one of its pieces.)
         return ""
+    if not any(len(w) >= 2 and number_value(w) is None for w in re.findall(r"[^\W\d_]+", text)):
+        return ""  # "B", "G": an index's letters (or a numeral), no piece's name
     if text.split()[-1].lower() in _SMALL:
         return ""  # a title broken over lines ("CONSIDERATIONS / ON THE / PEACE"): a title page's, no piece's
     # In capitals a piece's title may ask or exclaim ("IV ~ “TO THE BOATS!”"), as a listed heading may.
