@@ -110,3 +110,14 @@ def test_a_preface_before_a_collections_first_piece_is_a_chapter(tmp_path):
     book = read_text_book(tmp_path, text)
     assert [c.title for c in book.chapters] == ["Preface", "The Old Well", "The Deep Well", "The Dry Well",
                                                 "The Salt Well"]
+
+
+def test_a_title_set_apart_after_a_collections_index_is_no_piece(tmp_path):
+    # A collection's pieces headed by their names in capitals; after the book's "INDEX." a publisher's notice set
+    # as the pieces are ("UNRIVALLED OFFERS.") is an advertisement, not a piece.
+    pieces = "\n\n\n\n".join(_chapter(f"THE {w} WELL") for w in ("OLD", "DEEP", "DRY"))
+    index = "INDEX.\n\n\nBarn, the old, 3, 9\nBell, the ferry, 12"
+    text = f"TALES OF THE WELLS\n\n\n\n{pieces}\n\n\n\n{index}\n\n\n\n{_chapter('UNRIVALLED OFFERS.')}\n"
+    book = read_text_book(tmp_path, text)
+    assert [c.title for c in book.chapters][:3] == ["The Old Well", "The Deep Well", "The Dry Well"]
+    assert "Unrivalled Offers" not in [c.title for c in book.chapters]
