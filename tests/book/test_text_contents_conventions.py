@@ -364,3 +364,14 @@ def test_a_contents_label_ending_in_a_colon_heads_the_listing(tmp_path):
     book = read_text_book(tmp_path, f"THE RIVER\n\n\n\n{listing}\n\n\n\n{pieces}\n\n\n\nINDEX.\n\n\n{index}\n")
     assert [c.title for c in book.chapters][:3] == ["As to This Book", "The Mill on the River", "The Ferry at Dawn"]
     assert not any(len(c.title) == 1 for c in book.chapters)
+
+
+def test_a_listed_name_in_sentence_case_among_names_keeps_the_listing_going(tmp_path):
+    # A book of poems lists "There are no Foxes in the Wood now" (sentence case) among its title-case names: the
+    # listing goes on past it, so the poems after it are chapters too.
+    names = ["The Daphne Bush", "Fairy Music", "There are no Foxes in the Wood now", "Mrs. Brown", "The Spring"]
+    listing = "  CONTENTS\n\n\n" + "\n".join(f"  {n}" for n in names)
+    poems = "\n\n\n\n".join(f"  {n.upper()}\n\n{hard_wrapped(120, 'verse')}" for n in names)
+    book = read_text_book(tmp_path, f"THE GREEN\n\n\n\n{listing}\n\n\n\n\n{poems}\n")
+    assert [c.title for c in book.chapters] == ["The Daphne Bush", "Fairy Music", "There Are No Foxes in the Wood Now",
+                                                "Mrs. Brown", "The Spring"]

@@ -207,7 +207,7 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
             break  # the first name again, however close it stands: the body's first heading
         pending: str | None = None  # a name without its page yet: the page ends the line below
         paged_indent = -1  # the indent of the last entry that ended in its page
-        for ln in q.lines:
+        for n_ln, ln in enumerate(q.lines):
             paged = bool(_NAMED_PAGE.search(ln))
             line = clean_line(_NAMED_PAGE.sub("", ln)).strip()
             indent = len(ln) - len(ln.lstrip())
@@ -219,7 +219,8 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
                 # "ANN LEE     13-39" over "   The Ferry, Market Day, The Toll ...": an author's or a part's
                 # pieces listed under it in lower case, no part of its name; the listing goes on.
                 continue
-            if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged):
+            if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged) \
+                    and not _name_among_names(line, q.lines[n_ln + 1:n_ln + 2], len(entries) + bool(pending)):
                 _flush(entries, pending)
                 return (k, entries) if len(entries) >= 3 else (k, [])
             if under:
@@ -261,6 +262,20 @@ def in_page_order(entries: list[ContentsEntry]) -> list[ContentsEntry]:
 #: Entries with pages before the order of pages is weighed, and the share of pages lower than the one above.
 _MIN_PAGED = 5
 _MIN_FALLS = 0.25
+
+
+def _name_among_names(line: str, below: list[str], above: int) -> bool:
+    """Return whether a listing line that does not read as a title is still one of its names: a short line, no
+    sentence's end, between names (a poem's title in sentence case, "There are no Wolves in England now", with
+    two names or more above it and one below)."""
+    if above < 2 or not below or len(line.split()) > _MAX_NAME_WORDS or line[-1:] in ".,;:!?":
+        return False
+    nxt = clean_line(_NAMED_PAGE.sub("", below[0])).strip()
+    return bool(nxt) and line[:1].isupper() and bool(title_line(Para(0, [nxt.rstrip("?!")], 0)))
+
+
+#: Words of a listed name in sentence case at most.
+_MAX_NAME_WORDS = 10
 
 
 def _flush(entries: list[ContentsEntry], pending: str | None) -> None:
