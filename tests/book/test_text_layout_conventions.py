@@ -208,28 +208,28 @@ def _three_chapters(extra: str) -> str:
 
 
 def test_a_table_row_over_a_rule_does_not_make_the_text_markup(tmp_path):
-    # A table's rows each closed by a rule ("Water  |  10 oz." over "------"): no setext heading, so the text
+    # A table's rows each closed by a rule ("Tin  |  4 lb." over "------"): no setext heading, so the text
     # still has its own chapters read from its "CHAPTER I" lines (not the rows as the only headings).
-    table = ("  Water          |   10 oz.   | 300 centimetres\n  -----------------------------------------\n"
-             "  Salt           |    1 oz.   |  30 centimetres\n  -----------------------------------------")
+    table = ("  Tin            |    4 lb.   | 2 shillings\n  -----------------------------------------\n"
+             "  Lead           |    9 lb.   | 3 shillings\n  -----------------------------------------")
     book = read_text_book(tmp_path, _three_chapters(table))
     assert [c.title for c in book.chapters] == [
         "Chapter I: The First Voyage", "Chapter II: The Second Voyage", "Chapter III: The Third Voyage"]
-    assert not any("Water" in c.title for c in book.chapters)
+    assert not any("Tin" in c.title for c in book.chapters)
 
 
 def test_a_hash_sign_set_in_a_column_is_no_markdown_heading(tmp_path):
-    # A proofreader's "#" (more space) explained in a column of signs: a hash followed by a wide run of
+    # A printer's "#" sign explained in a column of signs: a hash followed by a wide run of
     # spaces is a sign drawn in the text, not a "# Title" line, and the book's chapters are still read.
-    signs = "  #               More space where the caret is marked,\n  eq #            Equalize the spacing."
+    signs = "  #               Open the line a little wider,\n  eq #            Even the spaces between words."
     book = read_text_book(tmp_path, _three_chapters(signs))
     assert [c.title for c in book.chapters] == [
         "Chapter I: The First Voyage", "Chapter II: The Second Voyage", "Chapter III: The Third Voyage"]
 
 
 def test_a_roman_numeral_and_a_colon_before_the_name_heads_a_chapter(tmp_path):
-    # "II: OUTWARD BOUND": the numeral, a colon and the name in capitals on one line, set apart; no listing.
-    names = ["GETTING READY", "OUTWARD BOUND", "ACROSS THE RIVER"]
+    # "II: THE TOLL ROAD": the numeral, a colon and the name in capitals on one line, set apart; no listing.
+    names = ["THE MILL RACE", "THE TOLL ROAD", "ACROSS THE RIVER"]
     chapters = [f"{n}: {name}\n\n\n{hard_wrapped(150, 'prose')}" for n, name in zip(("I", "II", "III"), names)]
     book = read_text_book(tmp_path, "THE VOYAGE OF THE CART\n\n\n\n" + "\n\n\n\n".join(chapters) + "\n")
-    assert [c.title for c in book.chapters] == ["I: Getting Ready", "II: Outward Bound", "III: Across the River"]
+    assert [c.title for c in book.chapters] == ["I: The Mill Race", "II: The Toll Road", "III: Across the River"]

@@ -123,12 +123,12 @@ def test_a_title_set_apart_after_a_collections_index_is_no_piece(tmp_path):
     assert "Unrivalled Offers" not in [c.title for c in book.chapters]
 
 
-def test_an_index_to_the_works_ends_a_collection_as_an_index_does(tmp_path):
-    # "INDEX TO THE WORKS OF THE PAINTERS." over the painters' names in capitals, each over a list of works: the
+def test_an_index_that_names_what_it_indexes_ends_a_collection_as_an_index_does(tmp_path):
+    # "INDEX TO THE PLATES." over the painters' names in capitals, each over a list of works: the
     # book's apparatus, not a collection of pieces named by painter.
     essay = _chapter("THE PAINTERS OF THE LAGOON", 400)
     works = "\n\n\n".join(f"{name}.\n\n{hard_wrapped(60, 'work')}" for name in ("ANNA DA RIVA", "PIERO DEL PONTE",
                                                                                   "MARCO DELLA TORRE", "LUCA BASSO"))
-    text = f"THE PAINTERS OF THE LAGOON\n\n\n\n{essay}\n\n\n\nINDEX TO THE WORKS OF THE PAINTERS.\n\n\n{works}\n"
+    text = f"THE PAINTERS OF THE LAGOON\n\n\n\n{essay}\n\n\n\nINDEX TO THE PLATES.\n\n\n{works}\n"
     book = read_text_book(tmp_path, text)
     assert not any("Riva" in c.title or "Basso" in c.title for c in book.chapters), [c.title for c in book.chapters]

@@ -17,7 +17,7 @@ from app.book.formats.txttable import box_table_rows
 from app.core.errors import CorruptBook
 
 #: A "# Title" line. A hash with a wide run of spaces after it is no heading mark but a sign drawn in the text (a
-#: proofreader's "#" for "more space", set in a column): Markdown's own headings put one space there.
+#: printer's sign explained in a column beside it): Markdown's own headings put one space there.
 _ATX = re.compile(r"^\s{0,3}(#{1,6})[ \t]{1,3}(\S.*?)\s*#*\s*$")
 _BLANK = re.compile(r"\n[ \t\f\v\u00a0]*\n")
 _META_LINE = re.compile(r"^(title|author|by)\s*:\s*(.+)$", re.IGNORECASE)
@@ -152,7 +152,7 @@ def _setext_level(line: str, under: str) -> int:
         return 0
     if len(line) - len(line.lstrip(" ")) > _SETEXT_INDENT or "\t" in line[: len(line) - len(line.lstrip())] \
             or "|" in text:
-        return 0  # a table's row ("Water  |  10 oz." over a rule) or a line indented as code: no heading
+        return 0  # a table's row ("Tin  |  4 lb." over a rule) or a line indented as code: no heading
     if not any(ch.isalpha() for ch in text):
         return 0  # figures over a rule ("3209   12   2" under a column of sums): a table's total, no heading
     return 1 if under.strip()[0] == "=" else 2

@@ -93,8 +93,8 @@ def _named_by_words(label: str, paras: list[Para], since: int, until: int) -> in
             continue
         text = clean_line(p.text)
         if text.startswith(("[", "(")) or text[-1:].isdigit():
-            # "[Illustration: Hiram Tuttle]": a picture's caption names the piece too, above its heading; "Abor,
-            # 1911, 261": an index's line, ending in its page.
+            # "[Illustration: Ann Lee]": a picture's caption names the piece too, above its heading; "Lee, Ann,
+            # 1820, 14": an index's line, ending in its page.
             continue
         have = name_key(text)
         if len(have) > 2 * len(want) + _EXTRA_WORDS or not want <= set(have) or len(want) < 2 and len(have) > 1:
@@ -105,7 +105,7 @@ def _named_by_words(label: str, paras: list[Para], since: int, until: int) -> in
 
 
 #: Paragraphs searched past the last match for a listed name set otherwise in the body, and the words a
-#: heading may have beyond the listed name's (a rank, a title, a second line: "HON.", "EDITORIAL.").
+#: heading may have beyond the listed name's (a rank, a title, a second line: "HON.", "A NOTE.").
 _WORDS_WINDOW = 1000
 _EXTRA_WORDS = 3
 
@@ -140,8 +140,8 @@ def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: li
                     (cands[0].para if cands else len(paras)) if numbered else start)
                 idx = index.after(index.short.get(tuple(name_key(e.label)), []), since)
                 if idx is None:
-                    # Named otherwise in the body: "PROLOGUE. EDITORIAL. MOTHER CAREY'S CHICKEN" listed as
-                    # "PROLOGUE. MOTHER CAREY'S CHICKEN"; "HON. HIRAM TUTTLE." listed as "TUTTLE, HIRAM".
+                    # Named otherwise in the body: "PROLOGUE. A NOTE. THE FERRY" listed as "PROLOGUE. THE
+                    # FERRY"; "HON. ANN LEE." listed as "LEE, ANN".
                     since = chosen[-1].para + 1 if chosen else start
                     until = _next_found(entries, i + 1, index, cands, since)
                     if free or until < _NOT_FOUND:

@@ -224,8 +224,8 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         # No heading word and no listing that the body heads: the pieces' own titles, set apart.
         chosen = pieces_apart(paras, hi, len(entries)) or numbered_halves(cands, paras)
     if not chosen and entries and not any(e.number is not None for e in entries):
-        # Nothing else found: a listing of names the body heads in other words ("TUTTLE, HIRAM" listed by
-        # surname in the order of the alphabet, "HON. HIRAM TUTTLE." over the piece), read in the order of its
+        # Nothing else found: a listing of names the body heads in other words ("LEE, ANN" listed by
+        # surname in the order of the alphabet, "HON. ANN LEE." over the piece), read in the order of its
         # pages; the body must head nearly every entry.
         found = match_contents(in_page_order(entries), cands, paras, hi, free=True)
         if len(found) >= _FREE_SHARE * len(entries):
@@ -266,7 +266,7 @@ def _listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
 def _listing_lines(paras: list[Para]) -> bool:
     """Return whether paragraphs are a listing's lines, not a chapter's text: nearly none, or many of their
     lines ending in a page number ("I. THE MILL     3"), or many paragraphs (a chapter's synopsis, "The
-    families--Birth--A summons      1–25")."""
+    mill--A flood--The ferry      1–25")."""
     lines = [ln.strip() for p in paras for ln in p.lines]
     if sum(len(ln.split()) for ln in lines) < _LISTING_FEW_WORDS:
         return True
@@ -281,7 +281,8 @@ _LISTING_PAGED = 0.25
 _LISTING_PAGED_PARAS = 0.4
 
 
-def named_before(chosen: list[Heading], cands: list[Heading], paras: list[Para], skip: tuple[int, int]) -> list[Heading]:
+def named_before(chosen: list[Heading], cands: list[Heading], paras: list[Para],
+                 skip: tuple[int, int]) -> list[Heading]:
     """Return the chapters with the named parts of the book before the first one ("PREFACE.", "INTRODUCTION"):
     a heading that names a part of the book, on a line of its own set apart by blank lines, over prose of its
     own, is a chapter whatever found the others (a listing, a heading word, a collection's titles), as the

@@ -20,7 +20,7 @@ from app.book.structure.lines import (
     CLOSING, Heading, Para, clean_line, is_byline, keyword_match, number_value, title_line,
 )
 
-#: An index's heading ("INDEX.", "GENERAL INDEX", "INDEX TO THE WORKS OF THE PAINTERS", "INDEX OF PLACES"): the
+#: An index's heading ("INDEX.", "GENERAL INDEX", "INDEX TO THE PLATES", "INDEX OF NAMES"): the
 #: book's apparatus, after which no chapter stands.
 INDEX_TITLE = re.compile(r"^(?:general\s+|alphabetical\s+)?index(?:\s+(?:of|to)\s+\S+(?:\s+\S+){0,8})?\.?$", re.I)
 #: Headings found before the layout is trusted: with fewer, a wide gap is no convention yet.

@@ -28,7 +28,7 @@ KEYWORD = re.compile(
     rf"^(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?(?P<num>{NUMBER})\b(?P<rest>.*)$", re.I)
 #: A numeral alone on its line: "IV", "IV.", "12".
 NUMERAL = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})\.?$")
-#: A numeral and a name on one line: "I. The Period", "IV. HERO'S STORY", "II: OUTWARD BOUND" (a Roman numeral
+#: A numeral and a name on one line: "I. The Period", "IV. HERO'S STORY", "II: THE TOLL ROAD" (a Roman numeral
 #: and a colon; "1: ..." is a verse's or an article's number).
 NUMBERED_TITLE = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})(?:\.|(?<=[IVXLCDM]):)\s+(?P<name>\S.*)$")
 #: Headings that name a part of the book rather than number it.

@@ -50,7 +50,7 @@ class ContentsEntry:
     label: str = ""
     #: A part above chapters ("Book the First", "FIRST EPILOGUE"), matched to part headings only.
     part: bool = False
-    #: The page a named entry gives ("ADAMS, CHARLES      278"), when it gives one in Arabic figures.
+    #: The page a named entry gives ("LEE, ANN      278"), when it gives one in Arabic figures.
     page: int | None = None
 
 
@@ -248,7 +248,7 @@ def _page_number(line: str) -> int | None:
 
 def in_page_order(entries: list[ContentsEntry]) -> list[ContentsEntry]:
     """Return a listing's entries in the order of their pages where the listing is in another order: an
-    alphabetical listing of a collection's pieces ("ADAMS, CHARLES   278" / "BARTLETT, JOHN   33") names them as
+    alphabetical listing of a collection's pieces ("LEE, ANN   278" / "QUILL, ULLA   33") names them as
     the book prints them only when read by page. A listing whose pages mostly rise is the book's order already."""
     pages = [e.page for e in entries if e.page is not None]
     if len(pages) < _MIN_PAGED or len(pages) < 0.8 * len(entries):
@@ -266,7 +266,7 @@ _MIN_FALLS = 0.25
 
 def _name_among_names(line: str, below: list[str], above: int) -> bool:
     """Return whether a listing line that does not read as a title is still one of its names: a short line, no
-    sentence's end, between names (a poem's title in sentence case, "There are no Wolves in England now", with
+    sentence's end, between names (a poem's title in sentence case, "There is no mill on the river now", with
     two names or more above it and one below)."""
     if above < 2 or not below or len(line.split()) > _MAX_NAME_WORDS or line[-1:] in ".,;:!?":
         return False
@@ -308,7 +308,7 @@ def _split_entries(line: str) -> list[str]:
     return [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
 
 
-#: A Roman numeral opening a contents line ("IV. THE FERRY"), as against a spelled number ("THREE KINGS").
+#: A Roman numeral opening a contents line ("IV. THE FERRY"), as against a spelled number ("TWO TOWERS").
 _ROMAN_ENTRY = re.compile(r"^[IVXLCDM]+$", re.I)
 
 
@@ -322,8 +322,9 @@ def _entry(line: str) -> ContentsEntry | bool | None:
         return ContentsEntry(m.group("word").lower(), number_value(m.group("num")),
                       clean_line(m.group("rest").strip(" .:-\u2013\u2014")), part=True)
     m = _ENTRY.match(line)
-    if m and not m.group("word") and m.group("name") and m.group("num").isalpha() and not _ROMAN_ENTRY.match(m.group("num")):
-        m = None  # "THREE KINGS AND A PAIR": a spelled number opening a name numbers nothing without "CHAPTER"
+    if m and not m.group("word") and m.group("name") and m.group("num").isalpha() \
+            and not _ROMAN_ENTRY.match(m.group("num")):
+        m = None  # "TWO TOWERS BY THE SEA": a spelled number opening a name numbers nothing without "CHAPTER"
     if m and number_value(m.group("num")) is not None and (m.group("name") or m.group("word")):
         word = (m.group("word") or "").lower().rstrip(".")
         return ContentsEntry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),
