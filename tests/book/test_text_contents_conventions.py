@@ -287,3 +287,91 @@ def test_a_chapter_title_in_capitals_may_ask_a_question(tmp_path):
     book = read_text_book(tmp_path, f"A JOURNEY\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
         "Chapter I: The Start", "Chapter II: Who Knocked at the Gate?", "Chapter III: Home at Last!"]
+
+
+def test_a_listed_name_the_body_heads_in_more_words_is_found_between_its_neighbours(tmp_path):
+    # "PROLOGUE. THE FERRY" listed; the body heads it "PROLOGUE." / "A NOTE." / "THE FERRY" (three lines,
+    # in capitals) before "CHAPTER I.": the listed words are all there, so it is the prologue's heading.
+    listing = "CONTENTS.\n\n PROLOGUE. THE FERRY\n I. THE MILL\n II. THE WEIR\n III. THE LOCK"
+    prologue = f" PROLOGUE.\n A NOTE.\n THE FERRY\n\n I\n\n{hard_wrapped(150, 'fog')}"
+    chapters = "\n\n\n\n".join(f"CHAPTER {n}. {name}.\n\n\n{hard_wrapped(150, 'prose')}"
+                               for n, name in (("I", "THE MILL"), ("II", "THE WEIR"), ("III", "THE LOCK")))
+    book = read_text_book(tmp_path, f"THE FERRY TALE\n\nBy Ann Lee\n\n\n\n{listing}\n\n\n\n\n THE FERRY TALE\n\n"
+                                    f"{prologue}\n\n\n\n{chapters}\n")
+    assert [c.title for c in book.chapters] == [
+        "Prologue. A Note. The Ferry", "Chapter I. The Mill", "Chapter II. The Weir", "Chapter III. The Lock"]
+
+
+def test_a_listing_by_surname_in_the_order_of_the_alphabet_names_the_pieces_by_page(tmp_path):
+    # A book of lives lists them "QUILL, ULLA      9" in the alphabet's order; the body heads each "HON. ULLA
+    # QUILL." with its writer's by-line under it, in the order of the pages. Read by page, every entry's words
+    # head one life.
+    lives = [("HON. ULLA QUILL.", "QUILL, ULLA", 3), ("GEN. ABEL MARROW.", "MARROW, ABEL", 11),
+             ("REV. OTIS PELL.", "PELL, OTIS", 19), ("COL. IVO WREN.", "WREN, IVO", 27),
+             ("DR. ANN BRACKET.", "BRACKET, ANN", 35)]
+    listing = "CONTENTS.\n\n" + "\n".join(f"{entry:<36}{page:>4}" for _, entry, page in
+                                          sorted(lives, key=lambda x: x[1]))
+    body = "\n\n\n\n".join(f"{head}\n\nBY A FRIEND.\n\n\n{hard_wrapped(120, 'life')}" for head, _, _ in lives)
+    book = read_text_book(tmp_path, f"LIVES OF THE VALLEY\n\n\n\n{listing}\n\n\n\n\n{body}\n")
+    assert [c.title for c in book.chapters] == [
+        "Hon. Ulla Quill", "Gen. Abel Marrow", "Rev. Otis Pell", "Col. Ivo Wren", "Dr. Ann Bracket"]
+
+
+def test_a_listing_read_as_headings_gives_way_to_the_headings_it_names(tmp_path):
+    # A listing the reader cannot parse (each chapter's verses under its entry, a "CHAP." column) still
+    # heads "BOOK I." and "BOOK II." with their names; the same parts come back over the text. The first
+    # ones head no prose (short lines ending in pages): entries, not parts; the text before the first chapter
+    # holds a "CONTENTS." line, so it is front matter, not a chapter titled by the book.
+    listing = ("CONTENTS.\n\n\n{:>60}\n\n  INTRODUCTION{:>40}\n\n  CHRONOLOGY{:>40}\n\n\n"
+               "  BOOK I.\n\n  _THE MILL AND THE WEIR UNTIL\n  THE GREAT FLOOD_, A.D. 1310\n\n"
+               "  CHAP.\n\n  I. THE MILL{:>40}\n\n  PSALM i.\n\n"
+               "  II. THE WEIR{:>40}\n\n  PSALM ii.-iv.\n\n\n  BOOK II.\n\n  THE LOCK AND THE FERRY\n\n"
+               "  III. THE LOCK{:>40}\n\n  PSALM v.\n\n  IV. THE FERRY{:>40}\n\n  PSALM vi. 3.").format(
+        "PAGE", "ix", "xvi", 3, 19, 35, 51)
+    chapters = {1: "THE MILL", 2: "THE WEIR", 3: "THE LOCK", 4: "THE FERRY"}
+    roman = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+    def chapter(n):
+        return f"CHAPTER {roman[n]}.\n\n{chapters[n]}\n\n\n{hard_wrapped(200, 'prose')}\n\n{hard_wrapped(100, 'more')}"
+    intro = f"INTRODUCTION.\n\n{hard_wrapped(200, 'intro')}\n\n\n\nCHRONOLOGY\n\n{hard_wrapped(200, 'dates')}"
+    body = "\n\n\n\n".join([intro, "BOOK I", chapter(1), chapter(2), "BOOK II", chapter(3), chapter(4)])
+    book = read_text_book(tmp_path, f"THE RIVER BOOK\n\nBY A. WRITER\n\n{hard_wrapped(300, 'advert')}\n\n\n\n"
+                                    f"{listing}\n\n\n\n{body}\n")
+    titles = [c.title for c in book.chapters]
+    want = ["Introduction", "Chronology", "Chapter I: The Mill", "Chapter II: The Weir", "Chapter III: The Lock",
+            "Chapter IV: The Ferry"]
+    assert len(titles) == 6 and all(t.endswith(w) for t, w in zip(titles, want)), titles
+
+
+def test_a_spelled_number_opening_a_listed_name_is_part_of_the_name(tmp_path):
+    # "TWO TOWERS BY THE SEA" in a collection's listing of names: no "CHAPTER" before it, so "TWO" is a word
+    # of the title, not the entry's number (else "II" in a verse of another piece would be taken for it).
+    names = ["THE LANTERN", "TWO TOWERS BY THE SEA", "THE COLD SPRING", "THREE MILLERS, SINGING"]
+    listing = "CONTENTS\n\n" + "\n".join(f"    {n:<40}{k * 20 + 1:>4}" for k, n in enumerate(names))
+    pieces = [f"{n}\n\n\n{hard_wrapped(150, 'prose')}\n\n   II\n\n{hard_wrapped(40, 'verse')}" for n in names]
+    book = read_text_book(tmp_path, f"TALES\n\n\n\n{listing}\n\n\n\n" + "\n\n\n\n".join(pieces) + "\n")
+    assert [c.title for c in book.chapters] == ["The Lantern", "Two Towers by the Sea", "The Cold Spring",
+                                                "Three Millers, Singing"]
+
+
+def test_a_contents_label_ending_in_a_colon_heads_the_listing(tmp_path):
+    # "CONTENTS:" over the names and pages; the index's letters ("B", "G") set apart after the last piece are
+    # no pieces of the book.
+    names = ["A WORD BEFORE", "THE MILL ON THE RIVER", "THE FERRY AT DAWN"]
+    listing = "  CONTENTS:\n\n" + "\n\n".join(f"  {n:<40}{k * 20 + 1:>4}" for k, n in enumerate(names))
+    pieces = "\n\n\n\n".join(f"{n}.\n\n\n{hard_wrapped(200, 'prose')}" for n in names)
+    index = "\n\n".join(f"{letter}\n\n{letter}arn, mill, 3, 9\n{letter}ell, ferry, 12" for letter in "BGH")
+    book = read_text_book(tmp_path, f"THE RIVER\n\n\n\n{listing}\n\n\n\n{pieces}\n\n\n\nINDEX.\n\n\n{index}\n")
+    assert [c.title for c in book.chapters][:3] == ["A Word Before", "The Mill on the River", "The Ferry at Dawn"]
+    assert not any(len(c.title) == 1 for c in book.chapters)
+
+
+def test_a_listed_name_in_sentence_case_among_names_keeps_the_listing_going(tmp_path):
+    # A book of poems lists "There is no mill on the river now" (sentence case) among its title-case names: the
+    # listing goes on past it, so the poems after it are chapters too.
+    names = ["The Pear Tree", "Rain at Noon", "There is no mill on the river now", "Mrs. Quill", "The Weir"]
+    listing = "  CONTENTS\n\n\n" + "\n".join(f"  {n}" for n in names)
+    poems = "\n\n\n\n".join(f"  {n.upper()}\n\n{hard_wrapped(120, 'verse')}" for n in names)
+    book = read_text_book(tmp_path, f"THE ORCHARD\n\n\n\n{listing}\n\n\n\n\n{poems}\n")
+    assert [c.title for c in book.chapters] == ["The Pear Tree", "Rain at Noon", "There Is No Mill on the River Now",
+                                                "Mrs. Quill", "The Weir"]

@@ -198,3 +198,38 @@ def test_a_pieces_label_ending_in_a_colon_over_its_title_is_one_heading(tmp_path
     book = read_text_book(tmp_path, _collection(titles, "\n\n"))
     assert [c.title for c in book.chapters] == [
         "The Lamplighter", "A Wet Morning", "The Week: News of the Harbour", "Market Day"]
+
+
+def _three_chapters(extra: str) -> str:
+    chapters = [f"CHAPTER {n}\n\nTHE {w} VOYAGE\n\n\n{hard_wrapped(120, 'prose')}"
+                for n, w in (("I", "FIRST"), ("II", "SECOND"), ("III", "THIRD"))]
+    chapters[1] += f"\n\n{extra}\n\n{hard_wrapped(40, 'after')}"
+    return "A BOOK OF VOYAGES\n\n\n\n" + "\n\n\n\n".join(chapters) + "\n"
+
+
+def test_a_table_row_over_a_rule_does_not_make_the_text_markup(tmp_path):
+    # A table's rows each closed by a rule ("Tin  |  4 lb." over "------"): no setext heading, so the text
+    # still has its own chapters read from its "CHAPTER I" lines (not the rows as the only headings).
+    table = ("  Tin            |    4 lb.   | 2 shillings\n  -----------------------------------------\n"
+             "  Lead           |    9 lb.   | 3 shillings\n  -----------------------------------------")
+    book = read_text_book(tmp_path, _three_chapters(table))
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The First Voyage", "Chapter II: The Second Voyage", "Chapter III: The Third Voyage"]
+    assert not any("Tin" in c.title for c in book.chapters)
+
+
+def test_a_hash_sign_set_in_a_column_is_no_markdown_heading(tmp_path):
+    # A printer's "#" sign explained in a column of signs: a hash followed by a wide run of
+    # spaces is a sign drawn in the text, not a "# Title" line, and the book's chapters are still read.
+    signs = "  #               Open the line a little wider,\n  eq #            Even the spaces between words."
+    book = read_text_book(tmp_path, _three_chapters(signs))
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The First Voyage", "Chapter II: The Second Voyage", "Chapter III: The Third Voyage"]
+
+
+def test_a_roman_numeral_and_a_colon_before_the_name_heads_a_chapter(tmp_path):
+    # "II: THE TOLL ROAD": the numeral, a colon and the name in capitals on one line, set apart; no listing.
+    names = ["THE MILL RACE", "THE TOLL ROAD", "ACROSS THE RIVER"]
+    chapters = [f"{n}: {name}\n\n\n{hard_wrapped(150, 'prose')}" for n, name in zip(("I", "II", "III"), names)]
+    book = read_text_book(tmp_path, "THE VOYAGE OF THE CART\n\n\n\n" + "\n\n\n\n".join(chapters) + "\n")
+    assert [c.title for c in book.chapters] == ["I: The Mill Race", "II: The Toll Road", "III: Across the River"]

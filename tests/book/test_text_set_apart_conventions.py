@@ -98,3 +98,37 @@ def test_a_title_in_capitals_over_its_by_line_is_no_piece_of_a_collection(tmp_pa
     book = read_text_book(tmp_path, _book(title_page, *pieces, top="Produced by volunteers"))
     assert [c.title for c in book.chapters][-3:] == ["The Harbour", "The Ferry", "The Lighthouse"]
     assert "Tales of the Shore" not in [c.title for c in book.chapters]
+
+
+def test_a_preface_before_a_collections_first_piece_is_a_chapter(tmp_path):
+    # A collection heads its pieces by their names alone, in capitals, set apart; the preface before the first
+    # piece is set in title case, not in capitals as they are, yet names a part of the book: a chapter of its
+    # own, not part of a chapter titled by the book with the title page.
+    pieces = "\n\n\n\n".join(_chapter(f"THE {w} WELL") for w in ("OLD", "DEEP", "DRY", "SALT"))
+    text = ("TALES OF THE WELLS\n\nBy Ann Lee\n\nPRINTED BY THE PRESS OF A TOWN, 1901\n\n\n"
+            f"Preface.\n\n{hard_wrapped(350, 'preface')}\n\n\n\n{pieces}\n")
+    book = read_text_book(tmp_path, text)
+    assert [c.title for c in book.chapters] == ["Preface", "The Old Well", "The Deep Well", "The Dry Well",
+                                                "The Salt Well"]
+
+
+def test_a_title_set_apart_after_a_collections_index_is_no_piece(tmp_path):
+    # A collection's pieces headed by their names in capitals; after the book's "INDEX." a publisher's notice set
+    # as the pieces are ("UNRIVALLED OFFERS.") is an advertisement, not a piece.
+    pieces = "\n\n\n\n".join(_chapter(f"THE {w} WELL") for w in ("OLD", "DEEP", "DRY"))
+    index = "INDEX.\n\n\nBarn, the old, 3, 9\nBell, the ferry, 12"
+    text = f"TALES OF THE WELLS\n\n\n\n{pieces}\n\n\n\n{index}\n\n\n\n{_chapter('UNRIVALLED OFFERS.')}\n"
+    book = read_text_book(tmp_path, text)
+    assert [c.title for c in book.chapters][:3] == ["The Old Well", "The Deep Well", "The Dry Well"]
+    assert "Unrivalled Offers" not in [c.title for c in book.chapters]
+
+
+def test_an_index_that_names_what_it_indexes_ends_a_collection_as_an_index_does(tmp_path):
+    # "INDEX TO THE PLATES." over the painters' names in capitals, each over a list of works: the
+    # book's apparatus, not a collection of pieces named by painter.
+    essay = _chapter("THE PAINTERS OF THE LAGOON", 400)
+    works = "\n\n\n".join(f"{name}.\n\n{hard_wrapped(60, 'work')}" for name in ("ANNA DA RIVA", "PIERO DEL PONTE",
+                                                                                  "MARCO DELLA TORRE", "LUCA BASSO"))
+    text = f"THE PAINTERS OF THE LAGOON\n\n\n\n{essay}\n\n\n\nINDEX TO THE PLATES.\n\n\n{works}\n"
+    book = read_text_book(tmp_path, text)
+    assert not any("Riva" in c.title or "Basso" in c.title for c in book.chapters), [c.title for c in book.chapters]

@@ -16,7 +16,9 @@ from app.book.structure.headings import mark_headings
 from app.book.formats.txttable import box_table_rows
 from app.core.errors import CorruptBook
 
-_ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
+#: A "# Title" line. A hash with a wide run of spaces after it is no heading mark but a sign drawn in the text (a
+#: printer's sign explained in a column beside it): Markdown's own headings put one space there.
+_ATX = re.compile(r"^\s{0,3}(#{1,6})[ \t]{1,3}(\S.*?)\s*#*\s*$")
 _BLANK = re.compile(r"\n[ \t\f\v\u00a0]*\n")
 _META_LINE = re.compile(r"^(title|author|by)\s*:\s*(.+)$", re.IGNORECASE)
 #: A by-line under a title: "Written by Ian A. Murdock", "by Jane Austen".
@@ -138,12 +140,19 @@ def text_blocks(text: str) -> list[Block]:
     return blocks
 
 
+#: A setext heading's line is indented at most this much (CommonMark: four spaces make it a code or table line).
+_SETEXT_INDENT = 3
+
+
 def _setext_level(line: str, under: str) -> int:
     """Return 1 or 2 when the next line underlines this one with = or - (a setext heading), else 0."""
     m = _UNDERLINE.match(under)
     text = line.strip()
     if not m or not text or _UNDERLINE.match(line) or not 0.7 <= len(under.strip()) / len(text) <= 1.4:
         return 0
+    if len(line) - len(line.lstrip(" ")) > _SETEXT_INDENT or "\t" in line[: len(line) - len(line.lstrip())] \
+            or "|" in text:
+        return 0  # a table's row ("Tin  |  4 lb." over a rule) or a line indented as code: no heading
     if not any(ch.isalpha() for ch in text):
         return 0  # figures over a rule ("3209   12   2" under a column of sums): a table's total, no heading
     return 1 if under.strip()[0] == "=" else 2

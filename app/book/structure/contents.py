@@ -60,8 +60,63 @@ def _name(c: Heading) -> str:
     return c.subtitle or (m.group("rest").strip(" .:-\u2013\u2014") if m else "")
 
 
-def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: list[Para], start: int = 0) -> list[Heading]:
-    """Return the headings of the body (from paragraph start on) that the contents entries name, in order."""
+def _next_found(entries: list[ContentsEntry], i: int, index: _Index, cands: list[Heading], since: int) -> int:
+    """Return the paragraph where the next entry's own heading stands (by its name or number), from `since` on:
+    a listed name set otherwise in the body is looked for before it, never past it."""
+    if i >= len(entries):
+        return _NOT_FOUND
+    e = entries[i]
+    if e.label:
+        key = tuple(name_key(e.label))
+        found = [j for j in (index.after(index.short.get(key, []), since),) if j is not None]
+        n = index.after(index.by_label.get(key, []), bisect.bisect_left(index.paras, since))
+        if n is not None:
+            found.append(cands[n].para)
+        return min(found, default=_NOT_FOUND)
+    fits = index.fits(e, bisect.bisect_left(index.paras, since), 1)
+    return cands[fits[0]].para if fits else _NOT_FOUND
+
+
+_NOT_FOUND = 10**9
+
+
+def _named_by_words(label: str, paras: list[Para], since: int, until: int) -> int | None:
+    """Return the first heading-like paragraph from `since` on (before `until`, where the next entry stands)
+    that holds every word of a listed name, in any order, and few others: short (three lines at most), set
+    apart or in capitals. None when none is near."""
+    want = set(name_key(label))
+    if not want:
+        return None
+    for j in range(since, min(len(paras), since + _WORDS_WINDOW, until)):
+        p = paras[j]
+        if len(p.lines) > 3:
+            continue
+        text = clean_line(p.text)
+        if text.startswith(("[", "(")) or text[-1:].isdigit():
+            # "[Illustration: Ann Lee]": a picture's caption names the piece too, above its heading; "Lee, Ann,
+            # 1820, 14": an index's line, ending in its page.
+            continue
+        have = name_key(text)
+        if len(have) > 2 * len(want) + _EXTRA_WORDS or not want <= set(have) or len(want) < 2 and len(have) > 1:
+            continue  # (a name of one word is found only as a heading of that word alone)
+        if p.gap >= 2 or text.isupper():
+            return j
+    return None
+
+
+#: Paragraphs searched past the last match for a listed name set otherwise in the body, and the words a
+#: heading may have beyond the listed name's (a rank, a title, a second line: "HON.", "A NOTE.").
+_WORDS_WINDOW = 1000
+_EXTRA_WORDS = 3
+
+
+def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: list[Para], start: int = 0,
+                   free: bool = False) -> list[Heading]:
+    """Return the headings of the body (from paragraph start on) that the contents entries name, in order.
+
+    A listed name the body sets in other words (its words in another order, a rank or a second line added) is
+    looked for between the headings of the entries around it; with `free`, also where the next entry's heading
+    is not found either (a listing the body heads in other words throughout)."""
     index = _Index(cands, paras)
     where = {id(c): n for n, c in enumerate(cands)}
     # For each entry, the next numbered entry after it (the bound of a heading named otherwise).
@@ -84,6 +139,13 @@ def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: li
                 since = chosen[-1].para + 1 if chosen else (
                     (cands[0].para if cands else len(paras)) if numbered else start)
                 idx = index.after(index.short.get(tuple(name_key(e.label)), []), since)
+                if idx is None:
+                    # Named otherwise in the body: "PROLOGUE. A NOTE. THE FERRY" listed as "PROLOGUE. THE
+                    # FERRY"; "HON. ANN LEE." listed as "LEE, ANN".
+                    since = chosen[-1].para + 1 if chosen else start
+                    until = _next_found(entries, i + 1, index, cands, since)
+                    if free or until < _NOT_FOUND:
+                        idx = _named_by_words(e.label, paras, since, until)
                 if idx is not None:
                     # Among numbered entries a label groups chapters; in a listing of names it is one.
                     hit = Heading(idx, "part" if numbered else "named", "", None, clean_line(paras[idx].text))

@@ -16,11 +16,12 @@ from __future__ import annotations
 from app.book.structure.blocks import Block
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
+from app.book.structure.listing import in_page_order
 from app.book.structure.layout import ends_in_title_page, set_apart_like
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
-    CLOSING, KEYWORD, Heading, Para, clean_line, keyword_match, paragraphs, smart_title, title_line,
+    CLOSING, KEYWORD, Heading, Para, clean_line, is_named_heading, keyword_match, paragraphs, smart_title, title_line,
 )
 
 
@@ -178,11 +179,13 @@ def mark_headings(text: str, learned: bool = False) -> str:
     _rewrite(out, paras, chosen)
     _mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
-    if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para)) \
+    contents_before = any(len(p.lines) == 1 and is_contents_label(p.text) for p in paras[:chosen[0].para])
+    if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para) or contents_before) \
             and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
-        # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"): title
-        # page, imprint, advertisements, dedication, a producer's note on the book.
+        # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"), or over a
+        # "CONTENTS" line (a listing however it is set): title page, imprint, advertisements, dedication, a
+        # producer's note on the book.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
     return "\n".join(out)
 
@@ -220,10 +223,92 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
     if not chosen:
         # No heading word and no listing that the body heads: the pieces' own titles, set apart.
         chosen = pieces_apart(paras, hi, len(entries)) or numbered_halves(cands, paras)
+    if not chosen and entries and not any(e.number is not None for e in entries):
+        # Nothing else found: a listing of names the body heads in other words ("LEE, ANN" listed by
+        # surname in the order of the alphabet, "HON. ANN LEE." over the piece), read in the order of its
+        # pages; the body must head nearly every entry.
+        found = match_contents(in_page_order(entries), cands, paras, hi, free=True)
+        if len(found) >= _FREE_SHARE * len(entries):
+            chosen = found
+    # A listing the reader did not read as one: its entries come back later as the body's headings.
+    chosen = _listed_again(chosen, paras)
+    # A preface or introduction before the first chapter, whichever rule found the chapters.
+    chosen = named_before(chosen, candidates(paras[:hi], 0) + cands, paras, (lo, hi))
     # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).
     chosen = set_apart_like(chosen, paras, (lo, hi))
     # (The candidates before the listing's end too: the line classifier weighs every line.)
     return RuleVerdict(lo, hi, entries, candidates(paras[:hi], 0) + cands, chosen, listed)
+
+
+def _listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
+    """Return the chapters without the entries of a contents listing taken for headings: a numbered heading
+    ("BOOK I." over its name) that heads no prose of its own before the next one (the listing's lines, short
+    and ending in their pages), and whose word and number
+    come back later ("BOOK I" over the text), is the listing's entry; the later one is the heading. (A part's
+    label over its first chapter heads no prose either, but its number does not come back.)"""
+    later: dict[tuple[str, str, int], int] = {}
+    for c in chosen:
+        if c.number is not None and c.kind in ("part", "chapter"):
+            later[(c.kind, c.word, c.number)] = later.get((c.kind, c.word, c.number), 0) + 1
+    out = []
+    for n, c in enumerate(chosen):
+        key = (c.kind, c.word, c.number)
+        if c.number is not None and c.kind in ("part", "chapter"):
+            later[key] -= 1
+            end = chosen[n + 1].para if n + 1 < len(chosen) else len(paras)
+            start = (c.sub_para if c.sub_para is not None else c.para) + 1
+            if later[key] > 0 and _listing_lines(paras[start:end]):
+                continue
+        out.append(c)
+    return out if len(out) >= 2 else chosen
+
+
+def _listing_lines(paras: list[Para]) -> bool:
+    """Return whether paragraphs are a listing's lines, not a chapter's text: nearly none, or many of their
+    lines ending in a page number ("I. THE MILL     3"), or many paragraphs (a chapter's synopsis, "The
+    mill--A flood--The ferry      1–25")."""
+    lines = [ln.strip() for p in paras for ln in p.lines]
+    if sum(len(ln.split()) for ln in lines) < _LISTING_FEW_WORDS:
+        return True
+    # Entries end in their pages, line by line or (a synopsis of the chapter run on) paragraph by paragraph.
+    paged = sum(1 for ln in lines if ln[-1:].isdigit()) >= _LISTING_PAGED * len(lines)
+    return paged or sum(1 for p in paras if p.lines[-1].strip()[-1:].isdigit()) >= _LISTING_PAGED_PARAS * len(paras)
+
+
+#: Words under a numbered heading too few for any text, and the share of lines ending in a page that makes a listing.
+_LISTING_FEW_WORDS = 20
+_LISTING_PAGED = 0.25
+_LISTING_PAGED_PARAS = 0.4
+
+
+def named_before(chosen: list[Heading], cands: list[Heading], paras: list[Para],
+                 skip: tuple[int, int]) -> list[Heading]:
+    """Return the chapters with the named parts of the book before the first one ("PREFACE.", "INTRODUCTION"):
+    a heading that names a part of the book, on a line of its own set apart by blank lines, over prose of its
+    own, is a chapter whatever found the others (a listing, a heading word, a collection's titles), as the
+    printed book heads it. Not inside the contents listing (its entries name the same parts), nor one that
+    heads only a few lines (a title page's "INTRODUCTION BY ...", a listing's entry with its page)."""
+    if len(chosen) < 2:
+        return chosen
+    lo, hi = skip
+    first = chosen[0].para
+    have = {c.para for c in chosen}
+    named = [c for c in cands if c.kind == "named" and c.para < first and c.para not in have
+             and not lo <= c.para < hi and len(paras[c.para].lines) == 1 and is_named_heading(paras[c.para].text)
+             and paras[c.para].gap >= 2]
+    added = []
+    for n, c in enumerate(named):
+        end = named[n + 1].para if n + 1 < len(named) else first
+        start = c.sub_para + 1 if c.sub_para is not None else c.para + 1
+        if sum(len(paras[k].text.split()) for k in range(start, end)) >= _NAMED_OWN_WORDS:
+            added.append(c)
+    return sorted(chosen + added, key=lambda c: c.para) if added else chosen
+
+
+#: Entries of a listing the body heads in other words that must be found, as a share.
+_FREE_SHARE = 0.8
+#: Words a named part before the first chapter heads at least (a preface of a paragraph or two).
+_NAMED_OWN_WORDS = 100
 
 
 def _labels_disagree(chosen: list[Heading], cands: list[Heading], paras: list[Para]) -> bool:

@@ -20,6 +20,9 @@ from app.book.structure.lines import (
     CLOSING, Heading, Para, clean_line, is_byline, keyword_match, number_value, title_line,
 )
 
+#: An index's heading ("INDEX.", "GENERAL INDEX", "INDEX TO THE PLATES", "INDEX OF NAMES"): the
+#: book's apparatus, after which no chapter stands.
+INDEX_TITLE = re.compile(r"^(?:general\s+|alphabetical\s+)?index(?:\s+(?:of|to)\s+\S+(?:\s+\S+){0,8})?\.?$", re.I)
 #: Headings found before the layout is trusted: with fewer, a wide gap is no convention yet.
 _MIN_HEADINGS = 3
 #: The heading gap must be at least this many blank lines (two is a common paragraph or scene gap).
@@ -58,7 +61,9 @@ def set_apart_like(chosen: list[Heading], paras: list[Para], skip: tuple[int, in
     lo, hi = skip
     last = max(c.para for c in chosen)
     # After the book's closing line ("THE END") what is set apart is back matter (publishers' lists, ads).
-    closing = next((j for j in range(last + 1, len(paras)) if CLOSING.match(clean_line(paras[j].text))), len(paras))
+    # So is what follows the book's index ("INDEX."): a publisher's notices, however they are set.
+    closing = next((j for j in range(last + 1, len(paras)) if CLOSING.match(clean_line(paras[j].text))
+                    or len(paras[j].lines) == 1 and INDEX_TITLE.match(clean_line(paras[j].text))), len(paras))
     seen = Counter(clean_line(p.text).casefold() for p in paras if len(p.lines) <= 2)
     added: list[Heading] = []
     for n, j in enumerate(wide):

@@ -28,8 +28,9 @@ KEYWORD = re.compile(
     rf"^(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?(?P<num>{NUMBER})\b(?P<rest>.*)$", re.I)
 #: A numeral alone on its line: "IV", "IV.", "12".
 NUMERAL = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})\.?$")
-#: A numeral and a name on one line: "I. The Period", "IV. HERO'S STORY".
-NUMBERED_TITLE = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})\.\s+(?P<name>\S.*)$")
+#: A numeral and a name on one line: "I. The Period", "IV. HERO'S STORY", "II: THE TOLL ROAD" (a Roman numeral
+#: and a colon; "1: ..." is a verse's or an article's number).
+NUMBERED_TITLE = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})(?:\.|(?<=[IVXLCDM]):)\s+(?P<name>\S.*)$")
 #: Headings that name a part of the book rather than number it.
 NAMED = re.compile(
     r"^(?:preface|prologue|prelude|epilogue|finale|foreword|introduction|afterword|conclusion|postscript|"
@@ -168,6 +169,10 @@ def title_line(para: Para | None) -> str:
 _SMALL_WORDS = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
 
 
+#: A well-formed Roman numeral in capitals ("XIV", "MDCCC"); "MILL" and "CIVIL" are made of its letters only.
+_ROMAN_NUMERAL = re.compile(r"^M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
+
+
 def smart_title(text: str) -> str:
     """Return a heading in capitals as title case ("CHAPTER XXXI: THE LAST VOYAGE" -> "Chapter XXXI: The Last Voyage")."""
     if not text.isupper():
@@ -176,8 +181,8 @@ def smart_title(text: str) -> str:
     out = []
     for n, word in enumerate(text.split()):
         core = word.strip(".,:;!?\"'()\u201c\u201d\u2018\u2019")
-        if core and all(c in "IVXLCDM" for c in core) and (len(core) > 1 or core in "IVX"):
-            out.append(word)  # a Roman numeral
+        if core and _ROMAN_NUMERAL.match(core) and (len(core) > 1 or core in "IVX"):
+            out.append(word)  # a Roman numeral (not "MILL" or "CIVIL", made of its letters)
             continue
         low = word.lower()
         if n and core.lower() in small and not out[-1].endswith((":", ".", "\u2014")) and any(

@@ -14,7 +14,7 @@ from app.book.structure.lines import (
     CHAPTER_WORDS, NAMED, NUMBER, ORDINAL_PART, PART_WORDS, Para, clean_line, number_value, title_line,
 )
 
-_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents\.?$", re.I)
+_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents[.:]?$", re.I)
 #: A contents entry: "  IV.  HERO'S STORY    55", "Chapter 4. Title", "VI  Title", "PREFACE ..... 1".
 _ENTRY = re.compile(
     rf"^(?:(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?)?(?P<num>{NUMBER})\b[.:]?"
@@ -50,6 +50,8 @@ class ContentsEntry:
     label: str = ""
     #: A part above chapters ("Book the First", "FIRST EPILOGUE"), matched to part headings only.
     part: bool = False
+    #: The page a named entry gives ("LEE, ANN      278"), when it gives one in Arabic figures.
+    page: int | None = None
 
 
 def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
@@ -205,7 +207,7 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
             break  # the first name again, however close it stands: the body's first heading
         pending: str | None = None  # a name without its page yet: the page ends the line below
         paged_indent = -1  # the indent of the last entry that ended in its page
-        for ln in q.lines:
+        for n_ln, ln in enumerate(q.lines):
             paged = bool(_NAMED_PAGE.search(ln))
             line = clean_line(_NAMED_PAGE.sub("", ln)).strip()
             indent = len(ln) - len(ln.lstrip())
@@ -217,14 +219,16 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
                 # "ANN LEE     13-39" over "   The Ferry, Market Day, The Toll ...": an author's or a part's
                 # pieces listed under it in lower case, no part of its name; the listing goes on.
                 continue
-            if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged):
+            if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged) \
+                    and not _name_among_names(line, q.lines[n_ln + 1:n_ln + 2], len(entries) + bool(pending)):
                 _flush(entries, pending)
                 return (k, entries) if len(entries) >= 3 else (k, [])
             if under:
                 entries[-1].label += f" {line}"  # "THE CLOCKMAKER OF THE   50" / "    HILL TOWN"
                 continue
             if paged:
-                entries.append(ContentsEntry("", None, "", label=f"{pending} {line}" if pending else line))
+                entries.append(ContentsEntry("", None, "", label=f"{pending} {line}" if pending else line,
+                                             page=_page_number(ln)))
                 pending, paged_indent = None, indent
             else:
                 _flush(entries, pending)
@@ -234,6 +238,44 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
             widest = max(widest, q.gap)
         k += 1
     return k, entries
+
+
+def _page_number(line: str) -> int | None:
+    """Return the Arabic page number a listing line ends with (the first of a span), None when it has none."""
+    m = re.search(r"(\d{1,4})(?:[-\u2013]\d{1,4})?\s*$", line)
+    return int(m.group(1)) if m else None
+
+
+def in_page_order(entries: list[ContentsEntry]) -> list[ContentsEntry]:
+    """Return a listing's entries in the order of their pages where the listing is in another order: an
+    alphabetical listing of a collection's pieces ("LEE, ANN   278" / "QUILL, ULLA   33") names them as
+    the book prints them only when read by page. A listing whose pages mostly rise is the book's order already."""
+    pages = [e.page for e in entries if e.page is not None]
+    if len(pages) < _MIN_PAGED or len(pages) < 0.8 * len(entries):
+        return entries
+    falls = sum(1 for a, b in zip(pages, pages[1:]) if b < a)
+    if falls < _MIN_FALLS * len(pages):
+        return entries
+    return sorted(entries, key=lambda e: e.page if e.page is not None else 10**9)
+
+
+#: Entries with pages before the order of pages is weighed, and the share of pages lower than the one above.
+_MIN_PAGED = 5
+_MIN_FALLS = 0.25
+
+
+def _name_among_names(line: str, below: list[str], above: int) -> bool:
+    """Return whether a listing line that does not read as a title is still one of its names: a short line, no
+    sentence's end, between names (a poem's title in sentence case, "There is no mill on the river now", with
+    two names or more above it and one below)."""
+    if above < 2 or not below or len(line.split()) > _MAX_NAME_WORDS or line[-1:] in ".,;:!?":
+        return False
+    nxt = clean_line(_NAMED_PAGE.sub("", below[0])).strip()
+    return bool(nxt) and line[:1].isupper() and bool(title_line(Para(0, [nxt.rstrip("?!")], 0)))
+
+
+#: Words of a listed name in sentence case at most.
+_MAX_NAME_WORDS = 10
 
 
 def _flush(entries: list[ContentsEntry], pending: str | None) -> None:
@@ -266,6 +308,10 @@ def _split_entries(line: str) -> list[str]:
     return [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
 
 
+#: A Roman numeral opening a contents line ("IV. THE FERRY"), as against a spelled number ("TWO TOWERS").
+_ROMAN_ENTRY = re.compile(r"^[IVXLCDM]+$", re.I)
+
+
 def _entry(line: str) -> ContentsEntry | bool | None:
     """Return a contents line as an entry, True for a column heading, None when it is no entry."""
     if _COLUMNS.match(line):
@@ -276,6 +322,9 @@ def _entry(line: str) -> ContentsEntry | bool | None:
         return ContentsEntry(m.group("word").lower(), number_value(m.group("num")),
                       clean_line(m.group("rest").strip(" .:-\u2013\u2014")), part=True)
     m = _ENTRY.match(line)
+    if m and not m.group("word") and m.group("name") and m.group("num").isalpha() \
+            and not _ROMAN_ENTRY.match(m.group("num")):
+        m = None  # "TWO TOWERS BY THE SEA": a spelled number opening a name numbers nothing without "CHAPTER"
     if m and number_value(m.group("num")) is not None and (m.group("name") or m.group("word")):
         word = (m.group("word") or "").lower().rstrip(".")
         return ContentsEntry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),

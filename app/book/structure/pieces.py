@@ -16,7 +16,7 @@ from collections import Counter
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.contents import is_contents_label
-from app.book.structure.layout import heads_title_page
+from app.book.structure.layout import INDEX_TITLE, heads_title_page
 from app.book.structure.lines import (
     CLOSING, NAMED, Heading, Para, clean_line, is_byline, keyword_match, number_value, title_line,
 )
@@ -37,6 +37,8 @@ def _capitals_title(p: Para) -> str:
             or is_matter_title(text):
         # (A transcriber's note, the notes or an index is the book's apparatus or matter, not one of its pieces.)
         return ""
+    if not any(len(w) >= 2 and number_value(w) is None for w in re.findall(r"[^\W\d_]+", text)):
+        return ""  # "B", "G": an index's letters (or a numeral), no piece's name
     if text.split()[-1].lower() in _SMALL:
         return ""  # a title broken over lines ("CONSIDERATIONS / ON THE / PEACE"): a title page's, no piece's
     # In capitals a piece's title may ask or exclaim ("IV ~ “TO THE BOATS!”"), as a listed heading may.
@@ -58,6 +60,11 @@ def pieces_apart(paras: list[Para], lo: int, listed: int = 0) -> list[Heading]:
     wide = max(2, common_gap + 1)
     found = [j for j in range(lo, len(paras)) if j and paras[j].gap >= wide
              and (_capitals_title(paras[j]) or _label_over_title(paras, j)) and not heads_title_page(paras, j)]
+    # After the book's index or its closing "THE END" come a publisher's lists and advertisements: no pieces.
+    stop = next((j for j in range(found[0] + 1, len(paras)) if len(paras[j].lines) == 1
+                 and (INDEX_TITLE.match(clean_line(paras[j].text)) or CLOSING.match(clean_line(paras[j].text)))),
+                len(paras)) if found else len(paras)
+    found = [j for j in found if j < stop]
     kept: list[int] = []
     for n, j in enumerate(found):
         end = found[n + 1] if n + 1 < len(found) else len(paras)

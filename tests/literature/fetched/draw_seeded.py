@@ -1,10 +1,12 @@
 """Draw further development books for the fetched corpus (issue 32) by draw.py's rule with another seed.
 
 Not a test: run once by hand
-(`python tests/literature/fetched/draw_seeded.py REPO_LIST MIRRORS SEED COUNT >> manifest.tsv`).
+(`python tests/literature/fetched/draw_seeded.py REPO_LIST MIRRORS SEED COUNT [SPLIT] >> manifest.tsv`; SPLIT
+names the rows, "dev3" unless given).
 
 Rule, fixed before any book was opened: `random.Random(SEED).sample(rows, 400)` over every row of
-GITenberg's repository list, walked in order; a repository already in the manifest is skipped, and the
+GITenberg's repository list, walked in order; a repository already in the manifest, or in a sample no one
+opened (`unseen*.tsv`: never development), is skipped, and the
 rest are kept by draw.py's test (`language: en`, a plain-text and an `N-h/N-h.htm[l]` edition) until
 COUNT are kept. Every book so drawn is development: the held-out half stays the one draw.py made.
 Repositories whose titles are plainly not English are not fetched, as in the first draw, so they have
@@ -25,8 +27,9 @@ MANIFEST = Path(__file__).with_name("manifest.tsv")
 def main() -> None:
     repo_list, mirrors = Path(sys.argv[1]), Path(sys.argv[2])
     seed, count = int(sys.argv[3]), int(sys.argv[4])
-    known = {line.split("\t")[2] for line in MANIFEST.read_text(encoding="utf-8").splitlines()
-             if line and not line.startswith("#")}
+    split = sys.argv[5] if len(sys.argv) > 5 else "dev3"
+    known = {line.split("\t")[2] for path in [MANIFEST, *sorted(MANIFEST.parent.glob("unseen*.tsv"))]
+             for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")}
     rows = [line.rstrip("\n").split("\t") for line in repo_list.open(encoding="utf-8") if line.strip()]
     kept = 0
     for number, name in random.Random(seed).sample(rows, 400):
@@ -43,7 +46,7 @@ def main() -> None:
             print(f"skipped {number} {name}", file=sys.stderr)
             continue
         txt.sort(key=lambda f: (not f.endswith("-0.txt"), f.endswith("-8.txt")))
-        print("\t".join(("dev3", "gutenberg", number, f"GITenberg/{name}",
+        print("\t".join((split, "gutenberg", number, f"GITenberg/{name}",
                          _git(repo, "rev-parse", "HEAD").strip(), txt[0], htm[0])))
         kept += 1
     print(f"{kept} kept", file=sys.stderr)
