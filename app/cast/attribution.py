@@ -16,22 +16,20 @@ from app.cast.dialogue import RawQuote
 from app.cast.describe import resolve_description
 from app.cast.kin import resolve_kin, spouse_of
 from app.cast.namedata import NOT_NAMES
-from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention, title_key
+from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention
 from app.cast.ranker import Ranker, rank_turns
 from app.cast.address import address_gender, is_vocative
 from app.cast.turns import Said, Turn, fill_turns
+from app.cast.owned import NARRATORS_OWN, NarratorsOwn
+from app.cast.roles import Parts, titled_in_scene
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
 
-#: Titles that are forms of address only: "the master", "the mistress" name a part, not their bearers.
-#: "my father", "our master": a description owned by the first-person narrator (and those with them).
-_NARRATORS_OWN = ("my", "our")
 #: A part's name keeps its own determiner ("my father", "her husband's friend"); others get "the".
 _KEEP_DETERMINER = ("the", "my", "our", "his", "her", "their", "your")
-_MY_NOUN_BEFORE = re.compile(r"\b[Mm]y\s+([a-z]+),?\s+$")
-_MY_NOUN_AFTER = re.compile(r"^,\s+my\s+([a-z]+)\b")
+#: Titles that are forms of address only: "the master", "the mistress" name a part, not their bearers.
 _ADDRESS_ONLY = frozenset("master mistress miss mister madam".split())
 #: A narration paragraph longer than this (words) ends a conversation.
 SCENE_BREAK_WORDS = 40
@@ -64,11 +62,11 @@ class Attributor:
         self._possessor: Person | None = None
         self._loose_lead_in: Tag | None = None
         #: Parts with no name that speak ("the surgeon"), by their words.
-        self._roles: dict[str, Person] = {}
+        self._roles = Parts(roster)
         #: Who a speech tag has named: a person, whatever else the name could be.
         self._speakers: set[int] = set()
-        #: "my brother Robert", "Robert, my brother": per noun, the people the narration ties to "my <noun>".
-        self._owned: dict[str, dict[int, list]] = {}
+        #: "my brother Robert", "Robert, my brother": the people the narration ties to "my <noun>".
+        self._owned = NarratorsOwn()
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -157,13 +155,12 @@ class Attributor:
             titled = self._titled_here(noun) if noun not in _ADDRESS_ONLY else None
             person = titled or self.roster.by_role(noun) or self._role(tag)
             return Said(person, "explicit", 0.8)
-        if tag.kind == "description" and tag.words.split()[0] in _NARRATORS_OWN and self.first_person:
+        if tag.kind == "description" and tag.words.split()[0] in NARRATORS_OWN and self.first_person:
             # "said my father", "cried our master" in a book told by an "I": the narrator's kin or master is
             # one person of the story whom the text may never name; a part of its own, never the narrator.
-            owned = self._owned.get(tag.words.split()[-1])
-            if owned:
+            person = self._owned.person(tag.words.split()[-1])
+            if person is not None:
                 # "my brother Robert" in the narration: "said my brother" is Robert.
-                person = max(owned.values(), key=lambda pc: pc[1])[0]
                 self._speakers.add(id(person))
                 return Said(person, "explicit", 0.85)
             return Said(self._role(tag), "explicit", 0.8)
@@ -188,30 +185,16 @@ class Attributor:
         return Said(person, "anaphoric", 0.8 if tag.kind == "pronoun" else 0.6)
 
     def _titled_here(self, word: str) -> Person | None:
-        """Return who "the captain" is: the person of that title in the scene (taking part or named lately),
-        else the one person of the book with it; never one global alias when several have it."""
-        title = title_key(word.capitalize())
-        # The one named lately first: a captain just named in the narration is the one speaking.
-        for person in list(reversed(self.history[-_HISTORY:])) + self._participants():
-            if person is not NARRATOR and title in person.titles:
-                return person
-        holders = sorted((p for p in self.roster.people if title in p.titles), key=lambda p: -p.count)
-        if len(holders) == 1 or (len(holders) > 1 and holders[0].count >= 3 * holders[1].count):
-            return holders[0]  # nobody of that title in the scene: the one the book mostly means by it
-        return None if holders else self.roster.by_title(word)
+        """Return who "the captain" is, by who is in the scene (app/cast/roles.py)."""
+        scene = list(reversed(self.history[-_HISTORY:])) + self._participants()
+        return titled_in_scene(word, scene, self.roster, NARRATOR)
 
     def _role(self, tag: Tag) -> Person:
         """Return the person for a part with no name ("the surgeon"), made the first time the part speaks."""
         words = tag.words if tag.words.split()[0] in _KEEP_DETERMINER else "the " + tag.words
-        person = self._roles.get(words)
-        if person is None:
-            person = Person(first="", last="")
-            person.forms[(None, (words[0].upper() + words[1:],))] = 1
-            if tag.gender:
-                person.votes[tag.gender] += 10
-            self._roles[words] = person
+        person, made = self._roles.person(words, tag.gender)
+        if made:
             self._speakers.add(id(person))
-            self.roster.people.append(person)
         return person
 
     def _kin(self, words: str, gender: str | None, local: list[Person]) -> tuple[Person, bool] | None:
@@ -334,13 +317,8 @@ class Attributor:
 
     def _own(self, text: str) -> None:
         """Note the people the text writes beside "my <noun>" ("my brother Robert", "Robert, my brother")."""
-        if not self.first_person or ("my " not in text and "our " not in text):
-            return
-        for start, end, person in self._mentions(text):
-            m = _MY_NOUN_BEFORE.search(text[max(0, start - 30):start]) or _MY_NOUN_AFTER.match(text[end:end + 30])
-            if m:  # "my brother Ansel": a person, whatever else the name could be
-                owned = self._owned.setdefault(m.group(1).lower(), {})
-                owned[id(person)] = [person, owned.get(id(person), [person, 0])[1] + 1]
+        if self.first_person:
+            self._owned.note(text, self._mentions)
 
     def _narration(self, text: str) -> None:
         for _, _, person in self._mentions(text):

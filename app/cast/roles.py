@@ -1,7 +1,8 @@
 """Role nouns tied to people: "Mr. Harding, the warden," makes "said the warden" Mr. Harding's line.
 
 The narration names a person and a part side by side (apposition, either order); a role noun whose
-appositions mostly name one person is that person when a speech tag gives only the role.
+appositions mostly name one person is that person when a speech tag gives only the role. Also: who a
+title ("the captain") is in a scene, and the people of parts the book never names.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import re
 from collections import Counter
 
 from app.cast.namedata import TITLES
-from app.cast.names import Person, Roster
+from app.cast.names import Person, Roster, title_key
 
 #: "Mr. Harding, the warden," / "the old warden, Mr. Harding,": a name and a role noun side by side.
 #: "Mr. Harding was the warden.", "Mr. Harding had become warden" are the same tie, said outright. Not before ", and": "Mr. Harding, the
@@ -70,3 +71,38 @@ def find_roles(texts: list[str], roster: Roster) -> dict[str, Person]:
 
 #: Nouns too general to be one person's role ("Mr. Harding, the man who ...").
 _WORDS_OF_PEOPLE = frozenset("man woman men women people person girl boy child lady gentleman".split())
+
+
+def titled_in_scene(word: str, scene: list[Person], roster: Roster, skip: Person) -> Person | None:
+    """Return who "the captain" is: the person of that title in the scene (`scene`: those named lately, then
+    those taking part), else the one person of the book with it; never one global alias when several have it."""
+    title = title_key(word.capitalize())
+    # The one named lately first: a captain just named in the narration is the one speaking.
+    for person in scene:
+        if person is not skip and title in person.titles:
+            return person
+    holders = sorted((p for p in roster.people if title in p.titles), key=lambda p: -p.count)
+    if len(holders) == 1 or (len(holders) > 1 and holders[0].count >= 3 * holders[1].count):
+        return holders[0]  # nobody of that title in the scene: the one the book mostly means by it
+    return None if holders else roster.by_title(word)
+
+
+class Parts:
+    """The people of parts with no name ("the surgeon", "my father"), made the first time the part speaks."""
+
+    def __init__(self, roster: Roster) -> None:
+        self.roster = roster
+        self._by_words: dict[str, Person] = {}
+
+    def person(self, words: str, gender: str | None) -> tuple[Person, bool]:
+        """Return the part's person and whether it was made now (then it is in the roster)."""
+        person = self._by_words.get(words)
+        if person is not None:
+            return person, False
+        person = Person(first="", last="")
+        person.forms[(None, (words[0].upper() + words[1:],))] = 1
+        if gender:
+            person.votes[gender] += 10
+        self._by_words[words] = person
+        self.roster.people.append(person)
+        return person, True

@@ -273,7 +273,7 @@ def _located(
             if id(parent) in labels:
                 pass  # the label's later sub-entries: chapters of their own
             elif (id(parent) not in at or inner[id(parent)] < 2
-                  or not _label_over(docs[e.name].blocks, located[at[id(parent)]][0][1], where[1])):
+                  or not _label_over(docs[e.name].blocks, located[at[id(parent)]][0][1], where[1], e.title)):
                 continue
             else:
                 # The first sub-entry starts where its label does, and is announced with it ("Act I: Scene I").
@@ -293,9 +293,16 @@ def _located(
 _LABEL_WORDS = 300
 
 
-def _label_over(blocks: list[Block], start: int, first: int) -> bool:
+#: A section numbered within its chapter ("2.1. Getting started", "3.1.1 Scope"): a manual's section, never
+#: a chapter of its own however short its chapter's introduction.
+_SECTION_NUMBER = re.compile(r"^\s*(?:[A-Z]|\d{1,3})(?:\.\d{1,3})+\.?(?:\s|$)")
+
+
+def _label_over(blocks: list[Block], start: int, first: int, sub_title: str = "") -> bool:
     """Return whether the text from a TOC entry's start to its first sub-entry is only its label."""
-    return start < first and body_words(blocks[start:first]) < _LABEL_WORDS
+    if start >= first or any(_SECTION_NUMBER.match(t) for t in (sub_title, blocks[first].text)):
+        return False
+    return body_words(blocks[start:first]) < _LABEL_WORDS
 
 
 def _toc_chapters(

@@ -365,8 +365,12 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         blocks = [Block(FRONT_MATTER, 1)] + [
             Block(b.text, 1, b.ids, b.kind, b.links) if i < first and b.level and opens_text(b.text) else b
             for i, b in enumerate(blocks)]
-    blocks = with_licence(mark_back_matter(with_piece_titles(with_lone_parts(with_parts_over_chapters(
-        without_title_headings(blocks, blocks is not body))))), page.footer)
+    blocks = without_title_headings(blocks, blocks is not body)
+    if page.gutenberg:
+        # Gutenberg's editions set parts, prefaces and pieces' title pages by conventions of their own; a
+        # manual's <h2> over its <h3> sections (AsciiDoc, Sphinx) is a chapter over its sections.
+        blocks = with_piece_titles(with_lone_parts(with_parts_over_chapters(blocks)))
+    blocks = with_licence(mark_back_matter(blocks), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,
                 language=(page.language or "en").split("-")[0].lower() or "en")

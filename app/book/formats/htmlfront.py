@@ -148,3 +148,32 @@ def without_pre_contents_headings(blocks: list[Block]) -> list[Block]:
              and not any(e.startswith(_words(blocks[k].text)) for e in entries)}
     return [Block(b.text, 0, b.ids, b.kind, b.links) if i in front else b
             for i, b in enumerate(blocks) if i not in listing]
+
+
+#: A half-title's own words (a dedication, a motto, a portrait's caption) are fewer than a page's.
+_HALF_TITLE_WORDS = 150
+
+
+def _words_key(text: str) -> str:
+    return " ".join(re.findall(r"\w+", clean_text(text).casefold().replace("&", " and ")))
+
+
+def without_half_title(blocks: list[Block], starts: dict[int, str], min_entries: int) -> dict[int, str]:
+    """Return the starts without a first entry that is the book's half-title: its heading repeats a heading
+    of the title page before it ("THE LIFE OF ANN LEE" over the contents, then again over "EARLY YEARS"), and
+    it stands above the level of every other listed heading, the one heading at its level. Listed as the
+    first line of the contents, it titles the whole book, no chapter of it (its few lines of dedication or
+    motto are read with the front matter). Not when a page of text or more stands under it."""
+    first = min(starts)
+    level = blocks[first].level
+    others = [blocks[k].level for k in starts if k != first]
+    if not level or len(others) < min_entries or not all(lv > level for lv in others):
+        return starts
+    nxt = min(k for k in starts if k != first)
+    if sum(len(b.text.split()) for b in blocks[first + 1:nxt] if not b.level) >= _HALF_TITLE_WORDS:
+        return starts  # an introduction under the book's title: text of its own, a chapter
+    key = _words_key(blocks[first].text)
+    # (The title page's line may be read as text by then: a title over a by-line is.)
+    if not key or not any(not blocks[k].links and _words_key(blocks[k].text) == key for k in range(first)):
+        return starts
+    return {k: t for k, t in starts.items() if k != first}

@@ -1,4 +1,5 @@
-"""A contents listing set in pieces: the parts of one listing that the walk and the page give apart."""
+"""A contents listing set in pieces: the parts of one listing that the walk and the page give apart, or
+in columns."""
 from __future__ import annotations
 
 import bisect
@@ -6,6 +7,7 @@ import re
 from typing import TypeVar
 
 from app.book.formats.htmlnesting import chapter_level
+from app.book.structure.blocks import Block
 
 E = TypeVar("E")
 
@@ -109,3 +111,17 @@ def with_trailing(blocks: list, starts: dict[int, str], is_matter) -> dict[int, 
         if k in own_heads and own >= _TRAILING_WORDS:
             added[k] = blocks[k].text
     return {**starts, **added}
+
+
+def by_columns(entries: list[E], where: dict[str, int], rows: list[Block], min_entries: int) -> list[E]:
+    """Return a listing's entries in reading order where its table sets them in columns, one volume or part
+    a column ("Volume I | Volume II", then "CHAPTER I | CHAPTER I" ...): read row by row its links jump
+    back and forth, read column by column they run in order. Only a table whose rows mostly hold several
+    links, and whose links all point at different places; a listing read row by row is left as it is."""
+    linked = [e for e in entries if e.target]
+    several = sum(1 for b in rows if sum(1 for t, _ in b.links if t in where) > 1)
+    if several < max(min_entries, len(rows) // 2) or len({e.target for e in linked}) < len(linked):
+        return entries
+    if all(where[a.target] <= where[b.target] for a, b in zip(linked, linked[1:])):
+        return entries
+    return sorted(linked, key=lambda e: where[e.target])

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from app.book.formats.htmllisting import in_order, joined, with_trailing
+from app.book.formats.htmlfront import without_half_title
+from app.book.formats.htmllisting import by_columns, in_order, joined, with_trailing
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
@@ -42,8 +43,6 @@ _NUMBER_LINK = re.compile(r"^(?:[IVXLCDM]{1,8}|\d{1,3})\.?$")
 _WINDOW = 6
 #: The share of a listing's links to page-number marks that must name their page's heading (see _starts).
 _PAGES_NAMED = 0.8
-#: A half-title's own words (a dedication, a motto, a portrait's caption) are fewer than a page's.
-_HALF_TITLE_WORDS = 150
 #: Headings the listing does not name sink this many levels, so they never start a chapter.
 _SINK = 3
 
@@ -167,7 +166,7 @@ def _candidates(blocks: list[Block], where: dict[str, int],
         skip = set(run)
         if run[0] > 0 and _CONTENTS_HEAD.match(clean_text(blocks[run[0] - 1].text)):
             skip.add(run[0] - 1)
-        found.append((_by_columns(entries, where, [blocks[i] for i in run]), skip))
+        found.append((by_columns(entries, where, [blocks[i] for i in run], _MIN_ENTRIES), skip))
         spans.append((run[0], run[-1] + 1))
     # A listing the walk skipped (class="toc", <nav>): entries noted at the same place form one listing.
     groups: dict[int, list[_Entry]] = {}
@@ -180,20 +179,6 @@ def _candidates(blocks: list[Block], where: dict[str, int],
     found = joined(found, spans) + found
     # The listing nearest the top of the book first (a joined listing before its pieces).
     return sorted(found, key=lambda c: min((where[e.target] for e in c[0] if e.target), default=1 << 30))
-
-
-def _by_columns(entries: list[_Entry], where: dict[str, int], rows: list[Block]) -> list[_Entry]:
-    """Return a listing's entries in reading order where its table sets them in columns, one volume or part
-    a column ("Volume I | Volume II", then "CHAPTER I | CHAPTER I" ...): read row by row its links jump
-    back and forth, read column by column they run in order. Only a table whose rows mostly hold several
-    links, and whose links all point at different places; a listing read row by row is left as it is."""
-    linked = [e for e in entries if e.target]
-    several = sum(1 for b in rows if sum(1 for t, _ in b.links if t in where) > 1)
-    if several < max(_MIN_ENTRIES, len(rows) // 2) or len({e.target for e in linked}) < len(linked):
-        return entries
-    if all(where[a.target] <= where[b.target] for a, b in zip(linked, linked[1:])):
-        return entries
-    return sorted(linked, key=lambda e: where[e.target])
 
 
 def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = (),
@@ -315,28 +300,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         k = next((k for k in headings.get(label, ()) if k not in starts), None)
         if k is not None:
             starts[k] = blocks[k].text
-    return _without_half_title(blocks, with_trailing(blocks, starts, is_matter_title))
-
-
-def _without_half_title(blocks: list[Block], starts: dict[int, str]) -> dict[int, str]:
-    """Return the starts without a first entry that is the book's half-title: its heading repeats a heading
-    of the title page before it ("THE LIFE OF ANN LEE" over the contents, then again over "EARLY YEARS"), and
-    it stands above the level of every other listed heading, the one heading at its level. Listed as the
-    first line of the contents, it titles the whole book, no chapter of it (its few lines of dedication or
-    motto are read with the front matter). Not when a page of text or more stands under it."""
-    first = min(starts)
-    level = blocks[first].level
-    others = [blocks[k].level for k in starts if k != first]
-    if not level or len(others) < _MIN_ENTRIES or not all(lv > level for lv in others):
-        return starts
-    nxt = min(k for k in starts if k != first)
-    if sum(len(b.text.split()) for b in blocks[first + 1:nxt] if not b.level) >= _HALF_TITLE_WORDS:
-        return starts  # an introduction under the book's title: text of its own, a chapter
-    key = _key(blocks[first].text)
-    # (The title page's line may be read as text by then: a title over a by-line is.)
-    if not key or not any(not blocks[k].links and _key(blocks[k].text) == key for k in range(first)):
-        return starts
-    return {k: t for k, t in starts.items() if k != first}
+    return without_half_title(blocks, with_trailing(blocks, starts, is_matter_title), _MIN_ENTRIES)
 
 
 def _label_above(blocks: list[Block], head: int, parts: set[int] = frozenset()) -> int:

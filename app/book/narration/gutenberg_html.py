@@ -38,6 +38,9 @@ class Page:
     offset: int = 0
     #: Gutenberg's licence and end matter, kept only when --include-matter reads it.
     footer: list[Block] = field(default_factory=list)
+    #: Whether the page is a Gutenberg edition (its header or licence was found): the rules written on
+    #: Gutenberg's heading conventions (app/book/formats/htmllevels.py) apply to it only.
+    gutenberg: bool = False
 
 
 def with_licence(blocks: list[Block], footer: list[Block]) -> list[Block]:
@@ -113,7 +116,7 @@ def unwrap(root: etree._Element, doc: Document, options: ReadOptions) -> Page:
     # "Austen, Jane, 1775-1817".
     author = h_author or gutenberg.catalogue_name(_meta(root, _META_AUTHOR) or doc.author) or p_author
     language = doc.language or _meta(root, _META_LANGUAGE) or h_language
-    return Page(body, title, author, language, offset, footer)
+    return Page(body, title, author, language, offset, footer, gutenberg=bool(start or end < len(blocks)))
 
 
 #: A token that carries a word (letters or digits), not a rule, a box or a tree's branch.

@@ -16,7 +16,7 @@ from __future__ import annotations
 from app.book.structure.blocks import Block
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
-from app.book.structure.listing import in_page_order
+from app.book.structure.listing import in_page_order, listed_again, listing_lines
 from app.book.structure.layout import ends_in_title_page, set_apart_like
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
@@ -179,7 +179,7 @@ def mark_headings(text: str, learned: bool = False) -> str:
     _rewrite(out, paras, chosen)
     _mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
-    contents_before = any(len(p.lines) == 1 and is_contents_label(p.text) for p in paras[:chosen[0].para])
+    contents_before = _listing_before(paras[:chosen[0].para])
     if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para) or contents_before) \
             and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
@@ -231,54 +231,13 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         if len(found) >= _FREE_SHARE * len(entries):
             chosen = found
     # A listing the reader did not read as one: its entries come back later as the body's headings.
-    chosen = _listed_again(chosen, paras)
+    chosen = listed_again(chosen, paras)
     # A preface or introduction before the first chapter, whichever rule found the chapters.
     chosen = named_before(chosen, candidates(paras[:hi], 0) + cands, paras, (lo, hi))
     # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).
     chosen = set_apart_like(chosen, paras, (lo, hi))
     # (The candidates before the listing's end too: the line classifier weighs every line.)
     return RuleVerdict(lo, hi, entries, candidates(paras[:hi], 0) + cands, chosen, listed)
-
-
-def _listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
-    """Return the chapters without the entries of a contents listing taken for headings: a numbered heading
-    ("BOOK I." over its name) that heads no prose of its own before the next one (the listing's lines, short
-    and ending in their pages), and whose word and number
-    come back later ("BOOK I" over the text), is the listing's entry; the later one is the heading. (A part's
-    label over its first chapter heads no prose either, but its number does not come back.)"""
-    later: dict[tuple[str, str, int], int] = {}
-    for c in chosen:
-        if c.number is not None and c.kind in ("part", "chapter"):
-            later[(c.kind, c.word, c.number)] = later.get((c.kind, c.word, c.number), 0) + 1
-    out = []
-    for n, c in enumerate(chosen):
-        key = (c.kind, c.word, c.number)
-        if c.number is not None and c.kind in ("part", "chapter"):
-            later[key] -= 1
-            end = chosen[n + 1].para if n + 1 < len(chosen) else len(paras)
-            start = (c.sub_para if c.sub_para is not None else c.para) + 1
-            if later[key] > 0 and _listing_lines(paras[start:end]):
-                continue
-        out.append(c)
-    return out if len(out) >= 2 else chosen
-
-
-def _listing_lines(paras: list[Para]) -> bool:
-    """Return whether paragraphs are a listing's lines, not a chapter's text: nearly none, or many of their
-    lines ending in a page number ("I. THE MILL     3"), or many paragraphs (a chapter's synopsis, "The
-    mill--A flood--The ferry      1–25")."""
-    lines = [ln.strip() for p in paras for ln in p.lines]
-    if sum(len(ln.split()) for ln in lines) < _LISTING_FEW_WORDS:
-        return True
-    # Entries end in their pages, line by line or (a synopsis of the chapter run on) paragraph by paragraph.
-    paged = sum(1 for ln in lines if ln[-1:].isdigit()) >= _LISTING_PAGED * len(lines)
-    return paged or sum(1 for p in paras if p.lines[-1].strip()[-1:].isdigit()) >= _LISTING_PAGED_PARAS * len(paras)
-
-
-#: Words under a numbered heading too few for any text, and the share of lines ending in a page that makes a listing.
-_LISTING_FEW_WORDS = 20
-_LISTING_PAGED = 0.25
-_LISTING_PAGED_PARAS = 0.4
 
 
 def named_before(chosen: list[Heading], cands: list[Heading], paras: list[Para],
@@ -354,6 +313,21 @@ def _rewrite(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:
             part = None
         _blank(out, paras, c)
         out[paras[c.para].first] = f"# {title}"
+
+
+def _listing_before(paras: list[Para]) -> bool:
+    """Return whether the text before the first chapter holds a "CONTENTS" line and no prose after it: a
+    listing however it is set, with the title page. A preface after the listing (a paragraph of prose, its
+    lines not ending in pages) is the book's own text, not front matter."""
+    at = next((i for i in range(len(paras) - 1, -1, -1)
+               if len(paras[i].lines) == 1 and is_contents_label(paras[i].text)), None)
+    if at is None:
+        return False
+    return not any(len(p.text.split()) >= _PROSE_WORDS and not listing_lines([p]) for p in paras[at + 1:])
+
+
+#: A paragraph of this many words, its lines not ending in pages, is prose (a preface), not a listing's entry.
+_PROSE_WORDS = 40
 
 
 def _has_prose(lines: list[str]) -> bool:
