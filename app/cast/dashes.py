@@ -35,6 +35,19 @@ def opening_dash(text: str) -> int:
     return m.end() if m and _WORD.search(text, m.end()) else 0
 
 
+#: A typewriter's "--" also leads an index's ditto entries ("-- Duke of, 326.") and a dictionary's run-on
+#: forms: "--"-led paragraphs are dialogue only when at least this share of them has a speech tag in it.
+_TAGGED_SHARE = 0.1
+
+
+def dialogue_dashes(dash_led: list[str]) -> int:
+    """Return how many of a book's dash-led paragraphs count as dialogue: every dash-led one, but those led by
+    "--" only when enough of them carry a tag (the speech stops before the paragraph's end)."""
+    hyphens = [p for p in dash_led if p.startswith("-")]
+    tagged = sum(1 for p in hyphens if (spans := dash_quotes(p)) and spans[0][1] < len(p))
+    return len(dash_led) - (len(hyphens) if tagged < max(1, _TAGGED_SHARE * len(hyphens)) else 0)
+
+
 def _spaced(text: str, start: int, end: int) -> bool:
     """Return whether a dash stands apart from the word before or after it (a cut, not a hyphen)."""
     return start == 0 or text[start - 1].isspace() or (end < len(text) and (text[end].isspace() or text[end] in ".,;"))

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from app.cast.dashes import dash_quotes, opening_dash, spoken_text
+from app.cast.dashes import dash_quotes, dialogue_dashes, opening_dash, spoken_text
 
 #: A quotation convention: which characters open and which close a quotation.
 @dataclass(frozen=True)
@@ -64,6 +64,7 @@ _LOOKAHEAD = 3000
 #: PDNC's tuning half and LitBank's development half, 34 books); a book with no quotation marks has only
 #: dashes; a French book opens a conversation with guillemets and marks each further turn with a dash (tens
 #: of percent). Then a dash-led paragraph with no opening quotation mark in it is a line of dialogue.
+#: (Paragraphs led by "--" count only when some carry a speech tag: dashes.dialogue_dashes.)
 _DASH_SHARE = 0.1
 
 
@@ -75,7 +76,7 @@ def detect_marks(paragraphs: Sequence[str]) -> tuple[Marks, bool]:
     """
     sample = paragraphs[:4000]
     opening = {DOUBLE: 0, SINGLE: 0, GUILLEMETS: 0, GUILLEMETS_REVERSED: 0, LOW_HIGH: 0}
-    dash_paras = 0
+    dash_led: list[str] = []
     for p in sample:
         first = p[:1]
         if first in "\u201c\"":
@@ -89,7 +90,8 @@ def detect_marks(paragraphs: Sequence[str]) -> tuple[Marks, bool]:
         elif first == "\u201e":
             opening[LOW_HIGH] += 1
         elif opening_dash(p):
-            dash_paras += 1
+            dash_led.append(p)
+    dash_paras = dialogue_dashes(dash_led)
     quoted = sum(opening.values())
     if quoted:
         marks = max(opening, key=lambda m: (opening[m], m is DOUBLE))

@@ -76,3 +76,11 @@ def test_a_book_with_no_quotation_marks_and_dash_led_paragraphs_writes_dialogue_
     marks, dashes = detect_marks(paragraphs)
     assert dashes is True
     assert [q.text for q in find_quotes(paragraphs, (marks, dashes))] == ["Is the boat in?", "No,"]
+
+
+def test_an_index_with_ditto_double_hyphens_is_no_dialogue():
+    # A typewriter's "--" repeats the heading word of an index or a dictionary: no tag, no speech.
+    paragraphs = ["Harbour, the old, 12.", "-- dues of, 40.", "-- master of the, 41, 57.", "-- lights, 88."] * 5
+    marks, dashes = detect_marks(paragraphs)
+    assert dashes is False
+    assert find_quotes(paragraphs, (marks, dashes)) == []
