@@ -86,19 +86,20 @@ def _resume(text: str, at: int, tagged: bool, tokens: list[re.Match]) -> int | N
         return later[0].start() if later else None
     end = body + (tag_after_end(text[body:]) or 0)
     stop = _CLAUSE_END.search(text, end)
-    # After a tag any dash closes the narration ("--Go away--he said--now."), spaced or not.
     closing = next((t for t in tokens if t.start() >= end), None)
-    after_dash = closing if closing and (stop is None or closing.start() < stop.start()) else None
-    if after_dash is not None:
-        return after_dash.start() if len(_WORD.findall(text[end:after_dash.start()])) <= _TAG_TAIL_WORDS else None
+    if closing is not None and (stop is None or closing.start() < stop.start()):
+        if token is not None:
+            # A dash opened the tag: the next dash, spaced or not, closes it ("--Go away--he said--now.").
+            return closing.start() if len(_WORD.findall(text[end:closing.start()])) <= _TAG_TAIL_WORDS else None
+        stop = closing  # after "—Go away, he said" a dash ends the tag's clause as a comma does
     if stop is None or len(_WORD.findall(text[end:stop.start()])) > _TAG_TAIL_WORDS:
         return None
     rest = text[stop.end():]
     first = _WORD.search(rest)
     if first is None:
         return None
-    if stop.group() == "," and (first.group().lower() in _NARRATING or first.group().endswith("ing")):
-        return None
+    if stop.group() not in ".!?;:" and (first.group().lower() in _NARRATING or first.group().endswith("ing")):
+        return None  # "he said, and left", "he said--turning away"
     return stop.end() + first.start() - (1 if rest[:first.start()].strip()[-1:] in "\u00bf\u00a1" else 0)
 
 

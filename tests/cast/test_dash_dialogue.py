@@ -72,10 +72,14 @@ def test_a_book_with_quotation_marks_keeps_its_few_dash_led_paragraphs_as_narrat
 
 
 def test_a_book_with_no_quotation_marks_and_dash_led_paragraphs_writes_dialogue_with_dashes():
-    paragraphs = ["The office was cold.", "--Is the boat in? asked Tamsin.", "--No, said Jory.", "---- ----"]
+    paragraphs = ["The office was cold.", "--Is the boat in? asked Tamsin.", "--No, said Jory.", "---- ----",
+                  # A dash after the tag's clause goes on narrating when an "and" follows it.
+                  "--Lock it, said Jory--and he slammed the ledger shut.",
+                  "--Then go home, said Tamsin--now, before the rain."]
     marks, dashes = detect_marks(paragraphs)
     assert dashes is True
-    assert [q.text for q in find_quotes(paragraphs, (marks, dashes))] == ["Is the boat in?", "No,"]
+    assert [q.text for q in find_quotes(paragraphs, (marks, dashes))] == [
+        "Is the boat in?", "No,", "Lock it,", "Then go home,", "now, before the rain."]
 
 
 def test_an_index_with_ditto_double_hyphens_is_no_dialogue():
