@@ -1,4 +1,4 @@
-"""Dialogue set with a leading dash instead of quotation marks: "—Go away, he said." or "--Go away, he said."
+"""Dialogue set with a leading dash instead of quotation marks: "—Go away, he said.", "--Go away, he said."
 
 Many translations and plain-text editions open each spoken paragraph with an em dash (a double hyphen where
 the typesetter had no dash) and use no quotation mark at all. The paragraph is then speech from its dash to
@@ -65,8 +65,9 @@ def _incise(text: str, start: int, end: int, tokens: list[re.Match]) -> bool:
 
 
 def _next_break(text: str, at: int, tokens: list[re.Match]) -> tuple[int, int, bool] | None:
-    """Return (where the speech stops, where the narration begins, whether a tag opens it) from at on."""
-    for m in sorted([t for t in tokens if t.start() >= at] + list(_TAG_POINT.finditer(text, at)), key=lambda m: m.start()):
+    """Return (where the speech stops, where the narration begins, whether a tag opens it), from at on."""
+    points = [t for t in tokens if t.start() >= at] + list(_TAG_POINT.finditer(text, at))
+    for m in sorted(points, key=lambda m: m.start()):
         if m.group()[0] in ",?!":
             if tag_after_end(text[m.end():]) is not None:
                 return m.end(), m.end(), True
