@@ -169,8 +169,7 @@ def _with_manner(tag: Tag | None, text: str, start: int, end: int) -> Tag | None
     return tag
 
 
-def tag_after(narration: str) -> Tag | None:
-    """Return the tag that opens the narration right after a quotation, if any."""
+def _after(narration: str) -> tuple[Tag, str, re.Match] | None:
     head = narration[:160]
     lead = len(head) - len(head.lstrip(" ,;:\u2014-"))
     # "“...?” Said Helen." reads as "said Helen".
@@ -179,8 +178,20 @@ def tag_after(narration: str) -> Tag | None:
         for pattern in (AFTER_INVERTED, AFTER_NORMAL):
             m = pattern.match(text)
             if m and (tag := _tag(m, pattern is AFTER_INVERTED)):
-                return _with_manner(tag, text, m.start(), m.end())
+                return tag, text, m
     return None
+
+
+def tag_after(narration: str) -> Tag | None:
+    """Return the tag that opens the narration right after a quotation, if any."""
+    found = _after(narration)
+    return _with_manner(found[0], found[1], found[2].start(), found[2].end()) if found else None
+
+
+def tag_after_end(narration: str) -> int | None:
+    """Return where the tag that opens the narration ends (past its verb and subject), None when none does."""
+    found = _after(narration)
+    return found[2].end() if found else None
 
 
 def tag_before(narration: str) -> Tag | None:
