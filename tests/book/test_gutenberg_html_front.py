@@ -4,6 +4,8 @@ contents listing set in columns.
 Each test names the convention, not a book; the HTML is invented."""
 from __future__ import annotations
 
+import pytest
+
 from tests.book.test_gutenberg_html_unlisted import _PROSE, _book
 
 
@@ -49,39 +51,37 @@ def test_a_first_listed_piece_named_like_the_collection_but_at_the_pieces_level_
     assert [c.title for c in book.chapters] == list(names)
 
 
-def test_headings_before_the_contents_are_the_title_pages_whatever_their_words(tmp_path):
+def _writers_rows() -> str:
+    """Return a contents whose three entries each list a writer's pieces and pages (no heading's words)."""
+    pieces = "The Mill, The Weir, The Ferry Crossing, The Lock Keeper, The Bridge at Evening, The Long Road Home, " * 2
+    return "".join(f'<p><a href="#c{k}">WRITER {k}</a> {pieces}{k}0-{k}9</p>' for k in range(1, 4))
+
+
+_IMPRINT = "<p>" + "Printed and sold by the Mill Press at the sign of the lantern, in the year of the flood. " * 4 + "</p>"
+
+
+@pytest.mark.parametrize("front, per_writer, first", [
     # The compiler's name set as a heading over the imprint (more than a line or two), then the contents,
     # whose entries the reader cannot match to the headings (each lists a writer's pieces and pages).
-    imprint = "<p>" + "Printed and sold by the Mill Press at the sign of the lantern, in the year of the flood. " * 4 + "</p>"
-    pieces = "The Mill, The Weir, The Ferry Crossing, The Lock Keeper, The Bridge at Evening, The Long Road Home, " * 2
-    rows = "".join(f'<p><a href="#c{k}">WRITER {k}</a> {pieces}{k}0-{k}9</p>' for k in range(1, 4))
-    body = "".join(f'<h2 id="c{k}">WRITER {k}.</h2>{_PROSE * 4}' for k in range(1, 4))
-    book = _book(tmp_path, f"<h1>Stories of the Valley</h1><h2>MARY HOLT</h2>{imprint}"
-                           f"<h2>PREFACE.</h2>{_PROSE}<h2>CONTENTS.</h2>{rows}{body}")
+    (f"{_IMPRINT}<h2>PREFACE.</h2>{_PROSE}", 4, "PREFACE."),
+    # "TO MY READERS" is no preface by name, but a page and more of text stands under it.
+    (f"<p>The Mill Press.</p><h2>TO MY READERS</h2>{_PROSE * 3}", 12, "TO MY READERS"),
+], ids=["title-page-over-an-imprint", "a-preface-by-a-name-of-its-own"])
+def test_headings_before_the_contents_are_the_title_pages_whatever_their_words(tmp_path, front, per_writer, first):
+    body = "".join(f'<h2 id="c{k}">WRITER {k}.</h2>{_PROSE * per_writer}' for k in range(1, 4))
+    book = _book(tmp_path, f"<h1>Stories of the Valley</h1><h2>MARY HOLT</h2>{front}"
+                           f"<h2>CONTENTS.</h2>{_writers_rows()}{body}")
     titles = [c.title for c in book.chapters]
     assert "MARY HOLT" not in titles
-    assert titles[0] == "PREFACE."
+    assert titles[0] == first
 
 
 def test_headings_before_a_contents_at_the_back_keep_their_place(tmp_path):
     # A contents printed at the end of the book: what stands before it is the book, not its front.
-    pieces = "The Mill, The Weir, The Ferry Crossing, The Lock Keeper, The Bridge at Evening, The Long Road Home, " * 2
-    rows = "".join(f'<p><a href="#c{k}">WRITER {k}</a> {pieces}{k}0-{k}9</p>' for k in range(1, 4))
+    rows = _writers_rows()
     body = "".join(f'<h2 id="c{k}">THE {n} TALE</h2>{_PROSE}' for k, n in enumerate(("FIRST", "SECOND", "THIRD"), 1))
     book = _book(tmp_path, f"{body}<h2>CONTENTS.</h2>{rows}")
     assert [c.title for c in book.chapters][:3] == ["THE FIRST TALE", "THE SECOND TALE", "THE THIRD TALE"]
-
-
-def test_a_preface_by_a_name_of_its_own_before_the_contents_stays_a_chapter(tmp_path):
-    # "TO MY READERS" is no preface by name, but a page and more of text stands under it.
-    pieces = "The Mill, The Weir, The Ferry Crossing, The Lock Keeper, The Bridge at Evening, The Long Road Home, " * 2
-    rows = "".join(f'<p><a href="#c{k}">WRITER {k}</a> {pieces}{k}0-{k}9</p>' for k in range(1, 4))
-    body = "".join(f'<h2 id="c{k}">WRITER {k}.</h2>{_PROSE * 12}' for k in range(1, 4))
-    book = _book(tmp_path, f"<h1>Stories of the Valley</h1><h2>MARY HOLT</h2><p>The Mill Press.</p>"
-                           f"<h2>TO MY READERS</h2>{_PROSE * 3}<h2>CONTENTS.</h2>{rows}{body}")
-    titles = [c.title for c in book.chapters]
-    assert "MARY HOLT" not in titles
-    assert titles[0] == "TO MY READERS"
 
 
 def test_an_introduction_set_above_the_chapters_level_is_a_chapter(tmp_path):

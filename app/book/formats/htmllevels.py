@@ -93,12 +93,7 @@ def with_parts_over_chapters(blocks: list[Block]) -> list[Block]:
         if out[k] is not None:
             b = blocks[k]
             out[k] = Block(b.text, lower, b.ids, b.kind, b.links)
-    result: list[Block] = []
-    for k, b in enumerate(out):
-        if b is not None:
-            result.append(b)
-            result.extend(moved.get(k, ()))
-    return result
+    return _spliced(out, moved)
 
 
 #: A piece's title page (its title, "OR" and a second title, a by-line, "Author of ...") has fewer words.
@@ -139,6 +134,11 @@ def with_piece_titles(blocks: list[Block]) -> list[Block]:
             out[j] = None
     if not moved:
         return blocks
+    return _spliced(out, moved)
+
+
+def _spliced(out: list[Block | None], moved: dict[int, list[Block]]) -> list[Block]:
+    """Return the blocks left in `out`, each followed by the blocks moved after it (a label's lines)."""
     result: list[Block] = []
     for k, b in enumerate(out):
         if b is not None:
