@@ -445,6 +445,17 @@ def voxtral_refusal(model: Model, p: dict) -> tuple[int, dict] | None:
 BUILDER_REFUSALS = (zonos2_refusal, voxtral_refusal)
 
 
+class UvicornLikeServer(ThreadingHTTPServer):
+    """The double's HTTP server, with uvicorn's listen backlog (2048), not socketserver's 5: the app opens a
+    connection per request (no keep-alive), and a burst of them on a loaded machine should wait in the
+    kernel's queue as they would at the real server. One fresh-home rehearsal saw a connection reset
+    (ReadError) on a request the double never received; an overflowing backlog is the suspected cause,
+    not a proven one."""
+
+    request_queue_size = 2048
+    daemon_threads = True
+
+
 def spawn_stage_child() -> None:
     code = ("import signal, time\n"
             "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
@@ -482,8 +493,7 @@ def serve(args: argparse.Namespace) -> int:
         spawn_stage_child()
     time.sleep(float(env("SGO_DOUBLE_BOOT_DELAY", "0")))
     Handler.state = State(Model(args.model_path, args.model_name))
-    httpd = ThreadingHTTPServer((args.host, port), Handler)
-    httpd.daemon_threads = True
+    httpd = UvicornLikeServer((args.host, port), Handler)
     logger.info("Pipeline '%s' started (1 GPU(s))", args.model_name or "pipeline")
     logging.getLogger("uvicorn.error").info("Uvicorn running on http://%s:%d (Press CTRL+C to quit)",
                                             args.host, port)
