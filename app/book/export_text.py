@@ -8,7 +8,7 @@ contents) gets its title as the heading, and the re-read book says it.
 Markdown syntax in the text is escaped so that it stays text.
 
 A quotation whose speaker is known is marked as a bracketed span with its speaker
-(pandoc's syntax): `[“What is his name?”]{speaker="Mrs. Bennet"}`. Reading the file back
+(pandoc's syntax): `[“What is his name?”]{speaker="Mrs. Wrenfield"}`. Reading the file back
 (app/book/formats/mdrender.py) speaks the text without the marks and takes each mark's speaker
 as that line's: correct a name, or add or delete a mark, and convert the .md.
 """

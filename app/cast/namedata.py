@@ -56,7 +56,7 @@ GIVEN_NAMES = FEMALE_NAMES | MALE_NAMES | EITHER_NAMES
 
 #: Capitalised words that are never a person's name on their own.
 NOT_NAMES = _words("not_names.txt")
-#: Words that make a run of capitalised words a place or a thing ("Baker Street", "the Admiral Benbow Inn").
+#: Words that make a run of capitalised words a place or a thing ("Mill Street", "the Blue Heron Inn").
 PLACE_WORDS = _words("place_words.txt")
 #: Days and months: not a name alone, a surname after a title ("Mrs. May").
 CALENDAR_WORDS = _words("calendar_words.txt")

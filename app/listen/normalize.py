@@ -47,7 +47,7 @@ def _heard_number(months: tuple[str, ...]) -> re.Pattern:
 #: A short word with a full stop, which the spoken form may expand ("Co." -> "Company").
 _HEARD_ABBREVIATION = re.compile(r"\b([A-Za-z]{1,5})\.")
 #: Readings an abbreviation has besides its usual one, chosen by the text's context on the book's side
-#: ("Ashwell, co. Hertford" is a county; "Baker St." a street): a heard "Co." may stand for either.
+#: ("Ashwell, co. Hertford" is a county; "Mill St." a street): a heard "Co." may stand for either.
 OTHER_READINGS: dict[str, tuple[str, ...]] = {
     "co": ("county",), "st": ("street", "saint"), "dr": ("drive",), "mt": ("mount", "mountain"),
 }

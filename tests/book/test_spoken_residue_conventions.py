@@ -51,8 +51,8 @@ RESIDUE = {
         ("a bar \u2077\u2044\u2082\u2080 in. long", "a bar seven twentieths in. long"),
     ],
     "older abbreviations": [
-        ("Mr. Hale 2ded. the motion", "Mister Hale seconded the motion"),
-        ("Mr. Hale 2ds the motion.", "Mister Hale seconds the motion."),
+        ("Mr. Quarle 2ded. the motion", "Mister Quarle seconded the motion"),
+        ("Mr. Quarle 2ds the motion.", "Mister Quarle seconds the motion."),
     ],
     "glued and lettered numbers": [
         ("the sheriff of Kent,1702\u20131710, and", "the sheriff of Kent, seventeen oh-two to seventeen ten, and"),

@@ -32,7 +32,7 @@ def _abbreviation_re(keys: tuple[str, ...]) -> re.Pattern:
 def abbreviations(text: str, lang: Language) -> str:
     """Return text with abbreviations written out; "etc." still ends a sentence where it did."""
     if lang.code == "en":
-        # "St. Paul" is a saint, "Baker St." a street.
+        # "St. Paul" is a saint, "Mill St." a street.
         text = re.sub(r"(?<![\w.])St\.(?=\s+[A-Z])", "Saint", text)
         text = re.sub(r"(?<=\w) St\.", " Street", text)
         # A place and its county, British style: "Ashwell, co. Hertford" (lower-case "co.", after a

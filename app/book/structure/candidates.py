@@ -29,7 +29,7 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
         rest = m.group("rest").strip(" .:—-") if m else ""
         if m and 2 <= len(p.lines) <= 4 and (len(p.lines) > 2 or rest or clean_line(p.lines[1]).isupper()):
             # "CHAPTER I." over a title that runs on over up to three lines, or "Chapter VI: The Vicar, the
-            # Doctor, Mr. Hale and Miss Ann Lowe Drive Out ..." wrapped: the label and its title.
+            # Doctor, Mr. Quarle and Miss Ann Lowe Drive Out ..." wrapped: the label and its title.
             if sub := _wrapped_title(([rest] if rest else []) + p.lines[1:]):
                 first = first[: m.start("rest")].rstrip()
                 word = m.group("word").lower().rstrip(".")
