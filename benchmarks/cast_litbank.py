@@ -56,6 +56,7 @@ from pathlib import Path
 from app.book import load_book
 from app.cast import find_cast
 from benchmarks.cast_pdnc import _TITLES, _norm, map_names
+from benchmarks.litbank_characters import CHECK_HEADER, MIN_LINES, CastCheck, categories, check_cast, check_row
 
 REPO = Path(os.environ.get("AUDIOBOOK_LITBANK", "/work/.mirror/dbamman+litbank/repo"))
 GIT_TIMEOUT = 120
@@ -138,6 +139,25 @@ def read_gold(key: str) -> tuple[list[GoldQuote], dict[str, set[str]], set[str],
     return gold, dict(names), proper, top[0][0] if top and top[0][1] >= 3 else None
 
 
+def read_opening(key: str) -> tuple[dict[str, str], list[str], Counter, list[tuple[str, list[str]]]]:
+    """Return each coreference entity's category (PER, FAC, GPE, LOC, ORG, VEH), the opening's words,
+    how often each entity is named (proper-name mentions), and each mention's entity and words."""
+    entity_of, category_of, proper, texts = {}, {}, set(), {}
+    for line in _git("show", f"HEAD:coref/tsv/{key}_brat.ann").splitlines():
+        cols = line.split("\t")
+        if cols[0] == "MENTION" and len(cols) > 7:
+            category_of[cols[1]] = cols[7]
+            texts[cols[1]] = re.findall(r"[A-Za-z]+", cols[6])
+            if len(cols) > 8 and cols[8] == "PROP":
+                proper.add(cols[1])
+        elif cols[0] == "COREF":
+            entity_of[cols[1]] = cols[2]
+    pairs = [(entity_of[t], c) for t, c in category_of.items() if t in entity_of]
+    words = re.findall(r"[A-Za-z]+", _git("show", f"HEAD:coref/tsv/{key}_brat.txt"))
+    mentions = [(entity_of[t], w) for t, w in texts.items() if t in entity_of]
+    return categories(pairs), words, Counter(entity_of[t] for t in proper if t in entity_of), mentions
+
+
 def books(min_quotes: int) -> list[str]:
     keys = []
     for path in _git("ls-tree", "-r", "--name-only", "HEAD", "quotations/tsv").split():
@@ -174,6 +194,8 @@ class Score:
     #: Each wrong quotation's class ("not found", "no speaker", "unmapped", "wrong speaker",
     #: "narrator wrong": a narrator line where gold says another, or the reverse) with gold, app speaker, text.
     errors: list[tuple[str, str, str, str]] = field(default_factory=list)
+    #: The characters of 10 or more lines: junk, merged, split (benchmarks/litbank_characters.py).
+    check: CastCheck = field(default_factory=CastCheck)
 
 
 def score_book(key: str, names_only: bool = False) -> Score:
@@ -226,6 +248,10 @@ def score_book(key: str, names_only: bool = False) -> Score:
             kind = ("narrator wrong" if q.by_narrator or (narrator is not None and g.speaker == narrator)
                     else "no speaker" if not q.speaker else "unmapped" if who is None else "wrong speaker")
             score.errors.append((kind, g.speaker, said, g.text))
+    category, words, named, mention_words = read_opening(key)
+    weight = named + Counter(g.speaker for g in gold)
+    by_name = {c.name for c in cast.characters if map_character([c.name, *c.aliases], names) is not None}
+    score.check = check_cast(cast, mapped, names, category, narrator, words, _norm, weight, by_name, mention_words)
     return score
 
 
@@ -301,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     total = found = right = 0
     rates = []
     classes: Counter = Counter()
+    checks: list[CastCheck] = []
     for key in keys:
         s = score_book(key, args.names_only)
         if args.errors:
@@ -309,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    {key[:24]} | {kind} | gold {gold} | app {said} | {text[:70]!r}")
         total, found, right = total + s.total, found + s.found, right + s.right
         rates.append(s.right / s.total if s.total else 0.0)
+        checks.append(s.check)
         print(f"| {key} | {s.total} | {100.0 * s.found / max(1, s.total):.1f} | {100.0 * s.right / max(1, s.total):.1f} "
               f"| {s.unnamed_mapped} | {s.seconds:.2f} |", flush=True)
     rates.sort()
@@ -316,6 +344,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| **all {len(keys)} books** | {total} | {100.0 * found / max(1, total):.1f} | "
           f"**{100.0 * right / max(1, total):.1f}** | | |")
     print(f"\nmedian book: {100.0 * median:.1f}% right")
+    print(f"\nthe characters of {MIN_LINES} or more lines (benchmarks/litbank_characters.py):\n{CHECK_HEADER}")
+    total_check = CastCheck()
+    for key, c in zip(keys, checks):
+        print(check_row(key, c))
+        if args.errors:  # names the junk, merged and split characters (development half only)
+            for kind, items in (("junk", c.junk), ("merged", c.merged), ("split", c.split)):
+                for item in items:
+                    print(f"    {kind}: {item}")
+        total_check.add(c)
+    print(check_row(f"**all {len(keys)} books**", total_check))
     if args.errors:
         print("errors by class: " + ", ".join(f"{k} {n}" for k, n in classes.most_common()))
     return 0
