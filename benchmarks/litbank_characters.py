@@ -18,8 +18,8 @@ character of the whole book is judged where the opening can judge it:
   two named at least twice or speaking in the opening (a king the opening names once is no one's voice);
 - **split**: a PER entity that two or more major characters hold by one of their name forms written as the
   opening writes one of its names (or through the unnamed-person rule), the narrator's voice among them when
-  the entity is the one "I" refers to. A surname alone maps to the one entity of that surname, so "Mr. Vane"
-  would map to the opening's only Vane, "Mrs. Vane": that is no evidence of one person, and does not count.
+  the entity is the one "I" refers to. A surname alone maps to the one entity of that surname, so "Mr. Quellby"
+  would map to the opening's only Quellby, "Mrs. Quellby": that is no evidence of one person, and does not count.
 """
 from __future__ import annotations
 
