@@ -11,7 +11,7 @@ import re
 from typing import NamedTuple
 
 from app.book.formats.htmlfront import without_half_title
-from app.book.formats.htmllisting import by_columns, in_order, joined, with_trailing
+from app.book.formats.htmllisting import by_columns, in_order, joined, numbered_keys, with_trailing
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
@@ -253,6 +253,10 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         # First Canals ... 1"; a listing drops the article).
         # A listing may shorten the heading it names ("Introduction" for "INTRODUCTION TO THE NEW
         # ISSUE."): the heading opens with the entry's words.
+        # An entry that is its number alone ("III. ... 19": the chapter has no name) names the heading of
+        # that number ("CHAPTER III.").
+        if _BARE_LABEL.match(_ENTRY_PAGE.sub("", clean_text(text)).strip(" ;")):
+            keys |= numbered_keys(_key(_ENTRY_PAGE.sub("", clean_text(text))))
         named = next((k for k in window if text and (_key(blocks[k].text) in keys or _name_key(blocks[k].text) in keys
                       or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
         if target in page_anchors:

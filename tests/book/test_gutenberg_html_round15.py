@@ -1,0 +1,49 @@
+"""Gutenberg HTML conventions (issue 32), round html15: a magazine's "THE END" between its pieces, a contents
+entry that is a number alone.
+
+Each test names the convention, not a book; the HTML is invented."""
+from __future__ import annotations
+
+from tests.book.test_gutenberg_html_unlisted import _PROSE, _book
+
+
+def test_the_end_of_a_first_story_under_a_one_heading_title_does_not_end_the_book(tmp_path):
+    # A weekly's issue: its title in one <h1>, the lead story's chapters in <h2>, "THE END." after them,
+    # then a second story and the news, each an <h2> of its own.
+    chapters = "".join(f"<h2>CHAPTER {n}.<br/><br/>{name}</h2>{_PROSE}"
+                       for n, name in (("I", "THE LOCKED DOOR"), ("II", "THE LANTERN"), ("III", "THE FERRY")))
+    book = _book(tmp_path, "<h1>THE WINTER LANTERN; Or, A Tale of the Mill</h1>" + chapters
+                 + "<p>THE END.</p><h2>THE FOG AT THE WEIR</h2>" + _PROSE * 2
+                 + "<h2>NEWS OF THE WEEK.</h2>" + _PROSE)
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 5, titles
+    assert titles[3] == "THE FOG AT THE WEIR"
+    assert titles[4].startswith("NEWS OF THE WEEK")
+
+
+def test_the_end_after_the_last_chapter_still_heads_the_publishers_list_as_back_matter(tmp_path):
+    # The same layout with nothing of the author's after "THE END": the publisher's list is not read.
+    chapters = "".join(f"<h2>CHAPTER {n}.</h2>{_PROSE}" for n in ("I", "II", "III"))
+    book = _book(tmp_path, "<h1>THE WINTER LANTERN</h1>" + chapters + "<p>THE END.</p>"
+                 + "<p>Books of the Mill Press, sold at all stations, price one shilling each.</p>")
+    assert [c.title for c in book.chapters] == ["CHAPTER I.", "CHAPTER II.", "CHAPTER III."]
+    assert "Mill Press" not in " ".join(book.chapters[-1].paragraphs)
+
+
+def test_a_contents_entry_that_is_a_number_alone_names_the_chapter_of_that_number(tmp_path):
+    # A contents table: number, name, page (linked to the page mark); chapter III has no name, so its row is
+    # "III." and its page; a few rows link the chapter's heading, still by its page number. The book's title
+    # stands over chapter I at the chapters' level, so the headings alone would not divide it right.
+    names = ("The Locked Door", "The Lantern", None, "The Ferry", "The Weir", "The Mill", "The Road Home")
+    rows = "".join(
+        f'<tr><td>{n}.</td><td>{name or ""}</td><td><a href="#{"c" if k == 4 else "Page_"}{k}">{k}0</a></td></tr>'
+        for k, (n, name) in enumerate(zip(("I", "II", "III", "IV", "V", "VI", "VII"), names), start=1))
+    body = "".join(
+        f'<p><span class="pagenum" id="Page_{k}">[Pg {k}0]</span></p>' + ("<h2>THE LOCKED DOOR AND OTHER TALES.</h2>" if k == 1 else "")
+        + f'<h2 id="c{k}">CHAPTER {n}.{"<br/><br/>" + name.upper() if name else ""}</h2>{_PROSE}'
+        for k, (n, name) in enumerate(zip(("I", "II", "III", "IV", "V", "VI", "VII"), names), start=1))
+    book = _book(tmp_path, f"<h2>TABLE OF CONTENTS</h2><table>{rows}</table>{body}")
+    titles = [c.title for c in book.chapters]
+    assert len(titles) == 7, titles
+    assert titles[2] == "CHAPTER III."
+    assert titles[3].startswith("CHAPTER IV")
