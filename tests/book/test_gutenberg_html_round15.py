@@ -47,3 +47,34 @@ def test_a_contents_entry_that_is_a_number_alone_names_the_chapter_of_that_numbe
     assert len(titles) == 7, titles
     assert titles[2] == "CHAPTER III."
     assert titles[3].startswith("CHAPTER IV")
+
+
+def _verses_book(tmp_path):
+    """A book of verses named after its first poem: the title page's lines set as headings of every level
+    (the author's name and the publisher's at the poems' level), a contents of page links (each entry a
+    name over a first line), the title again over the first part, a second part's title over the rest."""
+    first = ("THE WINTER LANTERN", "THE MILL AT DUSK", "THE FERRY")
+    second = ("A PRAYER", "TO A FRIEND", "THE ROAD HOME")
+    # Each entry: the poem's name over its first line, and its page.
+    rows = "".join(f'<tr><td>{name.title()}<br/><i>When evening comes along the road</i></td>'
+                   f'<td><a href="#Page_{k}">{k}</a></td></tr>' for k, name in enumerate(first + second, start=1))
+    pieces = "".join(f'<p><span class="pagenum" id="Page_{k}">{k}</span></p><h2>{name}</h2>{_PROSE}'
+                     for k, name in enumerate(first, start=1))
+    more = "".join(f'<p><span class="pagenum" id="Page_{k}">{k}</span></p><h2>{name}</h2>{_PROSE}'
+                   for k, name in enumerate(second, start=4))
+    return _book(tmp_path, "<h1>THE WINTER LANTERN</h1><h3>BY</h3><h2>MARY HOLT</h2><h3>LONDON</h3>"
+                 "<h2>THE MILL PRESS</h2><h3>NINETEEN HUNDRED</h3><h4>TO MY FRIEND</h4><h3>ANN LEE</h3>"
+                 f"<h2>CONTENTS</h2><table>{rows}</table><h1>THE WINTER LANTERN</h1>{pieces}"
+                 f"<h1>OTHER VERSES</h1>{more}")
+
+
+def test_title_page_lines_set_at_the_pieces_level_before_the_contents_are_no_pieces(tmp_path):
+    titles = [c.title for c in _verses_book(tmp_path).chapters]
+    assert len(titles) == 6, titles
+    assert not any("MARY HOLT" in t or "MILL PRESS" in t for t in titles)
+
+
+def test_a_part_named_as_its_first_piece_is_said_once(tmp_path):
+    titles = [c.title for c in _verses_book(tmp_path).chapters]
+    assert titles[0] == "THE WINTER LANTERN"
+    assert titles[3] == "OTHER VERSES: A PRAYER"

@@ -138,14 +138,20 @@ def without_pre_contents_headings(blocks: list[Block]) -> list[Block]:
             break
         else:
             gap += 1
-    heads = [k for k in range(at) if 0 < blocks[k].level <= level]
-    ends = [next((j for j in range(k + 1, at) if 0 < blocks[j].level <= level), at) for k in heads]
+    # Every heading before the contents at the dividing level or the one below: a title page sets the
+    # author's name and the publisher's at the level of the chapters below a title set above it (they become
+    # chapters once the book is divided at that level).
+    heads = [k for k in range(at) if 0 < blocks[k].level <= level + 1]
+    ends = [next((j for j in range(k + 1, at) if 0 < blocks[j].level <= max(level, blocks[k].level)), at)
+            for k in heads]
     # A heading the contents names is a piece of the book set before it (a first story the title page
-    # runs into), no title page's line.
+    # runs into), no title page's line; unless a heading of its words stands again after the contents (a
+    # book named after its first piece: the title page's title, then the piece's own heading).
     entries = [_words(blocks[k].text) for k in listing if blocks[k].links]
+    later = {_words(b.text) for b in blocks[at + 1:] if b.level}
     front = {k for k, end in zip(heads, ends)
              if not opens_text(blocks[k].text) and body_words(blocks[k + 1:end]) < _MAX_FRONT_WORDS
-             and not any(e.startswith(_words(blocks[k].text)) for e in entries)}
+             and (_words(blocks[k].text) in later or not any(e.startswith(_words(blocks[k].text)) for e in entries))}
     return [Block(b.text, 0, b.ids, b.kind, b.links) if i in front else b
             for i, b in enumerate(blocks) if i not in listing]
 

@@ -86,7 +86,9 @@ def with_parts_over_chapters(blocks: list[Block]) -> list[Block]:
         out[k] = None
         for j in range(k + 1, first):
             out[j] = None
-        title = f"{clean_text(part.text).rstrip(' .:')}: {head.text}"
+        name = clean_text(part.text).rstrip(' .:')
+        # A part named as its first chapter (a collection's title over its title piece) is said once.
+        title = head.text if name.casefold() == clean_text(head.text).rstrip(' .:').casefold() else f"{name}: {head.text}"
         out[first] = Block(title, lower, part.ids | head.ids, head.kind, head.links)
         moved[first] = [b for b in blocks[k + 1:first]]
     for k in uppers:
