@@ -78,3 +78,14 @@ def test_a_part_named_as_its_first_piece_is_said_once(tmp_path):
     titles = [c.title for c in _verses_book(tmp_path).chapters]
     assert titles[0] == "THE WINTER LANTERN"
     assert titles[3] == "OTHER VERSES: A PRAYER"
+
+
+def test_a_last_contents_entry_that_is_a_by_line_heads_the_authors_other_books(tmp_path):
+    # The contents ends with "By Mary Holt", linked to a heading over the list of her other novels.
+    names = ("The Mill", "The Weir", "The Ferry", "The Lantern", "The Road")
+    rows = "".join(f'<a href="#c{k}">{n}</a><br/>' for k, n in enumerate(names)) + '<a href="#by">By Mary Holt</a><br/>'
+    body = "".join(f'<h2 id="c{k}">{n.upper()}</h2>{_PROSE}' for k, n in enumerate(names))
+    books = "".join(f"<span>{t}<br/></span>" for t in ("The Winter Lantern", "The Road Home", "A Lock Keeper"))
+    book = _book(tmp_path, f'<h2>CONTENTS</h2><p>{rows}</p>{body}<h2 id="by">By Mary Holt</h2><div>{books}</div>')
+    assert [c.title for c in book.chapters] == [n.upper() for n in names]
+    assert "Road Home" not in " ".join(book.chapters[-1].paragraphs)

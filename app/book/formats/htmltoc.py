@@ -15,6 +15,8 @@ from app.book.formats.htmllisting import by_columns, in_order, joined, numbered_
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
+from app.book.structure.headings import BACK_MATTER
+from app.book.structure.lines import is_byline
 from app.book.normalize import clean_text
 
 #: A contents block's entries are short; a longer paragraph with a link is prose.
@@ -280,7 +282,9 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         if head is not None:
             head = _label_above(blocks, head, {k for k, t in linked if t != target})
         placed.append(head if head is not None else pos)
-        starts.setdefault(placed[-1], text)
+        # A last entry that is a by-line alone ("By Ann Lee") heads the author's other books, after the text.
+        last = target == next((t for _, t, _ in reversed(entries) if t), None)
+        starts.setdefault(placed[-1], BACK_MATTER if last and is_byline(clean_text(text)) else text)
     targets, placed, starts = in_order(blocks, targets, placed, starts)
     # Its index and notes are no chapters: a listing of "Calendar", "Diary" and "Index" names too
     # little to divide the book (its headings do).
