@@ -89,3 +89,44 @@ def test_a_last_contents_entry_that_is_a_by_line_heads_the_authors_other_books(t
     book = _book(tmp_path, f'<h2>CONTENTS</h2><p>{rows}</p>{body}<h2 id="by">By Mary Holt</h2><div>{books}</div>')
     assert [c.title for c in book.chapters] == [n.upper() for n in names]
     assert "Road Home" not in " ".join(book.chapters[-1].paragraphs)
+
+
+_ORDERS = "<p>" + "The keeper has been pleased to command that the record of every boat be kept at the lock. " * 4 + "</p>"
+
+
+def _front_book(tmp_path, under_heading: str, rows: str):
+    """A title page in short lines, a heading before the contents with `under_heading` below it, a preface, a
+    contents table of `rows`, then two chapters."""
+    title = "<h1>A RECORD OF THE MILL</h1><p>COMPILED BY</p><p>MARY HOLT</p><p>LONDON:</p><p>THE MILL PRESS</p>"
+    body = "".join(f'<p><span class="pagenum" id="Page_{k}">{k}</span></p><h2>CHAPTER {n}.</h2>{_PROSE * 6}'
+                   for k, n in ((1, "I"), (5, "II")))
+    return _book(tmp_path, f"{title}<h2>ORDERS OF THE BOARD.</h2>{under_heading}<h2>PREFACE.</h2>{_PROSE}"
+                 f"<h2>CONTENTS.</h2><table>{rows}</table>{body}")
+
+
+def _row(year: str, entry: str, page: int | None) -> str:
+    cell = f'<a href="#Page_{page}">{page}</a>' if page else "&ndash;"
+    return f"<tr><td>{year}</td><td>{entry}</td><td>{cell}</td></tr>"
+
+
+_ROWS = (_row("1801", "The mill is built", 1) + _row("——", "The wheel", 1) + _row("——", "The first flood", 1)
+         + _row("——", "The weir mended", None) + _row("1802", "The ferry", None) + _row("——", "The bridge", None)
+         + _row("1803", "The second flood", 5) + _row("——", "The lock", None))
+
+
+def test_a_heading_over_prose_before_the_contents_is_text_not_a_title_page_line(tmp_path):
+    # Orders printed after the title page: a paragraph of prose under the heading, shorter than a page.
+    titles = [c.title for c in _front_book(tmp_path, _ORDERS, _ROWS).chapters]
+    assert titles == ["ORDERS OF THE BOARD.", "PREFACE.", "CHAPTER I.", "CHAPTER II."]
+
+
+def test_a_heading_over_short_lines_before_the_contents_is_still_the_title_pages(tmp_path):
+    verso = "<p>Printed by the Mill Press,</p><p>at the sign of the lantern.</p>"
+    titles = [c.title for c in _front_book(tmp_path, verso, _ROWS).chapters]
+    assert titles == ["PREFACE.", "CHAPTER I.", "CHAPTER II."]
+
+
+def test_contents_rows_whose_page_is_a_dash_are_entries_never_read(tmp_path):
+    # Three rows in a row with a dash for their page (on the page of the row before): still the contents.
+    book = _front_book(tmp_path, _ORDERS, _ROWS)
+    assert not any("ferry" in p for c in book.chapters for p in c.paragraphs)

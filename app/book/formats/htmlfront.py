@@ -90,8 +90,20 @@ _FRONT_SHARE = 0.2
 _MAX_FRONT_WORDS = 300
 #: Lines without a link among a contents' entries (an entry whose link was lost, a label) before it ends.
 _MAX_UNLINKED = 2
+#: A contents table's row whose page cell is a dash ("1688; Assembled at the heath; –"): an entry on the
+#: page of the one before, no link of its own, and no end of the listing however many follow.
+_NO_PAGE_ROW = re.compile(r";\s*[-\u2013\u2014]{1,3}\s*$")
 #: Entries (lines with in-page links) that must follow a contents heading within a few blocks.
 _MIN_LINKED = 3
+
+
+#: A paragraph this long is prose (orders, a letter, a notice), never a line of a title page or its verso.
+_PROSE_WORDS = 50
+
+
+def _prose(blocks: list[Block]) -> bool:
+    """Return whether a heading's own text holds a paragraph of prose, not only a title page's short lines."""
+    return any(not b.level and len(b.text.split()) >= _PROSE_WORDS for b in blocks)
 
 
 def _words(text: str) -> str:
@@ -131,7 +143,7 @@ def without_pre_contents_headings(blocks: list[Block]) -> list[Block]:
     for k in range(at + 1, len(blocks)):
         if blocks[k].level:
             break
-        if blocks[k].links:
+        if blocks[k].links or _NO_PAGE_ROW.search(blocks[k].text):
             listing.update(range(k - gap, k + 1))
             gap = 0
         elif gap == _MAX_UNLINKED:
@@ -151,6 +163,7 @@ def without_pre_contents_headings(blocks: list[Block]) -> list[Block]:
     later = {_words(b.text) for b in blocks[at + 1:] if b.level}
     front = {k for k, end in zip(heads, ends)
              if not opens_text(blocks[k].text) and body_words(blocks[k + 1:end]) < _MAX_FRONT_WORDS
+             and not _prose(blocks[k + 1:end])
              and (_words(blocks[k].text) in later or not any(e.startswith(_words(blocks[k].text)) for e in entries))}
     return [Block(b.text, 0, b.ids, b.kind, b.links) if i in front else b
             for i, b in enumerate(blocks) if i not in listing]
