@@ -97,15 +97,6 @@ _NO_PAGE_ROW = re.compile(r";\s*[-\u2013\u2014]{1,3}\s*$")
 _MIN_LINKED = 3
 
 
-#: A paragraph this long is prose (orders, a letter, a notice), never a line of a title page or its verso.
-_PROSE_WORDS = 50
-
-
-def _prose(blocks: list[Block]) -> bool:
-    """Return whether a heading's own text holds a paragraph of prose, not only a title page's short lines."""
-    return any(not b.level and len(b.text.split()) >= _PROSE_WORDS for b in blocks)
-
-
 def _words(text: str) -> str:
     return " ".join(re.findall(r"\w+", clean_text(text).casefold())) + " "
 
@@ -163,7 +154,6 @@ def without_pre_contents_headings(blocks: list[Block]) -> list[Block]:
     later = {_words(b.text) for b in blocks[at + 1:] if b.level}
     front = {k for k, end in zip(heads, ends)
              if not opens_text(blocks[k].text) and body_words(blocks[k + 1:end]) < _MAX_FRONT_WORDS
-             and not _prose(blocks[k + 1:end])
              and (_words(blocks[k].text) in later or not any(e.startswith(_words(blocks[k].text)) for e in entries))}
     return [Block(b.text, 0, b.ids, b.kind, b.links) if i in front else b
             for i, b in enumerate(blocks) if i not in listing]
