@@ -4,6 +4,7 @@ entry that is a number alone.
 Each test names the convention, not a book; the HTML is invented."""
 from __future__ import annotations
 
+from app.book import load_book
 from tests.book.test_gutenberg_html_unlisted import _PROSE, _book
 
 
@@ -127,3 +128,29 @@ def test_contents_rows_whose_page_is_a_dash_are_entries_never_read(tmp_path):
     # Three rows in a row with a dash for their page (on the page of the row before): still the contents.
     book = _front_book(tmp_path, _ORDERS, _ROWS)
     assert not any("ferry" in p for c in book.chapters for p in c.paragraphs)
+
+
+def _titled_book(tmp_path, under_title: str):
+    """A Gutenberg page titled "The Mill", its title page's heading the title with its second title."""
+    chapters = "".join(f"<h2>CHAPTER {n}.</h2>{_PROSE}" for n in ("I", "II", "III"))
+    path = tmp_path / "book.html"
+    path.write_text("<html><head><title>The Project Gutenberg eBook of The Mill, by Mary Holt</title></head><body>"
+                    "<p>*** START OF THE PROJECT GUTENBERG EBOOK THE MILL ***</p>"
+                    f"<h1>THE MILL; OR, A YEAR AT THE WEIR.</h1>{under_title}{chapters}"
+                    "<p>*** END OF THE PROJECT GUTENBERG EBOOK THE MILL ***</p></body></html>", encoding="utf-8")
+    return load_book(path)
+
+
+def test_a_title_page_in_short_lines_before_the_first_chapter_is_front_matter(tmp_path):
+    # The book's title set above the chapters, over a by-line, an imprint and the publisher's long list of
+    # the author's other books, in lines of a few words: no first chapter.
+    lines = ["BY", "MARY HOLT", "LONDON:", "THE MILL PRESS", "BOOKS BY THE SAME AUTHOR."] + [
+        f"The {name} Series. {k} vols. Cloth." for k, name in enumerate(("Lantern", "Ferry", "Weir", "Lock") * 20)]
+    book = _titled_book(tmp_path, "".join(f"<p>{ln}</p>" for ln in lines))
+    assert [c.title for c in book.chapters] == ["CHAPTER I.", "CHAPTER II.", "CHAPTER III."]
+
+
+def test_prose_under_the_books_title_before_the_first_chapter_is_still_read(tmp_path):
+    book = _titled_book(tmp_path, _PROSE * 4)
+    assert len(book.chapters) == 4
+    assert book.chapters[0].title.startswith("THE MILL")

@@ -11,7 +11,8 @@ import re
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.normalize import clean_text
-from app.book.structure.blocks import Block, body_words, split_level
+from app.book.structure.blocks import Block, body_words, names_the_book, split_level
+from app.book.structure.headings import FRONT_MATTER
 from app.book.structure.lines import KEYWORD, NUMERAL, is_named_heading
 
 #: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface.
@@ -186,3 +187,35 @@ def without_half_title(blocks: list[Block], starts: dict[int, str], min_entries:
     if not key or not any(not blocks[k].links and _words_key(blocks[k].text) == key for k in range(first)):
         return starts
     return {k: t for k, t in starts.items() if k != first}
+
+
+#: A paragraph this long is prose; a title page, its verso, a publisher's list and a dedication are set in
+#: shorter lines.
+_PROSE_WORDS = 40
+
+
+def without_title_preamble(blocks: list[Block], book_title: str) -> list[Block]:
+    """Return the blocks with a title page before the first chapter headed as front matter.
+
+    Where no contents listing divided the book, the text before its first heading at the dividing level is
+    read as a first chapter when it is long. Headed by the book's own title set above that level, and made
+    of short lines only (the title, a by-line, the imprint, the publisher's list of the author's other
+    books, a dedication), it is the title page and what goes with it, not text."""
+    level = split_level(blocks)
+    first = next((i for i, b in enumerate(blocks) if level and b.level == level), None)
+    if not first:
+        return blocks
+    heads = [b for b in blocks[:first] if b.level]
+    if not heads or heads[0].level >= level or not _titles_the_book(clean_text(heads[0].text), book_title):
+        return blocks
+    if any(opens_text(b.text) for b in heads) or any(
+            not b.level and len(b.text.split()) >= _PROSE_WORDS for b in blocks[:first]):
+        return blocks
+    return [Block(FRONT_MATTER, level)] + blocks
+
+
+def _titles_the_book(heading: str, book_title: str) -> bool:
+    """Return whether a heading is the book's title, whole or with its second title ("THE MILL; OR, A YEAR
+    AT THE WEIR" for "The Mill")."""
+    words, title = _words_key(heading).split(), _words_key(book_title).split()
+    return names_the_book(heading, book_title) or len(title) >= 2 and words[:len(title)] == title
