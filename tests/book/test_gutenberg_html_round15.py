@@ -154,3 +154,18 @@ def test_prose_under_the_books_title_before_the_first_chapter_is_still_read(tmp_
     book = _titled_book(tmp_path, _PROSE * 4)
     assert len(book.chapters) == 4
     assert book.chapters[0].title.startswith("THE MILL")
+
+
+def test_months_over_sections_numbered_afresh_are_the_chapters(tmp_path):
+    # A year's book: each month an <h2> over <h3> sections "I", "II", "III" that start again every month.
+    months = ("JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY")
+    body = "".join(f"<h2>{m}</h2>" + "".join(f"<h3>{n}</h3>{_PROSE}" for n in ("I", "II", "III")) for m in months)
+    assert [c.title for c in _book(tmp_path, body).chapters] == list(months)
+
+
+def test_two_parts_over_numbered_chapters_are_still_divided_at_the_chapters(tmp_path):
+    # A novel in two parts, each a label over its chapters "I" .. "IV": the chapters are the division.
+    body = "".join(f"<h2>PART {p}</h2>" + "".join(f"<h3>{n}</h3>{_PROSE * 3}" for n in ("I", "II", "III", "IV"))
+                   for p in ("ONE", "TWO"))
+    titles = [c.title for c in _book(tmp_path, body).chapters]
+    assert len(titles) == 8 and titles[4].startswith("PART TWO")

@@ -54,6 +54,18 @@ _CHAPTERS_PER_PART = 2
 _MIN_CHAPTERS = 3
 
 
+#: More upper headings than this, each over sections numbered afresh by a bare numeral ("JANUARY" over "I",
+#: "II", "III"; "FEBRUARY" over "I" ...), are the chapters themselves: a year's months, a tour's stages.
+_MAX_PARTS_OVER_SECTIONS = 3
+
+
+def _numbered_sections(blocks: list[Block], lower: list[int]) -> bool:
+    """Return whether the lower headings are numbers alone that start again under the upper ones."""
+    numbers = [leading_number(clean_text(blocks[k].text)) for k in lower]
+    bare = all(n is not None and len(clean_text(blocks[k].text).split()) == 1 for n, k in zip(numbers, lower))
+    return bare and numbers.count(1) >= 2
+
+
 def with_parts_over_chapters(blocks: list[Block]) -> list[Block]:
     """Return the blocks divided at the chapters where the headings the book would be divided at are its parts.
 
@@ -72,6 +84,8 @@ def with_parts_over_chapters(blocks: list[Block]) -> list[Block]:
     uppers = [k for k, b in enumerate(blocks) if b.level == level]
     chapters = [k for k, b in enumerate(blocks) if b.level == lower]
     if len(chapters) < max(_MIN_CHAPTERS, _CHAPTERS_PER_PART * len(uppers)):
+        return blocks
+    if len(uppers) > _MAX_PARTS_OVER_SECTIONS and _numbered_sections(blocks, chapters):
         return blocks
     ends = [next((j for j in range(k + 1, len(blocks)) if 0 < blocks[j].level <= level), len(blocks)) for k in uppers]
     firsts = [next((j for j in range(k + 1, end) if blocks[j].level == lower), None) for k, end in zip(uppers, ends)]
