@@ -9,11 +9,13 @@ own headings make it.
 """
 from __future__ import annotations
 
+import re
+
 from app.book.formats.htmlfront import opens_text
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.normalize import clean_text
 from app.book.structure.blocks import MAX_CHAPTER_LEVEL, Block, body_words, split_level
-from app.book.structure.lines import is_named_heading, leading_number
+from app.book.structure.lines import KEYWORD, is_named_heading, leading_number
 
 #: A heading above the chapters with this many words of its own is a chapter's (a page of text); a part's
 #: title page, with a motto or a line of argument under it, has fewer.
@@ -129,7 +131,7 @@ def with_piece_titles(blocks: list[Block]) -> list[Block]:
     out: list[Block | None] = list(blocks)
     moved: dict[int, list[Block]] = {}
     for n, nxt in enumerate(heads):
-        if not n or leading_number(clean_text(blocks[nxt].text)) != 1:
+        if not n or not _first_chapter(clean_text(blocks[nxt].text)):
             continue
         # The title page may be set over several headings ("THE MILL", "OR", "THE MILLER'S DAUGHTER").
         start = None
@@ -151,6 +153,16 @@ def with_piece_titles(blocks: list[Block]) -> list[Block]:
     if not moved:
         return blocks
     return _spliced(out, moved)
+
+
+#: A first chapter's number: a label's word and its number ("CHAPTER I", "PART ONE"), a figure or a Roman
+#: numeral ("I.", "1. THE FORD"), or the word alone ("ONE."); "ONE GERMAN WE FORGIVE" is a title, no number.
+_FIRST_NUMBER = re.compile(r"^(?:[IVXLCDM]{1,8}\b|\d{1,3}\b|one\W*$)", re.I)
+
+
+def _first_chapter(text: str) -> bool:
+    """Return whether a heading is a piece's first chapter by its number."""
+    return leading_number(text) == 1 and bool(KEYWORD.match(text) or _FIRST_NUMBER.match(text))
 
 
 def _spliced(out: list[Block | None], moved: dict[int, list[Block]]) -> list[Block]:
