@@ -35,8 +35,6 @@ def opens_text(heading: str) -> bool:
 #: A heading with fewer words than this under it (up to the next heading at its level) has no text of its
 #: own: a title page's line. A chapter, a preface or a poem has more.
 _MIN_OWN_WORDS = 20
-#: Paragraphs under a heading that make a short piece of its own, however few its words.
-_MIN_PIECE_LINES = 3
 
 
 def without_title_headings(blocks: list[Block], listed: bool = False) -> list[Block]:
@@ -72,8 +70,6 @@ def without_title_headings(blocks: list[Block], listed: bool = False) -> list[Bl
         # closes; a heading alone (a part's label over its chapters) is left to title the next.
         # A heading with nothing under it but the next heading titles that one (a piece's title over its
         # "I"), unless the next is a title page's line too.
-        if not leading and sum(1 for b in blocks[k + 1:end] if not b.level) >= _MIN_PIECE_LINES:
-            continue  # a short piece in three paragraphs or more (a joke, a fable): no signature's line or two
         if own and (leading or end < len(blocks)):
             b = blocks[k]
             out[k] = Block(b.text, 0, b.ids, b.kind, b.links)
