@@ -187,3 +187,12 @@ def test_a_title_opening_with_the_word_one_is_no_first_chapter_under_a_title_pag
     # heading before it.
     titles = [c.title for c in _jokes_book(tmp_path).chapters]
     assert "ONE WAY OF PUTTING IT" in titles and not any(t.endswith(": ONE WAY OF PUTTING IT") for t in titles)
+
+
+def test_a_foreword_for_its_readers_before_the_listed_chapters_is_read(tmp_path):
+    # Unlisted, between the contents and the first listed chapter: "FOREWORD FOR TEACHERS." opens the text as
+    # a plain "FOREWORD." does; the title page's heading before it does not.
+    rows = "".join(f'<p><a href="#c{k}">CHAPTER {k}</a></p>' for k in range(1, 4))
+    body = "".join(f'<h2 id="c{k}">CHAPTER {k}</h2>{_PROSE}' for k in range(1, 4))
+    book = _book(tmp_path, f"<h1>THE MILL BOOK</h1><h2>CONTENTS</h2>{rows}<h2>FOREWORD FOR TEACHERS.</h2>{_PROSE}{body}")
+    assert [c.title for c in book.chapters] == ["FOREWORD FOR TEACHERS.", "CHAPTER 1", "CHAPTER 2", "CHAPTER 3"]

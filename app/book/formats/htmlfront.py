@@ -23,7 +23,10 @@ _EDITION_PREFACE = re.compile(r"^(?:preface|introduction|foreword)\s+to\s+the\s+
 _PREFACE_BY_NAME = re.compile(
     r"^(?:(?:the\s+)?(?:author|editor|translator|compiler)s?['\u2019]s?\s+(?:preface|note|notes|introduction|"
     r"foreword|remarks|apology)|(?:prefatory|preliminary|introductory|explanatory|biographical)\s+(?:note|notes|remarks|"
-    r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem)\W*$", re.I)
+    r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem|"
+    # A preface for its readers or by its writer: "FOREWORD FOR INSTRUCTORS.", "Preface by the Translator".
+    r"(?:an?\s+)?(?:preface|foreword|introduction)\s+(?:for|by)\s+[\w .,'\u2019-]{1,40}|"
+    r"(?:preface|foreword)\s+to\s+the\s+(?:reader|readers|student|teacher)s?)\W*$", re.I)
 
 
 def opens_text(heading: str) -> bool:
