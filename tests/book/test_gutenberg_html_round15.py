@@ -196,3 +196,12 @@ def test_a_foreword_for_its_readers_before_the_listed_chapters_is_read(tmp_path)
     body = "".join(f'<h2 id="c{k}">CHAPTER {k}</h2>{_PROSE}' for k in range(1, 4))
     book = _book(tmp_path, f"<h1>THE MILL BOOK</h1><h2>CONTENTS</h2>{rows}<h2>FOREWORD FOR TEACHERS.</h2>{_PROSE}{body}")
     assert [c.title for c in book.chapters] == ["FOREWORD FOR TEACHERS.", "CHAPTER 1", "CHAPTER 2", "CHAPTER 3"]
+
+
+def test_figures_set_as_headings_under_plates_are_no_chapters(tmp_path):
+    # An atlas: each plate an <h2> (a label and a line) over its figures' captions set as <h3>.
+    body = "".join(f"<h2>PLATE {p}.</h2>" + "".join(f"<h3>Fig. {3 * k + f}. A stone of the weir.</h3>{_PROSE}"
+                                                     for f in (1, 2, 3))
+                   for k, p in enumerate(("I", "II", "III")))
+    titles = [c.title for c in _book(tmp_path, body).chapters]
+    assert titles == ["PLATE I.", "PLATE II.", "PLATE III."]

@@ -61,6 +61,10 @@ _MIN_CHAPTERS = 3
 _MAX_PARTS_OVER_SECTIONS = 3
 
 
+#: A figure's caption set as a heading ("Fig. 3. The weir in flood.", "FIGURE 12").
+_FIGURE = re.compile(r"^(?:fig\.|figs\.|figure|figures)\s*[\dIVXLC]", re.I)
+
+
 def _numbered_sections(blocks: list[Block], lower: list[int]) -> bool:
     """Return whether the lower headings are numbers alone that start again under the upper ones."""
     numbers = [leading_number(clean_text(blocks[k].text)) for k in lower]
@@ -89,6 +93,8 @@ def with_parts_over_chapters(blocks: list[Block]) -> list[Block]:
         return blocks
     if len(uppers) > _MAX_PARTS_OVER_SECTIONS and _numbered_sections(blocks, chapters):
         return blocks
+    if 2 * sum(1 for k in chapters if _FIGURE.match(clean_text(blocks[k].text))) > len(chapters):
+        return blocks  # a plate's figures set as headings ("Fig. 3. ..."): captions, never chapters
     ends = [next((j for j in range(k + 1, len(blocks)) if 0 < blocks[j].level <= level), len(blocks)) for k in uppers]
     firsts = [next((j for j in range(k + 1, end) if blocks[j].level == lower), None) for k, end in zip(uppers, ends)]
     parts = [(k, f) for k, f in zip(uppers, firsts) if f is not None]
