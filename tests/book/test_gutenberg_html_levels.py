@@ -1,5 +1,6 @@
-"""Gutenberg HTML conventions (issue 32), round html15: a magazine's "THE END" between its pieces, a contents
-entry that is a number alone.
+"""Gutenberg HTML conventions (issue 32), continued: which headings divide the book and which are its front and
+back (a weekly's "THE END" between its pieces, a contents entry that is a number alone or a by-line, title-page
+lines at the pieces' level, months over numbered sections, figures set as headings, prefaces by name).
 
 Each test names the convention, not a book; the HTML is invented."""
 from __future__ import annotations
