@@ -138,6 +138,8 @@ def test_a_county_after_a_named_place_is_said_county():
     ("LECTURE I.", "LECTURE One."),
     ("The Mill: I", "The Mill: One"),
     ("The Mill: I: The Weir", "The Mill: One: The Weir"),
+    ("PLATE II. THE WEIR IN FLOOD.", "PLATE Two. THE WEIR IN FLOOD."),
+    ("See Table IV for the depths.", "See Table Four for the depths."),
 ])
 def test_roman_numeral_anywhere_in_a_heading_is_a_number(src, want):
     """A heading's number in brackets, after a dash, after a word in capitals or before its name without a

@@ -11,7 +11,8 @@ import re
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.normalize import clean_text
-from app.book.structure.blocks import Block, body_words, split_level
+from app.book.structure.blocks import Block, body_words, names_the_book, split_level
+from app.book.structure.headings import FRONT_MATTER
 from app.book.structure.lines import KEYWORD, NUMERAL, is_named_heading
 
 #: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface.
@@ -22,7 +23,10 @@ _EDITION_PREFACE = re.compile(r"^(?:preface|introduction|foreword)\s+to\s+the\s+
 _PREFACE_BY_NAME = re.compile(
     r"^(?:(?:the\s+)?(?:author|editor|translator|compiler)s?['\u2019]s?\s+(?:preface|note|notes|introduction|"
     r"foreword|remarks|apology)|(?:prefatory|preliminary|introductory|explanatory|biographical)\s+(?:note|notes|remarks|"
-    r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem)\W*$", re.I)
+    r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem|"
+    # A preface for its readers or by its writer: "FOREWORD FOR INSTRUCTORS.", "Preface by the Translator".
+    r"(?:an?\s+)?(?:preface|foreword|introduction)\s+(?:for|by)\s+[\w .,'\u2019-]{1,40}|"
+    r"(?:preface|foreword)\s+to\s+the\s+(?:reader|readers|student|teacher)s?)\W*$", re.I)
 
 
 def opens_text(heading: str) -> bool:
@@ -90,6 +94,9 @@ _FRONT_SHARE = 0.2
 _MAX_FRONT_WORDS = 300
 #: Lines without a link among a contents' entries (an entry whose link was lost, a label) before it ends.
 _MAX_UNLINKED = 2
+#: A contents table's row whose page cell is a dash ("1688; Assembled at the heath; –"): an entry on the
+#: page of the one before, no link of its own, and no end of the listing however many follow.
+_NO_PAGE_ROW = re.compile(r";\s*[-\u2013\u2014]{1,3}\s*$")
 #: Entries (lines with in-page links) that must follow a contents heading within a few blocks.
 _MIN_LINKED = 3
 
@@ -131,21 +138,27 @@ def without_pre_contents_headings(blocks: list[Block]) -> list[Block]:
     for k in range(at + 1, len(blocks)):
         if blocks[k].level:
             break
-        if blocks[k].links:
+        if blocks[k].links or _NO_PAGE_ROW.search(blocks[k].text):
             listing.update(range(k - gap, k + 1))
             gap = 0
         elif gap == _MAX_UNLINKED:
             break
         else:
             gap += 1
-    heads = [k for k in range(at) if 0 < blocks[k].level <= level]
-    ends = [next((j for j in range(k + 1, at) if 0 < blocks[j].level <= level), at) for k in heads]
+    # Every heading before the contents at the dividing level or the one below: a title page sets the
+    # author's name and the publisher's at the level of the chapters below a title set above it (they become
+    # chapters once the book is divided at that level).
+    heads = [k for k in range(at) if 0 < blocks[k].level <= level + 1]
+    ends = [next((j for j in range(k + 1, at) if 0 < blocks[j].level <= max(level, blocks[k].level)), at)
+            for k in heads]
     # A heading the contents names is a piece of the book set before it (a first story the title page
-    # runs into), no title page's line.
+    # runs into), no title page's line; unless a heading of its words stands again after the contents (a
+    # book named after its first piece: the title page's title, then the piece's own heading).
     entries = [_words(blocks[k].text) for k in listing if blocks[k].links]
+    later = {_words(b.text) for b in blocks[at + 1:] if b.level}
     front = {k for k, end in zip(heads, ends)
              if not opens_text(blocks[k].text) and body_words(blocks[k + 1:end]) < _MAX_FRONT_WORDS
-             and not any(e.startswith(_words(blocks[k].text)) for e in entries)}
+             and (_words(blocks[k].text) in later or not any(e.startswith(_words(blocks[k].text)) for e in entries))}
     return [Block(b.text, 0, b.ids, b.kind, b.links) if i in front else b
             for i, b in enumerate(blocks) if i not in listing]
 
@@ -177,3 +190,35 @@ def without_half_title(blocks: list[Block], starts: dict[int, str], min_entries:
     if not key or not any(not blocks[k].links and _words_key(blocks[k].text) == key for k in range(first)):
         return starts
     return {k: t for k, t in starts.items() if k != first}
+
+
+#: A paragraph this long is prose; a title page, its verso, a publisher's list and a dedication are set in
+#: shorter lines.
+_PROSE_WORDS = 40
+
+
+def without_title_preamble(blocks: list[Block], book_title: str) -> list[Block]:
+    """Return the blocks with a title page before the first chapter headed as front matter.
+
+    Where no contents listing divided the book, the text before its first heading at the dividing level is
+    read as a first chapter when it is long. Headed by the book's own title set above that level, and made
+    of short lines only (the title, a by-line, the imprint, the publisher's list of the author's other
+    books, a dedication), it is the title page and what goes with it, not text."""
+    level = split_level(blocks)
+    first = next((i for i, b in enumerate(blocks) if level and b.level == level), None)
+    if not first:
+        return blocks
+    heads = [b for b in blocks[:first] if b.level]
+    if not heads or heads[0].level >= level or not _titles_the_book(clean_text(heads[0].text), book_title):
+        return blocks
+    if any(opens_text(b.text) for b in heads) or any(
+            not b.level and len(b.text.split()) >= _PROSE_WORDS for b in blocks[:first]):
+        return blocks
+    return [Block(FRONT_MATTER, level)] + blocks
+
+
+def _titles_the_book(heading: str, book_title: str) -> bool:
+    """Return whether a heading is the book's title, whole or with its second title ("THE MILL; OR, A YEAR
+    AT THE WEIR" for "The Mill")."""
+    words, title = _words_key(heading).split(), _words_key(book_title).split()
+    return names_the_book(heading, book_title) or len(title) >= 2 and words[:len(title)] == title

@@ -9,11 +9,13 @@ own headings make it.
 """
 from __future__ import annotations
 
+import re
+
 from app.book.formats.htmlfront import opens_text
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.normalize import clean_text
 from app.book.structure.blocks import MAX_CHAPTER_LEVEL, Block, body_words, split_level
-from app.book.structure.lines import is_named_heading, leading_number
+from app.book.structure.lines import KEYWORD, is_named_heading, leading_number
 
 #: A heading above the chapters with this many words of its own is a chapter's (a page of text); a part's
 #: title page, with a motto or a line of argument under it, has fewer.
@@ -54,6 +56,22 @@ _CHAPTERS_PER_PART = 2
 _MIN_CHAPTERS = 3
 
 
+#: More upper headings than this, each over sections numbered afresh by a bare numeral ("JANUARY" over "I",
+#: "II", "III"; "FEBRUARY" over "I" ...), are the chapters themselves: a year's months, a tour's stages.
+_MAX_PARTS_OVER_SECTIONS = 3
+
+
+#: A figure's caption set as a heading ("Fig. 3. The weir in flood.", "FIGURE 12").
+_FIGURE = re.compile(r"^(?:fig\.|figs\.|figure|figures)\s*[\dIVXLC]", re.I)
+
+
+def _numbered_sections(blocks: list[Block], lower: list[int]) -> bool:
+    """Return whether the lower headings are numbers alone that start again under the upper ones."""
+    numbers = [leading_number(clean_text(blocks[k].text)) for k in lower]
+    bare = all(n is not None and len(clean_text(blocks[k].text).split()) == 1 for n, k in zip(numbers, lower))
+    return bare and numbers.count(1) >= 2
+
+
 def with_parts_over_chapters(blocks: list[Block]) -> list[Block]:
     """Return the blocks divided at the chapters where the headings the book would be divided at are its parts.
 
@@ -73,6 +91,10 @@ def with_parts_over_chapters(blocks: list[Block]) -> list[Block]:
     chapters = [k for k, b in enumerate(blocks) if b.level == lower]
     if len(chapters) < max(_MIN_CHAPTERS, _CHAPTERS_PER_PART * len(uppers)):
         return blocks
+    if len(uppers) > _MAX_PARTS_OVER_SECTIONS and _numbered_sections(blocks, chapters):
+        return blocks
+    if 2 * sum(1 for k in chapters if _FIGURE.match(clean_text(blocks[k].text))) > len(chapters):
+        return blocks  # a plate's figures set as headings ("Fig. 3. ..."): captions, never chapters
     ends = [next((j for j in range(k + 1, len(blocks)) if 0 < blocks[j].level <= level), len(blocks)) for k in uppers]
     firsts = [next((j for j in range(k + 1, end) if blocks[j].level == lower), None) for k, end in zip(uppers, ends)]
     parts = [(k, f) for k, f in zip(uppers, firsts) if f is not None]
@@ -86,7 +108,9 @@ def with_parts_over_chapters(blocks: list[Block]) -> list[Block]:
         out[k] = None
         for j in range(k + 1, first):
             out[j] = None
-        title = f"{clean_text(part.text).rstrip(' .:')}: {head.text}"
+        name = clean_text(part.text).rstrip(' .:')
+        # A part named as its first chapter (a collection's title over its title piece) is said once.
+        title = head.text if name.casefold() == clean_text(head.text).rstrip(' .:').casefold() else f"{name}: {head.text}"
         out[first] = Block(title, lower, part.ids | head.ids, head.kind, head.links)
         moved[first] = [b for b in blocks[k + 1:first]]
     for k in uppers:
@@ -113,7 +137,7 @@ def with_piece_titles(blocks: list[Block]) -> list[Block]:
     out: list[Block | None] = list(blocks)
     moved: dict[int, list[Block]] = {}
     for n, nxt in enumerate(heads):
-        if not n or leading_number(clean_text(blocks[nxt].text)) != 1:
+        if not n or not _first_chapter(clean_text(blocks[nxt].text)):
             continue
         # The title page may be set over several headings ("THE MILL", "OR", "THE MILLER'S DAUGHTER").
         start = None
@@ -135,6 +159,16 @@ def with_piece_titles(blocks: list[Block]) -> list[Block]:
     if not moved:
         return blocks
     return _spliced(out, moved)
+
+
+#: A first chapter's number: a label's word and its number ("CHAPTER I", "PART ONE"), a figure or a Roman
+#: numeral ("I.", "1. THE FORD"), or the word alone ("ONE."); "ONE GERMAN WE FORGIVE" is a title, no number.
+_FIRST_NUMBER = re.compile(r"^(?:[IVXLCDM]{1,8}\b|\d{1,3}\b|one\W*$)", re.I)
+
+
+def _first_chapter(text: str) -> bool:
+    """Return whether a heading is a piece's first chapter by its number."""
+    return leading_number(text) == 1 and bool(KEYWORD.match(text) or _FIRST_NUMBER.match(text))
 
 
 def _spliced(out: list[Block | None], moved: dict[int, list[Block]]) -> list[Block]:

@@ -125,3 +125,9 @@ def by_columns(entries: list[E], where: dict[str, int], rows: list[Block], min_e
     if all(where[a.target] <= where[b.target] for a, b in zip(linked, linked[1:])):
         return entries
     return sorted(linked, key=lambda e: where[e.target])
+
+
+def numbered_keys(number: str) -> set[str]:
+    """Return the keys of the headings a bare numbered entry ("iii", "chapter iii") may name."""
+    bare = re.sub(r"^(?:chapter|chap|book|part|letter|stave|canto) ", "", number)
+    return {bare, *(f"{word} {bare}" for word in ("chapter", "chap", "book", "part", "letter", "stave", "canto"))}

@@ -11,10 +11,12 @@ import re
 from typing import NamedTuple
 
 from app.book.formats.htmlfront import without_half_title
-from app.book.formats.htmllisting import by_columns, in_order, joined, with_trailing
+from app.book.formats.htmllisting import by_columns, in_order, joined, numbered_keys, with_trailing
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
+from app.book.structure.headings import BACK_MATTER
+from app.book.structure.lines import is_byline
 from app.book.normalize import clean_text
 
 #: A contents block's entries are short; a longer paragraph with a link is prose.
@@ -253,6 +255,10 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         # First Canals ... 1"; a listing drops the article).
         # A listing may shorten the heading it names ("Introduction" for "INTRODUCTION TO THE NEW
         # ISSUE."): the heading opens with the entry's words.
+        # An entry that is its number alone ("III. ... 19": the chapter has no name) names the heading of
+        # that number ("CHAPTER III.").
+        if _BARE_LABEL.match(_ENTRY_PAGE.sub("", clean_text(text)).strip(" ;")):
+            keys |= numbered_keys(_key(_ENTRY_PAGE.sub("", clean_text(text))))
         named = next((k for k in window if text and (_key(blocks[k].text) in keys or _name_key(blocks[k].text) in keys
                       or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
         if target in page_anchors:
@@ -276,7 +282,9 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         if head is not None:
             head = _label_above(blocks, head, {k for k, t in linked if t != target})
         placed.append(head if head is not None else pos)
-        starts.setdefault(placed[-1], text)
+        # A last entry that is a by-line alone ("By Ann Lee") heads the author's other books, after the text.
+        last = target == next((t for _, t, _ in reversed(entries) if t), None)
+        starts.setdefault(placed[-1], BACK_MATTER if last and is_byline(clean_text(text)) else text)
     targets, placed, starts = in_order(blocks, targets, placed, starts)
     # Its index and notes are no chapters: a listing of "Calendar", "Diary" and "Index" names too
     # little to divide the book (its headings do).

@@ -79,6 +79,8 @@ ENGLISH = Language(
                    "VOL.", "ART.", "SECT.", "SEC.", "Letter", "LETTER", "Letters", "LETTERS", "Psalm", "PSALM",
                    "Stave", "STAVE", "Lecture", "LECTURE", "Lesson", "LESSON", "Sermon", "SERMON", "Essay",
                    "ESSAY", "Epistle", "EPISTLE", "Sonnet", "SONNET", "Ode", "ODE", "Hymn", "HYMN",
+                   # An atlas's or a treatise's numbered plates and tables ("PLATE II.", "Table IV").
+                   "Plate", "PLATE", "Plates", "PLATES", "Table", "TABLE", "Tables", "TABLES",
                    "chapter", "chapters", "section", "sect.", "sec.", "vol.", "volume", "chap.", "canto"),
     abbreviations={
         "Mr.": "Mister", "Mrs.": "Missus", "Ms.": "Miz", "Dr.": "Doctor", "Prof.": "Professor",

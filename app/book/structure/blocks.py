@@ -228,7 +228,7 @@ def _fold_title_pages(
         if key and later[key] > 0 and sum(1 for b in blocks if not b.level) <= 1:
             continue  # a contents listing: the title, perhaps one line, and the chapter itself comes later
         if not body_words(blocks) and n + 1 < len(groups):
-            if key and not _names_the_book(title, book_title):
+            if key and not names_the_book(title, book_title):
                 piece = title.rstrip(" .:")
                 prefix = f"{prefix}: {piece}" if prefix else piece
             continue
@@ -265,7 +265,7 @@ def _part_titles(groups: list[tuple[str | None, list[Block]]]) -> list[str]:
     return titles
 
 
-def _names_the_book(title: str, book_title: str) -> bool:
+def names_the_book(title: str, book_title: str) -> bool:
     """Return whether a heading is the book's title (or its main part, without a series or by-line): the
     title page's heading over the first chapter ("THE SALT ROAD" in "The Salt Road, by Ann Lee")."""
     heading = re.findall(r"\w+", title.casefold())

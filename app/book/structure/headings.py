@@ -13,7 +13,7 @@ what follows a closing "THE END" marked as back matter, for text.py to read as h
 """
 from __future__ import annotations
 
-from app.book.structure.blocks import Block
+from app.book.structure.blocks import Block, split_level
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.listing import in_page_order, listed_again, listing_lines
@@ -368,11 +368,17 @@ BACK_MATTER = "Back matter"
 
 
 def mark_back_matter(blocks: list) -> list:
-    """Return HTML blocks with what follows the closing "THE END" after the last chapter headed as back matter."""
-    last = max((i for i, b in enumerate(blocks) if b.level == 1), default=None)
+    """Return HTML blocks with what follows the closing "THE END" after the last chapter headed as back matter.
+
+    The last chapter is the last heading at the level the book is divided at: a book titled in one <h1>
+    over <h2> chapters (a magazine's first story ending "THE END" before its second) is not over at the
+    first "THE END" after its title.
+    """
+    level = split_level(blocks) or 1
+    last = max((i for i, b in enumerate(blocks) if 0 < b.level <= level), default=None)
     if last is None:
         return blocks
     for i in range(last + 1, len(blocks)):
         if CLOSING.match(clean_line(blocks[i].text)) and i + 1 < len(blocks):
-            return blocks[:i + 1] + [Block(BACK_MATTER, 1)] + blocks[i + 1:]
+            return blocks[:i + 1] + [Block(BACK_MATTER, level)] + blocks[i + 1:]
     return blocks

@@ -6,7 +6,7 @@ names the rows, "dev3" unless given).
 
 Rule, fixed before any book was opened: `random.Random(SEED).sample(rows, 400)` over every row of
 GITenberg's repository list, walked in order; a repository already in the manifest, or in a sample no one
-opened (`unseen*.tsv`: never development), is skipped, and the
+opened (`unseen*.tsv`: never development) or in a development sample of its own (`dev*.tsv`), is skipped, and the
 rest are kept by draw.py's test (`language: en`, a plain-text and an `N-h/N-h.htm[l]` edition) until
 COUNT are kept. Every book so drawn is development: the held-out half stays the one draw.py made.
 Repositories whose titles are plainly not English are not fetched, as in the first draw, so they have
@@ -28,7 +28,8 @@ def main() -> None:
     repo_list, mirrors = Path(sys.argv[1]), Path(sys.argv[2])
     seed, count = int(sys.argv[3]), int(sys.argv[4])
     split = sys.argv[5] if len(sys.argv) > 5 else "dev3"
-    known = {line.split("\t")[2] for path in [MANIFEST, *sorted(MANIFEST.parent.glob("unseen*.tsv"))]
+    samples = [*sorted(MANIFEST.parent.glob("unseen*.tsv")), *sorted(MANIFEST.parent.glob("dev*.tsv"))]
+    known = {line.split("\t")[2] for path in [MANIFEST, *samples]
              for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")}
     rows = [line.rstrip("\n").split("\t") for line in repo_list.open(encoding="utf-8") if line.strip()]
     kept = 0

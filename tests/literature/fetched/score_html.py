@@ -1,6 +1,7 @@
 """Score only the Gutenberg HTML editions of one half, and keep each book's row for comparing runs.
 
     PYTHONPATH=. .venv/bin/python tests/literature/fetched/score_html.py dev [--out rows.json] [--titles] [--epub]
+    PYTHONPATH=. .venv/bin/python tests/literature/fetched/score_html.py --manifest FILE [--out rows.json] [--epub]
     PYTHONPATH=. .venv/bin/python tests/literature/fetched/score_html.py --diff before.json after.json
 
 The same `score()` as score.py (chapter columns only), without the plain-text editions, so an HTML rule
@@ -70,7 +71,11 @@ def main(argv: list[str]) -> None:
         diff(before, after)
         print(summary(before), "->", summary(after), sep="\n")
         return
-    rows = run(argv[0] if argv else "dev", "--titles" in argv, "--epub" in argv)
+    split = argv[0] if argv and not argv[0].startswith("--") else "dev"
+    if "--manifest" in argv:  # another list in the manifest's form (dev4.tsv, dev5h.tsv): every row of it
+        from tests.literature.fetched import cache
+        cache.MANIFEST, split = Path(argv[argv.index("--manifest") + 1]), None
+    rows = run(split, "--titles" in argv, "--epub" in argv)
     if "--out" in argv:
         Path(argv[argv.index("--out") + 1]).write_text(json.dumps(rows, ensure_ascii=False))
     print(summary(rows))

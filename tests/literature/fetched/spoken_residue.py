@@ -30,6 +30,9 @@ def main(argv: list[str]) -> None:
     from app.book import load_book
     from app.book.spoken import Speaker
     split = argv[0] if argv and argv[0] in ("dev", "dev2", "dev3", "held") else "dev"
+    if "--manifest" in argv:  # another list in the manifest's form (dev4.tsv, dev5h.tsv): every row of it
+        from tests.literature.fetched import cache
+        cache.MANIFEST, split = Path(argv[argv.index("--manifest") + 1]), None
     examples = int(argv[argv.index("--examples") + 1]) if "--examples" in argv else 3
     only = argv[argv.index("--edition") + 1] if "--edition" in argv else None
     speaker = Speaker("en")
