@@ -1,0 +1,50 @@
+"""Words and references as a typeset page breaks and prints them, read as a listener hears them (invented text)."""
+from __future__ import annotations
+
+from app.book import load_book
+from tests.formats.test_pdf import _typed_pdf
+
+
+def _text(path) -> str:
+    return " ".join(p for c in load_book(path).chapters for p in c.paragraphs)
+
+
+def test_a_compound_broken_at_its_hyphen_keeps_it_and_a_hyphenated_word_is_joined(tmp_path):
+    # A typesetter breaks "non-zero" at its own hyphen; PDFium marks that hyphen as one it added, as it
+    # does the hyphen of "exam-ple". The book's own lines say which is which: it writes "non-zero" and
+    # "example" elsewhere, never "nonzero".
+    lines = ["The lamp returns a non-zero value when the wick is dry, and the keeper writes it in",
+             "his log each night. He keeps one example of every entry the old keeper made, and a",
+             "dry wick always gives a non-",
+             "zero count in the morning, which the log shows as a short line of ink. The next exam-",
+             "ple in the log is the storm of the second winter, when the lamp burned all night long."]
+    pdf = _typed_pdf(tmp_path / "lamp.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]])
+    text = _text(pdf)
+    assert "gives a non-zero count" in text, text
+    assert "The next example in the log" in text, text
+    assert "nonzero" not in text
+
+
+def test_a_compound_head_the_book_hyphenates_keeps_its_hyphen_before_a_word_it_writes(tmp_path):
+    # "non-" heads compounds mid-line ("non-empty"); at a line's end before "negative", a word the book
+    # writes alone, it is a compound too. A word the book writes whole ("together") is joined.
+    lines = ["Each basket holds a non-empty set of apples and a negative count means the basket is",
+             "lost. The count must be non-",
+             "negative at the end of the day, when the baskets are brought to-",
+             "gether in the barn and the farmer puts them together by the door before the rain came."]
+    pdf = _typed_pdf(tmp_path / "baskets.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]])
+    text = _text(pdf)
+    assert "must be non-negative at the end" in text, text
+    assert "brought together in the barn" in text, text
+
+
+def test_a_reference_to_an_anchor_is_said_as_its_title_without_its_page(tmp_path):
+    # Texinfo prints a reference to an anchor or an unnumbered node as "see [Title], page N", with no
+    # part's word or number; an audiobook has no pages: "see Title". A citation's bracketed number stays.
+    lines = ["The ferry leaves at noon (see [the winter timetable], page 36). For the fares, see",
+             "[fare tables], page 12, which the office prints each spring; the old guide [12], page 3,",
+             "gives the fares of the first year, when the crossing was made by rowing boat alone."]
+    pdf = _typed_pdf(tmp_path / "ferry.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]])
+    text = _text(pdf)
+    assert "(see the winter timetable)." in text and "see fare tables, which" in text, text
+    assert "guide [12], page 3," in text, text
