@@ -48,3 +48,30 @@ def test_a_reference_to_an_anchor_is_said_as_its_title_without_its_page(tmp_path
     text = _text(pdf)
     assert "(see the winter timetable)." in text and "see fare tables, which" in text, text
     assert "guide [12], page 3," in text, text
+
+
+_ORCHARD = ["the orchard was planted in rows of twelve, each row a different kind of apple, and the",
+            "old gardener knew every tree by the shape of its branches against the winter sky, though",
+            "he could not read the labels the nursery had tied to them when they were young."]
+_OPENINGS = ["Early in the spring", "When the frost lifted", "By the first of May", "In the long dry summer",
+             "Once the pickers came", "After the last cart left"]
+
+
+def test_a_tables_header_repeated_at_page_tops_does_not_take_every_pages_first_line(tmp_path):
+    # A long table's header row repeats at the top of each page it runs over, in the text's flow at the
+    # first line's height. It is no running head (the head stands apart, above), so the first line of
+    # the other pages, at that height too, is text and is read.
+    pages = []
+    for n, opening in enumerate(_OPENINGS):
+        lines = [(72, 45, 10, "The Orchard Handbook"), (530, 45, 10, str(n + 1))]
+        body = [f"{opening} {_ORCHARD[0]}", *_ORCHARD[1:]]
+        if n in (0, 2):
+            lines += [(72, 90, 10, "Tree"), (250, 90, 10, "Season"), (420, 90, 10, "Yield")]
+            lines += [(72, 102 + 12 * k, 10, t) for k, t in enumerate(body)]
+        else:
+            lines += [(72, 90 + 12 * k, 10, t) for k, t in enumerate(body)]
+        pages.append(lines)
+    text = _text(_typed_pdf(tmp_path / "orchard.pdf", pages))
+    for opening in _OPENINGS:
+        assert f"{opening} the orchard was planted" in text, (opening, text)
+    assert "Orchard Handbook" not in text, text

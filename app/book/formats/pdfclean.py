@@ -103,7 +103,8 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
     slots: set[tuple[int, str, int, float]] = set()
     for page in pages:
         for ln, zone in _edge_lines(page).values():
-            if _repeats(counts, page.index % 2, zone, ln) >= (MIN_REPEATS if many else 2) and not _own_heading(ln):
+            if _repeats(counts, page.index % 2, zone, ln) >= (MIN_REPEATS if many else 2) and not _own_heading(ln) \
+                    and _set_apart(ln, page, zone, style):
                 slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
     numbered = _number_places(pages)
     for page in pages:
@@ -214,6 +215,17 @@ def _edge_lines(page: Page) -> dict[int, tuple[Line, str]]:
         if id(ln) not in picked and (_in_zone(ln, page) == "bottom" or gap > MARGIN_GAP * ln.size + ln.size):
             picked[id(ln)] = (ln, "bottom")
     return picked
+
+
+def _set_apart(ln: Line, page: Page, zone: str, style: Style) -> bool:
+    """Return whether an edge line stands off from the text beside it, as a running head or foot does: a
+    line in the text's flow that repeats (a long table's header row at each page's top, an admonition's
+    "Note") marks no place where heads stand, else every page's first line there went with it."""
+    if zone == "top":
+        near = [x.base - ln.base for x in page.lines if x.base > ln.base + 0.5]
+    else:
+        near = [ln.base - x.base for x in page.lines if x.base < ln.base - 0.5]
+    return not near or min(near) > style.pitch * 1.35 + 0.5
 
 
 def _top_three(page: Page) -> list[Line]:
