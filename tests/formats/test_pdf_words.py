@@ -75,3 +75,16 @@ def test_a_tables_header_repeated_at_page_tops_does_not_take_every_pages_first_l
     for opening in _OPENINGS:
         assert f"{opening} the orchard was planted" in text, (opening, text)
     assert "Orchard Handbook" not in text, text
+
+
+def test_a_blocks_continued_labels_where_the_page_breaks_it_are_not_read(tmp_path):
+    # Sphinx's LaTeX labels a code block broken by the page: "(continues on next page)" under its first
+    # part, "(continued from previous page)" over the rest; a long table's "Continued on next page" too.
+    first = [(72, 80 + 14 * k, 10, t) for k, t in enumerate(_ORCHARD)]
+    first += [(90, 140, 9, "plant --row twelve --kind russet"), (90, 152, 9, "prune --season winter"),
+              (420, 166, 8, "(continues on next page)")]
+    second = [(400, 80, 8, "(continued from previous page)"), (90, 94, 9, "harvest --basket large"),
+              (72, 120, 10, "Continued on next page"), (72, 140, 10, _OPENINGS[0] + " the pickers came back.")]
+    text = _text(_typed_pdf(tmp_path / "blocks.pdf", [first, second]))
+    assert "prune --season winter" in text and "harvest --basket large" in text, text
+    assert "continue" not in text.casefold(), text

@@ -5,6 +5,7 @@ The rules are generic, measured on the document itself, never on one book:
   digits and Roman numerals are normalised (odd and even pages apart), and any line at the
   height and size where such repeating lines stand; page numbers ("12", "xii", "3 / 40",
   "Page 3 of 40");
+- a block's "(continued from previous page)" labels where a page breaks it;
 - footnotes: the run of smaller-than-body lines at a page's foot that starts with a note marker;
 - contents listings: lines ending in dot leaders and a page number;
 - paragraphs: a line joins the one before unless the space above it, an indented first line,
@@ -50,6 +51,10 @@ INDEX_SHORT_WORDS = 8
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*$", re.I)
 #: A list item's bullet glyph at a line's start ("•", a nested item's "–"): a code block is set without one.
 _LIST_BULLET = re.compile(r"^[\u2022\u2013\u2023\u2043\u2219\u25aa\u25e6\u00b7]\s")
+#: A block's label where the page breaks it: Sphinx's "(continues on next page)" under a code block's part and
+#: "(continued from previous page)" over the next; longtable's "Continued on next page". Pages, not text.
+_CONTINUED = re.compile(r"^\(?\s*(?:continued|continues)\s+(?:on|from)\s+(?:the\s+)?(?:next|previous|following|"
+                        r"preceding)\s+page\s*\)?\.?$", re.I)
 _END_SENTENCE = re.compile(r"[.!?:;\"\u201d\u2019)\]]$")
 
 
@@ -127,7 +132,8 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
         if (top := _top_three(page)) and {id(top[0]), id(top[1])} <= drop and _repeats(
                 counts, page.index % 2, "top", top[2]) >= (MIN_REPEATS if many else 2):
             drop.add(id(top[2]))
-        page.lines = [ln for ln in page.lines if id(ln) not in drop and not (listings and _LEADERS.search(ln.text))]
+        page.lines = [ln for ln in page.lines if id(ln) not in drop and not (listings and _LEADERS.search(ln.text))
+                      and not _CONTINUED.match(ln.text.strip())]
 
 
 #: Page numbers stand at one place on this share of the pages at least: a number elsewhere is not one.
