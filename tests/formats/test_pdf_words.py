@@ -88,3 +88,46 @@ def test_a_blocks_continued_labels_where_the_page_breaks_it_are_not_read(tmp_pat
     text = _text(_typed_pdf(tmp_path / "blocks.pdf", [first, second]))
     assert "prune --season winter" in text and "harvest --basket large" in text, text
     assert "continue" not in text.casefold(), text
+
+
+def _form_page(path, inner, outer, scale: float, at: tuple[float, float]):
+    """Write `outer`'s page with `inner`'s page drawn on it as a form XObject at `scale`, its lower left
+    corner at `at` (an included figure, as pdfTeX places a plot; or a whole page drawn as one form)."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    src, doc = pdfium.PdfDocument(str(inner)), pdfium.PdfDocument(str(outer))
+    xobject = raw.FPDF_NewXObjectFromPage(doc.raw, src.raw, 0)
+    form = raw.FPDF_NewFormObjectFromXObject(xobject)
+    raw.FPDFPageObj_Transform(form, ctypes.c_double(scale), 0, 0, ctypes.c_double(scale), *at)
+    page = doc[0]
+    raw.FPDFPage_InsertObject(page.raw, form)
+    raw.FPDFPage_GenerateContent(page.raw)
+    raw.FPDF_CloseXObject(xobject)
+    doc.save(str(path))
+    return path
+
+
+def test_the_labels_inside_an_included_figure_are_not_read_its_caption_is(tmp_path):
+    # A plot or drawing included as a form XObject: its labels are the picture's, which the HTML edition
+    # shows as an image; the caption, drawn on the page, is read.
+    figure = _typed_pdf(tmp_path / "figure.pdf", [[(100, 200, 30, "north field"), (350, 200, 30, "south field"),
+                                                     (200, 500, 30, "yield per acre")]])
+    lines = [(72, 80 + 14 * k, 10, t) for k, t in enumerate(_ORCHARD)]
+    lines += [(72, 700, 10, "Figure 1: The two fields of the orchard."),
+              (72, 730, 10, _OPENINGS[1] + " the pickers went to the north field first.")]
+    page = _typed_pdf(tmp_path / "text.pdf", [lines])
+    text = _text(_form_page(tmp_path / "figure-page.pdf", figure, page, 0.5, (72, 792 - 660)))
+    assert "Figure 1: The two fields of the orchard." in text, text
+    assert "went to the north field first" in text and "the orchard was planted" in text, text
+    assert "yield per acre" not in text and "south field" not in text, text
+
+
+def test_a_page_drawn_whole_as_one_form_is_read(tmp_path):
+    # Some producers draw a whole page (an included or imposed page) as one form: that is no figure.
+    inner = _typed_pdf(tmp_path / "inner.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(_ORCHARD)]])
+    blank = _typed_pdf(tmp_path / "blank.pdf", [[(300, 770, 10, "7")]])
+    text = _text(_form_page(tmp_path / "whole-page.pdf", inner, blank, 1.0, (0, 0)))
+    assert "the orchard was planted" in text and "when they were young." in text, text
