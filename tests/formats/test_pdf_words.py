@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from app.book import load_book
-from tests.formats.test_pdf import _typed_pdf
+from tests.formats.test_pdf import _HERON, _typed_pdf
 
 
 def _text(path) -> str:
@@ -131,3 +131,26 @@ def test_a_page_drawn_whole_as_one_form_is_read(tmp_path):
     blank = _typed_pdf(tmp_path / "blank.pdf", [[(300, 770, 10, "7")]])
     text = _text(_form_page(tmp_path / "whole-page.pdf", inner, blank, 1.0, (0, 0)))
     assert "the orchard was planted" in text and "when they were young." in text, text
+
+
+def test_brackets_holding_words_after_an_address_are_read(tmp_path):
+    # A link's target shown after it in brackets is not read ("the guide (https://...)"), but brackets that
+    # go on in words after the address are the book's text, said with them.
+    lines = ["The growers keep a register of the trees (https://orchard.example.org/register) and a",
+             "ledger (https://orchard.example.org/: it is often kept in the barn but may need to be",
+             "fetched from the house) where the pickers write down each basket they bring in at night."]
+    text = _text(_typed_pdf(tmp_path / "ledger.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]]))
+    assert "register of the trees and a ledger" in text, text
+    assert "it is often kept in the barn but may need to be fetched from the house" in text, text
+
+
+def test_a_footnotes_rest_carried_to_the_next_pages_foot_is_not_read(tmp_path):
+    # TeX carries a long note over to the next page's foot, without a marker there: that rest is the
+    # note's, left out with it; a small line at the foot of a page after a note that ended is text.
+    first = [(72, 80 + 14 * k, 10, t) for k, t in enumerate(_ORCHARD)]
+    first += [(72, 700, 8, "1 The ledger is kept in the barn, as the growers agreed in the first year, and its")]
+    second = [(72, 80 + 14 * k, 10, t) for k, t in enumerate(_HERON)]
+    second += [(72, 700, 8, "pages are numbered by hand in red ink by the eldest of the pickers.")]
+    text = _text(_typed_pdf(tmp_path / "notes.pdf", [first, second]))
+    assert "the winter sky" in text and "The heron stood on the weir" in text and "far side of the water." in text
+    assert "ledger" not in text and "red ink" not in text, text

@@ -241,7 +241,10 @@ def _top_three(page: Page) -> list[Line]:
 
 
 def strip_footnotes(pages: list[Page], style: Style) -> None:
-    """Remove each page's footnotes: the small-type run at its foot from its first marked line down."""
+    """Remove each page's footnotes: the small-type run at its foot from its first marked line down, or
+    from its first line where the page before ended inside a note (TeX carries a long note's rest over to
+    the next page's foot, without a marker)."""
+    carried = False
     for page in pages:
         lines = page.lines
         i = len(lines)
@@ -253,13 +256,18 @@ def strip_footnotes(pages: list[Page], style: Style) -> None:
         listing = listing_lines(lines[i:]) if i < len(lines) else set()
         start = next((k for k in range(i, len(lines)) if k - i not in listing
                       and (lines[k].marked or (not lines[k].mono and _numbered_note(lines[k])))), None)
+        if carried and i < len(lines) and not listing and not any(ln.mono for ln in lines[i:]) \
+                and lines[i].text[:1].islower():
+            start = i  # the rest of a sentence: an admonition or caption set small opens its own
+        carried = start is not None and not _END_SENTENCE.search(lines[-1].text.rstrip())
         if start is not None:
             page.lines = lines[:start]
 
 
 def _numbered_note(ln: Line) -> bool:
     """Return whether a small-type line opens like a footnote ("1 See ...", "* Note ...")."""
-    return bool(re.match(r"^(?:\d{1,3}|[*\u2020\u2021\u00a7])\s?\S", ln.text)) and not _PAGE_NUMBER.match(ln.text)
+    # "3.9.4 Setup" is a section's number, set small at a page's foot: no note's.
+    return bool(re.match(r"^(?:\d{1,3}(?!\.\d)|[*\u2020\u2021\u00a7])\s?\S", ln.text)) and not _PAGE_NUMBER.match(ln.text)
 
 
 @dataclass
