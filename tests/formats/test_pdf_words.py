@@ -154,3 +154,15 @@ def test_a_footnotes_rest_carried_to_the_next_pages_foot_is_not_read(tmp_path):
     text = _text(_typed_pdf(tmp_path / "notes.pdf", [first, second]))
     assert "the winter sky" in text and "The heron stood on the weir" in text and "far side of the water." in text
     assert "ledger" not in text and "red ink" not in text, text
+
+
+def test_a_word_after_a_line_end_hyphen_that_opens_in_capitals_is_a_compounds_part(tmp_path):
+    # No word is broken before a capital letter: "Half-" + "Installed" is the compound, though PDFium marks
+    # that hyphen as one the typesetter added; a word set in capitals ("INTRO-" + "DUCTION") is joined.
+    lines = ["The basket is marked as Half-",
+             "Installed when only some of the apples are in it, and the pickers leave it by the gate",
+             "until the morning. The chapter called INTRO-",
+             "DUCTION in the growers' book says how each basket is to be counted and marked."]
+    text = _text(_typed_pdf(tmp_path / "caps.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]]))
+    assert "marked as Half-Installed when" in text, text
+    assert "called INTRODUCTION in the" in text, text

@@ -12,6 +12,7 @@ from app.book.formats.pdfxref import ends_in_address, goes_on_address
 
 _WORD_END = re.compile(r"([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)[-\u2010]$")
 _WORD_START = re.compile(r"^([a-z\u00df-\u024f\u0430-\u04ff]+)")
+_ANY_START = re.compile(r"^([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)")
 _COMPOUND = re.compile(r"([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)[-\u2010]([A-Za-z\u00c0-\u024f\u0400-\u04ff]+)")
 _WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+")
 
@@ -49,13 +50,15 @@ def join_lines(left: str, right: str, plain: set[str], compounds: set[str]) -> s
     """Return two lines of one paragraph as one, a word hyphenated across them joined."""
     soft = soft_hyphen_end(left)
     m = _WORD_END.search(left[:-1] + "-" if soft else left)
-    n = _WORD_START.match(right)
+    n = _ANY_START.match(right)
     if m and n:
         # PDFium marks every hyphen at a line's end as the typesetter's, a compound's too ("non-" + "zero"):
         # the book's own words say which it is.
         a, b = m.group(1), n.group(1)
         if is_compound(a, b, plain, compounds):
             return left[:-1] + "-" + right  # the book writes this compound with its hyphen
+        if b[:1].isupper() and (not soft or not b.isupper()):
+            return left[:-1] + "-" + right  # no word breaks before a capital: "Half-" + "Installed", "non-" + "English"
         return left[:-1] + right
     if soft:
         return left[:-1] + right
