@@ -89,8 +89,14 @@ def _xref_label(m: re.Match) -> str:
     return m.group(1) + re.split(r",?\s*\u201c", text, maxsplit=1)[0] + m.group(3)
 
 
+#: A footnote's marker, which the PDF reader leaves out with the note: Texinfo's `<a href="#FOOT1"><sup>1</sup></a>`
+#: and docutils' `<a class="footnote-reference">`, both written against the word before ("suitable1"), which
+#: words() then dropped whole (numbers out) where the PDF reads the word.
+_NOTE_MARK = re.compile(r'<a\s[^>]*(?:href="#FOOT\d+"|class="footnote-reference[^"]*")[^>]*>.*?</a>', re.S)
+
+
 def html_events(html: str) -> list[tuple[str, int, str]]:
-    html = _XREF.sub(_xref_label, html)
+    html = _NOTE_MARK.sub("", _XREF.sub(_xref_label, html))
     parser = _WithCode(NAV_CLASSES)
     parser.feed(html)
     parser.close()

@@ -167,3 +167,27 @@ def test_docx_text_hidden_by_its_style_is_not_read(tmp_path):
     assert "The miller kept geese by the pond." in text
     assert "In autumn the geese flew south." in text
     assert "seven" not in text and "himself" not in text
+
+
+def test_an_office_documents_title_is_never_a_chapters_a_contents_heading_or_a_placeholder(tmp_path):
+    # With no title in its properties, a document is named by the heading over all of it; one of several
+    # top headings is a chapter's title, a "Contents" heading or a paragraph set as a title names nothing,
+    # and a title of punctuation alone (".") or an account's name ("Microsoft account") is no metadata.
+    import docx
+
+    chapters = _odt(tmp_path, '<text:h text:outline-level="1">The Mill Pond</text:h><text:p>Geese swam.</text:p>'
+                              '<text:h text:outline-level="1">The Orchard</text:h><text:p>Apples grew.</text:p>')
+    assert chapters.title == "made"  # the file's name
+    one = _odt(tmp_path, '<text:h text:outline-level="1">Notes on the Valley</text:h><text:p>Geese swam.</text:p>'
+                         '<text:h text:outline-level="2">The Orchard</text:h><text:p>Apples grew.</text:p>')
+    assert one.title == "Notes on the Valley"
+    for styled, expected in (("Contents", "made"), ("The Valley Almanac", "The Valley Almanac"),
+                             (" ".join(["word"] * 30), "made")):
+        doc = docx.Document()
+        doc.core_properties.title = "."
+        doc.core_properties.author = "Microsoft account"
+        doc.add_paragraph(styled, style="Title")
+        doc.add_paragraph("The geese swam on the mill pond all summer long, and nobody fed them.")
+        doc.save(tmp_path / "made.docx")
+        book = load_book(tmp_path / "made.docx")
+        assert (book.title, book.author) == (expected, "Unknown"), styled

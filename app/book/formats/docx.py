@@ -21,7 +21,7 @@ from app.book.structure.blocks import Block, split_chapters
 from app.book.formats.docxhidden import drop_hidden_runs, hidden_styles, vanish
 from app.book.formats.language import guess_language
 from app.book.formats.opening import with_opening
-from app.book.formats.placeholder import is_placeholder, is_placeholder_author
+from app.book.formats.placeholder import is_placeholder, is_placeholder_author, names_document
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip
@@ -318,7 +318,7 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
     # title page's Title-styled paragraph, and no author rather than the machine's account name.
     title = clean_text(props.title or "")
     if is_placeholder(title, path.stem):
-        title = styled_title
+        title = styled_title if names_document(styled_title) else ""
     author = clean_text(props.author or "")
     if is_placeholder_author(author):
         author = ""

@@ -16,7 +16,7 @@ from lxml import etree
 from app.book.structure.blocks import Block, split_chapters
 from app.book.formats.language import guess_language
 from app.book.formats.opening import with_opening
-from app.book.formats.placeholder import is_placeholder, is_placeholder_author
+from app.book.formats.placeholder import is_placeholder, is_placeholder_author, names_document
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml
@@ -226,7 +226,9 @@ def read_odt(path: Path, options: ReadOptions) -> Book:
     _drop_hidden(office_text, hidden_styles(styles, root))
     blocks = _blocks(office_text, code_styles(styles, root))
     if is_placeholder(title, path.stem):
-        title = next((b.text for b in blocks if b.level == 1), "")
+        # The top heading names the document when it heads all of it; one of several is a chapter's title.
+        tops = [b.text for b in blocks if b.level == 1]
+        title = tops[0] if len(tops) == 1 and names_document(tops[0]) else ""
     if is_placeholder_author(author):
         author = ""
     chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,

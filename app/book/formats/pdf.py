@@ -24,6 +24,7 @@ from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, is_placeholde
 from app.book.formats.pdfclean import Page, Paragrapher, measure, strip_footnotes, strip_page_furniture
 from app.book.formats.pdfwords import vocabulary
 from app.book.formats.pdflisted import internal_links, strip_listings
+from app.book.formats.pdffigure import MIN_OWN_CHARS, figure_text_objects
 from app.book.formats.pdfoutline import breaks as outline_breaks, outline
 from app.book.formats.pdfocr import reorder_ocr_lines, repair_numbers, settle_ocr_sizes
 from app.book.formats.language import guess_language
@@ -79,7 +80,11 @@ def _read_pages(doc: pdfium.PdfDocument) -> tuple[list[Page], int, bool]:
             height = page.get_height()
             textpage = page.get_textpage()
             try:
+                fonts.figures = figure_text_objects(page.raw)
                 lines = page_lines(textpage, i, height, fonts)
+                if fonts.figures and sum(len(ln.text) for ln in lines) < MIN_OWN_CHARS:
+                    fonts.forget_page()  # a page drawn as forms, not a page with a figure: its text is read
+                    lines = page_lines(textpage, i, height, fonts)
             finally:
                 fonts.forget_page()
                 textpage.close()

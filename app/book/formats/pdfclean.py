@@ -5,6 +5,7 @@ The rules are generic, measured on the document itself, never on one book:
   digits and Roman numerals are normalised (odd and even pages apart), and any line at the
   height and size where such repeating lines stand; page numbers ("12", "xii", "3 / 40",
   "Page 3 of 40");
+- a block's "(continued from previous page)" labels where a page breaks it;
 - footnotes: the run of smaller-than-body lines at a page's foot that starts with a note marker;
 - contents listings: lines ending in dot leaders and a page number;
 - paragraphs: a line joins the one before unless the space above it, an indented first line,
@@ -50,6 +51,10 @@ INDEX_SHORT_WORDS = 8
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*(?:\d{1,5}|[ivxlcdm]{1,8})\s*$", re.I)
 #: A list item's bullet glyph at a line's start ("•", a nested item's "–"): a code block is set without one.
 _LIST_BULLET = re.compile(r"^[\u2022\u2013\u2023\u2043\u2219\u25aa\u25e6\u00b7]\s")
+#: A block's label where the page breaks it: Sphinx's "(continues on next page)" under a code block's part and
+#: "(continued from previous page)" over the next; longtable's "Continued on next page". Pages, not text.
+_CONTINUED = re.compile(r"^\(?\s*(?:continued|continues)\s+(?:on|from)\s+(?:the\s+)?(?:next|previous|following|"
+                        r"preceding)\s+page\s*\)?\.?$", re.I)
 _END_SENTENCE = re.compile(r"[.!?:;\"\u201d\u2019)\]]$")
 
 
@@ -103,7 +108,8 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
     slots: set[tuple[int, str, int, float]] = set()
     for page in pages:
         for ln, zone in _edge_lines(page).values():
-            if _repeats(counts, page.index % 2, zone, ln) >= (MIN_REPEATS if many else 2) and not _own_heading(ln):
+            if _repeats(counts, page.index % 2, zone, ln) >= (MIN_REPEATS if many else 2) and not _own_heading(ln) \
+                    and _set_apart(ln, page, zone, style):
                 slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
     numbered = _number_places(pages)
     for page in pages:
@@ -126,7 +132,8 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
         if (top := _top_three(page)) and {id(top[0]), id(top[1])} <= drop and _repeats(
                 counts, page.index % 2, "top", top[2]) >= (MIN_REPEATS if many else 2):
             drop.add(id(top[2]))
-        page.lines = [ln for ln in page.lines if id(ln) not in drop and not (listings and _LEADERS.search(ln.text))]
+        page.lines = [ln for ln in page.lines if id(ln) not in drop and not (listings and _LEADERS.search(ln.text))
+                      and not _CONTINUED.match(ln.text.strip())]
 
 
 #: Page numbers stand at one place on this share of the pages at least: a number elsewhere is not one.
@@ -216,6 +223,17 @@ def _edge_lines(page: Page) -> dict[int, tuple[Line, str]]:
     return picked
 
 
+def _set_apart(ln: Line, page: Page, zone: str, style: Style) -> bool:
+    """Return whether an edge line stands off from the text beside it, as a running head or foot does: a
+    line in the text's flow that repeats (a long table's header row at each page's top, an admonition's
+    "Note") marks no place where heads stand, else every page's first line there went with it."""
+    if zone == "top":
+        near = [x.base - ln.base for x in page.lines if x.base > ln.base + 0.5]
+    else:
+        near = [ln.base - x.base for x in page.lines if x.base < ln.base - 0.5]
+    return not near or min(near) > style.pitch * 1.35 + 0.5
+
+
 def _top_three(page: Page) -> list[Line]:
     """Return a page's three first lines when all stand in the head zone, else none."""
     top = sorted(page.lines, key=lambda ln: ln.base)[:3]
@@ -223,7 +241,10 @@ def _top_three(page: Page) -> list[Line]:
 
 
 def strip_footnotes(pages: list[Page], style: Style) -> None:
-    """Remove each page's footnotes: the small-type run at its foot from its first marked line down."""
+    """Remove each page's footnotes: the small-type run at its foot from its first marked line down, or
+    from its first line where the page before ended inside a note (TeX carries a long note's rest over to
+    the next page's foot, without a marker)."""
+    carried = False
     for page in pages:
         lines = page.lines
         i = len(lines)
@@ -235,13 +256,18 @@ def strip_footnotes(pages: list[Page], style: Style) -> None:
         listing = listing_lines(lines[i:]) if i < len(lines) else set()
         start = next((k for k in range(i, len(lines)) if k - i not in listing
                       and (lines[k].marked or (not lines[k].mono and _numbered_note(lines[k])))), None)
+        if carried and i < len(lines) and not listing and not any(ln.mono for ln in lines[i:]) \
+                and lines[i].text[:1].islower():
+            start = i  # the rest of a sentence: an admonition or caption set small opens its own
+        carried = start is not None and not _END_SENTENCE.search(lines[-1].text.rstrip())
         if start is not None:
             page.lines = lines[:start]
 
 
 def _numbered_note(ln: Line) -> bool:
     """Return whether a small-type line opens like a footnote ("1 See ...", "* Note ...")."""
-    return bool(re.match(r"^(?:\d{1,3}|[*\u2020\u2021\u00a7])\s?\S", ln.text)) and not _PAGE_NUMBER.match(ln.text)
+    # "3.9.4 Setup" is a section's number, set small at a page's foot: no note's.
+    return bool(re.match(r"^(?:\d{1,3}(?!\.\d)|[*\u2020\u2021\u00a7])\s?\S", ln.text)) and not _PAGE_NUMBER.match(ln.text)
 
 
 @dataclass

@@ -89,6 +89,8 @@ class FontCache:
         self._fonts: dict[int, tuple[bool, bool]] = {}
         #: Text objects looked up, and of them drawn invisible (a scan's OCR layer).
         self.seen = self.invisible = 0
+        #: The page's text objects drawn inside a figure (pdffigure.py): not read, as artifacts are not.
+        self.figures: set[int] = set()
         self._buf = ctypes.create_string_buffer(256)
 
     def traits(self, textpage, handle: int, index: int) -> _Font:
@@ -99,10 +101,11 @@ class FontCache:
             obj = raw.FPDFText_GetTextObject(textpage, index)
             # One text object has one font, size and matrix: its first character's size is every one's.
             size = raw.FPDFText_GetFontSize(textpage, index)
-            found = self._objects[key] = self._read(obj, size) if key else _Font(False, False, False, size)
+            found = self._objects[key] = self._read(obj, size, key in self.figures) if key else _Font(
+                False, False, False, size)
         return found
 
-    def _read(self, obj, size: float) -> _Font:
+    def _read(self, obj, size: float, figure: bool = False) -> _Font:
         font = raw.FPDFTextObj_GetFont(obj)
         fkey = ctypes.cast(font, ctypes.c_void_p).value or 0
         self.seen += 1
@@ -110,11 +113,11 @@ class FontCache:
             self.invisible += 1
             # A scan's text layer (OCR: Tesseract's GlyphLessFont is fixed-pitch) is drawn invisible over
             # the page's picture: its font says nothing of the print's style, never code nor bold.
-            return _Font(False, False, _is_artifact(obj), size, invisible=True)
+            return _Font(False, False, figure or _is_artifact(obj), size, invisible=True)
         style = self._fonts.get(fkey)
         if style is None:
             style = self._fonts[fkey] = self._style(font) if fkey else (False, False)
-        return _Font(style[0], style[1], _is_artifact(obj), size)
+        return _Font(style[0], style[1], figure or _is_artifact(obj), size)
 
     def _style(self, font) -> tuple[bool, bool]:
         n = raw.FPDFFont_GetBaseFontName(font, self._buf, len(self._buf))
@@ -130,6 +133,7 @@ class FontCache:
     def forget_page(self) -> None:
         """Drop the per-object entries: object handles are only valid while their page is open."""
         self._objects.clear()
+        self.figures = set()
 
 
 def _is_artifact(obj) -> bool:

@@ -17,8 +17,10 @@ import re
 
 #: "Section 6.11 [Title], page 100", "Chapter 10 [Title], page 45", "Appendix A [Title], page 88",
 #: "Section B.1.2 [Title], page 9"; the title never holds a bracket, and runs at most a few lines.
+#: A reference to an anchor or an unnumbered node has no part's word or number: "see [Title], page 36"
+#: (a title with a letter in it: "[12], page 3" is a citation).
 _PAGE_XREF = re.compile(
-    r"\b(?:Section|Chapter|Appendix|Subsection)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3}){0,4}\s+"
+    r"(?:\b(?:Section|Chapter|Appendix|Subsection)\s+(?:[A-Z]|\d{1,3})(?:\.\d{1,3}){0,4}\s+)?"
     r"\[([^\[\]]{1,300})\],?\s+page\s+(?:\d{1,5}|[ivxlc]{1,7})\b")
 
 #: 'Section "Title" in Another Manual': the part's word goes, the quoted title and the manual's name stay.
@@ -32,7 +34,11 @@ def spoken_xrefs(text: str) -> str:
         text = _MANUAL_XREF.sub("", text)
     if "page" not in text:
         return text
-    return _PAGE_XREF.sub(lambda m: " ".join(m.group(1).split()), text)
+    return _PAGE_XREF.sub(_title, text)
+
+
+def _title(m: re.Match) -> str:
+    return " ".join(m.group(1).split()) if re.search(r"[^\W\d_]", m.group(1)) else m.group(0)
 
 
 #: A line ending in a web address broken after a dot or a slash, and a line opening with the rest of

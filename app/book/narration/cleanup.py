@@ -31,8 +31,14 @@ _MATTER_TITLE = re.compile(
     r"document license|licen[cs]ing|terms and conditions|front matter|back matter)\s*$",
     re.IGNORECASE,
 )
-#: A URL or mail target shown after its link text: "Guide [https://...]" or "Donations (https://...)".
-_LINK_TARGET = re.compile(r"\s*[\[(]\s*(?:https?://|ftp://|mailto:)[^\[\]()]{0,400}[\])]")
+#: A URL or mail target shown after its link text: "Guide [https://...]" or "Donations (https://...)"; an
+#: address broken at a line's end after "/" or "." or before "/" goes on; several ("https://a, see also
+#: https://b") go too. Brackets holding words besides the addresses are the book's text ("(https://x.org/: it
+#: is often installed with ...)"): those stay, the addresses in them said as links.
+_ADDRESS = (r"(?:(?:https?|ftp):\s?//|mailto:)[^\s\[\]()]{1,300}"
+            r"(?:(?:(?<=[/.\-_=?&#:@])\s+|\s+(?=[/.?#&=]))[^\s\[\]()]{1,200}){0,3}")
+_LINK_TARGET = re.compile(
+    rf"\s*[\[(]\s*{_ADDRESS}(?:\s*[,;]\s*(?:see also\s+|and\s+|or\s+)?{_ADDRESS}){{0,4}}\s*[\])]")
 #: A plain-text footnote marker as text browsers and DocBook's text output write it: "word ^[82]".
 _TEXT_NOTE_MARK = re.compile(r"\s*\^\[\d{1,4}\]")
 _TEXT_NOTE_BODY = re.compile(r"^\s*\^\[\d{1,4}\]\s")
