@@ -330,9 +330,15 @@ def _entry(line: str) -> ContentsEntry | bool | None:
         return ContentsEntry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),
                       _COLUMN_WORD.sub("", clean_line(m.group("name") or "")), part=bool(re.fullmatch(PART_WORDS, word, re.I)) or word == "vol")
     label = line.strip()
-    if label and len(label.split()) <= 8 and (label.isupper() or NAMED.match(label)):
+    # A name in capitals may run longer than a named part ("THE HOUSE BY THE FERRY, OR THE KEEPER'S LAST WINTER").
+    if label and (len(label.split()) <= 8 or label.isupper() and len(label.split()) <= _MAX_CAPITALS_WORDS) \
+            and (label.isupper() or NAMED.match(label)):
         return ContentsEntry("", None, "", label=label.rstrip(" ."))
     return None
+
+
+#: Words of an unnumbered entry in capitals at most (a long name, its alternative title after "OR").
+_MAX_CAPITALS_WORDS = 14
 
 
 def name_key(text: str) -> list[str]:

@@ -1,0 +1,25 @@
+"""Plain-text listings, matter and headings' layout under older printing conventions, one per test (issue 32,
+round txt15: the failure classes of a fifth development draw).
+
+Each test writes a small book in the convention and reads it with the app; the expected chapters are written out.
+"""
+from __future__ import annotations
+
+from tests.book.plaintext import hard_wrapped, read_text_book
+
+
+def test_a_long_name_in_capitals_with_its_alternative_title_is_one_listed_entry(tmp_path):
+    # Numbered chapters listed, then the book's further pieces by name; "THE LODGER UPSTAIRS, OR THE HOUSE AT
+    # THE END OF THE LANE   247": ten words and more in capitals are still one entry, and the listing goes on.
+    chapters = "\n\n".join(f"    CHAPTER {n}.\n\n        What befell.--The ferry{k * 9 + 1:>30}"
+                           for k, n in enumerate(["I", "II", "III"]))
+    names = ["A STORM AT SEA", "THE FAIR", "THE FLOOD", "THE LODGER UPSTAIRS, OR THE HOUSE AT THE END OF THE LANE",
+             "LEGENDS AND ANECDOTES", "THE HARVEST HOME"]
+    contents = "CONTENTS.\n\n\n" + chapters + "\n\n" + "\n\n".join(
+        f"    {n:<60}{40 * k + 31:>4}" for k, n in enumerate(names))
+    body = "\n\n\n\n".join(f"CHAPTER {n}.\n\n\n{hard_wrapped(80, 'w')}" for n in ["I", "II", "III"])
+    body += "\n\n\n\n" + "\n\n\n\n".join(f"{n}.\n\n\n{hard_wrapped(80, 'w')}" for n in names)
+    book = read_text_book(tmp_path, f"TALES\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == [
+        "Chapter I", "Chapter II", "Chapter III", "A Storm at Sea", "The Fair", "The Flood",
+        "The Lodger Upstairs, or the House at the End of the Lane", "Legends and Anecdotes", "The Harvest Home"]
