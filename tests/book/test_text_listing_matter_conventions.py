@@ -23,3 +23,25 @@ def test_a_long_name_in_capitals_with_its_alternative_title_is_one_listed_entry(
     assert [c.title for c in book.chapters] == [
         "Chapter I", "Chapter II", "Chapter III", "A Storm at Sea", "The Fair", "The Flood",
         "The Lodger Upstairs, or the House at the End of the Lane", "Legends and Anecdotes", "The Harvest Home"]
+
+
+def test_a_listing_line_in_capitals_is_no_piece_where_the_listing_was_not_read(tmp_path):
+    # "PAGE" over "MEMORIES OF A VILLAGE      1" and entries grouped under a label with bare numerals: whatever
+    # reads the listing, its first line in capitals (the column heading and a name ending in its page) is
+    # no piece's title; the pieces are the titles set apart in the body.
+    contents = ("CONTENTS\n\n\n                                      PAGE\n"
+                "          MEMORIES OF A VILLAGE          1\n\n"
+                "          LETTERS FROM ABROAD—\n            I.                    40\n"
+                "           II.                    86\n\n          SKETCHES OF TRAVEL—\n            I.                    99\n"
+                "           II.                   104\n          III.                   111\n\n"
+                "          BEGGARS                       120\n\n          INDEX                         150\n\n\n\n"
+                "                    RECOLLECTIONS")
+    pieces = ["MEMORIES OF A VILLAGE", "LETTERS FROM ABROAD I", "LETTERS FROM ABROAD II", "SKETCHES OF TRAVEL I",
+              "SKETCHES OF TRAVEL II", "SKETCHES OF TRAVEL III", "BEGGARS"]
+    body = "\n\n\n\n".join(f"          {n}\n\n\n{hard_wrapped(60, 'w')}\n\n{hard_wrapped(30, 'sat')}\n\n{hard_wrapped(30, 'sat')}"
+                          for n in pieces)
+    preface = f"          PREFACE\n\n\n{hard_wrapped(60, 'said')}"
+    book = read_text_book(tmp_path, f"RECOLLECTIONS\n\n\n\n{preface}\n\n\n\n{contents}\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == [
+        "Preface", "Memories of a Village", "Letters from Abroad I", "Letters from Abroad II", "Sketches of Travel I",
+        "Sketches of Travel II", "Sketches of Travel III", "Beggars"]

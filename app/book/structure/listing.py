@@ -41,6 +41,12 @@ def is_contents_label(text: str) -> bool:
     return bool(_CONTENTS.match(clean_line(text)))
 
 
+def is_listing_line(line: str) -> bool:
+    """Return whether a raw line is a listing's: a page column's heading ("PAGE") or a name ending in its page
+    after a run of spaces or leader dots ("  MEMORIES OF A VILLAGE          1")."""
+    return bool(_COLUMNS.match(clean_line(line)) or _PAGE.search(line) and len(line.split()) > 1)
+
+
 @dataclass
 class ContentsEntry:
     word: str

@@ -17,6 +17,7 @@ from collections import Counter
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.contents import is_contents_label
 from app.book.structure.layout import INDEX_TITLE, heads_title_page
+from app.book.structure.listing import is_listing_line
 from app.book.structure.lines import (
     CLOSING, NAMED, Heading, Para, clean_line, is_byline, keyword_match, number_value, title_line,
 )
@@ -33,6 +34,8 @@ def _capitals_title(p: Para) -> str:
     text = clean_line(p.text)
     if not text.isupper() or text.startswith(("[", "*", "(")) or CLOSING.match(text):
         return ""
+    if any(is_listing_line(ln) for ln in p.lines):
+        return ""  # a listing's line ("PAGE" over "MEMORIES OF A VILLAGE      1") where the listing was not read
     if is_contents_label(text) or is_byline(text) or text[-1:] == ":" or is_apparatus_title(text) \
             or is_matter_title(text):
         # (A transcriber's note, the notes or an index is the book's apparatus or matter, not one of its pieces.)
