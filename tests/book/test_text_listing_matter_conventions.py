@@ -45,3 +45,20 @@ def test_a_listing_line_in_capitals_is_no_piece_where_the_listing_was_not_read(t
     assert [c.title for c in book.chapters] == [
         "Preface", "Memories of a Village", "Letters from Abroad I", "Letters from Abroad II", "Sketches of Travel I",
         "Sketches of Travel II", "Sketches of Travel III", "Beggars"]
+
+
+def test_names_ending_in_a_comma_before_their_pages_are_a_listing_and_advertisements_no_chapter(tmp_path):
+    # "EDUCATION OF FARMERS,          49": an older listing ends each name in a comma before its page (a name
+    # too long for its line runs on below). The body sets each address after four blank lines; the
+    # publisher's "ADVERTISEMENTS" set apart as they are at the end is matter, no chapter.
+    names = ["THE VALUE OF LEARNING AND ITS INFLUENCE UPON THE LABOUR OF THE FARM", "EDUCATION OF FARMERS",
+             "THE TOWN SCHOOLS", "NORMAL TRAINING", "THE SCHOOL FUND"]
+    contents = ("CONTENTS.\n\n                                                      PAGE\n"
+                "THE VALUE OF LEARNING AND ITS INFLUENCE UPON THE\nLABOUR OF THE FARM,                    9\n\n"
+                + "\n\n".join(f"{n + ',':<40}{30 * k + 49:>4}" for k, n in enumerate(names[1:])))
+    body = "\n\n\n\n".join(f"{n}.\n\n\n{hard_wrapped(80, 'said')}\n\n{hard_wrapped(40, 'sat')}" for n in names)
+    ads = f"ADVERTISEMENTS\n\n\nSCHOOL BOOKS.\n\n{hard_wrapped(200, 'sold')}"
+    book = read_text_book(tmp_path, f"ADDRESSES\n\n\n\n{contents}\n\n\n\n{body}\n\n\n\n{ads}")
+    assert [c.title for c in book.chapters] == [
+        "The Value of Learning and Its Influence upon the Labour of the Farm", "Education of Farmers",
+        "The Town Schools", "Normal Training", "The School Fund"]

@@ -17,7 +17,7 @@ from app.book.structure.blocks import Block
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.listing import in_page_order, listed_again, listing_lines
-from app.book.structure.layout import ends_in_title_page, set_apart_like
+from app.book.structure.layout import ends_in_title_page, is_publishers_matter, set_apart_like
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
@@ -126,6 +126,7 @@ def _laid_out_like(matched: list[Heading], paras: list[Para], lo: int) -> list[H
     if before < 2:
         return []
     capitals = all(clean_line(paras[c.para].text).isupper() for c in matched)
+    listed = {c.para for c in matched}
     found = []
     for j in range(lo, len(paras)):
         p = paras[j]
@@ -136,8 +137,9 @@ def _laid_out_like(matched: list[Heading], paras: list[Para], lo: int) -> list[H
         if p.gap < before or len(p.lines) > 3 - (not capitals) and not labelled \
                 or (j + 1 < len(paras) and paras[j + 1].gap < after):
             continue
-        if text.startswith("[") or not (named := set_title(p) or labelled and text) or capitals and not text.isupper():
-            continue
+        if text.startswith("[") or not (named := set_title(p) or labelled and text) or capitals and not text.isupper() \
+                or is_publishers_matter(text) and j not in listed:
+            continue  # ("ADVERTISEMENTS" set apart as the chapters are, unlisted: the publisher's, no chapter)
         found.append(Heading(j, "named", "", None, named))
     kept = {h.para for h in found}
     # The layout must keep the headings the listing named, or it is not theirs.

@@ -136,6 +136,12 @@ _PUBLISHERS = re.compile(
     r"(?:list of )?(?:illustrations?|plates|figures|maps|drawings)\b.*|(?:glossary|vocabulary)\b.*)$", re.I)
 
 
+def is_publishers_matter(text: str) -> bool:
+    """Return whether a heading names matter, not a chapter: a publisher's list or advertisements, the book's
+    series, a list of pictures, a glossary, an index or the contents."""
+    return bool(_PUBLISHERS.match(text)) or is_matter_title(text) or is_apparatus_title(text)
+
+
 def _prose(paras: list[Para]) -> bool:
     """Return whether paragraphs are a chapter's prose: enough words, in a paragraph of full lines (a list of
     illustrations, a title page's lines or a listing of pages are short lines, often ending in a number)."""
