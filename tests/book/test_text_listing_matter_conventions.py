@@ -62,3 +62,14 @@ def test_names_ending_in_a_comma_before_their_pages_are_a_listing_and_advertisem
     assert [c.title for c in book.chapters] == [
         "The Value of Learning and Its Influence upon the Labour of the Farm", "Education of Farmers",
         "The Town Schools", "Normal Training", "The School Fund"]
+
+
+def test_a_listing_labelled_contents_and_illustrations_names_the_pieces(tmp_path):
+    # "CONTENTS AND ILLUSTRATIONS" over names in mixed case with their pages; each piece's title in capitals
+    # stands under its picture, one blank line below it, so no gap sets it apart: the listing names them.
+    names = ["A Prince and a Mouse", "The Sleeping King", "The Swan of the Lake", "The Fairy Gardens"]
+    contents = "CONTENTS AND ILLUSTRATIONS\n\n\n" + "\n".join(f"    {n:<40}{4 * k + 4:>4}" for k, n in enumerate(names))
+    body = "\n\n\n\n".join(f"[Illustration: a picture.]\n\n{n.upper()}.\n\n\n{hard_wrapped(80, 'said')}\n\n"
+                           f"{hard_wrapped(40, 'sat')}" for n in names)
+    book = read_text_book(tmp_path, f"OLD TALES\n\n\n\n{contents}\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == names

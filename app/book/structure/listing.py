@@ -14,7 +14,7 @@ from app.book.structure.lines import (
     CHAPTER_WORDS, NAMED, NUMBER, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line, number_value, title_line,
 )
 
-_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents[.:]?$", re.I)
+_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents(?:\s+and\s+(?:list\s+of\s+)?illustrations)?[.:]?$", re.I)
 #: A contents entry: "  IV.  HERO'S STORY    55", "Chapter 4. Title", "VI  Title", "PREFACE ..... 1".
 _ENTRY = re.compile(
     rf"^(?:(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?)?(?P<num>{NUMBER})\b[.:]?"
