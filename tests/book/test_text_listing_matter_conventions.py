@@ -73,3 +73,23 @@ def test_a_listing_labelled_contents_and_illustrations_names_the_pieces(tmp_path
                            f"{hard_wrapped(40, 'sat')}" for n in names)
     book = read_text_book(tmp_path, f"OLD TALES\n\n\n\n{contents}\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == names
+
+
+def test_a_listing_of_chapters_with_synopses_and_no_pages_gives_no_chapters(tmp_path):
+    # "CHAPTER I" / its name / "The ferry--A storm--The mill" and no page numbers: the listing names every
+    # chapter again, and each entry holds a few lines where its namesake later heads a long chapter.
+    names = ["THE FIRST CROSSING", "THE STORM", "THE MILL ON THE RIVER", "HOME AGAIN"]
+    numerals = ["I", "II", "III", "IV"]
+    listing = "\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n\n    The ferry--A storm at night--The toll gate\n"
+                              f"    and the keeper--What the miller said--The bridge over the\n"
+                              f"    river--Rain in the hills--The flooded road--Concluding remarks"
+                              for r, n in zip(numerals, names))
+    body = "\n\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n\n" + "\n\n".join([hard_wrapped(120, 'said')] * 30)
+                             for r, n in zip(numerals, names))
+    # A list of illustrations after the listing runs the last entry on for a few hundred words.
+    pictures = "LIST OF ILLUSTRATIONS\n\n\n" + "\n".join(f"    DIAGRAM {k} OF THE RIVER AND THE MILL RACE SEEN FROM"
+                                                        f" THE HILL" for k in range(1, 30))
+    book = read_text_book(tmp_path, f"A JOURNEY\n\n\n\n\nCONTENTS\n\n\n{listing}\n\n\n\n\n{pictures}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == [
+        "Chapter I: The First Crossing", "Chapter II: The Storm", "Chapter III: The Mill on the River",
+        "Chapter IV: Home Again"]

@@ -16,7 +16,8 @@ from __future__ import annotations
 from app.book.structure.blocks import Block
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
-from app.book.structure.listing import in_page_order, listed_again, listing_lines
+from app.book.structure.listing import in_page_order
+from app.book.structure.relisted import listed_again, listing_lines
 from app.book.structure.layout import ends_in_title_page, is_publishers_matter, set_apart_like
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
