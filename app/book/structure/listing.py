@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from app.book.structure.lines import (
-    CHAPTER_WORDS, NAMED, NUMBER, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line, number_value, title_line,
+    CHAPTER_WORDS, NAMED, NUMBER, ORDINAL_PART, PART_WORDS, Para, clean_line, number_value, title_line,
 )
 
 _CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents(?:\s+and\s+(?:list\s+of\s+)?illustrations)?[.:]?$", re.I)
