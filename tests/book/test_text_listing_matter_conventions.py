@@ -93,3 +93,16 @@ def test_a_listing_of_chapters_with_synopses_and_no_pages_gives_no_chapters(tmp_
     assert [c.title for c in book.chapters] == [
         "Chapter I: The First Crossing", "Chapter II: The Storm", "Chapter III: The Mill on the River",
         "Chapter IV: Home Again"]
+
+
+def test_the_last_paragraph_of_a_caption_run_over_several_is_no_heading(tmp_path):
+    # "[Illustration:" / blank lines / "THE FIRST WAR]": a picture's caption set over several paragraphs names
+    # a group the listing names too; its closing paragraph is the caption's, never a chapter of four words.
+    groups = {"THE FIRST WAR": ["THE FORT", "THE MARCH"], "THE SECOND WAR": ["THE SIEGE", "THE SHIPS"]}
+    contents = "CONTENTS\n\n                                     PAGE\n\n" + "\n\n".join(
+        f"  {g:<40}{9 * k + 1:>4}\n\n" + "\n\n".join(f"    {n:<38}{9 * k + 2 + m:>4}" for m, n in enumerate(ns))
+        for k, (g, ns) in enumerate(groups.items()))
+    body = "\n\n\n\n".join(f"[Illustration:\n\n\n\n\n{g}]\n\n[Illustration]\n\n\n\n\n" + "\n\n\n\n".join(
+        f"{n}.\n\n\n{hard_wrapped(80, 'said')}\n\n{hard_wrapped(40, 'sat')}" for n in ns) for g, ns in groups.items())
+    book = read_text_book(tmp_path, f"BALLADS\n\n\n\n{contents}\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == ["The Fort", "The March", "The Siege", "The Ships"]

@@ -110,6 +110,8 @@ def set_title(p: Para) -> str:
     "RING OUT, BELLS!"), one wrapped over three lines, and one with a note's mark after it (the mark dropped).
     """
     text = _TITLE_MARK.sub("", clean_line(p.text))
+    if text.endswith("]") and "[" not in text:
+        return ""  # "THE FERRY]": a picture's caption run over several paragraphs ends here, no heading
     if len(p.lines) <= 2 and title_line(Para(p.first, [text], p.gap)):
         return text
     if not text.isupper() or len(p.lines) > 3 or len(text.split()) > 18 or text[-1:] in ",;:":
