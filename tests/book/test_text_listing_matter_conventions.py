@@ -106,3 +106,15 @@ def test_the_last_paragraph_of_a_caption_run_over_several_is_no_heading(tmp_path
         f"{n}.\n\n\n{hard_wrapped(80, 'said')}\n\n{hard_wrapped(40, 'sat')}" for n in ns) for g, ns in groups.items())
     book = read_text_book(tmp_path, f"BALLADS\n\n\n\n{contents}\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == ["The Fort", "The March", "The Siege", "The Ships"]
+
+
+def test_a_heading_word_set_closer_than_the_chapters_is_a_lower_level(tmp_path):
+    # "VOLUME ONE, CHAPTER TWO." after three blank lines; in the last chapter, an appendix's "SECTION 2." ...
+    # after one blank line each: the sections are the appendix's, not chapters of the book.
+    chapters = [f"VOLUME {v}, CHAPTER {c}." for v in ("ONE", "TWO") for c in ("ONE", "TWO", "THREE")]
+    body = "\n\n\n\n".join(f"{h}\n\n{hard_wrapped(200, 'said')}\n\n{hard_wrapped(100, 'sat')}" for h in chapters)
+    sections = "\n\n".join(f"SECTION {n}.\n\n{hard_wrapped(40, 'ruled')}" for n in (2, 3, 4, 2, 3, 2, 3))
+    book = read_text_book(tmp_path, f"A JOURNEY\n\n\n\n{body}\n\nAPPENDIX. THE ARTICLES.\n\n{sections}")
+    assert [c.title for c in book.chapters] == [
+        "Volume One, Chapter One", "Volume One, Chapter Two", "Volume One, Chapter Three",
+        "Volume Two, Chapter One", "Volume Two, Chapter Two", "Volume Two, Chapter Three", "Appendix. The Articles"]

@@ -88,6 +88,21 @@ def set_apart_like(chosen: list[Heading], paras: list[Para], skip: tuple[int, in
     return sorted(chosen + added, key=lambda c: c.para)
 
 
+def without_closer_words(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
+    """Return the headings without those of a heading word set closer than the others: where "VOLUME ONE,
+    CHAPTER TWO." stands after three blank lines or more and every "SECTION 2." after one, the sections
+    are a lower level (an appendix's articles, a statute's sections), not the book's chapters."""
+    gaps: dict[str, list[int]] = {}
+    for c in chosen:
+        if c.kind in ("chapter", "part"):
+            gaps.setdefault(c.word, []).append(paras[c.para].gap)
+    wide = [w for w, g in gaps.items() if sorted(g)[len(g) // 2] >= _MIN_GAP]
+    close = {w for w, g in gaps.items() if max(g) <= 1}
+    if not wide or not close:
+        return chosen
+    return [c for c in chosen if not (c.kind in ("chapter", "part") and c.word in close)]
+
+
 def _within_run(chosen: list[Heading], j: int) -> bool:
     """Return whether paragraph j lies between two chapters numbered one after the other ("CHAPTER IV" ...
     "CHAPTER V"): the numbering leaves no chapter out there, so a line set apart is a section's heading."""
