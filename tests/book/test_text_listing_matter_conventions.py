@@ -118,3 +118,23 @@ def test_a_heading_word_set_closer_than_the_chapters_is_a_lower_level(tmp_path):
     assert [c.title for c in book.chapters] == [
         "Volume One, Chapter One", "Volume One, Chapter Two", "Volume One, Chapter Three",
         "Volume Two, Chapter One", "Volume Two, Chapter Two", "Volume Two, Chapter Three", "Appendix. The Articles"]
+
+
+def test_a_translators_credit_in_capitals_is_the_title_pages_not_a_piece(tmp_path):
+    # "TRANSLATED BY ANN LEE" under the title, set apart as the hymns' titles are, heads no piece.
+    hymns = ["MORNING HYMN.", "EVENING HYMN.", "HYMN FOR HARVEST.", "THE PILGRIM'S SONG."]
+    body = "\n\n\n\n\n".join(f"{h}\n\n{hard_wrapped(60, 'sing')}\n\n{hard_wrapped(30, 'sat')}\n\n"
+                               f"{hard_wrapped(30, 'rose')}" for h in hymns)
+    front = ("                  HYMNS\n              FROM ABROAD\n\n\n              TRANSLATED BY\n         ANN MARY LEE\n\n"
+             "       \u201cSing, for the morning comes, and the night is gone from the hills and the\n         valleys, and the birds are singing in the trees.\u201d\n\n\n              LONDON\n          A PRINTER\n\n"
+             "          TO THE READER,\n        AND TO HIS FRIENDS,\n          ETC. ETC.")
+    book = read_text_book(tmp_path, f"{front}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == ["Morning Hymn", "Evening Hymn", "Hymn for Harvest", "The Pilgrim's Song"]
+
+
+def test_a_notes_mark_after_a_numbered_heading_is_no_part_of_its_title(tmp_path):
+    # "LECTURE II.[8]": the producer's mark of a note on the heading is never read as the title's.
+    body = "\n\n\n\n".join(f"LECTURE {r}.{mark}\n\n\n{hard_wrapped(200, 'said')}"
+                           for r, mark in (("I", "[3]"), ("II", "[8]"), ("III", "")))
+    book = read_text_book(tmp_path, f"THREE LECTURES\n\n\n\n{body}")
+    assert [c.title for c in book.chapters] == ["Lecture I", "Lecture II", "Lecture III"]

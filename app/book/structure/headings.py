@@ -13,6 +13,8 @@ what follows a closing "THE END" marked as back matter, for text.py to read as h
 """
 from __future__ import annotations
 
+import re
+
 from app.book.structure.blocks import Block
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
@@ -156,7 +158,11 @@ def _title(h: Heading) -> str:
         label = smart_title(head) + (m.group("rest") if not m.group("rest").isupper() else smart_title(m.group("rest")))
     else:
         label = smart_title(label)
+    label = _NOTE_MARK.sub("", label).rstrip(" .:") if _NOTE_MARK.search(label) else label  # "LECTURE II.[8]": a note mark
     return f"{label}: {smart_title(h.subtitle)}" if h.subtitle else label
+
+
+_NOTE_MARK = re.compile(r"\s*[\[{]\d{1,3}[\]}]$")
 
 
 def mark_headings(text: str, learned: bool = False) -> str:

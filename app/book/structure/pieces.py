@@ -30,10 +30,17 @@ _MIN_PIECES = 3
 _MIN_PIECE_WORDS = 20
 
 
+#: A title page's credit other than the author's by-line.
+_CREDIT = re.compile(r"^(?:(?:newly\s+)?(?:translated|edited|illustrated|compiled|selected|arranged|revised)"
+                     r"|(?:with\s+)?(?:an?\s+)?(?:illustrations|introduction|notes|preface|pictures))\b.*\bby\b", re.I)
+
+
 def _capitals_title(p: Para) -> str:
     text = clean_line(p.text)
     if not text.isupper() or text.startswith(("[", "*", "(")) or CLOSING.match(text):
         return ""
+    if _CREDIT.match(text):
+        return ""  # "TRANSLATED BY ANN LEE", "WITH ILLUSTRATIONS BY ...": the title page's credit, no piece
     if any(is_listing_line(ln) for ln in p.lines):
         return ""  # a listing's line ("PAGE" over "MEMORIES OF A VILLAGE      1") where the listing was not read
     if is_contents_label(text) or is_byline(text) or text[-1:] == ":" or is_apparatus_title(text) \
