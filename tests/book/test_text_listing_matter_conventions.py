@@ -138,3 +138,13 @@ def test_a_notes_mark_after_a_numbered_heading_is_no_part_of_its_title(tmp_path)
                            for r, mark in (("I", "[3]"), ("II", "[8]"), ("III", "")))
     book = read_text_book(tmp_path, f"THREE LECTURES\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == ["Lecture I", "Lecture II", "Lecture III"]
+
+
+def test_a_parts_label_close_under_the_title_page_stays_a_part(tmp_path):
+    # "BOOK THE FIRST" one blank line under the title page's fields, its chapters set wider: the part's label
+    # is close because it opens the text, not because it is a lower level than the chapters.
+    chapters = "\n\n\n".join(f"CHAPTER {r}\nTHE {r} THING\n\n\n{hard_wrapped(200, 'said')}"
+                               for r in ("I", "II", "III", "IV"))
+    book = read_text_book(tmp_path, f"Title: A Tale\n\nAuthor: Ann Lee\n\nBOOK THE FIRST\n_A NAME_\n\n\n{chapters}")
+    assert len(book.chapters) == 4
+    assert book.chapters[0].title.endswith("Chapter I: The I Thing")

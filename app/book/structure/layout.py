@@ -97,10 +97,11 @@ def without_closer_words(chosen: list[Heading], paras: list[Para]) -> list[Headi
         if c.kind in ("chapter", "part"):
             gaps.setdefault(c.word, []).append(paras[c.para].gap)
     wide = [w for w, g in gaps.items() if sorted(g)[len(g) // 2] >= _MIN_GAP]
-    close = {w for w, g in gaps.items() if max(g) <= 1}
+    # (A part's label may stand close under the title page, "BOOK THE FIRST" over its first chapter: parts stay.)
+    close = {w for w, g in gaps.items() if max(g) <= 1} - {c.word for c in chosen if c.kind == "part"}
     if not wide or not close:
         return chosen
-    return [c for c in chosen if not (c.kind in ("chapter", "part") and c.word in close)]
+    return [c for c in chosen if not (c.kind == "chapter" and c.word in close)]
 
 
 def _within_run(chosen: list[Heading], j: int) -> bool:
