@@ -110,7 +110,7 @@ def test_note_marker_opening_the_note_itself():
 
 def test_note_marker_glued_to_the_notes_own_text():
     # "[1]This was ...": the producer set the note's text against its marker, no space between.
-    assert speak("[1]This was a favourite hymn of the town.") == "This was a favourite hymn of the town."
+    assert speak("[1]The mill stood here until the flood.") == "The mill stood here until the flood."
     assert speak("[12]“So it is written.”") == "“So it is written.”"
 
 

@@ -14,7 +14,7 @@ def test_a_long_name_in_capitals_with_its_alternative_title_is_one_listed_entry(
     chapters = "\n\n".join(f"    CHAPTER {n}.\n\n        What befell.--The ferry{k * 9 + 1:>30}"
                            for k, n in enumerate(["I", "II", "III"]))
     names = ["A STORM AT SEA", "THE FAIR", "THE FLOOD", "THE LODGER UPSTAIRS, OR THE HOUSE AT THE END OF THE LANE",
-             "LEGENDS AND ANECDOTES", "THE HARVEST HOME"]
+             "TALES OF THE HEATH", "THE HARVEST HOME"]
     contents = "CONTENTS.\n\n\n" + chapters + "\n\n" + "\n\n".join(
         f"    {n:<60}{40 * k + 31:>4}" for k, n in enumerate(names))
     body = "\n\n\n\n".join(f"CHAPTER {n}.\n\n\n{hard_wrapped(80, 'w')}" for n in ["I", "II", "III"])
@@ -22,7 +22,7 @@ def test_a_long_name_in_capitals_with_its_alternative_title_is_one_listed_entry(
     book = read_text_book(tmp_path, f"TALES\n\n\n\n{contents}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
         "Chapter I", "Chapter II", "Chapter III", "A Storm at Sea", "The Fair", "The Flood",
-        "The Lodger Upstairs, or the House at the End of the Lane", "Legends and Anecdotes", "The Harvest Home"]
+        "The Lodger Upstairs, or the House at the End of the Lane", "Tales of the Heath", "The Harvest Home"]
 
 
 def test_a_listing_line_in_capitals_is_no_piece_where_the_listing_was_not_read(tmp_path):
@@ -34,40 +34,40 @@ def test_a_listing_line_in_capitals_is_no_piece_where_the_listing_was_not_read(t
                 "          LETTERS FROM ABROAD—\n            I.                    40\n"
                 "           II.                    86\n\n          SKETCHES OF TRAVEL—\n            I.                    99\n"
                 "           II.                   104\n          III.                   111\n\n"
-                "          BEGGARS                       120\n\n          INDEX                         150\n\n\n\n"
+                "          TRAMPS                        120\n\n          INDEX                         150\n\n\n\n"
                 "                    RECOLLECTIONS")
     pieces = ["MEMORIES OF A VILLAGE", "LETTERS FROM ABROAD I", "LETTERS FROM ABROAD II", "SKETCHES OF TRAVEL I",
-              "SKETCHES OF TRAVEL II", "SKETCHES OF TRAVEL III", "BEGGARS"]
+              "SKETCHES OF TRAVEL II", "SKETCHES OF TRAVEL III", "TRAMPS"]
     body = "\n\n\n\n".join(f"          {n}\n\n\n{hard_wrapped(60, 'w')}\n\n{hard_wrapped(30, 'sat')}\n\n{hard_wrapped(30, 'sat')}"
                           for n in pieces)
     preface = f"          PREFACE\n\n\n{hard_wrapped(60, 'said')}"
     book = read_text_book(tmp_path, f"RECOLLECTIONS\n\n\n\n{preface}\n\n\n\n{contents}\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
         "Preface", "Memories of a Village", "Letters from Abroad I", "Letters from Abroad II", "Sketches of Travel I",
-        "Sketches of Travel II", "Sketches of Travel III", "Beggars"]
+        "Sketches of Travel II", "Sketches of Travel III", "Tramps"]
 
 
 def test_names_ending_in_a_comma_before_their_pages_are_a_listing_and_advertisements_no_chapter(tmp_path):
-    # "EDUCATION OF FARMERS,          49": an older listing ends each name in a comma before its page (a name
+    # "BOOKS FOR SAILORS,          49": an older listing ends each name in a comma before its page (a name
     # too long for its line runs on below). The body sets each address after four blank lines; the
     # publisher's "ADVERTISEMENTS" set apart as they are at the end is matter, no chapter.
-    names = ["THE VALUE OF LEARNING AND ITS INFLUENCE UPON THE LABOUR OF THE FARM", "EDUCATION OF FARMERS",
-             "THE TOWN SCHOOLS", "NORMAL TRAINING", "THE SCHOOL FUND"]
+    names = ["THE USES OF ARITHMETIC AND ITS PLACE IN THE WORK OF THE SHOP", "BOOKS FOR SAILORS",
+             "THE VILLAGE LAMP", "ROADS AND BRIDGES", "THE HARBOUR DUES"]
     contents = ("CONTENTS.\n\n                                                      PAGE\n"
-                "THE VALUE OF LEARNING AND ITS INFLUENCE UPON THE\nLABOUR OF THE FARM,                    9\n\n"
+                "THE USES OF ARITHMETIC AND ITS PLACE IN THE WORK\nOF THE SHOP,                           9\n\n"
                 + "\n\n".join(f"{n + ',':<40}{30 * k + 49:>4}" for k, n in enumerate(names[1:])))
     body = "\n\n\n\n".join(f"{n}.\n\n\n{hard_wrapped(80, 'said')}\n\n{hard_wrapped(40, 'sat')}" for n in names)
     ads = f"ADVERTISEMENTS\n\n\nSCHOOL BOOKS.\n\n{hard_wrapped(200, 'sold')}"
     book = read_text_book(tmp_path, f"ADDRESSES\n\n\n\n{contents}\n\n\n\n{body}\n\n\n\n{ads}")
     assert [c.title for c in book.chapters] == [
-        "The Value of Learning and Its Influence upon the Labour of the Farm", "Education of Farmers",
-        "The Town Schools", "Normal Training", "The School Fund"]
+        "The Uses of Arithmetic and Its Place in the Work of the Shop", "Books for Sailors",
+        "The Village Lamp", "Roads and Bridges", "The Harbour Dues"]
 
 
 def test_a_listing_labelled_contents_and_illustrations_names_the_pieces(tmp_path):
     # "CONTENTS AND ILLUSTRATIONS" over names in mixed case with their pages; each piece's title in capitals
     # stands under its picture, one blank line below it, so no gap sets it apart: the listing names them.
-    names = ["A Prince and a Mouse", "The Sleeping King", "The Swan of the Lake", "The Fairy Gardens"]
+    names = ["The Miller and the Cat", "A Bell Under the Sea", "The Heron of the Marsh", "Three Wishes"]
     contents = "CONTENTS AND ILLUSTRATIONS\n\n\n" + "\n".join(f"    {n:<40}{4 * k + 4:>4}" for k, n in enumerate(names))
     body = "\n\n\n\n".join(f"[Illustration: a picture.]\n\n{n.upper()}.\n\n\n{hard_wrapped(80, 'said')}\n\n"
                            f"{hard_wrapped(40, 'sat')}" for n in names)
@@ -87,7 +87,7 @@ def test_a_listing_of_chapters_with_synopses_and_no_pages_gives_no_chapters(tmp_
     body = "\n\n\n\n\n".join(f"CHAPTER {r}\n\n{n}\n\n\n" + "\n\n".join([hard_wrapped(120, 'said')] * 30)
                              for r, n in zip(numerals, names))
     # A list of illustrations after the listing runs the last entry on for a few hundred words.
-    pictures = "LIST OF ILLUSTRATIONS\n\n\n" + "\n".join(f"    DIAGRAM {k} OF THE RIVER AND THE MILL RACE SEEN FROM"
+    pictures = "LIST OF ILLUSTRATIONS\n\n\n" + "\n".join(f"    VIEW {k} OF THE RIVER AND THE MILL RACE SEEN FROM"
                                                         f" THE HILL" for k in range(1, 30))
     book = read_text_book(tmp_path, f"A JOURNEY\n\n\n\n\nCONTENTS\n\n\n{listing}\n\n\n\n\n{pictures}\n\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
@@ -122,20 +122,20 @@ def test_a_heading_word_set_closer_than_the_chapters_is_a_lower_level(tmp_path):
 
 def test_a_translators_credit_in_capitals_is_the_title_pages_not_a_piece(tmp_path):
     # "TRANSLATED BY ANN LEE" under the title, set apart as the hymns' titles are, heads no piece.
-    hymns = ["MORNING HYMN.", "EVENING HYMN.", "HYMN FOR HARVEST.", "THE PILGRIM'S SONG."]
+    hymns = ["SONG OF THE FERRY.", "THE LAMPLIGHTER.", "A CAROL FOR THE MILL.", "THE PILGRIM'S SONG."]
     body = "\n\n\n\n\n".join(f"{h}\n\n{hard_wrapped(60, 'sing')}\n\n{hard_wrapped(30, 'sat')}\n\n"
                                f"{hard_wrapped(30, 'rose')}" for h in hymns)
-    front = ("                  HYMNS\n              FROM ABROAD\n\n\n              TRANSLATED BY\n         ANN MARY LEE\n\n"
+    front = ("                  SONGS\n              OF THE VALLEY\n\n\n              TRANSLATED BY\n         ANN MARY LEE\n\n"
              "       \u201cSing, for the morning comes, and the night is gone from the hills and the\n         valleys, and the birds are singing in the trees.\u201d\n\n\n              LONDON\n          A PRINTER\n\n"
-             "          TO THE READER,\n        AND TO HIS FRIENDS,\n          ETC. ETC.")
+             "          FOR MY BROTHERS\n        AND MY SISTERS,\n          WITH LOVE.")
     book = read_text_book(tmp_path, f"{front}\n\n\n\n\n{body}")
-    assert [c.title for c in book.chapters] == ["Morning Hymn", "Evening Hymn", "Hymn for Harvest", "The Pilgrim's Song"]
+    assert [c.title for c in book.chapters] == ["Song of the Ferry", "The Lamplighter", "A Carol for the Mill", "The Pilgrim's Song"]
 
 
 def test_a_notes_mark_after_a_numbered_heading_is_no_part_of_its_title(tmp_path):
-    # "LECTURE II.[8]": the producer's mark of a note on the heading is never read as the title's.
+    # "LECTURE IV.[5]": the producer's mark of a note on the heading is never read as the title's.
     body = "\n\n\n\n".join(f"LECTURE {r}.{mark}\n\n\n{hard_wrapped(200, 'said')}"
-                           for r, mark in (("I", "[3]"), ("II", "[8]"), ("III", "")))
+                           for r, mark in (("I", "[5]"), ("II", "[11]"), ("III", "")))
     book = read_text_book(tmp_path, f"THREE LECTURES\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == ["Lecture I", "Lecture II", "Lecture III"]
 

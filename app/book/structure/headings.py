@@ -158,7 +158,7 @@ def _title(h: Heading) -> str:
         label = smart_title(head) + (m.group("rest") if not m.group("rest").isupper() else smart_title(m.group("rest")))
     else:
         label = smart_title(label)
-    label = _NOTE_MARK.sub("", label).rstrip(" .:") if _NOTE_MARK.search(label) else label  # "LECTURE II.[8]": a note mark
+    label = _NOTE_MARK.sub("", label).rstrip(" .:") if _NOTE_MARK.search(label) else label  # "LECTURE IV.[5]": a note mark
     return f"{label}: {smart_title(h.subtitle)}" if h.subtitle else label
 
 

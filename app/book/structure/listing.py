@@ -217,7 +217,7 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
             paged = bool(_NAMED_PAGE.search(ln))
             line = clean_line(_NAMED_PAGE.sub("", ln)).strip()
             if paged:
-                line = line.rstrip(" ,")  # "EDUCATION AND CRIME,      49": older listings end a name in a comma
+                line = line.rstrip(" ,")  # "THE MILL AND THE FERRY,      49": older listings end a name in a comma
             indent = len(ln) - len(ln.lstrip())
             if not line or _COLUMNS.match(line):
                 pending = _flush(entries, pending)

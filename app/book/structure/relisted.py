@@ -28,7 +28,7 @@ def listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
             start = (c.sub_para if c.sub_para is not None else c.para) + 1
             if later[key] > 0 and listing_lines(paras[start:end]):
                 continue
-            # An entry with its synopsis and no page ("CHAPTER I" / its name / "Species--Their origin--..."):
+            # An entry with its synopsis and no page ("CHAPTER I" / its name / "The ferry--A storm--..."):
             # a few lines where its namesake later heads a chapter many times as long.
             again = next((m for m in range(n + 1, len(chosen))
                           if (chosen[m].kind, chosen[m].word, chosen[m].number) == key), None)
