@@ -148,3 +148,15 @@ def test_a_parts_label_close_under_the_title_page_stays_a_part(tmp_path):
     book = read_text_book(tmp_path, f"Title: A Tale\n\nAuthor: Ann Lee\n\nBOOK THE FIRST\n_A NAME_\n\n\n{chapters}")
     assert len(book.chapters) == 4
     assert book.chapters[0].title.endswith("Chapter I: The I Thing")
+
+
+def test_a_short_first_chapter_numbered_again_in_the_next_part_stays_a_chapter(tmp_path):
+    # A first part's first chapter of two hundred words; the second part numbers its chapters from I again,
+    # each many times as long: one short chapter alone is no listing's entry.
+    def part(n: str, first_words: int) -> str:
+        return f"BOOK THE {n}\n\n\n" + "\n\n\n".join(
+            f"CHAPTER {r}\n\n\n" + "\n\n".join([hard_wrapped(first_words if r == "I" else 2000, 'said')])
+            for r in ("I", "II", "III"))
+    book = read_text_book(tmp_path, f"A TALE\n\n\n\n{part('FIRST', 200)}\n\n\n\n{part('SECOND', 2000)}")
+    assert [c.title for c in book.chapters] == [
+        f"Book the {n}, Chapter {r}" for n in ("First", "Second") for r in ("I", "II", "III")]

@@ -19,6 +19,7 @@ def listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
         if c.number is not None and c.kind in ("part", "chapter"):
             later[(c.kind, c.word, c.number)] = later.get((c.kind, c.word, c.number), 0) + 1
     own = [_own_words(chosen, n, paras) for n in range(len(chosen))]
+    entry = [_entry_told(chosen, n, own) for n in range(len(chosen))]
     out = []
     for n, c in enumerate(chosen):
         key = (c.kind, c.word, c.number)
@@ -30,12 +31,22 @@ def listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
                 continue
             # An entry with its synopsis and no page ("CHAPTER I" / its name / "The ferry--A storm--..."):
             # a few lines where its namesake later heads a chapter many times as long.
-            again = next((m for m in range(n + 1, len(chosen))
-                          if (chosen[m].kind, chosen[m].word, chosen[m].number) == key), None)
-            if again is not None and own[n] < _SYNOPSIS_WORDS and own[n] * _SYNOPSIS_SHARE < own[again]:
+            # A listing lists several: a lone short chapter (a first part's short first chapter, numbered
+            # again in the next part) is no entry.
+            if entry[n] and (n > 0 and entry[n - 1] or n + 1 < len(chosen) and entry[n + 1]):
                 continue
         out.append(c)
     return out if len(out) >= 2 else chosen
+
+
+def _entry_told(chosen: list[Heading], n: int, own: list[int]) -> bool:
+    """Return whether heading n is short and its namesake later heads a chapter many times as long."""
+    c = chosen[n]
+    if c.number is None or c.kind not in ("part", "chapter") or own[n] >= _SYNOPSIS_WORDS:
+        return False
+    again = next((m for m in range(n + 1, len(chosen))
+                  if (chosen[m].kind, chosen[m].word, chosen[m].number) == (c.kind, c.word, c.number)), None)
+    return again is not None and own[n] * _SYNOPSIS_SHARE < own[again]
 
 
 def _own_words(chosen: list[Heading], n: int, paras: list[Para]) -> int:
