@@ -108,6 +108,12 @@ def test_note_marker_opening_the_note_itself():
     assert speak("[12] The Journal gives it so.") == "The Journal gives it so."
 
 
+def test_note_marker_glued_to_the_notes_own_text():
+    # "[1]This was ...": the producer set the note's text against its marker, no space between.
+    assert speak("[1]The mill stood here until the flood.") == "The mill stood here until the flood."
+    assert speak("[12]“So it is written.”") == "“So it is written.”"
+
+
 def test_a_county_after_a_named_place_is_said_county():
     from app.book.spoken import Speaker
 

@@ -26,7 +26,9 @@ _SMALL_ROMAN = r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3}|xi?v|xvi{1,3}|xi?x|xxi{1,3})"
 _NOTE_MARK = re.compile(rf"(?<=[^\s\[])\[\s?(?:\d{{1,3}}[a-z]?|[A-Za-z]|[*†‡§]|{_SMALL_ROMAN})\.?\s?\]")
 #: The same marker opening a note's own text, where the book prints the note: "[12] See the letter of May ...".
 #: A small letter or numeral opens a note as well ("[a] The letter was ...", "[iv] See ..."): a capital follows.
-_NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}[a-z]?|[A-Z]|[*†‡§])\]\s+(?=\S)|^\s*\[(?:[a-z]|(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3}))\]\s+(?=[A-Z\"“‘])")
+#: A numbered note's text may follow its marker with no space ("[1]This was ...", a capital after it).
+_NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}[a-z]?|[A-Z]|[*†‡§])\]\s+(?=\S)|^\s*\[(?:[a-z]|(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3}))\]\s+(?=[A-Z\"“‘])"
+                           r"|^\s*\[\d{1,3}\](?=[A-Z\"“‘])")
 #: "[12]" after a space, where a transcriber kept the book's marker in the line ("the river [12] was low"):
 #: a number or a note sign alone in brackets inside a sentence is a marker too (a letter there is a word).
 #: So is a capital letter there ("the river [B] was low": the notes lettered A, B, C), but for "[I]", an

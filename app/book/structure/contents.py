@@ -38,7 +38,9 @@ class _Index:
         self.paras = [c.para for c in cands]
         self.short: dict[tuple[str, ...], list[int]] = {}
         for j, p in enumerate(paras):
-            if len(p.lines) <= 2:
+            text = p.text.strip()
+            if len(p.lines) <= 2 and not text.startswith("[") and not (text.endswith("]") and "[" not in text):
+                # (A picture's caption, or the last paragraph of one run over several, names no heading.)
                 self.short.setdefault(tuple(name_key(p.text)), []).append(j)
 
     def fits(self, e: ContentsEntry, pos: int, limit: int = 64) -> list[int]:
@@ -92,9 +94,10 @@ def _named_by_words(label: str, paras: list[Para], since: int, until: int) -> in
         if len(p.lines) > 3:
             continue
         text = clean_line(p.text)
-        if text.startswith(("[", "(")) or text[-1:].isdigit():
-            # "[Illustration: Ann Lee]": a picture's caption names the piece too, above its heading; "Lee, Ann,
-            # 1820, 14": an index's line, ending in its page.
+        if text.startswith(("[", "(")) or text[-1:].isdigit() or text.endswith("]") and "[" not in text:
+            # "[Illustration: Ann Lee]": a picture's caption names the piece too, above its heading (its last
+            # paragraph alone, "THE FERRY]", where the caption runs over several); "Lee, Ann, 1820, 14": an
+            # index's line, ending in its page.
             continue
         have = name_key(text)
         if len(have) > 2 * len(want) + _EXTRA_WORDS or not want <= set(have) or len(want) < 2 and len(have) > 1:

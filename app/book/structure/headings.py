@@ -13,11 +13,14 @@ what follows a closing "THE END" marked as back matter, for text.py to read as h
 """
 from __future__ import annotations
 
+import re
+
 from app.book.structure.blocks import Block, split_level
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
-from app.book.structure.listing import in_page_order, listed_again, listing_lines
-from app.book.structure.layout import ends_in_title_page, set_apart_like
+from app.book.structure.listing import in_page_order
+from app.book.structure.relisted import listed_again, listing_lines
+from app.book.structure.layout import ends_in_title_page, is_publishers_matter, set_apart_like, without_closer_words
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
@@ -25,7 +28,7 @@ from app.book.structure.lines import (
 )
 
 
-def _by_layout(cands: list[Heading]) -> list[Heading]:
+def _by_layout(cands: list[Heading], paras: list[Para]) -> list[Heading]:
     """Return the headings that repetition and layout make chapters, where no contents listing names them."""
     keyword = [c for c in cands if c.kind in ("chapter", "part")]
     words = {}
@@ -33,7 +36,7 @@ def _by_layout(cands: list[Heading]) -> list[Heading]:
         words[c.word] = words.get(c.word, 0) + 1
     chapter_words = {w for w, n in words.items() if n >= 2}
     chosen = [c for c in keyword if c.word in chapter_words or (c.kind == "part" and chapter_words)]
-    chosen = [c for c in chosen if not _title_page_volume(c, chosen, words)]
+    chosen = without_closer_words([c for c in chosen if not _title_page_volume(c, chosen, words)], paras)
     if not any(c.kind == "chapter" for c in chosen):
         chosen += _numeral_chain([c for c in cands if c.kind == "numeral"])
     if chosen:
@@ -126,6 +129,7 @@ def _laid_out_like(matched: list[Heading], paras: list[Para], lo: int) -> list[H
     if before < 2:
         return []
     capitals = all(clean_line(paras[c.para].text).isupper() for c in matched)
+    listed = {c.para for c in matched}
     found = []
     for j in range(lo, len(paras)):
         p = paras[j]
@@ -136,8 +140,9 @@ def _laid_out_like(matched: list[Heading], paras: list[Para], lo: int) -> list[H
         if p.gap < before or len(p.lines) > 3 - (not capitals) and not labelled \
                 or (j + 1 < len(paras) and paras[j + 1].gap < after):
             continue
-        if text.startswith("[") or not (named := set_title(p) or labelled and text) or capitals and not text.isupper():
-            continue
+        if text.startswith("[") or not (named := set_title(p) or labelled and text) or capitals and not text.isupper() \
+                or is_publishers_matter(text) and j not in listed:
+            continue  # ("ADVERTISEMENTS" set apart as the chapters are, unlisted: the publisher's, no chapter)
         found.append(Heading(j, "named", "", None, named))
     kept = {h.para for h in found}
     # The layout must keep the headings the listing named, or it is not theirs.
@@ -153,7 +158,11 @@ def _title(h: Heading) -> str:
         label = smart_title(head) + (m.group("rest") if not m.group("rest").isupper() else smart_title(m.group("rest")))
     else:
         label = smart_title(label)
+    label = _NOTE_MARK.sub("", label).rstrip(" .:") if _NOTE_MARK.search(label) else label  # "LECTURE IV.[5]": a note mark
     return f"{label}: {smart_title(h.subtitle)}" if h.subtitle else label
+
+
+_NOTE_MARK = re.compile(r"\s*[\[{]\d{1,3}[\]}]$")
 
 
 def mark_headings(text: str, learned: bool = False) -> str:
@@ -211,7 +220,7 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
             if laid_out or not listed:
                 chosen, listed = laid_out, bool(laid_out)
         if listed and _labels_disagree(chosen, cands, paras):
-            chosen = _by_layout(_with_gaps(cands, paras))  # the body's own "CHAPTER I" ... "CHAPTER N" run
+            chosen = _by_layout(_with_gaps(cands, paras), paras)  # the body's own "CHAPTER I" ... "CHAPTER N" run
         if listed:
             # A preface or introduction before the listing is the book's too.
             chosen = [c for c in candidates(paras[:lo], 0) if c.kind == "named"] + chosen
@@ -219,7 +228,7 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         else:
             chosen = []
     if not chosen:
-        chosen = _missing_first(_by_layout(_with_gaps(cands, paras)), paras, hi)
+        chosen = _missing_first(_by_layout(_with_gaps(cands, paras), paras), paras, hi)
     if not chosen:
         # No heading word and no listing that the body heads: the pieces' own titles, set apart.
         chosen = pieces_apart(paras, hi, len(entries)) or numbered_halves(cands, paras)
@@ -275,7 +284,7 @@ def _labels_disagree(chosen: list[Heading], cands: list[Heading], paras: list[Pa
     not what the listing matched: a listing read at its sections' level ("1. The Lie of the Land" under
     each chapter, numbered from one again) names lines inside the chapters. The listing and the headings
     must agree; where they do not, the headings the body labels as chapters are the chapters."""
-    run = [c for c in _by_layout(_with_gaps(cands, paras)) if c.kind == "chapter"]
+    run = [c for c in _by_layout(_with_gaps(cands, paras), paras) if c.kind == "chapter"]
     numbers = [c.number for c in run]
     if len(run) < 3 or numbers != list(range(1, len(run) + 1)):
         return False

@@ -88,6 +88,22 @@ def set_apart_like(chosen: list[Heading], paras: list[Para], skip: tuple[int, in
     return sorted(chosen + added, key=lambda c: c.para)
 
 
+def without_closer_words(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
+    """Return the headings without those of a heading word set closer than the others: where "VOLUME ONE,
+    CHAPTER TWO." stands after three blank lines or more and every "SECTION 2." after one, the sections
+    are a lower level (an appendix's articles, a statute's sections), not the book's chapters."""
+    gaps: dict[str, list[int]] = {}
+    for c in chosen:
+        if c.kind in ("chapter", "part"):
+            gaps.setdefault(c.word, []).append(paras[c.para].gap)
+    wide = [w for w, g in gaps.items() if sorted(g)[len(g) // 2] >= _MIN_GAP]
+    # (A part's label may stand close under the title page, "BOOK THE FIRST" over its first chapter: parts stay.)
+    close = {w for w, g in gaps.items() if max(g) <= 1} - {c.word for c in chosen if c.kind == "part"}
+    if not wide or not close:
+        return chosen
+    return [c for c in chosen if not (c.kind == "chapter" and c.word in close)]
+
+
 def _within_run(chosen: list[Heading], j: int) -> bool:
     """Return whether paragraph j lies between two chapters numbered one after the other ("CHAPTER IV" ...
     "CHAPTER V"): the numbering leaves no chapter out there, so a line set apart is a section's heading."""
@@ -134,6 +150,12 @@ _PUBLISHERS = re.compile(
     r"^(?:.*\b(?:books|works|volumes|series|library|advertisements?)\W*|"
     r"(?:new|recent|other|popular|standard|choice)\b.*\b(?:books|works|novels|publications)\b.*|uniform with\b.*|by the same author\W*|"
     r"(?:list of )?(?:illustrations?|plates|figures|maps|drawings)\b.*|(?:glossary|vocabulary)\b.*)$", re.I)
+
+
+def is_publishers_matter(text: str) -> bool:
+    """Return whether a heading names matter, not a chapter: a publisher's list or advertisements, the book's
+    series, a list of pictures, a glossary, an index or the contents."""
+    return bool(_PUBLISHERS.match(text)) or is_matter_title(text) or is_apparatus_title(text)
 
 
 def _prose(paras: list[Para]) -> bool:

@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass
 
 from app.book.structure.lines import (
-    CHAPTER_WORDS, NAMED, NUMBER, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line, number_value, title_line,
+    CHAPTER_WORDS, NAMED, NUMBER, ORDINAL_PART, PART_WORDS, Para, clean_line, number_value, title_line,
 )
 
-_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents[.:]?$", re.I)
+_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents(?:\s+and\s+(?:list\s+of\s+)?illustrations)?[.:]?$", re.I)
 #: A contents entry: "  IV.  HERO'S STORY    55", "Chapter 4. Title", "VI  Title", "PREFACE ..... 1".
 _ENTRY = re.compile(
     rf"^(?:(?P<word>{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?)?(?P<num>{NUMBER})\b[.:]?"
@@ -39,6 +39,12 @@ _AFTER_CONTENTS = re.compile(r"^(?:list\s+of\s+|illustrations|plates|maps)", re.
 def is_contents_label(text: str) -> bool:
     """Return whether a line is a contents listing's label ("Table of Contents"), never a subtitle."""
     return bool(_CONTENTS.match(clean_line(text)))
+
+
+def is_listing_line(line: str) -> bool:
+    """Return whether a raw line is a listing's: a page column's heading ("PAGE") or a name ending in its page
+    after a run of spaces or leader dots ("  MEMORIES OF A VILLAGE          1")."""
+    return bool(_COLUMNS.match(clean_line(line)) or _PAGE.search(line) and len(line.split()) > 1)
 
 
 @dataclass
@@ -210,6 +216,8 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
         for n_ln, ln in enumerate(q.lines):
             paged = bool(_NAMED_PAGE.search(ln))
             line = clean_line(_NAMED_PAGE.sub("", ln)).strip()
+            if paged:
+                line = line.rstrip(" ,")  # "THE MILL AND THE FERRY,      49": older listings end a name in a comma
             indent = len(ln) - len(ln.lstrip())
             if not line or _COLUMNS.match(line):
                 pending = _flush(entries, pending)
@@ -330,52 +338,17 @@ def _entry(line: str) -> ContentsEntry | bool | None:
         return ContentsEntry({"chap": "chapter", "vol": "volume"}.get(word, word), number_value(m.group("num")),
                       _COLUMN_WORD.sub("", clean_line(m.group("name") or "")), part=bool(re.fullmatch(PART_WORDS, word, re.I)) or word == "vol")
     label = line.strip()
-    if label and len(label.split()) <= 8 and (label.isupper() or NAMED.match(label)):
+    # A name in capitals may run longer than a named part ("THE HOUSE BY THE FERRY, OR THE KEEPER'S LAST WINTER").
+    if label and (len(label.split()) <= 8 or label.isupper() and len(label.split()) <= _MAX_CAPITALS_WORDS) \
+            and (label.isupper() or NAMED.match(label)):
         return ContentsEntry("", None, "", label=label.rstrip(" ."))
     return None
+
+
+#: Words of an unnumbered entry in capitals at most (a long name, its alternative title after "OR").
+_MAX_CAPITALS_WORDS = 14
 
 
 def name_key(text: str) -> list[str]:
     """Return a name's words in lower case, for comparing an entry with a heading."""
     return re.findall(r"[a-z0-9]+", text.casefold().replace("'s", ""))
-
-
-def listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
-    """Return the chapters without the entries of a contents listing taken for headings: a numbered heading
-    ("BOOK I." over its name) that heads no prose of its own before the next one (the listing's lines, short
-    and ending in their pages), and whose word and number
-    come back later ("BOOK I" over the text), is the listing's entry; the later one is the heading. (A part's
-    label over its first chapter heads no prose either, but its number does not come back.)"""
-    later: dict[tuple[str, str, int], int] = {}
-    for c in chosen:
-        if c.number is not None and c.kind in ("part", "chapter"):
-            later[(c.kind, c.word, c.number)] = later.get((c.kind, c.word, c.number), 0) + 1
-    out = []
-    for n, c in enumerate(chosen):
-        key = (c.kind, c.word, c.number)
-        if c.number is not None and c.kind in ("part", "chapter"):
-            later[key] -= 1
-            end = chosen[n + 1].para if n + 1 < len(chosen) else len(paras)
-            start = (c.sub_para if c.sub_para is not None else c.para) + 1
-            if later[key] > 0 and listing_lines(paras[start:end]):
-                continue
-        out.append(c)
-    return out if len(out) >= 2 else chosen
-
-
-def listing_lines(paras: list[Para]) -> bool:
-    """Return whether paragraphs are a listing's lines, not a chapter's text: nearly none, or many of their
-    lines ending in a page number ("I. THE MILL     3"), or many paragraphs (a chapter's synopsis, "The
-    mill--A flood--The ferry      1–25")."""
-    lines = [ln.strip() for p in paras for ln in p.lines]
-    if sum(len(ln.split()) for ln in lines) < _LISTING_FEW_WORDS:
-        return True
-    # Entries end in their pages, line by line or (a synopsis of the chapter run on) paragraph by paragraph.
-    paged = sum(1 for ln in lines if ln[-1:].isdigit()) >= _LISTING_PAGED * len(lines)
-    return paged or sum(1 for p in paras if p.lines[-1].strip()[-1:].isdigit()) >= _LISTING_PAGED_PARAS * len(paras)
-
-
-#: Words under a numbered heading too few for any text, and the share of lines ending in a page that makes a listing.
-_LISTING_FEW_WORDS = 20
-_LISTING_PAGED = 0.25
-_LISTING_PAGED_PARAS = 0.4

@@ -17,6 +17,7 @@ from collections import Counter
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.contents import is_contents_label
 from app.book.structure.layout import INDEX_TITLE, heads_title_page
+from app.book.structure.listing import is_listing_line
 from app.book.structure.lines import (
     CLOSING, NAMED, Heading, Para, clean_line, is_byline, keyword_match, number_value, title_line,
 )
@@ -29,10 +30,19 @@ _MIN_PIECES = 3
 _MIN_PIECE_WORDS = 20
 
 
+#: A title page's credit other than the author's by-line.
+_CREDIT = re.compile(r"^(?:(?:newly\s+)?(?:translated|edited|illustrated|compiled|selected|arranged|revised)"
+                     r"|(?:with\s+)?(?:an?\s+)?(?:illustrations|introduction|notes|preface|pictures))\b.*\bby\b", re.I)
+
+
 def _capitals_title(p: Para) -> str:
     text = clean_line(p.text)
     if not text.isupper() or text.startswith(("[", "*", "(")) or CLOSING.match(text):
         return ""
+    if _CREDIT.match(text):
+        return ""  # "TRANSLATED BY ANN LEE", "WITH ILLUSTRATIONS BY ...": the title page's credit, no piece
+    if any(is_listing_line(ln) for ln in p.lines):
+        return ""  # a listing's line ("PAGE" over "MEMORIES OF A VILLAGE      1") where the listing was not read
     if is_contents_label(text) or is_byline(text) or text[-1:] == ":" or is_apparatus_title(text) \
             or is_matter_title(text):
         # (A transcriber's note, the notes or an index is the book's apparatus or matter, not one of its pieces.)
@@ -107,6 +117,8 @@ def set_title(p: Para) -> str:
     "RING OUT, BELLS!"), one wrapped over three lines, and one with a note's mark after it (the mark dropped).
     """
     text = _TITLE_MARK.sub("", clean_line(p.text))
+    if text.endswith("]") and "[" not in text:
+        return ""  # "THE FERRY]": a picture's caption run over several paragraphs ends here, no heading
     if len(p.lines) <= 2 and title_line(Para(p.first, [text], p.gap)):
         return text
     if not text.isupper() or len(p.lines) > 3 or len(text.split()) > 18 or text[-1:] in ",;:":

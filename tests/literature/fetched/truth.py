@@ -18,7 +18,7 @@ from pathlib import Path
 
 #: Headings that are no chapter of the author's text: the book's own apparatus and Gutenberg's.
 MATTER = re.compile(
-    r"^(?:(?:(?:table of )?contents?|(?:list of|index to) (?:the )?(?:[\w-]+ )?(?:illustrations|plates|maps|figures|engravings|"
+    r"^(?:(?:(?:table of )?contents?(?: and (?:list of )?illustrations)?|(?:list of|index to) (?:the )?(?:[\w-]+ )?(?:illustrations|plates|maps|figures|engravings|"
     r"water-?colou?rs|drawings|pictures|photographs|portraits|sketches)(?: by .*)?|"
     r"illustrations)(?:\W*(?:(?:of|to|in) )?(?:the )?(?:vol\.?|volume) \w+)?|"
     r"footnotes?|(?:end ?)?notes|(?:general )?index(?: (?:of|to) [\w ]+)?|glossary(?: of .*)?|(?:other )?volumes in the same series|transcribers?'?s? notes?|"
@@ -111,6 +111,8 @@ class _Headings(HTMLParser):
             text = " ".join("".join(self._text).split())
             # A note's mark set in the heading ("THE WEIR [3]") is no word of its title (eighth round).
             text = re.sub(r"\s*\[(?:\d{1,3}[a-z]?|[*†‡§]+)\]", "", text).strip()
+            # So is a link back to the contents set at its end ("CHAPTER II<a href=#toc>ToC</a>", round txt15).
+            text = re.sub(r"(?<=\S)\s*\[?(?:ToC|[Bb]ack to (?:the )?(?:[Tt]able of )?[Cc]ontents)\]?$", "", text)
             if text:
                 self.headings.append(Heading(self._in, text, ids=self._heading_ids))
             self._in = None
