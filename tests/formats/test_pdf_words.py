@@ -9,6 +9,11 @@ def _text(path) -> str:
     return " ".join(p for c in load_book(path).chapters for p in c.paragraphs)
 
 
+def _one_page_text(path, lines: list[str]) -> str:
+    """What is heard of one page typeset with these lines, 10 pt, 14 pt apart."""
+    return _text(_typed_pdf(path, [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]]))
+
+
 def test_a_compound_broken_at_its_hyphen_keeps_it_and_a_hyphenated_word_is_joined(tmp_path):
     # A typesetter breaks "non-zero" at its own hyphen; PDFium marks that hyphen as one it added, as it
     # does the hyphen of "exam-ple". The book's own lines say which is which: it writes "non-zero" and
@@ -18,8 +23,7 @@ def test_a_compound_broken_at_its_hyphen_keeps_it_and_a_hyphenated_word_is_joine
              "dry wick always gives a non-",
              "zero count in the morning, which the log shows as a short line of ink. The next exam-",
              "ple in the log is the storm of the second winter, when the lamp burned all night long."]
-    pdf = _typed_pdf(tmp_path / "lamp.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]])
-    text = _text(pdf)
+    text = _one_page_text(tmp_path / "lamp.pdf", lines)
     assert "gives a non-zero count" in text, text
     assert "The next example in the log" in text, text
     assert "nonzero" not in text
@@ -32,8 +36,7 @@ def test_a_compound_head_the_book_hyphenates_keeps_its_hyphen_before_a_word_it_w
              "lost. The count must be non-",
              "negative at the end of the day, when the baskets are brought to-",
              "gether in the barn and the farmer puts them together by the door before the rain came."]
-    pdf = _typed_pdf(tmp_path / "baskets.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]])
-    text = _text(pdf)
+    text = _one_page_text(tmp_path / "baskets.pdf", lines)
     assert "must be non-negative at the end" in text, text
     assert "brought together in the barn" in text, text
 
@@ -44,8 +47,7 @@ def test_a_reference_to_an_anchor_is_said_as_its_title_without_its_page(tmp_path
     lines = ["The ferry leaves at noon (see [the winter timetable], page 36). For the fares, see",
              "[fare tables], page 12, which the office prints each spring; the old guide [12], page 3,",
              "gives the fares of the first year, when the crossing was made by rowing boat alone."]
-    pdf = _typed_pdf(tmp_path / "ferry.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]])
-    text = _text(pdf)
+    text = _one_page_text(tmp_path / "ferry.pdf", lines)
     assert "(see the winter timetable)." in text and "see fare tables, which" in text, text
     assert "guide [12], page 3," in text, text
 
@@ -139,7 +141,7 @@ def test_brackets_holding_words_after_an_address_are_read(tmp_path):
     lines = ["The growers keep a register of the trees (https://orchard.example.org/register) and a",
              "ledger (https://orchard.example.org/: it is often kept in the barn but may need to be",
              "fetched from the house) where the pickers write down each basket they bring in at night."]
-    text = _text(_typed_pdf(tmp_path / "ledger.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]]))
+    text = _one_page_text(tmp_path / "ledger.pdf", lines)
     assert "register of the trees and a ledger" in text, text
     assert "it is often kept in the barn but may need to be fetched from the house" in text, text
 
@@ -163,6 +165,6 @@ def test_a_word_after_a_line_end_hyphen_that_opens_in_capitals_is_a_compounds_pa
              "Installed when only some of the apples are in it, and the pickers leave it by the gate",
              "until the morning. The chapter called INTRO-",
              "DUCTION in the growers' book says how each basket is to be counted and marked."]
-    text = _text(_typed_pdf(tmp_path / "caps.pdf", [[(72, 80 + 14 * k, 10, t) for k, t in enumerate(lines)]]))
+    text = _one_page_text(tmp_path / "caps.pdf", lines)
     assert "marked as Half-Installed when" in text, text
     assert "called INTRODUCTION in the" in text, text
