@@ -7,7 +7,8 @@ the twin's text from that title's heading to the next title's (the last such hea
 contents listing before the body is passed over); word error = jiwer's word-level edit distance over
 tests/books/corpus.py's words(). Running lines spoken = occurrences, in the reading, of pdftotext's
 repeated first/last page lines beyond their occurrences in the twin; bare numbers = paragraphs that are
-a number alone.
+a number alone. Chapter titles are counted twice: over every top entry, and with matter and a title page's
+lines aside (chapter_titles).
 
 DOCX/ODT: the reference is pandoc's reading (tests/formats/references.py); chapters expected = pandoc's
 headings of the top level used more than once; word error over the whole document; "not spoken" counts header,
