@@ -42,3 +42,24 @@ def test_a_title_that_names_its_author_gives_the_author(tmp_path):
     body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
     book = load_book(_typed_pdf(tmp_path / "mill.pdf", [page, body, body, body, body, body, body]))
     assert book.author == "Ann Writer", (book.title, book.author)
+
+
+def test_a_title_printed_as_a_web_pages_title_names_the_book_without_its_wrapper(tmp_path):
+    # Converters carry an HTML edition's <title> onto the title page (and into the metadata): "The Project
+    # Gutenberg eBook of X, by Y" or "X;, by Y." The book is X; Y is its author.
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    for printed in ("The Project Gutenberg eBook of The Mill on the Weir, by Ann Writer",
+                    "The Mill on the Weir;, by Ann Writer."):
+        page = [(72, 80, 18, printed), (72, 160, 11, "Language: English")]
+        book = load_book(_typed_pdf(tmp_path / "mill.pdf", [page, body, body, body, body, body, body]))
+        assert (book.title, book.author) == ("The Mill on the Weir", "Ann Writer"), printed
+
+
+def test_a_by_in_a_title_stays_unless_it_names_the_author():
+    from app.book.formats.pdftitle import book_title
+
+    # Metadata's title and author: the tail goes only when it is the author read.
+    assert book_title("The Mill on the Weir, by Ann Writer", "Ann Writer") == ("The Mill on the Weir", "Ann Writer")
+    assert book_title("Lanterns, by Night and Day", "Bo Maker") == ("Lanterns, by Night and Day", "Bo Maker")
+    assert book_title("Lanterns, by Ann Writer", "Bo Maker") == ("Lanterns, by Ann Writer", "Bo Maker")
+    assert book_title("Lantern Notes", "") == ("Lantern Notes", "")

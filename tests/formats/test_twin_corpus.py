@@ -18,7 +18,7 @@ from app.book import load_book
 from app.book.model import ReadOptions
 from tests.books.corpus import CACHE
 from tests.formats import references as ref
-from tests.formats.twin_table import score_fb2, score_mobi, score_office, score_pdf
+from tests.formats.twin_table import chapter_titles, score_fb2, score_mobi, score_office, score_pdf
 
 
 def _entry(kind: str, **match) -> dict:
@@ -177,3 +177,17 @@ def test_a_tracked_deletion_counts_as_the_whole_words_it_touches():
     assert ref._deleted_words(pieces) == ["an unruly"]
     pieces = [("A ", "kept"), ("rusty", "del"), ("shiny", "ins"), (" gate.", "kept")]
     assert ref._deleted_words(pieces) == ["rustyshiny|rusty"]
+
+
+def test_chapter_titles_matter_aside_leave_out_indexes_licences_and_a_title_pages_lines():
+    # Invented outline: a title page set as entries, a half-title, two chapters, a licence and an index.
+    long = " ".join(["word"] * 30)
+    titles = ["A Tale of Lanterns", "OR,", "By", "Chapter 1. The Lamp", "THE LANTERN BOOK.", "Chapter 2. The Wick",
+              "Appendix A GNU Free Documentation License", "Concept Index", "An Entry Set as Paragraphs"]
+    segments = {"A Tale of Lanterns": "a tale", "OR,": "or", "Chapter 1. The Lamp": long,
+                "THE LANTERN BOOK.": "the lantern book", "Chapter 2. The Wick": long,
+                "Appendix A GNU Free Documentation License": long, "Concept Index": long}
+    found = ["A Tale of Lanterns", "Chapter 1. The Lamp"]
+    # Kept: the two chapters and the entry the twin sets as paragraphs (no heading there): 1 of them found.
+    assert chapter_titles(titles, segments, found) == (1, 3)
+    assert chapter_titles(titles, segments, found + ["Chapter 2. The Wick"]) == (2, 3)

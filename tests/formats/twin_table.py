@@ -7,7 +7,8 @@ the twin's text from that title's heading to the next title's (the last such hea
 contents listing before the body is passed over); word error = jiwer's word-level edit distance over
 tests/books/corpus.py's words(). Running lines spoken = occurrences, in the reading, of pdftotext's
 repeated first/last page lines beyond their occurrences in the twin; bare numbers = paragraphs that are
-a number alone.
+a number alone. Chapter titles are counted twice: over every top entry, and with matter and a title page's
+lines aside (chapter_titles).
 
 DOCX/ODT: the reference is pandoc's reading (tests/formats/references.py); chapters expected = pandoc's
 headings of the top level used more than once; word error over the whole document; "not spoken" counts header,
@@ -89,6 +90,33 @@ def _unmatched_after(title: str, titles: list[str], segments: dict, got: dict) -
 #: Listings the reader leaves out as matter (not narrated): not scored. An index ("Function and variable
 #: index" too), a list of illustrations, figures or tables.
 _LISTING = re.compile(r"\bindex$|^list\s+of\s+(?:illustrations|figures|tables|plates)\b", re.I)
+#: Outline entries that name matter an audiobook leaves out by design (indexes, listings, licences, a colophon):
+#: written here, not taken from app/book, so that the reader's own rule does not decide what it is scored on.
+_MATTER = re.compile(r"\bind(?:ex|exes|ices)$|^(?:[a-z]\s+)?list\s+of\s|^(?:table\s+of\s+)?contents\.?$|"
+                     r"\blicen[cs]e$|^colophon$|^imprint$|^uncopyright$", re.I)
+
+
+def _title_lines(titles: list[str], segments: dict) -> set[str]:
+    """Return the entries that head no text of the book's: before the first entry the twin gives 20 words
+    or more, a title page's lines set as entries of their own ("OR,", "By", the author's name); after it,
+    an entry the twin gives under 20 words (a half-title repeating the book's title before chapter one),
+    which score_pdf reads with the next entry too. An entry the twin has no heading for stays: its text
+    is set as paragraphs there."""
+    out, front = set(), True
+    for t in titles:
+        n = len(segments.get(t, "").split())
+        front = front and n < 20
+        if front or (t in segments and n < 20):
+            out.add(t)
+    return out
+
+
+def chapter_titles(titles: list[str], segments: dict, found: list[str]) -> tuple[int, int]:
+    """Return (found, expected) over the outline's entries that are chapters: matter and a title page's
+    lines aside (the table shows this beside the count over every entry)."""
+    aside = _title_lines(titles, segments) | {t for t in titles if _MATTER.search(t.strip(" .:"))}
+    kept = [t for t in titles if t not in aside]
+    return sum(t in found for t in kept), len(kept)
 
 
 def score_pdf(entry: dict) -> dict:
@@ -105,6 +133,7 @@ def score_pdf(entry: dict) -> dict:
     segments = _segments(events, titles, headings_only)
     got = {key(c.title): c for c in book.chapters}
     found = [t for t in titles if key(t) in got]
+    chapters_found = chapter_titles(titles, segments, found)
     errors = {}
     if not titles:  # no outline (a short document): the whole text is the one chapter
         whole = " ".join(words(" ".join(e[2] for e in events)))
@@ -133,7 +162,8 @@ def score_pdf(entry: dict) -> dict:
     leaked = sum(max(0, f" {spoken} ".count(f" {ln} ") - f" {reference} ".count(f" {ln} ")) for ln in lines)
     bare = sum(bool(re.fullmatch(r"\d{1,4}|[ivxlc]{1,7}", p.strip())) for c in book.chapters for p in c.paragraphs)
     return {"key": entry["key"], "producer": entry["producer"], "half": entry["half"], "title": book.title,
-            "author": book.author, "titles": (len(found), len(titles)), "errors": errors,
+            "author": book.author, "titles": (len(found), len(titles)), "chapter_titles": chapters_found,
+            "missed": [t for t in titles if t not in found], "errors": errors,
             "scored": (len(errors), len(segments)), "running": leaked, "bare": bare, "pages_numbered": numbered}
 
 
@@ -246,7 +276,8 @@ def main(argv=None) -> int:
                 continue
             errs = list(r["errors"].values())
             print(f"| {r['half']} | {r['key']} | {r['producer']} | {r['title']} / {r['author'] or '—'} "
-                  f"| {r['titles'][0]} of {r['titles'][1]} | {', '.join(_pct(x) for x in errs)} "
+                  f"| {r['titles'][0]} of {r['titles'][1]} ({r['chapter_titles'][0]} of {r['chapter_titles'][1]} "
+                  f"matter aside) | {', '.join(_pct(x) for x in errs)} "
                   f"({r['scored'][0]} of {r['scored'][1]} scored) | {_pct(max(errs)) if errs else '—'} "
                   f"| {r['running']} | {r['bare']} |")
             sys.stdout.flush()

@@ -20,7 +20,7 @@ import pypdfium2.raw as raw
 
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, narration, split_chapters
 from app.book.narration.cleanup import is_matter_title
-from app.book.formats.pdftitle import TITLE_PAGES, is_placeholder, is_placeholder_author, title_page
+from app.book.formats.pdftitle import TITLE_PAGES, book_title, is_placeholder, is_placeholder_author, title_page
 from app.book.formats.pdfclean import Page, Paragrapher, measure, strip_footnotes, strip_page_furniture
 from app.book.formats.pdfwords import vocabulary
 from app.book.formats.pdflisted import internal_links, strip_listings
@@ -294,4 +294,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
         chapters = _outline_chapters(para.blocks, options)
     else:
         chapters = split_chapters(para.blocks, title or path.stem, options)
+    # The book's name out of a web page's title the metadata or the title page carries (the chapters above
+    # were split with it whole: a title page's heading over the first chapter is matched as printed).
+    title, author = book_title(title, author)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path, language=language, cover=cover)

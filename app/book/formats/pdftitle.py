@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 
 from app.book.narration.cleanup import is_matter_title
+from app.book.narration.gutenberg import title_from_page_title
 from app.book.formats.pdflayout import Line
 from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.normalize import clean_text
 
-__all__ = ["TITLE_PAGES", "is_placeholder", "is_placeholder_author", "title_page"]
+__all__ = ["TITLE_PAGES", "book_title", "is_placeholder", "is_placeholder_author", "title_page"]
 
 #: Pages looked at: a half-title, the title page, its back.
 TITLE_PAGES = 3
@@ -130,4 +131,27 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
             parts = [", ".join(names[:-1]) + " and " + names[-1]]
         author = re.sub(r"^by\s+", "", clean_text(" ".join(parts)), flags=re.I)
         break
+    return title, author
+
+
+def _same_name(a: str, b: str) -> bool:
+    return bool(a) and re.sub(r"\W+", " ", a).casefold().strip() == re.sub(r"\W+", " ", b).casefold().strip()
+
+
+def book_title(title: str, author: str) -> tuple[str, str]:
+    """Return (the book's name, its author) from a title that wraps it as a web page's title does.
+
+    Converters carry an HTML edition's <title> into the PDF's metadata ("The Project Gutenberg eBook of
+    The Mill on the Weir, by Ann Writer"), and a title page may print it so: the book is "The Mill on the
+    Weir" by Ann Writer. A ", by Ann Writer" tail goes only when it names the author read (or none was):
+    "Murder, by Decree" keeps its comma's words when its author is another.
+    """
+    named, by = title_from_page_title(title)
+    if named and (not author or not by or _same_name(by, author)):
+        return named, author or by
+    m = _BY_TAIL.search(title)
+    if m and _is_names(m.group(1)) and (not author or _same_name(m.group(1), author)):
+        name = title[:m.start()].strip(" ,;:")
+        if re.search(r"[^\W\d_]{2}", name):
+            return name, author or clean_text(m.group(1))
     return title, author
