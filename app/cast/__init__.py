@@ -16,6 +16,7 @@ from app.cast.turns import Said
 from app.cast.dialogue import RawQuote, detect_marks, find_quotes
 from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
+from app.cast.owned import part_names
 from app.cast.roles import find_roles
 from app.cast.ranker import Ranker
 from app.cast.tags import Tag, tag_after, tag_before
@@ -95,6 +96,7 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
     first_person = is_first_person(narration)
     roster = find_people(paragraphs, [t.words for t in tagged], [t.words for t in tagged if not t.article])
     roster.roles = find_roles(narration, roster)
+    roster.part_names = part_names(narration) if first_person else {}
     attributor = Attributor(roster, first_person)
     located: list[tuple[int, int, RawQuote]] = []
     for chapter, (index, per_paragraph) in zip(book.chapters, found):

@@ -65,6 +65,8 @@ class Roster:
         self.people = people
         #: A role noun ("warden") -> the person the narration names in apposition with it.
         self.roles = roles or {}
+        #: A first-person narrator's part ("aunt" of "my aunt") -> the name the narration gives it (app/cast/owned.py).
+        self.part_names: dict[str, str] = {}
         self._by_form: dict[tuple[str | None, tuple[str, ...]], Person] = {}
         self._by_token: dict[str, Person] = {}
         self._by_title: dict[str, Person] = {}
