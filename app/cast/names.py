@@ -248,16 +248,16 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
     return Roster(people)
 
 
-#: A word that is a speech tag's whole subject this often ("said Rose", "Weeks said") is someone's name.
+#: A word that is a speech tag's whole subject this often ("said Moss", "Moss said") is someone's name.
 _HEARD_TAGS = 3
 
 
 def _heard(bare: Iterable[str], midsentence: Counter) -> set[str]:
     """Return the words the book makes a speech tag's whole subject at least _HEARD_TAGS times.
 
-    Such a word is a name even where the book also writes it in lower case ("rose", "weeks") or in a thing's
-    name ("the Red Rose of ..."): a place or a thing says nothing. The word must also stand capitalised inside
-    sentences as often ("We said" opens a sentence; "said Rose" is mid-sentence), and be no pronoun or title.
+    Such a word is a name even where the book also writes it in lower case ("moss", "the moss") or in a thing's
+    name ("the Green Moss Inn"): a place or a thing says nothing. The word must also stand capitalised inside
+    sentences as often ("We said" opens a sentence; "said Moss" is mid-sentence), and be no pronoun or title.
     """
     said: Counter = Counter()
     for words in bare:
