@@ -16,9 +16,10 @@ from app.cast.turns import Said
 from app.cast.dialogue import RawQuote, detect_marks, find_quotes
 from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
+from app.cast.owned import part_names
 from app.cast.roles import find_roles
 from app.cast.ranker import Ranker
-from app.cast.tags import tag_after, tag_before
+from app.cast.tags import Tag, tag_after, tag_before
 from app.core.errors import Cancelled
 
 if TYPE_CHECKING:
@@ -46,15 +47,15 @@ def _narration(text: str, quotes: list[RawQuote]) -> str:
     return " ".join(parts)
 
 
-def _tagged_names(text: str, quotes: list[RawQuote]) -> list[str]:
-    """Return the names written in the explicit speech tags around one paragraph's quotes ("said Watson")."""
+def _tagged_names(text: str, quotes: list[RawQuote]) -> list[Tag]:
+    """Return the name tags around one paragraph's quotes ("said Watson", "said the Heron")."""
     out = []
     for n, q in enumerate(quotes):
         after = text[q.end:quotes[n + 1].start if n + 1 < len(quotes) else len(text)]
         before = text[quotes[n - 1].end if n else 0:q.start]
         tag = (tag_after(after) if after.strip() else None) or (tag_before(before) if before.strip() else None)
         if tag is not None and tag.kind == "name":
-            out.append(tag.words)
+            out.append(tag)
     return out
 
 
@@ -82,7 +83,7 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
     convention = detect_marks(paragraphs)
     found: list[tuple[int, list[list[RawQuote]]]] = []
     narration: list[str] = []
-    tagged: list[str] = []
+    tagged: list[Tag] = []
     for chapter in book.chapters:
         _check(cancel)
         raw = find_quotes(chapter.paragraphs, convention)
@@ -93,8 +94,9 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
         narration.extend(_narration(t, qs) for t, qs in zip(chapter.paragraphs, per_paragraph))
         tagged.extend(name for t, qs in zip(chapter.paragraphs, per_paragraph) if qs for name in _tagged_names(t, qs))
     first_person = is_first_person(narration)
-    roster = find_people(paragraphs, tagged)
+    roster = find_people(paragraphs, [t.words for t in tagged], [t.words for t in tagged if not t.article])
     roster.roles = find_roles(narration, roster)
+    roster.part_names = part_names(narration) if first_person else {}
     attributor = Attributor(roster, first_person)
     located: list[tuple[int, int, RawQuote]] = []
     for chapter, (index, per_paragraph) in zip(book.chapters, found):

@@ -20,7 +20,7 @@ from app.cast.names import MENTION, Person, Roster, sentence_start, split_mentio
 from app.cast.ranker import Ranker, rank_turns
 from app.cast.address import address_gender, is_vocative
 from app.cast.turns import Said, Turn, fill_turns
-from app.cast.owned import NARRATORS_OWN, NarratorsOwn
+from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
@@ -158,12 +158,12 @@ class Attributor:
         if tag.kind == "description" and tag.words.split()[0] in NARRATORS_OWN and self.first_person:
             # "said my father", "cried our master" in a book told by an "I": the narrator's kin or master is
             # one person of the story whom the text may never name; a part of its own, never the narrator.
-            person = self._owned.person(tag.words.split()[-1])
+            noun, name = tag.words.split()[-1], self.roster.part_names.get(tag.words.split()[-1])
+            person = self._owned.person(noun) or (self.roster.lookup(None, (name,)) if name else None)
             if person is not None:
-                # "my brother Robert" in the narration: "said my brother" is Robert.
-                self._speakers.add(id(person))
+                self._speakers.add(id(person))  # "my brother Robert" in the narration: "said my brother" is Robert
                 return Said(person, "explicit", 0.85)
-            return Said(self._role(tag), "explicit", 0.8)
+            return Said(name_part(self._role(tag), name), "explicit", 0.8)  # "Her name was Nell": the part's
         if tag.kind == "description" and tag.gender is None:
             person = self._titled_here(tag.words.split()[-1])
             return Said(person, "anaphoric", 0.7) if person else None

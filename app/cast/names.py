@@ -65,6 +65,8 @@ class Roster:
         self.people = people
         #: A role noun ("warden") -> the person the narration names in apposition with it.
         self.roles = roles or {}
+        #: A first-person narrator's part ("aunt" of "my aunt") -> the name the narration gives it (app/cast/owned.py).
+        self.part_names: dict[str, str] = {}
         self._by_form: dict[tuple[str | None, tuple[str, ...]], Person] = {}
         self._by_token: dict[str, Person] = {}
         self._by_title: dict[str, Person] = {}
@@ -136,11 +138,12 @@ _TWO_NAMES = re.compile(r"\b([A-Z][a-z]+)(?:,| and| or) ([A-Z][a-z]+)\b")
 _COMMON_STARTS = frozenset("But And When Then So If As Poor Dear Oh Ah Yes No Well Now Why What".split())
 
 
-def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
+def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str] = ()) -> Roster:
     """Return the roster of the people named in a book's texts (narration and quotations alike).
 
     `tagged` are the names as written in explicit speech tags ("Watson" of "said Watson"): the tag shows
     a person speaking, so such a name is a character even written once, at a sentence's start or not.
+    `bare` are those of them written without an article ("said Watson", not "said the Heron"), one per tag.
     """
     lower: Counter = Counter()
     for text in texts:
@@ -178,7 +181,8 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
             if p and not MENTION.search(after[:p.start()]):
                 votes.setdefault((title, tokens), Counter())["M" if _MALE.fullmatch(p.group()) else "F"] += 1
 
-    speakers = _tag_forms(tagged, lower)
+    heard = _heard(bare, midsentence)
+    speakers = _tag_forms(tagged, lower, heard)
     speaker_tokens = {tok for (_, tokens) in speakers for tok in tokens}
 
     def name_like(tok: str) -> bool:
@@ -187,6 +191,8 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
         # A known given name or diminutive is a name unless the book writes it in lower case ("Will", "will");
         # so is a word a speech tag shows speaking ("said Watson"); another capitalised word must be used
         # twice inside a sentence (not only where any word is capitalised).
+        if tok in heard:
+            return True
         known = tok in FEMALE_NAMES or tok in MALE_NAMES or tok in EITHER_NAMES or tok in SHORT_FOR or tok in speaker_tokens
         return midsentence[tok] >= (0 if known else 2) and lower[tok.lower()] * 5 <= midsentence[tok] + forms[(None, (tok,))]
 
@@ -242,7 +248,29 @@ def find_people(texts: list[str], tagged: Iterable[str] = ()) -> Roster:
     return Roster(people)
 
 
-def _tag_forms(tagged: Iterable[str], lower: Counter) -> set[tuple[str | None, tuple[str, ...]]]:
+#: A word that is a speech tag's whole subject this often ("said Moss", "Moss said") is someone's name.
+_HEARD_TAGS = 3
+
+
+def _heard(bare: Iterable[str], midsentence: Counter) -> set[str]:
+    """Return the words the book makes a speech tag's whole subject at least _HEARD_TAGS times.
+
+    Such a word is a name even where the book also writes it in lower case ("moss", "the moss") or in a thing's
+    name ("the Green Moss Inn"): a place or a thing says nothing. The word must also stand capitalised inside
+    sentences as often ("We said" opens a sentence; "said Moss" is mid-sentence), and be no pronoun or title.
+    """
+    said: Counter = Counter()
+    for words in bare:
+        m = MENTION.fullmatch(words.strip())
+        if m:
+            title, tokens = split_mention(m)
+            if not title and len(tokens) == 1:
+                said[tokens[0]] += 1
+    return {tok for tok, n in said.items() if n >= _HEARD_TAGS and midsentence[tok] >= _HEARD_TAGS
+            and tok not in NOT_NAMES and tok not in TITLES and tok not in PLACE_WORDS}
+
+
+def _tag_forms(tagged: Iterable[str], lower: Counter, heard: set[str] = frozenset()) -> set[tuple[str | None, tuple[str, ...]]]:
     """Return the name forms of the names written in speech tags, less the words any sentence starts with."""
     out = set()
     for words in tagged:
@@ -252,7 +280,7 @@ def _tag_forms(tagged: Iterable[str], lower: Counter) -> set[tuple[str | None, t
         title, tokens = split_mention(m)
         if not title:
             # "Then Holmes said": "Then" opens the sentence, it is not part of the name.
-            while tokens and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | _COMMON_STARTS):
+            while tokens and tokens[0] not in heard and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | _COMMON_STARTS):
                 tokens = tokens[1:]
         if tokens and not any(t in NOT_NAMES or (not title and t in TITLES) for t in tokens):
             out.add((title, tokens))
