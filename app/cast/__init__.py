@@ -48,7 +48,7 @@ def _narration(text: str, quotes: list[RawQuote]) -> str:
 
 
 def _tagged_names(text: str, quotes: list[RawQuote]) -> list[Tag]:
-    """Return the name tags around one paragraph's quotes ("said Watson", "said the Heron")."""
+    """Return the name tags around one paragraph's quotes ("said Whitcombe", "said the Heron")."""
     out = []
     for n, q in enumerate(quotes):
         after = text[q.end:quotes[n + 1].start if n + 1 < len(quotes) else len(text)]
@@ -131,7 +131,7 @@ _NARRATOR_ADDRESSED = 5
 
 def _narrator_by_name(said: list, attributor: Attributor) -> list:
     """In a book told by an "I", the character others call by name but no tag names is the narrator
-    ("my dear Watson" in a book Watson tells): their lines are the narrator's, one voice, not two."""
+    ("my dear Whitcombe" in a book Whitcombe tells): their lines are the narrator's, one voice, not two."""
     addressed: Counter = Counter(id(p) for t in attributor.turns for p in t.addressed)
     lines: Counter = Counter()
     tagged: Counter = Counter()

@@ -54,7 +54,7 @@ class Attributor:
         self.results: list[Said | None] = []
         #: Each quotation's own tag's verb and manner, whoever it turns out to name (for its delivery).
         self.delivery: list[tuple[str, str]] = []
-        #: A narration paragraph ending "Holmes said:" speaks through the next paragraph's quote.
+        #: A narration paragraph ending "Hartley said:" speaks through the next paragraph's quote.
         self._lead_in: Tag | None = None
         #: The people named in the quotes of the paragraph being attributed.
         self._named: list[Person] = []
@@ -286,7 +286,7 @@ class Attributor:
                     if said is not None:
                         said.confidence = round(said.confidence * 0.8, 2)
             if said is None and after.strip() and len(after.split()) <= 6:
-                # A short aside after a quote that names someone ("\u2014 dit Jean.", "Holmes, impatiently.").
+                # A short aside after a quote that names someone ("\u2014 dit Jean.", "Hartley, impatiently.").
                 named = [p for _, _, p in self._mentions(after) if self._personal(p)]
                 if named:
                     said = Said(named[0], "explicit", 0.7)

@@ -53,7 +53,7 @@ def join_rare_forms_of_a_given_name(full: dict, people: list[Person], forms: dic
 
 def of_gender(person: Person, gender: str | None) -> bool:
     """A gendered title ("Mr.") joins a full name of that gender, or of none shown whose given name is not
-    the other gender's ("Mr. Holmes" and "Sherlock Holmes" when no pronoun follows the full name)."""
+    the other gender's ("Mr. Hartley" and "Lorimer Hartley" when no pronoun follows the full name)."""
     if gender is None or person.gender == gender:
         return True
     other = FEMALE_NAMES if gender == "M" else MALE_NAMES
@@ -64,13 +64,13 @@ def introduced(person: Person, title: str, n: int, bare: int = 0) -> bool:
     """Return whether "Title Surname" (written n times) is this full-named person.
 
     A full name without that title always is. A full name with the same title is one person's introduction
-    when the book writes it seldom beside the short form (bare: how often the surname is written alone) ("Dr. James Mortimer" once or twice, "Dr. Mortimer"
+    when the book writes it seldom beside the short form (bare: how often the surname is written alone) ("Dr. James Merriman" once or twice, "Dr. Merriman"
     a hundred times), or at least a third as often as the short form; written often but far less than the
     short form ("Mr. John Marlow" 22 times beside "Mr. Marlow" 266), it tells two men apart.
     """
     if title not in person.titles or _her_own_name(person, title):
         return True
-    # "Mr. Sherlock Holmes" written a third as often as "Mr. Holmes" or more: the short form is his; a
+    # "Mr. Lorimer Hartley" written a third as often as "Mr. Hartley" or more: the short form is his; a
     # brother's "Mr. John Marlow" is written a tenth as often as "Mr. Marlow".
     titled_full = sum(k for (t, _), k in person.forms.items() if t == title)
     # A handful of titled full names, beside a short form five times as common, of a man the book calls by

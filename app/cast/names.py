@@ -141,9 +141,9 @@ _COMMON_STARTS = frozenset("But And When Then So If As Poor Dear Oh Ah Yes No We
 def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str] = ()) -> Roster:
     """Return the roster of the people named in a book's texts (narration and quotations alike).
 
-    `tagged` are the names as written in explicit speech tags ("Watson" of "said Watson"): the tag shows
+    `tagged` are the names as written in explicit speech tags ("Whitcombe" of "said Whitcombe"): the tag shows
     a person speaking, so such a name is a character even written once, at a sentence's start or not.
-    `bare` are those of them written without an article ("said Watson", not "said the Heron"), one per tag.
+    `bare` are those of them written without an article ("said Whitcombe", not "said the Heron"), one per tag.
     """
     lower: Counter = Counter()
     for text in texts:
@@ -189,7 +189,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
         if tok in NOT_NAMES or tok in TITLES:
             return False
         # A known given name or diminutive is a name unless the book writes it in lower case ("Will", "will");
-        # so is a word a speech tag shows speaking ("said Watson"); another capitalised word must be used
+        # so is a word a speech tag shows speaking ("said Whitcombe"); another capitalised word must be used
         # twice inside a sentence (not only where any word is capitalised).
         if tok in heard:
             return True
@@ -240,7 +240,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
         kept_votes.setdefault((title, tokens), Counter()).update(votes.get((title, tokens), {}))
     # A full name written once still says which first name goes with which surname ("Adela Quested").
     # A title makes a name of the word after it, even written once ("Mr. Harlow").
-    # A speech tag makes a name of its word, even written once ("whispered Irene").
+    # A speech tag makes a name of its word, even written once ("whispered Maud").
     # "Hilda and Hildy", "Hildy, Hilda": two names the book sets side by side are two people.
     apart = {frozenset(m.groups()) for text in texts for m in _TWO_NAMES.finditer(text)}
     people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0] or f in speakers},
@@ -279,7 +279,7 @@ def _tag_forms(tagged: Iterable[str], lower: Counter, heard: set[str] = frozense
             continue
         title, tokens = split_mention(m)
         if not title:
-            # "Then Holmes said": "Then" opens the sentence, it is not part of the name.
+            # "Then Hartley said": "Then" opens the sentence, it is not part of the name.
             while tokens and tokens[0] not in heard and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | _COMMON_STARTS):
                 tokens = tokens[1:]
         if tokens and not any(t in NOT_NAMES or (not title and t in TITLES) for t in tokens):

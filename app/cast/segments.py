@@ -1,6 +1,6 @@
 """A paragraph cut where its speaker changes: narration, then each quotation in its speaker's voice.
 
-The narration around a quote (`said Holmes`) is the narrator's; a quote whose speaker
+The narration around a quote (`said Hartley`) is the narrator's; a quote whose speaker
 is unknown stays with the narration around it, so a paragraph with no attributed
 quote is one piece, as without a cast.
 """

@@ -1,4 +1,4 @@
-"""Dialogue tags: the narration next to a quotation that says who speaks it ("said Holmes", "she cried")."""
+"""Dialogue tags: the narration next to a quotation that says who speaks it ("said Hartley", "she cried")."""
 from __future__ import annotations
 
 import re
@@ -33,11 +33,11 @@ _DESC = rf"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|
 #: Not a possessive: "said my brother's wife" is no line of my brother's.
 _SUBJ = rf"(?P<subj>{_NAME}|[Hh]e|[Ss]he|I|{_DESC})(?![\w'\u2019])"
 _ADV = r"(?:\s+[a-z]+ly)?"
-#: After a quotation: ', said Holmes', ' cried his wife', ' said she'.
+#: After a quotation: ', said Hartley', ' cried his wife', ' said she'.
 AFTER_INVERTED = re.compile(rf"^[\s,;:\u2014-]*(?:[a-z]+ly\s+)?(?P<verb>{_VERB}){_ADV}\s+{_SUBJ}\b")
 #: After a quotation: ' Hale said', ' she cried', ', his wife replied', ' Ellen, smiling, said'.
 AFTER_NORMAL = re.compile(rf"^[\s,;:\u2014-]*{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,40}},)?(?:\s+(?:had|has|then|now|at last|again|only|quickly|softly))?{_ADV}\s+(?P<verb>{_VERB})\b")
-#: Before a quotation: 'Holmes said to me, ', 'She answered: '.
+#: Before a quotation: 'Hartley said to me, ', 'She answered: '.
 BEFORE = re.compile(rf"(?:^|[.!?;]\s+|\s)(?:and\s+)?{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,60}},)?(?:\s+(?:had|has|then|now|at last|again|only))?(?:\s+[a-z]+ed\s+(?:and|to))?{_ADV}\s+(?P<verb>{_VERB})\b[^.!?\u201c\u201d\"]{{0,60}}[,:]?\s*$")
 _DETERMINERS = frozenset("the his her my our their your its this that".split())
 #: Nouns that name anyone of a kind, resolved to a person about ("said the girl" is a girl already there).
@@ -156,8 +156,8 @@ _TAG_STOP = re.compile(r"[.!?;\u201c\u201d\"]")
 
 
 def _with_manner(tag: Tag | None, text: str, start: int, end: int) -> Tag | None:
-    """Return the tag with the adverb in its own words, or right after them in its sentence ("said Holmes,
-    gravely"); an adverb of the next sentence ("said Holmes. He quickly left") is not the line's."""
+    """Return the tag with the adverb in its own words, or right after them in its sentence ("said Hartley,
+    gravely"); an adverb of the next sentence ("said Hartley. He quickly left") is not the line's."""
     if tag is None:
         return None
     tail = text[end:end + 25]
@@ -222,7 +222,7 @@ _LEAD_IN_END = re.compile(r"(?:[:\u2014]|--|,)\s*$")
 
 
 def tag_lead_in(paragraph: str) -> Tag | None:
-    """Return the tag of a narration paragraph that hands over to the next one's quote ("Holmes said:")."""
+    """Return the tag of a narration paragraph that hands over to the next one's quote ("Hartley said:")."""
     if not _LEAD_IN_END.search(paragraph[-4:]):
         return None
     return tag_before(paragraph.rstrip(" :,-\u2014"))

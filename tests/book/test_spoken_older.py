@@ -48,7 +48,7 @@ OLDER = {
     ],
     "lettered numbers": [
         ("He lived at 12B Baker Street.", "He lived at twelve B Baker Street."),
-        ("221B Baker Street", "two hundred and twenty-one B Baker Street"),
+        ("314B Tanner Street", "three hundred and fourteen B Tanner Street"),
         ("Room 4A, then 4B", "Room four A, then four B"),
         ("Each large 12mo, cloth; a fine 8vo", "Each large twelvemo, cloth; a fine octavo"),
         ("paragraph 1.E.8.", "paragraph one E eight."),

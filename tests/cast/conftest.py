@@ -20,26 +20,26 @@ STORY = """The Visit
 
 Chapter One
 
-The rain had not stopped all day. Holmes stood by the window and watched the street below.
+The rain had not stopped all day. Hartley stood by the window and watched the street below.
 
-"Someone is coming up the stairs, and she is in a hurry," said Holmes.
+"Someone is coming up the stairs, and she is in a hurry," said Hartley.
 
-"How can you possibly tell that from here?" said Watson.
+"How can you possibly tell that from here?" said Whitcombe.
 
-"The third step creaks," said Holmes, "and it has creaked twice in one second."
+"The third step creaks," said Hartley, "and it has creaked twice in one second."
 
 The door opened and a tall woman came in, shaking the water from her coat.
 
-"Please, I need your help tonight," whispered Irene.
+"Please, I need your help tonight," whispered Maud.
 """
 
 #: The quotations of STORY as printed, in book order, with their speakers (the second part of the
-#: interrupted quote is Holmes's: his tag stands between its two parts).
-QUOTES = [("Someone is coming up the stairs, and she is in a hurry,", "Holmes"),
-          ("How can you possibly tell that from here?", "Watson"),
-          ("The third step creaks,", "Holmes"),
-          ("and it has creaked twice in one second.", "Holmes"),
-          ("Please, I need your help tonight,", "Irene")]
+#: interrupted quote is Hartley's: his tag stands between its two parts).
+QUOTES = [("Someone is coming up the stairs, and she is in a hurry,", "Hartley"),
+          ("How can you possibly tell that from here?", "Whitcombe"),
+          ("The third step creaks,", "Hartley"),
+          ("and it has creaked twice in one second.", "Hartley"),
+          ("Please, I need your help tonight,", "Maud")]
 
 
 @pytest.fixture

@@ -52,7 +52,7 @@ class Handler(BaseHTTPRequestHandler):
             said[n] = next((name for words, name in answers.items() if words in text), None)
         mode = os.environ.get("LLM_DOUBLE_MODE", "json")
         content = {"json": json.dumps(said), "prose": f"Sure! Here you go:\n{json.dumps(said)}\nHope it helps.",
-                   "garbage": "I think the first one is probably Holmes, maybe."}[mode]
+                   "garbage": "I think the first one is probably Hartley, maybe."}[mode]
         return self._json(200, {"id": "chatcmpl-1", "object": "chat.completion", "model": "tiny-llm",
                                 "choices": [{"index": 0, "finish_reason": "stop",
                                              "message": {"role": "assistant", "content": content}}],

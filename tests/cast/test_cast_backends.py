@@ -19,8 +19,8 @@ def test_piper_refuses_what_it_cannot_do_naming_the_entry():
                         (VoiceOptions(voice="en_US-nobody-medium"), "neither installed nor a known package"),
                         (VoiceOptions(speed=3.0), "outside 0.5 to 2")):
         with pytest.raises(ConfigError) as err:
-            piper.check_voice(voice, '[character."Watson"]')
-        assert err.value.message.startswith('[character."Watson"]: ') and said in err.value.message
+            piper.check_voice(voice, '[character."Whitcombe"]')
+        assert err.value.message.startswith('[character."Whitcombe"]: ') and said in err.value.message
 
 
 def test_another_installed_piper_voice_and_a_speaker_of_a_multi_speaker_one(tmp_path, monkeypatch):
@@ -58,14 +58,14 @@ def test_another_installed_piper_voice_and_a_speaker_of_a_multi_speaker_one(tmp_
 def test_an_sglomni_entry_the_model_cannot_honour_is_one_line_before_any_request(run_cli, story, tmp_path, model,
                                                                                 entry, said):
     cast = tmp_path / "cast.toml"
-    cast.write_text(f'[character."Watson"]\n{entry}\n', encoding="utf-8")
+    cast.write_text(f'[character."Whitcombe"]\n{entry}\n', encoding="utf-8")
     # Nothing listens there: the refusal must come before the first request.
     done = run_cli(story, "--backend", "sglomni", "--api-url", "http://127.0.0.1:9", "--model", model,
                    "--instructions", "A calm narrator" if "voicedesign" in model else "",
                    "--cast", cast, "--no-verify", "-o", tmp_path / "out.m4b")
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert done.returncode != 0 and len(errors) == 1, done.stderr
-    assert '[character."Watson"]' in errors[0] and said in errors[0], errors[0]
+    assert '[character."Whitcombe"]' in errors[0] and said in errors[0], errors[0]
     assert "Nothing answers" not in done.stderr and "Traceback" not in done.stderr
 
 

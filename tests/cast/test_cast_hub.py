@@ -16,7 +16,7 @@ pytestmark = pytest.mark.hub
 
 async def test_the_cast_screen_shows_each_character_and_previews_a_line_in_its_voice(story, tmp_path, run_cli):
     cast = tmp_path / "cast.toml"
-    cast.write_text('[character."Watson"]\nspeed = 1.5\n', encoding="utf-8")
+    cast.write_text('[character."Whitcombe"]\nspeed = 1.5\n', encoding="utf-8")
     app = HubApp(setup_wizard=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("g")
@@ -31,20 +31,20 @@ async def test_the_cast_screen_shows_each_character_and_previews_a_line_in_its_v
         screen = app.screen
         table = screen.query_one("#characters")
         rows = {table.get_row_at(i)[0]: table.get_row_at(i) for i in range(table.row_count)}
-        assert {"Holmes", "Watson", "Irene"} <= set(rows)
-        assert rows["Watson"][3] == "speed 1.5" and rows["Holmes"][3] == "the narrator's voice"
-        assert int(rows["Holmes"][1]) >= 2
-        table.move_cursor(row=list(rows).index("Watson"))
+        assert {"Hartley", "Whitcombe", "Maud"} <= set(rows)
+        assert rows["Whitcombe"][3] == "speed 1.5" and rows["Hartley"][3] == "the narrator's voice"
+        assert int(rows["Hartley"][1]) >= 2
+        table.move_cursor(row=list(rows).index("Whitcombe"))
         await pilot.press("p")
         await wait_for(pilot, lambda: screen.previewed is not None, timeout=60, what="the preview")
-        assert "Watson's line" in screen_text(app)
+        assert "Whitcombe's line" in screen_text(app)
         heard = media_duration(screen.previewed)
     # The same line from the command line at the narrator's rate: the hub's is ~1.5 times faster.
-    plain = run_cli(story, "--preview-cast", "Watson", "-o", tmp_path / "plain.wav")
+    plain = run_cli(story, "--preview-cast", "Whitcombe", "-o", tmp_path / "plain.wav")
     assert plain.returncode == 0, plain.stderr
     assert heard < 0.8 * media_duration(tmp_path / "plain.wav")
     # And --export-cast with the same cast names the same voice.
     out = tmp_path / "cast.json"
     assert run_cli(story, "--cast", cast, "--export-cast", out).returncode == 0
     voices = {c["name"]: c["voice"] for c in json.loads(out.read_text())["characters"]}
-    assert voices["Watson"] == "speed 1.5"
+    assert voices["Whitcombe"] == "speed 1.5"

@@ -28,7 +28,7 @@ The night was cold on the wall.
 
 Nobody answered for a long while.
 
-"Only the wind," said Watson.
+"Only the wind," said Whitcombe.
 """
 
 
@@ -73,28 +73,28 @@ def export(run_cli, book, out, *extra):
 def test_the_model_answers_unsure_lines_once_and_only_with_listed_characters(run_cli, tmp_path, llm):
     book = tmp_path / "watch.txt"
     book.write_text(BOOK, encoding="utf-8")
-    url = llm({"anyone out there": "Watson", "Only the wind": "Moriarty"})
+    url = llm({"anyone out there": "Whitcombe", "Only the wind": "Mortlake"})
     found = export(run_cli, book, tmp_path / "a.json", "--cast-llm", url)
     asked = chats(tmp_path)
     assert asked and asked[0]["model"] == "tiny-llm"  # the model /v1/models reports
     prompt = asked[0]["messages"][-1]["content"]
-    assert "- Watson" in prompt and "|" in prompt
+    assert "- Whitcombe" in prompt and "|" in prompt
     quotes = {q["text"]: q for q in found["quotes"]}
-    assert quotes["Is anyone out there in the dark?"]["speaker"] == "Watson"
+    assert quotes["Is anyone out there in the dark?"]["speaker"] == "Whitcombe"
     assert quotes["Is anyone out there in the dark?"]["method"] == "llm"
-    # "Moriarty" is no character of the book: the rules' answer stands.
-    assert quotes["Only the wind,"]["speaker"] == "Watson" and quotes["Only the wind,"]["method"] != "llm"
+    # "Mortlake" is no character of the book: the rules' answer stands.
+    assert quotes["Only the wind,"]["speaker"] == "Whitcombe" and quotes["Only the wind,"]["method"] != "llm"
     # Asked once: a second run takes the cached answers.
     again = export(run_cli, book, tmp_path / "b.json", "--cast-llm", url)
     assert len(chats(tmp_path)) == len(asked) and again["quotes"] == found["quotes"]
 
 
-@pytest.mark.parametrize("mode, expected", [("garbage", None), ("prose", "Watson")])
+@pytest.mark.parametrize("mode, expected", [("garbage", None), ("prose", "Whitcombe")])
 def test_an_answer_that_is_not_json_keeps_the_rules_guess(run_cli, tmp_path, llm, mode, expected):
     book = tmp_path / "watch.txt"
     book.write_text(BOOK, encoding="utf-8")
     rules = {q["text"]: q["speaker"] for q in export(run_cli, book, tmp_path / "r.json")["quotes"]}
-    url = llm({"anyone out there": "Watson"}, mode)
+    url = llm({"anyone out there": "Whitcombe"}, mode)
     quotes = {q["text"]: q["speaker"] for q in export(run_cli, book, tmp_path / "l.json", "--cast-llm", url)["quotes"]}
     line = "Is anyone out there in the dark?"
     assert quotes[line] == (expected if expected else rules[line])
@@ -115,18 +115,18 @@ def test_a_narrators_line_the_model_gives_a_character_is_no_longer_the_narrators
 
     paragraphs = ("\u201cWho is there?\u201d", "\u201cOnly the wind.\u201d", "\u201cAnd the rain.\u201d")
     book = Book("T", "A", (Chapter(1, "One", paragraphs),), source=None)
-    # The rules' unsure answers: two lines of the first-person narrator, one of Watson's.
-    rules = Cast((Character("Watson", (), "M", 1),),
+    # The rules' unsure answers: two lines of the first-person narrator, one of Whitcombe's.
+    rules = Cast((Character("Whitcombe", (), "M", 1),),
                  (Quote(1, 0, 0, 15, "Who is there?", None, "turn-taking", 0.5, by_narrator=True),
-                  Quote(1, 1, 0, 16, "Only the wind.", "Watson", "turn-taking", 0.5),
+                  Quote(1, 1, 0, 16, "Only the wind.", "Whitcombe", "turn-taking", 0.5),
                   Quote(1, 2, 0, 15, "And the rain.", None, "turn-taking", 0.5, by_narrator=True)), True)
-    client = cast_llm.ChatClient(llm({"Who is there": "Watson"}), tmp_path / "cache")
+    client = cast_llm.ChatClient(llm({"Who is there": "Whitcombe"}), tmp_path / "cache")
     try:
         refined, changed = cast_llm.refine(book, rules, client)
     finally:
         client.close()
     who, wind, rain = refined.quotes
-    assert (who.speaker, who.by_narrator, who.method) == ("Watson", False, "llm")
+    assert (who.speaker, who.by_narrator, who.method) == ("Whitcombe", False, "llm")
     assert (wind.speaker, wind.by_narrator) == (None, False)  # null: the narrator or nobody, not "I"
     assert (rain.speaker, rain.by_narrator) == (None, True)  # null keeps the narrator's line the narrator's
     assert changed == 2 and refined.characters[0].lines == 1

@@ -130,15 +130,15 @@ def test_an_unattributed_quote_stays_with_the_narration_around_it():
 
 @pytest.mark.parametrize("paragraph, directions", [
     ("\u201cCome here,\u201d she whispered. He went over.", ["Whispering."]),
-    ("\u201cOut!\u201d shouted Holmes angrily.", ["Shouting angrily."]),
+    ("\u201cOut!\u201d shouted Hartley angrily.", ["Shouting angrily."]),
     ("Then he said softly, \u201cNo.\u201d", ["Softly."]),
-    ("\u201cYes,\u201d said Holmes. He laughed at the window.", [None]),  # the laugh is not the tag
-    ("\u201cYes,\u201d said Holmes. He quickly left.", [None]),  # nor an adverb of the next sentence
-    ("\u201cGo,\u201d whispered Irene, \u201cnow.\u201d", ["Whispering.", "Whispering."]),  # one tag, two parts
-    ("\u201cRun!\u201d shouted Holmes. \u201cWe have time.\u201d", ["Shouting.", None]),  # the tag is the first's
+    ("\u201cYes,\u201d said Hartley. He laughed at the window.", [None]),  # the laugh is not the tag
+    ("\u201cYes,\u201d said Hartley. He quickly left.", [None]),  # nor an adverb of the next sentence
+    ("\u201cGo,\u201d whispered Maud, \u201cnow.\u201d", ["Whispering.", "Whispering."]),  # one tag, two parts
+    ("\u201cRun!\u201d shouted Hartley. \u201cWe have time.\u201d", ["Shouting.", None]),  # the tag is the first's
 ])
 def test_delivery_comes_from_the_tag_touching_the_quote(paragraph, directions):
     # The engine reads the tag (Quote.verb, Quote.manner); delivery only words it.
-    lead = "Holmes and Irene stood at the door. Holmes waited, and Irene listened."
+    lead = "Hartley and Maud stood at the door. Hartley waited, and Maud listened."
     cast = find_cast(Book("T", "A", (Chapter(1, "One", (lead, paragraph)),), source=None))
     assert [direction_of(q.verb, q.manner) for q in cast.quotes] == directions

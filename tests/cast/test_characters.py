@@ -103,20 +103,20 @@ def test_a_book_without_dialogue_has_no_cast():
 
 
 def test_a_name_a_speech_tag_shows_speaking_is_a_character_even_written_once():
-    # Watson, Irene and Lestrade are each written once, only in a tag, in all three word orders; Baskerville
+    # Whitcombe, Maud and Larkin are each written once, only in a tag, in all three word orders; Blackmoor
     # is written once too but in no tag, and "Then" opens its tag's sentence.
-    paragraphs = ("Holmes stood by the window. Holmes watched the street below.",
-                  "“Someone is coming,” said Holmes.",
-                  "“How can you tell?” said Watson.",
-                  "“Open the door.” Then Lestrade said it again.",
-                  "A tall woman came in from the rain, and spoke of the hound of Baskerville.",
-                  "“Please, I need your help,” whispered Irene.")
+    paragraphs = ("Hartley stood by the window. Hartley watched the street below.",
+                  "“Someone is coming,” said Hartley.",
+                  "“How can you tell?” said Whitcombe.",
+                  "“Open the door.” Then Larkin said it again.",
+                  "A tall woman came in from the rain, and spoke of the mill at Blackmoor.",
+                  "“Please, I need your help,” whispered Maud.")
     cast = find_cast(Book("Visit", "Anon", (Chapter(1, "One", paragraphs),), source=None))
     said = {q.text: (q.speaker, q.method) for q in cast.quotes}
-    assert said["How can you tell?"] == ("Watson", "explicit")
-    assert said["Please, I need your help,"] == ("Irene", "explicit")
-    assert said["Open the door."] == ("Lestrade", "explicit")
-    assert said["Someone is coming,"] == ("Holmes", "explicit")
-    assert {c.name for c in cast.characters} == {"Holmes", "Watson", "Irene", "Lestrade"}
+    assert said["How can you tell?"] == ("Whitcombe", "explicit")
+    assert said["Please, I need your help,"] == ("Maud", "explicit")
+    assert said["Open the door."] == ("Larkin", "explicit")
+    assert said["Someone is coming,"] == ("Hartley", "explicit")
+    assert {c.name for c in cast.characters} == {"Hartley", "Whitcombe", "Maud", "Larkin"}
     roster = find_people(list(paragraphs))  # without the tags: once is not enough
-    assert roster.lookup(None, ("Watson",)) is None and roster.lookup(None, ("Baskerville",)) is None
+    assert roster.lookup(None, ("Whitcombe",)) is None and roster.lookup(None, ("Blackmoor",)) is None

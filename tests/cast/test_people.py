@@ -99,14 +99,14 @@ def test_the_shipped_ranker_loads_with_a_weight_per_feature():
 def test_a_first_person_narrator_called_by_name_is_the_narrator():
     paragraphs = []
     for n in range(12):
-        paragraphs += [f"I walked with Holmes along the street for the {n + 1}th time that week; he had called me "
-                       "Dr. Watson since we met, and I said nothing to him.",
-                       "“Well, Watson, what do you make of it?” said Holmes.",
+        paragraphs += [f"I walked with Hartley along the street for the {n + 1}th time that week; he had called me "
+                       "Dr. Whitcombe since we met, and I said nothing to him.",
+                       "“Well, Whitcombe, what do you make of it?” said Hartley.",
                        "“Nothing at all, I am afraid.”",
-                       "“Come, Watson, you see but you do not observe,” said he."]
+                       "“Come, Whitcombe, you look but you never notice,” said he."]
     cast = _cast(paragraphs)
     assert cast.first_person
-    assert "Watson" not in _names(cast)
+    assert "Whitcombe" not in _names(cast)
     replies = [q for q in cast.quotes if q.text.startswith("Nothing at all")]
     assert replies and all(q.by_narrator for q in replies)
 

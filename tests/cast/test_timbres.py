@@ -123,15 +123,15 @@ def test_auto_gives_the_majors_a_variant_each_and_the_minors_share_one_per_gende
 
 def test_a_cast_file_timbre_is_checked_against_the_catalogue(tmp_path):
     path = tmp_path / "cast.toml"
-    path.write_text('[character."Watson"]\ntimbre = "deep"\n[character."Holmes"]\ntimbre = "squeaky"\n',
+    path.write_text('[character."Whitcombe"]\ntimbre = "deep"\n[character."Hartley"]\ntimbre = "squeaky"\n',
                     encoding="utf-8")
     cast = castfile.load(path)
-    assert cast.entry("Watson") == castfile.VoiceEntry(timbre="deep")
+    assert cast.entry("Whitcombe") == castfile.VoiceEntry(timbre="deep")
     piper = PiperBackend(BackendOptions())
-    assert piper.check_voice(VoiceOptions(timbre="deep"), '[character."Watson"]') == []
+    assert piper.check_voice(VoiceOptions(timbre="deep"), '[character."Whitcombe"]') == []
     with pytest.raises(ConfigError) as err:
-        piper.check_voice(VoiceOptions(timbre="squeaky"), '[character."Holmes"]')
-    assert '[character."Holmes"]' in err.value.message and "deep" in err.value.hint
+        piper.check_voice(VoiceOptions(timbre="squeaky"), '[character."Hartley"]')
+    assert '[character."Hartley"]' in err.value.message and "deep" in err.value.hint
     # A character's timbre keys its chunks apart from the narrator's; the narrator keeps the run's keys.
     assert piper.identity_for(VoiceOptions(timbre="deep")) != piper.identity()
 
@@ -142,8 +142,8 @@ def test_a_cast_run_reads_each_major_character_in_its_own_variant(run_cli, story
     assert done.returncode == 0, done.stderr
     exported = export_cast(ConvertRequest(book=story, cast="auto"), tmp_path / "cast.json")  # --export-cast's
     said = {c["name"]: c["voice"] for c in json.loads(exported.read_text(encoding="utf-8"))["characters"]}
-    assert all(said[n].startswith("timbre ") for n in ("Holmes", "Watson", "Irene"))
-    assert len({said["Holmes"], said["Watson"], said["Irene"]}) == 3  # the export says each one's variant
+    assert all(said[n].startswith("timbre ") for n in ("Hartley", "Whitcombe", "Maud"))
+    assert len({said["Hartley"], said["Whitcombe"], said["Maud"]}) == 3  # the export says each one's variant
     # The chunks the run spoke, measured against the same words in the unmoved voice (a question is
     # higher than a statement: the narration's own pitch is no yardstick for a character's line).
     req = ConvertRequest(book=story, cast="auto", output=out)
@@ -156,7 +156,7 @@ def test_a_cast_run_reads_each_major_character_in_its_own_variant(run_cli, story
         plain = tmp_path / f"plain{n}.wav"
         piper.synthesize(pc.text, 0, plain)
         moved.setdefault(pc.chunk.speaker, []).append(median_pitch(cache.path_for(pc.key)) / median_pitch(plain))
-    assert set(moved) == {"Holmes", "Watson", "Irene"}
+    assert set(moved) == {"Hartley", "Whitcombe", "Maud"}
     for name, ratios in moved.items():
         expected = timbres.variant(said[name].removeprefix("timbre ")).timbre.pitch
         assert statistics.median(ratios) == pytest.approx(expected, rel=0.15), (name, ratios)

@@ -14,7 +14,7 @@ from markdown_it import MarkdownIt
 
 from app.core.errors import CorruptBook
 
-#: A quotation marked with its speaker by --export-text: `[“Hello,”]{speaker="Holmes"}` (pandoc's
+#: A quotation marked with its speaker by --export-text: `[“Hello,”]{speaker="Hartley"}` (pandoc's
 #: bracketed span with an attribute); brackets inside are escaped, so the first unescaped "]" ends it.
 SPEAKER_MARK = re.compile(r'(?<!\\)\[((?:\\.|[^\\\]\n])*)\]\{speaker="([^"\n]*)"\}')
 _ESCAPED = re.compile(r"\\(.)")
