@@ -109,7 +109,7 @@ class Attributor:
         for person in local:
             if person.gender == gender and person not in named:
                 return person
-        # Someone the previous turn spoke to by name answers ("Well, Miss Morland," said he. ... she replied).
+        # Someone the previous turn spoke to by name answers ("Well, Miss Ashby," said he. ... she replied).
         conv = self._conversation()
         if len(conv) >= 2:
             for person in conv[-2].addressed:

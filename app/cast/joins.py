@@ -64,14 +64,14 @@ def introduced(person: Person, title: str, n: int, bare: int = 0) -> bool:
     """Return whether "Title Surname" (written n times) is this full-named person.
 
     A full name without that title always is. A full name with the same title is one person's introduction
-    when the book writes it seldom beside the short form (bare: how often the surname is written alone) ("Dr. James Merriman" once or twice, "Dr. Merriman"
+    when the book writes it seldom beside the short form (bare: how often the surname is written alone) ("Dr. James Penrose" once or twice, "Dr. Penrose"
     a hundred times), or at least a third as often as the short form; written often but far less than the
-    short form ("Mr. John Marlow" 22 times beside "Mr. Marlow" 266), it tells two men apart.
+    short form ("Mr. John Tresham" 22 times beside "Mr. Tresham" 266), it tells two men apart.
     """
     if title not in person.titles or _her_own_name(person, title):
         return True
     # "Mr. Lorimer Hartley" written a third as often as "Mr. Hartley" or more: the short form is his; a
-    # brother's "Mr. John Marlow" is written a tenth as often as "Mr. Marlow".
+    # brother's "Mr. John Tresham" is written a tenth as often as "Mr. Tresham".
     titled_full = sum(k for (t, _), k in person.forms.items() if t == title)
     # A handful of titled full names, beside a short form five times as common, of a man the book calls by
     # his bare surname more than by the title, are formal mentions of him ("Mr. William Hobb" 6 times,
@@ -84,8 +84,8 @@ _MARRIED = ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora")
 
 
 def _her_own_name(person: Person, title: str) -> bool:
-    """"Mrs. Rachel Lynde": a married title written before a woman's own given name (never "Mrs. John
-    Dashwood", her husband's), so "Mrs. Lynde" is she."""
+    """"Mrs. Rachel Orme": a married title written before a woman's own given name (never "Mrs. John
+    Ravell", her husband's), so "Mrs. Orme" is she."""
     return title in _MARRIED and title in person.titles and person.first in FEMALE_NAMES \
         and person.first not in MALE_NAMES
 
@@ -99,11 +99,11 @@ def only_titled(person: Person, title: str, surname: str, forms: dict) -> bool:
     used as often (both "Mr. Harlow" and "Mrs. Harlow" in use: neither is "Ellen Harlow")."""
     gender = TITLES.get(title)
     if title in _MARRIED:
-        # A married title goes with a surname by marriage: "Mrs. Hilbery" is the mother, not Katharine Hilbery;
-        # unless the full name carries it too ("Mrs. Rachel Lynde").
+        # A married title goes with a surname by marriage: "Mrs. Fenwick" is the mother, not Katharine Fenwick;
+        # unless the full name carries it too ("Mrs. Rachel Orme").
         return _her_own_name(person, title)
     if gender == "F" and person.gender == "F":
-        # A rival written a tenth as often ("Mrs. Crawford" 5 times beside "Miss Crawford" 262) tells no one apart.
+        # A rival written a tenth as often ("Mrs. Kennet" 5 times beside "Miss Kennet" 262) tells no one apart.
         used = forms.get((title, (surname,)), 0)
         rivals = [n for (t, toks), n in forms.items() if toks == (surname,) and t and t != title and TITLES.get(t) == "F"
                   and n * 10 > used]

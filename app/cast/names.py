@@ -20,7 +20,7 @@ from app.cast.person import Person  # noqa: F401  (Person is read through this m
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
 _TOKEN = r"(?:St\.?\s+)?(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
-#: A run of capitalised words, maybe after a title: "Mr. Harlow", "Ellen Harlow", "Lady Honoria Vane".
+#: A run of capitalised words, maybe after a title: "Mr. Harlow", "Ellen Harlow", "Lady Honoria Pell".
 MENTION = re.compile(
     rf"\b(?:(?P<title>{_TITLE_RE})\.?\s+)?(?P<name>{_TOKEN}(?:\s+(?:(?:de|van|von|du|de la|le|St\.)\s+)?{_TOKEN}){{0,3}})"
     r"(?:['\u2019]s?)?")
@@ -238,7 +238,7 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
             continue
         kept[(title, tokens)] += n
         kept_votes.setdefault((title, tokens), Counter()).update(votes.get((title, tokens), {}))
-    # A full name written once still says which first name goes with which surname ("Adela Quested").
+    # A full name written once still says which first name goes with which surname ("Adela Crane").
     # A title makes a name of the word after it, even written once ("Mr. Harlow").
     # A speech tag makes a name of its word, even written once ("whispered Maud").
     # "Hilda and Hildy", "Hildy, Hilda": two names the book sets side by side are two people.
@@ -308,7 +308,7 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
         same_first = [p for k, p in full.items() if k[0] == key[0]]
         if key not in full and n == 1 and not title and len(same_first) == 1:
             # Written once beside a full name used more ("Katharine Rodney", a name she might take, beside
-            # "Katharine Hilbery"): the same person, not a new one.
+            # "Katharine Fenwick"): the same person, not a new one.
             add(same_first[0], form, n)
             continue
         if key not in full and n <= 2:
@@ -319,7 +319,7 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
             if short is not None:
                 key = short
         if key in full and gender and full[key].gender not in (None, gender):
-            key = key + (gender,)  # "Mrs. John Marlow" is John Marlow's wife
+            key = key + (gender,)  # "Mrs. John Tresham" is John Tresham's wife
         if key not in full:
             full[key] = Person(first=key[0], last=key[1])
             people.append(full[key])
@@ -340,12 +340,12 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
         # A gendered title joins a full name only of a person known to be of that gender.
         by_last = [p for p in distinct if p.last == tok and of_gender(p, gender)]
         target = None
-        # "Mrs. Rachel" is Mrs. Rachel Lynde: a woman's title before a woman's given name is that name.
+        # "Mrs. Rachel" is Mrs. Rachel Orme: a woman's title before a woman's given name is that name.
         if len(by_first) == 1 and (title in GIVEN_NAME_TITLES or (gender == "F" and tok in FEMALE_NAMES)):
             target = by_first[0]
         elif (len(by_last) == 1 and introduced(by_last[0], title, n, forms.get((None, (tok,)), 0))
               and only_titled(by_last[0], title, tok, forms)):
-            # A "Mr. John Marlow" written out beside "Mr. Marlow" is there to tell two men apart.
+            # A "Mr. John Tresham" written out beside "Mr. Tresham" is there to tell two men apart.
             target = by_last[0]
         if target is None:
             key = (title, tok)

@@ -205,7 +205,7 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
             put("first_turn")
         if said(p - 1) is not None and said(p - 1) is said(p - 2):
             put("prev1_is_prev2")
-        # A reply speaks to the one who spoke before ("Yes, Mrs. Hale, ..." answers Mrs. Hale).
+        # A reply speaks to the one who spoke before ("Yes, Mrs. Dunmore, ..." answers Mrs. Dunmore).
         if p + 1 < len(conv) and person in conv[p + 1].addressed:
             put("addressed_next")
         if p and person in conv[p - 1].named and person not in conv[p - 1].addressed:

@@ -28,14 +28,14 @@ _VERB = r"(?:" + "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(PH
     "|".join(sorted(set(SPEECH_VERBS), key=len, reverse=True)) + r")(?:\s+(?:out|in|on|up))?"
 _TITLE = "|".join(sorted(TITLES, key=len, reverse=True))
 _NAME = rf"(?:(?:{_TITLE})\.?\s+)?(?:O['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:[\s-]+(?:(?:de|van|von|du|le)\s+)?[A-Z][a-z\u00c0-\u024f]+){{0,3}}"
-#: "the surgeon", "his wife", "the still waiting Hester", "the good-hearted Mrs. John Marlow".
+#: "the surgeon", "his wife", "the still waiting Agnes", "the good-hearted Mrs. John Tresham".
 _DESC = rf"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|[Tt]hat)\s+(?:[a-z-]+\s+){{0,2}}(?:{_NAME}|[A-Za-z]+(?:-[a-z]+)*)(?:['\u2019]s\s+[a-z]+(?:-[a-z]+)*)?"
 #: Not a possessive: "said my brother's wife" is no line of my brother's.
 _SUBJ = rf"(?P<subj>{_NAME}|[Hh]e|[Ss]he|I|{_DESC})(?![\w'\u2019])"
 _ADV = r"(?:\s+[a-z]+ly)?"
 #: After a quotation: ', said Hartley', ' cried his wife', ' said she'.
 AFTER_INVERTED = re.compile(rf"^[\s,;:\u2014-]*(?:[a-z]+ly\s+)?(?P<verb>{_VERB}){_ADV}\s+{_SUBJ}\b")
-#: After a quotation: ' Hale said', ' she cried', ', his wife replied', ' Ellen, smiling, said'.
+#: After a quotation: ' Dunmore said', ' she cried', ', his wife replied', ' Ellen, smiling, said'.
 AFTER_NORMAL = re.compile(rf"^[\s,;:\u2014-]*{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,40}},)?(?:\s+(?:had|has|then|now|at last|again|only|quickly|softly))?{_ADV}\s+(?P<verb>{_VERB})\b")
 #: Before a quotation: 'Hartley said to me, ', 'She answered: '.
 BEFORE = re.compile(rf"(?:^|[.!?;]\s+|\s)(?:and\s+)?{_SUBJ}(?:,[^,\u201c\u201d\"]{{1,60}},)?(?:\s+(?:had|has|then|now|at last|again|only))?(?:\s+[a-z]+ed\s+(?:and|to))?{_ADV}\s+(?P<verb>{_VERB})\b[^.!?\u201c\u201d\"]{{0,60}}[,:]?\s*$")
@@ -93,7 +93,7 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
             if not inverted or cut == 1:
                 return None
             subj = " ".join(words[:cut])
-        # "the still waiting Hester", "the startled Maud": a name after the words describing it.
+        # "the still waiting Agnes", "the startled Maud": a name after the words describing it.
         words = subj.split()
         tail = next((k for k, w in enumerate(words[1:], 1) if w[0].isupper()), None)
         if tail is not None and tail > 1 and all(w[0].isupper() or w.endswith(".") for w in words[tail:]):
@@ -101,7 +101,7 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
             if MENTION.match(name) and words[tail].rstrip(".") not in TITLES and words[tail].lower() not in _RANKS:
                 return Tag("name", name, None, verb)
             if words[tail].rstrip(".") in TITLES and len(words) > tail + 1:
-                return Tag("name", name, None, verb)  # "the good-hearted Mrs. John Marlow"
+                return Tag("name", name, None, verb)  # "the good-hearted Mrs. John Tresham"
     low = subj.lower()
     owner = re.search(r"['\u2019]s ", subj)
     if owner and low.split()[-1] in _NOT_ROLES:
@@ -200,7 +200,7 @@ def tag_before(narration: str) -> Tag | None:
     at = 0
     first: tuple[Tag, re.Match] | None = None
     while (m := BEFORE.search(text, at)) is not None:
-        # A match that is no subject ("the look and said") gives way to a later start ("Marilla ... said").
+        # A match that is no subject ("the look and said") gives way to a later start ("Perpetua ... said").
         tag = _tag(m)
         at = m.start() + 1
         if tag is None or text[:m.start("subj")].split()[-1:] in (["at"], ["to"], ["towards"], ["with"], ["of"], ["from"]):
@@ -247,7 +247,7 @@ _CLAUSE_BREAK = re.compile(r"(?:,\s+(?:when|while|whereupon|till|until|and|but|t
 _OBJECT_MARK = frozenset("""to towards toward with at of from for by on upon in into about than before after behind
 beside near round around over under against like saw met left joined followed addressed answered asked told
 and or nor""".split())
-#: Capitalised words opening a sentence that are no one ("At the end of the week Marilla said").
+#: Capitalised words opening a sentence that are no one ("At the end of the week Perpetua said").
 _LEAD_WORDS = frozenset("""At In On But And Then When After Before As If So Yet While Now Still Thus Here There With
 For By From The A An This That Of To Upon Presently Suddenly Finally Meanwhile Again Once""".split())
 #: "Tamsin's remark was": the possessor of a word for speech says it.
@@ -318,7 +318,7 @@ def loose_tag_after(narration: str, known: Callable[[str], bool] | None = None) 
 
 
 def loose_tag_before(narration: str, known: Callable[[str], bool] | None = None) -> Tag | None:
-    """Return who the sentence leading into a quote says speaks ("Mr. Woodhouse sighed, saying,")."""
+    """Return who the sentence leading into a quote says speaks ("Mr. Appleby sighed, saying,")."""
     text = narration.rstrip()
     if not text or text[-1] not in ",:-\u2014":
         return None
