@@ -79,6 +79,13 @@ _AFTER_MATTER = re.compile(r"^(?:glossary|vocabulary|advertisements?|catalogue|u
                            re.I)
 
 
+def is_publishers_list(text: str) -> bool:
+    """Return whether a listing's entry names the publisher's pages after the text (advertisements, other
+    books, press notices), not the author's: a glossary or vocabulary is the book's own."""
+    name = text.strip(" .:")
+    return bool(_AFTER_MATTER.match(name)) and not re.match(r"(?:glossary|vocabulary)\b", name, re.I)
+
+
 def with_trailing(blocks: list, starts: dict[int, str], is_matter) -> dict[int, str]:
     """Return the starts with the headings a listing leaves out after its last chapter, at that chapter's
     level: an author's vita after the references, or the chapters of a last piece whose listed page opens

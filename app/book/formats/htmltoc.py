@@ -11,7 +11,8 @@ import re
 from typing import NamedTuple
 
 from app.book.formats.htmlfront import without_half_title
-from app.book.formats.htmllisting import by_columns, in_order, joined, numbered_keys, with_trailing
+from app.book.formats.htmllisting import (by_columns, in_order, joined, is_publishers_list, numbered_keys,
+                                          with_trailing)
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
@@ -282,9 +283,10 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         if head is not None:
             head = _label_above(blocks, head, {k for k, t in linked if t != target})
         placed.append(head if head is not None else pos)
-        # A last entry that is a by-line alone ("By Ann Lee") heads the author's other books, after the text.
+        # A last entry that is a by-line alone ("By Ann Lee") or the publisher's pages heads matter after the text.
         last = target == next((t for _, t, _ in reversed(entries) if t), None)
-        starts.setdefault(placed[-1], BACK_MATTER if last and is_byline(clean_text(text)) else text)
+        after = last and (is_byline(clean_text(text)) or is_publishers_list(clean_text(text)))
+        starts.setdefault(placed[-1], BACK_MATTER if after else text)
     targets, placed, starts = in_order(blocks, targets, placed, starts)
     # Its index and notes are no chapters: a listing of "Calendar", "Diary" and "Index" names too
     # little to divide the book (its headings do).
@@ -343,7 +345,7 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
             continue
         if i in starts:
             if b.level:
-                title = _start_title(blocks, i, starts[i])
+                title = starts[i] if starts[i] == BACK_MATTER else _start_title(blocks, i, starts[i])
                 nxt = i + 1
                 if nxt < len(blocks) and blocks[nxt].level == b.level and nxt not in starts and nxt not in skip:
                     # A listed heading with no text of its own over an unlisted one at its level ("THE

@@ -1,0 +1,66 @@
+"""Gutenberg HTML conventions (issue 32), continued: links back to the contents, and the publisher's pages
+a listing names last.
+
+Each test names the convention, not a book; the HTML is invented."""
+from __future__ import annotations
+
+from app.book import load_book
+
+_START = "<p>*** START OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
+_END = "<p>*** END OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
+_PROSE = "<p>" + "The miller counted his sacks twice and found the same number each time he did so. " * 8 + "</p>"
+
+
+def _book(tmp_path, body: str):
+    path = tmp_path / "book.html"
+    path.write_text(f"<html><head><title>Tests</title></head><body>{_START}{body}{_END}</body></html>",
+                    encoding="utf-8")
+    return load_book(path)
+
+
+def _listing(names: list[str]) -> str:
+    rows = "".join(f'<li><a href="#c{k}">{n}</a></li>' for k, n in enumerate(names))
+    return f'<h2>CONTENTS</h2><a id="toc"></a><ul>{rows}</ul>'
+
+
+def test_a_link_back_to_the_contents_in_a_heading_is_not_its_title(tmp_path):
+    # "CHAPTER II<span class="totoc"><a href="#toc">ToC</a></span>": read, the link's word ran into the title.
+    names = ["CHAPTER I", "CHAPTER II", "CHAPTER III"]
+    body = "".join(f'<h3 id="c{k}">{n}<span class="back"><a href="#toc">ToC</a></span></h3>{_PROSE}'
+                   for k, n in enumerate(names))
+    book = _book(tmp_path, _listing(names) + body)
+    assert [c.title for c in book.chapters] == names
+
+
+def test_a_contents_link_alone_after_a_chapter_is_not_read(tmp_path):
+    names = ["THE MILL", "THE WEIR", "THE FERRY"]
+    body = "".join(f'<h2 id="c{k}">{n}</h2>{_PROSE}<p>[<a href="#toc">Back to Contents</a>]</p>'
+                   for k, n in enumerate(names))
+    book = _book(tmp_path, _listing(names) + body)
+    assert [c.title for c in book.chapters] == names
+    assert not any("contents" in p.lower() for c in book.chapters for p in c.paragraphs)
+
+
+def test_a_link_named_contents_inside_a_sentence_is_read(tmp_path):
+    # Only a link standing apart is navigation; in a sentence its word is the book's.
+    names = ["THE MILL", "THE WEIR", "THE FERRY"]
+    body = "".join(f'<h2 id="c{k}">{n}</h2>{_PROSE}<p>He looked up the <a href="#toc">index</a> first.</p>'
+                   for k, n in enumerate(names))
+    book = _book(tmp_path, _listing(names) + body)
+    assert any("up the index first" in p for c in book.chapters for p in c.paragraphs)
+
+
+def test_advertisements_listed_last_are_no_chapter(tmp_path):
+    # The publisher's pages after the text are listed like a chapter; they are not the author's.
+    names = ["THE MILL", "THE WEIR", "THE FERRY", "Advertisements"]
+    body = "".join(f'<h2 id="c{k}">{n.upper()}</h2>{_PROSE}' for k, n in enumerate(names))
+    book = _book(tmp_path, _listing(names) + body)
+    assert [c.title for c in book.chapters] == ["THE MILL", "THE WEIR", "THE FERRY"]
+
+
+def test_a_glossary_listed_last_stays_a_chapter(tmp_path):
+    # A glossary is the book's own: only the publisher's pages are left out.
+    names = ["THE MILL", "THE WEIR", "THE FERRY", "Glossary"]
+    body = "".join(f'<h2 id="c{k}">{n.upper()}</h2>{_PROSE}' for k, n in enumerate(names))
+    book = _book(tmp_path, _listing(names) + body)
+    assert [c.title for c in book.chapters][-1] == "GLOSSARY"
