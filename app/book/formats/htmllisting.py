@@ -7,6 +7,7 @@ import re
 from typing import TypeVar
 
 from app.book.formats.htmlnesting import chapter_level
+from app.book.normalize import clean_text
 from app.book.structure.blocks import Block
 
 E = TypeVar("E")
@@ -77,6 +78,18 @@ _TRAILING_WORDS = 100
 _AFTER_MATTER = re.compile(r"^(?:glossary|vocabulary|advertisements?|catalogue|uniform with|(?:other |new )?books\b|"
                            r"by the same (?:author|writer)|works by|also by|publishers?\b|press notices|opinions of the press)",
                            re.I)
+
+
+def back_links(blocks: list, where: dict[str, int], i: int, is_contents_head) -> set[str]:
+    """Return the targets of block i's links back at headings before it where the block opens a contents
+    listing (straight under its "CONTENTS" heading, or under entries of that kind): a preface set before
+    the contents and listed first. Elsewhere a link back is a cross-reference, no entry."""
+    k = i - 1
+    while k >= 0 and not blocks[k].level and blocks[k].links and all(where.get(t, k) < k for t, _ in blocks[k].links):
+        k -= 1  # an entry above it of the same kind
+    if k < 0 or not blocks[k].level or not is_contents_head(clean_text(blocks[k].text).strip()):
+        return set()
+    return {t for t, _ in blocks[i].links if 0 <= where.get(t, -1) < k and blocks[where[t]].level}
 
 
 def is_publishers_list(text: str) -> bool:

@@ -11,7 +11,7 @@ import re
 from typing import NamedTuple
 
 from app.book.formats.htmlfront import without_half_title
-from app.book.formats.htmllisting import (by_columns, in_order, joined, is_publishers_list, numbered_keys,
+from app.book.formats.htmllisting import (back_links, by_columns, in_order, joined, is_publishers_list, numbered_keys,
                                           with_trailing)
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
@@ -73,7 +73,7 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
     run: list[int] = []
     tail = ""  # the words of the last entry's link its block did not show (an entry wrapped by <br>)
     for i, b in enumerate(blocks):
-        forward = [t for t, _ in b.links if where.get(t, -1) > i]
+        forward = [t for t, _ in b.links if where.get(t, -1) > i] + sorted(back_links(blocks, where, i, _CONTENTS_HEAD.match))
         if forward and len(b.text.split()) <= _entry_words(b):
             run.append(i)
             tail = _wrapped_rest(b)
@@ -151,7 +151,7 @@ def _candidates(blocks: list[Block], where: dict[str, int],
         tail = ""
         for i in run:
             b = blocks[i]
-            forward = [(t, text) for t, text in b.links if where.get(t, -1) > i]
+            forward = [(t, text) for t, text in b.links if where.get(t, -1) > i or t in back_links(blocks, where, i, _CONTENTS_HEAD.match)]
             if not forward and tail and tail.startswith(_key(b.text)):
                 tail = tail[len(_key(b.text)):].strip()
                 continue  # the wrapped rest of the entry above, no label of its own
