@@ -67,12 +67,13 @@ def test_a_glossary_listed_last_stays_a_chapter(tmp_path):
 
 
 def test_a_preface_set_before_the_contents_and_listed_first_is_a_chapter(tmp_path):
-    # The preface stands before the "CONTENTS" heading, and the listing's first entry links back to it.
+    # The preface stands before the "CONTENTS" heading, and the listing's first entry links back to it: the
+    # listing names it, whatever its name.
     names = ["CHAPTER I", "CHAPTER II", "CHAPTER III"]
-    rows = '<p><a href="#pref">PREFACE</a></p>' + "".join(f'<p><a href="#c{k}">{n}</a></p>' for k, n in enumerate(names))
+    rows = '<p><a href="#pref">A WORD AT THE DOOR</a></p>' + "".join(f'<p><a href="#c{k}">{n}</a></p>' for k, n in enumerate(names))
     body = "".join(f'<h2 id="c{k}">{n}</h2>{_PROSE}' for k, n in enumerate(names))
-    book = _book(tmp_path, f'<h1>THE MILLER</h1><h2 id="pref">PREFACE</h2>{_PROSE}<h2>CONTENTS</h2>{rows}{body}')
-    assert [c.title for c in book.chapters] == ["PREFACE", *names]
+    book = _book(tmp_path, f'<h1>THE MILLER</h1><h2 id="pref">A WORD AT THE DOOR</h2>{_PROSE}<h2>CONTENTS</h2>{rows}{body}')
+    assert [c.title for c in book.chapters] == ["A WORD AT THE DOOR", *names]
 
 
 def test_a_link_back_inside_a_chapter_is_no_contents_entry(tmp_path):
