@@ -83,3 +83,18 @@ def test_a_link_back_inside_a_chapter_is_no_contents_entry(tmp_path):
     body = "".join(f'<h2 id="c{k}">{n}</h2>{_PROSE}<p><a href="#c0">CHAPTER I</a></p>' for k, n in enumerate(names))
     book = _book(tmp_path, f"<h2>CONTENTS</h2>{rows}{body}")
     assert [c.title for c in book.chapters] == names
+
+
+_PAGES = (("I", 1), ("II", 17), ("III", 42), ("IV", 55), ("V", 83), ("VI", 114), ("VII", 146))
+
+
+def test_a_listing_tables_column_heads_in_its_first_row_do_not_hide_the_first_chapter(tmp_path):
+    # "Chapter | I. | Pag. | 1", then "" | II. | "" | 17": the first row carries the columns' heads.
+    rows = ['<tr><td>Chapter</td><td>I.</td><td rowspan="7"> </td><td>Pag.</td><td><a href="#Page_1">1</a></td></tr>']
+    rows += [f'<tr><td>\u201d</td><td>{r}.</td><td>\u201d</td><td><a href="#Page_{p}">{p}</a></td></tr>'
+             for r, p in _PAGES[1:]]
+    body = "".join(f'<p><span class="pagenum"><a name="Page_{p}" id="Page_{p}">[{p}]</a></span></p>'
+                   f'<p class="large">THE MILLER</p><h2>{r}</h2>{_PROSE}'
+                   for r, p in _PAGES)
+    book = _book(tmp_path, f'<h1>THE MILLER</h1><h2>CONTENTS</h2><table>{"".join(rows)}</table>{body}')
+    assert [c.title for c in book.chapters] == [r for r, _ in _PAGES]

@@ -92,6 +92,15 @@ def back_links(blocks: list, where: dict[str, int], i: int, is_contents_head) ->
     return {t for t, _ in blocks[i].links if 0 <= where.get(t, -1) < k and blocks[where[t]].level}
 
 
+def column_row(text: str) -> str:
+    """Return a table row's text as one entry: its cells are set apart with "; " ("V.; Whitman's Ride" is one
+    entry's label and name). The first row may carry the columns' heads ("Chapter; I.; Page; 1"): the page
+    column's head, in a cell of its own, is no word of the entry, and the label column's joins the number."""
+    row = re.sub(r"(?:;\s*)+(?:pag|page|pages|pp?)\.?\s*(?=;|$)", "", text.rstrip(), flags=re.I)
+    row = re.sub(r"(?<=[.:])\s*;\s+", " ", row)
+    return re.sub(r"^\s*(chapter|chap\.|book|part|letter|canto)\s*;\s*", r"\1 ", row, flags=re.I)
+
+
 def is_publishers_list(text: str) -> bool:
     """Return whether a listing's entry names the publisher's pages after the text (advertisements, other
     books, press notices), not the author's: a glossary or vocabulary is the book's own."""

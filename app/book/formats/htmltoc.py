@@ -11,7 +11,7 @@ import re
 from typing import NamedTuple
 
 from app.book.formats.htmlfront import without_half_title
-from app.book.formats.htmllisting import (back_links, by_columns, in_order, joined, is_publishers_list, numbered_keys,
+from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, joined, is_publishers_list, numbered_keys,
                                           with_trailing)
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
@@ -163,7 +163,7 @@ def _candidates(blocks: list[Block], where: dict[str, int],
                 entries.append(_Entry(b.text, None))
             # A row of several links ("CHAPTER I | CHAPTER II | ...") is several entries, each its link's text.
             # A table row's cells are set apart with "; " ("V.; Whitman's Ride"): one entry's label and name.
-            row = re.sub(r"(?<=[.:])\s*;\s+", " ", b.text)
+            row = column_row(b.text)
             entries.extend(_Entry(row if len(forward) == 1 else text, t, bool(_PAGE_LINK.match(text)), len(forward) == 1)
                            for t, text in forward)
         skip = set(run)
@@ -372,7 +372,7 @@ _ENTRY_PAGE = re.compile(r"[\s.]+(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
 def _named_label(label: str, entry: str) -> str:
     """Return a bare chapter label with the name its listing entry gives ("CHAPTER I: The Crossing"), never
     the entry's page number ("The Crossing 17"), and the label kept, since it says which chapter it is."""
-    name = _ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(entry), count=1)).strip(" .:;")
+    name = _ENTRY_NUMBER.sub("", _ENTRY_PAGE.sub("", clean_text(entry)), count=1).strip(" .:;")
     if not name or _key(name) == _key(label):
         return label
     return f"{label.strip().rstrip(' .:')}: {name}"
