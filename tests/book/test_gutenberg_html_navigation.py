@@ -98,3 +98,19 @@ def test_a_listing_tables_column_heads_in_its_first_row_do_not_hide_the_first_ch
                    for r, p in _PAGES)
     book = _book(tmp_path, f'<h1>THE MILLER</h1><h2>CONTENTS</h2><table>{"".join(rows)}</table>{body}')
     assert [c.title for c in book.chapters] == [r for r, _ in _PAGES]
+
+
+def test_long_synopsis_rows_under_bare_chapter_numbers_are_the_listings_entries(tmp_path):
+    # "CHAPTER I." in a row of its own, then the chapter's synopsis, linked by its page: however long the
+    # synopsis, the row is an entry (else the listing starts at the first short one and the chapters
+    # before it are lost), and the chapter keeps its number as its title (a synopsis is no name).
+    numbers = ("I", "II", "III", "IV", "V", "VI", "VII")
+    long = "The miller wakes.\u2014" + "He walks to the weir and back again.\u2014" * 12 + "He sleeps"
+    short = "The miller wakes.\u2014He walks to the weir.\u2014He sleeps"
+    rows = "".join(f'<tr><td>CHAPTER {r}.</td></tr><tr><td>{long if k < 3 else short}</td>'
+                   f'<td><a href="#c{k}"><i>Page {k * 9 + 1}</i></a></td></tr>' for k, r in enumerate(numbers))
+    body = "".join(f'<h2 id="c{k}">CHAPTER {r}.</h2>{_PROSE}' for k, r in enumerate(numbers))
+    book = _book(tmp_path, f'<h1>THE MILLER</h1><h2>CONTENTS.</h2><table>{rows}</table>{body}')
+    titles = [c.title for c in book.chapters]
+    assert [t.split(":")[0].rstrip(".") for t in titles] == [f"CHAPTER {r}" for r in numbers], titles
+    assert titles[:3] == ["CHAPTER I.", "CHAPTER II.", "CHAPTER III."]

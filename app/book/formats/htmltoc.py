@@ -22,8 +22,8 @@ from app.book.normalize import clean_text
 
 #: A contents block's entries are short; a longer paragraph with a link is prose.
 _MAX_ENTRY_WORDS = 20
-#: A contents line that ends with its page number as its link is an entry when this short.
-_MAX_PAGED_ENTRY_WORDS = 45
+#: A contents line ending with its page number as its link, a synopsis under its chapter's bare number, is this long at most.
+_MAX_PAGED_ENTRY_WORDS, _MAX_SYNOPSIS_ENTRY_WORDS = 45, 300
 #: A label between entries ("HISTORICAL NOTES.", or a part's number with its name in six words or more) is this short.
 _MAX_LABEL_WORDS = 12
 _MIN_ENTRIES = 3
@@ -74,7 +74,7 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
     tail = ""  # the words of the last entry's link its block did not show (an entry wrapped by <br>)
     for i, b in enumerate(blocks):
         forward = [t for t, _ in b.links if where.get(t, -1) > i] + sorted(back_links(blocks, where, i, _CONTENTS_HEAD.match))
-        if forward and len(b.text.split()) <= _entry_words(b):
+        if forward and len(b.text.split()) <= _entry_words(b, blocks[i - 1] if i else None):
             run.append(i)
             tail = _wrapped_rest(b)
             continue
@@ -102,12 +102,12 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
     return runs
 
 
-def _entry_words(block: Block) -> int:
-    """Return how many words a contents line may have: more when its page number ends it (a long title
-    whose page is its link, "I. The Tides ... Causes of the Tides; 239")."""
+def _entry_words(block: Block, above: Block | None = None) -> int:
+    """Return how many words a contents line may have: more when its page is its link ("I. The Tides ... 239"),
+    most as a synopsis in a row under its chapter's bare number ("CHAPTER VII." / "A dance.—A fall ... 83")."""
     last = block.links[-1][1] if block.links else ""
     if _PAGE_LINK.match(last):
-        return _MAX_PAGED_ENTRY_WORDS
+        return _MAX_SYNOPSIS_ENTRY_WORDS if above and not above.links and _BARE_LABEL.match(above.text.strip()) else _MAX_PAGED_ENTRY_WORDS
     # So may a line linked by the number it opens with ("VI.—HOW THE HIVES ARE MOVED IN ..." linked at
     # "VI."): its name is a title, however long; a note mark's number never opens its paragraph.
     first = block.links[0][1].strip() if block.links else ""
@@ -120,7 +120,7 @@ def _synopsis_between(blocks: list[Block], i: int, where: dict[str, int]) -> boo
     """Return whether the paragraph at i is an entry's synopsis: another entry follows within a paragraph or two."""
     for k in range(i + 1, min(i + 1 + _MAX_SYNOPSIS_BLOCKS, len(blocks))):
         # The next entry may be set as a heading of the listing ("SECOND PART." linked to its part).
-        if any(where.get(t, -1) > k for t, _ in blocks[k].links) and len(blocks[k].text.split()) <= _entry_words(blocks[k]):
+        if any(where.get(t, -1) > k for t, _ in blocks[k].links) and len(blocks[k].text.split()) <= _entry_words(blocks[k], blocks[k - 1] if k else None):
             return True
         if blocks[k].level:
             return False
@@ -373,8 +373,8 @@ def _named_label(label: str, entry: str) -> str:
     """Return a bare chapter label with the name its listing entry gives ("CHAPTER I: The Crossing"), never
     the entry's page number ("The Crossing 17"), and the label kept, since it says which chapter it is."""
     name = _ENTRY_NUMBER.sub("", _ENTRY_PAGE.sub("", clean_text(entry)), count=1).strip(" .:;")
-    if not name or _key(name) == _key(label):
-        return label
+    if not name or _key(name) == _key(label) or len(name.split()) > _MAX_ENTRY_WORDS:
+        return label  # (a synopsis is no name: "Origin of my name.—A voyage.—...")
     return f"{label.strip().rstrip(' .:')}: {name}"
 
 
