@@ -40,7 +40,7 @@ def in_order(blocks: list, targets: list[int], placed: list[int],
     """Return a listing's targets, chapter starts and entries in reading order, where only a few (one in
     twenty) point back: a long listing that names its appendix before its preface. Such an entry still
     starts a chapter where it names a heading, and is left out where it does not. More than a few, and the
-    listing is left as it was, for _is_listing to refuse (links in running text point anywhere)."""
+    listing is left as it was, for is_listing to refuse (links in running text point anywhere)."""
     keep = _longest_in_order(placed)
     back = [n for n in range(len(placed)) if n not in keep]
     if not back or len(back) > len(placed) // _BACK_SHARE:
@@ -160,3 +160,24 @@ def numbered_keys(number: str) -> set[str]:
     """Return the keys of the headings a bare numbered entry ("iii", "chapter iii") may name."""
     bare = re.sub(r"^(?:chapter|chap|book|part|letter|stave|canto) ", "", number)
     return {bare, *(f"{word} {bare}" for word in ("chapter", "chap", "book", "part", "letter", "stave", "canto"))}
+
+
+def is_listing(blocks: list[Block], targets: list[int], placed: list[int], starts: dict[int, str]) -> bool:
+    """Return whether links are the book's contents: in reading order, at headings, spanning the page.
+
+    Cross-references in running text (a list of "see also" links) point anywhere; a contents listing
+    points forward, in reading order, at headings, and what it lists starts before most of the text and
+    reaches the last part of the page.
+    """
+    if any(b < a for a, b in zip(placed, placed[1:])):
+        return False
+    at_headings = sum(1 for k in starts if blocks[k].level)
+    # An appendix's own listing ("No. I." .. "No. V."), or a listing's second half alone, points only past
+    # most of the text: taken for the book's, it would leave everything before it as front matter, unread.
+    before = sum(len(b.text.split()) for b in blocks[:min(starts)])
+    total = sum(len(b.text.split()) for b in blocks)
+    # The last entry stands in the second half, or what follows it is no longer than twice the longest
+    # listed piece (a novel's second part, longer than its first, begins before the middle).
+    spans = [b - a for a, b in zip(placed, placed[1:])]
+    reaches = targets[-1] >= 0.5 * len(blocks) or (spans and len(blocks) - placed[-1] <= 2 * max(spans))
+    return at_headings >= 0.8 * len(starts) and reaches and before < 0.5 * total

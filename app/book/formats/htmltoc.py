@@ -11,8 +11,8 @@ import re
 from typing import NamedTuple
 
 from app.book.formats.htmlfront import without_half_title
-from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, joined, is_publishers_list, numbered_keys,
-                                          with_trailing)
+from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
+                                          joined, numbered_keys, with_trailing)
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
@@ -291,7 +291,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
     # Its index and notes are no chapters: a listing of "Calendar", "Diary" and "Index" names too
     # little to divide the book (its headings do).
     named = sum(1 for t in starts.values() if not is_matter_title(_ENTRY_PAGE.sub("", clean_text(t))))
-    if named < _MIN_ENTRIES or not _is_listing(blocks, targets, placed, starts):
+    if named < _MIN_ENTRIES or not is_listing(blocks, targets, placed, starts):
         return None
     if not linked and unnamed_pages > (1 - _PAGES_NAMED) * (named_pages + unnamed_pages):
         return None
@@ -376,25 +376,4 @@ def _named_label(label: str, entry: str) -> str:
     if not name or _key(name) == _key(label) or len(name.split()) > _MAX_ENTRY_WORDS:
         return label  # (a synopsis is no name: "Origin of my name.—A voyage.—...")
     return f"{label.strip().rstrip(' .:')}: {name}"
-
-
-def _is_listing(blocks: list[Block], targets: list[int], placed: list[int], starts: dict[int, str]) -> bool:
-    """Return whether links are the book's contents: in reading order, at headings, spanning the page.
-
-    Cross-references in running text (a list of "see also" links) point anywhere; a contents listing
-    points forward, in reading order, at headings, and what it lists starts before most of the text and
-    reaches the last part of the page.
-    """
-    if any(b < a for a, b in zip(placed, placed[1:])):
-        return False
-    at_headings = sum(1 for k in starts if blocks[k].level)
-    # An appendix's own listing ("No. I." .. "No. V."), or a listing's second half alone, points only past
-    # most of the text: taken for the book's, it would leave everything before it as front matter, unread.
-    before = sum(len(b.text.split()) for b in blocks[:min(starts)])
-    total = sum(len(b.text.split()) for b in blocks)
-    # The last entry stands in the second half, or what follows it is no longer than twice the longest
-    # listed piece (a novel's second part, longer than its first, begins before the middle).
-    spans = [b - a for a, b in zip(placed, placed[1:])]
-    reaches = targets[-1] >= 0.5 * len(blocks) or (spans and len(blocks) - placed[-1] <= 2 * max(spans))
-    return at_headings >= 0.8 * len(starts) and reaches and before < 0.5 * total
 
