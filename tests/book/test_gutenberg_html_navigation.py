@@ -44,10 +44,18 @@ def test_a_contents_link_alone_after_a_chapter_is_not_read(tmp_path):
 def test_a_link_named_contents_inside_a_sentence_is_read(tmp_path):
     # Only a link standing apart is navigation; in a sentence its word is the book's.
     names = ["THE MILL", "THE WEIR", "THE FERRY"]
-    body = "".join(f'<h2 id="c{k}">{n}</h2>{_PROSE}<p>He looked up the <a href="#toc">index</a> first.</p>'
+    body = "".join(f'<h2 id="c{k}">{n}</h2>{_PROSE}<p>He looked up the <a href="#toc">contents</a> first.</p>'
                    for k, n in enumerate(names))
     book = _book(tmp_path, _listing(names) + body)
-    assert any("up the index first" in p for c in book.chapters for p in c.paragraphs)
+    assert any("up the contents first" in p for c in book.chapters for p in c.paragraphs)
+
+
+def test_a_link_to_the_index_alone_is_read(tmp_path):
+    # A contents entry "Index" is set alone in its paragraph too: it is no way back.
+    names = ["THE MILL", "THE WEIR", "THE FERRY"]
+    body = "".join(f'<h2 id="c{k}">{n}</h2>{_PROSE}<p><a href="#ix">Index</a></p>' for k, n in enumerate(names))
+    book = _book(tmp_path, _listing(names) + body)
+    assert any(p == "Index" for c in book.chapters for p in c.paragraphs)
 
 
 def test_advertisements_listed_last_are_no_chapter(tmp_path):

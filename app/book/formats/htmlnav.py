@@ -10,10 +10,11 @@ import re
 
 from lxml import etree
 
-#: A link's whole text that names where it leads back to, not a word of the book's.
+#: A link's whole text that names where it leads back to, not a word of the book's ("Index" alone is a
+#: contents entry as often: the index stands after what links to it).
 _BACK_WORDS = re.compile(
     r"^\W*(?:(?:back|return|go|up)\s+(?:to\s+)?)?(?:the\s+)?"
-    r"(?:toc|table\s+of\s+contents|contents|top(?:\s+of\s+(?:the\s+)?page)?|index)\W*$", re.I)
+    r"(?:toc|table\s+of\s+contents|contents|top(?:\s+of\s+(?:the\s+)?page)?)\W*$", re.I)
 
 
 def is_back_link(el: etree._Element) -> bool:
