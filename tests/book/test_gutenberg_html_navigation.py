@@ -122,3 +122,18 @@ def test_long_synopsis_rows_under_bare_chapter_numbers_are_the_listings_entries(
     titles = [c.title for c in book.chapters]
     assert [t.split(":")[0].rstrip(".") for t in titles] == [f"CHAPTER {r}" for r in numbers], titles
     assert titles[:3] == ["CHAPTER I.", "CHAPTER II.", "CHAPTER III."]
+
+
+def test_a_poem_listed_by_its_page_starts_at_its_heading_lower_on_that_page(tmp_path):
+    # Poems start anywhere on a page: the page's mark may stand among the lines of the poem before, the
+    # listed poem's heading some lines below it (before the next page's mark).
+    names = ["Morning Fields", "The Weir at Dusk", "A Ferry Song", "Lamplight", "The Last Sack", "Frost", "Harvest"]
+    rows = "".join(f'<tr><td>{n}</td><td><a href="#Page_{k + 1}">{k + 1}</a></td></tr>' for k, n in enumerate(names))
+    verse = "".join(f"<p>The wheel goes round and the water falls, line {j}.</p>" for j in range(12))
+    body = ""
+    for k, n in enumerate(names):
+        mark = f'<p><span class="pagenum"><a name="Page_{k + 1}" id="Page_{k + 1}">[Pg {k + 1}]</a></span></p>'
+        lines = "<p>The miller sang a second verse.</p>" * 8
+        body += (mark + lines if k in (2, 4) else lines + mark) + f"<h2>{n}</h2>{verse}"
+    book = _book(tmp_path, f'<h1>POEMS</h1><h2>CONTENTS</h2><table>{rows}</table>{body}')
+    assert [c.title for c in book.chapters] == names
