@@ -137,3 +137,14 @@ def test_a_poem_listed_by_its_page_starts_at_its_heading_lower_on_that_page(tmp_
         body += (mark + lines if k in (2, 4) else lines + mark) + f"<h2>{n}</h2>{verse}"
     book = _book(tmp_path, f'<h1>POEMS</h1><h2>CONTENTS</h2><table>{rows}</table>{body}')
     assert [c.title for c in book.chapters] == names
+
+
+def test_an_entry_whose_link_points_nowhere_does_not_cut_the_listing_in_two(tmp_path):
+    # One row's anchor is missing from the page (a producer's slip): the rows after it are the same listing.
+    names = ["THE MILL", "THE WEIR", "THE FERRY", "THE LOCK", "THE BRIDGE", "THE BARGE", "THE QUAY", "THE TOWPATH"]
+    rows = "".join(f'<tr><td>{n}</td><td><a href="#c{k if k != 3 else 99}">{k + 1}</a></td></tr>' for k, n in enumerate(names))
+    body = "".join(f'<h2 id="c{k}">{n}</h2>{_PROSE}' for k, n in enumerate(names[:5]))
+    body += "".join(f'<h2 id="c{k}">{n}</h2>{_PROSE * 3}' for k, n in enumerate(names[5:], 5))
+    book = _book(tmp_path, f'<h1>THE RIVER</h1><h2>CONTENTS</h2><table>{rows}</table>{body}')
+    titles = [c.title for c in book.chapters]
+    assert titles[:3] == names[:3] and titles[-3:] == names[-3:], titles

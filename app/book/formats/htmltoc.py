@@ -84,8 +84,9 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
             continue
         tail = ""
         # A "CONTENTS" heading is no label inside a listing: it ends the list before it (of illustrations,
-        # running on up to it) and heads the listing after it.
-        label = (not b.links and run and len(b.text.split()) <= _MAX_LABEL_WORDS
+        # running on up to it) and heads the listing after it. An entry whose link points at nothing on the
+        # page (a producer's broken anchor) is kept as a label: it does not cut the listing in two.
+        label = (not any(t in where for t, _ in b.links) and run and len(b.text.split()) <= _MAX_LABEL_WORDS
                  and not _NOT_CONTENTS.match(clean_text(b.text)) and not _CONTENTS_HEAD.match(clean_text(b.text))
                  and i + 1 < len(blocks) and blocks[i + 1].links)
         if label:
