@@ -148,3 +148,14 @@ def test_an_entry_whose_link_points_nowhere_does_not_cut_the_listing_in_two(tmp_
     book = _book(tmp_path, f'<h1>THE RIVER</h1><h2>CONTENTS</h2><table>{rows}</table>{body}')
     titles = [c.title for c in book.chapters]
     assert titles[:3] == names[:3] and titles[-3:] == names[-3:], titles
+
+
+def test_a_long_entry_that_is_its_link_whole_does_not_cut_the_listing(tmp_path):
+    # A weekly lists its short pieces in one long linked entry ("Minor Notes:—A mill.—A weir.—..."): it is
+    # an entry, not prose, and the entries before it are the same listing.
+    names = ["THE MILL", "THE WEIR", "THE FERRY", "MINOR NOTES", "THE LOCK", "THE BRIDGE", "THE BARGE", "THE QUAY"]
+    long = "Minor Notes:\u2014" + "\u2014".join(f"A note on the mill wheel number {j}" for j in range(6))
+    rows = "".join(f'<li><a href="#c{k}">{long if n == "MINOR NOTES" else n.title()}</a></li>' for k, n in enumerate(names))
+    body = "".join(f'<h3 id="c{k}">{n}</h3>{_PROSE * (1 if k < 4 else 3)}' for k, n in enumerate(names))
+    book = _book(tmp_path, f'<h1>THE WEEKLY</h1><h2>CONTENTS.</h2><ul>{rows}</ul>{body}')
+    assert [c.title for c in book.chapters] == names

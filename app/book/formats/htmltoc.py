@@ -107,6 +107,10 @@ def _entry_words(block: Block, above: Block | None = None) -> int:
     """Return how many words a contents line may have: more when its page is its link ("I. The Tides ... 239"),
     most as a synopsis in a row under its chapter's bare number ("CHAPTER VII." / "A dance.—A fall ... 83")."""
     last = block.links[-1][1] if block.links else ""
+    # An entry that is its link whole ("Minor Notes:—Omission of ...—Grace's ...", a weekly's list of its
+    # short pieces) is an entry however long: prose with a link has words of its own around it.
+    if len(block.links) == 1 and len(last.split()) >= 0.9 * len(block.text.split()):
+        return _MAX_SYNOPSIS_ENTRY_WORDS
     if _PAGE_LINK.match(last):
         return _MAX_SYNOPSIS_ENTRY_WORDS if above and not above.links and _BARE_LABEL.match(above.text.strip()) else _MAX_PAGED_ENTRY_WORDS
     # So may a line linked by the number it opens with ("VI.—HOW THE HIVES ARE MOVED IN ..." linked at
