@@ -159,3 +159,17 @@ def test_a_long_entry_that_is_its_link_whole_does_not_cut_the_listing(tmp_path):
     body = "".join(f'<h3 id="c{k}">{n}</h3>{_PROSE * (1 if k < 4 else 3)}' for k, n in enumerate(names))
     book = _book(tmp_path, f'<h1>THE WEEKLY</h1><h2>CONTENTS.</h2><ul>{rows}</ul>{body}')
     assert [c.title for c in book.chapters] == names
+
+
+def test_a_weeklys_opening_notes_section_is_read(tmp_path):
+    # A weekly of notes and queries opens its text with "Notes.": its first section, not end notes.
+    sections = ["Notes.", "Minor Notes.", "Queries.", "Replies.", "Miscellaneous."]
+    body = "".join(f"<h2>{n}</h2><h3>ON THE MILL {k}</h3>{_PROSE}" for k, n in enumerate(sections))
+    book = _book(tmp_path, f"<h1>THE WEEKLY</h1>{body}")
+    assert book.chapters[0].title.startswith("Notes"), [c.title for c in book.chapters]
+
+
+def test_notes_gathered_at_the_end_are_still_left_out(tmp_path):
+    body = "".join(f"<h2>CHAPTER {r}</h2>{_PROSE}" for r in ("I", "II", "III", "IV")) + f"<h2>NOTES</h2>{_PROSE}"
+    book = _book(tmp_path, f"<h1>THE MILLER</h1>{body}")
+    assert [c.title for c in book.chapters] == ["CHAPTER I", "CHAPTER II", "CHAPTER III", "CHAPTER IV"]
