@@ -151,11 +151,11 @@ def test_an_entry_whose_link_points_nowhere_does_not_cut_the_listing_in_two(tmp_
 
 
 def test_a_long_entry_that_is_its_link_whole_does_not_cut_the_listing(tmp_path):
-    # A weekly lists its short pieces in one long linked entry ("Minor Notes:—A mill.—A weir.—..."): it is
+    # A weekly lists its short pieces in one long linked entry ("Short Pieces:—A mill.—A weir.—..."): it is
     # an entry, not prose, and the entries before it are the same listing.
-    names = ["THE MILL", "THE WEIR", "THE FERRY", "MINOR NOTES", "THE LOCK", "THE BRIDGE", "THE BARGE", "THE QUAY"]
-    long = "Minor Notes:\u2014" + "\u2014".join(f"A note on the mill wheel number {j}" for j in range(6))
-    rows = "".join(f'<li><a href="#c{k}">{long if n == "MINOR NOTES" else n.title()}</a></li>' for k, n in enumerate(names))
+    names = ["THE MILL", "THE WEIR", "THE FERRY", "SHORT PIECES", "THE LOCK", "THE BRIDGE", "THE BARGE", "THE QUAY"]
+    long = "Short Pieces:\u2014" + "\u2014".join(f"A note on the mill wheel number {j}" for j in range(6))
+    rows = "".join(f'<li><a href="#c{k}">{long if n == "SHORT PIECES" else n.title()}</a></li>' for k, n in enumerate(names))
     body = "".join(f'<h3 id="c{k}">{n}</h3>{_PROSE * (1 if k < 4 else 3)}' for k, n in enumerate(names))
     book = _book(tmp_path, f'<h1>THE WEEKLY</h1><h2>CONTENTS.</h2><ul>{rows}</ul>{body}')
     assert [c.title for c in book.chapters] == names
@@ -163,7 +163,7 @@ def test_a_long_entry_that_is_its_link_whole_does_not_cut_the_listing(tmp_path):
 
 def test_a_weeklys_opening_notes_section_is_read(tmp_path):
     # A weekly of notes and queries opens its text with "Notes.": its first section, not end notes.
-    sections = ["Notes.", "Minor Notes.", "Queries.", "Replies.", "Miscellaneous."]
+    sections = ["Notes.", "Short Pieces.", "Queries.", "Replies.", "Sundries."]
     body = "".join(f"<h2>{n}</h2><h3>ON THE MILL {k}</h3>{_PROSE}" for k, n in enumerate(sections))
     book = _book(tmp_path, f"<h1>THE WEEKLY</h1>{body}")
     assert book.chapters[0].title.startswith("Notes"), [c.title for c in book.chapters]

@@ -105,9 +105,9 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
 
 def _entry_words(block: Block, above: Block | None = None) -> int:
     """Return how many words a contents line may have: more when its page is its link ("I. The Tides ... 239"),
-    most as a synopsis in a row under its chapter's bare number ("CHAPTER VII." / "A dance.—A fall ... 83")."""
+    most as a synopsis in a row under its chapter's bare number ("CHAPTER VII." / "A storm.—The raft ... 83")."""
     last = block.links[-1][1] if block.links else ""
-    # An entry that is its link whole ("Minor Notes:—Omission of ...—Grace's ...", a weekly's list of its
+    # An entry that is its link whole ("Short Pieces:—A mill ...—A weir ...", a weekly's list of its
     # short pieces) is an entry however long: prose with a link has words of its own around it.
     if len(block.links) == 1 and len(last.split()) >= 0.9 * len(block.text.split()):
         return _MAX_SYNOPSIS_ENTRY_WORDS
@@ -385,6 +385,6 @@ def _named_label(label: str, entry: str) -> str:
     the entry's page number ("The Crossing 17"), and the label kept, since it says which chapter it is."""
     name = _ENTRY_NUMBER.sub("", _ENTRY_PAGE.sub("", clean_text(entry)), count=1).strip(" .:;")
     if not name or _key(name) == _key(label) or len(name.split()) > _MAX_ENTRY_WORDS:
-        return label  # (a synopsis is no name: "Origin of my name.—A voyage.—...")
+        return label  # (a synopsis is no name: "The storm.—The raft.—...")
     return f"{label.strip().rstrip(' .:')}: {name}"
 
