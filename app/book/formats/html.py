@@ -17,6 +17,7 @@ from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
 from app.book.formats.htmltitle import without_title_page
 from app.book.formats.htmllevels import with_lone_parts, with_parts_over_chapters, with_piece_titles
+from app.book.formats.htmlnav import is_back_link
 from app.book.formats.htmlfront import (opens_text, without_pre_contents_headings, without_title_headings,
                                         without_title_preamble)
 from app.book.inputfile import read_book_bytes
@@ -130,7 +131,7 @@ def _skipped(node: etree._Element, tag: str) -> bool:
         return True
     if classes & _FRAME_CLASS and not any(tag_of(d) in _HEADING for d in node.iter()):
         return True
-    return is_note_marker(node, tag)
+    return is_note_marker(node, tag) or (tag == "a" and is_back_link(node))
 
 
 class _Walker:

@@ -7,6 +7,7 @@ import re
 from typing import TypeVar
 
 from app.book.formats.htmlnesting import chapter_level
+from app.book.normalize import clean_text
 from app.book.structure.blocks import Block
 
 E = TypeVar("E")
@@ -39,7 +40,7 @@ def in_order(blocks: list, targets: list[int], placed: list[int],
     """Return a listing's targets, chapter starts and entries in reading order, where only a few (one in
     twenty) point back: a long listing that names its appendix before its preface. Such an entry still
     starts a chapter where it names a heading, and is left out where it does not. More than a few, and the
-    listing is left as it was, for _is_listing to refuse (links in running text point anywhere)."""
+    listing is left as it was, for is_listing to refuse (links in running text point anywhere)."""
     keep = _longest_in_order(placed)
     back = [n for n in range(len(placed)) if n not in keep]
     if not back or len(back) > len(placed) // _BACK_SHARE:
@@ -77,6 +78,34 @@ _TRAILING_WORDS = 100
 _AFTER_MATTER = re.compile(r"^(?:glossary|vocabulary|advertisements?|catalogue|uniform with|(?:other |new )?books\b|"
                            r"by the same (?:author|writer)|works by|also by|publishers?\b|press notices|opinions of the press)",
                            re.I)
+
+
+def back_links(blocks: list, where: dict[str, int], i: int, is_contents_head) -> set[str]:
+    """Return the targets of block i's links back at headings before it where the block opens a contents
+    listing (straight under its "CONTENTS" heading, or under entries of that kind): a preface set before
+    the contents and listed first. Elsewhere a link back is a cross-reference, no entry."""
+    k = i - 1
+    while k >= 0 and not blocks[k].level and blocks[k].links and all(where.get(t, k) < k for t, _ in blocks[k].links):
+        k -= 1  # an entry above it of the same kind
+    if k < 0 or not blocks[k].level or not is_contents_head(clean_text(blocks[k].text).strip()):
+        return set()
+    return {t for t, _ in blocks[i].links if 0 <= where.get(t, -1) < k and blocks[where[t]].level}
+
+
+def column_row(text: str) -> str:
+    """Return a table row's text as one entry: its cells are set apart with "; " ("V.; Whitman's Ride" is one
+    entry's label and name). The first row may carry the columns' heads ("Chapter; I.; Page; 1"): the page
+    column's head, in a cell of its own, is no word of the entry, and the label column's joins the number."""
+    row = re.sub(r"(?:;\s*)+(?:pag|page|pages|pp?)\.?\s*(?=;|$)", "", text.rstrip(), flags=re.I)
+    row = re.sub(r"(?<=[.:])\s*;\s+", " ", row)
+    return re.sub(r"^\s*(chapter|chap\.|book|part|letter|canto)\s*;\s*", r"\1 ", row, flags=re.I)
+
+
+def is_publishers_list(text: str) -> bool:
+    """Return whether a listing's entry names the publisher's pages after the text (advertisements, other
+    books, press notices), not the author's: a glossary or vocabulary is the book's own."""
+    name = text.strip(" .:")
+    return bool(_AFTER_MATTER.match(name)) and not re.match(r"(?:glossary|vocabulary)\b", name, re.I)
 
 
 def with_trailing(blocks: list, starts: dict[int, str], is_matter) -> dict[int, str]:
@@ -131,3 +160,24 @@ def numbered_keys(number: str) -> set[str]:
     """Return the keys of the headings a bare numbered entry ("iii", "chapter iii") may name."""
     bare = re.sub(r"^(?:chapter|chap|book|part|letter|stave|canto) ", "", number)
     return {bare, *(f"{word} {bare}" for word in ("chapter", "chap", "book", "part", "letter", "stave", "canto"))}
+
+
+def is_listing(blocks: list[Block], targets: list[int], placed: list[int], starts: dict[int, str]) -> bool:
+    """Return whether links are the book's contents: in reading order, at headings, spanning the page.
+
+    Cross-references in running text (a list of "see also" links) point anywhere; a contents listing
+    points forward, in reading order, at headings, and what it lists starts before most of the text and
+    reaches the last part of the page.
+    """
+    if any(b < a for a, b in zip(placed, placed[1:])):
+        return False
+    at_headings = sum(1 for k in starts if blocks[k].level)
+    # An appendix's own listing ("No. I." .. "No. V."), or a listing's second half alone, points only past
+    # most of the text: taken for the book's, it would leave everything before it as front matter, unread.
+    before = sum(len(b.text.split()) for b in blocks[:min(starts)])
+    total = sum(len(b.text.split()) for b in blocks)
+    # The last entry stands in the second half, or what follows it is no longer than twice the longest
+    # listed piece (a novel's second part, longer than its first, begins before the middle).
+    spans = [b - a for a, b in zip(placed, placed[1:])]
+    reaches = targets[-1] >= 0.5 * len(blocks) or (spans and len(blocks) - placed[-1] <= 2 * max(spans))
+    return at_headings >= 0.8 * len(starts) and reaches and before < 0.5 * total

@@ -11,7 +11,8 @@ import re
 from typing import NamedTuple
 
 from app.book.formats.htmlfront import without_half_title
-from app.book.formats.htmllisting import by_columns, in_order, joined, numbered_keys, with_trailing
+from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
+                                          joined, numbered_keys, with_trailing)
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_matter_title
 from app.book.structure.blocks import Block
@@ -21,8 +22,8 @@ from app.book.normalize import clean_text
 
 #: A contents block's entries are short; a longer paragraph with a link is prose.
 _MAX_ENTRY_WORDS = 20
-#: A contents line that ends with its page number as its link is an entry when this short.
-_MAX_PAGED_ENTRY_WORDS = 45
+#: A contents line ending with its page number as its link, a synopsis under its chapter's bare number, is this long at most.
+_MAX_PAGED_ENTRY_WORDS, _MAX_SYNOPSIS_ENTRY_WORDS = 45, 300
 #: A label between entries ("HISTORICAL NOTES.", or a part's number with its name in six words or more) is this short.
 _MAX_LABEL_WORDS = 12
 _MIN_ENTRIES = 3
@@ -72,8 +73,8 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
     run: list[int] = []
     tail = ""  # the words of the last entry's link its block did not show (an entry wrapped by <br>)
     for i, b in enumerate(blocks):
-        forward = [t for t, _ in b.links if where.get(t, -1) > i]
-        if forward and len(b.text.split()) <= _entry_words(b):
+        forward = [t for t, _ in b.links if where.get(t, -1) > i] + sorted(back_links(blocks, where, i, _CONTENTS_HEAD.match))
+        if forward and len(b.text.split()) <= _entry_words(b, blocks[i - 1] if i else None):
             run.append(i)
             tail = _wrapped_rest(b)
             continue
@@ -83,8 +84,9 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
             continue
         tail = ""
         # A "CONTENTS" heading is no label inside a listing: it ends the list before it (of illustrations,
-        # running on up to it) and heads the listing after it.
-        label = (not b.links and run and len(b.text.split()) <= _MAX_LABEL_WORDS
+        # running on up to it) and heads the listing after it. An entry whose link points at nothing on the
+        # page (a producer's broken anchor) is kept as a label: it does not cut the listing in two.
+        label = (not any(t in where for t, _ in b.links) and run and len(b.text.split()) <= _MAX_LABEL_WORDS
                  and not _NOT_CONTENTS.match(clean_text(b.text)) and not _CONTENTS_HEAD.match(clean_text(b.text))
                  and i + 1 < len(blocks) and blocks[i + 1].links)
         if label:
@@ -101,12 +103,16 @@ def _runs(blocks: list[Block], where: dict[str, int]) -> list[list[int]]:
     return runs
 
 
-def _entry_words(block: Block) -> int:
-    """Return how many words a contents line may have: more when its page number ends it (a long title
-    whose page is its link, "I. The Tides ... Causes of the Tides; 239")."""
+def _entry_words(block: Block, above: Block | None = None) -> int:
+    """Return how many words a contents line may have: more when its page is its link ("I. The Tides ... 239"),
+    most as a synopsis in a row under its chapter's bare number ("CHAPTER VII." / "A storm.—The raft ... 83")."""
     last = block.links[-1][1] if block.links else ""
+    # An entry that is its link whole ("Short Pieces:—A mill ...—A weir ...", a weekly's list of its
+    # short pieces) is an entry however long: prose with a link has words of its own around it.
+    if len(block.links) == 1 and len(last.split()) >= 0.9 * len(block.text.split()):
+        return _MAX_SYNOPSIS_ENTRY_WORDS
     if _PAGE_LINK.match(last):
-        return _MAX_PAGED_ENTRY_WORDS
+        return _MAX_SYNOPSIS_ENTRY_WORDS if above and not above.links and _BARE_LABEL.match(above.text.strip()) else _MAX_PAGED_ENTRY_WORDS
     # So may a line linked by the number it opens with ("VI.—HOW THE HIVES ARE MOVED IN ..." linked at
     # "VI."): its name is a title, however long; a note mark's number never opens its paragraph.
     first = block.links[0][1].strip() if block.links else ""
@@ -119,7 +125,7 @@ def _synopsis_between(blocks: list[Block], i: int, where: dict[str, int]) -> boo
     """Return whether the paragraph at i is an entry's synopsis: another entry follows within a paragraph or two."""
     for k in range(i + 1, min(i + 1 + _MAX_SYNOPSIS_BLOCKS, len(blocks))):
         # The next entry may be set as a heading of the listing ("SECOND PART." linked to its part).
-        if any(where.get(t, -1) > k for t, _ in blocks[k].links) and len(blocks[k].text.split()) <= _entry_words(blocks[k]):
+        if any(where.get(t, -1) > k for t, _ in blocks[k].links) and len(blocks[k].text.split()) <= _entry_words(blocks[k], blocks[k - 1] if k else None):
             return True
         if blocks[k].level:
             return False
@@ -150,7 +156,7 @@ def _candidates(blocks: list[Block], where: dict[str, int],
         tail = ""
         for i in run:
             b = blocks[i]
-            forward = [(t, text) for t, text in b.links if where.get(t, -1) > i]
+            forward = [(t, text) for t, text in b.links if where.get(t, -1) > i or t in back_links(blocks, where, i, _CONTENTS_HEAD.match)]
             if not forward and tail and tail.startswith(_key(b.text)):
                 tail = tail[len(_key(b.text)):].strip()
                 continue  # the wrapped rest of the entry above, no label of its own
@@ -162,7 +168,7 @@ def _candidates(blocks: list[Block], where: dict[str, int],
                 entries.append(_Entry(b.text, None))
             # A row of several links ("CHAPTER I | CHAPTER II | ...") is several entries, each its link's text.
             # A table row's cells are set apart with "; " ("V.; Whitman's Ride"): one entry's label and name.
-            row = re.sub(r"(?<=[.:])\s*;\s+", " ", b.text)
+            row = column_row(b.text)
             entries.extend(_Entry(row if len(forward) == 1 else text, t, bool(_PAGE_LINK.match(text)), len(forward) == 1)
                            for t, text in forward)
         skip = set(run)
@@ -224,6 +230,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
     heading (elsewhere the headings are the better evidence).
     """
     unnamed_pages = named_pages = 0
+    pages = sorted(where[a] for a in page_anchors if a in where)
     starts: dict[int, str] = {}
     targets: list[int] = []
     labels: list[str] = []
@@ -242,6 +249,11 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         over, label = label, ""
         pos = where[target]
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
+        if by_page and not window and target in page_anchors:
+            # A poem or piece starts anywhere on its page: its heading of that name stands before the next
+            # page's mark, however many lines below the page's top.
+            end, name = next((p for p in pages if p > pos), len(blocks)), _name_key(_ENTRY_PAGE.sub("", clean_text(text)))
+            window = [k for k in range(pos, end) if blocks[k].level and name and _name_key(blocks[k].text) == name][:1]
         if by_page and not window:
             continue  # a page inside a chapter ("A Walk by the River ... 81"): a section, no chapter
         # The anchor may stand above a part's title page ("BOOK I." "THE WIDOW'S HOUSE." then "CHAPTER I."):
@@ -282,14 +294,15 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         if head is not None:
             head = _label_above(blocks, head, {k for k, t in linked if t != target})
         placed.append(head if head is not None else pos)
-        # A last entry that is a by-line alone ("By Ann Lee") heads the author's other books, after the text.
+        # A last entry that is a by-line alone ("By Ann Lee") or the publisher's pages heads matter after the text.
         last = target == next((t for _, t, _ in reversed(entries) if t), None)
-        starts.setdefault(placed[-1], BACK_MATTER if last and is_byline(clean_text(text)) else text)
+        after = last and (is_byline(clean_text(text)) or is_publishers_list(clean_text(text)))
+        starts.setdefault(placed[-1], BACK_MATTER if after else text)
     targets, placed, starts = in_order(blocks, targets, placed, starts)
     # Its index and notes are no chapters: a listing of "Calendar", "Diary" and "Index" names too
     # little to divide the book (its headings do).
     named = sum(1 for t in starts.values() if not is_matter_title(_ENTRY_PAGE.sub("", clean_text(t))))
-    if named < _MIN_ENTRIES or not _is_listing(blocks, targets, placed, starts):
+    if named < _MIN_ENTRIES or not is_listing(blocks, targets, placed, starts):
         return None
     if not linked and unnamed_pages > (1 - _PAGES_NAMED) * (named_pages + unnamed_pages):
         return None
@@ -343,7 +356,7 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
             continue
         if i in starts:
             if b.level:
-                title = _start_title(blocks, i, starts[i])
+                title = starts[i] if starts[i] == BACK_MATTER else _start_title(blocks, i, starts[i])
                 nxt = i + 1
                 if nxt < len(blocks) and blocks[nxt].level == b.level and nxt not in starts and nxt not in skip:
                     # A listed heading with no text of its own over an unlisted one at its level ("THE
@@ -370,29 +383,8 @@ _ENTRY_PAGE = re.compile(r"[\s.]+(?:p\.\s*|page\s+)?\d{1,4}\s*$", re.I)
 def _named_label(label: str, entry: str) -> str:
     """Return a bare chapter label with the name its listing entry gives ("CHAPTER I: The Crossing"), never
     the entry's page number ("The Crossing 17"), and the label kept, since it says which chapter it is."""
-    name = _ENTRY_PAGE.sub("", _ENTRY_NUMBER.sub("", clean_text(entry), count=1)).strip(" .:;")
-    if not name or _key(name) == _key(label):
-        return label
+    name = _ENTRY_NUMBER.sub("", _ENTRY_PAGE.sub("", clean_text(entry)), count=1).strip(" .:;")
+    if not name or _key(name) == _key(label) or len(name.split()) > _MAX_ENTRY_WORDS:
+        return label  # (a synopsis is no name: "The storm.—The raft.—...")
     return f"{label.strip().rstrip(' .:')}: {name}"
-
-
-def _is_listing(blocks: list[Block], targets: list[int], placed: list[int], starts: dict[int, str]) -> bool:
-    """Return whether links are the book's contents: in reading order, at headings, spanning the page.
-
-    Cross-references in running text (a list of "see also" links) point anywhere; a contents listing
-    points forward, in reading order, at headings, and what it lists starts before most of the text and
-    reaches the last part of the page.
-    """
-    if any(b < a for a, b in zip(placed, placed[1:])):
-        return False
-    at_headings = sum(1 for k in starts if blocks[k].level)
-    # An appendix's own listing ("No. I." .. "No. V."), or a listing's second half alone, points only past
-    # most of the text: taken for the book's, it would leave everything before it as front matter, unread.
-    before = sum(len(b.text.split()) for b in blocks[:min(starts)])
-    total = sum(len(b.text.split()) for b in blocks)
-    # The last entry stands in the second half, or what follows it is no longer than twice the longest
-    # listed piece (a novel's second part, longer than its first, begins before the middle).
-    spans = [b - a for a, b in zip(placed, placed[1:])]
-    reaches = targets[-1] >= 0.5 * len(blocks) or (spans and len(blocks) - placed[-1] <= 2 * max(spans))
-    return at_headings >= 0.8 * len(starts) and reaches and before < 0.5 * total
 

@@ -189,7 +189,11 @@ def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOption
     if not options.include_matter:
         # A book's notes and lists are matter where the book has other chapters (a file of notes is the book).
         apparatus = len(groups) > 1
-        groups = [(t, bs) for t, bs in groups if not (t and (is_matter_title(t) or apparatus and is_apparatus_title(t)))]
+        # A weekly opens its text with its "Notes" (then "Queries", "Replies"): notes that open the text,
+        # with three chapters after them, are its first section, not the notes gathered at the end.
+        opening = next((i for i, (t, _) in enumerate(groups) if not (t and is_matter_title(t))), None)
+        groups = [(t, bs) for i, (t, bs) in enumerate(groups) if not (t and (is_matter_title(t) or apparatus and is_apparatus_title(t)
+                  and not (i == opening and len(groups) - i > 3 and _OPENING_NOTES.match(t))))]
     titled = [(t, narration(bs, options)) for t, bs in _fold_title_pages(groups, fallback_title)]
     return [Chapter(n, title or fallback_title, paras) for n, (title, paras) in enumerate(
         ((t, p) for t, p in titled if p), start=1)]
@@ -244,6 +248,8 @@ def _fold_title_pages(
     return out
 
 
+#: A weekly's first section: its notes, before its queries.
+_OPENING_NOTES = re.compile(r"^\W*notes\W*$", re.I)
 #: A heading that opens the book's end matter: "NOTES", "Author's Notes", "Endnotes", "Appendix", "Appendices".
 _ENDMATTER_HEAD = re.compile(r"^(?:[\w'\u2019-]+\s+){0,3}(?:end)?notes$|^append(?:ix|ices)\b", re.IGNORECASE)
 
