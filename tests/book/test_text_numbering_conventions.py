@@ -59,3 +59,34 @@ def test_an_abbreviated_chapter_word_is_titled_in_full(tmp_path):
     book = read_text_book(tmp_path, f"ON TEACHING\n\n\n\n{body}")
     assert [c.title for c in book.chapters] == [
         "Chapter I: Of Lessons", "Chapter II: Of Books", "Chapter III: Of Play"]
+
+
+def test_chapter_the_last_is_the_listed_last_chapter_by_its_name(tmp_path):
+    # The listing numbers the last chapter ("IV. HOW IT ENDED"), the body heads it "CHAPTER THE LAST." over the
+    # same name: its name matches it to the entry.
+    names = ["HOW IT BEGAN", "HOW WE MOVED", "HOW THE HOUSE BURNED", "HOW IT ENDED"]
+    contents = "CONTENTS\n\n\n" + "\n".join(f"{n + '.':<6}{t:<40}{9 + 20 * k:>4}" for k, (n, t) in
+                                           enumerate(zip(["I", "II", "III", "IV"], names)))
+    labels = ["CHAPTER I.", "CHAPTER II.", "CHAPTER III.", "CHAPTER THE LAST."]
+    body = "\n\n\n\n".join(f"{lab}\n\n{t}.\n\n\n{hard_wrapped(120, 'moved')}" for lab, t in zip(labels, names))
+    book = read_text_book(tmp_path, f"A YEAR OF MOVES\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters][-4:] == [
+        "Chapter I: How It Began", "Chapter II: How We Moved", "Chapter III: How the House Burned",
+        "Chapter the Last: How It Ended"]
+
+
+def test_numerals_counted_from_one_inside_a_labelled_chapter_are_its_sections(tmp_path):
+    # "CHAPTER I" / "Beginnings", then "I" / "THE VALLEY", "II" / "THE FORD", "III" / "THE TOWN" inside it (the
+    # listing names them too, indented), then "CHAPTER II" ... "CHAPTER IV": the labelled run is the division.
+    rows = ["I.  BEGINNINGS", "      I.  The Valley", "     II.  The Ford", "    III.  The Town",
+            "II.  THE FIRST WINTER", "III.  THE SPRING FLOOD", "IV.  THE HARVEST"]
+    contents = "CONTENTS\n\n\nCHAPTER\n" + "\n".join(f"{r:<50}{10 + 12 * k:>4}" for k, r in enumerate(rows))
+    sections = "\n\n\n".join(f"{n}\n\n{t}\n\n{hard_wrapped(80, 'farmed')}" for n, t in
+                              zip(["I", "II", "III"], ["THE VALLEY", "THE FORD", "THE TOWN"]))
+    body = f"CHAPTER I\n\nBeginnings\n\n\n{sections}"
+    body += "".join(f"\n\n\n\nCHAPTER {n}\n\n{t}\n\n\n{hard_wrapped(200, 'farmed')}" for n, t in
+                    zip(["II", "III", "IV"], ["The First Winter", "The Spring Flood", "The Harvest"]))
+    book = read_text_book(tmp_path, f"A SETTLER'S YEAR\n\n\n\n{contents}\n\n\n\n\n{body}")
+    assert [c.title for c in book.chapters][-4:] == [
+        "Chapter I: Beginnings", "Chapter II: The First Winter", "Chapter III: The Spring Flood",
+        "Chapter IV: The Harvest"]
