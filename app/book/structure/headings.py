@@ -21,7 +21,7 @@ from app.book.structure.contents import beyond_listing, find_contents, is_conten
 from app.book.structure.listing import in_page_order
 from app.book.structure.relisted import listed_again, listing_lines
 from app.book.structure.gaps import fill_numbering_gaps
-from app.book.structure.sections import without_inner_sections
+from app.book.structure.sections import without_empty_parts, without_inner_sections
 from app.book.structure.layout import ends_in_title_page, is_publishers_matter, set_apart_like, without_closer_words
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
@@ -242,7 +242,7 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         if len(found) >= _FREE_SHARE * len(entries):
             chosen = found
     # A listing the reader did not read as one: its entries come back later as the body's headings.
-    chosen = without_inner_sections(fill_numbering_gaps(listed_again(chosen, paras), paras))  # V between IV and VI
+    chosen = without_empty_parts(without_inner_sections(fill_numbering_gaps(listed_again(chosen, paras), paras)))
     # A preface or introduction before the first chapter, whichever rule found the chapters.
     chosen = named_before(chosen, candidates(paras[:hi], 0) + cands, paras, (lo, hi))
     # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).

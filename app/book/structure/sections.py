@@ -1,9 +1,12 @@
-"""Sections numbered inside a labelled chapter are no chapters of their own.
+"""Headings that are no division of the book's: sections numbered inside a labelled chapter, parts before every
+chapter.
 
 A book that labels its chapters "CHAPTER I" ... "CHAPTER IX" may divide one of them into sections headed by
 bare numerals, counted from one again ("CHAPTER I" / "PROLOGUE", then "I", "II", "III" over its parts); the
 listing may name them too, indented under their chapter. The labelled run is the book's division; the
-numerals inside one of its chapters divide that chapter only.
+numerals inside one of its chapters divide that chapter only. And parts ("FIRST SERIES." / "SECOND SERIES.")
+that all stand before the first chapter, one after another with no chapter between, part nothing: they are
+a publisher's list of a series' volumes, or a listing's lines, over the front matter.
 """
 from __future__ import annotations
 
@@ -35,3 +38,12 @@ def _follows_label(chosen: list[Heading], c: Heading) -> bool:
     """Return whether the heading chosen just before c is a labelled chapter (the sections' own)."""
     before = [o for o in chosen if o.para < c.para]
     return bool(before) and before[-1].kind == "chapter"
+
+
+def without_empty_parts(chosen: list[Heading]) -> list[Heading]:
+    """Return the chapters without part headings that all come before the first chapter (two or more of them)."""
+    first = next((c.para for c in chosen if c.kind == "chapter"), None)
+    parts = [c for c in chosen if c.kind == "part"]
+    if first is None or len(parts) < 2 or any(c.para > first for c in parts):
+        return chosen
+    return [c for c in chosen if c.kind != "part"]
