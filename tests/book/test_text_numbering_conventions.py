@@ -90,3 +90,17 @@ def test_numerals_counted_from_one_inside_a_labelled_chapter_are_its_sections(tm
     assert [c.title for c in book.chapters][-4:] == [
         "Chapter I: Beginnings", "Chapter II: The First Winter", "Chapter III: The Spring Flood",
         "Chapter IV: The Harvest"]
+
+
+def test_parts_that_all_stand_before_the_first_chapter_part_nothing(tmp_path):
+    # A publisher's list over the front matter: "FIRST SERIES." and "SECOND SERIES." over the volumes' names,
+    # set apart, then a preface and "CHAPTER I" ... "CHAPTER III": the series' labels part none of the chapters.
+    ads = "\n\n".join(f"          {s} SERIES.\n\n\n          THE LOST KEY.\n          THE OLD BARGE.\n"
+                      f"          BOYS OF THE DOCK." for s in ["FIRST", "SECOND"])
+    preface = f"PREFACE.\n\n\n{hard_wrapped(150, 'wrote')}"
+    body = "\n\n\n\n".join(f"CHAPTER {n}\n\n{t}\n\n\n{hard_wrapped(200, 'ran')}" for n, t in
+                           zip(["I", "II", "III"], ["THE DOCK", "A NEW FRIEND", "THE BARGE"]))
+    book = read_text_book(tmp_path, f"THE DOCK BOY\n\n\n\n{ads}\n\n\n\n{preface}\n\n\n\n{body}")
+    titles = [c.title for c in book.chapters]
+    assert titles[-4:] == ["Preface", "Chapter I: The Dock", "Chapter II: A New Friend", "Chapter III: The Barge"]
+    assert not any("Series" in t for t in titles)
