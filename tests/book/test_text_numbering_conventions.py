@@ -104,3 +104,13 @@ def test_parts_that_all_stand_before_the_first_chapter_part_nothing(tmp_path):
     titles = [c.title for c in book.chapters]
     assert titles[-4:] == ["Preface", "Chapter I: The Dock", "Chapter II: A New Friend", "Chapter III: The Barge"]
     assert not any("Series" in t for t in titles)
+
+
+def test_a_number_over_a_title_in_capitals_with_small_words_in_italics(tmp_path):
+    # "1 _The_ FLOODED MEADOW": the number and the name in capitals on one line, the small words set in
+    # italic lower case; "2" alone over "_The_ DRY _and_ DUSTY ROAD" below: both number the chapters.
+    heads = ["1 _The_ FLOODED MEADOW", "2\n\n_The_ DRY _and_ DUSTY ROAD", "3 _A_ WINTER _of_ SNOW"]
+    body = "\n\n\n\n".join(f"{h}\n\n\n{hard_wrapped(150, 'walked')}\n\n{hard_wrapped(60, 'sat')}" for h in heads)
+    book = read_text_book(tmp_path, f"PREFACE\n\n\n{hard_wrapped(120, 'wrote')}\n\n\n\n{body}")
+    assert [c.title for c in book.chapters][-3:] == [
+        "1: The Flooded Meadow", "2: The Dry and Dusty Road", "3: A Winter of Snow"]
