@@ -406,7 +406,7 @@ def test_stanza_numbers_set_closer_than_chapter_numerals_are_not_chapters(tmp_pa
     (["Chapter the First", "Chapter the Second"], ["Chapter the First", "Chapter the Second"]),
     (["STAVE ONE.", "STAVE TWO."], ["Stave One", "Stave Two"]),
     (["CANTO I", "CANTO II"], ["Canto I", "Canto II"]),
-    (["CHAP. I.", "CHAP. II."], ["Chap. I", "Chap. II"]),
+    (["CHAP. I.", "CHAP. II."], ["Chapter I", "Chapter II"]),  # the word, not "Chap." (said "chap")
     (["LETTER 1", "LETTER 2"], ["Letter 1", "Letter 2"]),
 ])
 def test_chapter_words_with_arabic_roman_and_spelled_numbers(tmp_path, labels, titles):

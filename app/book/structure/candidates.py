@@ -41,7 +41,8 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
         if len(p.lines) > 2:
             continue
         second = clean_line(p.lines[1]) if len(p.lines) == 2 else ""
-        if (m := _NUMBER_CAPITALS.match(clean_line(p.text))) and (name := _wrapped_title([m.group("name")])):
+        if (m := _NUMBER_CAPITALS.match(_small_words_up(clean_line(p.text)))) \
+                and (name := _wrapped_title([m.group("name")])):
             # "12 THE SIEGE OF THE TOWN": an Arabic number and the name in capitals, no stop between them (the
             # name may wrap onto a second line); the number counts the chapters, the name is the title.
             found.append(Heading(i, "numeral", "", int(m.group("num")), m.group("num"), subtitle=name))
@@ -77,7 +78,8 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
                                      or _asked_in_capitals(paras[i + 1])) \
                 and not is_contents_label(sub):
             # (A chapter's own "Table of Contents" under its heading is a listing's label, no subtitle.)
-            heading.subtitle, heading.sub_para = sub, i + 1
+            up = _small_words_up(sub)  # ("_The_ DRY _and_ DUSTY ROAD": in capitals, its small words in italics)
+            heading.subtitle, heading.sub_para = up if up.isupper() else sub, i + 1
         found.append(heading)
     return found
 
@@ -119,6 +121,12 @@ def _capitals_title(para: Para) -> str:
     if not 2 <= len(para.lines) <= 3 or not clean_line(para.text).isupper():
         return ""
     return _wrapped_title(para.lines)
+
+
+def _small_words_up(text: str) -> str:
+    """Return a line with its small words in capitals: a title in capitals may set them in italic lower case
+    ("_The_ BLACK _and_ WHITE _of_ IT"), still a title in capitals."""
+    return " ".join(w.upper() if w.lower() in _SMALL else w for w in text.split())
 
 
 _SMALL = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from app.book.structure.lines import Heading, Para, clean_line, keyword_match, smart_title
+from app.book.structure.lines import LAST, Heading, Para, clean_line, keyword_match, smart_title
 from app.book.structure.listing import ContentsEntry, find_contents, is_contents_label, name_key
 
 __all__ = ["ContentsEntry", "beyond_listing", "find_contents", "is_contents_label", "match_contents", "within_parts"]
@@ -158,6 +158,10 @@ def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: li
         else:
             fits = index.fits(e, pos)
             named = [n for n in fits if e.name and _names_agree(_name(cands[n]), e.name)]
+            if not named and e.name and not e.part:
+                # "CHAPTER THE LAST." over the name the listing numbers ("XXII. How It Ended"): its name decides.
+                named = [n for n in index.by_number.get((False, LAST), []) if n >= pos
+                         and _names_agree(_name(cands[n]), e.name)][:1]
             unnamed = [n for n in fits if not (e.name and _name(cands[n]))]
             # A heading named otherwise than the entry ("Letter from Miss Ann Grey" for "Letters--Wenna
             # and Ann") is still this chapter when it comes before the next entry's; after it, it is a

@@ -20,6 +20,8 @@ from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.listing import in_page_order
 from app.book.structure.relisted import listed_again, listing_lines
+from app.book.structure.gaps import fill_numbering_gaps
+from app.book.structure.sections import without_empty_parts, without_inner_sections
 from app.book.structure.layout import ends_in_title_page, is_publishers_matter, set_apart_like, without_closer_words
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
@@ -150,7 +152,7 @@ def _laid_out_like(matched: list[Heading], paras: list[Para], lo: int) -> list[H
 
 
 def _title(h: Heading) -> str:
-    label = h.label.rstrip(" .:")
+    label = _CHAP.sub("Chapter ", h.label.rstrip(" .:"))  # "Chap. II.": the word the abbreviation stands for
     m = KEYWORD.match(label)
     if m and m.group("rest").strip():
         # "CHAPTER II. The River": the label in title case, the name as the book has it.
@@ -162,7 +164,7 @@ def _title(h: Heading) -> str:
     return f"{label}: {smart_title(h.subtitle)}" if h.subtitle else label
 
 
-_NOTE_MARK = re.compile(r"\s*[\[{]\d{1,3}[\]}]$")
+_NOTE_MARK, _CHAP = re.compile(r"\s*[\[{]\d{1,3}[\]}]$"), re.compile(r"^chap\.\s*", re.I)
 
 
 def mark_headings(text: str, learned: bool = False) -> str:
@@ -240,7 +242,7 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         if len(found) >= _FREE_SHARE * len(entries):
             chosen = found
     # A listing the reader did not read as one: its entries come back later as the body's headings.
-    chosen = listed_again(chosen, paras)
+    chosen = without_empty_parts(without_inner_sections(fill_numbering_gaps(listed_again(chosen, paras), paras)))
     # A preface or introduction before the first chapter, whichever rule found the chapters.
     chosen = named_before(chosen, candidates(paras[:hi], 0) + cands, paras, (lo, hi))
     # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).
