@@ -4,18 +4,9 @@ a listing names last.
 Each test names the convention, not a book; the HTML is invented."""
 from __future__ import annotations
 
-from app.book import load_book
+from tests.book.test_gutenberg_html_conventions import _book
 
-_START = "<p>*** START OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
-_END = "<p>*** END OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
 _PROSE = "<p>" + "The miller counted his sacks twice and found the same number each time he did so. " * 8 + "</p>"
-
-
-def _book(tmp_path, body: str):
-    path = tmp_path / "book.html"
-    path.write_text(f"<html><head><title>Tests</title></head><body>{_START}{body}{_END}</body></html>",
-                    encoding="utf-8")
-    return load_book(path)
 
 
 def _listing(names: list[str]) -> str:

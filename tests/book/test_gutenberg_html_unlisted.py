@@ -3,18 +3,9 @@
 Each test names the convention, not a book; the HTML is invented."""
 from __future__ import annotations
 
-from app.book import load_book
+from tests.book.test_gutenberg_html_conventions import _book
 
-_START = "<p>*** START OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
-_END = "<p>*** END OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
 _PROSE = "<p>" + "They walked on along the road and talked of many things until the evening came. " * 8 + "</p>"
-
-
-def _book(tmp_path, body: str):
-    path = tmp_path / "book.html"
-    path.write_text(f"<html><head><title>Tests</title></head><body>{_START}{body}{_END}</body></html>",
-                    encoding="utf-8")
-    return load_book(path)
 
 
 def _listed(n: int) -> tuple[str, str]:
