@@ -29,7 +29,7 @@ from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag
 NARRATOR = Person(first="I")
 
 #: A part's name keeps its own determiner ("my father", "her husband's friend"); others get "the".
-_KEEP_DETERMINER = ("the", "my", "our", "his", "her", "their", "your")
+_KEEP_DETERMINER = ("the", "my", "our", "his", "her", "their", "your", "one")
 #: Titles that are forms of address only: "the master", "the mistress" name a part, not their bearers.
 _ADDRESS_ONLY = frozenset("master mistress miss mister madam".split())
 #: A narration paragraph longer than this (words) ends a conversation.

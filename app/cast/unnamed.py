@@ -23,10 +23,14 @@ GENDERED_NOUNS = {
     "man": "M", "gentleman": "M", "boy": "M", "fellow": "M", "lad": "M", "youth": "M",
     "woman": "F", "lady": "F", "girl": "F", "lass": "F", "maid": "F",
 }
-#: "the old lady", "a tall, thin man": an article, at most two lower-case words (with a comma between),
-#: the noun. Not "the man's" (whose, not who), not "a man of letters" (a kind, not a person here).
+#: A second noun that makes the gendered one an adjective: "a woman servant" is not "the woman" who
+#: lies in the next room.
+_SECOND_NOUNS = "servant friend neighbour neighbor visitor passenger stranger doctor teacher cousin".split()
+#: "the old lady", "a tall, thin man", "a woman servant": an article, at most two lower-case words (with a
+#: comma between), the noun, and maybe a second noun. Not "the man's" (whose, not who), not "a man of
+#: letters" (a kind, not a person here).
 _DESCRIBED = re.compile(r"\b([Tt]he|[Aa]n?)\s+((?:[a-z]+,?\s+){0,2}?)(" + "|".join(GENDERED_NOUNS) +
-                        r")\b(?!['\u2019]s\b|\s+of\b|-)")
+                        r")\b(?:\s+(" + "|".join(_SECOND_NOUNS) + r")\b)?(?!['\u2019]s\b|\s+of\b|-)")
 #: Words before the noun that make it no one person ("the other man", "every woman", "the first boy").
 _NOT_ONE = frozenset("other same first last next each every any no some such dead".split())
 #: Words that end a noun phrase rather than describe its noun ("the house the girl", "the capacities of man").
@@ -35,7 +39,7 @@ _FUNCTION_WORDS = frozenset("the a an of in on at to for from by with and or but
 #: How many narration pieces after it a description is still the scene's (a scene is a few paragraphs).
 _REACH = 3
 #: How many paragraphs on the book may first name the person a description brought in.
-_NAMED_WITHIN = 8
+_NAMED_WITHIN = 40
 
 
 def first_named(texts: Iterable[str], mentions: Callable[[str], Iterable[tuple[int, int, Person]]]) -> list[tuple[int, Person]]:
@@ -70,7 +74,7 @@ class Described:
             if set(words) & (_NOT_ONE | _FUNCTION_WORDS):
                 continue
             noun = m.group(3)
-            part = " ".join(["the", *words, noun])
+            part = " ".join(["the", *words, noun] + ([m.group(4)] if m.group(4) else []))
             first = self._first.setdefault(part, self._pieces)
             if m.group(1).lower() != "the" or self._pieces - first <= _REACH:
                 # "a man" brings someone in; "the girl" does so only where the book first writes it.
