@@ -98,7 +98,8 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
     roster = find_people(paragraphs, [t.words for t in tagged], [t.words for t in tagged if not t.article])
     roster.roles = find_roles(narration, roster)
     roster.part_names = part_names(narration) if first_person else {}
-    roster.newcomers = first_named(paragraphs, roster.mentions)
+    roster.newcomers = first_named(((t, len(qs) + 1 if qs else 1) for chapter, (_, per) in zip(book.chapters, found)
+                                    for t, qs in zip(chapter.paragraphs, per)), roster.mentions)
     attributor = Attributor(roster, first_person)
     located: list[tuple[int, int, RawQuote]] = []
     for chapter, (index, per_paragraph) in zip(book.chapters, found):

@@ -22,7 +22,6 @@ from app.cast.address import address_gender, is_vocative
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
-from app.cast.unnamed import Described
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
@@ -38,7 +37,6 @@ SCENE_BREAK_WORDS = 40
 _HISTORY = 10
 #: How many people named before a turn's history are still its candidates (the ranker's far reach).
 _FAR = 6
-#: A piece of narration between two quotes that ends a sentence: the second quote is not the first's second part.
 #: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
 _SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
 #: Narration that leads into the quote after it: a speech verb (and an adverb or "to her") and a comma or colon.
@@ -68,7 +66,6 @@ class Attributor:
         self._speakers: set[int] = set()
         #: "my brother Robert", "Robert, my brother": the people the narration ties to "my <noun>".
         self._owned = NarratorsOwn()
-        self._described = Described(roster.newcomers)  # "The old lady looked up.": whom a "she" with nobody else is
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -123,13 +120,11 @@ class Attributor:
             if person is NARRATOR or person in seen or person.gender != gender or person in named:
                 continue
             seen.append(person)
-        if not seen and (part := self._described.part(gender)):
-            return part if isinstance(part, Person) else self._role(Tag("role", part, gender))  # app/cast/unnamed.py
         if not seen:
-            # Nobody of that gender is about: someone whose gender the text never showed may be meant.
-            seen = [p for p in self._participants() + list(reversed(self.history[-_HISTORY:]))
-                    if p is not NARRATOR and p.gender is None and p not in named
-                    and (id(p) in self._speakers or p.titles)][:1]
+            # Nobody of that gender is about: the one just described (app/cast/unnamed.py), else one of no known gender.
+            seen = self._roles.described(gender, self._speakers) or [p for p in self._participants() + list(
+                reversed(self.history[-_HISTORY:])) if p is not NARRATOR and p.gender is None and p not in named
+                and (id(p) in self._speakers or p.titles)][:1]
             if not seen:
                 return None
         if seen[0] is previous and len(seen) > 1 and seen[1] in self._participants():
@@ -222,7 +217,6 @@ class Attributor:
     # --- one paragraph --------------------------------------------------------------------------------
     def paragraph(self, text: str, quotes: list[RawQuote], first_index: int) -> None:
         """Attribute the quotations of one paragraph (quotes in order; first_index is the first one's number)."""
-        self._described.paragraph += 1
         if not quotes:
             self._narration(text)
             return
@@ -322,7 +316,7 @@ class Attributor:
 
     def _own(self, text: str) -> None:
         """Note the people the text writes beside "my <noun>" ("my brother Robert", "Robert, my brother")."""
-        self._described.note(text)
+        self._roles.note(text)
         if self.first_person:
             self._owned.note(text, self._mentions)
 

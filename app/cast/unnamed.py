@@ -38,19 +38,24 @@ _FUNCTION_WORDS = frozenset("the a an of in on at to for from by with and or but
                             "your this that these those which who whom whose was were is are had has".split())
 #: How many narration pieces after it a description is still the scene's (a scene is a few paragraphs).
 _REACH = 3
-#: How many paragraphs on the book may first name the person a description brought in.
-_NAMED_WITHIN = 40
+#: How many pieces of narration on the book may first name the person a description brought in (a piece:
+#: a narration paragraph, or the narration before, between or after a paragraph's quotations).
+_NAMED_WITHIN = 30
 
 
-def first_named(texts: Iterable[str], mentions: Callable[[str], Iterable[tuple[int, int, Person]]]) -> list[tuple[int, Person]]:
-    """Return each person with the paragraph that first names them, in book order."""
+def first_named(paragraphs: Iterable[tuple[str, int]],
+                mentions: Callable[[str], Iterable[tuple[int, int, Person]]]) -> list[tuple[int, Person]]:
+    """Return each person with where the book first names them, in book order: the number of pieces of
+    narration before that paragraph (paragraphs: each text with its pieces, one more than its quotations)."""
     seen: set[int] = set()
     out: list[tuple[int, Person]] = []
-    for n, text in enumerate(texts):
+    at = 0
+    for text, pieces in paragraphs:
         for _, _, person in mentions(text):
             if id(person) not in seen:
                 seen.add(id(person))
-                out.append((n, person))
+                out.append((at, person))
+        at += pieces
     return out
 
 
@@ -58,8 +63,7 @@ class Described:
     """The latest person of each gender the narration described, and how many pieces ago."""
 
     def __init__(self, newcomers: list[tuple[int, Person]] | None = None) -> None:
-        #: The paragraph being attributed (the caller counts) and who the book first names where (first_named).
-        self.paragraph = -1
+        #: Who the book first names where, by piece of narration (first_named).
         self._newcomers = newcomers or []
         self._pieces = 0
         self._latest: dict[str, tuple[int, str]] = {}
@@ -87,8 +91,8 @@ class Described:
         if found is None or self._pieces - found[0] > _REACH:
             return None
         for n, person in self._newcomers:
-            if n > self.paragraph + _NAMED_WITHIN:
+            if n > self._pieces + _NAMED_WITHIN:
                 break
-            if n > self.paragraph and person.gender == gender:
+            if n >= self._pieces and person.gender == gender:
                 return person
         return found[1]
