@@ -175,9 +175,9 @@ class Attributor:
             # "said the old gentleman": someone of that gender and age in the scene (app/cast/describe.py).
             scene = list(reversed(local)) + list(reversed(self.history[-_HISTORY:])) + self._participants()
             # Nobody fits the age: the "he" or "she" of that gender. Either way the ranker sees a description.
-            person = resolve_description(tag.words.split()[1:], tag.gender, scene, self._named, NARRATOR) \
-                or self._resolve_gender(tag.gender, local)
-            return Said(person, "anaphoric", 0.6, described=True) if person is not None else None
+            person = (brought := self._roles.brought(tag.words, tag.gender, self._speakers)) or resolve_description(
+                tag.words.split()[1:], tag.gender, scene, self._named, NARRATOR) or self._resolve_gender(tag.gender, local)
+            return Said(person, "anaphoric", 0.6, described=True, settled=brought is not None) if person else None
         person = self._resolve_gender(tag.gender, local)
         if person is None:
             return None

@@ -104,7 +104,13 @@ class Parts:
     def described(self, gender: str | None, speakers: set[int]) -> list[Person]:
         """Return the one the narration just described, of that gender (the newcomer the book names soon, else
         a part made of the description: "The old lady"), or []; a part made now joins `speakers`."""
-        found = self._described.part(gender)
+        return self._made(self._described.part(gender), gender, speakers)
+
+    def brought(self, words: str, gender: str | None, speakers: set[int]) -> Person | None:
+        """Return whom "said the man" means right after the narration brought in "a white man" (unnamed.py)."""
+        return next(iter(self._made(self._described.brought(words.split()[-1], gender), gender, speakers)), None)
+
+    def _made(self, found: Person | str | None, gender: str | None, speakers: set[int]) -> list[Person]:
         if found is None or isinstance(found, Person):
             return [found] if found else []
         person, made = self.person(found, gender)

@@ -69,6 +69,9 @@ class Described:
         self._latest: dict[str, tuple[int, str]] = {}
         #: Where each description was first written: one the book has used for long is a known person's.
         self._first: dict[str, int] = {}
+        #: Per noun, the latest person an indefinite description brought in ("a white man"): whom a tag's
+        #: "said the man" right after means.
+        self._brought: dict[str, tuple[int, str]] = {}
 
     def note(self, text: str) -> None:
         """Note the descriptions of people in a piece of narration (in book order)."""
@@ -83,11 +86,20 @@ class Described:
             if m.group(1).lower() != "the" or self._pieces - first <= _REACH:
                 # "a man" brings someone in; "the girl" does so only where the book first writes it.
                 self._latest[GENDERED_NOUNS[noun]] = (self._pieces, part)
+            if m.group(1).lower() != "the":
+                self._brought[noun] = (self._pieces, part)
 
     def part(self, gender: str | None) -> Person | str | None:
         """Return the person of that gender the narration described lately: the newcomer the book names a
         few paragraphs on, else the description's words ("the old lady")."""
-        found = self._latest.get(gender) if gender else None
+        return self._resolve(self._latest.get(gender) if gender else None, gender)
+
+    def brought(self, noun: str, gender: str | None) -> Person | str | None:
+        """Return whom "said the man" means when the narration has just brought in "a white man": that
+        newcomer (named soon, or the description's words), never a man named earlier in the scene."""
+        return self._resolve(self._brought.get(noun), gender)
+
+    def _resolve(self, found: tuple[int, str] | None, gender: str | None) -> Person | str | None:
         if found is None or self._pieces - found[0] > _REACH:
             return None
         for n, person in self._newcomers:

@@ -79,3 +79,21 @@ def test_said_one_of_the_group_is_not_the_scenes_named_person():
     cast, said = _said(paragraphs)
     assert said["It never holds in March,"] == "One of the boys"
     assert said["The ice will hold,"] == "Odo"
+
+
+def test_said_the_man_right_after_the_narration_brought_in_a_man_is_that_newcomer():
+    paragraphs = ("Mr. Wrede sat by his fire at the edge of the dunes, and Mr. Wrede listened to the wind.",
+                  "Out of the dark came a tall man leading a mule.",
+                  "“Evening,” the man called. “May I share your fire?”",
+                  "“Sit down,” said Mr. Wrede.")
+    cast, said = _said(paragraphs)
+    assert said["Evening,"] == "The tall man"
+    assert said["Sit down,"] == "Mr. Wrede"
+
+
+def test_said_the_man_with_no_man_brought_in_is_the_man_of_the_scene():
+    paragraphs = ("Mr. Wrede sat by his fire at the edge of the dunes, and Mr. Wrede listened to the wind.",
+                  "The wind dropped at last.",
+                  "“Evening,” the man called. “Cold night.”")
+    cast, said = _said(paragraphs)
+    assert said["Evening,"] == "Mr. Wrede"
