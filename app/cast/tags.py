@@ -142,7 +142,7 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
             return Tag("description", " ".join(words[:1] + age + [noun]), gender, verb)
         if any(w in _NOT_ROLES for w in words[1:]):
             return None
-        if gender or (words[0] == "the" and noun == words[-1]):
+        if gender or (noun == words[-1] and (words[0] == "the" or words[0] in ("my", "our") and "-" not in noun)):
             # "the surgeon", "the landlord": a part in the story with no name; it gets a voice of its own.
             # "the postmaster testily": the adverb is the delivery, not the part.
             part = [w for k, w in enumerate(words) if k < 2 or not w.endswith("ly")]

@@ -97,3 +97,12 @@ def test_said_the_man_with_no_man_brought_in_is_the_man_of_the_scene():
                   "“Evening,” the man called. “Cold night.”")
     cast, said = _said(paragraphs)
     assert said["Evening,"] == "Mr. Wrede"
+
+
+def test_our_guide_in_a_tag_is_a_part_of_its_own():
+    # "said our guide", "my companion told us": someone the teller goes with, never named; not a kin word
+    # ("my sister-in-law" is left to the kin rules).
+    tag = tag_before("Our guide told us that the ford was near -- but ")
+    assert (tag.kind, tag.words) == ("role", "our guide")
+    assert tag_after(" said my companion.").words == "my companion"
+    assert tag_after(" said my sister-in-law.") is None
