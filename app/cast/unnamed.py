@@ -8,7 +8,7 @@ of the other gender or of no known gender. The description is a part of its own 
 the nurse" is (app/cast/roles.py, Parts); it is used only when the scene holds nobody else of that gender,
 so a described named person ("the young lady" for a heroine already about) is left to the usual rules.
 A description is often the way a newcomer enters before the narration names them ("a man stood at the door
-... Sikes, for it was he"): when the book first names a person of that gender a few paragraphs on, the
+... Brandt, for it was he"): when the book first names a person of that gender a few paragraphs on, the
 description is that person, not a part of its own.
 """
 from __future__ import annotations
