@@ -8,6 +8,7 @@ Nothing of the page is kept once its lines are built, so memory stays flat in pa
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -73,6 +74,8 @@ class _Font:
     size: float = 0.0
     #: Drawn invisible: a scan's OCR layer.
     invisible: bool = False
+    #: Drawn through a matrix that scales it (a browser engine's page): PDFium's line marks misplace.
+    scaled: bool = False
 
 
 #: FPDFText_GetTextObject returning the object's address as an int: a cache key without a ctypes cast
@@ -92,6 +95,7 @@ class FontCache:
         #: The page's text objects drawn inside a figure (pdffigure.py): not read, as artifacts are not.
         self.figures: set[int] = set()
         self._buf = ctypes.create_string_buffer(256)
+        self._matrix = raw.FS_MATRIX()
 
     def traits(self, textpage, handle: int, index: int) -> _Font:
         """Return the traits of the text object character `index` belongs to (`handle`: the page's address)."""
@@ -100,12 +104,28 @@ class FontCache:
         if found is None:
             obj = raw.FPDFText_GetTextObject(textpage, index)
             # One text object has one font, size and matrix: its first character's size is every one's.
-            size = raw.FPDFText_GetFontSize(textpage, index)
-            found = self._objects[key] = self._read(obj, size, key in self.figures) if key else _Font(
-                False, False, False, size)
+            scale = self._scale(textpage, index)
+            size = raw.FPDFText_GetFontSize(textpage, index) * scale
+            scaled = abs(scale - 1) > 0.02
+            found = self._objects[key] = self._read(obj, size, key in self.figures, scaled) if key else _Font(
+                False, False, False, size, scaled=scaled)
         return found
 
-    def _read(self, obj, size: float, figure: bool = False) -> _Font:
+    def _scale(self, textpage, index: int) -> float:
+        """Return how much the character's matrix scales its font's size up or down the page.
+
+        The size in the font operator is in text space: a producer that draws the page at another scale
+        (a browser engine printing CSS pixels, 16 "points" drawn at 0.375: wkhtmltopdf) sets a matrix, and
+        the printed size is the two multiplied. The vertical axis only: a scan's OCR layer squeezes its
+        words horizontally to fit the picture's (Tesseract's Tz), which changes no line's height.
+        """
+        m = self._matrix
+        if not raw.FPDFText_GetMatrix(textpage, index, ctypes.byref(m)):
+            return 1.0
+        scale = math.hypot(m.c, m.d)
+        return scale if scale > 0.01 else 1.0
+
+    def _read(self, obj, size: float, figure: bool = False, scaled: bool = False) -> _Font:
         font = raw.FPDFTextObj_GetFont(obj)
         fkey = ctypes.cast(font, ctypes.c_void_p).value or 0
         self.seen += 1
@@ -113,11 +133,11 @@ class FontCache:
             self.invisible += 1
             # A scan's text layer (OCR: Tesseract's GlyphLessFont is fixed-pitch) is drawn invisible over
             # the page's picture: its font says nothing of the print's style, never code nor bold.
-            return _Font(False, False, figure or _is_artifact(obj), size, invisible=True)
+            return _Font(False, False, figure or _is_artifact(obj), size, invisible=True, scaled=scaled)
         style = self._fonts.get(fkey)
         if style is None:
             style = self._fonts[fkey] = self._style(font) if fkey else (False, False)
-        return _Font(style[0], style[1], figure or _is_artifact(obj), size)
+        return _Font(style[0], style[1], figure or _is_artifact(obj), size, scaled=scaled)
 
     def _style(self, font) -> tuple[bool, bool]:
         n = raw.FPDFFont_GetBaseFontName(font, self._buf, len(self._buf))
@@ -164,12 +184,17 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
     left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
     lines: list[Line] = []
     chars: list[tuple[str, float, float, float, float, _Font]] = []
+    pending = False  # a line break PDFium made in scaled text, decided at the next character
+    loose, last_run = raw.FS_RECTF(), 0
     for i in range(count):
         code = raw.FPDFText_GetUnicode(textpage, i)
         ch = chr(code) if 0 < code < 0x110000 else ""
         if ch in ("\r", "\n") or not ch:
             if ch == "\n" and chars:
-                _close(chars, lines, page_index)
+                if chars[-1][5].scaled and raw.FPDFText_IsGenerated(textpage, i) == 1:
+                    pending = True
+                else:
+                    _close(chars, lines, page_index)
             continue
         if ch == " " and raw.FPDFText_IsGenerated(textpage, i) == 1:
             if chars:
@@ -182,14 +207,30 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
         size = font.size
         raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
         base = page_height - oy.value
-        raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
+        if font.scaled:
+            # The advance's box: a browser engine's runs abut there, where their ink leaves gaps.
+            raw.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(loose))
+            left.value, right.value = loose.left, loose.right
+            run = _text_object_address(handle, i) or 0
+            if pending and ch != " ":
+                pending = False
+                _scaled_break(chars, lines, page_index, base, left.value, size)
+            elif chars and chars[-1][0] != " " and ch != " " and run != last_run \
+                    and abs(base - chars[-1][3]) <= size * 0.2 and size * 0.04 <= left.value - chars[-1][2] <= size:
+                # A word space PDFium did not mark where the engine starts a run in another font or colour
+                # (code, a link): the run is set a little apart, less than a space's width.
+                chars.append((" ", chars[-1][2], chars[-1][2], chars[-1][3], chars[-1][4], chars[-1][5]))
+            last_run = run
+        else:
+            raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
         if chars and abs(base - chars[-1][3]) > max(size, chars[-1][4]) * 0.6 and chars[-1][0] != " ":
             _close(chars, lines, page_index)  # a new line PDFium did not mark
-        elif font.invisible and chars and chars[-1][0] == " " and ch != " ":
+        elif (font.invisible or font.scaled) and chars and chars[-1][0] == " " and ch != " ":
             # An OCR layer (Tesseract's) ends every word with a space and may have no line break marked
             # between printed lines: the baseline moved from the last letter's is a new line, or a
             # paragraph comes as one line and a piece of its first line that the engine set apart goes
             # before it ("ran down to the river" / "The gate stood open all that winter, and the path ...").
+            # Scaled text likewise: PDFium marks a space, not a break, between a browser engine's lines.
             last = next((c for c in reversed(chars) if c[0] != " "), None)
             if last is not None and abs(base - last[3]) > max(size, last[4]) * 0.6:
                 _close(chars, lines, page_index)
@@ -197,6 +238,21 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
     if chars:
         _close(chars, lines, page_index)
     return in_reading_order(_without_stray_markers(lines))
+
+
+def _scaled_break(chars: list, lines: list[Line], page: int, base: float, x0: float, size: float) -> None:
+    """Close the line at a break PDFium marked in scaled text, unless the next character goes on it.
+
+    PDFium measures scaled text's advance with the font's unscaled size, so in a browser engine's PDF
+    (wkhtmltopdf draws CSS pixels at 0.375) it breaks a line at every run of glyphs the engine placed
+    ("S" / "WIG" / "Declaratio" / "n"): a character on the same baseline that starts where the last ended
+    goes on the line, after a space where the gap is a word space's (a quarter of the size or more).
+    """
+    last = next((c for c in reversed(chars) if c[0] != " "), None)
+    if last is None or abs(base - last[3]) > max(size, last[4]) * 0.2 or not -size * 0.2 <= x0 - last[2] <= size:
+        _close(chars, lines, page)
+    elif x0 - last[2] >= size * 0.25 and chars[-1][0] != " ":
+        chars.append((" ", last[2], last[2], last[3], last[4], last[5]))
 
 
 def _without_stray_markers(lines: list[Line]) -> list[Line]:
