@@ -58,6 +58,10 @@ def _segments(events, titles: list[str], headings_only: bool) -> dict[str, str]:
     limit = len(events)
     for k in range(len(keys) - 1, -1, -1):  # backwards: the body's heading, not the contents listing's
         cands = [i for i in range(limit) if (not headings_only or events[i][0] == "h") and key(events[i][2]) == keys[k]]
+        if headings_only and cands:
+            # A section titled as its chapter ("14 Typemaps" / "14.3 Typemaps"): the chapter's own heading.
+            top = min(events[i][1] or 99 for i in cands)
+            cands = [i for i in cands if (events[i][1] or 99) == top]
         if cands:
             pos[k] = cands[-1]
             limit = cands[-1]
