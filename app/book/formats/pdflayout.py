@@ -215,7 +215,7 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
             if pending and ch != " ":
                 pending = False
                 _scaled_break(chars, lines, page_index, base, left.value, size)
-            elif chars and chars[-1][0] != " " and ch != " " and run != last_run \
+            if chars and chars[-1][0] != " " and ch != " " and run != last_run \
                     and abs(base - chars[-1][3]) <= size * 0.2 and size * 0.04 <= left.value - chars[-1][2] <= size:
                 # A word space PDFium did not mark where the engine starts a run in another font or colour
                 # (code, a link): the run is set a little apart, less than a space's width.
