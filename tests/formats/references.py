@@ -96,8 +96,14 @@ def _xref_label(m: re.Match) -> str:
 _NOTE_MARK = re.compile(r'<a\s[^>]*(?:href="#FOOT\d+"|class="footnote-reference[^"]*")[^>]*>.*?</a>', re.S)
 
 
+#: Yodl's navigation bar, above and below each chapter's page: a list whose every item is a link named "Table of
+#: Contents", "Previous Chapter" or "Next Chapter" (no class marks it); the PDF prints none.
+_NAV_LIST = re.compile(r'<ul>\s*(?:<li>\s*<a\s[^>]*>\s*(?:Table of Contents|Previous Chapter|Next Chapter)\s*</a>\s*(?:</li>)?\s*)+'
+                       r'</ul>', re.I)
+
+
 def html_events(html: str) -> list[tuple[str, int, str]]:
-    html = _NOTE_MARK.sub("", _XREF.sub(_xref_label, html))
+    html = _NAV_LIST.sub("", _NOTE_MARK.sub("", _XREF.sub(_xref_label, html)))
     parser = _WithCode(NAV_CLASSES)
     parser.feed(html)
     parser.close()
