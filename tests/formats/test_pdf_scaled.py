@@ -132,3 +132,17 @@ def test_a_title_page_before_a_larger_contents_heading_names_the_book(tmp_path):
     path = _typed_pdf(tmp_path / "kettle.pdf", [title_page, abstract, contents, chapter])
     book = load_book(path)  # PDFium writes no title into the metadata: the title page names the book
     assert (book.title, book.author) == ("Kettle 3.02", "Ann Marlowe"), (book.title, book.author)
+
+
+def test_a_name_in_the_bodys_size_over_a_larger_imprint_heading_names_no_book(tmp_path):
+    # A first page that prints only the author and a date in the text's size, then an "Imprint" page set
+    # larger: no title is printed, so the file's name stands (not the author's line, not "Imprint").
+    first = [(240, 83, 12, "Ann Marlowe"), (237, 107, 12, "2024-02-05")]
+    imprint = [(73, 132, 14, "Imprint")] + [
+        (72, 270 + 14 * k, 12, t) for k, t in enumerate([
+            "This edition was set by hand from the printed copy of the first edition and checked",
+            "against the second, which corrects a few words; it is free to read and to share."])]
+    chapter = [(73, 132, 14, "I"), (72, 270, 12, "The boat came in at noon, and the harbour master wrote its name"),
+               (72, 284, 12, "in the book he kept by the window, as he had done every day for years.")]
+    book = load_book(_typed_pdf(tmp_path / "a-day-by-the-sea.pdf", [first, [], imprint, chapter]))
+    assert book.title == "a-day-by-the-sea", book.title

@@ -8,6 +8,7 @@ Core Team"), never an address, a date, a version or a publisher's line.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from app.book.narration.cleanup import is_matter_title
 from app.book.narration.gutenberg import title_from_page_title
@@ -95,6 +96,12 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
     if not named:
         return "", ""
     largest = max(named.values())
+    if largest < max(ln.size for lines in first for ln in lines):
+        # Under a larger matter heading, a title still stands out of the text: a name and a date in the
+        # body's size over an "Imprint" page name no book.
+        body = Counter(round(ln.size, 1) for lines in first for ln in lines).most_common(1)[0][0]
+        if largest <= body:
+            return "", ""
     lines = next(lines for lines in first if any(named.get(id(ln), 0) >= largest for ln in lines))
     top = sorted(lines, key=lambda ln: (ln.base, ln.x0))
     start = next(i for i, ln in enumerate(top) if named.get(id(ln), 0) >= largest)
