@@ -8,12 +8,13 @@ Nothing of the page is kept once its lines are built, so memory stays flat in pa
 from __future__ import annotations
 
 import ctypes
-import math
 import re
 from collections import Counter
 from dataclasses import dataclass
 
 import pypdfium2.raw as raw
+
+from app.book.formats.pdfscaled import SCALED, ScaledRuns, text_scale
 
 #: A superscript run that is a note marker: digits, letters a-z, symbols.
 _MARKER = re.compile(r"^[\[(]?(?:\d{1,3}|[a-z]|[*\u2020\u2021\u00a7\u00b6#]+)[\])]?,?$")
@@ -27,6 +28,10 @@ _SUPERSCRIPT_DIGITS = frozenset("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u207
 #: A gap wider than this many font sizes between two words parts table cells.
 CELL_GAP = 1.6
 CELL = "\x00"
+#: TeX's f-ligatures where a font has no Unicode map: PDFium gives the glyph's code, a control character that the
+#: text's cleaning drops ("4.2.35 gure( le)" for "figure(file)"). T1 (EC, cm-super: dvips and Ghostscript) sets
+#: ff fi fl ffi ffl at 27-31, OT1 (Computer Modern) at 11-15 (its "fl", 13, is PDFium's own line break: left).
+_TEX_LIGATURES = {27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl", 11: "ff", 12: "fi", 14: "ffi", 15: "ffl"}
 #: PDFium's code for a hyphen it saw at a line's end (the soft hyphen of the source).
 _SOFT_HYPHENS = ("\x02", "\u00ad")
 
@@ -104,26 +109,12 @@ class FontCache:
         if found is None:
             obj = raw.FPDFText_GetTextObject(textpage, index)
             # One text object has one font, size and matrix: its first character's size is every one's.
-            scale = self._scale(textpage, index)
+            scale = text_scale(textpage, index, self._matrix)
             size = raw.FPDFText_GetFontSize(textpage, index) * scale
-            scaled = abs(scale - 1) > 0.02
+            scaled = abs(scale - 1) > SCALED
             found = self._objects[key] = self._read(obj, size, key in self.figures, scaled) if key else _Font(
                 False, False, False, size, scaled=scaled)
         return found
-
-    def _scale(self, textpage, index: int) -> float:
-        """Return how much the character's matrix scales its font's size up or down the page.
-
-        The size in the font operator is in text space: a producer that draws the page at another scale
-        (a browser engine printing CSS pixels, 16 "points" drawn at 0.375: wkhtmltopdf) sets a matrix, and
-        the printed size is the two multiplied. The vertical axis only: a scan's OCR layer squeezes its
-        words horizontally to fit the picture's (Tesseract's Tz), which changes no line's height.
-        """
-        m = self._matrix
-        if not raw.FPDFText_GetMatrix(textpage, index, ctypes.byref(m)):
-            return 1.0
-        scale = math.hypot(m.c, m.d)
-        return scale if scale > 0.01 else 1.0
 
     def _read(self, obj, size: float, figure: bool = False, scaled: bool = False) -> _Font:
         font = raw.FPDFTextObj_GetFont(obj)
@@ -184,15 +175,14 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
     left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
     lines: list[Line] = []
     chars: list[tuple[str, float, float, float, float, _Font]] = []
-    pending = False  # a line break PDFium made in scaled text, decided at the next character
-    loose, last_run = raw.FS_RECTF(), 0
+    scaled = ScaledRuns()
     for i in range(count):
         code = raw.FPDFText_GetUnicode(textpage, i)
-        ch = chr(code) if 0 < code < 0x110000 else ""
+        ch = _TEX_LIGATURES.get(code) or (chr(code) if 0 < code < 0x110000 else "")
         if ch in ("\r", "\n") or not ch:
             if ch == "\n" and chars:
                 if chars[-1][5].scaled and raw.FPDFText_IsGenerated(textpage, i) == 1:
-                    pending = True
+                    scaled.pending = True
                 else:
                     _close(chars, lines, page_index)
             continue
@@ -207,20 +197,9 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
         size = font.size
         raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
         base = page_height - oy.value
-        if font.scaled:
-            # The advance's box: a browser engine's runs abut there, where their ink leaves gaps.
-            raw.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(loose))
-            left.value, right.value = loose.left, loose.right
-            run = _text_object_address(handle, i) or 0
-            if pending and ch != " ":
-                pending = False
-                _scaled_break(chars, lines, page_index, base, left.value, size)
-            if chars and chars[-1][0] != " " and ch != " " and run != last_run \
-                    and abs(base - chars[-1][3]) <= size * 0.2 and size * 0.04 <= left.value - chars[-1][2] <= size:
-                # A word space PDFium did not mark where the engine starts a run in another font or colour
-                # (code, a link): the run is set a little apart, less than a space's width.
-                chars.append((" ", chars[-1][2], chars[-1][2], chars[-1][3], chars[-1][4], chars[-1][5]))
-            last_run = run
+        if font.scaled:  # a browser engine's page (pdfscaled.py): PDFium's marks misplace its breaks
+            left.value, right.value = scaled.place(textpage, i, _text_object_address(handle, i) or 0, ch, base,
+                                                   size, chars, lambda: _close(chars, lines, page_index))
         else:
             raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
         if chars and abs(base - chars[-1][3]) > max(size, chars[-1][4]) * 0.6 and chars[-1][0] != " ":
@@ -238,21 +217,6 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
     if chars:
         _close(chars, lines, page_index)
     return in_reading_order(_without_stray_markers(lines))
-
-
-def _scaled_break(chars: list, lines: list[Line], page: int, base: float, x0: float, size: float) -> None:
-    """Close the line at a break PDFium marked in scaled text, unless the next character goes on it.
-
-    PDFium measures scaled text's advance with the font's unscaled size, so in a browser engine's PDF
-    (wkhtmltopdf draws CSS pixels at 0.375) it breaks a line at every run of glyphs the engine placed
-    ("S" / "WIG" / "Declaratio" / "n"): a character on the same baseline that starts where the last ended
-    goes on the line, after a space where the gap is a word space's (a quarter of the size or more).
-    """
-    last = next((c for c in reversed(chars) if c[0] != " "), None)
-    if last is None or abs(base - last[3]) > max(size, last[4]) * 0.2 or not -size * 0.2 <= x0 - last[2] <= size:
-        _close(chars, lines, page)
-    elif x0 - last[2] >= size * 0.25 and chars[-1][0] != " ":
-        chars.append((" ", last[2], last[2], last[3], last[4], last[5]))
 
 
 def _without_stray_markers(lines: list[Line]) -> list[Line]:
