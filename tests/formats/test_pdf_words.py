@@ -200,3 +200,14 @@ def test_texs_ligatures_without_a_unicode_name_are_read_as_their_letters(tmp_pat
         "stood by the door so that every visitor could wait there for the o\\033ice to open again."]))
     assert "The figure on the wall shows the file of boats that passed each day, and a coffee cart" in text, text
     assert "for the office to open again." in text, text
+
+
+def test_a_missing_pictures_file_name_printed_in_its_place_is_not_read(tmp_path):
+    # A producer that cannot find a picture prints its path where it stood (Apache FOP: "[./images/plate.jpg]").
+    text = _one_page_text(tmp_path / "plates.pdf", [
+        "The first plate shows the mill as it stood before the flood, its wheel turning in the race.",
+        "[./images/plate-3.jpg]",
+        "The second shows the same mill ten years on, rebuilt in stone by the miller's sons.",
+        "figures/wheel.png"])
+    assert "plate" not in text.replace("The first plate", "") and "jpg" not in text and "png" not in text, text
+    assert "turning in the race. The second shows the same mill" in text, text
