@@ -30,8 +30,9 @@ CELL_GAP = 1.6
 CELL = "\x00"
 #: TeX's f-ligatures where a font has no Unicode map: PDFium gives the glyph's code, a control character that the
 #: text's cleaning drops ("4.2.35 gure( le)" for "figure(file)"). T1 (EC, cm-super: dvips and Ghostscript) sets
-#: ff fi fl ffi ffl at 27-31, OT1 (Computer Modern) at 11-15 (its "fl", 13, is PDFium's own line break: left).
-_TEX_LIGATURES = {27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl", 11: "ff", 12: "fi", 14: "ffi", 15: "ffl"}
+#: ff fi fl ffi ffl at 27-31 in every face. OT1's 11-15 are not taken: its typewriter face has other signs
+#: there (Texinfo prints French guillemets with them).
+_TEX_LIGATURES = {27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl"}
 #: PDFium's code for a hyphen it saw at a line's end (the soft hyphen of the source).
 _SOFT_HYPHENS = ("\x02", "\u00ad")
 
