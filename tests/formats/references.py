@@ -75,7 +75,8 @@ class _WithCode(_Events):
 #: Sphinx's EPUB writes an external link's URL after it ("link-target", epub_show_urls="inline"), where
 #: its LaTeX PDF puts the URL in a footnote: that is out too.
 NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader navfooter toc related sphinxsidebar "
-                        "footer headerlink contents footnote footnotes footnotes-segment link-target sectiontoc".split())
+                        "footer headerlink contents footnote footnotes footnotes-segment link-target "
+                        "sectiontoc".split())
 
 
 #: DocBook's HTML cross-reference: 'Section 12.1, “What other documentation...”' or 'the section called “X”',
@@ -98,8 +99,8 @@ _NOTE_MARK = re.compile(r'<a\s[^>]*(?:href="#FOOT\d+"|class="footnote-reference[
 
 #: Yodl's navigation bar, above and below each chapter's page: a list whose every item is a link named "Table of
 #: Contents", "Previous Chapter" or "Next Chapter" (no class marks it); the PDF prints none.
-_NAV_LIST = re.compile(r'<ul>\s*(?:<li>\s*<a\s[^>]*>\s*(?:Table of Contents|Previous Chapter|Next Chapter)\s*</a>\s*(?:</li>)?\s*)+'
-                       r'</ul>', re.I)
+_NAV_LIST = re.compile(r'<ul>\s*(?:<li>\s*<a\s[^>]*>\s*(?:Table of Contents|Previous Chapter|Next Chapter)\s*</a>'
+                       r'\s*(?:</li>)?\s*)+</ul>', re.I)
 
 
 def html_events(html: str) -> list[tuple[str, int, str]]:

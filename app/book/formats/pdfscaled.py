@@ -47,9 +47,10 @@ class ScaledRuns:
         if self.pending and ch != " ":
             self.pending = False
             last = next((c for c in reversed(chars) if c[0] != " "), None)
-            if last is None or abs(base - last[3]) > max(size, last[4]) * 0.2 or not -size * 0.2 <= x0 - last[2] <= size:
+            gap = x0 - last[2] if last is not None else 0.0
+            if last is None or abs(base - last[3]) > max(size, last[4]) * 0.2 or not -size * 0.2 <= gap <= size:
                 close()  # a real break: another baseline, or back to the line's start
-            elif x0 - last[2] >= size * 0.25 and chars[-1][0] != " ":
+            elif gap >= size * 0.25 and chars[-1][0] != " ":
                 chars.append((" ", last[2], last[2], last[3], last[4], last[5]))  # a word space's gap
         if chars and chars[-1][0] != " " and ch != " " and run != self.last_run \
                 and abs(base - chars[-1][3]) <= size * 0.2 and size * 0.04 <= x0 - chars[-1][2] <= size:
