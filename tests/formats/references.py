@@ -70,11 +70,13 @@ class _WithCode(_Events):
 
 #: Navigation the HTML generators add around each page, not the book's text: Texinfo's header/nav-panel
 #: and mini-toc menus, DocBook's navheader/navfooter and contents, Sphinx's related bars, sidebar,
-#: footer and pilcrow links; and footnotes, which the PDF reader leaves out (pdfclean.strip_footnotes).
+#: footer and pilcrow links, SWIG's chapter contents ("sectiontoc", which its PDF prints and the reader leaves out as
+#: a listing); and footnotes, which the PDF reader leaves out (pdfclean.strip_footnotes).
 #: Sphinx's EPUB writes an external link's URL after it ("link-target", epub_show_urls="inline"), where
 #: its LaTeX PDF puts the URL in a footnote: that is out too.
 NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader navfooter toc related sphinxsidebar "
-                        "footer headerlink contents footnote footnotes footnotes-segment link-target".split())
+                        "footer headerlink contents footnote footnotes footnotes-segment link-target "
+                        "sectiontoc".split())
 
 
 #: DocBook's HTML cross-reference: 'Section 12.1, “What other documentation...”' or 'the section called “X”',
@@ -95,8 +97,14 @@ def _xref_label(m: re.Match) -> str:
 _NOTE_MARK = re.compile(r'<a\s[^>]*(?:href="#FOOT\d+"|class="footnote-reference[^"]*")[^>]*>.*?</a>', re.S)
 
 
+#: Yodl's navigation bar, above and below each chapter's page: a list whose every item is a link named "Table of
+#: Contents", "Previous Chapter" or "Next Chapter" (no class marks it); the PDF prints none.
+_NAV_LIST = re.compile(r'<ul>\s*(?:<li>\s*<a\s[^>]*>\s*(?:Table of Contents|Previous Chapter|Next Chapter)\s*</a>'
+                       r'\s*(?:</li>)?\s*)+</ul>', re.I)
+
+
 def html_events(html: str) -> list[tuple[str, int, str]]:
-    html = _NOTE_MARK.sub("", _XREF.sub(_xref_label, html))
+    html = _NAV_LIST.sub("", _NOTE_MARK.sub("", _XREF.sub(_xref_label, html)))
     parser = _WithCode(NAV_CLASSES)
     parser.feed(html)
     parser.close()

@@ -63,3 +63,12 @@ def test_a_by_in_a_title_stays_unless_it_names_the_author():
     assert book_title("Lanterns, by Night and Day", "Bo Maker") == ("Lanterns, by Night and Day", "Bo Maker")
     assert book_title("Lanterns, by Ann Writer", "Bo Maker") == ("Lanterns, by Ann Writer", "Bo Maker")
     assert book_title("Lantern Notes", "") == ("Lantern Notes", "")
+
+
+def test_a_line_of_section_names_under_the_title_is_no_author():
+    # A manual's first page lists its sections under the title ("Core Documentation", "Module
+    # Documentation"): capitalised words, no names.
+    from app.book.formats.pdftitle import _is_names
+
+    assert not _is_names("Sections Core Documentation Module Documentation Developer Documentation")
+    assert _is_names("Ann Marlowe and Tom Riley")

@@ -168,3 +168,46 @@ def test_a_word_after_a_line_end_hyphen_that_opens_in_capitals_is_a_compounds_pa
     text = _one_page_text(tmp_path / "caps.pdf", lines)
     assert "marked as Half-Installed when" in text, text
     assert "called INTRODUCTION in the" in text, text
+
+
+def _unmapped_ligatures_pdf(path, lines: list[str]):
+    """Write a page in a Type 1 font whose f-ligatures have no Unicode name (as dvips' fonts reach a PDF through
+    Ghostscript): TeX's T1 codes, 27 ff and 28 fi, named /g27 and /g28; lines in PDF string syntax."""
+    ops = "\n".join(f"BT /F1 11 Tf 72 {700 - 14 * k} Td ({text}) Tj ET" for k, text in enumerate(lines)).encode()
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
+            b"/Contents 4 0 R >>",
+            b"<< /Length %d >>\nstream\n" % len(ops) + ops + b"\nendstream",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman "
+            b"/Encoding << /Type /Encoding /Differences [27 /g27 /g28] >> >>"]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for n, obj in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + obj + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def test_texs_ligatures_without_a_unicode_name_are_read_as_their_letters(tmp_path):
+    # PDFium gives such a glyph its code, a control character the text's cleaning drops: "the gure shows the
+    # le". TeX's encodings put the f-ligatures at fixed codes (T1: 27-31), so they are read as their letters.
+    text = _text(_unmapped_ligatures_pdf(tmp_path / "ferry.pdf", [
+        "The \\034gure on the wall shows the \\034le of boats that passed each day, and a co\\033ee cart",
+        "stood by the door so that every visitor could wait there for the o\\033ice to open again."]))
+    assert "The figure on the wall shows the file of boats that passed each day, and a coffee cart" in text, text
+    assert "for the office to open again." in text, text
+
+
+def test_a_missing_pictures_file_name_printed_in_its_place_is_not_read(tmp_path):
+    # A producer that cannot find a picture prints its path where it stood (Apache FOP: "[./images/plate.jpg]").
+    text = _one_page_text(tmp_path / "plates.pdf", [
+        "The first plate shows the mill as it stood before the flood, its wheel turning in the race.",
+        "[./images/plate-3.jpg]",
+        "The second shows the same mill ten years on, rebuilt in stone by the miller's sons.",
+        "figures/wheel.png"])
+    assert "plate" not in text.replace("The first plate", "") and "jpg" not in text and "png" not in text, text
+    assert "turning in the race. The second shows the same mill" in text, text

@@ -105,6 +105,19 @@ def test_pdf_page_layouts_of_other_producers_read_as_their_html_editions():
     assert "No documents allowed." in listing and "Sainte-Menehould" in listing
 
 
+def test_a_browser_engines_pdf_reads_its_lines_and_words_whole():
+    # wkhtmltopdf draws CSS pixels at 0.375 and places runs of glyphs; PDFium, measuring them at the unscaled
+    # size, broke lines at runs ("S WIG O utp ut") and ran printed lines together. Read by the printed size and
+    # the runs' places, a contents page's entries and a page of prose read whole, a word space before a code
+    # run too (its HTML edition: "called example_wrap.c").
+    contents = _read(_excerpt("dev17-swig-manual", 2, 2))
+    assert "5.1.2 SWIG Output 5.1.3 Comments 5.1.4 C Preprocessor" in contents, contents[:300]
+    assert "5.2 Wrapping Simple C Declarations 5.2.1 Basic Type Handling" in contents, contents[:300]
+    prose = _read(_excerpt("dev17-swig-manual", 18, 19), code="read")
+    assert "This results in generating code for C/C++ and the specified target language to interface" in prose
+    assert "a new file called example_wrap.c that should be compiled" in prose
+
+
 def test_an_fb2_from_another_producer_reads_its_own_sections():
     # A test book with epigraphs, poems, tables, nested sections and notes, written by no one here.
     entry = _entry("fb2", repo="shinypantzzz/fb2reader", path="test.fb2")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections import Counter
 import sys
 
 import jiwer
@@ -56,8 +57,19 @@ def _segments(events, titles: list[str], headings_only: bool) -> dict[str, str]:
     keys = [key(t) for t in titles]
     pos: dict[int, int] = {}
     limit = len(events)
+    # The chapters' heading level: the level of the titles the twin heads once. A section titled as its
+    # chapter ("14 Typemaps" over "14.3 Typemaps") or a book's top page titled as one ("Bash Features" over
+    # the Top node, "6 Bash Features") is not the chapter's heading.
+    heads: dict[str, list[int]] = {}
+    for i, e in enumerate(events):
+        if e[0] == "h":
+            heads.setdefault(key(e[2]), []).append(e[1])
+    once = Counter(heads[k][0] for k in keys if len(heads.get(k, ())) == 1)
+    level = once.most_common(1)[0][0] if headings_only and once else None
     for k in range(len(keys) - 1, -1, -1):  # backwards: the body's heading, not the contents listing's
         cands = [i for i in range(limit) if (not headings_only or events[i][0] == "h") and key(events[i][2]) == keys[k]]
+        if level is not None and any(events[i][1] == level for i in cands):
+            cands = [i for i in cands if events[i][1] == level]
         if cands:
             pos[k] = cands[-1]
             limit = cands[-1]

@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from app.book.structure.blocks import Block
+from app.book.formats.pdffigure import MISSING_PICTURE
 from app.book.formats.pdflayout import Line, soft_hyphen_end
 from app.book.formats.pdflisting import hangs_on, listing_lines
 from app.book.formats.pdfxref import spoken_xrefs
@@ -105,12 +106,16 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
         # to chapter, never as printed: a running line repeats as printed, or is set no larger than the body.
         return _heading_size(ln, style) and texts[" ".join(ln.text.casefold().split())] < 2
 
-    slots: set[tuple[int, str, int, float]] = set()
+    seen: Counter = Counter()
     for page in pages:
         for ln, zone in _edge_lines(page).values():
             if _repeats(counts, page.index % 2, zone, ln) >= (MIN_REPEATS if many else 2) and not _own_heading(ln) \
                     and _set_apart(ln, page, zone, style):
-                slots.add((page.index % 2, zone, round(ln.base), round(ln.size)))
+                seen[(page.index % 2, zone, round(ln.base), round(ln.size))] += 1
+    # A place where heads stand holds one on many pages: a line that repeats elsewhere (a code sample's
+    # "import os", set apart by its block's padding) standing there once marks no place, or every page's
+    # first line at that height went with it.
+    slots = {slot for slot, n in seen.items() if n >= (MIN_REPEATS if many else 1)}
     numbered = _number_places(pages)
     for page in pages:
         entries = sum(1 for ln in page.lines if _CONTENTS_ENTRY.match(ln.text) or _LEADERS.search(ln.text))
@@ -133,7 +138,8 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
                 counts, page.index % 2, "top", top[2]) >= (MIN_REPEATS if many else 2):
             drop.add(id(top[2]))
         page.lines = [ln for ln in page.lines if id(ln) not in drop and not (listings and _LEADERS.search(ln.text))
-                      and not _CONTINUED.match(ln.text.strip())]
+                      and not _CONTINUED.match(ln.text.strip())
+                      and not MISSING_PICTURE.fullmatch(ln.text.strip())]
 
 
 #: Page numbers stand at one place on this share of the pages at least: a number elsewhere is not one.

@@ -10,9 +10,13 @@ is the book's (pdf.py reads such a page again with its forms).
 from __future__ import annotations
 
 import ctypes
+import re
 
 import pypdfium2.raw as raw
 
+#: A picture the producer could not find, printed as its file's path in its place ("[./images/cover.jpg]", as
+#: Apache FOP does): a line of that alone is no text.
+MISSING_PICTURE = re.compile(r"\[?\s*(?:[\w.~-]*/)*[\w.~-]+\.(?:jpe?g|png|gif|svg|tiff?|eps|bmp|webp)\s*\]?", re.I)
 #: A page whose text outside its forms is shorter than this (a page number) is drawn as forms: read them.
 MIN_OWN_CHARS = 20
 #: How deep forms nest inside a figure (a plot in a drawing): deeper ones are not looked into.

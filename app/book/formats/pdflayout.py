@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import pypdfium2.raw as raw
 
+from app.book.formats.pdfscaled import SCALED, ScaledRuns, text_scale
+
 #: A superscript run that is a note marker: digits, letters a-z, symbols.
 _MARKER = re.compile(r"^[\[(]?(?:\d{1,3}|[a-z]|[*\u2020\u2021\u00a7\u00b6#]+)[\])]?,?$")
 #: Characters per page past which a page is skipped (vector art drawn as glyphs, a hostile file).
@@ -26,6 +28,11 @@ _SUPERSCRIPT_DIGITS = frozenset("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u207
 #: A gap wider than this many font sizes between two words parts table cells.
 CELL_GAP = 1.6
 CELL = "\x00"
+#: TeX's f-ligatures where a font has no Unicode map: PDFium gives the glyph's code, a control character that the
+#: text's cleaning drops ("4.2.35 gure( le)" for "figure(file)"). T1 (EC, cm-super: dvips and Ghostscript) sets
+#: ff fi fl ffi ffl at 27-31 in every face. OT1's 11-15 are not taken: its typewriter face has other signs
+#: there (Texinfo prints French guillemets with them).
+_TEX_LIGATURES = {27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl"}
 #: PDFium's code for a hyphen it saw at a line's end (the soft hyphen of the source).
 _SOFT_HYPHENS = ("\x02", "\u00ad")
 
@@ -73,6 +80,8 @@ class _Font:
     size: float = 0.0
     #: Drawn invisible: a scan's OCR layer.
     invisible: bool = False
+    #: Drawn through a matrix that scales it (a browser engine's page): PDFium's line marks misplace.
+    scaled: bool = False
 
 
 #: FPDFText_GetTextObject returning the object's address as an int: a cache key without a ctypes cast
@@ -92,6 +101,7 @@ class FontCache:
         #: The page's text objects drawn inside a figure (pdffigure.py): not read, as artifacts are not.
         self.figures: set[int] = set()
         self._buf = ctypes.create_string_buffer(256)
+        self._matrix = raw.FS_MATRIX()
 
     def traits(self, textpage, handle: int, index: int) -> _Font:
         """Return the traits of the text object character `index` belongs to (`handle`: the page's address)."""
@@ -100,12 +110,14 @@ class FontCache:
         if found is None:
             obj = raw.FPDFText_GetTextObject(textpage, index)
             # One text object has one font, size and matrix: its first character's size is every one's.
-            size = raw.FPDFText_GetFontSize(textpage, index)
-            found = self._objects[key] = self._read(obj, size, key in self.figures) if key else _Font(
-                False, False, False, size)
+            scale = text_scale(textpage, index, self._matrix)
+            size = raw.FPDFText_GetFontSize(textpage, index) * scale
+            scaled = abs(scale - 1) > SCALED
+            found = self._objects[key] = self._read(obj, size, key in self.figures, scaled) if key else _Font(
+                False, False, False, size, scaled=scaled)
         return found
 
-    def _read(self, obj, size: float, figure: bool = False) -> _Font:
+    def _read(self, obj, size: float, figure: bool = False, scaled: bool = False) -> _Font:
         font = raw.FPDFTextObj_GetFont(obj)
         fkey = ctypes.cast(font, ctypes.c_void_p).value or 0
         self.seen += 1
@@ -113,11 +125,11 @@ class FontCache:
             self.invisible += 1
             # A scan's text layer (OCR: Tesseract's GlyphLessFont is fixed-pitch) is drawn invisible over
             # the page's picture: its font says nothing of the print's style, never code nor bold.
-            return _Font(False, False, figure or _is_artifact(obj), size, invisible=True)
+            return _Font(False, False, figure or _is_artifact(obj), size, invisible=True, scaled=scaled)
         style = self._fonts.get(fkey)
         if style is None:
             style = self._fonts[fkey] = self._style(font) if fkey else (False, False)
-        return _Font(style[0], style[1], figure or _is_artifact(obj), size)
+        return _Font(style[0], style[1], figure or _is_artifact(obj), size, scaled=scaled)
 
     def _style(self, font) -> tuple[bool, bool]:
         n = raw.FPDFFont_GetBaseFontName(font, self._buf, len(self._buf))
@@ -164,12 +176,16 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
     left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
     lines: list[Line] = []
     chars: list[tuple[str, float, float, float, float, _Font]] = []
+    scaled = ScaledRuns()
     for i in range(count):
         code = raw.FPDFText_GetUnicode(textpage, i)
-        ch = chr(code) if 0 < code < 0x110000 else ""
+        ch = _TEX_LIGATURES.get(code) or (chr(code) if 0 < code < 0x110000 else "")
         if ch in ("\r", "\n") or not ch:
             if ch == "\n" and chars:
-                _close(chars, lines, page_index)
+                if chars[-1][5].scaled and raw.FPDFText_IsGenerated(textpage, i) == 1:
+                    scaled.pending = True
+                else:
+                    _close(chars, lines, page_index)
             continue
         if ch == " " and raw.FPDFText_IsGenerated(textpage, i) == 1:
             if chars:
@@ -182,14 +198,19 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
         size = font.size
         raw.FPDFText_GetCharOrigin(textpage, i, ox, oy)
         base = page_height - oy.value
-        raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
+        if font.scaled:  # a browser engine's page (pdfscaled.py): PDFium's marks misplace its breaks
+            left.value, right.value = scaled.place(textpage, i, _text_object_address(handle, i) or 0, ch, base,
+                                                   size, chars, lambda: _close(chars, lines, page_index))
+        else:
+            raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
         if chars and abs(base - chars[-1][3]) > max(size, chars[-1][4]) * 0.6 and chars[-1][0] != " ":
             _close(chars, lines, page_index)  # a new line PDFium did not mark
-        elif font.invisible and chars and chars[-1][0] == " " and ch != " ":
+        elif (font.invisible or font.scaled) and chars and chars[-1][0] == " " and ch != " ":
             # An OCR layer (Tesseract's) ends every word with a space and may have no line break marked
             # between printed lines: the baseline moved from the last letter's is a new line, or a
             # paragraph comes as one line and a piece of its first line that the engine set apart goes
             # before it ("ran down to the river" / "The gate stood open all that winter, and the path ...").
+            # Scaled text likewise: PDFium marks a space, not a break, between a browser engine's lines.
             last = next((c for c in reversed(chars) if c[0] != " "), None)
             if last is not None and abs(base - last[3]) > max(size, last[4]) * 0.6:
                 _close(chars, lines, page_index)

@@ -8,6 +8,7 @@ Core Team"), never an address, a date, a version or a publisher's line.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from app.book.narration.cleanup import is_matter_title
 from app.book.narration.gutenberg import title_from_page_title
@@ -27,7 +28,7 @@ _VERSION_TAIL = re.compile(r"[\s,:-]+(?:version|release|edition|v\.?)\s*\d[\w.-]
 _NAME_WORD = re.compile(r"^(?:[A-Z\u00c0-\u00de][\w'\u2019.-]*|[A-Z]\.|and|&|with|the|de|van|von|der|den|da|di|le|la|"
                         r"du|y|et|und|,)$")
 _NOT_NAMES = re.compile(r"\b(?:version|edition|release|copyright|university|press|publish|isbn|box|street|"
-                        r"road|inc|ltd|gmbh|department|institute|foundation|manual|guide|reference|draft|"
+                        r"road|inc|ltd|gmbh|department|institute|foundation|manual|guide|reference|documentation|draft|"
                         r"revision|printed|\d)", re.I)
 
 
@@ -89,10 +90,21 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
     first = [lines for lines in pages_lines[:TITLE_PAGES] if lines]
     if not first:
         return "", ""
-    largest = max(ln.size for lines in first for ln in lines)
-    lines = next(lines for lines in first if any(ln.size >= largest for ln in lines))
+    # A matter heading names no book, whatever its size: LaTeX's book and report classes set "Contents" or
+    # "Preface" (25 pt) larger than the title page's own title (17 pt), two pages on.
+    named = {id(ln): ln.size for lines in first for ln in lines if not is_matter_title(clean_text(ln.text))}
+    if not named:
+        return "", ""
+    largest = max(named.values())
+    if largest < max(ln.size for lines in first for ln in lines):
+        # Under a larger matter heading, a title still stands out of the text: a name and a date in the
+        # body's size over an "Imprint" page name no book.
+        body = Counter(round(ln.size, 1) for lines in first for ln in lines).most_common(1)[0][0]
+        if largest <= body:
+            return "", ""
+    lines = next(lines for lines in first if any(named.get(id(ln), 0) >= largest for ln in lines))
     top = sorted(lines, key=lambda ln: (ln.base, ln.x0))
-    start = next(i for i, ln in enumerate(top) if ln.size >= largest)
+    start = next(i for i, ln in enumerate(top) if named.get(id(ln), 0) >= largest)
     end = start
     while end + 1 < len(top) and top[end + 1].size >= largest * _SAME_SIZE:
         end += 1
