@@ -167,7 +167,7 @@ def _title(h: Heading) -> str:
 _NOTE_MARK, _CHAP = re.compile(r"\s*[\[{]\d{1,3}[\]}]$"), re.compile(r"^chap\.\s*", re.I)
 
 
-def mark_headings(text: str, learned: bool = False) -> str:
+def mark_headings(text: str, learned: bool = False, model: dict | None = None) -> str:
     """Return the text with its chapter headings as "# Title" lines, or the text as it was when it has none.
 
     The rules below choose the headings; where the shipped line classifier applies (learned.py), it
@@ -179,7 +179,7 @@ def mark_headings(text: str, learned: bool = False) -> str:
     rules = rule_headings(paras)
     chosen = rules.chosen
     if learned:
-        chosen = review(paras, rules)
+        chosen = review(paras, rules, model)
     if len(chosen) < 2:
         return text
     lo, hi, listed = rules.lo, rules.hi, rules.listed
@@ -191,14 +191,24 @@ def mark_headings(text: str, learned: bool = False) -> str:
     _mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
     contents_before = _listing_before(paras[:chosen[0].para])
-    if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para) or contents_before) \
+    if (listed or _opens_at_one(chosen) or ends_in_title_page(paras, chosen[0].para) or contents_before) \
             and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
-        # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"), or over a
+        # ONE.", or a "PREFACE." and then "CHAPTER I."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"), or over a
         # "CONTENTS" line (a listing however it is set): title page, imprint, advertisements, dedication, a
         # producer's note on the book.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
     return "\n".join(out)
+
+
+def _opens_at_one(chosen: list[Heading]) -> bool:
+    """Whether the book's numbered run starts at one, with only named parts ("PREFACE.", "INTRODUCTION.") over it."""
+    for c in chosen:
+        if c.number is not None:
+            return c.number == 1
+        if c.kind != "named":
+            return False
+    return False
 
 
 def rule_headings(paras: list[Para]) -> RuleVerdict:
