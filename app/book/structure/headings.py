@@ -20,9 +20,11 @@ from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.listing import in_page_order
 from app.book.structure.relisted import listed_again, listing_lines
-from app.book.structure.gaps import fill_numbering_gaps
+from app.book.structure.gaps import fill_first_chapter, fill_numbering_gaps
 from app.book.structure.sections import without_empty_parts, without_inner_sections
-from app.book.structure.layout import ends_in_title_page, is_publishers_matter, set_apart_like, without_closer_words
+from app.book.structure.layout import (
+    ends_in_title_page, is_publishers_matter, opens_at_one, set_apart_like, without_closer_words,
+)
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
@@ -191,7 +193,7 @@ def mark_headings(text: str, learned: bool = False, model: dict | None = None) -
     _mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
     contents_before = _listing_before(paras[:chosen[0].para])
-    if (listed or _opens_at_one(chosen) or ends_in_title_page(paras, chosen[0].para) or contents_before) \
+    if (listed or opens_at_one(chosen) or ends_in_title_page(paras, chosen[0].para) or contents_before) \
             and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
         # ONE.", or a "PREFACE." and then "CHAPTER I."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"), or over a
@@ -199,16 +201,6 @@ def mark_headings(text: str, learned: bool = False, model: dict | None = None) -
         # producer's note on the book.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
     return "\n".join(out)
-
-
-def _opens_at_one(chosen: list[Heading]) -> bool:
-    """Whether the book's numbered run starts at one, with only named parts ("PREFACE.", "INTRODUCTION.") over it."""
-    for c in chosen:
-        if c.number is not None:
-            return c.number == 1
-        if c.kind != "named":
-            return False
-    return False
 
 
 def rule_headings(paras: list[Para]) -> RuleVerdict:
@@ -252,7 +244,8 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         if len(found) >= _FREE_SHARE * len(entries):
             chosen = found
     # A listing the reader did not read as one: its entries come back later as the body's headings.
-    chosen = without_empty_parts(without_inner_sections(fill_numbering_gaps(listed_again(chosen, paras), paras)))
+    chosen = fill_first_chapter(fill_numbering_gaps(listed_again(chosen, paras), paras), paras)
+    chosen = without_empty_parts(without_inner_sections(chosen))
     # A preface or introduction before the first chapter, whichever rule found the chapters.
     chosen = named_before(chosen, candidates(paras[:hi], 0) + cands, paras, (lo, hi))
     # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).

@@ -129,6 +129,16 @@ def ends_in_title_page(paras: list[Para], j: int) -> bool:
                for p in paras[max(0, j - _TITLE_PAGE_PARAS - 2):j] for ln in p.lines)
 
 
+def opens_at_one(chosen: list[Heading]) -> bool:
+    """Whether the book's numbered run starts at one, with only named parts ("PREFACE.", "INTRODUCTION.") over it."""
+    for c in chosen:
+        if c.number is not None:
+            return c.number == 1
+        if c.kind != "named":
+            return False
+    return False
+
+
 #: Paragraphs under a title that may hold the title page's by-line.
 _TITLE_PAGE_PARAS = 3
 #: A title page's imprint or copyright line.
