@@ -173,8 +173,9 @@ def mark_headings(text: str, learned: bool = False, model: dict | None = None) -
     """Return the text with its chapter headings as "# Title" lines, or the text as it was when it has none.
 
     The rules below choose the headings; where the shipped line classifier applies (learned.py), it
-    can review their choice line by line (learned=True; off by default: on the development half, cross-validated
-    by book, it does not beat the rules even with its book-level pass, see tests/README.md, sixth round).
+    can review their choice line by line (learned=True, with `model` or the shipped one; off by default: on 256
+    development books, cross-validated by book, it does not beat the rules even with its book-level pass, see
+    tests/README.md, seventeenth round).
     """
     lines = text.split("\n")
     paras = paragraphs(lines)
