@@ -15,9 +15,9 @@ _TITLE_PAGE = ("THE LAMPLIGHTER'S BOY\n\nOr,\n\nLife Among the Harbour Lanes.\n\
                + "\n\n\n\nTO MY FRIENDS OF THE QUAY\n\nTHIS STORY IS AFFECTIONATELY DEDICATED.")
 
 
-def test_the_opening_before_a_preface_over_chapter_one_is_front_matter(tmp_path):
-    # A title page and a publisher's list, then "PREFACE." and "CHAPTER I." ...: the numbered run starts at one under
-    # a named part, so what stands before the preface is the front of the book, no chapter of it.
+def test_an_opening_that_ends_in_a_dedication_is_front_matter(tmp_path):
+    # A title page, a publisher's list (over 300 words) and a dedication ("... IS AFFECTIONATELY DEDICATED."), then
+    # "PREFACE." and "CHAPTER I." ...: the dedication ends the front of the book, as a title page's imprint does.
     chapters = "\n\n\n\n".join(f"CHAPTER {n}.\n\n{t}\n\n\n{hard_wrapped(200, 'rowed')}" for n, t in
                                 zip(["I", "II", "III"], ["THE LANTERN", "THE QUAY", "THE STORM"]))
     text = f"{_TITLE_PAGE}\n\n\n\n\nPREFACE.\n\n\n{hard_wrapped(80, 'wrote')}\n\n\n\n\n{chapters}"

@@ -23,7 +23,7 @@ from app.book.structure.relisted import listed_again, listing_lines
 from app.book.structure.gaps import fill_first_chapter, fill_numbering_gaps
 from app.book.structure.sections import without_empty_parts, without_inner_sections
 from app.book.structure.layout import (
-    ends_in_title_page, is_publishers_matter, opens_at_one, set_apart_like, without_closer_words,
+    ends_in_title_page, is_publishers_matter, set_apart_like, without_closer_words,
 )
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
@@ -194,10 +194,10 @@ def mark_headings(text: str, learned: bool = False, model: dict | None = None) -
     _mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
     contents_before = _listing_before(paras[:chosen[0].para])
-    if (listed or opens_at_one(chosen) or ends_in_title_page(paras, chosen[0].para) or contents_before) \
+    if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para) or contents_before) \
             and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
-        # ONE.", or a "PREFACE." and then "CHAPTER I."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"), or over a
+        # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"), or over a
         # "CONTENTS" line (a listing however it is set): title page, imprint, advertisements, dedication, a
         # producer's note on the book.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
