@@ -1,22 +1,30 @@
 """Train the plain-text heading classifier (app/book/structure/heading_model.json) on the DEVELOPMENT half.
 
     .venv/bin/python -m pip install scikit-learn     # training only: the app evaluates the trees itself
-    PYTHONPATH=. .venv/bin/python benchmarks/heading_model.py [--splits dev,dev2,dev3] [--folds 2] [--write]
+    PYTHONPATH=. .venv/bin/python benchmarks/heading_model.py [--splits dev,dev2,dev3,dev4,dev5,dev5h] [--folds 3]
+        [--score 3 CONFIG...] [--fresh tests/literature/fetched/dev6.tsv CONFIG...] [--write]
 
-For each development Gutenberg book of the fetched corpus (tests/literature/fetched, manifest split
-"dev"; the held-out half is never opened here), the .txt edition's short paragraphs are labelled by its
+For each development Gutenberg book of the fetched corpus (tests/literature/fetched: the manifest's splits
+dev, dev2, dev3 and the draws dev4.tsv, dev5.tsv, dev5h.tsv; the held-out half and the unseen samples are
+never opened here), the .txt edition's short paragraphs are labelled by its
 HTML twin: truth.py gives the twin's chapter headings, and each is aligned, last to first, with the
 latest short paragraph before the one aligned after it whose words name it (alone or with the title
 line under it). A book whose truth aligns for fewer than 80% of its headings is left out (the twin and
 the text disagree, or the truth is a guess). Features are learned.py's, the rules' verdicts among them.
 
-`--folds K` first reports, book-grouped K-fold, how the held-back books' lines are classified (the
+`--score K CONFIG...` scores every development book end to end with score.py's own score(), out of fold
+(book-grouped K-fold: each book read by the model not trained on it): the rules alone, each review setting
+(CONFIG, JSON merged into the model), and "chosen in folds" (for each fold the setting that did best on the
+other folds' books, so no book chooses its own setting). `--fresh FILE CONFIG...` fits on every development
+book and scores a draw no one tuned on (dev6.tsv) with the rules and each setting.
+`--folds K` reports, book-grouped K-fold, how the held-back books' lines are classified (the
 model's and the rules' precision and recall on heading lines); `--write` then fits on every usable
 development book and writes the trees as JSON.
 """
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -27,12 +35,15 @@ from app.book.narration.gutenberg import split_text  # noqa: E402
 from app.book.structure.headings import rule_headings  # noqa: E402
 from app.book.structure.learned import FEATURES, MODEL_PATH, features  # noqa: E402
 from app.book.structure.lines import clean_line, paragraphs  # noqa: E402
-from tests.literature.fetched.cache import books, materialize  # noqa: E402
+from tests.literature.fetched.cache import Book, books, materialize  # noqa: E402
 from tests.literature.fetched.score import norm_words, title_agrees  # noqa: E402
 from tests.literature.fetched.truth import gutenberg_truth  # noqa: E402
 
-#: The development splits read (never "held"); `--splits` chooses among them.
-SPLITS = ["dev"]
+#: The development splits read (never "held"); `--splits` chooses among them. The manifest's own splits,
+#: then the later draws kept in files of their own (DRAWS).
+SPLITS = ["dev", "dev2", "dev3", "dev4", "dev5", "dev5h"]
+FETCHED = Path(__file__).resolve().parents[1] / "tests" / "literature" / "fetched"
+DRAWS = {"dev4": FETCHED / "dev4.tsv", "dev5": FETCHED / "dev5.tsv", "dev5h": FETCHED / "dev5h.tsv"}
 
 #: A book is used when this share of its truth headings aligns with its text.
 MIN_ALIGNED = 0.8
@@ -78,11 +89,37 @@ def book_rows(txt: Path, html: Path):
     return rows, y, r, len(label) / max(len(truth), 1)
 
 
+def manifest_books(path: Path) -> list[Book]:
+    """Every Gutenberg row of a draw file in the manifest's form (dev4.tsv ...; never an unseen sample)."""
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()
+            if line and not line.startswith("#")]
+    return [Book(*r) for r in rows if r[1] == "gutenberg"]
+
+
+def dev_books() -> list[Book]:
+    """The development Gutenberg books of every split asked for, each once."""
+    out, seen = [], set()
+    for split in SPLITS:
+        if split == "held" or split.startswith("unseen"):
+            continue
+        got = manifest_books(DRAWS[split]) if split in DRAWS else [b for b in books(split) if b.source == "gutenberg"]
+        for b in got:
+            if b.key not in seen:
+                seen.add(b.key)
+                out.append(b)
+    return out
+
+
+def fold_of(keys: list[str], k: int) -> dict[str, int]:
+    """Book-grouped folds: the books shuffled by a fixed seed, then dealt out in turn."""
+    order = sorted(keys)
+    random.Random(17).shuffle(order)
+    return {key: n % k for n, key in enumerate(order)}
+
+
 def collect():
     data = []
-    for b in (b for split in SPLITS for b in books(split)):
-        if b.source != "gutenberg":
-            continue
+    for b in dev_books():
         materialize(b)
         got = book_rows(b.files["txt"], b.files["html"])
         if got is None:
@@ -123,11 +160,10 @@ def export(clf) -> dict:
 
 def folds(data, k: int) -> None:
     tp = fp = fn = rtp = rfp = rfn = 0
+    fold = fold_of([key for key, *_ in data], k)
     for f in range(k):
-        train = [d for n, d in enumerate(data) if n % k != f]
-        test = [d for n, d in enumerate(data) if n % k == f]
-        clf = fit(train)
-        for _, rows, y, r in test:
+        clf = fit([d for d in data if fold[d[0]] != f])
+        for _, rows, y, r in (d for d in data if fold[d[0]] == f):
             p = clf.predict(rows)
             for got, want, rule in zip(p, y, r):
                 tp += got and want
@@ -140,40 +176,118 @@ def folds(data, k: int) -> None:
           f"; rules precision {rtp / max(rtp + rfp, 1):.3f} recall {rtp / max(rtp + rfn, 1):.3f}")
 
 
+class _Reviewer:
+    """Score one book with the rules and with each review setting, running the reader again only where a
+    setting changes the headings the rules chose (most books: none does, and the rules' row stands)."""
+
+    def __init__(self):
+        import app.book.formats.txt as txt_reader
+        import app.book.structure.headings as headings
+        self.txt_reader, self.headings = txt_reader, headings
+        self.seen: list[str] = []
+        self.read: dict[str, tuple] = {}
+
+    def _rules(self, text: str) -> str:
+        self.seen.append(text)
+        return self.headings.mark_headings(text)
+
+    def _changes(self, model: dict) -> bool:
+        from app.book.structure.learned import review
+        for text in self.seen:
+            if text not in self.read:
+                paras = paragraphs(text.split("\n"))
+                self.read[text] = (paras, rule_headings(paras))
+            paras, rules = self.read[text]
+            if [c.para for c in review(paras, rules, model)] != [c.para for c in rules.chosen]:
+                return True
+        return False
+
+    def book(self, b, truth, models: list[dict]) -> list[dict]:
+        from tests.literature.fetched.score import score
+        self.seen, self.read = [], {}
+        self.txt_reader.mark_headings = self._rules
+        base = score(b, "txt", b.files["txt"], truth, spoken=False)
+        out = [base]
+        for model in models:
+            if not self._changes(model):
+                out.append(base)
+                continue
+            self.txt_reader.mark_headings = (
+                lambda text, model=model: self.headings.mark_headings(text, learned=True, model=model))
+            out.append(score(b, "txt", b.files["txt"], truth, spoken=False))
+        self.txt_reader.mark_headings = self.headings.mark_headings
+        return out
+
+
+def _table(names: list[str], results: dict[str, list[dict]], keys: list[str]) -> None:
+    for n, name in enumerate(names):
+        rows = [results[key][n] for key in keys]
+        print(f"{name}: exactly right {sum(r['exact'] for r in rows)}/{len(rows)}, "
+              f"within one chapter {sum(r['within1'] for r in rows)}/{len(rows)}")
+
+
 def score_dev(data, k: int, configs: list[dict]) -> None:
     """Score the development .txt editions as score.py does, with the rules alone and with each review
     setting, each book by the fold model that was not trained on it (book-grouped K-fold), so the figure is
-    not the model's memory of its own training books."""
-    import app.book.formats.txt as txt_reader
-    import app.book.structure.headings as headings
-    import app.book.structure.learned as learned
-    from tests.literature.fetched.score import score
-    keys = [key for key, *_ in data]
-    models = [export(fit([d for n, d in enumerate(data) if n % k != f])) for f in range(k)]
-    fold_of = {key: n % k for n, key in enumerate(keys)}
+    not the model's memory of its own training books; then "chosen in folds": each fold's books read with the
+    setting that did best (exactly right, then within one) on the other folds' books."""
+    every = [b for b in dev_books()]
+    fold = fold_of([b.key for b in every], k)
+    models = [export(fit([d for d in data if fold[d[0]] != f])) for f in range(k)]
     names = ["rules"] + [json.dumps(c) for c in configs]
-    totals = {name: [0, 0] for name in names}
-    count = 0
-    for b in (b for split in SPLITS for b in books(split)):
-        if b.source != "gutenberg":
-            continue
+    results: dict[str, list[dict]] = {}
+    reviewer = _Reviewer()
+    for b in every:
+        materialize(b)
         truth = gutenberg_truth(b.files["html"])
         if not truth.known:
             continue  # its HTML sets no heading: score.py leaves it out too
-        line = []
-        for name in names:
-            model = None if name == "rules" else {**models[fold_of.get(b.key, 0)], **json.loads(name)}
-            learned.load_model = (lambda model=model: model)
-            # The reader calls mark_headings without the review (it ships off): turn it on for the configs.
-            txt_reader.mark_headings = (lambda text, on=model is not None: headings.mark_headings(text, learned=on))
-            r = score(b, "txt", b.files["txt"], truth, spoken=False)
-            totals[name][0] += r["exact"]
-            totals[name][1] += r["within1"]
-            line.append(f"{r.get('chapters', 0):>3} {'exact' if r['exact'] else '     '}")
-        count += 1
-        print(f"{b.key:>8} truth {len(truth.chapters):>3}  " + "  ".join(line), flush=True)
-    for name, (exact, within) in totals.items():
-        print(f"{name}: exactly right {exact}/{count}, within one chapter {within}/{count}")
+        got = reviewer.book(b, truth, [{**models[fold[b.key]], **c} for c in configs])
+        results[b.key] = got
+        print(f"{b.key:>8} fold {fold[b.key]} truth {len(truth.chapters):>3}  "
+              + "  ".join(f"{r.get('chapters', 0):>3} {'exact' if r['exact'] else '     '}" for r in got), flush=True)
+    keys = list(results)
+    _table(names, results, keys)
+    exact = within = 0
+    for f in range(k):
+        others = [key for key in keys if fold[key] != f]
+        best = max(range(len(names)), key=lambda n: (sum(results[key][n]["exact"] for key in others),
+                                                       sum(results[key][n]["within1"] for key in others), -n))
+        mine = [results[key][best] for key in keys if fold[key] == f]
+        exact += sum(r["exact"] for r in mine)
+        within += sum(r["within1"] for r in mine)
+        print(f"fold {f}: chosen on the other folds: {names[best]}")
+    print(f"chosen in folds: exactly right {exact}/{len(keys)}, within one chapter {within}/{len(keys)}")
+    for n, name in enumerate(names[1:], 1):
+        moved = [(key, results[key][0]["exact"], results[key][n]["exact"]) for key in keys
+                 if results[key][0]["exact"] != results[key][n]["exact"]]
+        print(f"{name}: right->wrong {[key for key, a, _ in moved if a]}, wrong->right {[key for key, a, _ in moved if not a]}")
+
+
+def score_fresh(data, path: Path, configs: list[dict]) -> None:
+    """Fit on every development book and score a draw no one tuned on: the rules, then each setting."""
+    model = export(fit(data))
+    names = ["rules"] + [json.dumps(c) for c in configs]
+    results: dict[str, list[dict]] = {}
+    reviewer = _Reviewer()
+    for b in manifest_books(path):
+        materialize(b)
+        truth = gutenberg_truth(b.files["html"])
+        if not truth.known:
+            continue
+        results[b.key] = got = reviewer.book(b, truth, [{**model, **c} for c in configs])
+        print(f"{b.key:>8} truth {len(truth.chapters):>3}  "
+              + "  ".join(f"{r.get('chapters', 0):>3} {'exact' if r['exact'] else '     '}" for r in got), flush=True)
+    _table(names, results, list(results))
+
+
+def _configs(argv: list[str], flag: str) -> list[dict]:
+    at = argv.index(flag) + 2
+    out = []
+    while at < len(argv) and argv[at].startswith("{"):
+        out.append(json.loads(argv[at]))
+        at += 1
+    return out or [{}]
 
 
 def main(argv: list[str]) -> None:
@@ -182,8 +296,9 @@ def main(argv: list[str]) -> None:
     data = collect()
     print(f"\n{len(data)} development books used")
     if "--score" in argv:
-        configs = [json.loads(c) for c in argv[argv.index("--score") + 2:] if c.startswith("{")]
-        score_dev(data, int(argv[argv.index("--score") + 1]), configs or [{}])
+        score_dev(data, int(argv[argv.index("--score") + 1]), _configs(argv, "--score"))
+    if "--fresh" in argv:
+        score_fresh(data, Path(argv[argv.index("--fresh") + 1]), _configs(argv, "--fresh"))
     if "--folds" in argv:
         folds(data, int(argv[argv.index("--folds") + 1]))
     if "--write" in argv:

@@ -209,14 +209,14 @@ def within_parts(chosen: list[Heading], cands: list[Heading]) -> list[Heading]:
     """Return the chapters with those inside a listed part: a listing of parts alone ("PART I", "PART II")
     over a body that numbers its chapters from one in each part names the parts, not the chapters. So does a
     collection's listing of pieces by name where one piece is a work in chapters ("THE CARTER'S TALE" over
-    its "CHAPTER I" to "CHAPTER V"): three or more, counting from one."""
+    its "CHAPTER I" to "CHAPTER V", or a tale in two, "CHAPTER I" and "CHAPTER II"): two or more, counting from one."""
     out = list(chosen)
     for n, part in enumerate(chosen):
         if part.kind not in ("part", "named"):
             continue
         end = chosen[n + 1].para if n + 1 < len(chosen) else 10**9
         inner = [c for c in cands if part.para < c.para < end and c.kind == "chapter"]
-        least = 2 if part.kind == "part" else 3
+        least = 2
         if len(inner) >= least and [c.number for c in inner] == list(range(1, len(inner) + 1)):
             out += inner
     return sorted({id(c): c for c in out}.values(), key=lambda c: c.para)

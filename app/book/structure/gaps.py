@@ -5,6 +5,10 @@ fifth is there between them, and some detail of its own kept the rules from read
 case that reads like a sentence ("CHAPTER V." / "A Resolve, and its Results."), a contents entry that gives
 the number and the page but no name ("III.      19"). Its label is the evidence: the same heading word,
 the missing number, opening a short paragraph set apart by as many blank lines as its neighbours.
+
+So is the first chapter of a piece in a collection where the piece's title stands right over it ("THE
+HARBOUR" / "CHAPTER I" / "THE ESCAPE") and its second is chosen: the title was read as the heading, and
+its "CHAPTER I" went unread under it (fill_first_chapter).
 """
 from __future__ import annotations
 
@@ -33,14 +37,32 @@ def fill_numbering_gaps(chosen: list[Heading], paras: list[Para]) -> list[Headin
     return sorted(chosen + added, key=lambda c: c.para) if added else chosen
 
 
+def fill_first_chapter(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
+    """Return the chapters with each "CHAPTER I" added that stands under a chosen title whose next chosen
+    heading is the same piece's "CHAPTER II" (no prose between the title and the label)."""
+    added = []
+    for a, b in zip(chosen, chosen[1:]):
+        m = keyword_match(clean_line(paras[b.para].lines[0]))
+        if not m or number_value(m.group("num")) != 2 or keyword_match(clean_line(paras[a.para].lines[0])):
+            continue
+        word = _word(m)
+        j = (a.sub_para if a.sub_para is not None else a.para) + 1
+        if j < b.para and _labels(paras[j], word, 1):
+            added.append(_heading(paras[j], j, word, 1))
+    return sorted(chosen + added, key=lambda c: c.para) if added else chosen
+
+
+def _word(m) -> str:
+    return {"chap": "chapter", "vol": "volume"}.get(m.group("word").lower().rstrip("."), m.group("word").lower())
+
+
 def _labels(p: Para, word: str, number: int) -> bool:
     if len(p.lines) > _MAX_LINES:
         return False
     m = keyword_match(clean_line(p.lines[0]))
     if not m or m.group("rest").strip(" .:-\u2013\u2014"):
         return False
-    kind = {"chap": "chapter", "vol": "volume"}.get(m.group("word").lower().rstrip("."), m.group("word").lower())
-    return kind == word and number_value(m.group("num")) == number and len(clean_line(" ".join(p.lines[1:])).split()) <= _MAX_TITLE_WORDS
+    return _word(m) == word and number_value(m.group("num")) == number and len(clean_line(" ".join(p.lines[1:])).split()) <= _MAX_TITLE_WORDS
 
 
 def _heading(p: Para, j: int, word: str, number: int) -> Heading:

@@ -20,9 +20,11 @@ from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.listing import in_page_order
 from app.book.structure.relisted import listed_again, listing_lines
-from app.book.structure.gaps import fill_numbering_gaps
+from app.book.structure.gaps import fill_first_chapter, fill_numbering_gaps
 from app.book.structure.sections import without_empty_parts, without_inner_sections
-from app.book.structure.layout import ends_in_title_page, is_publishers_matter, set_apart_like, without_closer_words
+from app.book.structure.layout import (
+    ends_in_title_page, is_publishers_matter, set_apart_like, without_closer_words,
+)
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
 from app.book.structure.lines import (
@@ -167,19 +169,20 @@ def _title(h: Heading) -> str:
 _NOTE_MARK, _CHAP = re.compile(r"\s*[\[{]\d{1,3}[\]}]$"), re.compile(r"^chap\.\s*", re.I)
 
 
-def mark_headings(text: str, learned: bool = False) -> str:
+def mark_headings(text: str, learned: bool = False, model: dict | None = None) -> str:
     """Return the text with its chapter headings as "# Title" lines, or the text as it was when it has none.
 
     The rules below choose the headings; where the shipped line classifier applies (learned.py), it
-    can review their choice line by line (learned=True; off by default: on the development half, cross-validated
-    by book, it does not beat the rules even with its book-level pass, see tests/README.md, sixth round).
+    can review their choice line by line (learned=True, with `model` or the shipped one; off by default: on 256
+    development books, cross-validated by book, it does not beat the rules even with its book-level pass, see
+    tests/README.md, seventeenth round).
     """
     lines = text.split("\n")
     paras = paragraphs(lines)
     rules = rule_headings(paras)
     chosen = rules.chosen
     if learned:
-        chosen = review(paras, rules)
+        chosen = review(paras, rules, model)
     if len(chosen) < 2:
         return text
     lo, hi, listed = rules.lo, rules.hi, rules.listed
@@ -242,7 +245,8 @@ def rule_headings(paras: list[Para]) -> RuleVerdict:
         if len(found) >= _FREE_SHARE * len(entries):
             chosen = found
     # A listing the reader did not read as one: its entries come back later as the body's headings.
-    chosen = without_empty_parts(without_inner_sections(fill_numbering_gaps(listed_again(chosen, paras), paras)))
+    chosen = fill_first_chapter(fill_numbering_gaps(listed_again(chosen, paras), paras), paras)
+    chosen = without_empty_parts(without_inner_sections(chosen))
     # A preface or introduction before the first chapter, whichever rule found the chapters.
     chosen = named_before(chosen, candidates(paras[:hi], 0) + cands, paras, (lo, hi))
     # Lines set apart as the chosen headings are, which no rule read (a preface by its publishers, a proem).

@@ -123,12 +123,14 @@ def heads_title_page(paras: list[Para], j: int) -> bool:
 
 def ends_in_title_page(paras: list[Para], j: int) -> bool:
     """Return whether the text before paragraph j ends with a title page: a by-line, an imprint or a copyright
-    line among its last few paragraphs. What stands before it (a publisher's advertisements, a half-title)
-    is front matter too; an unlisted prologue never ends so."""
-    return any(is_byline(clean_line(ln)) or _IMPRINT.match(clean_line(ln))
+    line among its last few paragraphs, or a dedication ("... IS AFFECTIONATELY DEDICATED."). What stands before
+    it (a publisher's advertisements, a half-title) is front matter too; an unlisted prologue never ends so."""
+    return any(is_byline(clean_line(ln)) or _IMPRINT.match(clean_line(ln)) or _DEDICATED.match(clean_line(ln))
                for p in paras[max(0, j - _TITLE_PAGE_PARAS - 2):j] for ln in p.lines)
 
 
+#: A dedication's last line: "THIS BOOK IS AFFECTIONATELY DEDICATED.", "... ARE RESPECTFULLY INSCRIBED".
+_DEDICATED = re.compile(r"^.*\b(?:is|are)\s+(?:\w+ly\s+)?(?:dedicated|inscribed)\W*$", re.I)
 #: Paragraphs under a title that may hold the title page's by-line.
 _TITLE_PAGE_PARAS = 3
 #: A title page's imprint or copyright line.

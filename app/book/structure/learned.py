@@ -95,6 +95,7 @@ def features(paras: list[Para], rules: RuleVerdict) -> tuple[list[int], list[lis
     for j in chosen:
         chosen_shapes[_shape(paras, j)] = chosen_shapes.get(_shape(paras, j), 0) + 1
         chosen_firsts[_first_word(paras[j])] = chosen_firsts.get(_first_word(paras[j]), 0) + 1
+    context = _context(paras, index, rules, chosen)
     rows = []
     last_number: int | None = None
     for j in index:
@@ -130,6 +131,7 @@ def features(paras: list[Para], rules: RuleVerdict) -> tuple[list[int], list[lis
             float(cand is not None and bool(cand.subtitle)),
             chosen_shapes.get(_shape(paras, j), 0) / max(len(chosen), 1),
             chosen_firsts.get(_first_word(p), 0) / max(len(chosen), 1),
+            *context(j),
         ]
         rows.append(row)
     return index, rows
@@ -146,7 +148,49 @@ FEATURES = (
     "rule_chosen", "rule_subtitle", "rules_listed", "log_rules_chosen",
     *(f"log_{k}_candidates" for k in _KINDS), "number_follows", "candidate_titled",
     "chosen_shape_share", "chosen_first_word_share",
+    "prev_short", "next_short", "prev_candidate", "next_candidate", "prev_chosen", "next_chosen",
+    "log_words_from_chosen", "log_words_to_chosen", "log_paras_to_chosen", "gap_as_chosen", "after_as_chosen",
+    "log_words_from_short", "log_words_to_short",
 )
+
+
+def _context(paras: list[Para], index: list[int], rules: RuleVerdict, chosen: set[int]):
+    """The features of a paragraph's neighbourhood: are the paragraphs beside it short, or headings the rules
+    found; how many words lie between it and the rules' chosen headings (a heading opens a chapter's worth of
+    prose, a signature or a motto sits a few lines from one), and is it set apart as they are."""
+    n = len(paras)
+    short = set(index)
+    cands = {c.para for c in rules.cands}
+    words = [0]
+    for p in paras:
+        words.append(words[-1] + len(p.text.split()))
+    marks = sorted(chosen)
+    gaps = [paras[j].gap for j in marks]
+    afters = [paras[j + 1].gap for j in marks if j + 1 < n]
+    gap = max(set(gaps), key=gaps.count) if gaps else -1
+    after = max(set(afters), key=afters.count) if afters else -1
+
+    def around(j: int, among: list[int]) -> tuple[int | None, int | None]:
+        import bisect
+        at = bisect.bisect_left(among, j)
+        before = among[at - 1] if at else None
+        nxt = at + 1 if at < len(among) and among[at] == j else at
+        return before, among[nxt] if nxt < len(among) else None
+
+    def row(j: int) -> list[float]:
+        before, later = around(j, marks)
+        sb, sl = around(j, index)
+        return [
+            float(j - 1 in short), float(j + 1 in short), float(j - 1 in cands), float(j + 1 in cands),
+            float(j - 1 in chosen), float(j + 1 in chosen),
+            math.log1p(words[j] - words[before + 1]) if before is not None else -1.0,
+            math.log1p(words[later] - words[j + 1]) if later is not None else -1.0,
+            math.log1p(min(j - before if before is not None else n, later - j if later is not None else n)),
+            float(paras[j].gap == gap), float(j + 1 < n and paras[j + 1].gap == after),
+            math.log1p(words[j] - words[sb + 1]) if sb is not None else -1.0,
+            math.log1p(words[sl] - words[j + 1]) if sl is not None else -1.0,
+        ]
+    return row
 
 
 def _first_word(p: Para) -> str:
