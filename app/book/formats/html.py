@@ -18,7 +18,7 @@ from app.book.formats.htmlhidden import is_hidden
 from app.book.formats.htmltitle import without_title_page
 from app.book.formats.htmllevels import with_lone_parts, with_parts_over_chapters, with_piece_titles
 from app.book.formats.htmlnav import is_back_link
-from app.book.formats.htmlfront import (opens_text, without_pre_contents_headings, without_title_headings,
+from app.book.formats.htmlfront import (after_contents, opens_before_listed, without_pre_contents_headings, without_title_headings,
                                         without_title_preamble)
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
@@ -364,9 +364,9 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         # (a preface there is the book's own and keeps its heading; a "Conclusion" inside a chapter,
         # unlisted, stays a section of it).
         first = next((i for i, b in enumerate(blocks) if b.level == 1), len(blocks))
+        opening = opens_before_listed(blocks, first, after_contents(body, [at - page.offset for _, _, at in doc.listing]))
         blocks = [Block(FRONT_MATTER, 1)] + [
-            Block(b.text, 1, b.ids, b.kind, b.links) if i < first and b.level and opens_text(b.text) else b
-            for i, b in enumerate(blocks)]
+            Block(b.text, 1, b.ids, b.kind, b.links) if i in opening else b for i, b in enumerate(blocks)]
     blocks = without_title_headings(blocks, blocks is not body)
     if page.gutenberg:
         # Gutenberg's editions set parts, prefaces and pieces' title pages by conventions of their own; a

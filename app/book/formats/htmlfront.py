@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
+from app.book.formats.htmllisting import is_publishers_list
 from app.book.normalize import clean_text
 from app.book.structure.blocks import Block, body_words, names_the_book, split_level
 from app.book.structure.headings import FRONT_MATTER
@@ -26,7 +27,9 @@ _PREFACE_BY_NAME = re.compile(
     r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem|"
     # A preface for its readers or by its writer: "FOREWORD FOR INSTRUCTORS.", "Preface by the Translator".
     r"(?:an?\s+)?(?:preface|foreword|introduction)\s+(?:for|by)\s+[\w .,'\u2019-]{1,40}|"
-    r"(?:preface|foreword)\s+to\s+the\s+(?:reader|readers|student|teacher)s?)\W*$", re.I)
+    r"(?:preface|foreword)\s+to\s+the\s+(?:reader|readers|student|teacher)s?|"
+    # A preface set with what goes with it: "PREFACE AND DEDICATION.", "Introduction and Acknowledgments".
+    r"(?:preface|foreword|introduction)\s+(?:and|&)\s+(?:dedication|acknowledg(?:e)?ments?|preface|introduction))\W*$", re.I)
 
 
 def opens_text(heading: str) -> bool:
@@ -222,3 +225,36 @@ def _titles_the_book(heading: str, book_title: str) -> bool:
     AT THE WEIR" for "The Mill")."""
     words, title = _words_key(heading).split(), _words_key(book_title).split()
     return names_the_book(heading, book_title) or len(title) >= 2 and words[:len(title)] == title
+
+
+def after_contents(body: list[Block], listed_at: list[int]) -> set[int]:
+    """Return the ids of the blocks after the book's contents (its heading, or a listing the walk skipped)."""
+    at = next((i for i, b in enumerate(body) if b.level and _CONTENTS_HEAD.match(clean_text(b.text))), None)
+    at = min([a for a in [at, *listed_at] if a is not None], default=None)
+    return set() if at is None else {id(b) for b in body[at + 1:]}
+
+
+def opens_before_listed(blocks: list[Block], first: int, after: set[int] = frozenset()) -> set[int]:
+    """Return the headings before the first chapter a contents listing names that open text of the book's own:
+    a preface by name ("PREFACE AND DEDICATION."), or an unlisted heading after the contents over a page of
+    prose (a frame story before the tales the contents lists). `after`: the ids of the blocks after the
+    contents (see after_contents). Before the contents a heading over a page may be a publisher's list, a
+    dedication or a title page's imprint; a list of illustrations or a transcriber's note is matter."""
+    keep: set[int] = set()
+    for i in range(first):
+        b = blocks[i]
+        if not b.level:
+            continue
+        text = clean_text(b.text)
+        if opens_text(b.text):
+            keep.add(i)
+            continue
+        if is_matter_title(text) or is_apparatus_title(text) or is_publishers_list(text):
+            continue
+        # Its own text: what stands under it before the next heading (a title page's lines are headings too).
+        end = next((j for j in range(i + 1, first) if blocks[j].level), first)
+        own = [x for x in blocks[i + 1:end] if not x.level]
+        if own and id(own[0]) in after and body_words(own) >= _MAX_FRONT_WORDS and any(
+                len(x.text.split()) >= _PROSE_WORDS for x in own):
+            keep.add(i)
+    return keep
