@@ -38,3 +38,46 @@ def test_a_preface_set_with_its_dedication_before_the_contents_is_read(tmp_path)
     book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1><h2>PREFACE AND DEDICATION.</h2>" + _PROSE
                  + _contents() + _tales())
     assert [c.title for c in book.chapters] == ["PREFACE AND DEDICATION.", "THE MILL.", "THE WEIR.", "THE FERRY.", "THE LOCK.", "THE BRIDGE."]
+
+
+def test_a_chapter_label_over_its_name_keeps_its_number_when_an_appendix_repeats_it(tmp_path):
+    # "CHAPTER I" set as a heading of its own over "Nature", and an appendix whose notes are headed by the
+    # chapters again ("CHAPTER I: NATURE"): the label names its chapter, no contents line to drop.
+    names = ("The River", "The Hills", "The Town")
+    chapters = "".join(f"<h2>CHAPTER {r}</h2><h2>{n}</h2>{_PROSE}" for r, n in zip(("I", "II", "III"), names))
+    notes = "".join(f"<h2>CHAPTER {r}</h2><h2>{n.upper()} IN OLD RECORDS</h2>{_PROSE}" for r, n in zip(("I", "II", "III"), names))
+    book = _book(tmp_path, "<h2>PREFACE</h2>" + _PROSE + chapters + "<h2>APPENDIX</h2>" + notes)
+    titles = [c.title for c in book.chapters]
+    assert titles[:4] == ["PREFACE", "CHAPTER I: The River", "CHAPTER II: The Hills", "CHAPTER III: The Town"], titles
+
+
+def _titled(tmp_path, title: str, body: str):
+    from app.book import load_book
+    path = tmp_path / "book.html"
+    path.write_text(f"<html><head><title>{title}</title></head><body>"
+                    "<p>*** START OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
+                    f"{body}<p>*** END OF THE PROJECT GUTENBERG EBOOK TESTS ***</p></body></html>", encoding="utf-8")
+    return load_book(path)
+
+
+#: The publisher's catalogue an old edition binds in before its title page: titles, prices, press notices.
+_CATALOGUE = "<p>NEW WORKS.</p>" + "".join(
+    f"<p>Price {k}s. 6d., cloth,</p><p>THE {name} BOOK.</p><p>By the Author of “The Orchard.”</p>"
+    "<p>“A tale as simple as it is touching, sure to please every reader who loves the country and its "
+    "quiet ways, and written with a grace that never tires.”</p>"
+    for k, name in enumerate(("GARDEN", "HERON", "LANTERN", "BARLEY", "CANDLE", "FIDDLE", "TIMBER", "WAGON", "KESTREL", "HARVEST",
+                                "COTTAGE", "MEADOW")))
+
+
+def test_a_publishers_catalogue_before_the_title_page_is_no_chapter(tmp_path):
+    # A tale in one piece: its title page, then its text under its title again. The catalogue before the
+    # title page, read as the text before the first heading, became a chapter of its own.
+    book = _titled(tmp_path, "The Mill Stream", _CATALOGUE + "<h1>THE MILL STREAM.</h1><p>BY ANN LEE.</p>"
+                   + "<h2>THE MILL STREAM.</h2>" + _PROSE * 3)
+    assert [c.title for c in book.chapters] == ["THE MILL STREAM."]
+
+
+def test_a_preface_in_prose_before_the_title_heading_is_still_read(tmp_path):
+    chapters = "".join(f"<h2>CHAPTER {r}.</h2>{_PROSE}" for r in ("I", "II", "III"))
+    book = _titled(tmp_path, "The Mill Stream", _PROSE * 3 + "<h1>THE MILL STREAM.</h1>" + chapters)
+    assert sum(c.words for c in book.chapters) >= 6 * 120

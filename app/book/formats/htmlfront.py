@@ -12,7 +12,7 @@ import re
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.formats.htmllisting import is_publishers_list
 from app.book.normalize import clean_text
-from app.book.structure.blocks import Block, body_words, names_the_book, split_level
+from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, names_the_book, split_level
 from app.book.structure.headings import FRONT_MATTER
 from app.book.structure.lines import KEYWORD, NUMERAL, is_named_heading
 
@@ -218,6 +218,26 @@ def without_title_preamble(blocks: list[Block], book_title: str) -> list[Block]:
             not b.level and len(b.text.split()) >= _PROSE_WORDS for b in blocks[:first]):
         return blocks
     return [Block(FRONT_MATTER, level)] + blocks
+
+
+#: A publisher's catalogue is a list: a book's title, its price, its edition, each a short line of its own.
+_LIST_LINE_WORDS = 10
+
+
+def without_publishers_preamble(blocks: list[Block], book_title: str) -> list[Block]:
+    """Return the blocks with what stands before the title page under no heading headed as front matter, where
+    it is a list (most of its lines short: titles, prices, editions, with a press notice or two between) and
+    the book's first heading is its title: the publisher's catalogue old editions bound in before the title
+    page. Read as the text before the first heading, it became a first chapter. A preface set before the
+    title in paragraphs of prose is left as it was."""
+    head = next((i for i, b in enumerate(blocks) if b.level), None)
+    if not head or not _titles_the_book(clean_text(blocks[head].text), book_title):
+        return blocks
+    short = sum(1 for b in blocks[:head] if len(b.text.split()) < _LIST_LINE_WORDS)
+    # (A few lines, a frontispiece's caption, are read with the title page anyway.)
+    if 2 * short <= head or body_words(blocks[:head]) < UNLISTED_MIN_WORDS:
+        return blocks
+    return [Block(FRONT_MATTER, split_level(blocks) or blocks[head].level)] + blocks
 
 
 def _titles_the_book(heading: str, book_title: str) -> bool:
