@@ -81,3 +81,21 @@ def test_a_preface_in_prose_before_the_title_heading_is_still_read(tmp_path):
     chapters = "".join(f"<h2>CHAPTER {r}.</h2>{_PROSE}" for r in ("I", "II", "III"))
     book = _titled(tmp_path, "The Mill Stream", _PROSE * 3 + "<h1>THE MILL STREAM.</h1>" + chapters)
     assert sum(c.words for c in book.chapters) >= 6 * 120
+
+
+def test_the_title_pages_headings_before_a_volumes_contents_are_no_chapters(tmp_path):
+    # "CONTENTS OF VOL. V." heads the contents as "CONTENTS." does: the author's name set as a heading over the
+    # imprint and dedication before it is the title page's, though the listing (page links to headings of
+    # longer names) did not divide the book.
+    names = ("THE WIND", "THE SNOW", "THE RAIN", "THE FROST")
+    rows = "".join(f'<tr><td>{n}</td><td><a href="#Page_{5 * k + 1}">{5 * k + 1}</a></td></tr>' for k, n in enumerate(names))
+    body = "".join(f'<p><span class="pagenum"><a name="Page_{5 * k + 1}">[{5 * k + 1}]</a></span></p>'
+                   f"<h2>THE STORY OF {n}, TOLD BY ITSELF.</h2>{_PROSE}" for k, n in enumerate(names))
+    front = ("<h1>WEATHER TALES:</h1><h3>THE FIFTH BOOK OF THE SERIES.</h3><h2>ANN LEE,</h2>"
+             "<p>THE AUTHOR OF “THE ORCHARD.” NEW YORK: MILL AND STREAM, 21 AND 23 RIVER STREET. 1863.</p>"
+             "<p>Entered, according to Act of Congress, in the year 1862, by MILL AND STREAM, in the Clerk's Office "
+             "of the District Court of the United States for the Southern District of New York. Printed by the Mill "
+             "Press, Printer, Stereotyper and Electrotyper, 50 Green Street, New York.</p>"
+             "<p>TO THAT GENIAL GOOD MAN AND PROFOUND PHILOSOPHER, MY AUNT, I DEDICATE THIS BOOK.</p>")
+    book = _book(tmp_path, front + "<h2>CONTENTS OF VOL. V.</h2><table>" + rows + "</table>" + body)
+    assert [c.title for c in book.chapters] == [f"THE STORY OF {n}, TOLD BY ITSELF." for n in names]

@@ -88,8 +88,10 @@ def without_title_headings(blocks: list[Block], listed: bool = False) -> list[Bl
     return out
 
 
-#: A contents listing's own heading ("CONTENTS.", "Table of Contents").
-_CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\W*$", re.I)
+#: A contents listing's own heading ("CONTENTS.", "Table of Contents"), a volume's too ("CONTENTS OF VOL. V.",
+#: "Contents to the Second Volume").
+_CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents(?:\s+(?:of|to)\s+(?:the\s+)?(?:vol(?:ume)?\.?\s*[\w.]+|"
+                            r"\w+\s+volume))?\W*$", re.I)
 #: The contents heading opens the book's front, not its back: it stands in the first part of the words.
 _FRONT_SHARE = 0.2
 #: A heading before the contents with this many words of its own is a preface by a name of its own
