@@ -99,3 +99,31 @@ def test_the_title_pages_headings_before_a_volumes_contents_are_no_chapters(tmp_
              "<p>TO THAT GENIAL GOOD MAN AND PROFOUND PHILOSOPHER, MY AUNT, I DEDICATE THIS BOOK.</p>")
     book = _book(tmp_path, front + "<h2>CONTENTS OF VOL. V.</h2><table>" + rows + "</table>" + body)
     assert [c.title for c in book.chapters] == [f"THE STORY OF {n}, TOLD BY ITSELF." for n in names]
+
+
+def _toc_listing(entries: list[tuple[str, str]]) -> str:
+    return "<h2>CONTENTS</h2><div>" + "".join(f"<p class='toc'><a href='#{t}'>{name}</a></p>" for t, name in entries) + "</div>"
+
+
+def test_a_contents_entry_with_no_words_names_no_chapter(tmp_path):
+    # A producer's listing sets a piece's poems as entries whose names were left out: each empty link points
+    # at a poem's first line with no heading. They are the piece's text, not chapters with no name.
+    pieces = ("THE MILL", "THE WEIR", "THE FERRY", "THE LOCK")
+    entries = [("p0", "The Mill"), ("p1", "The Weir"), ("v1", ""), ("v2", ""), ("p2", "The Ferry"), ("p3", "The Lock")]
+    body = ""
+    for k, name in enumerate(pieces):
+        body += f"<h2 id='p{k}'>{name}.</h2>{_PROSE}"
+        if k == 1:
+            body += "".join(f"<p id='v{j}'>Sing, river, sing of the mill and the weir.</p>{_PROSE}" for j in (1, 2))
+    book = _book(tmp_path, _toc_listing(entries) + body)
+    assert [c.title for c in book.chapters] == ["THE MILL.", "THE WEIR.", "THE FERRY.", "THE LOCK."]
+
+
+def test_a_line_after_the_contents_pointing_at_the_transcribers_notes_names_matter(tmp_path):
+    # "Transcriber's Notes can be found at the end of this eBook.": its link points at the notes' first line
+    # (no heading); they are the producer's, no chapter titled by that sentence.
+    entries = [(f"p{k}", name.title()) for k, name in enumerate(_TALES)]
+    note = "<p><a href='#notes'>Transcriber’s Notes</a> can be found at the end of this eBook.</p>"
+    body = _tales().replace("id=\"t", "id=\"p") + "<p><a id='notes'></a>Transcriber’s Notes:</p>" + _PROSE
+    book = _book(tmp_path, _toc_listing(entries) + note + body)
+    assert [c.title for c in book.chapters] == [f"{name}." for name in _TALES]

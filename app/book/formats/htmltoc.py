@@ -14,7 +14,7 @@ from app.book.formats.htmlfront import without_half_title
 from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
                                           joined, numbered_keys, with_trailing)
 from app.book.formats.htmlnesting import nested
-from app.book.narration.cleanup import is_matter_title
+from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.blocks import Block
 from app.book.structure.headings import BACK_MATTER
 from app.book.structure.lines import is_byline
@@ -296,7 +296,10 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         placed.append(head if head is not None else pos)
         # A last entry that is a by-line alone ("By Ann Lee") or the publisher's pages heads matter after the text.
         last = target == next((t for _, t, _ in reversed(entries) if t), None)
-        after = last and (is_byline(clean_text(text)) or is_publishers_list(clean_text(text)))
+        # So does a link to the transcriber's notes set in a line of its own after the listing ("Transcriber's
+        # Notes can be found at the end"): the line it points at names them, though no heading does.
+        after = last and (is_byline(clean_text(text)) or is_publishers_list(clean_text(text))
+                          or not blocks[pos].level and is_apparatus_title(clean_text(blocks[pos].text)))
         starts.setdefault(placed[-1], BACK_MATTER if after else text)
     targets, placed, starts = in_order(blocks, targets, placed, starts)
     # Its index and notes are no chapters: a listing of "Calendar", "Diary" and "Index" names too
@@ -365,9 +368,11 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
                     named_by_next.add(nxt)
                 out.append(Block(title, 1, b.ids | (blocks[nxt].ids if nxt in named_by_next else set()),
                                  b.kind, b.links))
-            else:
+            elif clean_text(starts[i]):
                 out.append(Block(starts[i], 1))  # the entry names a chapter whose page has no heading
                 out.append(b)
+            else:
+                out.append(b)  # an entry with no words (its name left out by the producer) names nothing
         elif b.level:
             out.append(Block(b.text, min(6, b.level + _SINK), b.ids, b.kind, b.links))
         else:
