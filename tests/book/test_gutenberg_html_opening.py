@@ -127,3 +127,21 @@ def test_a_line_after_the_contents_pointing_at_the_transcribers_notes_names_matt
     body = _tales().replace("id=\"t", "id=\"p") + "<p><a id='notes'></a>Transcriber’s Notes:</p>" + _PROSE
     book = _book(tmp_path, _toc_listing(entries) + note + body)
     assert [c.title for c in book.chapters] == [f"{name}." for name in _TALES]
+
+
+def test_two_poems_on_one_page_are_each_named_by_its_page_link(tmp_path):
+    # "To the Weir ... 26" and "The Ferry Bell ... 26": the second poem begins lower on the page the first
+    # begins on, many lines below the page's mark; its entry names it there, not the first poem again.
+    poems = (("The Mill Race", 20), ("To the Weir", 26), ("The Ferry Bell", 26), ("The Lock Gate", 28), ("Evening", 30),
+             ("The Heron", 32), ("Barley", 34), ("The Bridge", 36), ("Night", 38))
+    rows = "".join(f'<tr><td>{name}</td><td><a href="#Page_{p}">{p}</a></td></tr>' for name, p in poems)
+    stanza = "".join(f"<span>Line {n} of the river's song goes on and on,<br /></span>" for n in range(8))
+    body, seen = "", set()
+    for name, p in poems:
+        if p not in seen:
+            body += f'<p><span class="pagenum"><a name="Page_{p}">[Pg {p}]</a></span></p>'
+            seen.add(p)
+        body += f"<h2>{name}</h2><div class='poem'><div class='stanza'>{stanza}</div><div class='stanza'>{stanza}</div></div>"
+    # (Where more than a fifth of the page links named no heading, the headings would divide the book instead.)
+    book = _book(tmp_path, "<h2>CONTENTS</h2><table>" + rows + "</table>" + body)
+    assert [c.title for c in book.chapters] == [name for name, _ in poems]

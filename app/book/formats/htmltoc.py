@@ -249,11 +249,12 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         over, label = label, ""
         pos = where[target]
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
-        if by_page and not window and target in page_anchors:
+        name = _name_key(_ENTRY_PAGE.sub("", clean_text(text))) if by_page and target in page_anchors else ""
+        if name and not any(_name_key(blocks[k].text) == name for k in window):
             # A poem or piece starts anywhere on its page: its heading of that name stands before the next
-            # page's mark, however many lines below the page's top.
-            end, name = next((p for p in pages if p > pos), len(blocks)), _name_key(_ENTRY_PAGE.sub("", clean_text(text)))
-            window = [k for k in range(pos, end) if blocks[k].level and name and _name_key(blocks[k].text) == name][:1]
+            # page's mark, however many lines below the page's top (below another poem's, two on one page).
+            end = next((p for p in pages if p > pos), len(blocks))
+            window = [k for k in range(pos, end) if blocks[k].level and _name_key(blocks[k].text) == name][:1] or window
         if by_page and not window:
             continue  # a page inside a chapter ("A Walk by the River ... 81"): a section, no chapter
         # The anchor may stand above a part's title page ("BOOK I." "THE WIDOW'S HOUSE." then "CHAPTER I."):
