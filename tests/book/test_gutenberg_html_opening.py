@@ -145,3 +145,13 @@ def test_two_poems_on_one_page_are_each_named_by_its_page_link(tmp_path):
     # (Where more than a fifth of the page links named no heading, the headings would divide the book instead.)
     book = _book(tmp_path, "<h2>CONTENTS</h2><table>" + rows + "</table>" + body)
     assert [c.title for c in book.chapters] == [name for name, _ in poems]
+
+
+def test_an_unlisted_poem_after_the_contents_is_read(tmp_path):
+    # A poem in memory of someone, set after the contents under its own heading and not listed: short lines,
+    # but more than a half-title's motto. It is the book's, not its title page's.
+    stanza = "".join(f"<span>She passed me by where the willows lean, line {n},<br /></span>" for n in range(8))
+    book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1>" + _contents() + "<h2>TO ONE WHO SLEEPS</h2>"
+                 + f"<div class='poem'><div class='stanza'>{stanza}</div><div class='stanza'>{stanza}</div></div>" + _tales())
+    assert [c.title for c in book.chapters] == ["TO ONE WHO SLEEPS", "THE MILL.", "THE WEIR.", "THE FERRY.", "THE LOCK.",
+                                                "THE BRIDGE."]

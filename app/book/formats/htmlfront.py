@@ -258,10 +258,11 @@ def after_contents(body: list[Block], listed_at: list[int]) -> set[int]:
 
 def opens_before_listed(blocks: list[Block], first: int, after: set[int] = frozenset()) -> set[int]:
     """Return the headings before the first chapter a contents listing names that open text of the book's own:
-    a preface by name ("PREFACE AND DEDICATION."), or an unlisted heading after the contents over a page of
-    prose (a frame story before the tales the contents lists). `after`: the ids of the blocks after the
-    contents (see after_contents). Before the contents a heading over a page may be a publisher's list, a
-    dedication or a title page's imprint; a list of illustrations or a transcriber's note is matter."""
+    a preface by name ("PREFACE AND DEDICATION."), or an unlisted heading after the contents over more words
+    than a half-title's motto (a frame story before the tales the contents lists, a poem set before the listed
+    ones in memory of someone). `after`: the ids of the blocks after the contents (see after_contents). Before
+    the contents a heading over a page may be a publisher's list, a dedication or a title page's imprint; a
+    list of illustrations or a transcriber's note is matter."""
     keep: set[int] = set()
     for i in range(first):
         b = blocks[i]
@@ -276,7 +277,6 @@ def opens_before_listed(blocks: list[Block], first: int, after: set[int] = froze
         # Its own text: what stands under it before the next heading (a title page's lines are headings too).
         end = next((j for j in range(i + 1, first) if blocks[j].level), first)
         own = [x for x in blocks[i + 1:end] if not x.level]
-        if own and id(own[0]) in after and body_words(own) >= _MAX_FRONT_WORDS and any(
-                len(x.text.split()) >= _PROSE_WORDS for x in own):
+        if own and id(own[0]) in after and body_words(own) >= _HALF_TITLE_WORDS:
             keep.add(i)
     return keep
