@@ -155,3 +155,12 @@ def test_an_unlisted_poem_after_the_contents_is_read(tmp_path):
                  + f"<div class='poem'><div class='stanza'>{stanza}</div><div class='stanza'>{stanza}</div></div>" + _tales())
     assert [c.title for c in book.chapters] == ["TO ONE WHO SLEEPS", "THE MILL.", "THE WEIR.", "THE FERRY.", "THE LOCK.",
                                                 "THE BRIDGE."]
+
+
+def test_a_half_title_set_line_by_line_in_headings_adds_nothing_to_the_first_chapters_title(tmp_path):
+    # "Some" / "Recollections of" / "the Old Mill", each an <h2>, over "I": the lines together are the book's
+    # title, not a part's name to say with chapter I.
+    chapters = "".join(f"<h2>{r}</h2>{_PROSE}" for r in ("I", "II", "III"))
+    book = _titled(tmp_path, "Some Recollections of the Old Mill",
+                   "<h2>Some</h2><h2>Recollections of</h2><h2>the Old Mill</h2>" + chapters)
+    assert [c.title for c in book.chapters] == ["I", "II", "III"]

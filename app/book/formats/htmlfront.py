@@ -242,6 +242,30 @@ def without_publishers_preamble(blocks: list[Block], book_title: str) -> list[Bl
     return [Block(FRONT_MATTER, split_level(blocks) or blocks[head].level)] + blocks
 
 
+def with_title_lines_joined(blocks: list[Block], book_title: str) -> list[Block]:
+    """Return the blocks with a title set line by line in headings of one level ("Some" / "Personal
+    Recollections of" / "Dr. Lee", nothing between) joined into one heading, where the lines together name the
+    book. Apart, the lines too short to name the book were read as a part's name over the first chapter
+    ("Some: Dr. Lee: I"); joined, it is the book's title (a half-title), which adds nothing to the chapter's."""
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        b = blocks[i]
+        j = i + 1
+        while j < len(blocks) and blocks[j].level == b.level and b.level:
+            j += 1
+        # The lines that together are the title, whole ("I" after them is the chapter's own heading).
+        k = next((k for k in range(j, i + 1, -1) if _words_key(" ".join(x.text for x in blocks[i:k])) == _words_key(book_title)), 0)
+        if k:
+            joined = " ".join(clean_text(x.text) for x in blocks[i:k])
+            out.append(Block(joined, b.level, set().union(*(x.ids for x in blocks[i:k])), b.kind, b.links))
+            i = k
+            continue
+        out.append(b)
+        i += 1
+    return out
+
+
 def _titles_the_book(heading: str, book_title: str) -> bool:
     """Return whether a heading is the book's title, whole or with its second title ("THE MILL; OR, A YEAR
     AT THE WEIR" for "The Mill")."""
