@@ -41,7 +41,7 @@ def test_a_preface_set_with_its_dedication_before_the_contents_is_read(tmp_path)
 
 
 def test_a_chapter_label_over_its_name_keeps_its_number_when_an_appendix_repeats_it(tmp_path):
-    # "CHAPTER I" set as a heading of its own over "Nature", and an appendix whose notes are headed by the
+    # "CHAPTER I" set as a heading of its own over "The River", and an appendix whose notes are headed by the
     # chapters again ("CHAPTER I: NATURE"): the label names its chapter, no contents line to drop.
     names = ("The River", "The Hills", "The Town")
     chapters = "".join(f"<h2>CHAPTER {r}</h2><h2>{n}</h2>{_PROSE}" for r, n in zip(("I", "II", "III"), names))
@@ -61,10 +61,10 @@ def _titled(tmp_path, title: str, body: str):
 
 
 #: The publisher's catalogue an old edition binds in before its title page: titles, prices, press notices.
-_CATALOGUE = "<p>NEW WORKS.</p>" + "".join(
+_CATALOGUE = "<p>RECENT PUBLICATIONS.</p>" + "".join(
     f"<p>Price {k}s. 6d., cloth,</p><p>THE {name} BOOK.</p><p>By the Author of “The Orchard.”</p>"
-    "<p>“A tale as simple as it is touching, sure to please every reader who loves the country and its "
-    "quiet ways, and written with a grace that never tires.”</p>"
+    "<p>“Quiet and kind, a story for every reader who loves the country and its slow seasons, told "
+    "with a grace that does not tire from the first page to the last.”</p>"
     for k, name in enumerate(("GARDEN", "HERON", "LANTERN", "BARLEY", "CANDLE", "FIDDLE", "TIMBER", "WAGON", "KESTREL", "HARVEST",
                                 "COTTAGE", "MEADOW")))
 
@@ -91,12 +91,12 @@ def test_the_title_pages_headings_before_a_volumes_contents_are_no_chapters(tmp_
     rows = "".join(f'<tr><td>{n}</td><td><a href="#Page_{5 * k + 1}">{5 * k + 1}</a></td></tr>' for k, n in enumerate(names))
     body = "".join(f'<p><span class="pagenum"><a name="Page_{5 * k + 1}">[{5 * k + 1}]</a></span></p>'
                    f"<h2>THE STORY OF {n}, TOLD BY ITSELF.</h2>{_PROSE}" for k, n in enumerate(names))
-    front = ("<h1>WEATHER TALES:</h1><h3>THE FIFTH BOOK OF THE SERIES.</h3><h2>ANN LEE,</h2>"
+    front = ("<h1>WEATHER TALES:</h1><h3>THE THIRD VOLUME OF TALES.</h3><h2>ANN LEE,</h2>"
              "<p>THE AUTHOR OF “THE ORCHARD.” NEW YORK: MILL AND STREAM, 21 AND 23 RIVER STREET. 1863.</p>"
-             "<p>Entered, according to Act of Congress, in the year 1862, by MILL AND STREAM, in the Clerk's Office "
-             "of the District Court of the United States for the Southern District of New York. Printed by the Mill "
-             "Press, Printer, Stereotyper and Electrotyper, 50 Green Street, New York.</p>"
-             "<p>TO THAT GENIAL GOOD MAN AND PROFOUND PHILOSOPHER, MY AUNT, I DEDICATE THIS BOOK.</p>")
+             "<p>Registered for copyright in the year 1861 by MILL AND STREAM, at the office of the court of the "
+             "district where the firm keeps its presses. Printed and bound by the Mill Press, printers and "
+             "binders, at the sign of the wheel, 50 Green Lane, by the river.</p>"
+             "<p>TO MY AUNT, WHO TOLD THE FIRST OF THESE, THIS BOOK IS GIVEN.</p>")
     book = _book(tmp_path, front + "<h2>CONTENTS OF VOL. V.</h2><table>" + rows + "</table>" + body)
     assert [c.title for c in book.chapters] == [f"THE STORY OF {n}, TOLD BY ITSELF." for n in names]
 
@@ -120,10 +120,10 @@ def test_a_contents_entry_with_no_words_names_no_chapter(tmp_path):
 
 
 def test_a_line_after_the_contents_pointing_at_the_transcribers_notes_names_matter(tmp_path):
-    # "Transcriber's Notes can be found at the end of this eBook.": its link points at the notes' first line
+    # "Transcriber's Notes are at the end of this book.": its link points at the notes' first line
     # (no heading); they are the producer's, no chapter titled by that sentence.
     entries = [(f"p{k}", name.title()) for k, name in enumerate(_TALES)]
-    note = "<p><a href='#notes'>Transcriber’s Notes</a> can be found at the end of this eBook.</p>"
+    note = "<p><a href='#notes'>Transcriber’s Notes</a> are at the end of this book.</p>"
     body = _tales().replace("id=\"t", "id=\"p") + "<p><a id='notes'></a>Transcriber’s Notes:</p>" + _PROSE
     book = _book(tmp_path, _toc_listing(entries) + note + body)
     assert [c.title for c in book.chapters] == [f"{name}." for name in _TALES]
@@ -150,10 +150,10 @@ def test_two_poems_on_one_page_are_each_named_by_its_page_link(tmp_path):
 def test_an_unlisted_poem_after_the_contents_is_read(tmp_path):
     # A poem in memory of someone, set after the contents under its own heading and not listed: short lines,
     # but more than a half-title's motto. It is the book's, not its title page's.
-    stanza = "".join(f"<span>She passed me by where the willows lean, line {n},<br /></span>" for n in range(8))
-    book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1>" + _contents() + "<h2>TO ONE WHO SLEEPS</h2>"
-                 + f"<div class='poem'><div class='stanza'>{stanza}</div><div class='stanza'>{stanza}</div></div>" + _tales())
-    assert [c.title for c in book.chapters] == ["TO ONE WHO SLEEPS", "THE MILL.", "THE WEIR.", "THE FERRY.", "THE LOCK.",
+    stanza = "".join(f"<span>The willows lean above the water, line {n},<br /></span>" for n in range(8))
+    book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1>" + _contents() + "<h2>THE LAST VIOLET</h2>"
+                 + "<div class='poem'>" + f"<div class='stanza'>{stanza}</div>" * 3 + "</div>" + _tales())
+    assert [c.title for c in book.chapters] == ["THE LAST VIOLET", "THE MILL.", "THE WEIR.", "THE FERRY.", "THE LOCK.",
                                                 "THE BRIDGE."]
 
 

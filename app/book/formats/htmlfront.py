@@ -243,8 +243,8 @@ def without_publishers_preamble(blocks: list[Block], book_title: str) -> list[Bl
 
 
 def with_title_lines_joined(blocks: list[Block], book_title: str) -> list[Block]:
-    """Return the blocks with a title set line by line in headings of one level ("Some" / "Personal
-    Recollections of" / "Dr. Lee", nothing between) joined into one heading, where the lines together name the
+    """Return the blocks with a title set line by line in headings of one level ("Some" / "Memories
+    of" / "Dr. Lee", nothing between) joined into one heading, where the lines together name the
     book. Apart, the lines too short to name the book were read as a part's name over the first chapter
     ("Some: Dr. Lee: I"); joined, it is the book's title (a half-title), which adds nothing to the chapter's."""
     out: list[Block] = []

@@ -298,7 +298,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         # A last entry that is a by-line alone ("By Ann Lee") or the publisher's pages heads matter after the text.
         last = target == next((t for _, t, _ in reversed(entries) if t), None)
         # So does a link to the transcriber's notes set in a line of its own after the listing ("Transcriber's
-        # Notes can be found at the end"): the line it points at names them, though no heading does.
+        # Notes are at the end"): the line it points at names them, though no heading does.
         after = last and (is_byline(clean_text(text)) or is_publishers_list(clean_text(text))
                           or not blocks[pos].level and is_apparatus_title(clean_text(blocks[pos].text)))
         starts.setdefault(placed[-1], BACK_MATTER if after else text)

@@ -229,7 +229,7 @@ def _fold_title_pages(
             continue
         key = (title or "").casefold()
         later[key] -= 1
-        # A bare label between texts ("CHAPTER I" over "Nature" after a preface) names the chapter under it,
+        # A bare label between texts ("CHAPTER I" over "The River" after a preface) names the chapter under it,
         # though its number comes back (an appendix or notes numbered by the chapters).
         label = not blocks[1:] and 0 < n < len(groups) - 1 and body_words(groups[n - 1][1]) and body_words(groups[n + 1][1])
         if key and later[key] > 0 and sum(1 for b in blocks if not b.level) <= 1 and not label:
