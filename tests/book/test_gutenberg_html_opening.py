@@ -164,3 +164,20 @@ def test_a_half_title_set_line_by_line_in_headings_adds_nothing_to_the_first_cha
     book = _titled(tmp_path, "Some Recollections of the Old Mill",
                    "<h2>Some</h2><h2>Recollections of</h2><h2>the Old Mill</h2>" + chapters)
     assert [c.title for c in book.chapters] == ["I", "II", "III"]
+
+
+def test_a_page_link_names_its_heading_in_other_words(tmp_path):
+    # The producer retyped the contents: "Later voyages of Ann B. Lee ... 58" for the heading "Later Voyage of
+    # Ann Lee", set far down the page below another piece's end. The entry still names that heading.
+    pieces = [("The First Voyage", "The First Voyage", 10), ("The Second Voyage", "The Second Voyage", 20),
+              ("A Winter Ashore", "A Winter Ashore", 30), ("Later voyages of Ann B. Lee", "Later Voyage of Ann Lee", 40),
+              ("The Last Harbour", "The Last Harbour", 50), ("Home Again", "Home Again", 60)]
+    rows = "".join(f'<tr><td>{entry}</td><td><a href="#Page_{p}">{p}</a></td></tr>' for entry, _, p in pieces)
+    body = ""
+    for k, (_, heading, p) in enumerate(pieces):
+        body += f'<p><span class="pagenum"><a name="Page_{p}">[Pg {p}]</a></span></p>'
+        if k == 3:
+            body += "".join(f"<p>The end of the winter's tale, line {n}.</p>" for n in range(8))
+        body += f"<h3>{heading}</h3>{_PROSE}"
+    book = _book(tmp_path, "<h2>CONTENTS</h2><table>" + rows + "</table>" + body)
+    assert [c.title for c in book.chapters] == [heading for _, heading, _ in pieces]

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from app.book.formats.htmlfront import without_half_title
 from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
-                                          joined, numbered_keys, with_trailing)
+                                          joined, names_alike, numbered_keys, with_trailing)
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.blocks import Block
@@ -250,11 +250,12 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         pos = where[target]
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
         name = _name_key(_ENTRY_PAGE.sub("", clean_text(text))) if by_page and target in page_anchors else ""
-        if name and not any(_name_key(blocks[k].text) == name for k in window):
+        alike = lambda k: _name_key(blocks[k].text) == name or names_alike(name, _name_key(blocks[k].text))  # noqa: E731
+        if name and not any(alike(k) for k in window):
             # A poem or piece starts anywhere on its page: its heading of that name stands before the next
             # page's mark, however many lines below the page's top (below another poem's, two on one page).
             end = next((p for p in pages if p > pos), len(blocks))
-            window = [k for k in range(pos, end) if blocks[k].level and _name_key(blocks[k].text) == name][:1] or window
+            window = [k for k in range(pos, end) if blocks[k].level and alike(k)][:1] or window
         if by_page and not window:
             continue  # a page inside a chapter ("A Walk by the River ... 81"): a section, no chapter
         # The anchor may stand above a part's title page ("BOOK I." "THE WIDOW'S HOUSE." then "CHAPTER I."):
@@ -273,6 +274,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         if _BARE_LABEL.match(_ENTRY_PAGE.sub("", clean_text(text)).strip(" ;")):
             keys |= numbered_keys(_key(_ENTRY_PAGE.sub("", clean_text(text))))
         named = next((k for k in window if text and (_key(blocks[k].text) in keys or _name_key(blocks[k].text) in keys
+                      or name and alike(k)
                       or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
         if target in page_anchors:
             named_pages += named is not None
