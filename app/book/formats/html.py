@@ -18,8 +18,8 @@ from app.book.formats.htmlhidden import is_hidden
 from app.book.formats.htmltitle import without_title_page
 from app.book.formats.htmllevels import with_lone_parts, with_parts_over_chapters, with_piece_titles
 from app.book.formats.htmlnav import is_back_link
-from app.book.formats.htmlfront import (opens_text, without_pre_contents_headings, without_title_headings,
-                                        without_title_preamble)
+from app.book.formats.htmlfront import (after_contents, opens_before_listed, without_pre_contents_headings, without_title_headings,
+                                        with_title_lines_joined, without_publishers_preamble, without_title_preamble)
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
@@ -364,15 +364,15 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         # (a preface there is the book's own and keeps its heading; a "Conclusion" inside a chapter,
         # unlisted, stays a section of it).
         first = next((i for i, b in enumerate(blocks) if b.level == 1), len(blocks))
+        opening = opens_before_listed(blocks, first, after_contents(body, [at - page.offset for _, _, at in doc.listing]))
         blocks = [Block(FRONT_MATTER, 1)] + [
-            Block(b.text, 1, b.ids, b.kind, b.links) if i < first and b.level and opens_text(b.text) else b
-            for i, b in enumerate(blocks)]
+            Block(b.text, 1, b.ids, b.kind, b.links) if i in opening else b for i, b in enumerate(blocks)]
     blocks = without_title_headings(blocks, blocks is not body)
     if page.gutenberg:
         # Gutenberg's editions set parts, prefaces and pieces' title pages by conventions of their own; a
         # manual's <h2> over its <h3> sections (AsciiDoc, Sphinx) is a chapter over its sections.
         blocks = with_piece_titles(with_lone_parts(with_parts_over_chapters(blocks)))
-        blocks = without_title_preamble(blocks, title)
+        blocks = without_title_preamble(without_publishers_preamble(with_title_lines_joined(blocks, title), title), title)
     blocks = with_licence(mark_back_matter(blocks), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
+from app.book.formats.htmllisting import is_publishers_list
 from app.book.normalize import clean_text
-from app.book.structure.blocks import Block, body_words, names_the_book, split_level
+from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, names_the_book, split_level
 from app.book.structure.headings import FRONT_MATTER
 from app.book.structure.lines import KEYWORD, NUMERAL, is_named_heading
 
@@ -26,7 +27,9 @@ _PREFACE_BY_NAME = re.compile(
     r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem|"
     # A preface for its readers or by its writer: "FOREWORD FOR INSTRUCTORS.", "Preface by the Translator".
     r"(?:an?\s+)?(?:preface|foreword|introduction)\s+(?:for|by)\s+[\w .,'\u2019-]{1,40}|"
-    r"(?:preface|foreword)\s+to\s+the\s+(?:reader|readers|student|teacher)s?)\W*$", re.I)
+    r"(?:preface|foreword)\s+to\s+the\s+(?:reader|readers|student|teacher)s?|"
+    # A preface set with what goes with it: "PREFACE AND DEDICATION.", "Introduction and Acknowledgments".
+    r"(?:preface|foreword|introduction)\s+(?:and|&)\s+(?:dedication|acknowledg(?:e)?ments?|preface|introduction))\W*$", re.I)
 
 
 def opens_text(heading: str) -> bool:
@@ -85,8 +88,10 @@ def without_title_headings(blocks: list[Block], listed: bool = False) -> list[Bl
     return out
 
 
-#: A contents listing's own heading ("CONTENTS.", "Table of Contents").
-_CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\W*$", re.I)
+#: A contents listing's own heading ("CONTENTS.", "Table of Contents"), a volume's too ("CONTENTS OF VOL. V.",
+#: "Contents to the Second Volume").
+_CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents(?:\s+(?:of|to)\s+(?:the\s+)?(?:vol(?:ume)?\.?\s*[\w.]+|"
+                            r"\w+\s+volume))?\W*$", re.I)
 #: The contents heading opens the book's front, not its back: it stands in the first part of the words.
 _FRONT_SHARE = 0.2
 #: A heading before the contents with this many words of its own is a preface by a name of its own
@@ -217,8 +222,85 @@ def without_title_preamble(blocks: list[Block], book_title: str) -> list[Block]:
     return [Block(FRONT_MATTER, level)] + blocks
 
 
+#: A publisher's catalogue is a list: a book's title, its price, its edition, each a short line of its own.
+_LIST_LINE_WORDS = 10
+
+
+def without_publishers_preamble(blocks: list[Block], book_title: str) -> list[Block]:
+    """Return the blocks with what stands before the title page under no heading headed as front matter, where
+    it is a list (most of its lines short: titles, prices, editions, with a press notice or two between) and
+    the book's first heading is its title: the publisher's catalogue old editions bound in before the title
+    page. Read as the text before the first heading, it became a first chapter. A preface set before the
+    title in paragraphs of prose is left as it was."""
+    head = next((i for i, b in enumerate(blocks) if b.level), None)
+    if not head or not _titles_the_book(clean_text(blocks[head].text), book_title):
+        return blocks
+    short = sum(1 for b in blocks[:head] if len(b.text.split()) < _LIST_LINE_WORDS)
+    # (A few lines, a frontispiece's caption, are read with the title page anyway.)
+    if 2 * short <= head or body_words(blocks[:head]) < UNLISTED_MIN_WORDS:
+        return blocks
+    return [Block(FRONT_MATTER, split_level(blocks) or blocks[head].level)] + blocks
+
+
+def with_title_lines_joined(blocks: list[Block], book_title: str) -> list[Block]:
+    """Return the blocks with a title set line by line in headings of one level ("Some" / "Memories
+    of" / "Dr. Lee", nothing between) joined into one heading, where the lines together name the
+    book. Apart, the lines too short to name the book were read as a part's name over the first chapter
+    ("Some: Dr. Lee: I"); joined, it is the book's title (a half-title), which adds nothing to the chapter's."""
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        b = blocks[i]
+        j = i + 1
+        while j < len(blocks) and blocks[j].level == b.level and b.level:
+            j += 1
+        # The lines that together are the title, whole ("I" after them is the chapter's own heading).
+        k = next((k for k in range(j, i + 1, -1) if _words_key(" ".join(x.text for x in blocks[i:k])) == _words_key(book_title)), 0)
+        if k:
+            joined = " ".join(clean_text(x.text) for x in blocks[i:k])
+            out.append(Block(joined, b.level, set().union(*(x.ids for x in blocks[i:k])), b.kind, b.links))
+            i = k
+            continue
+        out.append(b)
+        i += 1
+    return out
+
+
 def _titles_the_book(heading: str, book_title: str) -> bool:
     """Return whether a heading is the book's title, whole or with its second title ("THE MILL; OR, A YEAR
     AT THE WEIR" for "The Mill")."""
     words, title = _words_key(heading).split(), _words_key(book_title).split()
     return names_the_book(heading, book_title) or len(title) >= 2 and words[:len(title)] == title
+
+
+def after_contents(body: list[Block], listed_at: list[int]) -> set[int]:
+    """Return the ids of the blocks after the book's contents (its heading, or a listing the walk skipped)."""
+    at = next((i for i, b in enumerate(body) if b.level and _CONTENTS_HEAD.match(clean_text(b.text))), None)
+    at = min([a for a in [at, *listed_at] if a is not None], default=None)
+    return set() if at is None else {id(b) for b in body[at + 1:]}
+
+
+def opens_before_listed(blocks: list[Block], first: int, after: set[int] = frozenset()) -> set[int]:
+    """Return the headings before the first chapter a contents listing names that open text of the book's own:
+    a preface by name ("PREFACE AND DEDICATION."), or an unlisted heading after the contents over more words
+    than a half-title's motto (a frame story before the tales the contents lists, a poem set before the listed
+    ones in memory of someone). `after`: the ids of the blocks after the contents (see after_contents). Before
+    the contents a heading over a page may be a publisher's list, a dedication or a title page's imprint; a
+    list of illustrations or a transcriber's note is matter."""
+    keep: set[int] = set()
+    for i in range(first):
+        b = blocks[i]
+        if not b.level:
+            continue
+        text = clean_text(b.text)
+        if opens_text(b.text):
+            keep.add(i)
+            continue
+        if is_matter_title(text) or is_apparatus_title(text) or is_publishers_list(text):
+            continue
+        # Its own text: what stands under it before the next heading (a title page's lines are headings too).
+        end = next((j for j in range(i + 1, first) if blocks[j].level), first)
+        own = [x for x in blocks[i + 1:end] if not x.level]
+        if own and id(own[0]) in after and body_words(own) >= _HALF_TITLE_WORDS:
+            keep.add(i)
+    return keep

@@ -181,3 +181,14 @@ def is_listing(blocks: list[Block], targets: list[int], placed: list[int], start
     spans = [b - a for a, b in zip(placed, placed[1:])]
     reaches = targets[-1] >= 0.5 * len(blocks) or (spans and len(blocks) - placed[-1] <= 2 * max(spans))
     return at_headings >= 0.8 * len(starts) and reaches and before < 0.5 * total
+
+
+def names_alike(entry: str, heading: str) -> bool:
+    """Return whether a listing entry's name and a heading's (as keys) name one piece in other words: "later
+    naval services of ann b lee" for the heading "later naval service of ann lee". Producers retype the
+    contents; nearly every word of each (a plural as its singular, initials left out) stands in the other."""
+    def words(key: str) -> set[str]:
+        return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in key.split() if len(w) > 1}
+    a, b = words(entry), words(heading)
+    common = len(a & b)
+    return min(len(a), len(b)) >= 3 and common >= 0.75 * len(a) and common >= 0.75 * len(b)

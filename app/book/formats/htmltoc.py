@@ -12,9 +12,9 @@ from typing import NamedTuple
 
 from app.book.formats.htmlfront import without_half_title
 from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
-                                          joined, numbered_keys, with_trailing)
+                                          joined, names_alike, numbered_keys, with_trailing)
 from app.book.formats.htmlnesting import nested
-from app.book.narration.cleanup import is_matter_title
+from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.blocks import Block
 from app.book.structure.headings import BACK_MATTER
 from app.book.structure.lines import is_byline
@@ -249,11 +249,13 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         over, label = label, ""
         pos = where[target]
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
-        if by_page and not window and target in page_anchors:
+        name = _name_key(_ENTRY_PAGE.sub("", clean_text(text))) if by_page and target in page_anchors else ""
+        alike = lambda k: _name_key(blocks[k].text) == name or names_alike(name, _name_key(blocks[k].text))  # noqa: E731
+        if name and not any(alike(k) for k in window):
             # A poem or piece starts anywhere on its page: its heading of that name stands before the next
-            # page's mark, however many lines below the page's top.
-            end, name = next((p for p in pages if p > pos), len(blocks)), _name_key(_ENTRY_PAGE.sub("", clean_text(text)))
-            window = [k for k in range(pos, end) if blocks[k].level and name and _name_key(blocks[k].text) == name][:1]
+            # page's mark, however many lines below the page's top (below another poem's, two on one page).
+            end = next((p for p in pages if p > pos), len(blocks))
+            window = [k for k in range(pos, end) if blocks[k].level and alike(k)][:1] or window
         if by_page and not window:
             continue  # a page inside a chapter ("A Walk by the River ... 81"): a section, no chapter
         # The anchor may stand above a part's title page ("BOOK I." "THE WIDOW'S HOUSE." then "CHAPTER I."):
@@ -272,6 +274,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         if _BARE_LABEL.match(_ENTRY_PAGE.sub("", clean_text(text)).strip(" ;")):
             keys |= numbered_keys(_key(_ENTRY_PAGE.sub("", clean_text(text))))
         named = next((k for k in window if text and (_key(blocks[k].text) in keys or _name_key(blocks[k].text) in keys
+                      or name and alike(k)
                       or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
         if target in page_anchors:
             named_pages += named is not None
@@ -296,7 +299,10 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         placed.append(head if head is not None else pos)
         # A last entry that is a by-line alone ("By Ann Lee") or the publisher's pages heads matter after the text.
         last = target == next((t for _, t, _ in reversed(entries) if t), None)
-        after = last and (is_byline(clean_text(text)) or is_publishers_list(clean_text(text)))
+        # So does a link to the transcriber's notes set in a line of its own after the listing ("Transcriber's
+        # Notes are at the end"): the line it points at names them, though no heading does.
+        after = last and (is_byline(clean_text(text)) or is_publishers_list(clean_text(text))
+                          or not blocks[pos].level and is_apparatus_title(clean_text(blocks[pos].text)))
         starts.setdefault(placed[-1], BACK_MATTER if after else text)
     targets, placed, starts = in_order(blocks, targets, placed, starts)
     # Its index and notes are no chapters: a listing of "Calendar", "Diary" and "Index" names too
@@ -365,9 +371,11 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
                     named_by_next.add(nxt)
                 out.append(Block(title, 1, b.ids | (blocks[nxt].ids if nxt in named_by_next else set()),
                                  b.kind, b.links))
-            else:
+            elif clean_text(starts[i]):
                 out.append(Block(starts[i], 1))  # the entry names a chapter whose page has no heading
                 out.append(b)
+            else:
+                out.append(b)  # an entry with no words (its name left out by the producer) names nothing
         elif b.level:
             out.append(Block(b.text, min(6, b.level + _SINK), b.ids, b.kind, b.links))
         else:

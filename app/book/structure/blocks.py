@@ -229,7 +229,10 @@ def _fold_title_pages(
             continue
         key = (title or "").casefold()
         later[key] -= 1
-        if key and later[key] > 0 and sum(1 for b in blocks if not b.level) <= 1:
+        # A bare label between texts ("CHAPTER I" over "The River" after a preface) names the chapter under it,
+        # though its number comes back (an appendix or notes numbered by the chapters).
+        label = not blocks[1:] and 0 < n < len(groups) - 1 and body_words(groups[n - 1][1]) and body_words(groups[n + 1][1])
+        if key and later[key] > 0 and sum(1 for b in blocks if not b.level) <= 1 and not label:
             continue  # a contents listing: the title, perhaps one line, and the chapter itself comes later
         if not body_words(blocks) and n + 1 < len(groups):
             if key and not names_the_book(title, book_title):
