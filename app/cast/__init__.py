@@ -18,6 +18,7 @@ from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
 from app.cast.owned import part_names
 from app.cast.roles import find_roles
+from app.cast.unnamed import first_named
 from app.cast.ranker import Ranker
 from app.cast.tags import Tag, tag_after, tag_before
 from app.core.errors import Cancelled
@@ -97,6 +98,8 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
     roster = find_people(paragraphs, [t.words for t in tagged], [t.words for t in tagged if not t.article])
     roster.roles = find_roles(narration, roster)
     roster.part_names = part_names(narration) if first_person else {}
+    roster.newcomers = first_named(((t, len(qs) + 1 if qs else 1) for chapter, (_, per) in zip(book.chapters, found)
+                                    for t, qs in zip(chapter.paragraphs, per)), roster.mentions)
     attributor = Attributor(roster, first_person)
     located: list[tuple[int, int, RawQuote]] = []
     for chapter, (index, per_paragraph) in zip(book.chapters, found):

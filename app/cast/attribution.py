@@ -28,7 +28,7 @@ from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag
 NARRATOR = Person(first="I")
 
 #: A part's name keeps its own determiner ("my father", "her husband's friend"); others get "the".
-_KEEP_DETERMINER = ("the", "my", "our", "his", "her", "their", "your")
+_KEEP_DETERMINER = ("the", "my", "our", "his", "her", "their", "your", "one")
 #: Titles that are forms of address only: "the master", "the mistress" name a part, not their bearers.
 _ADDRESS_ONLY = frozenset("master mistress miss mister madam".split())
 #: A narration paragraph longer than this (words) ends a conversation.
@@ -37,7 +37,6 @@ SCENE_BREAK_WORDS = 40
 _HISTORY = 10
 #: How many people named before a turn's history are still its candidates (the ranker's far reach).
 _FAR = 6
-#: A piece of narration between two quotes that ends a sentence: the second quote is not the first's second part.
 #: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
 _SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
 #: Narration that leads into the quote after it: a speech verb (and an adverb or "to her") and a comma or colon.
@@ -122,10 +121,10 @@ class Attributor:
                 continue
             seen.append(person)
         if not seen:
-            # Nobody of that gender is about: someone whose gender the text never showed may be meant.
-            seen = [p for p in self._participants() + list(reversed(self.history[-_HISTORY:]))
-                    if p is not NARRATOR and p.gender is None and p not in named
-                    and (id(p) in self._speakers or p.titles)][:1]
+            # Nobody of that gender is about: the one just described (app/cast/unnamed.py), else one of no known gender.
+            seen = self._roles.described(gender, self._speakers) or [p for p in self._participants() + list(
+                reversed(self.history[-_HISTORY:])) if p is not NARRATOR and p.gender is None and p not in named
+                and (id(p) in self._speakers or p.titles)][:1]
             if not seen:
                 return None
         if seen[0] is previous and len(seen) > 1 and seen[1] in self._participants():
@@ -176,9 +175,9 @@ class Attributor:
             # "said the old gentleman": someone of that gender and age in the scene (app/cast/describe.py).
             scene = list(reversed(local)) + list(reversed(self.history[-_HISTORY:])) + self._participants()
             # Nobody fits the age: the "he" or "she" of that gender. Either way the ranker sees a description.
-            person = resolve_description(tag.words.split()[1:], tag.gender, scene, self._named, NARRATOR) \
-                or self._resolve_gender(tag.gender, local)
-            return Said(person, "anaphoric", 0.6, described=True) if person is not None else None
+            person = (brought := self._roles.brought(tag.words, tag.gender, self._speakers)) or resolve_description(
+                tag.words.split()[1:], tag.gender, scene, self._named, NARRATOR) or self._resolve_gender(tag.gender, local)
+            return Said(person, "anaphoric", 0.6, described=True, settled=brought is not None) if person else None
         person = self._resolve_gender(tag.gender, local)
         if person is None:
             return None
@@ -317,6 +316,7 @@ class Attributor:
 
     def _own(self, text: str) -> None:
         """Note the people the text writes beside "my <noun>" ("my brother Robert", "Robert, my brother")."""
+        self._roles.note(text)
         if self.first_person:
             self._owned.note(text, self._mentions)
 

@@ -67,6 +67,8 @@ class Roster:
         self.roles = roles or {}
         #: A first-person narrator's part ("aunt" of "my aunt") -> the name the narration gives it (app/cast/owned.py).
         self.part_names: dict[str, str] = {}
+        #: Each person with the paragraph that first names them (app/cast/unnamed.py).
+        self.newcomers: list[tuple[int, Person]] = []
         self._by_form: dict[tuple[str | None, tuple[str, ...]], Person] = {}
         self._by_token: dict[str, Person] = {}
         self._by_title: dict[str, Person] = {}

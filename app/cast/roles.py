@@ -11,6 +11,7 @@ from collections import Counter
 
 from app.cast.namedata import TITLES
 from app.cast.names import Person, Roster, title_key
+from app.cast.unnamed import Described
 
 #: "Mr. Harding, the warden," / "the old warden, Mr. Harding,": a name and a role noun side by side.
 #: "Mr. Harding was the warden.", "Mr. Harding had become warden" are the same tie, said outright. Not before ", and": "Mr. Harding, the
@@ -93,6 +94,29 @@ class Parts:
     def __init__(self, roster: Roster) -> None:
         self.roster = roster
         self._by_words: dict[str, Person] = {}
+        #: Whom the narration describes lately ("The old lady looked up."), for a "she" with nobody else about.
+        self._described = Described(roster.newcomers)
+
+    def note(self, text: str) -> None:
+        """Note the people a piece of narration describes (in book order: app/cast/unnamed.py)."""
+        self._described.note(text)
+
+    def described(self, gender: str | None, speakers: set[int]) -> list[Person]:
+        """Return the one the narration just described, of that gender (the newcomer the book names soon, else
+        a part made of the description: "The old lady"), or []; a part made now joins `speakers`."""
+        return self._made(self._described.part(gender), gender, speakers)
+
+    def brought(self, words: str, gender: str | None, speakers: set[int]) -> Person | None:
+        """Return whom "said the man" means right after the narration brought in "a white man" (unnamed.py)."""
+        return next(iter(self._made(self._described.brought(words.split()[-1], gender), gender, speakers)), None)
+
+    def _made(self, found: Person | str | None, gender: str | None, speakers: set[int]) -> list[Person]:
+        if found is None or isinstance(found, Person):
+            return [found] if found else []
+        person, made = self.person(found, gender)
+        if made:
+            speakers.add(id(person))
+        return [person]
 
     def person(self, words: str, gender: str | None) -> tuple[Person, bool]:
         """Return the part's person and whether it was made now (then it is in the roster)."""

@@ -30,8 +30,10 @@ _TITLE = "|".join(sorted(TITLES, key=len, reverse=True))
 _NAME = rf"(?:(?:{_TITLE})\.?\s+)?(?:O['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:[\s-]+(?:(?:de|van|von|du|le)\s+)?[A-Z][a-z\u00c0-\u024f]+){{0,3}}"
 #: "the surgeon", "his wife", "the still waiting Agnes", "the good-hearted Mrs. John Tresham".
 _DESC = rf"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|[Tt]hat)\s+(?:[a-z-]+\s+){{0,2}}(?:{_NAME}|[A-Za-z]+(?:-[a-z]+)*)(?:['\u2019]s\s+[a-z]+(?:-[a-z]+)*)?"
+#: "said one of the boys", "one of the colts cried": someone of a group, a part of its own.
+_ONE_OF = r"[Oo]ne\s+of\s+(?:the|his|her|their|our|my|your)\s+(?:[a-z]+\s+)?[a-z]+s\b"
 #: Not a possessive: "said my brother's wife" is no line of my brother's.
-_SUBJ = rf"(?P<subj>{_NAME}|[Hh]e|[Ss]he|I|{_DESC})(?![\w'\u2019])"
+_SUBJ = rf"(?P<subj>{_ONE_OF}|{_NAME}|[Hh]e|[Ss]he|I|{_DESC})(?![\w'\u2019])"
 _ADV = r"(?:\s+[a-z]+ly)?"
 #: After a quotation: ', said Hartley', ' cried his wife', ' said she'.
 AFTER_INVERTED = re.compile(rf"^[\s,;:\u2014-]*(?:[a-z]+ly\s+)?(?P<verb>{_VERB}){_ADV}\s+{_SUBJ}\b")
@@ -87,6 +89,8 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
     subj = m.group("subj")
     verb = m.group("verb")
     words = subj.split()
+    if words[0].lower() == "one" and len(words) > 2 and words[1] == "of":
+        return _one_of(subj.lower(), verb)
     if words[0].lower() in _DETERMINERS and len(words) > 1:
         cut = next((k for k, w in enumerate(words[1:], 1) if w.lower() in _PHRASE_ENDS), None)
         if cut is not None:
@@ -138,12 +142,26 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
             return Tag("description", " ".join(words[:1] + age + [noun]), gender, verb)
         if any(w in _NOT_ROLES for w in words[1:]):
             return None
-        if gender or (words[0] == "the" and noun == words[-1]):
+        if gender or (noun == words[-1] and (words[0] == "the" or words[0] in ("my", "our") and "-" not in noun)):
             # "the surgeon", "the landlord": a part in the story with no name; it gets a voice of its own.
             # "the postmaster testily": the adverb is the delivery, not the part.
             part = [w for k, w in enumerate(words) if k < 2 or not w.endswith("ly")]
             return Tag("role", " ".join(part), gender, verb)
     return None
+
+
+#: Plural nouns of a group whose members' gender the noun gives ("one of the girls").
+_PLURAL_GENDER = {"men": "M", "women": "F", "ladies": "F", "gentlemen": "M", "girls": "F", "boys": "M",
+                  "sisters": "F", "brothers": "M", "daughters": "F", "sons": "M", "maids": "F", "lads": "M"}
+
+
+def _one_of(words: str, verb: str) -> Tag | None:
+    """Return the part "one of the boys" names: one member of a group the scene holds, whom no name tells
+    apart; a voice of its own, never the scene's named person. "one of them" is left to the turns."""
+    noun = words.split()[-1]
+    if noun in _NOT_ROLES:
+        return None
+    return Tag("role", words, _PLURAL_GENDER.get(noun), verb)
 
 
 _MANNER = re.compile(r"\b([a-z]{3,}ly)\b")
