@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     import numpy as np
 
 from app.cast.person import Person
-from app.cast.runs import decode
 from app.cast.turns import Said, Turn
 
 #: The feature names, in the order of a row (the model file lists them too, and must agree).
@@ -312,40 +311,18 @@ def rank_turns(attributor, conversations: list[list[Turn]], ranker: Ranker | Non
         if log is not None:
             log.extend(turn_candidates(conv, p) for conv in conversations for p in range(len(conv)))
         return
-    # Every turn is scored on the rules' fill around it, as the model was trained (a turn scored after the
-    # ranker changed the turns before it sees features the training never showed); then each conversation's
-    # turns are decided together from those scores (app/cast/runs.py), not one by one.
+    # In book order, each turn sees the ranker's choice for the turns before it (the rules' for those after).
     for conv in conversations:
-        scored: list[tuple[Candidates, "np.ndarray", Said | None]] = []
         for p in range(len(conv)):
             c = turn_candidates(conv, p)
             if log is not None:
                 log.append(c)
-            if c.people:
-                z = ranker.scores(c.rows)
-                z = z - z.max()
-                scored.append((c, z - math.log(float(sum(math.exp(v) for v in z))), c.turn.said))
-        _decode_run(attributor, scored)
-
-
-def _decode_run(attributor, chosen: list) -> None:
-    """Set the conversation's speakers to the best assignment of the whole run (app/cast/runs.py).
-
-    chosen: each turn's candidates, their log-probabilities and the rules' choice. A turn whose quotes all
-    have an explicit tag (or a settled description) keeps the rules' speaker: the run is decoded around it.
-    """
-    fixed = []
-    for c, _, rule in chosen:
-        tagged = all((s := attributor.results[i]) is not None and s.person is not None
-                     and (s.method == "explicit" or s.settled) for i in c.turn.quotes)
-        fixed.append(0 if rule is not None and rule.person is c.people[0]
-                     and (rule.settled or (rule.method == "explicit" and tagged)) else None)
-    path = decode([lp for _, lp, _ in chosen], [[id(x) for x in c.people] for c, _, _ in chosen], fixed,
-                  [c.turn.continues for c, _, _ in chosen])
-    # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its confidence
-    # stays under the bar the optional language model is asked above (0.8).
-    for (c, lp, rule), k in zip(chosen, path):
-        if rule is not None and (rule.person is c.people[k] or rule.settled):
-            c.turn.said = rule
-        else:
-            c.turn.said = Said(c.people[k], "ranked", round(min(0.7, math.exp(float(lp[k])) * 0.7), 2))
+            if not c.people:
+                continue
+            best, probability = ranker.choose(c.rows)
+            rule = c.turn.said
+            if rule is not None and (rule.person is c.people[best] or rule.settled):
+                continue
+            # The ranker decides what no explicit tag settles: about two in three right on PDNC, so its
+            # confidence stays under the bar the optional language model is asked above (0.8).
+            c.turn.said = Said(c.people[best], "ranked", round(min(0.7, probability * 0.7), 2))
