@@ -33,7 +33,7 @@ _NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}[a-z]?|[A-Z]|[*†‡§])\]\s+(?=\S
 #: a number or a note sign alone in brackets inside a sentence is a marker too (a letter there is a word).
 #: So is a capital letter there ("the river [B] was low": the notes lettered A, B, C), but for "[I]", an
 #: editor's pronoun, and a small Roman numeral ("the river [iv] was low").
-_SPACED_NOTE = re.compile(rf"(?<=\S)\s\[\s?(?:\d{{1,3}}[a-z]?|[*†‡§]|[A-HJ-Z]|{_SMALL_ROMAN})\.?\s?\](?=[\s,.;:!?)’”\"]|$)")
+_SPACED_NOTE = re.compile(rf"(?<=\S)\s\[\s?(?:\d{{1,3}}[a-z]?|[*†‡§]|[A-HJ-Z]|{_SMALL_ROMAN})\.?\s?\](?=[\s,.;:!?)’”\"\u2013\u2014]|--|$)")
 #: Superscript figures after a word of three letters or more or after a stop ("the river¹ ran", "ran.²"): a
 #: note's marker (after a unit or a letter, "m²", "x²", they are powers, which numbers.py reads).
 _SUPERSCRIPT_NOTE = re.compile(r"(?:(?<=[a-z]{3})|(?<=[.,;:!?)’”\"]))[¹²³⁰⁴-⁹]+(?![\w¹²³⁰⁴-⁹])")
