@@ -139,8 +139,9 @@ _HYPHENED = re.compile(r"^(?P<num>[IVXLC]{2,}|[IV])-(?P<rest>[A-Z](?:[A-Za-z'\u2
 
 def _hyphened(m: re.Match, lang: Language) -> str:
     value, num, rest = roman_value(m["num"]), m["num"], m["rest"]
-    if value is None or num in _NOT_ITEMS or re.match(rf"{num}\b", rest):
-        return m[0]  # "I-I CAN'T": a stammer, not a number
+    first = re.match(r"[A-Za-z]+", rest)[0]
+    if value is None or num in _NOT_ITEMS or first == num or roman_value(first) and len(first) > 1:
+        return m[0]  # "I-I CAN'T": a stammer; "VII-VIII": a range, said below
     said = _title(cardinal(value, lang))
     if re.fullmatch(r"[A-Z]\.?", rest):
         return f"{said}-{rest}"  # "XII-B": the piece's letter
