@@ -68,3 +68,37 @@ def test_pronoun_and_words_of_numeral_letters_stay(src):
 def test_words_of_numeral_letters_before_a_hyphen_are_words(src, want):
     """No numeral ("CIVIL" is none; "DID" has a "D"): the word is said as a word, as "VIVID" is."""
     assert speak(src) == want
+
+
+@pytest.mark.parametrize(("src", "want"), [
+    ("The Quiet Hours, I: O the light on the weir", "The Quiet Hours, One: O the light on the weir"),
+    ("The Quiet Hours, XVI: I drown my whole heart in the long slow river and the night over the ferry",
+     "The Quiet Hours, Sixteen: I drown my whole heart in the long slow river and the night over the ferry"),
+    ("Part First: The Mill, I: Divisions of the Wheel", "Part First: The Mill, One: Divisions of the Wheel"),
+])
+def test_piece_number_after_its_series_name_and_a_comma(src, want):
+    assert speak(src) == want
+
+
+@pytest.mark.parametrize("src", ["Yes, I: that is so.", "He said, I: no more.", "Then came the end of it, I: That was all."])
+def test_pronoun_before_a_colon_stays(src):
+    assert speak(src) == src
+
+
+@pytest.mark.parametrize(("src", "want"), [
+    ("THE TRIAL OF HENRY VIII.", "THE TRIAL OF HENRY the Eighth."),
+    ("DEATH OF CHARLES I.", "DEATH OF CHARLES the First."),
+    ("THE REIGN OF CHARLES I OF SPAIN", "THE REIGN OF CHARLES the First OF SPAIN"),
+    ("CHARLES I SAW HIM GO", "CHARLES I SAW HIM GO"),  # the pronoun, in capitals
+])
+def test_regnal_number_after_a_name_in_capitals(src, want):
+    assert speak(src) == want
+
+
+@pytest.mark.parametrize(("src", "want"), [("[2]", ""), ("[009]", ""), ("the river [2] was low", "the river was low")])
+def test_bracketed_number_alone_is_a_page_or_note_number_left_out(src, want):
+    assert speak(src) == want
+
+
+def test_bracketed_section_number_before_a_bracketed_letter():
+    assert speak("[v] (b) Keeping of the Weir") == "Five. (b) Keeping of the Weir"

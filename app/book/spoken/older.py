@@ -45,6 +45,10 @@ _INSERTION = re.compile(rf"\[(?!{_SMALL_ROMAN}\])([a-z][a-z'’ -]{{1,40}})\]|(?
 #: A paragraph that is only the label over the notes ("FOOTNOTES:", "Notes."): the notes that follow are
 #: read, the label alone is never announced.
 _NOTES_LABEL = re.compile(r"^\s*(?:foot-?notes?|end-?notes|notes)\s*[.:]?\s*$", re.I)
+#: A paragraph that is only a bracketed number ("[17]", "[009]"): a page number or a note's marker the
+#: producer set on a line of its own, never text (a bracketed Roman numeral alone is a section's number,
+#: roman.section_number).
+_NUMBER_ALONE = re.compile(r"^\s*\[\d{1,4}\]\s*$")
 _ILLUSTRATION = re.compile(r"\[(?:Illustration|Ilustration|Illustrations|Frontispiece)\b[^\]]*\]?", re.I)
 _ETC = re.compile(r"&\s?c(?:\.|\b)(?P<end>(?=\s*$|\s+[A-Z\"“‘]))?")
 _L_POUNDS = re.compile(r"(?<![\w.,£$])L(?=(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\b|\.\d))")
@@ -79,7 +83,7 @@ def plain_emphasis(text: str) -> str:
 
 def notes_and_illustrations(text: str) -> str:
     """Return text without note markers and transcribers' illustration captions."""
-    if _NOTES_LABEL.match(text):
+    if _NOTES_LABEL.match(text) or _NUMBER_ALONE.match(text):
         return ""
     text = _ILLUSTRATION.sub("", text)
     text = _NOTE_OPENING.sub("", text)

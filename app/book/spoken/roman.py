@@ -90,6 +90,10 @@ def romans(text: str, lang: Language) -> str:
     # regnal only where no lower-case word follows it ("Charles I.", "Charles I of England").
     pronoun = r"(?<=\bI)(?=\s+(?!of\b|and\b|und\b|von\b)[a-zäöüß])"
     text = re.sub(rf"\b(?P<name>{names})\s+(?P<num>{_NUMERAL})\b(?!{pronoun}){stop}", regnal, text)
+    # "EXECUTION OF CHARLES I.", "HENRY VIII AND HIS COURT": a heading in capitals names the king so too; a
+    # lone "I" there only where the line or clause ends or "OF" follows ("CHARLES I SAW": the pronoun).
+    caps = "|".join(sorted(n.upper() for n in REGNAL_NAMES))
+    text = re.sub(rf"\b(?P<name>{caps})\s+(?P<num>{_NUMERAL})\b(?!(?<=\bI)(?![.,;:]?\s*$|[,;:]|\s+OF\b))", regnal, text)
 
     def other(m: re.Match) -> str:
         value = roman_value(m["num"])
@@ -117,6 +121,12 @@ def romans(text: str, lang: Language) -> str:
     # "A MILD Winter", "VIVID": a word of numeral letters that is no numeral is a word, said as one (a voice
     # spells out a word in capitals it takes for an abbreviation).
     text = re.sub(r"\b(?=[IVXLCDM]*I)[IVXLCDM]{3,}\b", lambda m: m[0] if roman_value(m[0]) else m[0].capitalize(), text)
+    # "The Quiet Hours, XVI: I drown my soul ...", "Part First: The Mill, I: Its Wheel": a piece's number
+    # after its series' name and a comma, before a colon and the piece's first line (in the first clause).
+    text = re.sub(rf"^(?P<head>[^.!?:;]{{1,80}}(?::[^.!?:;]{{1,80}})?, )(?P<num>{_NUMERAL})(?=: )",
+                  lambda m: m[0] if (v := roman_value(m["num"])) is None or m["num"] in _NOT_ITEMS
+                  or m["num"] == "I" and not _SERIES_NAME.fullmatch(m["head"]) else m["head"] + _title(cardinal(v, lang)),
+                  text)
     # "Part Second: At the Mill, VII": a heading that ends on its chapter's numeral.
     if len(text.split()) <= _HEADING_WORDS:
         text = _HYPHENED.sub(lambda m: _hyphened(m, lang), text)
@@ -125,6 +135,9 @@ def romans(text: str, lang: Language) -> str:
     return text
 
 
+#: A series' name before ", I: " in title case, two words or more ("The Quiet Hours, I: ..."), where the
+#: "I" is a number ("Yes, I: that is", "He said, I: ..." keep the pronoun).
+_SERIES_NAME = re.compile(r"(?:(?:[A-Z][\w'\u2019-]*|[a-z]{1,3})[:]?\s+)+[A-Z][\w'\u2019-]*, ")
 #: A paragraph this short is a heading, a caption or a line of a title page, where a numeral is a number.
 _HEADING_WORDS = 12
 #: After a line-opening "I" and a dash with no stop: the pronoun broken off ("I—I don't", "I—we", "I—"), or a
@@ -203,7 +216,7 @@ def _heading_numerals(text: str, lang: Language) -> str:
 #: "IV." is. Not where a sentence follows (a note's own text, "[iv] See the second chapter.", whose marker
 #: is left out in older.py), nor in running text (a note's marker). Small letters only ("[XIV]" is a short
 #: line's numeral, read where it stands), and no "[c]" or "[l]" alone: the third or twelfth lettered note.
-_BRACKETED = re.compile(r"^\s*\[(?P<num>(?=[ivx]|[lc][ivxlc])[ivxlc]+)\.?\](?:\s*$|\s+(?P<rest>[A-Z\"\u201c].*))")
+_BRACKETED = re.compile(r"^\s*\[(?P<num>(?=[ivx]|[lc][ivxlc])[ivxlc]+)\.?\](?:\s*$|\s+(?P<rest>[A-Z\"\u201c(].*))")
 #: A line this long after a bracketed number is a note's text, not a heading.
 _SECTION_WORDS = 16
 
