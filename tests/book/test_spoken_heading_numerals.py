@@ -102,3 +102,11 @@ def test_bracketed_number_alone_is_a_page_or_note_number_left_out(src, want):
 
 def test_bracketed_section_number_before_a_bracketed_letter():
     assert speak("[v] (b) Keeping of the Weir") == "Five. (b) Keeping of the Weir"
+
+
+@pytest.mark.parametrize(("src", "want"), [
+    ("INDEX TO CHAPS. I.-XXXIX.", "INDEX TO CHAPS. One to Thirty-Nine."),
+    ("I.-The Ferry", "One.-The Ferry"),
+])
+def test_numeral_keeping_its_stop_before_a_hyphen(src, want):
+    assert speak(src) == want

@@ -110,7 +110,7 @@ def romans(text: str, lang: Language) -> str:
 
     # "XII. The Return", "XIV: Mrs. Grey to Her Brother" (a colon: "I:" is the first letter, never the
     # pronoun) or a paragraph that is only "IV": a numbered heading.
-    text = re.sub(rf"^(?P<num>{_NUMERAL})(?P<end>[.:]\s|[.:]?$|\.?\s?(?:[\u2013\u2014]|--))", opening, text)
+    text = re.sub(rf"^(?P<num>{_NUMERAL})(?P<end>[.:]\s|[.:]?$|\.?\s?(?:[\u2013\u2014]|--)|\.-(?=\s?[A-Z]))", opening, text)
     # "... the first day. IV. Agreed, that ...": a numbered item after a sentence's end (two letters or
     # more, and none that is also a word or a size: "LI", "CC", "XL").
     # "I." too where a word in capitals follows ("I. AGREED"): the pronoun ends no sentence before one.
@@ -206,7 +206,8 @@ def _heading_numerals(text: str, lang: Language) -> str:
             return m[0]
         return f"{_title(cardinal(a, lang))} {lang.range_word} {_title(cardinal(b, lang))}"
 
-    text = re.sub(r"(?<![\w'\u2019-])([IVXLC]+)[-\u2013]([IVXLC]+)(?![\w'\u2019-])", span, text)
+    # "CHAPS. I.-XXXIX.": the first numeral may keep its stop before the dash.
+    text = re.sub(r"(?<![\w'\u2019-])([IVXLC]+)\.?[-\u2013]([IVXLC]+)(?![\w'\u2019-])", span, text)
     text = _LINE_NUMERAL.sub(said, text)
     return _LINE_ONE.sub(_title(cardinal(1, lang)), text)
 
