@@ -68,7 +68,7 @@ class Speaker:
 
             text = self._lexicon_re.sub(hold, text)
         text = links.links(text, lang, self.links)
-        text = older.notes_and_illustrations(older.plain_emphasis(text))
+        text = older.notes_and_illustrations(roman.section_number(older.plain_emphasis(text), lang))
         text = symbols.bullets(text)
         # Not only digits: "½" and "¾" are numbers, and "£ s. d." is money without one.
         digits = bool(lang.n2w) and _NUMERIC.search(text) is not None

@@ -33,7 +33,7 @@ _NOTE_OPENING = re.compile(r"^\s*\[(?:\d{1,3}[a-z]?|[A-Z]|[*†‡§])\]\s+(?=\S
 #: a number or a note sign alone in brackets inside a sentence is a marker too (a letter there is a word).
 #: So is a capital letter there ("the river [B] was low": the notes lettered A, B, C), but for "[I]", an
 #: editor's pronoun, and a small Roman numeral ("the river [iv] was low").
-_SPACED_NOTE = re.compile(rf"(?<=\S)\s\[\s?(?:\d{{1,3}}[a-z]?|[*†‡§]|[A-HJ-Z]|{_SMALL_ROMAN})\.?\s?\](?=[\s,.;:!?)’”\"]|$)")
+_SPACED_NOTE = re.compile(rf"(?<=\S)\s\[\s?(?:\d{{1,3}}[a-z]?|[*†‡§]|[A-HJ-Z]|{_SMALL_ROMAN})\.?\s?\](?=[\s,.;:!?)’”\"\u2013\u2014]|--|$)")
 #: Superscript figures after a word of three letters or more or after a stop ("the river¹ ran", "ran.²"): a
 #: note's marker (after a unit or a letter, "m²", "x²", they are powers, which numbers.py reads).
 _SUPERSCRIPT_NOTE = re.compile(r"(?:(?<=[a-z]{3})|(?<=[.,;:!?)’”\"]))[¹²³⁰⁴-⁹]+(?![\w¹²³⁰⁴-⁹])")
@@ -45,6 +45,10 @@ _INSERTION = re.compile(rf"\[(?!{_SMALL_ROMAN}\])([a-z][a-z'’ -]{{1,40}})\]|(?
 #: A paragraph that is only the label over the notes ("FOOTNOTES:", "Notes."): the notes that follow are
 #: read, the label alone is never announced.
 _NOTES_LABEL = re.compile(r"^\s*(?:foot-?notes?|end-?notes|notes)\s*[.:]?\s*$", re.I)
+#: A paragraph that is only a bracketed number ("[17]", "[009]"): a page number or a note's marker the
+#: producer set on a line of its own, never text (a bracketed Roman numeral alone is a section's number,
+#: roman.section_number).
+_NUMBER_ALONE = re.compile(r"^\s*\[\d{1,4}\]\s*$")
 _ILLUSTRATION = re.compile(r"\[(?:Illustration|Ilustration|Illustrations|Frontispiece)\b[^\]]*\]?", re.I)
 _ETC = re.compile(r"&\s?c(?:\.|\b)(?P<end>(?=\s*$|\s+[A-Z\"“‘]))?")
 _L_POUNDS = re.compile(r"(?<![\w.,£$])L(?=(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\b|\.\d))")
@@ -79,7 +83,7 @@ def plain_emphasis(text: str) -> str:
 
 def notes_and_illustrations(text: str) -> str:
     """Return text without note markers and transcribers' illustration captions."""
-    if _NOTES_LABEL.match(text):
+    if _NOTES_LABEL.match(text) or _NUMBER_ALONE.match(text):
         return ""
     text = _ILLUSTRATION.sub("", text)
     text = _NOTE_OPENING.sub("", text)

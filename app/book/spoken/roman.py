@@ -90,6 +90,10 @@ def romans(text: str, lang: Language) -> str:
     # regnal only where no lower-case word follows it ("Charles I.", "Charles I of England").
     pronoun = r"(?<=\bI)(?=\s+(?!of\b|and\b|und\b|von\b)[a-zäöüß])"
     text = re.sub(rf"\b(?P<name>{names})\s+(?P<num>{_NUMERAL})\b(?!{pronoun}){stop}", regnal, text)
+    # "EXECUTION OF CHARLES I.", "HENRY VIII AND HIS COURT": a heading in capitals names the king so too; a
+    # lone "I" there only where the line or clause ends or "OF" follows ("CHARLES I SAW": the pronoun).
+    caps = "|".join(sorted(n.upper() for n in REGNAL_NAMES))
+    text = re.sub(rf"\b(?P<name>{caps})\s+(?P<num>{_NUMERAL})\b(?!(?<=\bI)(?![.,;:]?\s*$|[,;:]|\s+OF\b))", regnal, text)
 
     def other(m: re.Match) -> str:
         value = roman_value(m["num"])
@@ -100,11 +104,13 @@ def romans(text: str, lang: Language) -> str:
 
     def opening(m: re.Match) -> str:
         value = roman_value(m["num"])
-        return m[0] if value is None else f"{_title(cardinal(value, lang))}{m['end']}"
+        if value is None or m["num"] == "I" and _PRONOUN_DASH.match(m.string, m.start("end")):
+            return m[0]  # "I—I don't know.", "I—we thought": the pronoun broken off
+        return f"{_title(cardinal(value, lang))}{m['end']}"
 
     # "XII. The Return", "XIV: Mrs. Grey to Her Brother" (a colon: "I:" is the first letter, never the
     # pronoun) or a paragraph that is only "IV": a numbered heading.
-    text = re.sub(rf"^(?P<num>{_NUMERAL})(?P<end>[.:]\s|[.:]?$|\.?\s?[\u2013\u2014])", opening, text)
+    text = re.sub(rf"^(?P<num>{_NUMERAL})(?P<end>[.:]\s|[.:]?$|\.?\s?(?:[\u2013\u2014]|--)|\.-(?=\s?[A-Z]))", opening, text)
     # "... the first day. IV. Agreed, that ...": a numbered item after a sentence's end (two letters or
     # more, and none that is also a word or a size: "LI", "CC", "XL").
     # "I." too where a word in capitals follows ("I. AGREED"): the pronoun ends no sentence before one.
@@ -115,15 +121,44 @@ def romans(text: str, lang: Language) -> str:
     # "A MILD Winter", "VIVID": a word of numeral letters that is no numeral is a word, said as one (a voice
     # spells out a word in capitals it takes for an abbreviation).
     text = re.sub(r"\b(?=[IVXLCDM]*I)[IVXLCDM]{3,}\b", lambda m: m[0] if roman_value(m[0]) else m[0].capitalize(), text)
+    # "The Quiet Hours, XVI: I drown my soul ...", "Part First: The Mill, I: Its Wheel": a piece's number
+    # after its series' name and a comma, before a colon and the piece's first line (in the first clause).
+    text = re.sub(rf"^(?P<head>[^.!?:;]{{1,80}}(?::[^.!?:;]{{1,80}})?, )(?P<num>{_NUMERAL})(?=: )",
+                  lambda m: m[0] if (v := roman_value(m["num"])) is None or m["num"] in _NOT_ITEMS
+                  or m["num"] == "I" and not _SERIES_NAME.fullmatch(m["head"]) else m["head"] + _title(cardinal(v, lang)),
+                  text)
     # "Part Second: At the Mill, VII": a heading that ends on its chapter's numeral.
     if len(text.split()) <= _HEADING_WORDS:
+        text = _HYPHENED.sub(lambda m: _hyphened(m, lang), text)
         text = re.sub(rf"(?<=, )(?P<num>[IVXLC]{{2,}}|[VXLC])(?P<end>\.?)$", opening, text)
         text = _heading_numerals(text, lang)
     return text
 
 
+#: A series' name before ", I: " in title case, two words or more ("The Quiet Hours, I: ..."), where the
+#: "I" is a number ("Yes, I: that is", "He said, I: ..." keep the pronoun).
+_SERIES_NAME = re.compile(r"(?:(?:[A-Z][\w'\u2019-]*|[a-z]{1,3})[:]?\s+)+[A-Z][\w'\u2019-]*, ")
 #: A paragraph this short is a heading, a caption or a line of a title page, where a numeral is a number.
 _HEADING_WORDS = 12
+#: After a line-opening "I" and a dash with no stop: the pronoun broken off ("I—I don't", "I—we", "I—"), or a
+#: line too long for a heading.
+_PRONOUN_DASH = re.compile(r"\s?(?:[\u2013\u2014]|--)\s?(?:I\b|[a-z]|$)|(?=(?:\S+\s+){%d})" % _HEADING_WORDS)
+#: "VIII-A WATER-SIDE HERMIT", "II-HOW HE SAW", "IV-At the Mill": a heading whose number a hyphen joins to
+#: its name, the hyphen standing for a dash. "VIII-A" alone is a numbered piece with a letter ("Eight-A").
+#: Numerals of "M" and "D" are left out ("MIX-UP", "DID-"), and so are one-letter ones but "I" and "V"
+#: ("X-RAY", "L-SHAPED", "C-SPRING"), and those that are also words or sizes ("XL-", "LI-").
+_HYPHENED = re.compile(r"^(?P<num>[IVXLC]{2,}|[IV])-(?P<rest>[A-Z](?:[A-Za-z'\u2019]*\b.*|\.?$))")
+
+
+def _hyphened(m: re.Match, lang: Language) -> str:
+    value, num, rest = roman_value(m["num"]), m["num"], m["rest"]
+    first = re.match(r"[A-Za-z]+", rest)[0]
+    if value is None or num in _NOT_ITEMS or first == num or roman_value(first) and len(first) > 1:
+        return m[0]  # "I-I CAN'T": a stammer; "VII-VIII": a range, said below
+    said = _title(cardinal(value, lang))
+    if re.fullmatch(r"[A-Z]\.?", rest):
+        return f"{said}-{rest}"  # "XII-B": the piece's letter
+    return f"{said}\u2014{rest}"
 #: A numeral of two letters or more standing as a word of a short line ("(XIV)", "THE FORD.—II.",
 #: "§ XII.", "II THE FORD", "VII-VIII"): not glued to letters, an apostrophe or a hyphenated word.
 _LINE_NUMERAL = re.compile(r"(?<![\w'\u2019.-])(?P<num>[IVXLC]{2,})(?![\w'\u2019]|-[A-Za-z]|\.[A-Za-z])")
@@ -131,7 +166,10 @@ _LINE_NUMERAL = re.compile(r"(?<![\w'\u2019.-])(?P<num>[IVXLC]{2,})(?![\w'\u2019
 #: the first of a series, not the pronoun (which ends no heading after a stop of its own). After a colon
 #: it needs no stop, and may stand before the part's name: a piece's title announced with its first part
 #: ("The Mill: I", "The Mill: I: The Weir").
-_LINE_ONE = re.compile(r"(?:(?<=[.;] )|(?<=[\u2013\u2014]))I(?=\.$)|(?<=: )I(?=\.?$|: )")
+_LINE_ONE = re.compile(r"(?:(?<=[.;] )|(?<=[\u2013\u2014]))I(?=\.$)|(?<=: )I(?=\.?$|: )"
+                       # "Further Problems: I.—Stars", "Lists: I--Books": a part announced with its name
+                       # after a dash ("He said: I—I cannot": the pronoun, which a stop never ends there).
+                       r"|(?<=: )I(?=\.(?:[\u2013\u2014]|--)|(?:[\u2013\u2014]|--)\s?(?!I\b)[A-Z\"\u201c])")
 
 
 #: "ADDRESS I. Early History", "Address I: The Text", "LECTURE I.": a heading's word and its first number,
@@ -150,7 +188,7 @@ def _heading_numerals(text: str, lang: Language) -> str:
     if lang.code == "en":
         for rx in (_WORD_ONE, _CAPS_ONE):
             text = rx.sub(lambda m: f"{m['word']}{m['stop']} {_title(cardinal(1, lang))}{m['end']}", text)
-    if not re.search(r"[IVXLC]{2}|I\.$|: I(?:$|: )", text):
+    if not re.search(r"[IVXLC]{2}|I\.$|: I(?:$|: |\.?[\u2013\u2014-])", text):
         return text
 
     def said(m: re.Match) -> str:
@@ -168,6 +206,29 @@ def _heading_numerals(text: str, lang: Language) -> str:
             return m[0]
         return f"{_title(cardinal(a, lang))} {lang.range_word} {_title(cardinal(b, lang))}"
 
-    text = re.sub(r"(?<![\w'\u2019-])([IVXLC]+)[-\u2013]([IVXLC]+)(?![\w'\u2019-])", span, text)
+    # "CHAPS. I.-XXXIX.": the first numeral may keep its stop before the dash.
+    text = re.sub(r"(?<![\w'\u2019-])([IVXLC]+)\.?[-\u2013]([IVXLC]+)(?![\w'\u2019-])", span, text)
     text = _LINE_NUMERAL.sub(said, text)
     return _LINE_ONE.sub(_title(cardinal(1, lang)), text)
+
+
+#: "[iv]" set alone as a section's heading, or "[xiv] Invocation of the Spirit" opening a short line: the
+#: book's own number for the piece, said as a number ("Four", "Fourteen. Invocation ..."), as a heading's
+#: "IV." is. Not where a sentence follows (a note's own text, "[iv] See the second chapter.", whose marker
+#: is left out in older.py), nor in running text (a note's marker). Small letters only ("[XIV]" is a short
+#: line's numeral, read where it stands), and no "[c]" or "[l]" alone: the third or twelfth lettered note.
+_BRACKETED = re.compile(r"^\s*\[(?P<num>(?=[ivx]|[lc][ivxlc])[ivxlc]+)\.?\](?:\s*$|\s+(?P<rest>[A-Z\"\u201c(].*))")
+#: A line this long after a bracketed number is a note's text, not a heading.
+_SECTION_WORDS = 16
+
+
+def section_number(text: str, lang: Language) -> str:
+    """Return a line opening with a bracketed Roman numeral set as a heading with the numeral said."""
+    m = _BRACKETED.match(text)
+    if not m or not lang.n2w:
+        return text
+    value, rest = roman_value(m["num"].upper()), m["rest"]
+    if value is None or rest and (len(rest.split()) > _SECTION_WORDS or re.search(r"[a-z][.!?][\"\u201d\u2019]?$", rest)):
+        return text
+    said = _title(cardinal(value, lang))
+    return f"{said}. {rest}" if rest else said
