@@ -1,0 +1,67 @@
+"""Plain-text books that end in their publisher's lists of other books (issue 32, round txt19: the class met in
+the most development books' failures, counted by tests/literature/fetched/classify_txt.py).
+
+A printed book's last pages list the publisher's other books: "WORKS BY THE SAME AUTHOR.", a series' name over its
+titles, each title priced with its format and binding. Gutenberg's plain texts keep them set apart as the chapters
+are; they are no chapter of the book. Each test writes a small book in the convention and reads it with the app.
+"""
+from __future__ import annotations
+
+from tests.book.plaintext import hard_wrapped, read_text_book
+
+_NAMES = ["THE LANTERN", "THE QUAY", "THE STORM", "THE TIDE"]
+_LISTED = ["A SUMMER ON THE MOOR", "THE MILLER'S DAUGHTER", "TALES OF THE HARBOUR", "THE OLD FERRY"]
+_TITLES = ["The Lantern", "The Quay", "The Storm", "The Tide"]
+
+
+#: A piece's prose: paragraphs one blank line apart (the book's commonest gap).
+_prose = "\n\n".join(hard_wrapped(150, w) for w in ("rowed", "sailed", "landed", "slept"))
+
+
+def _collection(end: str, names: list[str] = _NAMES) -> str:
+    """A collection of pieces headed by their names in capitals, set apart by four blank lines, then `end` set so."""
+    pieces = "\n\n\n\n\n".join(f"{t}\n\n\n{_prose}" for t in names)
+    return f"HARBOUR TALES\n\n\n\n\n{pieces}\n\n\n\n\n{end}"
+
+
+def _priced(titles: list[str]) -> str:
+    return "\n\n".join(f"{t}. A story of the town and the sea. Crown 8vo, cloth, illustrated, $1.25." for t in titles)
+
+
+def test_by_the_same_author_after_the_last_piece_is_no_chapter(tmp_path):
+    # "BY THE SAME AUTHOR" set apart after the last piece as the pieces' names are: no chapter (it was read as a
+    # fifth piece).
+    book = read_text_book(tmp_path, _collection(f"BY THE SAME AUTHOR\n\n\n{_priced(_LISTED)}"))
+    assert [c.title for c in book.chapters] == _TITLES
+
+
+def test_a_series_priced_after_the_last_piece_is_no_chapter(tmp_path):
+    # A series' name over its priced titles ("THE HARBOUR LIBRARY", each title "Crown 8vo, cloth, $1.25"), then a
+    # second list ("NEW BOOKS FOR THE YOUNG"): both end the book, neither is a chapter.
+    end = (f"THE HARBOUR LIBRARY\n\n\n{_priced(_LISTED)}\n\n\n\n\n"
+           f"NEW BOOKS FOR THE YOUNG\n\n\n{_priced(['THE COOPER', 'THE WEAVER'])}")
+    book = read_text_book(tmp_path, _collection(end))
+    assert [c.title for c in book.chapters] == _TITLES
+
+
+def test_a_priced_list_under_a_book_s_title_is_no_chapter(tmp_path):
+    # The list is headed by one advertised book's name ("THE COOPER"): priced through, it is no chapter either.
+    book = read_text_book(tmp_path, _collection(f"THE COOPER\n\n\n{_priced(_LISTED)}"))
+    assert [c.title for c in book.chapters] == _TITLES
+
+
+def test_a_last_piece_named_as_a_list_may_be_stays_a_chapter(tmp_path):
+    # The last piece is named "THE OLD STORIES" (a list may be named so) and its text is prose, not priced: it is the book's.
+    book = read_text_book(tmp_path, _collection("THE OLD STORIES\n\n\n" + _prose, _NAMES[:3]))
+    assert [c.title for c in book.chapters] == _TITLES[:3] + ["The Old Stories"]
+
+
+def test_a_closing_list_is_read_with_the_matter(tmp_path):
+    # The lists are back matter, not lost: read with the book's other matter.
+    from app.book.formats.txt import load_text
+    from app.book.model import ReadOptions
+    path = tmp_path / "book.txt"
+    path.write_text(_collection(f"BY THE SAME AUTHOR\n\n\n{_priced(_LISTED)}"), encoding="utf-8")
+    book = load_text(path, path.read_bytes(), ReadOptions(include_matter=True))
+    assert book.chapters[-1].title == "Back matter"
+    assert any("MILLER'S DAUGHTER" in p for p in book.chapters[-1].paragraphs)
