@@ -10,6 +10,7 @@ book's other matter.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from app.book.structure.lines import CLOSING, Heading, Para, clean_line
 
@@ -23,27 +24,31 @@ _LIST_NAME = re.compile(
     r"announcements?|advertisements?|uniform with|in preparation|now ready|just published|publishers?)\b", re.I)
 #: A heading that may name one (a series, a library, somebody's novels), when its section is priced too.
 _SERIES_NAME = re.compile(r"\b(?:series|library|books|works|novels|stories|editions?|handbooks)\b", re.I)
-#: The book trade's words: a price, a format, a binding ("$1.25", "3s. 6d.", "12mo", "cloth", "net").
-_TRADE = re.compile(
-    r"[$£]\s?\d|\b\d+s\.|\b\d+d\.|\bcents?\b|\bprices?\b|\bnet\b|\bcloth\b|\b(?:12|16|18|24|32)mo\b|\b[48]vo\b|"
-    r"\b4to\b|\bpost(?:age)?[ -]?(?:free|paid)\b|\bpostpaid\b|\billustrated\b|\bvols?\.|\bvolumes?\b|\beach\b|"
-    r"\bgilt\b|\bboards\b|\bbound\b|\bbinding\b", re.I)
+#: The book trade's marks: a price, a format ("$1.25", "3s. 6d.", "50 cents", "Crown 8vo", "12mo", "post free").
+_TRADE = re.compile(r"[$£]\s?\d|\b\d+s\.|\b\d+d\.|\b\d+\s?cents\b|\b(?:12|16|18|24|32)mo\b|\b(?:[48]vo|4to)\b|"
+                    r"\bpost(?:age)?[ -]?(?:free|paid)\b|\bpostpaid\b", re.I)
 #: A list is short: a section of more words is the book's own text, however it reads.
 _MAX_WORDS = 4000
-#: Of a section's words, the share in paragraphs that name a price, format or binding: a list is priced through
-#: (a chapter's prose with an advertisement run on after it is not).
-_PRICED, _PRICED_NAMED = 0.6, 0.3
+#: Trade marks per word of a section priced as a list (a title, its format and price, a line of a review).
+_PRICED = 0.01
 
 
-def _publishers_list(title: str, paras: list[Para]) -> bool:
-    sizes = [len(p.text.split()) for p in paras]
-    words = sum(sizes)
+#: A heading that numbers the author's text ("CHAPTER XII", "IV.", "Part 2"): never a list's.
+_NUMBERED = re.compile(r"^\W*(?:chapter|chap\.|book|part|section|letter|[IVXLC]+\b|\d+\b)", re.I)
+
+
+def is_publishers_list(title: str, texts: list[str]) -> bool:
+    """Return whether a section (its heading's title, its paragraphs' texts) is a publisher's list: named as
+    one, or (unnumbered) priced as one; never a section of a list's length or more."""
+    words = sum(len(t.split()) for t in texts)
     if words >= _MAX_WORDS:
         return False
     if _LIST_NAME.search(title):
         return True
-    priced = sum(n for n, p in zip(sizes, paras) if _TRADE.search(p.text)) / max(words, 1)
-    return priced >= _PRICED_NAMED and bool(_SERIES_NAME.search(title)) or words >= 20 and priced >= _PRICED
+    if _NUMBERED.match(title):
+        return False
+    marks = sum(len(_TRADE.findall(t)) for t in texts)
+    return marks >= 2 and (bool(_SERIES_NAME.search(title)) or marks >= _PRICED * words)
 
 
 def closing_lists(chosen: list[Heading], titles: list[str], paras: list[Para]) -> int:
@@ -56,7 +61,7 @@ def closing_lists(chosen: list[Heading], titles: list[str], paras: list[Para]) -
         c = chosen[i]
         start = (c.sub_para if c.sub_para is not None else c.para) + 1
         end = chosen[i + 1].para if i + 1 < len(chosen) else len(paras)
-        if not _publishers_list(titles[i], paras[start:end]):
+        if c.number is not None or not is_publishers_list(titles[i], [p.text for p in paras[start:end]]):
             break
         n += 1
     return n
@@ -71,6 +76,22 @@ def mark_lists(out: list[str], paras: list[Para], tail: list[Heading]) -> None:
                     out[k] = ""
         if n == 0:
             out[paras[c.para].first] = f"# {BACK_MATTER}"
+
+
+def closing_list_blocks(blocks: list, level: int) -> list:
+    """Return HTML blocks with the publisher's lists that end the book (headings at the chapter level or above)
+    headed as one back matter; the first chapter always stays."""
+    heads = [i for i, b in enumerate(blocks) if 0 < b.level <= level]
+    first = len(blocks)
+    for n in range(len(heads) - 1, 0, -1):
+        i, end = heads[n], (heads[n + 1] if n + 1 < len(heads) else len(blocks))
+        if not is_publishers_list(blocks[i].text, [b.text for b in blocks[i + 1:end] if not b.level]):
+            break
+        first = i
+    if first == len(blocks):
+        return blocks
+    rest = [replace(b, level=0) if b.level else b for b in blocks[first:]]
+    return blocks[:first] + [replace(blocks[first], text=BACK_MATTER, level=blocks[first].level)] + rest
 
 
 def mark_closing(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 
-from app.book.structure.backmatter import BACK_MATTER, FRONT_MATTER, closing_lists, mark_closing, mark_lists
+from app.book.structure.backmatter import (
+    BACK_MATTER, FRONT_MATTER, closing_list_blocks, closing_lists, mark_closing, mark_lists,
+)
 from app.book.structure.blocks import Block, split_level
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
@@ -377,6 +379,7 @@ def mark_back_matter(blocks: list) -> list:
     first "THE END" after its title.
     """
     level = split_level(blocks) or 1
+    blocks = closing_list_blocks(blocks, level)  # round txt19: a publisher's lists ending the book
     last = max((i for i, b in enumerate(blocks) if 0 < b.level <= level), default=None)
     if last is None:
         return blocks
