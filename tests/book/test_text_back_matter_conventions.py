@@ -65,3 +65,32 @@ def test_a_closing_list_is_read_with_the_matter(tmp_path):
     book = load_text(path, path.read_bytes(), ReadOptions(include_matter=True))
     assert book.chapters[-1].title == "Back matter"
     assert any("MILLER'S DAUGHTER" in p for p in book.chapters[-1].paragraphs)
+
+
+# The same convention in a Gutenberg HTML edition: the lists set as <h2> after the last chapter's.
+_START = "<p>*** START OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
+_END = "<p>*** END OF THE PROJECT GUTENBERG EBOOK TESTS ***</p>"
+_HTML_PROSE = "<p>" + "They walked on along the road and talked of many things until the evening came. " * 8 + "</p>"
+
+
+def _html_book(tmp_path, end: str):
+    from app.book import load_book
+    chapters = "".join(f"<h2>CHAPTER {n}. {t}</h2>{_HTML_PROSE * 3}" for n, t in zip(["I", "II", "III"], _NAMES))
+    path = tmp_path / "book.html"
+    path.write_text(f"<html><head><title>Tests</title></head><body>{_START}<h1>HARBOUR TALES</h1>{chapters}{end}"
+                    f"{_END}</body></html>", encoding="utf-8")
+    return load_book(path)
+
+
+def test_html_lists_after_the_last_chapter_are_no_chapters(tmp_path):
+    # "WORKS BY THE SAME AUTHOR." and a series priced through ("THE HARBOUR LIBRARY") as <h2> after the last
+    # chapter: no chapters (they were read as the book's fourth and fifth).
+    priced = "".join(f"<p>{t}. Crown 8vo, cloth, $1.25.</p>" for t in _LISTED)
+    book = _html_book(tmp_path, f"<h2>WORKS BY THE SAME AUTHOR.</h2>{priced}<h2>THE HARBOUR LIBRARY.</h2>{priced}")
+    assert len(book.chapters) == 3, [c.title for c in book.chapters]
+
+
+def test_html_last_chapter_unnumbered_and_unpriced_stays(tmp_path):
+    # An unnumbered last heading over prose ("THE OLD STORIES"): the book's chapter, not a list.
+    book = _html_book(tmp_path, f"<h2>THE OLD STORIES</h2>{_HTML_PROSE * 3}")
+    assert len(book.chapters) == 4 and book.chapters[-1].title.casefold() == "the old stories", [c.title for c in book.chapters]

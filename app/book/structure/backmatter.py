@@ -23,14 +23,16 @@ _LIST_NAME = re.compile(
     r"\b(?:by the same (?:author|writer|editor)|(?:books|works|novels|stories) by|publications|catalogue|catalog|"
     r"announcements?|advertisements?|uniform with|in preparation|now ready|just published|publishers?)\b", re.I)
 #: A heading that may name one (a series, a library, somebody's novels), when its section is priced too.
-_SERIES_NAME = re.compile(r"\b(?:series|library|books|works|novels|stories|editions?|handbooks)\b", re.I)
+_SERIES_NAME = re.compile(r"\b(?:series|library|books|works|novels|stories|editions?|handbooks|men of letters)\b", re.I)
 #: The book trade's marks: a price, a format ("$1.25", "3s. 6d.", "50 cents", "Crown 8vo", "12mo", "post free").
 _TRADE = re.compile(r"[$£]\s?\d|\b\d+s\.|\b\d+d\.|\b\d+\s?cents\b|\b(?:12|16|18|24|32)mo\b|\b(?:[48]vo|4to)\b|"
                     r"\bpost(?:age)?[ -]?(?:free|paid)\b|\bpostpaid\b", re.I)
 #: A list is short: a section of more words is the book's own text, however it reads.
 _MAX_WORDS = 4000
-#: Trade marks per word of a section priced as a list (a title, its format and price, a line of a review).
-_PRICED = 0.01
+#: Trade marks per word of a section priced through, whatever its name (a title, its format and price, a review).
+_PRICED = 0.03
+#: A list's entries: of its paragraphs (five or more), this share are a title and its author (at most 12 words).
+_ENTRIES, _ENTRY_WORDS = 0.6, 12
 
 
 #: A heading that numbers the author's text ("CHAPTER XII", "IV.", "Part 2"): never a list's.
@@ -48,7 +50,8 @@ def is_publishers_list(title: str, texts: list[str]) -> bool:
     if _NUMBERED.match(title):
         return False
     marks = sum(len(_TRADE.findall(t)) for t in texts)
-    return marks >= 2 and (bool(_SERIES_NAME.search(title)) or marks >= _PRICED * words)
+    entries = len(texts) >= 5 and sum(len(t.split()) <= _ENTRY_WORDS for t in texts) >= _ENTRIES * len(texts)
+    return bool(_SERIES_NAME.search(title)) and (marks >= 2 or entries) or marks >= 2 and marks >= _PRICED * words
 
 
 def closing_lists(chosen: list[Heading], titles: list[str], paras: list[Para]) -> int:
