@@ -94,3 +94,10 @@ def test_html_last_chapter_unnumbered_and_unpriced_stays(tmp_path):
     # An unnumbered last heading over prose ("THE OLD STORIES"): the book's chapter, not a list.
     book = _html_book(tmp_path, f"<h2>THE OLD STORIES</h2>{_HTML_PROSE * 3}")
     assert len(book.chapters) == 4 and book.chapters[-1].title.casefold() == "the old stories", [c.title for c in book.chapters]
+
+
+def test_lists_before_a_transcribers_note_are_no_chapters(tmp_path):
+    # The lists, then the transcriber's note closing the file: the note is matter and the lists are still found.
+    end = f"BY THE SAME AUTHOR\n\n\n{_priced(_LISTED)}\n\n\n\n\nTRANSCRIBER'S NOTE\n\n\nObvious misprints were corrected."
+    book = read_text_book(tmp_path, _collection(end))
+    assert [c.title for c in book.chapters] == _TITLES

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.lines import CLOSING, Heading, Para, clean_line
 
 #: The titles given to what precedes a book's listed chapters and follows its closing line (matter).
@@ -36,7 +37,7 @@ _ENTRIES, _ENTRY_WORDS = 0.6, 12
 
 
 #: A heading that numbers the author's text ("CHAPTER XII", "IV.", "Part 2"): never a list's.
-_NUMBERED = re.compile(r"^\W*(?:chapter|chap\.|book|part|section|letter|[IVXLC]+\b|\d+\b)", re.I)
+_NUMBERED = re.compile(r"^\W*(?:(?:chapter|chap\.|book|part|section|letter)\b|[IVXLC]+\b|\d+\b)", re.I)
 
 
 def is_publishers_list(title: str, texts: list[str]) -> bool:
@@ -54,20 +55,24 @@ def is_publishers_list(title: str, texts: list[str]) -> bool:
     return bool(_SERIES_NAME.search(title)) and (marks >= 2 or entries) or marks >= 2 and marks >= _PRICED * words
 
 
-def closing_lists(chosen: list[Heading], titles: list[str], paras: list[Para]) -> int:
-    """Return how many of the chosen headings, counted from the last, head publisher's lists (no chapter).
+def _matter(title: str) -> bool:
+    return is_matter_title(title) or is_apparatus_title(title)
 
-    The first chosen heading always stays: a book is never all lists.
-    """
-    n = 0
+
+def closing_lists(chosen: list[Heading], titles: list[str], paras: list[Para]) -> list[int]:
+    """Return the indices of the chosen headings that head the publisher's lists ending the book (no chapters),
+    in order; a transcriber's note or other matter after them is passed over. The first heading always stays."""
+    found: list[int] = []
     for i in range(len(chosen) - 1, 0, -1):
         c = chosen[i]
         start = (c.sub_para if c.sub_para is not None else c.para) + 1
         end = chosen[i + 1].para if i + 1 < len(chosen) else len(paras)
+        if _matter(titles[i]):
+            continue
         if c.number is not None or not is_publishers_list(titles[i], [p.text for p in paras[start:end]]):
             break
-        n += 1
-    return n
+        found.insert(0, i)
+    return found
 
 
 def mark_lists(out: list[str], paras: list[Para], tail: list[Heading]) -> None:
@@ -88,6 +93,8 @@ def closing_list_blocks(blocks: list, level: int) -> list:
     first = len(blocks)
     for n in range(len(heads) - 1, 0, -1):
         i, end = heads[n], (heads[n + 1] if n + 1 < len(heads) else len(blocks))
+        if _matter(blocks[i].text):
+            continue  # a transcriber's note or colophon after the lists: matter already, no end of them
         if not is_publishers_list(blocks[i].text, [b.text for b in blocks[i + 1:end] if not b.level]):
             break
         first = i

@@ -194,8 +194,8 @@ def mark_headings(text: str, learned: bool = False, model: dict | None = None) -
         for n in range(paras[j].first, paras[j].last):
             out[n] = ""
     # The publisher's lists that end the book ("WORKS BY THE SAME AUTHOR.", priced titles) are no chapters.
-    tail = closing_lists(chosen, [_title(c) for c in chosen], paras)
-    chosen, lists = chosen[:len(chosen) - tail], chosen[len(chosen) - tail:]
+    at = set(closing_lists(chosen, [_title(c) for c in chosen], paras))
+    lists, chosen = [c for i, c in enumerate(chosen) if i in at], [c for i, c in enumerate(chosen) if i not in at]
     _rewrite(out, paras, chosen)
     mark_lists(out, paras, lists)
     mark_closing(out, paras, chosen)
