@@ -101,3 +101,10 @@ def test_lists_before_a_transcribers_note_are_no_chapters(tmp_path):
     end = f"BY THE SAME AUTHOR\n\n\n{_priced(_LISTED)}\n\n\n\n\nTRANSCRIBER'S NOTE\n\n\nObvious misprints were corrected."
     book = read_text_book(tmp_path, _collection(end))
     assert [c.title for c in book.chapters] == _TITLES
+
+
+def test_html_a_publishers_name_over_its_list_goes_with_it(tmp_path):
+    # "MESSRS. LEE AND CO.'S" with no text of its own over "NEW BOOKS." and its priced titles: one back matter.
+    priced = "".join(f"<p>{t}. Crown 8vo, cloth, $1.25.</p>" for t in _LISTED)
+    book = _html_book(tmp_path, f"<h2>MESSRS. LEE AND CO.'S</h2><h2>NEW BOOKS.</h2>{priced}")
+    assert len(book.chapters) == 3, [c.title for c in book.chapters]

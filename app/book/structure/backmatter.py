@@ -69,7 +69,8 @@ def closing_lists(chosen: list[Heading], titles: list[str], paras: list[Para]) -
         end = chosen[i + 1].para if i + 1 < len(chosen) else len(paras)
         if _matter(titles[i]):
             continue
-        if c.number is not None or not is_publishers_list(titles[i], [p.text for p in paras[start:end]]):
+        texts = [p.text for p in paras[start:end]]
+        if c.number is not None or not (is_publishers_list(titles[i], texts) or not texts and found):
             break
         found.insert(0, i)
     return found
@@ -95,7 +96,9 @@ def closing_list_blocks(blocks: list, level: int) -> list:
         i, end = heads[n], (heads[n + 1] if n + 1 < len(heads) else len(blocks))
         if _matter(blocks[i].text):
             continue  # a transcriber's note or colophon after the lists: matter already, no end of them
-        if not is_publishers_list(blocks[i].text, [b.text for b in blocks[i + 1:end] if not b.level]):
+        texts = [b.text for b in blocks[i + 1:end] if not b.level]
+        # A heading with no text of its own right over a list is its label ("MESSRS. LEE AND CO.'S" / "NEW BOOKS").
+        if not (is_publishers_list(blocks[i].text, texts) or not texts and first < len(blocks)):
             break
         first = i
     if first == len(blocks):
