@@ -344,9 +344,31 @@ def without_title_page_chapters(blocks: list[Block]) -> list[Block]:
         pending.append(k)
     if not demoted:
         return blocks
+    # The title page and its verso come before the book's contents: without a contents after them in the front of
+    # the book (its heading, or a run of linked entries), a name over a few lines may be the book's first piece.
+    if not _contents_follows(blocks, demoted[-1]):
+        return blocks
     first = demoted[0]
     before = max((k for k in heads if k < first), default=None)
     out = [Block(b.text, 0, b.ids, b.kind, b.links) if k in set(demoted) else b for k, b in enumerate(blocks)]
     if before is not None and clean_text(blocks[before].text) == FRONT_MATTER:
         return out
     return out[:first] + [Block(FRONT_MATTER, level)] + out[first:]
+
+
+def _contents_follows(blocks: list[Block], at: int) -> bool:
+    """Return whether the book's contents (its heading, or _MIN_LINKED entries with links in a row) stands after
+    block `at` within the front of the book (its first fifth of words)."""
+    total = sum(len(b.text.split()) for b in blocks)
+    seen = sum(len(b.text.split()) for b in blocks[:at + 1])
+    run = 0
+    for b in blocks[at + 1:]:
+        if _CONTENTS_HEAD.match(clean_text(b.text)):
+            return True
+        run = run + 1 if b.links else 0
+        if run >= _MIN_LINKED:
+            return True
+        seen += len(b.text.split())
+        if seen > _FRONT_SHARE * total:
+            return False
+    return False
