@@ -6,7 +6,7 @@ from app.book.structure.blocks import Block, body_words, split_level
 
 def without_closing_headings(blocks: list[Block]) -> list[Block]:
     """Return the blocks with the headings at the chapters' level that end the book with no words under them
-    read as the last chapter's closing lines (text): "THE END", "END OF VOL. II.", "LONDON: THE MILL PRESS",
+    read as the last chapter's closing lines (text): "THE END", "END OF VOL. II.", "LANTERN: THE MILL PRESS",
     set as headings like the chapters. Each was read as a last chapter made of its title alone. Not where no
     chapter before them has text (a book of headings only)."""
     level = split_level(blocks)

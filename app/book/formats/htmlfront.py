@@ -307,7 +307,7 @@ def opens_before_listed(blocks: list[Block], first: int, after: set[int] = froze
 
 
 #: A heading with this many short lines under it or fewer (none of this many words) may be a line of the
-#: title set as a heading ("MATERIAL FOR A CAMPAIGN" over "Compiled by"): the title page may go on after it.
+#: title set as a heading ("NOTES FOR A VALLEY MEETING" over "Compiled by"): the title page may go on after it.
 _TITLE_LINES_AHEAD, _MEAN_TITLE_LINE_WORDS = 2, 12
 
 

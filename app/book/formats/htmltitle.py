@@ -29,7 +29,7 @@ def without_title_page(blocks: list[Block], bylines: list[bool]) -> list[Block]:
 
 
 #: A title page's, its verso's or a publisher's list's line names a year, a price, a volume, an edition, a
-#: publisher or a place of publication ("LONDON. MCMX", "SEVENTH EDITION", "Cloth, $1.50.", "Copyright, 1917").
+#: publisher or a place of publication ("LANTERN. MDCCCX", "THIRD EDITION", "Boards, $2.25.", "Copyright, 1894").
 _IMPRINT = re.compile(
     r"(?:\b1[4-9]\d\d\b|\b20[0-2]\d\b|[$£©]|\b(?:by|edition|editions|press|publish\w*|publications?|printed|printers?|copyright|"
     r"volumes?|vol|london|new york|boston|chicago|philadelphia|edinburgh|author of|translated|edited|compiled|"
