@@ -11,6 +11,7 @@ import re
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.formats.htmllisting import is_publishers_list
+from app.book.formats.htmltitle import is_title_page
 from app.book.normalize import clean_text
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, names_the_book, split_level
 from app.book.structure.headings import FRONT_MATTER
@@ -318,7 +319,6 @@ def without_title_page_chapters(blocks: list[Block]) -> list[Block]:
     the chapters, was read as a first chapter of short lines. Headings with nothing under them before it (the
     title's lines) go with it, and those with a line or two; the first heading over text of another kind (prose, a poem, a listing) ends
     the title page, as does one naming a chapter, a part or a preface."""
-    from app.book.formats.htmltitle import is_title_page
     level = split_level(blocks)
     if level is None:
         return blocks
