@@ -8,7 +8,8 @@ gets every class that fits it, so a book may count in several; `--books` lists e
 
 Classes (a chapter "extra" is one no truth heading names; a truth chapter "missing" is one no chapter names):
 
-- over by 1 / over by 2-5 / over by more; under by 1 / under by 2-5 / under by more; count right, titles differ.
+- over by 1 / over by 2-5 / over by more; under by 1 / under by 2-5 / under by more; count right, titles differ;
+  few titles agree (under half the chapters named in order: another heading level or other divisions).
 - count right, titles differ, by kind: *part or prefix fused* (the truth's words all there, but so much more
   that three quarters of the title are not the heading's); *subtitle missing* (the chapter's words a part of
   the truth's: a bare "CHAPTER I." for "CHAPTER I. THE FORD"); *other heading* (few words in common).
