@@ -191,3 +191,71 @@ def test_an_office_documents_title_is_never_a_chapters_a_contents_heading_or_a_p
         doc.save(tmp_path / "made.docx")
         book = load_book(tmp_path / "made.docx")
         assert (book.title, book.author) == (expected, "Unknown"), styled
+
+
+def _note_docx(tmp_path, runs: str):
+    """A Word file (python-docx's template) with one footnote, id 1, and a paragraph of `runs` citing it."""
+    import docx
+    from docx.oxml import parse_xml
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    doc = docx.Document()
+    doc.add_paragraph("The miller kept geese by the pond behind the old stone mill.")
+    doc.element.body[-1].addprevious(parse_xml(f'<w:p xmlns:w="{w}">{runs}</w:p>'))
+    path = tmp_path / "made.docx"
+    doc.save(path)
+    notes = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes xmlns:w="{w}">'
+             '<w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> The pond froze '
+             'that winter.</w:t></w:r></w:p></w:footnote></w:footnotes>')
+    rel = ('<Relationship Id="rIdNotes" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+           'footnotes" Target="footnotes.xml"/>')
+    kind = ('<Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.'
+            'wordprocessingml.footnotes+xml"/>')
+    out = tmp_path / "noted.docx"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "word/_rels/document.xml.rels":
+                data = data.replace(b"</Relationships>", rel.encode() + b"</Relationships>")
+            elif info.filename == "[Content_Types].xml":
+                data = data.replace(b"</Types>", kind.encode() + b"</Types>")
+            dst.writestr(info, data)
+        dst.writestr("word/footnotes.xml", notes)
+    return _all_text(load_book(out))
+
+
+def test_docx_a_note_marker_between_two_words_parts_them(tmp_path):
+    # Word prints the marker (superscript) between "pond" and "1850"; the note is read after the
+    # paragraph, and the two words stay two ("pond1850" is neither). Before punctuation, nothing is added.
+    ref = '<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="1"/></w:r>'
+    text = _note_docx(tmp_path, f'<w:r><w:t>They skated on the pond</w:t></w:r>{ref}<w:r><w:t xml:space="preserve">'
+                                f'1850 and on the river</w:t></w:r>{ref}<w:r><w:t>.</w:t></w:r>')
+    assert "They skated on the pond 1850 and on the river." in text
+    assert "The pond froze that winter." in text
+    assert text.index("on the river.") < text.index("The pond froze")
+
+
+def test_odt_a_note_marker_between_two_words_parts_them(tmp_path):
+    note = ('<text:note text:id="n1" text:note-class="footnote"><text:note-citation>1</text:note-citation>'
+            '<text:note-body><text:p>The pond froze that winter.</text:p></text:note-body></text:note>')
+    book = _odt(tmp_path, f'<text:p>They skated on the pond{note}1850 and on the river{note}.</text:p>'
+                          '<text:p>The geese stayed in the barn until spring came back.</text:p>')
+    text = _all_text(book)
+    assert "They skated on the pond 1850 and on the river." in text
+    assert text.count("The pond froze that winter.") == 2
+
+
+def test_odt_a_placeholder_and_an_empty_database_field_are_not_read(tmp_path):
+    # A template's placeholder field is a prompt to whoever fills it in; a database (mail-merge) field
+    # with no record loaded shows its column's name in angle brackets. A loaded one shows a value: read.
+    book = _odt(tmp_path,
+                '<text:p>Dear <text:placeholder text:placeholder-type="text">&lt;Name of the guest&gt;'
+                '</text:placeholder>, welcome to the mill by the pond.</text:p>'
+                '<text:p>Your room is kept by <text:database-display text:table-name="guests" '
+                'text:table-type="table" text:column-name="Host" text:database-name="Addresses">&lt;Host&gt;'
+                '</text:database-display> and your boat by <text:database-display text:table-name="guests" '
+                'text:table-type="table" text:column-name="Boatman" text:database-name="Addresses">Tobin Marsh'
+                '</text:database-display>.</text:p>')
+    text = _all_text(book)
+    assert "welcome to the mill by the pond." in text and "Name of the guest" not in text
+    assert "Host" not in text and "your boat by Tobin Marsh." in text

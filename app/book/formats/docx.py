@@ -20,6 +20,7 @@ from lxml import etree
 from app.book.structure.blocks import Block, split_chapters
 from app.book.formats.docxhidden import drop_hidden_runs, hidden_styles, vanish
 from app.book.formats.language import guess_language
+from app.book.formats.notemark import NOTE_MARK, note_gap
 from app.book.formats.opening import with_opening
 from app.book.formats.placeholder import is_placeholder, is_placeholder_author, names_document
 from app.book.model import Book, ReadOptions
@@ -138,11 +139,12 @@ def _visible_text(p_element, notes: list[str] | None = None, boxes: list[str] | 
         elif tag == f"{W}noBreakHyphen":  # a hyphen printed as one ("well-known"), kept on its line
             parts.append("-")
         elif tag in _NOTE_REFERENCE:
+            parts.append(NOTE_MARK)
             if notes is not None:
                 notes.append(("f" if tag == f"{W}footnoteReference" else "e") + (node.get(f"{W}id") or ""))
         else:
             stack.extend(reversed(node))
-    return "".join(parts)
+    return note_gap("".join(parts))
 
 
 def _rows(tbl):
