@@ -259,3 +259,28 @@ def test_odt_a_placeholder_and_an_empty_database_field_are_not_read(tmp_path):
     text = _all_text(book)
     assert "welcome to the mill by the pond." in text and "Name of the guest" not in text
     assert "Host" not in text and "your boat by Tobin Marsh." in text
+
+
+def test_docx_a_long_opening_under_a_title_is_read_once(tmp_path):
+    # A title paragraph, then a preamble of many paragraphs before the first chapter heading: it is the
+    # document's opening chapter, read once (the split kept it as a chapter headed by the title, and the
+    # opening was added again before it).
+    import docx
+
+    doc = docx.Document()
+    doc.add_paragraph("Rules of the Mill Pond Skating Club", style="Title")
+    doc.add_paragraph("Agreed by the members at the autumn meeting in the old stone mill.")
+    for n in ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"):
+        # Over 300 words in all: an opening long enough for the split to keep as a chapter of its own.
+        doc.add_paragraph(f"Whereas the {n} winter froze the pond early, the members resolved to keep "
+                          "the ice swept and the lanterns lit along the bank, and to ring the bell by the "
+                          "sluice gate whenever a skater went past the willow after dark.")
+    for n in ("One", "Two"):
+        doc.add_heading(f"Rule {n}", level=1)
+        doc.add_paragraph("No skater goes past the willow when the ice is thin near the sluice gate.")
+    doc.save(tmp_path / "rules.docx")
+    book = load_book(tmp_path / "rules.docx")
+    text = _all_text(book)
+    assert text.count("Agreed by the members") == 1
+    assert text.count("the fifth winter froze") == 1
+    assert [c.title for c in book.chapters][-2:] == ["Rule One", "Rule Two"]

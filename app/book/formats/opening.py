@@ -26,7 +26,10 @@ def with_opening(blocks: list[Block], chapters: list[Chapter], title: str, optio
         return chapters
     said = {t.casefold() for t in (title, author) if t}
     opening = tuple(p for p in narration(blocks[:first], options) if p.casefold() not in said)
-    if not opening or (chapters and chapters[0].paragraphs[: len(opening)] == opening):
+    # The split may have kept a long opening itself, as a chapter headed by its first line (the title
+    # page's title): then it is there already, and is not read twice.
+    kept = tuple(p for p in chapters[0].paragraphs if p.casefold() not in said) if chapters else ()
+    if not opening or kept[: len(opening)] == opening:
         return chapters
     if chapters and sum(len(p.split()) for p in opening) < TITLE_PAGE_WORDS:
         # A title page (title, author, date): read at the start of the first chapter, not a chapter.
