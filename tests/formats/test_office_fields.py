@@ -284,3 +284,17 @@ def test_docx_a_long_opening_under_a_title_is_read_once(tmp_path):
     assert text.count("Agreed by the members") == 1
     assert text.count("the fifth winter froze") == 1
     assert [c.title for c in book.chapters][-2:] == ["Rule One", "Rule Two"]
+
+
+def test_odt_comments_are_not_read_wherever_they_are_anchored(tmp_path):
+    # LibreOffice's comments (office:annotation) sit inline: in a span, over a range closed by
+    # office:annotation-end, or alone in an empty paragraph. None is the document's text.
+    book = _odt(tmp_path,
+                '<text:p>The ferry crossed <text:span><office:annotation><text:p>Check the year of the crossing.'
+                '</text:p></office:annotation></text:span>the river at dawn.</text:p>'
+                '<text:p>The <office:annotation office:name="c2"><text:p>Name the boatman here.</text:p>'
+                '</office:annotation>boatman<office:annotation-end office:name="c2"/> sang all the way over.</text:p>'
+                '<text:p><office:annotation><text:p>Cut this page?</text:p></office:annotation></text:p>')
+    text = _all_text(book)
+    assert "The ferry crossed the river at dawn." in text and "The boatman sang all the way over." in text
+    assert "Check the year" not in text and "Name the boatman" not in text and "Cut this page" not in text

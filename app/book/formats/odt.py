@@ -38,10 +38,10 @@ _SKIP = frozenset(f"{_T}{n}" for n in (
     "table-of-content", "alphabetical-index", "illustration-index", "table-index", "object-index",
     "user-index", "bibliography", "tracked-changes", "sequence-decls", "variable-decls", "user-field-decls",
     "note-ref", "ruby-text", "placeholder",
-))
+)) | {f"{{{OFFICE}}}annotation", f"{{{OFFICE}}}forms"}
 #: Database fields show a record's value; with no record loaded, LibreOffice shows the column's name in
 #: angle brackets ("<Surname>"), a mail-merge slot that says nothing.
-_DATABASE = frozenset(f"{_T}{n}" for n in ("database-display", "database-name")) | {f"{{{OFFICE}}}annotation", f"{{{OFFICE}}}forms"}
+_DATABASE = frozenset(f"{_T}{n}" for n in ("database-display", "database-name"))
 #: Cross-references: read as the text they show ("see A header"), as the printed page reads,
 #: but not when they show a page number or "above"/"below", which point nowhere in a reading.
 _REFS = frozenset(f"{_T}{n}" for n in ("bookmark-ref", "reference-ref", "sequence-ref"))
