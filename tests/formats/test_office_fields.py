@@ -298,3 +298,105 @@ def test_odt_comments_are_not_read_wherever_they_are_anchored(tmp_path):
     text = _all_text(book)
     assert "The ferry crossed the river at dawn." in text and "The boatman sang all the way over." in text
     assert "Check the year" not in text and "Name the boatman" not in text and "Cut this page" not in text
+
+
+def _docx_body(tmp_path, body_xml: str, doc=None):
+    """A Word file (python-docx's template) with `body_xml` (w: elements) before a closing paragraph."""
+    import docx
+    from docx.oxml import parse_xml
+
+    doc = doc or docx.Document()
+    doc.add_paragraph("The miller kept geese by the pond behind the old stone mill.")
+    ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    for el in parse_xml(f"<w:body {ns}>{body_xml}</w:body>"):
+        doc.element.body[-1].addprevious(el)
+    path = tmp_path / "made.docx"
+    doc.save(path)
+    return load_book(path)
+
+
+def test_docx_content_controls_are_read_but_a_contents_control_is_not(tmp_path):
+    # Word's content controls (w:sdt) hold the document's own text: a block of paragraphs, or a run inside a
+    # sentence. The one Word makes for a table of contents (docPartGallery "Table of Contents") is a listing.
+    book = _docx_body(tmp_path,
+                      '<w:sdt><w:sdtPr><w:docPartObj><w:docPartGallery w:val="Table of Contents"/></w:docPartObj>'
+                      '</w:sdtPr><w:sdtContent><w:p><w:r><w:t>Skating rules and lantern hours, page four</w:t></w:r>'
+                      '</w:p></w:sdtContent></w:sdt>'
+                      '<w:sdt><w:sdtPr><w:alias w:val="Summary"/></w:sdtPr><w:sdtContent><w:p><w:r><w:t>The club '
+                      'meets on the ice at noon.</w:t></w:r></w:p></w:sdtContent></w:sdt>'
+                      '<w:p><w:r><w:t xml:space="preserve">Bring </w:t></w:r><w:sdt><w:sdtPr><w:text/></w:sdtPr>'
+                      '<w:sdtContent><w:r><w:t>two lanterns</w:t></w:r></w:sdtContent></w:sdt><w:r>'
+                      '<w:t xml:space="preserve"> and a rope.</w:t></w:r></w:p>')
+    text = _all_text(book)
+    assert "The club meets on the ice at noon." in text and "Bring two lanterns and a rope." in text
+    assert "lantern hours" not in text
+
+
+def test_docx_fields_are_read_as_the_result_they_show_not_their_code(tmp_path):
+    # A field shows its result (a citation, an author, a date) and hides its code ("CITATION ..."):
+    # complex fields (w:fldChar begin / w:instrText / separate / result / end) and w:fldSimple alike.
+    book = _docx_body(tmp_path,
+                      '<w:p><w:r><w:t xml:space="preserve">Ice holds a skater at five inches </w:t></w:r>'
+                      '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> CITATION '
+                      'Mar11 \\l 1033 </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+                      '<w:r><w:t>(Marsh, 1911)</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
+                      '<w:r><w:t xml:space="preserve">, as the club was told by </w:t></w:r>'
+                      '<w:fldSimple w:instr=" AUTHOR \\* MERGEFORMAT "><w:r><w:t>Tobin Reed</w:t></w:r></w:fldSimple>'
+                      '<w:r><w:t>.</w:t></w:r></w:p>')
+    text = _all_text(book)
+    assert "Ice holds a skater at five inches (Marsh, 1911), as the club was told by Tobin Reed." in text
+    assert "CITATION" not in text and "MERGEFORMAT" not in text
+
+
+def test_docx_numbered_list_items_are_text_under_their_chapter_not_headings(tmp_path):
+    # Items of a numbered (multilevel) list carry w:numPr and the List Paragraph style: text of the
+    # chapter they stand in, never chapters of their own, whatever their level in the list.
+    import docx
+
+    doc = docx.Document()
+    doc.add_heading("Rule One", level=1)
+    doc.add_paragraph("Skaters keep to these lanes on the pond.")
+    items = "".join(
+        f'<w:p><w:pPr><w:pStyle w:val="ListParagraph"/><w:numPr><w:ilvl w:val="{lvl}"/><w:numId w:val="1"/>'
+        f'</w:numPr></w:pPr><w:r><w:t>{t}</w:t></w:r></w:p>'
+        for lvl, t in ((0, "The north lane is for racing."), (1, "Racers skate one way only."),
+                       (0, "The south lane is for learners.")))
+    doc.add_heading("Rule Two", level=1)
+    book = _docx_body(tmp_path, items, doc)
+    assert [c.title for c in book.chapters] == ["Rule One", "Rule Two"]
+    text = " ".join(book.chapters[1].paragraphs)
+    assert "The north lane is for racing." in text and "Racers skate one way only." in text
+
+
+def test_docx_comments_are_not_read(tmp_path):
+    # A comment is anchored in the text (commentRangeStart/End, commentReference) and kept in its own part.
+    import docx
+
+    doc = docx.Document()
+    para = doc.add_paragraph("The lanterns are lit at dusk by the oldest member.")
+    doc.add_comment(para.runs, text="Ask who lights them when she is away.", author="Editor")
+    path = tmp_path / "commented.docx"
+    doc.save(path)
+    text = _all_text(load_book(path))
+    assert "The lanterns are lit at dusk by the oldest member." in text
+    assert "Ask who lights them" not in text
+
+
+def test_odt_list_items_are_text_and_fields_read_as_they_show(tmp_path):
+    # Items of a numbered list (text:list, nested too) are text of the chapter they stand in; a field
+    # (author, date, a citation mark) is read as the text it shows.
+    book = _odt(tmp_path,
+                '<text:h text:outline-level="1">Rule One</text:h>'
+                '<text:p>Skaters keep to these lanes, as <text:author-name>Tobin Reed</text:author-name> wrote on '
+                '<text:date text:date-value="1911-01-04">4 January 1911</text:date> '
+                '<text:bibliography-mark text:identifier="Mar11" text:bibliography-type="book" text:author="Marsh" '
+                'text:year="1911">[Mar11]</text:bibliography-mark>.</text:p>'
+                '<text:list><text:list-item><text:p>The north lane is for racing.</text:p>'
+                '<text:list><text:list-item><text:p>Racers skate one way only.</text:p></text:list-item></text:list>'
+                '</text:list-item><text:list-item><text:p>The south lane is for learners.</text:p></text:list-item>'
+                '</text:list>'
+                '<text:h text:outline-level="1">Rule Two</text:h><text:p>No skater goes past the willow.</text:p>')
+    assert [c.title for c in book.chapters] == ["Rule One", "Rule Two"]
+    text = " ".join(book.chapters[0].paragraphs)
+    assert "as Tobin Reed wrote on 4 January 1911 [Mar11]." in text
+    assert "Racers skate one way only." in text and "The south lane is for learners." in text
