@@ -400,3 +400,22 @@ def test_odt_list_items_are_text_and_fields_read_as_they_show(tmp_path):
     text = " ".join(book.chapters[0].paragraphs)
     assert "as Tobin Reed wrote on 4 January 1911 [Mar11]." in text
     assert "Racers skate one way only." in text and "The south lane is for learners." in text
+
+
+def test_office_chapters_are_the_outlines_top_level_however_long_one_is(tmp_path):
+    # A word processor's headings are the author's outline: the highest level used more than once is the
+    # chapters, though one of them holds most of the text (its Heading 2 sections are not chapters).
+    import docx
+
+    doc = docx.Document()
+    doc.add_heading("Rule One", level=1)
+    doc.add_paragraph("Skaters keep to the lanes marked on the pond.")
+    doc.add_heading("Rule Two", level=1)
+    for lane in ("North", "South", "East", "West", "Willow", "Sluice"):
+        doc.add_heading(f"The {lane} Lane", level=2)
+        doc.add_paragraph(f"The {lane.lower()} lane is swept each morning before the bell, and no skater goes "
+                          "past its lantern after dark, whatever the ice looks like from the bank.")
+    doc.save(tmp_path / "rules.docx")
+    book = load_book(tmp_path / "rules.docx")
+    assert [c.title for c in book.chapters] == ["Rule One", "Rule Two"]
+    assert "The Sluice Lane" in book.chapters[1].paragraphs

@@ -326,7 +326,8 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
         author = ""
     language = options.language or clean_text(props.language or "").split("-")[0].lower() or guess_language(
         b.text for b in blocks if not b.level)
-    chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,
-                             options, author)
+    # The document's outline says its chapters: the highest heading level repeated (structure/blocks.py).
+    chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options, outline=True),
+                            title or path.stem, options, author)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path, language=language)
 

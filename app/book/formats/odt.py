@@ -237,8 +237,9 @@ def read_odt(path: Path, options: ReadOptions) -> Book:
         title = tops[0] if len(tops) == 1 and names_document(tops[0]) else ""
     if is_placeholder_author(author):
         author = ""
-    chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,
-                            options, author)
+    # The document's outline says its chapters: the highest heading level repeated (structure/blocks.py).
+    chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options, outline=True),
+                            title or path.stem, options, author)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path,
                 language=options.language or language.split("-")[0].lower()
                 or guess_language(b.text for b in blocks if not b.level))

@@ -20,7 +20,7 @@ def with_opening(blocks: list[Block], chapters: list[Chapter], title: str, optio
     """Return the chapters with the text before the first chapter heading as an opening chapter, titled
     like the book, when the split left it out. A title page that only names the book and its author
     says what the audiobook's own title and author say, and is not read twice."""
-    level = split_level(blocks)
+    level = split_level(blocks, outline=True)
     first = next((i for i, b in enumerate(blocks) if level is not None and b.level == level), None)
     if not first:
         return chapters
