@@ -419,3 +419,24 @@ def test_office_chapters_are_the_outlines_top_level_however_long_one_is(tmp_path
     book = load_book(tmp_path / "rules.docx")
     assert [c.title for c in book.chapters] == ["Rule One", "Rule Two"]
     assert "The Sluice Lane" in book.chapters[1].paragraphs
+
+
+def test_docx_paragraph_styles_are_looked_up_once_per_style(tmp_path, monkeypatch):
+    # python-docx finds a paragraph's default style by scanning every style in styles.xml; a template of
+    # thousands of styles times thousands of paragraphs took minutes. The reader asks once per style id.
+    import docx
+    from docx.styles.styles import Styles
+
+    from app.book.formats.docx import read_docx
+    from app.book.model import ReadOptions
+
+    doc = docx.Document()
+    for n in range(200):
+        doc.add_paragraph(f"Lantern {n} hangs by the pond.")
+    doc.save(tmp_path / "lanterns.docx")
+    calls = []
+    real = Styles.default
+    monkeypatch.setattr(Styles, "default", lambda self, style_type: calls.append(1) or real(self, style_type))
+    book = read_docx(tmp_path / "lanterns.docx", ReadOptions())
+    assert "Lantern 199 hangs by the pond." in " ".join(book.chapters[-1].paragraphs)
+    assert len(calls) <= 2
