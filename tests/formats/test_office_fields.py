@@ -1,4 +1,5 @@
-"""Conventions of office fields, notes, content controls, comments and frames, on small files the tests build (invented text)."""
+"""Conventions of office fields, notes, content controls, comments and frames, on small files the tests build
+(invented text)."""
 from __future__ import annotations
 
 import zipfile
@@ -312,11 +313,13 @@ def test_docx_fields_are_read_as_the_result_they_show_not_their_code(tmp_path):
     # complex fields (w:fldChar begin / w:instrText / separate / result / end) and w:fldSimple alike.
     book = _docx_body(tmp_path,
                       '<w:p><w:r><w:t xml:space="preserve">Ice holds a skater at five inches </w:t></w:r>'
-                      '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> CITATION '
+                      '<w:r><w:fldChar w:fldCharType="begin"/></w:r>'
+                      '<w:r><w:instrText xml:space="preserve"> CITATION '
                       'Mar11 \\l 1033 </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
                       '<w:r><w:t>(Marsh, 1911)</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
                       '<w:r><w:t xml:space="preserve">, as the club was told by </w:t></w:r>'
-                      '<w:fldSimple w:instr=" AUTHOR \\* MERGEFORMAT "><w:r><w:t>Tobin Reed</w:t></w:r></w:fldSimple>'
+                      '<w:fldSimple w:instr=" AUTHOR \\* MERGEFORMAT ">'
+                      '<w:r><w:t>Tobin Reed</w:t></w:r></w:fldSimple>'
                       '<w:r><w:t>.</w:t></w:r></w:p>')
     text = _all_text(book)
     assert "Ice holds a skater at five inches (Marsh, 1911), as the club was told by Tobin Reed." in text
