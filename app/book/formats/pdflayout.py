@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pypdfium2.raw as raw
 
 from app.book.formats.pdfscaled import SCALED, ScaledRuns, text_scale
+from app.book.formats.pdfspacing import PenSpaces
 
 #: A superscript run that is a note marker: digits, letters a-z, symbols.
 _MARKER = re.compile(r"^[\[(]?(?:\d{1,3}|[a-z]|[*\u2020\u2021\u00a7\u00b6#]+)[\])]?,?$")
@@ -177,6 +178,7 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
     lines: list[Line] = []
     chars: list[tuple[str, float, float, float, float, _Font]] = []
     scaled = ScaledRuns()
+    pen = PenSpaces()
     for i in range(count):
         code = raw.FPDFText_GetUnicode(textpage, i)
         ch = _TEX_LIGATURES.get(code) or (chr(code) if 0 < code < 0x110000 else "")
@@ -214,6 +216,11 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
             last = next((c for c in reversed(chars) if c[0] != " "), None)
             if last is not None and abs(base - last[3]) > max(size, last[4]) * 0.6:
                 _close(chars, lines, page_index)
+        elif not font.invisible and not font.scaled and ch != " " \
+                and pen.wants_space(textpage, i, left.value, base, size, chars):
+            chars.append((" ", chars[-1][2], chars[-1][2], chars[-1][3], chars[-1][4], chars[-1][5]))
+        elif ch != " " and not font.invisible and pen.swallowed(ox.value, base, size, chars):
+            chars.pop()
         chars.append((ch, left.value, right.value, base, size, font))
     if chars:
         _close(chars, lines, page_index)
