@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pypdfium2.raw as raw
 
 from app.book.formats.pdfscaled import SCALED, ScaledRuns, text_scale
-from app.book.formats.pdfspacing import PenSpaces
+from app.book.formats.pdfspacing import PEN_SPACE, PenSpaces, settle
 
 #: A superscript run that is a note marker: digits, letters a-z, symbols.
 _MARKER = re.compile(r"^[\[(]?(?:\d{1,3}|[a-z]|[*\u2020\u2021\u00a7\u00b6#]+)[\])]?,?$")
@@ -218,9 +218,11 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
                 _close(chars, lines, page_index)
         elif not font.invisible and not font.scaled and ch != " " \
                 and pen.wants_space(textpage, i, left.value, base, size, chars):
-            chars.append((" ", chars[-1][2], chars[-1][2], chars[-1][3], chars[-1][4], chars[-1][5]))
+            chars.append((PEN_SPACE, chars[-1][2], chars[-1][2], chars[-1][3], chars[-1][4], chars[-1][5]))
         elif ch != " " and not font.invisible and pen.swallowed(ox.value, base, size, chars):
             chars.pop()
+        if ch != " ":
+            pen.last = i
         chars.append((ch, left.value, right.value, base, size, font))
     if chars:
         _close(chars, lines, page_index)
@@ -252,6 +254,7 @@ def _without_stray_markers(lines: list[Line]) -> list[Line]:
 
 def _close(chars: list, lines: list[Line], page: int) -> None:
     """Turn the characters of one line into a Line (note markers out) and start the next."""
+    settle(chars)
     sizes = Counter(c[4] for c in chars if c[0] != " ")
     if not sizes:
         chars.clear()

@@ -15,17 +15,19 @@ import pypdfium2.raw as raw
 
 #: A gap between two glyphs' advance boxes at least this many font sizes is a word space.
 WORD_GAP = 0.15
-#: Inside a word the boxes abut: the gap before the last letter under this many sizes.
-LETTER_GAP = 0.05
+#: The space put where the pen left a word's gap, until the line is whole (letter-spaced runs are undone).
+PEN_SPACE = "\x01"
+#: This many letters in a row, each alone between such gaps, are one letter-spaced word.
+SPACED_LETTERS = 3
 
 
 class PenSpaces:
-    """One page's characters' indices, to measure the advance gap between the last two and the next."""
+    """One page's characters' indices, to measure the advance gap between the last and the next."""
 
     def __init__(self) -> None:
         self.box = raw.FS_RECTF()
-        #: PDFium indices of the line's last two characters read (not generated), newest last.
-        self.last: list[int] = []
+        #: PDFium index of the line's last character read (not generated), or -1.
+        self.last = -1
 
     def _loose(self, textpage, index: int) -> tuple[float, float]:
         raw.FPDFText_GetLooseCharBox(textpage, index, ctypes.byref(self.box))
@@ -34,22 +36,12 @@ class PenSpaces:
     def wants_space(self, textpage, index: int, x0: float, base: float, size: float, chars: list) -> bool:
         """Return whether a word space goes before character `index` (its ink's left x0 on baseline base),
         the line's characters so far being `chars` (the layout's tuples: ch, x0, x1, base, size, font)."""
-        last = self.last
-        if not chars or chars[-1][0] == " ":
-            last.clear()  # a new line or a word's start: no letter before to compare with
-        ok = (bool(last) and chars[-1][0] != " " and abs(base - chars[-1][3]) <= size * 0.2
-              and x0 - chars[-1][2] > size * WORD_GAP * 0.5)
-        if ok:
-            prev = self._loose(textpage, last[-1])
-            gap = self._loose(textpage, index)[0] - prev[1]
-            ok = size * WORD_GAP <= gap <= size * 1.6
-            if ok and len(last) == 2:  # letter-spaced: the letters before were as far apart
-                ok = prev[0] - self._loose(textpage, last[0])[1] < size * LETTER_GAP
-        if ok:
-            last.clear()  # the next word starts here
-        last.append(index)
-        del last[:-2]
-        return ok
+        last, self.last = self.last, index
+        if last < 0 or not chars or chars[-1][0] in (" ", PEN_SPACE) or abs(base - chars[-1][3]) > size * 0.2 \
+                or x0 - chars[-1][2] <= size * WORD_GAP * 0.5:
+            return False
+        gap = self._loose(textpage, index)[0] - self._loose(textpage, last)[1]
+        return size * WORD_GAP <= gap <= size * 1.6
 
     @staticmethod
     def swallowed(origin: float, base: float, size: float, chars: list) -> bool:
@@ -64,3 +56,27 @@ class PenSpaces:
             return False
         return origin < space[1] + width * 0.5 and abs(origin - letter[2]) <= size * 0.15
 
+
+def settle(chars: list) -> None:
+    """Make the pen's spaces of a whole line word spaces, but inside a letter-spaced run ("W I N T E R": three
+    letters or more in a row, each alone between them), which is one word."""
+    if not any(c[0] == PEN_SPACE for c in chars):
+        return
+    # The line's words: (first index, last index, the separator after it: " ", PEN_SPACE or "").
+    words: list[tuple[int, int, str]] = []
+    start = 0
+    for k, c in enumerate(chars + [(" ",)]):
+        if c[0] in (" ", PEN_SPACE):
+            if k > start:
+                words.append((start, k - 1, c[0] if k < len(chars) else ""))
+            start = k + 1
+    drop: set[int] = set()
+    run: list[tuple[int, int, str]] = []
+    for w in words + [(0, -1, "")]:
+        if w[0] == w[1] and (not run or run[-1][2] == PEN_SPACE):
+            run.append(w)
+            continue
+        if len(run) >= SPACED_LETTERS:
+            drop.update(r[1] + 1 for r in run[:-1])
+        run = [w] if w[0] == w[1] else []
+    chars[:] = [(" ", *c[1:]) if c[0] == PEN_SPACE else c for k, c in enumerate(chars) if k not in drop]
