@@ -14,6 +14,7 @@ from collections import Counter
 
 from app.book.formats.pdfstyle import OCR_HEADING_STEP, Style
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
+from app.book.structure.lines import CHAPTER_WORDS
 
 #: A heading stands apart: no other line over or under it within this many body sizes.
 OCR_HEADING_GAP = 1.5
@@ -30,6 +31,9 @@ _HEAD = re.compile(r"^(?:(?P<word>[A-Za-z'\u2019]{5,9}(?=\s)|[A-Za-z]{3,5}\.)\s*
 #: A line that opens with a quotation mark or ends a sentence (a heading may end in a full stop: "PREFACE.").
 _SENTENCE = re.compile(r"^[\"\u201c\u2018']|[,;!?\u201d]$")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+#: The other words books number their chapters with ("Stave I", "Canto IV", "Letter XII"), read as printed:
+#: five letters or more, as _HEAD's word (a short one, "Day", "Fit", is too often a line's first word).
+_OTHER_CHAPTER_WORDS = frozenset(w for w in CHAPTER_WORDS.split("|") if w.isalpha() and len(w) >= 5) - {"chapter"}
 
 
 def _reads_as_sentence(text: str) -> bool:
@@ -223,8 +227,11 @@ def is_chapter_number(text: str, loose: bool = False) -> bool:
 
 
 def _chapter_word(word: str) -> bool:
-    """Return whether a word is "chapter" misread by at most two letters, or "chap." by at most one."""
+    """Return whether a word is "chapter" misread by at most two letters, "chap." by at most one, or another
+    word books number chapters with ("Stave") as printed."""
     word = word.casefold().replace("'", "").replace("\u2019", "")
+    if word in _OTHER_CHAPTER_WORDS:
+        return True
     if word.endswith("."):  # "CIIAP." is the H read as two I's
         return _distance(word[:-1].replace("ii", "h"), "chap") <= 1
     return _distance(word, "chapter") <= 2
@@ -274,6 +281,8 @@ def _written(text: str, n: int) -> str:
     new = str(n) if m.group("num").isdigit() else to_roman(n)
     if word.endswith("."):  # an abbreviation stays one, spelt: "CHAP. III."
         word = "CHAP. " if word.isupper() else "Chap. "
+    elif word.casefold() in _OTHER_CHAPTER_WORDS:
+        word = f"{word} "  # read right: only "chapter" is spelt anew from its misreadings
     elif word:
         word = "CHAPTER " if word.isupper() else "Chapter "
     rest = f" {m.group('rest')}" if m.group("rest") else ""
