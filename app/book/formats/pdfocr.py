@@ -14,7 +14,7 @@ from collections import Counter
 
 from app.book.formats.pdfstyle import OCR_HEADING_STEP, Style
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
-from app.book.structure.lines import CHAPTER_WORDS
+from app.book.structure.lines import CHAPTER_WORDS, is_named_heading
 
 #: A heading stands apart: no other line over or under it within this many body sizes.
 OCR_HEADING_GAP = 1.5
@@ -102,11 +102,11 @@ def settle_ocr_sizes(pages, style: Style) -> None:
             ln.size = size
     # A listing's heading standing apart ("CONTENTS.", "LIST OF ILLUSTRATIONS."), read at the body's size as
     # the chapter numbers may be: a heading of their level, so the listing under it is matter, not the text
-    # of the preface before it.
+    # of the preface before it. So is a part the book names alone on its line ("PREFACE.", "Epilogue").
     for page in pages:
         for ln in page.lines:
             if (ln.size < size and len(ln.text.split()) <= 6 and _isolated(ln, page.lines, reach, heads)
-                    and (is_matter_title(ln.text) or is_apparatus_title(ln.text))):
+                    and (is_matter_title(ln.text) or is_apparatus_title(ln.text) or is_named_heading(ln.text))):
                 ln.size = size
     _listed_headings(pages, size, reach, heads)
     _restore_lost_numbers(pages, style.body, size)
@@ -298,7 +298,10 @@ def repair_numbers(blocks) -> None:
         return
     level, count = levels.most_common(1)[0]
     heads = [b for b in blocks if b.level == level]
-    if count < 3 or count < len(heads) * 0.6:
+    # The parts a book names ("Preface", "Contents", "Colophon") head their own text at that level: they
+    # say nothing of whether the other headings are numbers.
+    named = sum(1 for b in heads if is_matter_title(b.text) or is_apparatus_title(b.text) or is_named_heading(b.text))
+    if count < 3 or count < (len(heads) - named) * 0.6:
         return
     # Where most headings are numbers, one that is not and reads as a sentence (a quotation, a letter's
     # closing set apart: "“Yours, ever.”", a clause ending in a comma) is a line of the text the OCR read
