@@ -28,6 +28,8 @@ class PenSpaces:
         self.box = raw.FS_RECTF()
         #: PDFium index of the line's last character read (not generated), or -1.
         self.last = -1
+        #: A pen space was put in the line being read (settle it when the line is whole).
+        self.made = False
 
     def _loose(self, textpage, index: int) -> tuple[float, float]:
         raw.FPDFText_GetLooseCharBox(textpage, index, ctypes.byref(self.box))
@@ -36,9 +38,9 @@ class PenSpaces:
     def wants_space(self, textpage, index: int, x0: float, base: float, size: float, chars: list) -> bool:
         """Return whether a word space goes before character `index` (its ink's left x0 on baseline base),
         the line's characters so far being `chars` (the layout's tuples: ch, x0, x1, base, size, font)."""
-        last, self.last = self.last, index
+        last = self.last  # the layout sets it to each character read, after this call
         if last < 0 or not chars or chars[-1][0] in (" ", PEN_SPACE) or abs(base - chars[-1][3]) > size * 0.2 \
-                or x0 - chars[-1][2] <= size * WORD_GAP * 0.5:
+                or x0 - chars[-1][2] <= size * 0.1:
             return False
         gap = self._loose(textpage, index)[0] - self._loose(textpage, last)[1]
         return size * WORD_GAP <= gap <= size * 1.6
@@ -60,8 +62,6 @@ class PenSpaces:
 def settle(chars: list) -> None:
     """Make the pen's spaces of a whole line word spaces, but inside a letter-spaced run ("W I N T E R": three
     letters or more in a row, each alone between them), which is one word."""
-    if not any(c[0] == PEN_SPACE for c in chars):
-        return
     # The line's words: (first index, last index, the separator after it: " ", PEN_SPACE or "").
     words: list[tuple[int, int, str]] = []
     start = 0
