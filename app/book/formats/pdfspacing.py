@@ -1,8 +1,8 @@
 """Word spaces a typesetter made by moving the pen, with no space character and none that PDFium adds.
 
 Ghostscript's ps2pdf (groff's PDFs through pdfroff, other PostScript turned into PDF) sets a line's pieces
-with character spacing: "(eh) Tj" at 2.9 Tc is "e", a word space's gap, "h". PDFium marks no space there,
-so the words run together ("befor" + "eh" + "orses" is read "beforehorses"). The glyphs' advance boxes say
+with character spacing: "(eb) Tj" at 2.9 Tc is "e", a word space's gap, "b". PDFium marks no space there,
+so the words run together ("th" + "eb" + "oat" is read "theboat"). The glyphs' advance boxes say
 what the marks do not: inside a word they abut (a kern moves a letter by a few hundredths of the size), a
 word space leaves a gap of a fifth of the size or more. Letter-spaced text (a heading set "S T A V E" by
 tracking) has such gaps after every letter: a gap wider than the one before it by far is the word space.
@@ -49,7 +49,7 @@ class PenSpaces:
     def swallowed(origin: float, base: float, size: float, chars: list) -> bool:
         """Return whether the line's last character, a space the file holds, takes no room: the next
         character's origin (the pen's place) is back where the letter before the space ended, over the space.
-        Ghostscript writes a groff italic word so ("T", "r", a space the pen backs over, "out"): "Trout"."""
+        Ghostscript writes a groff italic word so ("To", a space the pen backs over, "wer"): "Tower"."""
         if len(chars) < 2 or chars[-1][0] != " " or chars[-2][0] == " ":
             return False
         space, letter = chars[-1], chars[-2]
