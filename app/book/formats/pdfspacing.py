@@ -4,8 +4,8 @@ Ghostscript's ps2pdf (groff's PDFs through pdfroff, other PostScript turned into
 with character spacing: "(eb) Tj" at 2.9 Tc is "e", a word space's gap, "b". PDFium marks no space there,
 so the words run together ("th" + "eb" + "oat" is read "theboat"). The glyphs' advance boxes say
 what the marks do not: inside a word they abut (a kern moves a letter by a few hundredths of the size), a
-word space leaves a gap of a fifth of the size or more. Letter-spaced text (a heading set "S T A V E" by
-tracking) has such gaps after every letter: a gap wider than the one before it by far is the word space.
+word space leaves a gap of 0.15 of the size or more. Letter-spaced text (a heading set "W I N T E R" by
+tracking) has such gaps after every letter: three letters or more in a row, each alone between them, are one word.
 """
 from __future__ import annotations
 
