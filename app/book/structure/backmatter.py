@@ -22,7 +22,7 @@ BACK_MATTER = "Back matter"
 #: A heading that names a publisher's list whatever follows it.
 _LIST_NAME = re.compile(
     r"\b(?:by the same (?:author|writer|editor)|(?:books|works|novels|stories) by|publications|catalogue|catalog|"
-    r"announcements?|advertisements?|uniform with|in preparation|now ready|just published|publishers?)\b", re.I)
+    r"announcements?|advertisements|uniform with|in preparation|now ready|just published|publishers?)\b", re.I)
 #: A heading that may name one (a series, a library, somebody's novels), when its section is priced too.
 _SERIES_NAME = re.compile(r"\b(?:series|library|books|works|novels|stories|editions?|handbooks|men of letters)\b", re.I)
 #: The book trade's marks: a price, a format ("$1.25", "3s. 6d.", "50 cents", "Crown 8vo", "12mo", "post free").

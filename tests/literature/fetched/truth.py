@@ -22,7 +22,7 @@ MATTER = re.compile(
     r"water-?colou?rs|drawings|pictures|photographs|portraits|sketches)(?: by .*)?|"
     r"illustrations)(?:\W*(?:(?:of|to|in) )?(?:the )?(?:vol\.?|volume) \w+)?|"
     r"footnotes?|(?:end ?)?notes|(?:general )?index(?: (?:of|to) [\w ]+)?|glossary(?: of .*)?|(?:other )?volumes in the same series|transcribers?'?s? notes?|"
-    r"(?:the )?end|finis|advertisements?|(?:new (?:&|and) )?(?:recent |other )?books by .*|new (?:&|and) recent books|"
+    r"(?:the )?end|finis|advertisements|(?:new (?:&|and) )?(?:recent |other )?(?:books|works) by .*|errata|corrigenda|new (?:&|and) recent books|"
     r"by the same author.*|uniform with this (?:volume|series|edition).*|colophon|"
     r"the full project gutenberg license|.*project gutenberg.*)\W*$",
     re.I)
@@ -37,6 +37,7 @@ def is_matter(text: str) -> bool:
 _BYLINE = re.compile(r"^(?:By|BY) (?!THE\b|The\b)[A-Z][\w.]*(?: [A-Z][\w.]*){0,4}(?: \d{4})?\W*$")
 #: Headings that open the author's text even before the contents: a preface, a first chapter unlisted.
 _OPENING = re.compile(r"^\W*(?:(?:the |author'?s |translator'?s )?(?:prefa|forewor|introduct|prolog|note|dedicat)|"
+                      r"(?:a )?(?:note )?to the reader|advertisement\b|announcement|proem|"
                       r"chapter|chap\.|book|part|letter|[IVXL]+\b|\d+\b)", re.I)
 #: A heading that calls itself a chapter, numbered.
 _CHAPTER_LABEL = re.compile(r"^\W*chapter\s+(?:[IVXLC]+|\d+|[a-z]+)\b\W*", re.I)
