@@ -3,6 +3,7 @@ a converter's picture placeholders (invented text, PDFs written by hand as Ghost
 from __future__ import annotations
 
 from app.book import load_book
+from tests.formats.pdfobjects import write_pdf
 from tests.formats.test_pdf_words import _one_page_text
 
 
@@ -28,16 +29,7 @@ def _pdf(path, pages: list[bytes], outline=()):
                 b" /Next %d 0 R" % (root + k + 2) if k + 1 < len(outline) else b"")
             objs.append(b"<< /Title (%s) /Parent %d 0 R%s /Dest [%d 0 R /FitH %d] >>"
                         % (title.encode("latin-1"), root, near, page_ids[target], 792 - top))
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for i, body in enumerate(objs, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    return write_pdf(path, objs)
 
 
 def _lines(lines: list[str], top: int = 100, font: bytes = b"/F1") -> bytes:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
+from tests.literature.fetched.classify import align  # noqa: E402  (the HTML classifier's title alignment)
 from tests.literature.fetched.score import norm_words, title_agrees  # noqa: E402
 
 _MATTER = re.compile(r"\b(contents|illustrations|index|advertisements?|footnotes|notes|transcriber|catalogue|"
@@ -36,28 +37,6 @@ _NUMBERISH = re.compile(r"^(\d+|[ivxlcdm]+|chapter|book|part|section|canto|lette
 def _loose(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     return "".join(c for c in text if not unicodedata.combining(c)).replace("&", " and ")
-
-
-def _align(got: list[str], want: list[str]) -> list[tuple[int, int]]:
-    """Longest common subsequence of titles that agree: the pairs (got index, truth index)."""
-    n, m = len(got), len(want)
-    if n * m > 400_000:
-        return []
-    best = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        for j in range(m - 1, -1, -1):
-            best[i][j] = max(best[i + 1][j], best[i][j + 1],
-                             best[i + 1][j + 1] + 1 if title_agrees(got[i], want[j]) else 0)
-    pairs, i, j = [], 0, 0
-    while i < n and j < m:
-        if title_agrees(got[i], want[j]) and best[i][j] == best[i + 1][j + 1] + 1:
-            pairs.append((i, j))
-            i, j = i + 1, j + 1
-        elif best[i + 1][j] >= best[i][j + 1]:
-            i += 1
-        else:
-            j += 1
-    return pairs
 
 
 def _how_titles_differ(got: str, want: str, prev: str | None, nxt: str | None) -> str:
@@ -104,7 +83,7 @@ def classify(row: dict) -> tuple[str, list[str], list[str]]:
                                                want[i + 1] if i + 1 < len(want) else None))
         return main, tags, subs
     main = "one chapter" if len(got) == 1 else f"{'over' if d > 0 else 'under'} by {_bucket(abs(d))}"
-    pairs = _align(got, want)
+    pairs = align(got, want)
     if pairs:
         gi = [p[0] for p in pairs]
         ti = [p[1] for p in pairs]
