@@ -149,3 +149,31 @@ def stranger(person: Person, given: str, n: int, forms: dict) -> bool:
     if not person.last or person.count > _STRANGER_NAMED or n < _STRANGER_RATIO * person.count:
         return False
     return not any(title and toks == (person.last,) for (title, toks) in forms)
+
+
+#: Titles of the unmarried ("Miss Ada Vell", "Master Tobin Vell"): written before a full name they tell a sister
+#: or a brother apart, so they are that person's own title unless such a sibling is in use.
+_YOUNG_TITLES = frozenset({"Miss", "Master"})
+#: A sibling of the same surname and gender whose full name the book writes this often or more.
+_SIBLING_NAMED = 3
+
+
+def surname_after_young_title(title: str, tok: str, forms: dict) -> bool:
+    """"Miss Barry" is a surname, not the given name "Barry", when the book writes a full name of that surname
+    under the same title ("Miss Josephine Barry")."""
+    return title in _YOUNG_TITLES and any(t == title and len(toks) >= 2 and toks[-1] == tok for (t, toks) in forms)
+
+
+def own_young_title(title: str, tok: str, people: list[Person]) -> Person | None:
+    """Return whom "Miss Vell" names when one person of the surname has a full name written with "Miss" ("Miss
+    Ada Vell"): she, whoever "Mrs. Vell" is (a married woman is no "Miss"), unless another of the surname and
+    gender has a full name in use (a sister; "Miss Vell" is then the eldest, whom the book need not write out)."""
+    gender = TITLES.get(title)
+    if title not in _YOUNG_TITLES:
+        return None
+    same = [p for p in people if p.first and p.last == tok and of_gender(p, gender)]
+    owners = [p for p in same if title in p.titles and p.gender in (None, gender)]
+    if len(owners) != 1:
+        return None
+    others = [p for p in same if p is not owners[0] and p.count >= _SIBLING_NAMED]
+    return None if others else owners[0]

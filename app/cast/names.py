@@ -15,7 +15,8 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
     CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
     SHORT_FOR, TITLES,
 )
-from app.cast.joins import fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, pet_name_host, stranger
+from app.cast.joins import (fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, own_young_title,
+                             pet_name_host, stranger, surname_after_young_title)
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
@@ -345,6 +346,8 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
         # "Mrs. Rachel" is Mrs. Rachel Orme: a woman's title before a woman's given name is that name.
         if len(by_first) == 1 and (title in GIVEN_NAME_TITLES or (gender == "F" and tok in FEMALE_NAMES)):
             target = by_first[0]
+        elif (own := own_young_title(title, tok, distinct)) is not None:
+            target = own  # "Miss Vell" beside "Miss Ada Vell", the one Vell written so
         elif (len(by_last) == 1 and introduced(by_last[0], title, n, forms.get((None, (tok,)), 0))
               and only_titled(by_last[0], title, tok, forms)):
             # A "Mr. John Tresham" written out beside "Mr. Tresham" is there to tell two men apart.
@@ -353,7 +356,8 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
             key = (title, tok)
             target = titled.get(key)
             if target is None:
-                given_name = title in ("Lady", "Sir", "Lord", "Miss", "Master") and tok in FEMALE_NAMES | MALE_NAMES
+                given_name = title in ("Lady", "Sir", "Lord", "Miss", "Master") and tok in FEMALE_NAMES | MALE_NAMES \
+                    and not surname_after_young_title(title, tok, forms)
                 target = Person(first=tok if given_name else "", last="" if given_name else tok)
                 people.append(target)
             titled[key] = target
