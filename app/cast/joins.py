@@ -13,6 +13,8 @@ _PLAIN_TITLES = frozenset({"Mr", "Mister", "Master", "Miss", "Mrs", "Ms"})
 _RARE_FULL_NAME = 6
 #: A titled full name written this often or less can be a formal mention of the man a short form names.
 _HANDFUL = 10
+#: A full name written this often or more, its given name hardly ever alone, is the one man of its surname.
+_FORMAL_NAMED = 10
 
 
 def _related_given(a: str, b: str) -> bool:
@@ -60,13 +62,15 @@ def of_gender(person: Person, gender: str | None) -> bool:
     return person.gender is None and person.first not in other
 
 
-def introduced(person: Person, title: str, n: int, bare: int = 0) -> bool:
+def introduced(person: Person, title: str, n: int, bare: int = 0, given_alone: int = 0) -> bool:
     """Return whether "Title Surname" (written n times) is this full-named person.
 
     A full name without that title always is. A full name with the same title is one person's introduction
     when the book writes it seldom beside the short form (bare: how often the surname is written alone) ("Dr. James Penrose" once or twice, "Dr. Penrose"
     a hundred times), or at least a third as often as the short form; written often but far less than the
-    short form ("Mr. John Tresham" 22 times beside "Mr. Tresham" 266), it tells two men apart.
+    short form ("Mr. John Tresham" 22 times beside "Mr. Tresham" 266), it tells two men apart, and the book
+    then calls that brother by his given name alone (given_alone: how often); a man whose given name is
+    hardly ever written alone is told apart from no one.
     """
     if title not in person.titles or _her_own_name(person, title):
         return True
@@ -77,7 +81,10 @@ def introduced(person: Person, title: str, n: int, bare: int = 0) -> bool:
     # his bare surname more than by the title, are formal mentions of him ("Mr. William Hobb" 6 times,
     # "Mr. Hobb" 78, "Hobb" 262); a brother is written out far more (22), a father is "Mr." to the book.
     handful = 1 <= titled_full <= _HANDFUL and n >= 5 * titled_full and bare >= n
-    return titled_full * 3 >= n or person.count * 10 <= n or handful
+    # "Mr. Lorimer Hartley" and "Lorimer Hartley" written out 90 times, "Lorimer" alone never: the book does
+    # not tell him apart from a brother by name; "Mr. Hartley" is he.
+    formal = person.count >= _FORMAL_NAMED and given_alone * 10 <= person.count
+    return titled_full * 3 >= n or person.count * 10 <= n or handful or formal
 
 
 _MARRIED = ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora")

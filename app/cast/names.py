@@ -348,7 +348,8 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
             target = by_first[0]
         elif (own := own_young_title(title, tok, distinct)) is not None:
             target = own  # "Miss Vell" beside "Miss Ada Vell", the one Vell written so
-        elif (len(by_last) == 1 and introduced(by_last[0], title, n, forms.get((None, (tok,)), 0))
+        elif (len(by_last) == 1 and introduced(by_last[0], title, n, forms.get((None, (tok,)), 0),
+                                                     forms.get((None, (by_last[0].first,)), 0))
               and only_titled(by_last[0], title, tok, forms)):
             # A "Mr. John Tresham" written out beside "Mr. Tresham" is there to tell two men apart.
             target = by_last[0]
