@@ -13,7 +13,7 @@ _PLAIN_TITLES = frozenset({"Mr", "Mister", "Master", "Miss", "Mrs", "Ms"})
 _RARE_FULL_NAME = 6
 #: A titled full name written this often or less can be a formal mention of the man a short form names.
 _HANDFUL = 10
-#: A full name written this often or more, its given name hardly ever alone, is the one man of its surname.
+#: A full name written untitled this often or more, its given name hardly ever alone, is the one man of its surname.
 _FORMAL_NAMED = 10
 
 
@@ -81,9 +81,10 @@ def introduced(person: Person, title: str, n: int, bare: int = 0, given_alone: i
     # his bare surname more than by the title, are formal mentions of him ("Mr. William Hobb" 6 times,
     # "Mr. Hobb" 78, "Hobb" 262); a brother is written out far more (22), a father is "Mr." to the book.
     handful = 1 <= titled_full <= _HANDFUL and n >= 5 * titled_full and bare >= n
-    # "Mr. Lorimer Hartley" and "Lorimer Hartley" written out 90 times, "Lorimer" alone never: the book does
-    # not tell him apart from a brother by name; "Mr. Hartley" is he.
-    formal = person.count >= _FORMAL_NAMED and given_alone * 10 <= person.count
+    # "Lorimer Hartley" written out 80 times, "Mr. Lorimer Hartley" 10, "Lorimer" alone never: the title is no
+    # part of how the book tells him from anyone (a brother is "Mr. John Tresham" or "John"); "Mr. Hartley" is he.
+    untitled = sum(k for (t, toks), k in person.forms.items() if t is None and len(toks) >= 2)
+    formal = untitled >= _FORMAL_NAMED and untitled >= 2 * titled_full and given_alone * 10 <= person.count
     return titled_full * 3 >= n or person.count * 10 <= n or handful or formal
 
 

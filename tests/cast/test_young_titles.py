@@ -1,0 +1,61 @@
+"""One person, one character: "Miss X" and "Mr. X" beside the full name the book gives them (issue 31).
+
+Invented books; each rule's test fails with its rule switched off, the guards pass either way.
+"""
+from __future__ import annotations
+
+from app.book.model import Book, Chapter
+from app.cast import find_cast
+
+
+def _cast(paragraphs: list[str]):
+    return find_cast(Book("Test", "Anon", (Chapter(1, "One", tuple(paragraphs)),), source=None))
+
+
+def _holding(cast, word: str) -> list:
+    return [c for c in cast.characters if word in c.name or any(word in a for a in c.aliases)]
+
+
+def test_miss_and_a_surname_is_the_one_woman_whose_full_name_carries_miss():
+    # Her mother "Mrs. Quell" speaks too: a married woman is no "Miss", so "Miss Quell" is Orla.
+    paras = ["Miss Orla Quell came down the stairs. She wore grey.",
+             "Miss Orla Quell sat by the window, and she said nothing."]
+    for i in range(8):
+        paras.append(f"“Not today, {i},” said Miss Quell. She turned away.")
+        paras.append(f"“As you like,” said Mrs. Quell. She sighed, {i}.")
+    cast = _cast(paras)
+    orla = [c for c in cast.characters if "Orla" in c.name or any("Orla" in a for a in c.aliases)]
+    assert len(orla) == 1 and "Miss Quell" in (orla[0].name, *orla[0].aliases)
+    assert any(c.name == "Mrs. Quell" for c in cast.characters)
+
+
+def test_miss_and_a_surname_is_no_younger_sister_when_another_sister_is_named():
+    # "Miss Bree Quell" is written out to tell her from the eldest, "Miss Quell", whose sister Nessa is named too.
+    paras = ["Miss Bree Quell came down the stairs. She wore grey.",
+             "Miss Bree Quell sat by the window, and she said nothing."]
+    for i in range(6):
+        paras.append(f"Nessa Quell laughed at the dog, {i}. She threw it a stick.")
+        paras.append(f"“Not today, {i},” said Miss Quell. She turned away.")
+    cast = _cast(paras)
+    assert not any("Miss Quell" in (c.name, *c.aliases) and "Bree" in " ".join((c.name, *c.aliases))
+                   for c in cast.characters)
+
+
+def test_miss_before_a_surname_that_is_also_a_given_name_is_a_surname():
+    # "Lowell" is a given name too; "Miss Lowell" beside "Miss Ida Lowell" is her surname, and she.
+    paras = ["Miss Ida Lowell had come to stay. She brought three trunks."]
+    for i in range(6):
+        paras.append(f"“The trains are dreadful, {i},” said Miss Lowell. She sat down.")
+    cast = _cast(paras)
+    ida = [c for c in cast.characters if "Ida" in c.name or any("Ida" in a for a in c.aliases)]
+    assert len(ida) == 1 and "Miss Lowell" in (ida[0].name, *ida[0].aliases)
+
+
+def test_mister_and_a_surname_is_the_man_written_out_without_the_title():
+    # "Corvin Ashdale" written out in the narration, "Corvin" never alone: "Mr. Ashdale" is he, not a brother.
+    paras = [f"Corvin Ashdale lit his pipe, {i}. Corvin Ashdale looked at the fire." for i in range(8)]
+    paras += ["Mr. Corvin Ashdale was at home to no one."]
+    for i in range(20):
+        paras.append(f"“Sit down, {i},” said Mr. Ashdale. He pointed to a chair.")
+    cast = _cast(paras)
+    assert len(_holding(cast, "Ashdale")) == 1
