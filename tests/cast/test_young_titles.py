@@ -53,8 +53,8 @@ def test_miss_before_a_surname_that_is_also_a_given_name_is_a_surname():
 
 def test_mister_and_a_surname_is_the_man_written_out_without_the_title():
     # "Corvin Ashdale" written out in the narration, "Corvin" never alone: "Mr. Ashdale" is he, not a brother.
-    paras = [f"Corvin Ashdale lit his pipe, {i}. Corvin Ashdale looked at the fire." for i in range(8)]
-    paras += ["Mr. Corvin Ashdale was at home to no one."]
+    paras = [f"At dusk, {i}, old Corvin Ashdale lit his pipe and Corvin Ashdale looked at the fire." for i in range(8)]
+    paras += ["Mr. Corvin Ashdale was at home to no one.", "“Evening,” said Corvin Ashdale."]
     for i in range(20):
         paras.append(f"“Sit down, {i},” said Mr. Ashdale. He pointed to a chair.")
     cast = _cast(paras)
