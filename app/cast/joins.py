@@ -166,12 +166,6 @@ _YOUNG_TITLES = frozenset({"Miss", "Master"})
 _SIBLING_NAMED = 3
 
 
-def surname_after_young_title(title: str, tok: str, forms: dict) -> bool:
-    """"Miss Barry" is a surname, not the given name "Barry", when the book writes a full name of that surname
-    under the same title ("Miss Josephine Barry")."""
-    return title in _YOUNG_TITLES and any(t == title and len(toks) >= 2 and toks[-1] == tok for (t, toks) in forms)
-
-
 def own_young_title(title: str, tok: str, people: list[Person]) -> Person | None:
     """Return whom "Miss Vell" names when one person of the surname has a full name written with "Miss" ("Miss
     Ada Vell"): she, whoever "Mrs. Vell" is (a married woman is no "Miss"), unless another of the surname and

@@ -16,7 +16,7 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
     SHORT_FOR, TITLES,
 )
 from app.cast.joins import (fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, own_young_title,
-                             pet_name_host, stranger, surname_after_young_title)
+                             pet_name_host, stranger)
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
@@ -357,8 +357,7 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
             key = (title, tok)
             target = titled.get(key)
             if target is None:
-                given_name = title in ("Lady", "Sir", "Lord", "Miss", "Master") and tok in FEMALE_NAMES | MALE_NAMES \
-                    and not surname_after_young_title(title, tok, forms)
+                given_name = title in ("Lady", "Sir", "Lord", "Miss", "Master") and tok in FEMALE_NAMES | MALE_NAMES
                 target = Person(first=tok if given_name else "", last="" if given_name else tok)
                 people.append(target)
             titled[key] = target

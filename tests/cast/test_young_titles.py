@@ -41,7 +41,7 @@ def test_miss_and_a_surname_is_no_younger_sister_when_another_sister_is_named():
                    for c in cast.characters)
 
 
-def test_miss_before_a_surname_that_is_also_a_given_name_is_a_surname():
+def test_miss_before_a_surname_that_is_also_a_given_name_is_that_woman():
     # "Lowell" is a given name too; "Miss Lowell" beside "Miss Ida Lowell" is her surname, and she.
     paras = ["Miss Ida Lowell had come to stay. She brought three trunks."]
     for i in range(6):
