@@ -179,3 +179,15 @@ def own_young_title(title: str, tok: str, people: list[Person]) -> Person | None
         return None
     others = [p for p in same if p is not owners[0] and p.count >= _SIBLING_NAMED]
     return None if others else owners[0]
+
+
+def written_with(title: str, gender: str | None, bearers: list[Person]) -> list[Person]:
+    """Narrow the full-named bearers of a surname "Mrs. Vell" may name to the one whose full name the book
+    writes with that title ("Mrs. Emma Vell") and whose gender the text shows as the title's, beside a son
+    "Jock Vell" whose gender no pronoun settled; all of them when that is not one person. Married titles
+    only: "Mr. Vell" may be the father of a son written "Mr. Jock Vell", "Miss Vell" the eldest sister of a
+    "Miss Ada Vell" written out to tell her apart, and no pronoun tells them apart."""
+    if len(bearers) < 2 or title not in _MARRIED:
+        return bearers
+    own = [p for p in bearers if title in p.titles and p.gender == gender]
+    return own if len(own) == 1 else bearers

@@ -16,7 +16,7 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
     SHORT_FOR, TITLES,
 )
 from app.cast.joins import (fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, own_young_title,
-                             pet_name_host, stranger)
+                             pet_name_host, stranger, written_with)
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
@@ -341,7 +341,7 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
         by_first = [p for p in distinct if p.first == tok and fits(p, gender)] or \
             [p for p in distinct if p.first in SHORT_FOR.get(tok, ()) and fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
-        by_last = [p for p in distinct if p.last == tok and of_gender(p, gender)]
+        by_last = written_with(title, gender, [p for p in distinct if p.last == tok and of_gender(p, gender)])
         target = None
         # "Mrs. Rachel" is Mrs. Rachel Orme: a woman's title before a woman's given name is that name.
         if len(by_first) == 1 and (title in GIVEN_NAME_TITLES or (gender == "F" and tok in FEMALE_NAMES)):

@@ -59,3 +59,16 @@ def test_mister_and_a_surname_is_the_man_written_out_without_the_title():
         paras.append(f"“Sit down, {i},” said Mr. Ashdale. He pointed to a chair.")
     cast = _cast(paras)
     assert len(_holding(cast, "Ashdale")) == 1
+
+
+def test_a_married_title_is_the_woman_written_with_it_beside_a_son_of_no_known_gender():
+    # Her son's pronouns are mixed with hers ("He looked at his mother; she ..."), so his gender is unknown;
+    # "Mrs. Greta Brisk" is written out, so "Mrs. Brisk" is she, not him.
+    paras = ["Mrs. Greta Brisk came in. She sat down."] * 3
+    paras += [f"Later, {i}, Greta Brisk looked at the letter, and she smiled." for i in range(10)]
+    paras += [f"Then young Tobiah Brisk ran past, {i}; {'she' if i % 2 else 'he'} laughed." for i in range(10)]
+    for i in range(8):
+        paras.append(f"“Not today, {i},” said Mrs. Brisk. She nodded.")
+    cast = _cast(paras)
+    orla = _holding(cast, "Greta")
+    assert len(orla) == 1 and "Mrs. Brisk" in (orla[0].name, *orla[0].aliases)
