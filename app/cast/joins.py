@@ -15,6 +15,8 @@ _RARE_FULL_NAME = 6
 _HANDFUL = 10
 #: A full name written untitled this often or more, its given name hardly ever alone, is the one man of its surname.
 _FORMAL_NAMED = 10
+#: Another bearer of the surname whose full name is written this often or less is rare beside the usual one.
+_RARE_BEARER = 2
 
 
 def _related_given(a: str, b: str) -> bool:
@@ -187,7 +189,17 @@ def written_with(title: str, gender: str | None, bearers: list[Person]) -> list[
     "Jock Vell" whose gender no pronoun settled; all of them when that is not one person. Married titles
     only: "Mr. Vell" may be the father of a son written "Mr. Jock Vell", "Miss Vell" the eldest sister of a
     "Miss Ada Vell" written out to tell her apart, and no pronoun tells them apart."""
-    if len(bearers) < 2 or title not in _MARRIED:
+    if len(bearers) < 2:
         return bearers
-    own = [p for p in bearers if title in p.titles and p.gender == gender]
-    return own if len(own) == 1 else bearers
+    if title in _MARRIED:
+        own = [p for p in bearers if title in p.titles and p.gender == gender]
+        return own if len(own) == 1 else bearers
+    # "Mr. Vell" beside "Amos Vell" written out 20 times and a cousin "Ned Vell" written out once: the man the
+    # book writes out is the one it means; a son written out as often leaves "Mr. Vell" to no one, and so
+    # does "Mr. Amos Vell" (written so, he is told apart from an uncle or father the book calls "Mr. Vell").
+    def written_out(p: Person) -> int:
+        return sum(n for (_, toks), n in p.forms.items() if len(toks) >= 2)
+    usual = max(bearers, key=written_out)
+    rest = [written_out(p) for p in bearers if p is not usual]
+    rare = max(rest) <= _RARE_BEARER and written_out(usual) >= 4 * max(rest) + 8
+    return [usual] if rare and title not in usual.titles else bearers

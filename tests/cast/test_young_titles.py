@@ -72,3 +72,23 @@ def test_a_married_title_is_the_woman_written_with_it_beside_a_son_of_no_known_g
     cast = _cast(paras)
     orla = _holding(cast, "Greta")
     assert len(orla) == 1 and "Mrs. Brisk" in (orla[0].name, *orla[0].aliases)
+
+
+def test_mister_and_a_surname_is_the_man_written_out_not_a_cousin_named_once():
+    paras = [f"At noon, {i}, old Amos Kettering went out, and Amos Kettering came back." for i in range(6)]
+    paras += ["Once a cousin, Ned Kettering, came to stay. He left soon."]
+    paras += [f"“Shut the gate, {i},” said Mr. Kettering. He frowned." for i in range(12)]
+    paras += ["“I will,” said Amos Kettering."]
+    cast = _cast(paras)
+    amos = _holding(cast, "Amos")
+    assert len(amos) == 1 and "Mr. Kettering" in (amos[0].name, *amos[0].aliases)
+
+
+def test_mister_and_a_surname_is_not_a_nephew_written_out_with_mister():
+    # "Mr. Amos Kettering" is written so to tell him from his uncle, "Mr. Kettering".
+    paras = [f"At noon, {i}, young Mr. Amos Kettering went out, and Amos Kettering came back." for i in range(6)]
+    paras += ["Once a cousin, Ned Kettering, came to stay. He left soon."]
+    paras += [f"“Shut the gate, {i},” said Mr. Kettering. He frowned." for i in range(12)]
+    paras += ["“I will,” said Amos Kettering."]
+    cast = _cast(paras)
+    assert not any("Mr. Kettering" in (c.name, *c.aliases) for c in _holding(cast, "Amos"))
