@@ -18,6 +18,7 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
 from app.cast.joins import (fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, own_young_title,
                              pet_name_host, stranger, written_with)
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
+from app.cast.tagnames import COMMON_STARTS as _COMMON_STARTS, heard as _heard, tag_forms as _tag_forms
 
 _TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
 _TOKEN = r"(?:St\.?\s+)?(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
@@ -137,8 +138,6 @@ class Roster:
 _GROUP_BEFORE = re.compile(r"\b(?i:the|these|those|two|three|four|five|six|all|both|several|other|many)"
                            r"(?:\s+[a-z]+){0,2}\s+$")
 _TWO_NAMES = re.compile(r"\b([A-Z][a-z]+)(?:,| and| or) ([A-Z][a-z]+)\b")
-#: Words that start sentences in front of names ("When Ellen"): dropped from a run's front.
-_COMMON_STARTS = frozenset("But And When Then So If As Poor Dear Oh Ah Yes No Well Now Why What".split())
 
 
 def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str] = ()) -> Roster:
@@ -159,11 +158,15 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
     votes: dict[tuple, Counter] = {}
     #: Mentions right after a preposition of place ("in Bombay"), per word.
     located: Counter = Counter()
+    #: Mentions right after "a" or "an" ("a Christian", "an Arab"), per word: a noun of a kind, not a name.
+    common: Counter = Counter()
     for text in texts:
         for m in MENTION.finditer(text):
             title, tokens = split_mention(m)
             if not title and len(tokens) == 1:
                 before = text[max(0, m.start() - 12):m.start()].split()
+                if before and before[-1].lower() in ("a", "an"):
+                    common[tokens[0]] += 1
                 if before and before[-1].lower() in LOCATIVES:
                     located[tokens[0]] += 2
                 elif before and before[-1].lower() in WEAK_LOCATIVES:
@@ -234,6 +237,8 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
                     tokens = tokens[1:]
                 if not tokens or not all(name_like(t) for t in tokens):
                     continue
+            if len(tokens) == 1 and common[tokens[0]] * 2 >= forms[(None, tokens)] and (None, tokens) not in speakers:
+                continue  # "a Christian", "like a Tartar": a kind of person, not one ("Tartar Joe" may be)
             if (title, tokens) not in speakers and (any(t in PLACE_WORDS for t in tokens)
                                                      or (len(tokens) == 1 and place_like(tokens[0]))):
                 continue  # "England", "Windy Corner", "in Bombay": a place, not a person
@@ -249,45 +254,6 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
     people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0] or f in speakers},
                     kept_votes, apart)
     return Roster(people)
-
-
-#: A word that is a speech tag's whole subject this often ("said Moss", "Moss said") is someone's name.
-_HEARD_TAGS = 3
-
-
-def _heard(bare: Iterable[str], midsentence: Counter) -> set[str]:
-    """Return the words the book makes a speech tag's whole subject at least _HEARD_TAGS times.
-
-    Such a word is a name even where the book also writes it in lower case ("moss", "the moss") or in a thing's
-    name ("the Green Moss Inn"): a place or a thing says nothing. The word must also stand capitalised inside
-    sentences as often ("We said" opens a sentence; "said Moss" is mid-sentence), and be no pronoun or title.
-    """
-    said: Counter = Counter()
-    for words in bare:
-        m = MENTION.fullmatch(words.strip())
-        if m:
-            title, tokens = split_mention(m)
-            if not title and len(tokens) == 1:
-                said[tokens[0]] += 1
-    return {tok for tok, n in said.items() if n >= _HEARD_TAGS and midsentence[tok] >= _HEARD_TAGS
-            and tok not in NOT_NAMES and tok not in TITLES and tok not in PLACE_WORDS}
-
-
-def _tag_forms(tagged: Iterable[str], lower: Counter, heard: set[str] = frozenset()) -> set[tuple[str | None, tuple[str, ...]]]:
-    """Return the name forms of the names written in speech tags, less the words any sentence starts with."""
-    out = set()
-    for words in tagged:
-        m = MENTION.match(words)
-        if not m:
-            continue
-        title, tokens = split_mention(m)
-        if not title:
-            # "Then Hartley said": "Then" opens the sentence, it is not part of the name.
-            while tokens and tokens[0] not in heard and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | _COMMON_STARTS):
-                tokens = tokens[1:]
-        if tokens and not any(t in NOT_NAMES or (not title and t in TITLES) for t in tokens):
-            out.add((title, tokens))
-    return out
 
 
 def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
