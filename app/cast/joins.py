@@ -90,7 +90,7 @@ def introduced(person: Person, title: str, n: int, bare: int = 0, given_alone: i
     return titled_full * 3 >= n or person.count * 10 <= n or handful or formal
 
 
-_MARRIED = ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora")
+_MARRIED = ("Mrs", "Mistress", "Lady", "Madame", "Mme", "Frau", "Signora")
 
 
 def _her_own_name(person: Person, title: str) -> bool:

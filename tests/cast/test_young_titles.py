@@ -92,3 +92,14 @@ def test_mister_and_a_surname_is_not_a_nephew_written_out_with_mister():
     paras += ["“I will,” said Amos Kettering."]
     cast = _cast(paras)
     assert not any("Mr. Kettering" in (c.name, *c.aliases) for c in _holding(cast, "Amos"))
+
+
+def test_mistress_is_a_married_title_like_mrs():
+    # The older spelling: "Mistress Greta Vell" written out, "Mistress Vell" is she (her husband is "Captain Vell").
+    paras = ["Mistress Greta Vell stood at the door. She held a candle."]
+    paras += [f"Later, {i}, Greta Vell sewed by the fire, and she sang." for i in range(4)]
+    paras += [f"Captain Vell came in, {i}. He shut the door." for i in range(6)]
+    paras += [f"“Come in, {i},” said Mistress Vell. She smiled." for i in range(8)]
+    cast = _cast(paras)
+    greta = _holding(cast, "Greta")
+    assert len(greta) == 1 and "Mistress Vell" in (greta[0].name, *greta[0].aliases)
