@@ -18,14 +18,9 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
 from app.cast.joins import (fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, own_young_title,
                              pet_name_host, stranger, written_with)
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
+from app.cast.mention import MENTION, split_mention, title_key  # noqa: F401  (read through this module too)
 from app.cast.tagnames import COMMON_STARTS as _COMMON_STARTS, heard as _heard, tag_forms as _tag_forms
 
-_TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
-_TOKEN = r"(?:St\.?\s+)?(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
-#: A run of capitalised words, maybe after a title: "Mr. Harlow", "Ellen Harlow", "Lady Honoria Pell".
-MENTION = re.compile(
-    rf"\b(?:(?P<title>{_TITLE_RE})\.?\s+)?(?P<name>{_TOKEN}(?:\s+(?:(?:de|van|von|du|de la|le|St\.)\s+)?{_TOKEN}){{0,3}})"
-    r"(?:['\u2019]s?)?")
 _WORDS = re.compile(r"[A-Za-z\u00c0-\u024f]+")
 _MALE = re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE)
 _FEMALE = re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)
@@ -37,27 +32,12 @@ MIN_MENTIONS = 2
 _DIMINUTIVE_ALONE = 4
 
 
-def title_key(raw: str | None) -> str | None:
-    if not raw:
-        return None
-    title = raw.rstrip(".")
-    return SAME_TITLE.get(title, title)
-
-
 def sentence_start(text: str, i: int) -> bool:
     """Return whether text[i] opens a sentence (where any word is capitalised, name or not)."""
     j = i - 1
     while j >= 0 and text[j].isspace():
         j -= 1
     return j < 0 or text[j] in _SENTENCE_END
-
-
-def split_mention(m: re.Match) -> tuple[str | None, tuple[str, ...]]:
-    title = title_key(m.group("title"))
-    # "St. John" is one given name (a saint's), not "St" and "John".
-    name = re.sub(r"\bSt\.?\s+(?=[A-Z])", "St.\x00", m.group("name"))
-    tokens = tuple(t.replace("\x00", " ") for t in name.split() if t[0].isupper() and t != "St.")
-    return title, tokens
 
 
 class Roster:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
+from app.cast.mention import MENTION, split_mention
 from app.cast.namedata import NOT_NAMES, PLACE_WORDS, TITLES
 
 #: Words that start sentences in front of names ("When Ellen"): dropped from a run's front.
@@ -22,12 +23,11 @@ def heard(bare: Iterable[str], midsentence: Counter) -> set[str]:
     name ("the Green Moss Inn"): a place or a thing says nothing. The word must also stand capitalised inside
     sentences as often ("We said" opens a sentence; "said Moss" is mid-sentence), and be no pronoun or title.
     """
-    from app.cast import names  # the mention pattern lives there (names imports this module)
     said: Counter = Counter()
     for words in bare:
-        m = names.MENTION.fullmatch(words.strip())
+        m = MENTION.fullmatch(words.strip())
         if m:
-            title, tokens = names.split_mention(m)
+            title, tokens = split_mention(m)
             if not title and len(tokens) == 1:
                 said[tokens[0]] += 1
     return {tok for tok, n in said.items() if n >= _HEARD_TAGS and midsentence[tok] >= _HEARD_TAGS
@@ -36,13 +36,12 @@ def heard(bare: Iterable[str], midsentence: Counter) -> set[str]:
 
 def tag_forms(tagged: Iterable[str], lower: Counter, heard: set[str] = frozenset()) -> set[tuple[str | None, tuple[str, ...]]]:
     """Return the name forms of the names written in speech tags, less the words any sentence starts with."""
-    from app.cast import names
     out = set()
     for words in tagged:
-        m = names.MENTION.match(words)
+        m = MENTION.match(words)
         if not m:
             continue
-        title, tokens = names.split_mention(m)
+        title, tokens = split_mention(m)
         if not title:
             # "Then Hartley said": "Then" opens the sentence, it is not part of the name.
             while tokens and tokens[0] not in heard and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | COMMON_STARTS):
