@@ -188,7 +188,7 @@ def written_with(title: str, gender: str | None, bearers: list[Person]) -> list[
     writes with that title ("Mrs. Emma Vell") and whose gender the text shows as the title's, beside a son
     "Jock Vell" whose gender no pronoun settled (married titles only: "Mr. Vell" may be the father of a son
     written "Mr. Jock Vell", "Miss Vell" the eldest sister of a "Miss Ada Vell"); else to the one the book
-    writes out far more than any other bearer; all of them when that is not one person."""
+    writes out far more than any other bearer (a man's title); all of them when that is not one person."""
     if len(bearers) < 2:
         return bearers
     if title in _MARRIED:
@@ -197,6 +197,9 @@ def written_with(title: str, gender: str | None, bearers: list[Person]) -> list[
     # "Mr. Vell" beside "Amos Vell" written out 20 times and a cousin "Ned Vell" written out once: the man the
     # book writes out is the one it means; a son written out as often leaves "Mr. Vell" to no one, and so
     # does "Mr. Amos Vell" (written so, he is told apart from an uncle or father the book calls "Mr. Vell").
+    if gender == "F":
+        return bearers  # "Miss Vell" may be an eldest sister the book never writes out beside a younger one
+
     def written_out(p: Person) -> int:
         return sum(n for (_, toks), n in p.forms.items() if len(toks) >= 2)
     usual = max(bearers, key=written_out)
