@@ -185,9 +185,9 @@ def own_young_title(title: str, tok: str, people: list[Person]) -> Person | None
 
 def written_with(title: str, gender: str | None, bearers: list[Person]) -> list[Person]:
     """Narrow the full-named bearers of a surname "Mrs. Vell" may name to the one whose full name the book
-    writes with that title ("Mrs. Emma Vell") and whose gender the text shows as the title's, beside a son
-    "Jock Vell" whose gender no pronoun settled (married titles only: "Mr. Vell" may be the father of a son
-    written "Mr. Jock Vell", "Miss Vell" the eldest sister of a "Miss Ada Vell"); else to the one the book
+    writes with that title ("Mrs. Greta Vell") and whose gender the text shows as the title's, beside a son
+    "Tobiah Vell" whose gender no pronoun settled (married titles only: "Mr. Vell" may be the father of a son
+    written "Mr. Tobiah Vell", "Miss Vell" the eldest sister of a "Miss Ada Vell"); else to the one the book
     writes out far more than any other bearer (a man's title); all of them when that is not one person."""
     if len(bearers) < 2:
         return bearers
