@@ -138,15 +138,11 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
     votes: dict[tuple, Counter] = {}
     #: Mentions right after a preposition of place ("in Bombay"), per word.
     located: Counter = Counter()
-    #: Mentions right after "a" or "an" ("a Christian", "an Arab"), per word: a noun of a kind, not a name.
-    common: Counter = Counter()
     for text in texts:
         for m in MENTION.finditer(text):
             title, tokens = split_mention(m)
             if not title and len(tokens) == 1:
                 before = text[max(0, m.start() - 12):m.start()].split()
-                if before and before[-1].lower() in ("a", "an"):
-                    common[tokens[0]] += 1
                 if before and before[-1].lower() in LOCATIVES:
                     located[tokens[0]] += 2
                 elif before and before[-1].lower() in WEAK_LOCATIVES:
@@ -217,8 +213,6 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
                     tokens = tokens[1:]
                 if not tokens or not all(name_like(t) for t in tokens):
                     continue
-            if len(tokens) == 1 and common[tokens[0]] * 2 >= forms[(None, tokens)] and (None, tokens) not in speakers:
-                continue  # "a Christian", "like a Tartar": a kind of person, not one ("Tartar Joe" may be)
             if (title, tokens) not in speakers and (any(t in PLACE_WORDS for t in tokens)
                                                      or (len(tokens) == 1 and place_like(tokens[0]))):
                 continue  # "England", "Windy Corner", "in Bombay": a place, not a person
