@@ -161,28 +161,6 @@ def stranger(person: Person, given: str, n: int, forms: dict) -> bool:
     return not any(title and toks == (person.last,) for (title, toks) in forms)
 
 
-#: Titles of the unmarried ("Miss Ada Vell", "Master Tobin Vell"): written before a full name they tell a sister
-#: or a brother apart, so they are that person's own title unless such a sibling is in use.
-_YOUNG_TITLES = frozenset({"Miss", "Master"})
-#: A sibling of the same surname and gender whose full name the book writes this often or more.
-_SIBLING_NAMED = 3
-
-
-def own_young_title(title: str, tok: str, people: list[Person]) -> Person | None:
-    """Return whom "Miss Vell" names when one person of the surname has a full name written with "Miss" ("Miss
-    Ada Vell"): she, whoever "Mrs. Vell" is (a married woman is no "Miss"), unless another of the surname and
-    gender has a full name in use (a sister; "Miss Vell" is then the eldest, whom the book need not write out)."""
-    gender = TITLES.get(title)
-    if title not in _YOUNG_TITLES:
-        return None
-    same = [p for p in people if p.first and p.last == tok and of_gender(p, gender)]
-    owners = [p for p in same if title in p.titles and p.gender in (None, gender)]
-    if len(owners) != 1:
-        return None
-    others = [p for p in same if p is not owners[0] and p.count >= _SIBLING_NAMED]
-    return None if others else owners[0]
-
-
 def written_with(title: str, gender: str | None, bearers: list[Person]) -> list[Person]:
     """Narrow the full-named bearers of a surname "Mrs. Vell" may name to the one whose full name the book
     writes with that title ("Mrs. Greta Vell") and whose gender the text shows as the title's, beside a son

@@ -15,8 +15,8 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
     CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
     SHORT_FOR, TITLES,
 )
-from app.cast.joins import (fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, own_young_title,
-                             pet_name_host, stranger, written_with)
+from app.cast.joins import (fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, pet_name_host,
+                             stranger, written_with)
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
 from app.cast.mention import MENTION, split_mention, title_key  # noqa: F401  (read through this module too)
 from app.cast.tagnames import COMMON_STARTS as _COMMON_STARTS, heard as _heard, tag_forms as _tag_forms
@@ -286,8 +286,6 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
         # "Mrs. Rachel" is Mrs. Rachel Orme: a woman's title before a woman's given name is that name.
         if len(by_first) == 1 and (title in GIVEN_NAME_TITLES or (gender == "F" and tok in FEMALE_NAMES)):
             target = by_first[0]
-        elif (own := own_young_title(title, tok, distinct)) is not None:
-            target = own  # "Miss Vell" beside "Miss Ada Vell", the one Vell written so
         elif (len(by_last) == 1 and introduced(by_last[0], title, n, forms.get((None, (tok,)), 0),
                                                      forms.get((None, (by_last[0].first,)), 0))
               and only_titled(by_last[0], title, tok, forms)):
