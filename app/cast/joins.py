@@ -2,6 +2,8 @@
 one surname, a married title and a woman's own name (the joins names._group asks about)."""
 from __future__ import annotations
 
+from collections import Counter
+
 from app.cast.namedata import FEMALE_NAMES, GIVEN_NAMES, MALE_NAMES, SHORT_FOR, TITLES
 from app.cast.person import Person
 
@@ -64,7 +66,7 @@ def of_gender(person: Person, gender: str | None) -> bool:
     return person.gender is None and person.first not in other
 
 
-def introduced(person: Person, title: str, n: int, bare: int = 0, given_alone: int = 0) -> bool:
+def introduced(person: Person, title: str, n: int, bare: int = 0, given_alone: int = 0, linked: bool = False) -> bool:
     """Return whether "Title Surname" (written n times) is this full-named person.
 
     A full name without that title always is. A full name with the same title is one person's introduction
@@ -72,7 +74,8 @@ def introduced(person: Person, title: str, n: int, bare: int = 0, given_alone: i
     a hundred times), or at least a third as often as the short form; written often but far less than the
     short form ("Mr. John Tresham" 22 times beside "Mr. Tresham" 266), it tells two men apart, and the book
     then calls that brother by his given name alone (given_alone: how often); a man whose given name is
-    hardly ever written alone is told apart from no one.
+    hardly ever written alone is told apart from no one, when the text links the two forms (linked: "Mr. X"
+    written soon after the full name, no other X between; corefer.titled_after_full).
     """
     if title not in person.titles or _her_own_name(person, title):
         return True
@@ -86,7 +89,7 @@ def introduced(person: Person, title: str, n: int, bare: int = 0, given_alone: i
     # "Lorimer Hartley" written out 80 times, "Mr. Lorimer Hartley" 10, "Lorimer" alone never: the title is no
     # part of how the book tells him from anyone (a brother is "Mr. John Tresham" or "John"); "Mr. Hartley" is he.
     untitled = sum(k for (t, toks), k in person.forms.items() if t is None and len(toks) >= 2)
-    formal = untitled >= _FORMAL_NAMED and untitled >= 2 * titled_full and given_alone * 10 <= person.count
+    formal = linked and untitled >= _FORMAL_NAMED and untitled >= 2 * titled_full and given_alone * 10 <= person.count
     return titled_full * 3 >= n or person.count * 10 <= n or handful or formal
 
 
@@ -161,12 +164,13 @@ def stranger(person: Person, given: str, n: int, forms: dict) -> bool:
     return not any(title and toks == (person.last,) for (title, toks) in forms)
 
 
-def written_with(title: str, gender: str | None, bearers: list[Person]) -> list[Person]:
+def written_with(title: str, gender: str | None, bearers: list[Person], linked: Counter | None = None) -> list[Person]:
     """Narrow the full-named bearers of a surname "Mrs. Vell" may name to the one whose full name the book
     writes with that title ("Mrs. Greta Vell") and whose gender the text shows as the title's, beside a son
     "Tobiah Vell" whose gender no pronoun settled (married titles only: "Mr. Vell" may be the father of a son
     written "Mr. Tobiah Vell", "Miss Vell" the eldest sister of a "Miss Ada Vell"); else to the one the book
-    writes out far more than any other bearer (a man's title); all of them when that is not one person."""
+    writes out far more than any other bearer (a man's title) and after whose full name the text writes "Mr.
+    Vell" (linked: corefer.titled_after_full); all of them when that is not one person."""
     if len(bearers) < 2:
         return bearers
     if title in _MARRIED:
@@ -183,4 +187,5 @@ def written_with(title: str, gender: str | None, bearers: list[Person]) -> list[
     usual = max(bearers, key=written_out)
     rest = [written_out(p) for p in bearers if p is not usual]
     rare = max(rest) <= _RARE_BEARER and written_out(usual) >= 4 * max(rest) + 8
-    return [usual] if rare and title not in usual.titles else bearers
+    near = (linked or {}).get((title, usual.last, usual.first), 0)
+    return [usual] if rare and near and title not in usual.titles else bearers

@@ -17,6 +17,7 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
 )
 from app.cast.joins import (fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, pet_name_host,
                              stranger, written_with)
+from app.cast.corefer import titled_after_full
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
 from app.cast.mention import MENTION, split_mention, title_key  # noqa: F401  (read through this module too)
 from app.cast.tagnames import COMMON_STARTS as _COMMON_STARTS, heard as _heard, tag_forms as _tag_forms
@@ -226,11 +227,11 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
     # "Hilda and Hildy", "Hildy, Hilda": two names the book sets side by side are two people.
     apart = {frozenset(m.groups()) for text in texts for m in _TWO_NAMES.finditer(text)}
     people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0] or f in speakers},
-                    kept_votes, apart)
+                    kept_votes, apart, titled_after_full(texts))
     return Roster(people)
 
 
-def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
+def _group(forms: dict, votes: dict, apart: set = frozenset(), linked: Counter | None = None) -> list[Person]:
     """Return the people the name forms make: one Person per person, however many names."""
     full: dict[tuple[str, str], Person] = {}
     people: list[Person] = []
@@ -281,13 +282,15 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
         by_first = [p for p in distinct if p.first == tok and fits(p, gender)] or \
             [p for p in distinct if p.first in SHORT_FOR.get(tok, ()) and fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
-        by_last = written_with(title, gender, [p for p in distinct if p.last == tok and of_gender(p, gender)])
+        by_last = written_with(title, gender, [p for p in distinct if p.last == tok and of_gender(p, gender)],
+                               linked or Counter())
         target = None
         # "Mrs. Rachel" is Mrs. Rachel Orme: a woman's title before a woman's given name is that name.
         if len(by_first) == 1 and (title in GIVEN_NAME_TITLES or (gender == "F" and tok in FEMALE_NAMES)):
             target = by_first[0]
         elif (len(by_last) == 1 and introduced(by_last[0], title, n, forms.get((None, (tok,)), 0),
-                                                     forms.get((None, (by_last[0].first,)), 0))
+                                                     forms.get((None, (by_last[0].first,)), 0),
+                                                     bool((linked or {}).get((title, tok, by_last[0].first))))
               and only_titled(by_last[0], title, tok, forms)):
             # A "Mr. John Tresham" written out beside "Mr. Tresham" is there to tell two men apart.
             target = by_last[0]
