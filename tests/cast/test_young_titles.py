@@ -45,11 +45,23 @@ def test_miss_and_a_surname_is_no_younger_sister_when_another_sister_is_named():
 def test_mister_and_a_surname_is_the_man_written_out_without_the_title():
     # "Corvin Ashdale" written out in the narration, "Corvin" never alone: "Mr. Ashdale" is he, not a brother.
     paras = [f"At dusk, {i}, old Corvin Ashdale lit his pipe and Corvin Ashdale looked at the fire." for i in range(8)]
-    paras += ["Mr. Corvin Ashdale was at home to no one.", "“Evening,” said Corvin Ashdale."]
+    paras += ["Mr. Corvin Ashdale was at home to no one.", "“Evening,” said Corvin Ashdale.",
+              "Corvin Ashdale, or Mr. Ashdale as the village called him, kept to himself."]
     for i in range(20):
         paras.append(f"“Sit down, {i},” said Mr. Ashdale. He pointed to a chair.")
     cast = _cast(paras)
     assert len(_holding(cast, "Ashdale")) == 1
+
+
+def test_a_father_written_mister_and_a_son_written_out_stay_apart_without_a_link_in_the_text():
+    # The same counts, but the book never writes "Mr. Ashdale" right after "Corvin Ashdale": the father
+    # "Mr. Ashdale" and his son stay two characters (counts of name forms alone join no one).
+    paras = [f"At dusk, {i}, young Corvin Ashdale lit a lamp and Corvin Ashdale looked at the fire." for i in range(8)]
+    paras += ["Mr. Corvin Ashdale was at home to no one.", "“Evening,” said Corvin Ashdale."]
+    for i in range(20):
+        paras.append(f"“Sit down, {i},” said Mr. Ashdale. He pointed to a chair.")
+    cast = _cast(paras)
+    assert not any("Mr. Ashdale" in (c.name, *c.aliases) for c in _holding(cast, "Corvin"))
 
 
 def test_a_married_title_is_the_woman_written_with_it_beside_a_son_of_no_known_gender():
@@ -69,10 +81,20 @@ def test_mister_and_a_surname_is_the_man_written_out_not_a_cousin_named_once():
     paras = [f"At noon, {i}, old Amos Kettering went out, and Amos Kettering came back." for i in range(6)]
     paras += ["Once a cousin, Ned Kettering, came to stay. He left soon."]
     paras += [f"“Shut the gate, {i},” said Mr. Kettering. He frowned." for i in range(12)]
-    paras += ["“I will,” said Amos Kettering."]
+    paras += ["“I will,” said Amos Kettering.", "Amos Kettering went in. Mr. Kettering was tired of cousins."]
     cast = _cast(paras)
     amos = _holding(cast, "Amos")
     assert len(amos) == 1 and "Mr. Kettering" in (amos[0].name, *amos[0].aliases)
+
+
+def test_the_usual_bearer_is_not_mister_when_another_of_the_name_comes_between():
+    # "Mr. Kettering" follows "Amos Kettering" only with the father "Silas Kettering" written between: no link.
+    paras = [f"At noon, {i}, young Amos Kettering went out, and Amos Kettering came back." for i in range(6)]
+    paras += ["Once a cousin, Ned Kettering, came to stay. He left soon."]
+    paras += [f"“Shut the gate, {i},” said Mr. Kettering. He frowned." for i in range(12)]
+    paras += ["“I will,” said Amos Kettering.", "Amos Kettering ran to Silas Kettering. Mr. Kettering frowned."]
+    cast = _cast(paras)
+    assert not any("Mr. Kettering" in (c.name, *c.aliases) for c in _holding(cast, "Amos"))
 
 
 def test_mister_and_a_surname_is_not_a_nephew_written_out_with_mister():
