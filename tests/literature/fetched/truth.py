@@ -21,16 +21,34 @@ MATTER = re.compile(
     r"^(?:(?:(?:table of )?contents?(?: and (?:list of )?illustrations)?|(?:list of|index to) (?:the )?(?:[\w-]+ )?(?:illustrations|plates|maps|figures|engravings|"
     r"water-?colou?rs|drawings|pictures|photographs|portraits|sketches)(?: by .*)?|"
     r"illustrations)(?:\W*(?:(?:of|to|in) )?(?:the )?(?:vol\.?|volume) \w+)?|"
-    r"footnotes?|(?:end ?)?notes|(?:general )?index(?: (?:of|to) [\w ]+)?|glossary(?: of .*)?|(?:other )?volumes in the same series|transcribers?'?s? notes?|"
+    r"footnotes?|(?:end ?)?notes|list of notes|(?:general )?index(?: (?:of|to) [\w ]+)?|glossary(?: of .*)?|(?:other )?volumes in the same series|transcribers?'?s? notes?|"
     r"(?:the )?end|finis|advertisements|(?:new (?:&|and) )?(?:recent |other )?(?:books|works) by .*|errata|corrigenda|new (?:&|and) recent books|"
     r"by the same author.*|uniform with this (?:volume|series|edition).*|colophon|"
     r"the full project gutenberg license|.*project gutenberg.*)\W*$",
     re.I)
 
 
-def is_matter(text: str) -> bool:
-    """Return whether a heading is apparatus, not the author's text (curly apostrophes read as straight)."""
-    return bool(MATTER.match(text.replace("\u2019", "'")) or _BYLINE.match(text))
+#: Round txt21: the same apparatus as MATTER by the names it missed on the development draws. An index of any
+#: kind ("HISTORICAL INDEX", "SHORT INDEX OF SUBJECTS.", "INDEX TO CHAPS. I.-XXXIX.", "INDEX AND GLOSSARY"); a list or
+#: table of the pictures or maps, however it names them ("LIST OF MAPS AND FIGURES", "Table of Illustrations.",
+#: "SKETCH MAPS AND PLANS" with a note's bare digit after it); a bibliography and a list of the authorities or books
+#: it cites (a list of books, as a publisher's is); a contents named in German ("INHALTSVERZEICHNISS").
+_MORE_MATTER = re.compile(
+    r"^(?!(?:the|a|an) )(?:[\w-]+ ){0,2}ind(?:ex|exes|ices)(?: (?:of|to|and) .*)?|"
+    r"(?:(?:list|table) of (?:the )?)?(?:[\w-]+ )?(?:illustrations|plates|maps|figures|engravings|charts|diagrams)"
+    r"(?: (?:and|&) (?:[\w-]+ )?(?:illustrations|plates|maps|figures|plans|charts|diagrams))?\d*|"
+    r"(?:select |selected )?bibliography(?: of .*)?|"
+    r"list of (?:the )?(?:chief |principal )?(?:authorities|works|books)(?: .*)?|"
+    r"inhaltsverzeichnis+\W*$",
+    re.I)
+
+
+def is_matter(text: str, more: bool = True) -> bool:
+    """Return whether a heading is apparatus, not the author's text (curly apostrophes read as straight);
+    `more=False` leaves out _MORE_MATTER's names (a book that is only its indexes is its indexes)."""
+    text = text.replace("\u2019", "'")
+    return bool(MATTER.match(text) or _BYLINE.match(text)
+                or more and _MORE_MATTER.fullmatch(text.strip(" .:;,")))
 
 
 #: A by-line set as a heading ("By Henry James 1911", "BY A. CAHAN"): the title page's, no chapter.
@@ -56,6 +74,10 @@ class Heading:
     words_after: int = 0  # words of text from this heading to the next heading of any level
     ids: set = field(default_factory=set)  # its id, ids inside it, and ids just before it
     trade: int = 0  # words of the book trade after it (prices, formats, bindings): a publisher's list's
+    original_level: int = 0  # its level on the page (`level` is lowered where it labels the next heading)
+
+    def __post_init__(self) -> None:
+        self.original_level = self.original_level or self.level
 
 
 @dataclass
@@ -155,7 +177,16 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
     parser.close()
     if not parser.headings:
         return Truth([], known=False)
-    heads = [h for h in parser.headings if not is_matter(h.text)]
+    truth = _truth(parser, book_title, True)
+    # Round txt21: a book that is nothing but its indexes or lists (an index volume) is what it lists, as the
+    # app reads a file of notes: _MORE_MATTER's names are matter only where other chapters remain.
+    return truth if truth.chapters else _truth(parser, book_title, False)
+
+
+def _truth(parser: _Headings, book_title: str, more: bool) -> Truth:
+    for h in parser.headings:
+        h.level = h.original_level  # a label's level is lowered below; each reading starts from the page's
+    heads = [h for h in parser.headings if not is_matter(h.text, more)]
     title_words = _words(book_title)
     heads = [h for h in heads if not (title_words and _words(h.text) == title_words)]
     if not heads:
@@ -177,7 +208,7 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
     # a label whose name (or lead) is set as a heading of its own: the second is part of the first's chapter.
     for a, b in zip(parser.headings, parser.headings[1:]):
         if (a.level == level == b.level and a.ids & parser.hrefs and a.words_after < 5
-                and not b.ids & parser.hrefs and not is_matter(b.text) and not _OPENING.match(b.text)):
+                and not b.ids & parser.hrefs and not is_matter(b.text, more) and not _OPENING.match(b.text)):
             b.level = level + 1
     # Title-page headings ("BY", the author, the publisher) carry no text of their own.
     heads = [h for h in heads if not (h.level == level and _section_words(parser.headings, h, level) < 20
@@ -221,7 +252,7 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
             chapters.append(h.text)
             words.append(h.words_after)
             trade.append(h.trade)
-        elif h.level > level and chapters and not is_matter(h.text):
+        elif h.level > level and chapters and not is_matter(h.text, more):
             words[-1] += h.words_after + len(h.text.split())
             trade[-1] += h.trade
         elif h.level <= level:
