@@ -134,3 +134,27 @@ _SMALL = frozenset("a an and as at but by for in of on or the to with from into 
 
 #: Words of a title line; a title wrapped over lines under its label may have as many on each.
 _WRAPPED_TITLE_WORDS = 15
+
+
+def second_title_lines(chosen: list[Heading], paras: list[Para]) -> list[int]:
+    """Join a chapter's second title line to its title; return the paragraphs so emptied (to be blanked).
+
+    A heading may set its title over two lines, each a paragraph, as far apart as the label and the title
+    ("CHAPTER VIII" / "OUR STRONGHOLD IN THE EAST" / "THE HARBOUR AND THE HILLS"), with the text standing
+    further off below: both lines are the title. In the title's case, never a heading of its own, and only
+    where the text stands further off than the lines do (a first line of text set as close is the text's).
+    """
+    heads = {c.para for c in chosen}
+    moved: list[int] = []
+    for c in chosen:
+        j = c.sub_para
+        if c.kind not in ("chapter", "numeral") or j is None or j + 2 >= len(paras) or j + 1 in heads:
+            continue
+        second = title_line(paras[j + 1]) or _capitals_title(paras[j + 1])
+        first = clean_line(paras[j].text)
+        if not second or second.isupper() != first.isupper() or paras[j + 1].gap != paras[j].gap \
+                or paras[j + 2].gap <= paras[j + 1].gap:
+            continue
+        c.subtitle, c.sub_para = f"{c.subtitle}: {second}", j + 1
+        moved.append(j)
+    return moved
