@@ -9,8 +9,8 @@ import re
 
 from app.book.structure.listing import is_contents_label
 from app.book.structure.lines import (
-    CHAPTER_WORDS, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line, keyword_match,
-    number_value, title_line,
+    CHAPTER_WORDS, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, PICTURE, Heading, Para,
+    clean_line, keyword_match, number_value, title_line,
 )
 
 
@@ -25,7 +25,7 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
             # "CHAPTER" centred over its number on the next line.
             p = Para(p.first, [f"{first} {clean_line(p.lines[1])}"], p.gap)
             first = p.lines[0]
-        m = keyword_match(first)
+        m = keyword_match(first) or (_label_over_long_title(first) if 2 <= len(p.lines) <= 4 else None)
         rest = m.group("rest").strip(" .:—-") if m else ""
         if m and 2 <= len(p.lines) <= 4 and (len(p.lines) > 2 or rest or clean_line(p.lines[1]).isupper()):
             # "CHAPTER I." over a title that runs on over up to three lines, or "Chapter VI: The Vicar, the
@@ -74,14 +74,31 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
             if not title_line(Para(0, [second.rstrip("?!") if asked else second], 0)):
                 continue  # a heading word opening a two-line sentence
             heading.subtitle = title_line(Para(0, [second.rstrip("?!") if asked else second], 0)) + asked
-        elif i + 1 < len(paras) and (sub := title_line(paras[i + 1]) or _capitals_title(paras[i + 1])
-                                     or _asked_in_capitals(paras[i + 1])) \
+        elif (k := _past_picture(paras, i + 1)) < len(paras) \
+                and (sub := title_line(paras[k]) or _capitals_title(paras[k]) or _asked_in_capitals(paras[k])) \
                 and not is_contents_label(sub):
             # (A chapter's own "Table of Contents" under its heading is a listing's label, no subtitle.)
             up = _small_words_up(sub)  # ("_The_ DRY _and_ DUSTY ROAD": in capitals, its small words in italics)
-            heading.subtitle, heading.sub_para = up if up.isupper() else sub, i + 1
+            heading.subtitle, heading.sub_para = up if up.isupper() else sub, k
         found.append(heading)
     return found
+
+
+def _past_picture(paras: list[Para], j: int) -> int:
+    """Return j, or the paragraph after it where j is a picture's mark set between a heading and its title
+    ("PART ONE" / "[Illustration]" / "The Gems of the Ancients", round txt21)."""
+    return j + 1 if j + 1 < len(paras) and PICTURE.match(clean_line(paras[j].text)) else j
+
+
+def _label_over_long_title(first: str) -> re.Match | None:
+    """Return the label's match of a first line too long for a heading line on its own, where the label is set
+    off by a stop, colon or dash and the title runs on to the next lines ("_Chapter II. I Help a Poet to Sing
+    his Hymn. My First Chance and_" / "_How I Succeeded with it_"): the title's wrapped lines decide (round txt21)."""
+    m = KEYWORD.match(first)
+    rest = m.group("rest").strip() if m else ""
+    if not m or not rest or rest[0] not in ".:-\u2013\u2014" or number_value(m.group("num")) is None:
+        return None
+    return m
 
 
 #: A chapter's number and its name in capitals on one line, no stop between ("7 THE CARTER'S ROAD"); never a Roman
