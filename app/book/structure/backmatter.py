@@ -50,7 +50,8 @@ def is_publishers_list(title: str, texts: list[str]) -> bool:
         return True
     if _NUMBERED.match(title):
         return False
-    marks = sum(len(_TRADE.findall(t)) for t in texts)
+    # (A plain text sets a price's "s." and "d." in italics, "5_s._ 6_d._": the underscores are no part of it.)
+    marks = sum(len(_TRADE.findall(t.replace("_", ""))) for t in texts)
     entries = len(texts) >= 5 and sum(len(t.split()) <= _ENTRY_WORDS for t in texts) >= _ENTRIES * len(texts)
     return bool(_SERIES_NAME.search(title)) and (marks >= 2 or entries) or marks >= 2 and marks >= _PRICED * words
 
