@@ -21,24 +21,23 @@ MATTER = re.compile(
     r"^(?:(?:(?:table of )?contents?(?: and (?:list of )?illustrations)?|(?:list of|index to) (?:the )?(?:[\w-]+ )?(?:illustrations|plates|maps|figures|engravings|"
     r"water-?colou?rs|drawings|pictures|photographs|portraits|sketches)(?: by .*)?|"
     r"illustrations)(?:\W*(?:(?:of|to|in) )?(?:the )?(?:vol\.?|volume) \w+)?|"
-    r"footnotes?|(?:end ?)?notes|list of notes|(?:general )?index(?: (?:of|to) [\w ]+)?|glossary(?: of .*)?|(?:other )?volumes in the same series|transcribers?'?s? notes?|"
+    r"footnotes?|(?:end ?)?notes|(?:general )?index(?: (?:of|to) [\w ]+)?|glossary(?: of .*)?|(?:other )?volumes in the same series|transcribers?'?s? notes?|"
     r"(?:the )?end|finis|advertisements|(?:new (?:&|and) )?(?:recent |other )?(?:books|works) by .*|errata|corrigenda|new (?:&|and) recent books|"
     r"by the same author.*|uniform with this (?:volume|series|edition).*|colophon|"
     r"the full project gutenberg license|.*project gutenberg.*)\W*$",
     re.I)
 
 
-#: Round txt21: the same apparatus as MATTER by the names it missed on the development draws. An index of any
-#: kind ("HISTORICAL INDEX", "SHORT INDEX OF SUBJECTS.", "INDEX TO CHAPS. I.-XXXIX.", "INDEX AND GLOSSARY"); a list or
-#: table of the pictures or maps, however it names them ("LIST OF MAPS AND FIGURES", "Table of Illustrations.",
-#: "SKETCH MAPS AND PLANS" with a note's bare digit after it); a bibliography and a list of the authorities or books
-#: it cites (a list of books, as a publisher's is); a contents named in German ("INHALTSVERZEICHNISS").
+#: Round txt21: the same apparatus as MATTER by the names it missed on the development draws: an index of any kind
+#: ("ALPHABETICAL INDEX.", "HISTORICAL INDEX", "SHORT INDEX OF SUBJECTS.", "INDEX TO CHAPS. I.-XXXIX.", "INDEX AND
+#: GLOSSARY"), a list or table of the pictures or maps however it names them ("LIST OF MAPS AND FIGURES", "Table of
+#: Illustrations.", "MAPS"), a contents named in German ("INHALTSVERZEICHNISS"). Both readers leave these out.
+#: (Bibliographies, a "List of notes", "SKETCH MAPS AND PLANS" and a title page's heading over its imprint are
+#: no chapters either, but the HTML reader still reads them as chapters: left to be corrected with it.)
 _MORE_MATTER = re.compile(
     r"^(?!(?:the|a|an) )(?:[\w-]+ ){0,2}ind(?:ex|exes|ices)(?: (?:of|to|and) .*)?|"
-    r"(?:(?:list|table) of (?:the )?)?(?:[\w-]+ )?(?:illustrations|plates|maps|figures|engravings|charts|diagrams)"
-    r"(?: (?:and|&) (?:[\w-]+ )?(?:illustrations|plates|maps|figures|plans|charts|diagrams))?\d*|"
-    r"(?:select |selected )?bibliography(?: of .*)?|"
-    r"list of (?:the )?(?:chief |principal )?(?:authorities|works|books)(?: .*)?|"
+    r"(?:(?:list|table) of (?:the )?(?:[\w-]+ )?)?(?:illustrations|plates|maps|figures|engravings|charts|diagrams)"
+    r"(?: (?:and|&) (?:[\w-]+ )?(?:illustrations|plates|maps|figures|plans|charts|diagrams))?|"
     r"inhaltsverzeichnis+\W*$",
     re.I)
 
@@ -63,8 +62,6 @@ _CHAPTER_LABEL = re.compile(r"^\W*chapter\s+(?:[IVXLC]+|\d+|[a-z]+)\b\W*", re.I)
 _TRADE = re.compile(r"\b(?:cloth|12mo|16mo|18mo|24mo|8vo|4to|folio|net|price|prices|postpaid|post-paid|"
                     r"post free|gilt|sewed|boards|bound|binding|illustrated|illustrations|uniform|vols?|volumes?|"
                     r"edition|editions|publishers?|booksellers?|cents|each)\b|[$£]\s?\d|\b\d+s\.(?: ?\d+d\.)?", re.I)
-#: A title page's imprint: its copyright, its entry at Congress, its rights (round txt21).
-_IMPRINT = re.compile(r"\bcopyright\b|\bentered,? according to act of congress|\ball rights reserved", re.I)
 _HEADING = {"h1": 1, "h2": 2, "h3": 3, "h4": 4}
 _SKIP = frozenset({"script", "style"})
 
@@ -76,7 +73,6 @@ class Heading:
     words_after: int = 0  # words of text from this heading to the next heading of any level
     ids: set = field(default_factory=set)  # its id, ids inside it, and ids just before it
     trade: int = 0  # words of the book trade after it (prices, formats, bindings): a publisher's list's
-    imprint: int = 0  # a title page's imprint after it (copyright, "Entered according to Act of Congress")
     original_level: int = 0  # its level on the page (`level` is lowered where it labels the next heading)
 
     def __post_init__(self) -> None:
@@ -166,7 +162,6 @@ class _Headings(HTMLParser):
         elif self.headings:
             self.headings[-1].words_after += len(re.findall(r"[^\W_]+(?:['’][^\W_]+)*", data))
             self.headings[-1].trade += len(_TRADE.findall(data))
-            self.headings[-1].imprint += len(_IMPRINT.findall(data))
 
 
 def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
@@ -231,7 +226,6 @@ def _truth(parser: _Headings, book_title: str, more: bool) -> Truth:
     chapters: list[str] = []
     words: list[int] = []
     trade: list[int] = []
-    imprint: list[int] = []
     parts: list[str] = []
     part = ""
     # A heading above the chapter level with text of its own and no chapter before the next heading at its
@@ -248,7 +242,6 @@ def _truth(parser: _Headings, book_title: str, more: bool) -> Truth:
             chapters.append(h.text)
             words.append(h.words_after)
             trade.append(h.trade)
-            imprint.append(h.imprint)
             continue
         if h.level < level and h in heads:
             part = h.text
@@ -258,11 +251,9 @@ def _truth(parser: _Headings, book_title: str, more: bool) -> Truth:
             chapters.append(h.text)
             words.append(h.words_after)
             trade.append(h.trade)
-            imprint.append(h.imprint)
         elif h.level > level and chapters and not is_matter(h.text, more):
             words[-1] += h.words_after + len(h.text.split())
             trade[-1] += h.trade
-            imprint[-1] += h.imprint
         elif h.level <= level:
             # matter at chapter level ends the chapter before it
             pass
@@ -270,19 +261,10 @@ def _truth(parser: _Headings, book_title: str, more: bool) -> Truth:
     # name over its titles and prices) is matter like "Uniform with this volume", however its heading reads:
     # the chapters that end the book and are named as a list of books or priced as one are no chapters.
     while len(chapters) > 1 and _publishers_list(chapters[-1], words[-1], trade[-1]):
-        del chapters[-1], words[-1], trade[-1], imprint[-1]
-    # Round txt21: a heading that opens the book over its title page's imprint (the author's name set as a
-    # heading, then "Copyright, 1910" or "Entered, according to Act of Congress"), with few words, is the title
-    # page, not a chapter, whatever it says and though it has more than the 20 words the rule above allows.
-    # (An acknowledgment names the copyrights it thanks for: the author's, no title page.)
-    while len(chapters) > 1 and imprint[0] and words[0] < _TITLE_PAGE_WORDS and not _OPENING.match(chapters[0]) \
-            and not re.match(r"\W*acknowledg", chapters[0], re.I):
-        del chapters[0], words[0], trade[0], imprint[0]
+        del chapters[-1], words[-1], trade[-1]
     return Truth(chapters, words, parts)
 
 
-#: A title page with its imprint has at most this many words.
-_TITLE_PAGE_WORDS = 200
 #: How a publisher's list of other books names itself: their series, library, catalogue, announcements.
 _PUBLISHERS = re.compile(r"\b(?:publications|catalogue|announcements|series|library|libraries|works|books|"
                          r"editions|novels|stories|handbooks|in preparation|now ready|just published|"
