@@ -53,7 +53,11 @@ def is_publishers_list(title: str, texts: list[str]) -> bool:
     # (A plain text sets a price's "s." and "d." in italics, "5_s._ 6_d._": the underscores are no part of it.)
     marks = sum(len(_TRADE.findall(t.replace("_", ""))) for t in texts)
     entries = len(texts) >= 5 and sum(len(t.split()) <= _ENTRY_WORDS for t in texts) >= _ENTRIES * len(texts)
-    return bool(_SERIES_NAME.search(title)) and (marks >= 2 or entries) or marks >= 2 and marks >= _PRICED * words
+    # Priced *through*: from its first paragraphs on (a last chapter whose own text ends in a list of priced
+    # titles, under no heading of their own, is the author's chapter; round txt21).
+    opening = sum(len(_TRADE.findall(t.replace("_", ""))) for t in texts[:max(3, len(texts) // 4)])
+    return bool(_SERIES_NAME.search(title)) and (marks >= 2 or entries) \
+        or marks >= 2 and marks >= _PRICED * words and opening > 0
 
 
 def _matter(title: str) -> bool:
