@@ -92,8 +92,8 @@ def _past_picture(paras: list[Para], j: int) -> int:
 
 def _label_over_long_title(first: str) -> re.Match | None:
     """Return the label's match of a first line too long for a heading line on its own, where the label is set
-    off by a stop, colon or dash and the title runs on to the next lines ("_Chapter II. I Help a Poet to Sing
-    his Hymn. My First Chance and_" / "_How I Succeeded with it_"): the title's wrapped lines decide (round txt21)."""
+    off by a stop, colon or dash and the title runs on to the next lines ("_Chapter II. The Night the Lamp Went
+    Out on the Pier. The Boats Come In_" / "_Late and the Ferryman Counts Them_"): the title's lines decide (round txt21)."""
     m = KEYWORD.match(first)
     rest = m.group("rest").strip() if m else ""
     if not m or not rest or rest[0] not in ".:-\u2013\u2014" or number_value(m.group("num")) is None:
@@ -157,7 +157,7 @@ def second_title_lines(chosen: list[Heading], paras: list[Para]) -> list[int]:
     """Join a chapter's second title line to its title; return the paragraphs so emptied (to be blanked).
 
     A heading may set its title over two lines, each a paragraph, as far apart as the label and the title
-    ("CHAPTER VIII" / "OUR STRONGHOLD IN THE EAST" / "THE HARBOUR AND THE HILLS"), with the text standing
+    ("CHAPTER VIII" / "THE LOWER MILL" / "THE WEIR AND THE MILLER'S COTTAGE"), with the text standing
     further off below: both lines are the title. In the title's case, never a heading of its own, and only
     where the text stands further off than the lines do (a first line of text set as close is the text's).
     """
