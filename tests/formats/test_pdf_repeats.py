@@ -41,3 +41,29 @@ def test_a_section_heading_under_the_title_is_no_author(tmp_path):
     book = load_book(_pdf(tmp_path / "survey.pdf", [first, second], [("Tide Tables", 0, 125), ("Soundings", 1, 85)]))
     assert book.title == "Harbour Survey", book.title
     assert book.author != "Tide Tables", book.author
+
+
+def _tracked(words: list[str], kern: int = -270) -> bytes:
+    """A line as Word writes expanded text: every letter and space its own string, moved on by `kern`."""
+    return b"[" + b"".join(b"(%s)%d" % (c.encode("latin-1"), kern) for c in " ".join(words)) + b"] TJ"
+
+
+def test_text_set_with_expanded_character_spacing_is_read_as_its_words(tmp_path):
+    # Word's "Expanded by 3 pt": each letter drawn 3 points on from the last, the spaces too. PDFium makes up
+    # a space between every two letters ("k e e p e r"); the file spaces its other words with space
+    # characters, so those gaps are the tracking, and the words are read, parted where a space widens the gap.
+    spaced = b"BT /F1 11 Tf 72 678 Td " + _tracked("The keeper lit the lamp early.".split()) + b" ET\n"
+    page = _lines(["(The night was calm and the boats lay still in the harbour below the light.)"], 100) + spaced \
+        + _lines(["(Nobody on the quay had seen a ship come in since the storm of the spring.)"], 128)
+    text = _text(_pdf(tmp_path / "keeper.pdf", [page]))
+    assert "The keeper lit the lamp early." in text, text
+
+
+def test_single_letters_a_tex_file_spaces_without_space_characters_stay_apart(tmp_path):
+    # A guard: TeX writes no space characters; PDFium makes up every word space. Its "x y z" are three words (guard: main reads them so too).
+    def tex(words: list[str], top: int) -> bytes:
+        return b"BT /F1 11 Tf 72 %d Td [%s] TJ ET\n" % (792 - top, b"-333".join(b"(%s)" % w.encode() for w in words))
+    page = tex("The surveyor marked the three corners of the field".split(), 100) \
+        + tex("as x y z on the chart he drew for the county that evening.".split(), 114)
+    text = _text(_pdf(tmp_path / "field.pdf", [page]))
+    assert "as x y z on the chart" in text, text

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pypdfium2.raw as raw
 
 from app.book.formats.pdfscaled import SCALED, ScaledRuns, text_scale
-from app.book.formats.pdfspacing import PEN_SPACE, PenSpaces, settle
+from app.book.formats.pdfspacing import PEN_SPACE, PenSpaces
 
 #: A superscript run that is a note marker: digits, letters a-z, symbols.
 _MARKER = re.compile(r"^[\[(]?(?:\d{1,3}|[a-z]|[*\u2020\u2021\u00a7\u00b6#]+)[\])]?,?$")
@@ -97,8 +97,8 @@ class FontCache:
     def __init__(self) -> None:
         self._objects: dict[int, _Font] = {}
         self._fonts: dict[int, tuple[bool, bool]] = {}
-        #: Text objects looked up, and of them drawn invisible (a scan's OCR layer).
-        self.seen = self.invisible = 0
+        #: Text objects looked up, of them invisible (a scan's OCR layer); spaces held, made up after words (pdfspacing).
+        self.seen = self.invisible = self.spaces = self.word_gaps = 0
         #: The page's text objects drawn inside a figure (pdffigure.py): not read, as artifacts are not.
         self.figures: set[int] = set()
         self._buf = ctypes.create_string_buffer(256)
@@ -181,9 +181,7 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
     pen = PenSpaces()
 
     def close() -> None:
-        if pen.made:  # the pen's spaces of the line, a letter-spaced run undone (pdfspacing.py)
-            settle(chars)
-            pen.made = False
+        pen.settle_line(chars, fonts)  # the pen's and PDFium's spaces of a letter-spaced run (pdfspacing.py)
         _close(chars, lines, page_index)
 
     for i in range(count):
@@ -200,7 +198,9 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
             if chars:
                 prev = chars[-1]
                 chars.append((" ", prev[2], prev[2], prev[3], prev[4], prev[5]))
+                fonts.word_gaps += pen.make_up(chars)
             continue
+        fonts.spaces += ch == " "
         font = fonts.traits(textpage, handle, i)
         if font.artifact:
             continue
