@@ -67,3 +67,22 @@ def test_single_letters_a_tex_file_spaces_without_space_characters_stay_apart(tm
         + tex("as x y z on the chart he drew for the county that evening.".split(), 114)
     text = _text(_pdf(tmp_path / "field.pdf", [page]))
     assert "as x y z on the chart" in text, text
+
+
+_COLUMNS = [["(The mill stood by the)", "(river for a hundred)", "(years before the flood)", "(carried its wheel away)",
+             "(one night in the spring.)", "(The miller built it again)", "(from the stones he found)"],
+            ["(The school at the ford)", "(had one room and a stove)", "(that the children fed)", "(with wood they carried)",
+             "(from home each morning)", "(through the long winter)", "(when the snow was deep.)"],
+            ["(The market was held on)", "(the green every Friday,)", "(and the farmers came in)", "(with their carts before)",
+             "(the sun was up to sell)", "(their eggs and cheese)", "(to the people of the town.)"]]
+
+
+def test_a_page_in_three_columns_is_read_column_by_column(tmp_path):
+    # Word's "Three" columns: each column's lines drawn after the last column's, on the same heights. The page
+    # has two gutters; each column is read whole before the next, from the left.
+    page = b"".join(b"BT /F1 10 Tf %d %d Td %s Tj ET\n" % (72 + 180 * c, 692 - 13 * k, t.encode("latin-1"))
+                    for c, col in enumerate(_COLUMNS) for k, t in enumerate(col))
+    text = _text(_pdf(tmp_path / "columns.pdf", [page]))
+    assert "carried its wheel away one night in the spring." in text, text
+    assert text.index("from the stones he found") < text.index("The school at the ford") \
+        < text.index("when the snow was deep.") < text.index("The market was held on"), text
