@@ -86,3 +86,15 @@ def test_a_page_in_three_columns_is_read_column_by_column(tmp_path):
     assert "carried its wheel away one night in the spring." in text, text
     assert text.index("from the stones he found") < text.index("The school at the ford") \
         < text.index("when the snow was deep.") < text.index("The market was held on"), text
+
+
+def test_numbered_lines_of_a_page_set_in_small_type_throughout_are_its_text(tmp_path):
+    # A form or a list in small print fills a page in a type smaller than the book's body, its numbered
+    # entries down to the page's foot. With no text of the body's size above them they are no footnotes.
+    story = _lines(_TIDES * 12, 90)
+    entries = [f"({n}. The pilot of the {w} boat signs the book at the office before the tide turns.)"
+               for n, w in enumerate(["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                                      "ninth", "tenth", "eleventh", "twelfth"], start=1)]
+    small = b"".join(b"BT /F1 9 Tf 72 %d Td %s Tj ET\n" % (692 - 40 * k, t.encode("latin-1")) for k, t in enumerate(entries))
+    text = _text(_pdf(tmp_path / "pilots.pdf", [story, story, small]))
+    assert all(f"pilot of the {w} boat" in text for w in ("first", "seventh", "twelfth")), text

@@ -12,6 +12,10 @@ from app.book.formats.pdflayout import Line
 from app.book.formats.pdflisting import listing_lines
 from app.book.formats.pdfstyle import Style
 
+#: Lines of the body's size a page holds above its small-type foot, at least, for a numbered line there to open
+#: a note.
+MIN_BODY_LINES = 2
+
 
 def strip_footnotes(pages: list[Page], style: Style) -> None:
     """Remove each page's footnotes: the small-type run at its foot from its first marked line down, or
@@ -27,8 +31,12 @@ def strip_footnotes(pages: list[Page], style: Style) -> None:
         # page's foot, unless a raised marker stands before it.
         # A listing numbered line by line, set small, is no note (nor is a callout beside its line).
         listing = listing_lines(lines[i:]) if i < len(lines) else set()
+        # A page set in the smaller type throughout (a form, a bibliography in small print: "1. ..." entries
+        # down to its foot) has under two lines of the body's size above that run: its numbered lines are
+        # its text, and only a raised marker opens a note there.
+        numbered = sum(1 for ln in lines[:i] if abs(ln.size - style.body) < 0.6) >= MIN_BODY_LINES
         start = next((k for k in range(i, len(lines)) if k - i not in listing
-                      and (lines[k].marked or (not lines[k].mono and _numbered_note(lines[k])))), None)
+                      and (lines[k].marked or (numbered and not lines[k].mono and _numbered_note(lines[k])))), None)
         if carried and i < len(lines) and not listing and not any(ln.mono for ln in lines[i:]) \
                 and lines[i].text[:1].islower():
             start = i  # the rest of a sentence: an admonition or caption set small opens its own
