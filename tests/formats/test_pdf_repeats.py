@@ -98,3 +98,25 @@ def test_numbered_lines_of_a_page_set_in_small_type_throughout_are_its_text(tmp_
     small = b"".join(b"BT /F1 9 Tf 72 %d Td %s Tj ET\n" % (692 - 40 * k, t.encode("latin-1")) for k, t in enumerate(entries))
     text = _text(_pdf(tmp_path / "pilots.pdf", [story, story, small]))
     assert all(f"pilot of the {w} boat" in text for w in ("first", "seventh", "twelfth")), text
+
+
+def _row(cells: list[str], top: int) -> bytes:
+    return b"".join(b"BT /F1 11 Tf %d %d Td (%s) Tj ET\n" % (72 + 170 * k, 792 - top, c.encode("latin-1"))
+                    for k, c in enumerate(cells))
+
+
+def test_a_long_tables_header_row_repeated_atop_its_pages_is_read_once(tmp_path):
+    # A long table repeats its header row atop every page it runs over; a second table with the same header
+    # starts inside a page. The repeats atop the pages are print furniture: the header is read where each
+    # table starts (a guard: the repeated text of the rule above is no table row).
+    head = ["Name", "Berth", "Tonnage"]
+    boats = [[f"Boat {w}", f"Quay {n}", f"{100 + n} tons"] for n, w in enumerate(
+        "Alder Birch Cedar Dunlin Egret Finch Gannet Heron Ibis Jackdaw".split(), start=1)]
+    pages = []
+    for p in range(6):
+        ops = _row(head, 80) + b"".join(_row(b, 100 + 18 * k) for k, b in enumerate(boats))
+        if p % 2:
+            ops += _lines(_TIDES, 320) + _row(head, 360) + b"".join(_row(b, 380 + 18 * k) for k, b in enumerate(boats))
+        pages.append(ops)
+    text = _text(_pdf(tmp_path / "berths.pdf", pages))
+    assert text.count("Name; Berth; Tonnage") == 3, text

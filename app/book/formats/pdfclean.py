@@ -113,9 +113,10 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
     def _text_line(ln: Line) -> bool:
         # A line of the text that a document repeats (a form's boilerplate, a refrain, a heading every
         # chapter has) stands at page edges now and then, and inside pages at least half as often; a
-        # running line stands at the edges alone (its chapter's heading aside).
+        # running line stands at the edges alone (its chapter's heading aside). A table's header row is
+        # furniture where a long table repeats it atop each page, read once where the table starts.
         n = inner[" ".join(ln.text.casefold().split())]
-        return n >= 2 and n * 2 >= texts[" ".join(ln.text.casefold().split())]
+        return not ln.row and n >= 2 and n * 2 >= texts[" ".join(ln.text.casefold().split())]
 
     seen: Counter = Counter()
     for page in pages:
