@@ -73,7 +73,7 @@ _COLUMNS = [["(The mill stood by the)", "(river for a hundred)", "(years before 
              "(one night in the spring.)", "(The miller built it again)", "(from the stones he found)"],
             ["(The school at the ford)", "(had one room and a stove)", "(that the children fed)", "(with wood they carried)",
              "(from home each morning)", "(through the long winter)", "(when the snow was deep.)"],
-            ["(The market was held on)", "(the green every Friday,)", "(and the farmers came in)", "(with their carts before)",
+            ["(The market was held on)", "(the green every week,)", "(and the farmers came in)", "(with their carts before)",
              "(the sun was up to sell)", "(their eggs and cheese)", "(to the people of the town.)"]]
 
 
