@@ -189,7 +189,7 @@ def score_office(entry: dict) -> dict | None:
 
     # Code read on both sides, as for PDFs: pandoc's reading holds code blocks as text.
     book = load_book(path, options=ReadOptions(code="read"))
-    events = ref.pandoc_reference(path)
+    events = ref.pandoc_reference(path, printed=True)
     heads = [e for e in events if e[0] == "h" and words(e[2])]
     # The outline's chapters: the top level used more than once (a heading alone at the top is the title).
     levels = sorted({e[1] for e in heads})

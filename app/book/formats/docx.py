@@ -19,6 +19,7 @@ from lxml import etree
 
 from app.book.structure.blocks import Block, split_chapters
 from app.book.formats.docxhidden import drop_hidden_runs, hidden_styles, vanish
+from app.book.formats.docxtoc import ContentsField
 from app.book.formats.language import guess_language
 from app.book.formats.notemark import NOTE_MARK, note_gap
 from app.book.formats.opening import with_opening
@@ -229,6 +230,7 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
             if ref in note_texts:
                 blocks.append(Block(note_texts[ref]))
     cap = ""
+    contents = ContentsField()
     body = doc.element.body
     stack = list(reversed(list(body)))
     while stack:
@@ -260,7 +262,7 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
                     blocks.append(Block("; ".join(cells)))
                 add_notes(refs)
             continue
-        if tag != f"{W}p":
+        if tag != f"{W}p" or contents.listing(el):  # a TOC field's entries are a listing, not text
             continue
         refs: list[str] = []
         boxes: list[str] = []
