@@ -12,8 +12,12 @@ heading). So the reference is pandoc's reading of a copy of the file with those 
   the drawing taken out (its DrawingML choice and VML fallback both); one anchored to the page (an ODT frame
   outside any paragraph) stands where it is, its paragraphs in its place;
 - an ODF field is replaced by the text it shows, but a template's placeholder prompt ("<Click here>"), a mail
-  merge's empty slot ("<Surname>", a database field with no record) and text hidden by its condition;
-- ODT: header rows are rows of their table; a list inside a table cell is its items' paragraphs;
+  merge's empty slot ("<Surname>", a database field with no record) and text (or a paragraph) hidden by its
+  condition;
+- ODT: header rows are rows of their table; a list or a table inside a table cell is its paragraphs;
+- ODT: a section's paragraphs are read where it stands (pandoc read none), a hidden section's not;
+- ODT: comments (office:annotation) are out before pandoc reads: pandoc leaves them out too, but one inside a
+  span took the span's words with it;
 - DOCX: a table of contents (a TOC field's result, a content control of the "Table of Contents" gallery) is out.
 
 Each rule is a convention of the format, not of a file; `printed_copy` returns the path unchanged when none
@@ -91,6 +95,7 @@ def _docx_boxes(root) -> bool:
     changed = False
     for _ in range(10):
         moved = False
+        after: dict = {}
         for box in list(root.iter(f"{W}txbxContent")):
             if any(a.tag in (f"{W}txbxContent", f"{MC}Fallback") for a in box.iterancestors()):
                 continue
@@ -106,10 +111,11 @@ def _docx_boxes(root) -> bool:
                 if a.tag in (f"{MC}AlternateContent", f"{W}drawing", f"{W}pict", f"{W}object"):
                     holder = a
             blocks = [b for b in box if b.tag in _W_BLOCKS]
-            spot = anchor
+            spot = after.get(anchor, anchor)  # a paragraph's second box after its first
             for b in blocks:
                 spot.addnext(b)
                 spot = b
+            after[anchor] = spot
             if holder is not None and holder.getparent() is not None:
                 holder.getparent().remove(holder)
             moved = changed = True
@@ -174,7 +180,22 @@ def _odt(root) -> bool:
     text = root.find(f".//{OFFICE}body/{OFFICE}text")
     if text is None:
         return False
-    changed = _odt_boxes(text)
+    # Comments are not the text (pandoc's reading leaves them out too; one in a span lost the span's words).
+    changed = False
+    for note in list(text.iter(f"{OFFICE}annotation", f"{OFFICE}annotation-end")):
+        _remove_keep_tail(note)
+        changed = True
+    # A section (a region of the page: columns, a protected part) is its paragraphs; pandoc 2.17 read none of
+    # them. One set to hide (text:display="none") is not printed: out.
+    for section in list(text.iter(f"{T}section")):
+        if section.get(f"{T}display") == "none":
+            _remove_keep_tail(section)
+        else:
+            for child in list(section):
+                section.addprevious(child)
+            _remove_keep_tail(section)
+        changed = True
+    changed |= _odt_boxes(text)
     changed |= _odt_fields(text)
     changed |= _odt_tables(text)
     return changed
@@ -195,6 +216,7 @@ def _odt_boxes(text) -> bool:
     changed = False
     for _ in range(10):
         moved = False
+        after: dict = {}
         for shape in list(text.iter(f"{DRAW}*")):
             if shape.getparent() is None or not _box_blocks(shape):
                 continue
@@ -202,10 +224,12 @@ def _odt_boxes(text) -> bool:
                 continue  # an inner drawing: out with its outer one, on the next pass
             anchor = next((a for a in shape.iterancestors() if a.tag in (f"{T}p", f"{T}h")), None)
             # After its paragraph; a page's or a section's frame (no paragraph): where it stands.
-            spot = shape if anchor is None else anchor
+            spot = shape if anchor is None else after.get(anchor, anchor)
             for b in _box_blocks(shape):
                 spot.addnext(b)
                 spot = b
+            if anchor is not None:
+                after[anchor] = spot
             _remove_keep_tail(shape)
             moved = changed = True
         if not moved:
@@ -226,11 +250,17 @@ def _remove_keep_tail(el) -> None:
 
 def _odt_fields(text) -> bool:
     changed = False
-    for field in list(text.iter(*_FIELDS)):
+    for field in list(text.iter(f"{T}hidden-paragraph")):
+        # A paragraph its hidden-paragraph field hides (the state saved) is not printed.
+        para = next((a for a in field.iterancestors() if a.tag in (f"{T}p", f"{T}h")), None)
+        if field.get(f"{T}is-hidden") == "true" and para is not None and para.getparent() is not None:
+            _remove_keep_tail(para)
+            changed = True
+    for field in list(text.iter(*_FIELDS, f"{T}placeholder")):
         if field.getparent() is None:
             continue
         shown = "".join(field.itertext())
-        if (field.tag == f"{T}hidden-text" and field.get(f"{T}is-hidden") == "true") or (
+        if field.tag == f"{T}placeholder" or (field.tag == f"{T}hidden-text" and field.get(f"{T}is-hidden") == "true") or (
                 field.tag in (f"{T}database-display", f"{T}database-name") and re.fullmatch(r"\s*<[^<>]*>\s*", shown)):
             shown = ""
         # The field becomes its shown text, in the run of text around it.
@@ -257,6 +287,10 @@ def _above(el, top, tag):
     return None
 
 
+def _inside_list(p, top) -> bool:
+    return _above(p, top, f"{T}list") is not None
+
+
 def _odt_tables(text) -> bool:
     changed = False
     for head in list(text.iter(f"{TB}table-header-rows")):
@@ -267,6 +301,14 @@ def _odt_tables(text) -> bool:
         parent.remove(head)
         changed = True
     for cell in list(text.iter(f"{TB}table-cell")):
+        for inner in [c for c in cell if c.tag == f"{TB}table"]:
+            # A table in a cell: its cells' paragraphs, row by row, in the outer cell.
+            spot = inner
+            for p in [p for p in inner.iter(f"{T}p", f"{T}h") if not _inside_list(p, inner)]:
+                spot.addnext(p)
+                spot = p
+            cell.remove(inner)
+            changed = True
         for lst in [c for c in cell if c.tag == f"{T}list"]:
             # Its items' paragraphs, nested lists' too, in order (a table inside an item stays out of reach).
             paras = [p for p in lst.iter(f"{T}p", f"{T}h") if _above(p, lst, f"{TB}table") is None]
