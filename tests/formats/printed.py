@@ -18,6 +18,9 @@ heading). So the reference is pandoc's reading of a copy of the file with those 
 - ODT: a section's paragraphs are read where it stands (pandoc read none), a hidden section's not;
 - ODT: comments (office:annotation) are out before pandoc reads: pandoc leaves them out too, but one inside a
   span took the span's words with it;
+- DOCX: a simple field (w:fldSimple) is the runs it shows (pandoc read none of a document property's);
+- DOCX: a table without its column grid (w:tblGrid, which the format requires; a generated file may lack it)
+  gets one, as Word would write it: pandoc read no word of such a table;
 - DOCX: a table of contents (a TOC field's result, a content control of the "Table of Contents" gallery) is out.
 
 Each rule is a convention of the format, not of a file; `printed_copy` returns the path unchanged when none
@@ -86,6 +89,73 @@ def printed_copy(path: Path) -> tuple[Path, tempfile.TemporaryDirectory | None]:
 def _docx(root) -> bool:
     changed = _docx_contents(root)
     changed |= _docx_boxes(root)
+    changed |= _docx_grids(root)
+    # A simple field (w:fldSimple: a document property, a date, an author) shows its runs, which pandoc dropped:
+    # they stand in its place.
+    for fld in list(root.iter(f"{W}fldSimple")):
+        for child in list(fld):
+            fld.addprevious(child)
+        fld.getparent().remove(fld)
+        changed = True
+    return changed
+
+
+def _docx_grids(root) -> bool:
+    """Give a table without its column grid (w:tblGrid, which the format requires and Word always writes; a
+    generated file may lack it) one column per cell of its widest row: pandoc read no word of such a table."""
+    changed = False
+    for tbl in root.iter(f"{W}tbl"):
+        if tbl.find(f"{W}tblGrid") is not None:
+            continue
+        width = max((len(tr.findall(f"{W}tc")) for tr in tbl.findall(f"{W}tr")), default=0)
+        grid = etree.Element(f"{W}tblGrid")
+        for _ in range(max(width, 1)):
+            etree.SubElement(grid, f"{W}gridCol").set(f"{W}w", "2000")
+        pr = tbl.find(f"{W}tblPr")
+        if pr is not None:
+            pr.addnext(grid)
+        else:
+            tbl.insert(0, grid)
+        changed = True
+    return changed
+
+
+def _docx_grids(root) -> bool:
+    """Give a table without its column grid (w:tblGrid, which the format requires and Word always writes; a
+    generated file may lack it) one column per cell of its widest row: pandoc read no word of such a table."""
+    changed = False
+    for tbl in root.iter(f"{W}tbl"):
+        if tbl.find(f"{W}tblGrid") is not None:
+            continue
+        width = max((len(tr.findall(f"{W}tc")) for tr in tbl.findall(f"{W}tr")), default=0)
+        grid = etree.Element(f"{W}tblGrid")
+        for _ in range(max(width, 1)):
+            etree.SubElement(grid, f"{W}gridCol").set(f"{W}w", "2000")
+        pr = tbl.find(f"{W}tblPr")
+        if pr is not None:
+            pr.addnext(grid)
+        else:
+            tbl.insert(0, grid)
+        changed = True
+    return changed
+
+
+def _docx_row_controls(root) -> bool:
+    """A content control (or custom XML) around a table's rows or a row's cells, as a repeating section writes
+    them, is its rows or cells: pandoc read no row of such a table."""
+    changed = False
+    for _ in range(10):
+        wrappers = [el for el in root.iter(f"{W}sdt", f"{W}customXml")
+                    if el.getparent() is not None and el.getparent().tag in (f"{W}tbl", f"{W}tr")]
+        if not wrappers:
+            break
+        for el in wrappers:
+            content = el.find(f"{W}sdtContent") if el.tag == f"{W}sdt" else el
+            for child in [c for c in (content if content is not None else ())
+                          if c.tag in (f"{W}tr", f"{W}tc", f"{W}sdt", f"{W}customXml")]:
+                el.addprevious(child)
+            el.getparent().remove(el)
+            changed = True
     return changed
 
 

@@ -123,6 +123,24 @@ def test_printed_copy_of_a_docx_leaves_a_contents_field_out(tmp_path):
     assert not any("entries found" in t for t in texts)
 
 
+def test_printed_copy_of_a_docx_gives_a_table_without_a_grid_its_columns(tmp_path):
+    path = _docx(tmp_path, '<w:tbl><w:tr><w:tc><w:p><w:r><w:t>Cart</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r>'
+                           '<w:t>Fare</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p/>')
+    root, changed = _printed_xml(path)
+    grid = root.find(f".//{W}tbl/{W}tblGrid")
+    assert changed and grid is not None and len(grid) == 2
+    assert "Cart; Fare" in _all_text(load_book(path))  # the reader reads the cells straight from the XML
+
+
+def test_printed_copy_of_a_docx_shows_a_simple_fields_runs(tmp_path):
+    path = _docx(tmp_path, '<w:p><w:r><w:t xml:space="preserve">Kept by </w:t></w:r><w:fldSimple w:instr=" DOCPROPERTY '
+                           'Company \\* MERGEFORMAT "><w:r><w:t>Ferry Guild</w:t></w:r></w:fldSimple></w:p>')
+    root, changed = _printed_xml(path)
+    assert changed and not list(root.iter(f"{W}fldSimple"))
+    assert "Kept by Ferry Guild" in _paragraph_texts(root, f"{W}p")
+    assert "Kept by Ferry Guild" in _all_text(load_book(path))
+
+
 def test_printed_copy_of_a_plain_docx_is_the_file_itself(tmp_path):
     path = _docx(tmp_path, '<w:p><w:r><w:t>Nothing boxed here.</w:t></w:r></w:p>')
     assert printed_copy(path) == (path, None)
