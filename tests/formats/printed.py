@@ -18,6 +18,8 @@ heading). So the reference is pandoc's reading of a copy of the file with those 
 - ODT: a section's paragraphs are read where it stands (pandoc read none), a hidden section's not;
 - ODT: comments (office:annotation) are out before pandoc reads: pandoc leaves them out too, but one inside a
   span took the span's words with it;
+- a caption set after its table (Word's Caption style, LibreOffice's Table or Caption styles) is read after it, as
+  printed: pandoc moved it before the table;
 - DOCX: a simple field (w:fldSimple) is the runs it shows (pandoc read none of a document property's);
 - DOCX: a table without its column grid (w:tblGrid, which the format requires; a generated file may lack it)
   gets one, as Word would write it: pandoc read no word of such a table;
@@ -90,6 +92,13 @@ def _docx(root) -> bool:
     changed = _docx_contents(root)
     changed |= _docx_boxes(root)
     changed |= _docx_grids(root)
+    # A caption set after its table (Word's Caption style) is read there: pandoc moved it before the table.
+    for tbl in root.iter(f"{W}tbl"):
+        nxt = tbl.getnext()
+        style = nxt.find(f"{W}pPr/{W}pStyle") if nxt is not None and nxt.tag == f"{W}p" else None
+        if style is not None and re.search(r"caption", style.get(f"{W}val") or "", re.I):
+            style.getparent().remove(style)
+            changed = True
     # A simple field (w:fldSimple: a document property, a date, an author) shows its runs, which pandoc dropped:
     # they stand in its place.
     for fld in list(root.iter(f"{W}fldSimple")):
@@ -266,6 +275,7 @@ def _odt(root) -> bool:
             _remove_keep_tail(section)
         changed = True
     changed |= _odt_boxes(text)
+    changed |= _odt_captions(root, text)
     changed |= _odt_fields(text)
     changed |= _odt_tables(text)
     return changed
@@ -316,6 +326,25 @@ def _remove_keep_tail(el) -> None:
         else:
             parent.text = (parent.text or "") + el.tail
     parent.remove(el)
+
+
+#: LibreOffice's caption paragraph styles (by the caption's category).
+_CAPTION_STYLES = frozenset(("Table", "Caption", "Illustration", "Figure", "Drawing"))
+STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+
+
+def _odt_captions(root, text) -> bool:
+    """A caption set after its table (a paragraph of a caption style, or an automatic style based on one) is read
+    there: pandoc moved it before the table. It is given the default style, which pandoc reads where it stands."""
+    parents = {st.get(f"{STYLE}name"): st.get(f"{STYLE}parent-style-name") for st in root.iter(f"{STYLE}style")}
+    changed = False
+    for table in text.iter(f"{TB}table"):
+        nxt = table.getnext()
+        name = nxt.get(f"{T}style-name") if nxt is not None and nxt.tag == f"{T}p" else None
+        if name is not None and (name in _CAPTION_STYLES or parents.get(name) in _CAPTION_STYLES):
+            nxt.set(f"{T}style-name", "Standard")
+            changed = True
+    return changed
 
 
 def _odt_fields(text) -> bool:

@@ -141,6 +141,18 @@ def test_printed_copy_of_a_docx_shows_a_simple_fields_runs(tmp_path):
     assert "Kept by Ferry Guild" in _all_text(load_book(path))
 
 
+def test_printed_copy_reads_a_caption_after_its_table_where_it_stands(tmp_path):
+    # pandoc takes a Caption paragraph after a table for the table's caption and reads it first; printed, and in
+    # the reader, it comes after the rows.
+    path = _docx(tmp_path, '<w:tbl><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:tc><w:p><w:r><w:t>Cart'
+                           '</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p><w:pPr><w:pStyle w:val="Caption"/></w:pPr>'
+                           '<w:r><w:t>Fares of the spring</w:t></w:r></w:p>')
+    root, changed = _printed_xml(path)
+    assert changed and not [s for s in root.iter(f"{W}pStyle") if s.get(f"{W}val") == "Caption"]
+    text = _all_text(load_book(path))
+    assert text.index("Cart") < text.index("Fares of the spring")
+
+
 def test_printed_copy_of_a_plain_docx_is_the_file_itself(tmp_path):
     path = _docx(tmp_path, '<w:p><w:r><w:t>Nothing boxed here.</w:t></w:r></w:p>')
     assert printed_copy(path) == (path, None)
