@@ -31,7 +31,6 @@ applies, so a file without any of these reads exactly as before.
 from __future__ import annotations
 
 import re
-import shutil
 import tempfile
 import zipfile
 from pathlib import Path
@@ -92,15 +91,27 @@ def _docx(root) -> bool:
     changed = _docx_contents(root)
     changed |= _docx_boxes(root)
     changed |= _docx_grids(root)
-    # A caption set after its table (Word's Caption style) is read there: pandoc moved it before the table.
+    changed |= _docx_captions(root)
+    changed |= _docx_simple_fields(root)
+    return changed
+
+
+def _docx_captions(root) -> bool:
+    """A caption set after its table (Word's Caption style) is read there: pandoc moved it before the table."""
+    changed = False
     for tbl in root.iter(f"{W}tbl"):
         nxt = tbl.getnext()
         style = nxt.find(f"{W}pPr/{W}pStyle") if nxt is not None and nxt.tag == f"{W}p" else None
         if style is not None and re.search(r"caption", style.get(f"{W}val") or "", re.I):
             style.getparent().remove(style)
             changed = True
-    # A simple field (w:fldSimple: a document property, a date, an author) shows its runs, which pandoc dropped:
-    # they stand in its place.
+    return changed
+
+
+def _docx_simple_fields(root) -> bool:
+    """A simple field (w:fldSimple: a document property, a date, an author) shows its runs, which pandoc dropped:
+    they stand in its place (a TOC's are gone already)."""
+    changed = False
     for fld in list(root.iter(f"{W}fldSimple")):
         for child in list(fld):
             fld.addprevious(child)
@@ -126,45 +137,6 @@ def _docx_grids(root) -> bool:
         else:
             tbl.insert(0, grid)
         changed = True
-    return changed
-
-
-def _docx_grids(root) -> bool:
-    """Give a table without its column grid (w:tblGrid, which the format requires and Word always writes; a
-    generated file may lack it) one column per cell of its widest row: pandoc read no word of such a table."""
-    changed = False
-    for tbl in root.iter(f"{W}tbl"):
-        if tbl.find(f"{W}tblGrid") is not None:
-            continue
-        width = max((len(tr.findall(f"{W}tc")) for tr in tbl.findall(f"{W}tr")), default=0)
-        grid = etree.Element(f"{W}tblGrid")
-        for _ in range(max(width, 1)):
-            etree.SubElement(grid, f"{W}gridCol").set(f"{W}w", "2000")
-        pr = tbl.find(f"{W}tblPr")
-        if pr is not None:
-            pr.addnext(grid)
-        else:
-            tbl.insert(0, grid)
-        changed = True
-    return changed
-
-
-def _docx_row_controls(root) -> bool:
-    """A content control (or custom XML) around a table's rows or a row's cells, as a repeating section writes
-    them, is its rows or cells: pandoc read no row of such a table."""
-    changed = False
-    for _ in range(10):
-        wrappers = [el for el in root.iter(f"{W}sdt", f"{W}customXml")
-                    if el.getparent() is not None and el.getparent().tag in (f"{W}tbl", f"{W}tr")]
-        if not wrappers:
-            break
-        for el in wrappers:
-            content = el.find(f"{W}sdtContent") if el.tag == f"{W}sdt" else el
-            for child in [c for c in (content if content is not None else ())
-                          if c.tag in (f"{W}tr", f"{W}tc", f"{W}sdt", f"{W}customXml")]:
-                el.addprevious(child)
-            el.getparent().remove(el)
-            changed = True
     return changed
 
 
