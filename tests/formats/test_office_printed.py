@@ -76,6 +76,14 @@ def test_docx_a_contents_fields_entries_are_not_read_whatever_their_style(tmp_pa
     assert "The carts were weighed on the landing." in text and "six carts aboard" in text
 
 
+def test_docx_a_contents_field_that_never_ends_does_not_silence_the_document(tmp_path):
+    # A broken file opens a TOC field and never writes its end: what follows is still the document's text.
+    unended = _TOC.replace('<w:p><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>', '')
+    path = _docx(tmp_path, unended + '<w:p><w:r><w:t>The carts were weighed on the landing.</w:t></w:r></w:p>')
+    text = _all_text(load_book(path))
+    assert "The carts were weighed on the landing." in text and "six carts aboard" in text
+
+
 def test_docx_a_paragraphs_notes_come_before_the_text_box_anchored_in_it(tmp_path):
     ref = '<w:r><w:footnoteReference w:id="1"/></w:r>'
     text = _note_docx(tmp_path, f'<w:r><w:t>They skated on the pond</w:t></w:r>{ref}'

@@ -237,8 +237,8 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
             blocks.append(Block(text))
             add_notes(box_refs)
     cap = ""
-    contents = ContentsField()
     body = doc.element.body
+    contents = ContentsField.for_body(body)
     stack = list(reversed(list(body)))
     while stack:
         el = stack.pop()

@@ -2,6 +2,9 @@
 figures or tables) in a w:instrText between fldChar begin and end, and its result, the entries, as the
 paragraphs in between. The result is a listing of the document, not its text: it is not read, whatever the
 paragraphs' style (an empty list of figures shows "No table of figures entries found." in Normal style).
+
+A broken or hostile file can open a TOC field and never end it: then nothing is skipped, since skipping would
+silence the rest of the document (`for_body` checks that the body's field ends match its beginnings).
 """
 from __future__ import annotations
 
@@ -15,10 +18,19 @@ class ContentsField:
     """Follows the fields paragraph by paragraph, in the body's order: `listing(p)` says whether a paragraph
     stands, in whole or in part, inside a table of contents field's result."""
 
-    def __init__(self) -> None:
+    def __init__(self, enabled: bool = True) -> None:
         self.depth = 0  # fields open inside the TOC field, itself counted; 0: outside any
+        self.enabled = enabled
+
+    @classmethod
+    def for_body(cls, body) -> "ContentsField":
+        """A follower for this body: off when some field begins and never ends (Word always writes the end)."""
+        kinds = [f.get(f"{W}fldCharType") for f in body.iter(f"{W}fldChar")]
+        return cls(enabled=kinds.count("begin") <= kinds.count("end"))
 
     def listing(self, p) -> bool:
+        if not self.enabled:
+            return False
         inside = self.depth > 0
         opening = 0  # fields begun in this paragraph and not yet known to be a TOC
         for node in p.iter(f"{W}fldChar", f"{W}instrText"):
