@@ -72,7 +72,7 @@ class _WithCode(_Events):
 #: Navigation the HTML generators add around each page, not the book's text: Texinfo's header/nav-panel
 #: and mini-toc menus, DocBook's navheader/navfooter and contents, Sphinx's related bars, sidebar,
 #: footer and pilcrow links, SWIG's chapter contents ("sectiontoc", which its PDF prints and the reader leaves out as
-#: a listing); and footnotes, which the PDF reader leaves out (pdfclean.strip_footnotes).
+#: a listing); and footnotes, which the PDF reader leaves out (pdfnotes.strip_footnotes).
 #: Sphinx's EPUB writes an external link's URL after it ("link-target", epub_show_urls="inline"), where
 #: its LaTeX PDF puts the URL in a footnote: that is out too.
 NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader navfooter toc related sphinxsidebar "
