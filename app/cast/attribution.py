@@ -22,6 +22,7 @@ from app.cast.address import address_gender, is_vocative
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
+from app.cast.subjects import Subjects
 from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
@@ -66,6 +67,8 @@ class Attributor:
         self._speakers: set[int] = set()
         #: "my brother Robert", "Robert, my brother": the people the narration ties to "my <noun>".
         self._owned = NarratorsOwn()
+        #: Who the narration's latest sentences are about, per gender (app/cast/subjects.py).
+        self._subjects = Subjects()
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -105,6 +108,9 @@ class Attributor:
         """
         # Whoever the quote names is spoken to or about: not the speaker.
         named = self._named
+        subject = self._subjects.latest(gender)
+        if subject is not None and subject not in named and subject is not NARRATOR:
+            return subject  # "The doctor shut the door. “Sick, Ada?” he asked."
         for person in local:
             if person.gender == gender and person not in named:
                 return person
@@ -217,6 +223,7 @@ class Attributor:
     # --- one paragraph --------------------------------------------------------------------------------
     def paragraph(self, text: str, quotes: list[RawQuote], first_index: int) -> None:
         """Attribute the quotations of one paragraph (quotes in order; first_index is the first one's number)."""
+        self._subjects.next_paragraph(bool(quotes))
         if not quotes:
             self._narration(text)
             return
@@ -247,6 +254,7 @@ class Attributor:
             self._named = [person for _, _, person in self._mentions(q.text)]
             self._possessor = None
             local.extend(person for _, _, person in self._mentions(before))
+            self._note_subjects(before)
             tag = tag_after(after) if after.strip() else None
             found_after = tag
             lead = tag_before(before) if before.strip() and _LEAD_IN.search(before) else None
@@ -294,6 +302,7 @@ class Attributor:
             if self._possessor is not None and self._possessor not in turn.possessors:
                 turn.possessors.append(self._possessor)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
+        self._note_subjects(pieces[-1])
         turn.local = list(local)
         for piece in pieces:
             self._own(piece)
@@ -320,9 +329,15 @@ class Attributor:
         if self.first_person:
             self._owned.note(text, self._mentions)
 
+    def _note_subjects(self, text: str) -> None:
+        scene = list(reversed(self.history[-_HISTORY:])) + self._participants()
+        self._subjects.note(text, self._mentions, lambda words, noun: self._roles.subject(
+            words, noun, scene, self._speakers, NARRATOR))
+
     def _narration(self, text: str) -> None:
         for _, _, person in self._mentions(text):
             self._remember(person)
+        self._note_subjects(text)
         self._own(text)
         self._lead_in = tag_lead_in(text)
         self._loose_lead_in = loose_tag_before(text, self._known) if self._lead_in is None else None
