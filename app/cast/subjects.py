@@ -2,7 +2,7 @@
 
 English narration keeps one person as the subject of its sentences and goes on with "he" or "she" ("The
 doctor crossed the room. He went to the kitchen door."); a speech tag's bare "he asked" right after is that
-person, even when another man was named since in a lesser place ("... to speak to Kronborg, who was pouring
+person, even when another man was named since in a lesser place ("... to speak to Brannock, who was pouring
 coal"). The subject may be a name or a description the book ties to someone: a role ("the doctor" of the
 one Dr. of the scene, "the warden" of an apposition), a part that has spoken ("said the guide" before), or
 the newcomer the narration has just brought in ("a tall man came in. The man sat down."). Only the sentence

@@ -27,11 +27,11 @@ def test_a_he_after_a_description_that_names_the_scenes_doctor_is_the_doctor():
 
 
 def test_a_man_named_as_the_subject_before_an_object_speaks_through_the_he():
-    paragraphs = ("“Good morning,” said Tobias Wren.", "“Morning,” said Jasper Hale.",
+    paragraphs = ("“Good morning,” said Tobias Wren.", "“Morning,” said Jasper Quell.",
                   "Jasper looked at the sky for a long while, then at Tobias, then at the field.",
                   "“Rain by noon,” he said.")
     said = _said(paragraphs)
-    assert said["Rain by noon,"] == "Jasper Hale"
+    assert said["Rain by noon,"] == "Jasper Quell"
 
 
 def _person(first: str, gender: str) -> Person:
