@@ -102,7 +102,7 @@ class Attributor:
         named = self._named
         subject = self._subjects.latest(gender)
         if subject is not None and subject not in named and subject is not NARRATOR:
-            return subject  # "The doctor shut the door. “Sick, Ada?” he asked."
+            return subject  # "The vicar sat down. “Well, Ada?” he said."
         for person in local:
             if person.gender == gender and person not in named:
                 return person

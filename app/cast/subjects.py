@@ -1,9 +1,9 @@
 """Who the narration is about just before a line: the subject of its latest sentences, per gender.
 
 English narration keeps one person as the subject of its sentences and goes on with "he" or "she" ("The
-doctor crossed the room. He went to the kitchen door."); a speech tag's bare "he asked" right after is that
-person, even when another man was named since in a lesser place ("... to speak to Brannock, who was pouring
-coal"). The subject may be a name or a description the book ties to someone: a role ("the doctor" of the
+vicar folded his letter. He looked out at the rain."); a speech tag's bare "he said" right after is that
+person, even when another man was named since in a lesser place ("... to thank Brannock, who stood mending
+a net"). The subject may be a name or a description the book ties to someone: a role ("the doctor" of the
 one Dr. of the scene, "the warden" of an apposition), a part that has spoken ("said the guide" before), or
 the newcomer the narration has just brought in ("a tall man came in. The man sat down."). Only the sentence
 openings count (a name that opens a sentence is its subject), and only the narration of the line's own
@@ -100,6 +100,6 @@ class Subjects:
 
     def settles(self, person: Person | None) -> bool:
         """Return whether the latest answer was that person, named or described as a sentence's subject in the
-        line's own paragraph ("The doctor shut the door. “Sick?” he asked."): the text says who, as a name
+        line's own paragraph ("The vicar sat down. “Well?” he said."): the text says who, as a name
         would. A subject only carried on by "he" is not settled: a long paragraph's "he" may be another man."""
         return person is not None and person is self._here
