@@ -323,8 +323,8 @@ class Attributor:
 
     def _note_subjects(self, text: str) -> None:
         scene = list(reversed(self.history[-_HISTORY:])) + participants(self.turns)
-        self._subjects.note(text, self._mentions, lambda words, noun: self._roles.subject(
-            words, noun, scene, self._speakers, NARRATOR))
+        self._subjects.note(text, lambda t: [m for m in self._mentions(t) if self._personal(m[2])], lambda words, noun:
+                            self._roles.subject(words, noun, scene, self._speakers, NARRATOR))  # a place is no subject
 
     def _narration(self, text: str) -> None:
         for _, _, person in self._mentions(text):

@@ -81,8 +81,8 @@ class Subjects:
             self._open = None
             if person is not None and person.gender:
                 self._latest[person.gender] = (self._paragraph, person, True)
-            elif person is not None:
-                self._open = person
+            elif person is not None and hit is None:
+                self._open = person  # "The doctor", never a name of no known gender (a town's may open a sentence)
 
     def latest(self, gender: str | None) -> Person | None:
         """Return the person of that gender the narration of this paragraph, or of the narration paragraph
