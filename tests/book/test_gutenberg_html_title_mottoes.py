@@ -15,7 +15,8 @@ _IMPRINT = "".join(f"<p>{line}</p>" for line in (
     "AUTHOR OF THE WEIR, ETC.", "THE MILL PRESS", "LANTERN AND WEIR. 1894", "Copyright, 1894, by Ann Lee"))
 _MOTTO = ("<p>\u201cThe river keeps no count of the wheels it turns, nor of the mills it has outlived; only the "
           "hands that built them, and the bread they made, are remembered in the valley when the stones are "
-          "dust.\u201d</p><p>ANN MARSH LEE.</p>")
+          "dust, and the river runs on past the empty doors as it ran before there was a wheel to turn or a "
+          "miller to count the sacks.\u201d</p><p>ANN MARSH LEE.</p>")
 
 
 def _book(tmp_path, body: str, title: str = "Tests"):
@@ -27,10 +28,12 @@ def _book(tmp_path, body: str, title: str = "Tests"):
 
 
 def test_a_title_page_with_a_long_signed_motto_is_no_chapter(tmp_path):
-    # The title over its subtitle, a motto of forty words signed on a line of its own, then the imprint.
+    # The title over its subtitle, a motto of sixty words signed on a line of its own, then the imprint; a
+    # preface before the contents.
     front = "<h2>VOYAGES,</h2><h4>AND</h4><h2>HOW THEY WERE MADE</h2>" + _MOTTO + _IMPRINT
-    book = _book(tmp_path, front + _CONTENTS + _CHAPTERS)
-    assert [c.title for c in book.chapters] == _TITLES
+    chapters = "".join(f"<h2>{t}</h2>{_PROSE * 6}" for t in _TITLES)
+    book = _book(tmp_path, front + "<h2>PREFACE</h2>" + _PROSE + _CONTENTS + chapters)
+    assert [c.title for c in book.chapters] == ["PREFACE", *_TITLES]
 
 
 def test_a_motto_signed_after_a_dash_is_left_out_of_the_title_pages_lines():
@@ -54,10 +57,11 @@ def test_a_first_chapter_of_prose_with_a_quotation_under_a_name_stays_a_chapter(
 def test_a_title_page_opening_with_the_books_title_is_no_chapter_without_a_contents(tmp_path):
     # "THE" as the heading, the rest of the title and the imprint in lines under it; no contents follows.
     front = "<h2>THE</h2>" + "".join(f"<p>{line}</p>" for line in (
-        "LANTERN MILL", "AND ITS WEIR", "BY", "ANN MARSH LEE", "Fourth Edition.", "LANTERN: THE MILL PRESS",
-        "MDCCCC"))
-    book = _book(tmp_path, front + _CHAPTERS, title="The Lantern Mill and its Weir")
-    assert [c.title for c in book.chapters] == _TITLES
+        "LANTERN MILL", "WHAT WE DO KNOW", "WHAT WE DON'T KNOW", "ABOUT OUR WEIRS", "BY", "ANN MARSH LEE",
+        "Fourth Edition.", "LANTERN: THE MILL PRESS", "SOLD BY", "A. LEE, 18 Mill Street, W.", "MDCCCC"))
+    preface = "<h2>PREFACE</h2>" + _PROSE + "<p>A. M. L.</p><p>18 Mill Street.</p>"
+    book = _book(tmp_path, front + preface + _CHAPTERS, title="The Lantern Mill: What We Do Know")
+    assert [c.title for c in book.chapters] == ["PREFACE", *_TITLES]
 
 
 def test_a_name_over_imprint_lines_that_is_not_the_title_stays_a_chapter_without_a_contents(tmp_path):
@@ -65,7 +69,7 @@ def test_a_name_over_imprint_lines_that_is_not_the_title_stays_a_chapter_without
     front = "<h2>ANN MARSH LEE</h2>" + "".join(f"<p>{line}</p>" for line in (
         "AUTHOR OF THE WEIR, THE FERRY, THE LOCK AND THE BRIDGE", "WITH SIX PLATES BY THE AUTHOR", "THE MILL PRESS",
         "LANTERN AND WEIR", "1894"))
-    book = _book(tmp_path, front + _CHAPTERS, title="The Lantern Mill and its Weir")
+    book = _book(tmp_path, front + _CHAPTERS, title="The Lantern Mill: What We Do Know")
     assert [c.title for c in book.chapters] == ["ANN MARSH LEE", *_TITLES]
 
 
