@@ -312,6 +312,11 @@ def opens_before_listed(blocks: list[Block], first: int, after: set[int] = froze
 _TITLE_LINES_AHEAD, _MEAN_TITLE_LINE_WORDS = 2, 12
 
 
+#: A volume's number alone ("VOL. IV.") is a title page's line as often as a part's label: it ends no title page
+#: by itself (round html21); a part over its chapters has their text under it, which does.
+_VOLUME_LABEL = re.compile(r"^\W*vol(?:\.|ume)\s*(?:[IVXLC]+|\d+|[a-z]+)\W*$", re.I)
+
+
 def without_title_page_chapters(blocks: list[Block], title: str = "") -> list[Block]:
     """Return the blocks with the chapter-level headings that open the book over a title page, its verso or a
     publisher's list read as front matter: the author's name ("ANN LEE, M.A.") over the imprint, a society's
@@ -330,7 +335,7 @@ def without_title_page_chapters(blocks: list[Block], title: str = "") -> list[Bl
         if text == FRONT_MATTER or is_matter_title(text) or is_apparatus_title(text):
             pending = []
             continue
-        if opens_text(text) or KEYWORD.match(text) or NUMERAL.match(text):
+        if opens_text(text) or KEYWORD.match(text) and not _VOLUME_LABEL.match(text) or NUMERAL.match(text):
             break
         end = next((j for j in range(k + 1, len(blocks)) if 0 < blocks[j].level <= level), len(blocks))
         lines = [b.text for b in blocks[k + 1:end] if not b.links and b.text.strip()]

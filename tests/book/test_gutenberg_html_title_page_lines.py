@@ -1,5 +1,5 @@
-"""Gutenberg HTML conventions (issue 32), continued: a title page set at the level of the chapters that carries
-mottoes, or that has no contents after it but opens with the book's own title.
+"""Gutenberg HTML conventions (issue 32), continued: the lines of a title page set at the level of the chapters -
+mottoes, the book's own title opening a page with no contents after it, a volume's number among its lines.
 
 Each test names the convention, not a book; the HTML is invented."""
 from __future__ import annotations
@@ -77,3 +77,22 @@ def test_the_books_title_is_named_by_its_first_words_across_lines():
     assert names_title(["THE", "LANTERN MILL", "AND ITS WEIR"], "The Lantern Mill: and its Weir")
     assert not names_title(["THE", "MILL PRESS"], "The Lantern Mill")
     assert not names_title(["LANTERN"], "Lantern")  # a one-word title names too little to tell
+
+
+def test_a_volumes_number_among_the_title_pages_headings_ends_no_title_page(tmp_path):
+    # The title's words in headings of two levels, "VOL. II." among them, then the imprint: all the title page's.
+    front = ("<h3>THE</h3><h1>MILLS OF THE VALLEY</h1><h3>VOL. II.</h3><h3>THE</h3><h1>MILLS OF THE VALLEY</h1>"
+             "<h3>From the Old Records</h3>" + "".join(f"<p>{line}</p>" for line in (
+                 "By ANN MARSH LEE.", "IN TWO VOLUMES.")) + "<h3>VOL. II.</h3>" + "".join(
+                 f"<p>{line}</p>" for line in ("LANTERN:", "PRINTED FOR THE MILL PRESS.", "1828.")))
+    chapters = "".join(f"<h3>{t}</h3>{_PROSE * 6}" for t in _TITLES)
+    book = _book(tmp_path, front + "<h3>CONTENTS</h3>" + "".join(f"<p>{t}</p>" for t in _TITLES) + chapters)
+    assert [c.title for c in book.chapters][-3:] == _TITLES
+    assert len(book.chapters) == 3
+
+
+def test_a_volume_over_its_chapters_text_stays_a_division(tmp_path):
+    # "VOLUME II" at the chapters' level with a chapter's prose under it is the book's, not a title page's line.
+    body = "<h2>VOLUME II</h2>" + _PROSE * 3 + _CHAPTERS
+    book = _book(tmp_path, body)
+    assert [c.title for c in book.chapters][0].upper().startswith("VOLUME II")
