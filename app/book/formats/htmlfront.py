@@ -11,7 +11,7 @@ import re
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.formats.htmllisting import is_publishers_list
-from app.book.formats.htmltitle import names_title, is_title_page
+from app.book.formats.htmltitle import holds_title, names_title, is_title_page
 from app.book.normalize import clean_text
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, names_the_book, split_level
 from app.book.structure.headings import FRONT_MATTER
@@ -333,6 +333,10 @@ def without_title_page_chapters(blocks: list[Block], title: str = "") -> list[Bl
     for n, k in enumerate(heads):
         text = clean_text(blocks[k].text)
         if text == FRONT_MATTER or is_matter_title(text) or is_apparatus_title(text):
+            # Round html21: headings of a line or two before the contents or a list of illustrations, the book's
+            # title among their lines ("BUREAU OF ..." / "SIGN LANGUAGE" / "BY" / "ANN LEE."), are its title page.
+            if pending and holds_title([clean_text(b.text) for b in blocks[pending[0]:k]], title):
+                demoted += [j for j in range(pending[0], k) if blocks[j].level]  # the title's lines set above too
             pending = []
             continue
         if opens_text(text) or KEYWORD.match(text) and not _VOLUME_LABEL.match(text) or NUMERAL.match(text):

@@ -92,3 +92,12 @@ def names_title(lines: list[str], title: str) -> bool:
     page = re.findall(r"\w+", " ".join(lines).casefold())
     n = min(_TITLE_OPENING_WORDS, len(book))
     return n >= 2 and page[:n] == book[:n]
+
+
+def holds_title(lines: list[str], title: str) -> bool:
+    """Return whether the lines hold the book's title: its first words (three, or all of a shorter title's of two
+    words or more), in order, anywhere among them (under an institution's or a series' name)."""
+    book = re.findall(r"\w+", title.casefold())
+    page = re.findall(r"\w+", " ".join(lines).casefold())
+    n = min(_TITLE_OPENING_WORDS, len(book))
+    return n >= 2 and any(page[k:k + n] == book[:n] for k in range(len(page) - n + 1))
