@@ -62,7 +62,7 @@ _ATTRIBUTION = re.compile(r"^\W*(?:[A-Z][\w.'’]*,?\s*){1,5}\W*$")
 
 def without_mottoes(lines: list[str]) -> list[str]:
     """Return a title page's lines without its mottoes: a quotation set under the title, signed by its author
-    ('"Man is ..." --Carlyle.', or the name on a line of its own), is no prose of the book's though it runs long."""
+    ('"The mill ..." --Lee.', or the name on a line of its own), is no prose of the book's though it runs long."""
     out: list[str] = []
     skip_name = False
     for n, line in enumerate(lines):
