@@ -108,3 +108,19 @@ def test_html_a_publishers_name_over_its_list_goes_with_it(tmp_path):
     priced = "".join(f"<p>{t}. Crown 8vo, cloth, $1.25.</p>" for t in _LISTED)
     book = _html_book(tmp_path, f"<h2>MESSRS. LEE AND CO.'S</h2><h2>NEW BOOKS.</h2>{priced}")
     assert len(book.chapters) == 3, [c.title for c in book.chapters]
+
+
+def test_a_list_priced_in_shillings_set_in_italics_is_no_chapter(tmp_path):
+    # A plain text sets a price's "s." and "d." in italics ("Crown 8vo, cloth, 3_s._ 6_d._"): the list headed by
+    # one advertised book's name is priced through as a list in dollars is (round txt21).
+    priced = "\n\n".join(f"{t}. A story of the town and the sea, with pictures. 3_s._ 6_d._" for t in _LISTED)
+    book = read_text_book(tmp_path, _collection(f"THE COOPER\n\n\n{priced}"))
+    assert [c.title for c in book.chapters] == _TITLES
+
+
+def test_a_last_chapter_ending_in_unheaded_prices_stays_a_chapter(tmp_path):
+    # The last piece's own text runs on into the publisher's priced titles with no heading between them: the piece
+    # is priced at its end only, not through, and stays a chapter (round txt21).
+    priced = "\n\n".join(f"{t}. Cloth, 2_s._ 6_d._; paper, 1_s._" for t in _LISTED * 3)
+    book = read_text_book(tmp_path, _collection(f"THE HARBOUR LIGHTS\n\n\n{_prose}\n\n{priced}", _NAMES[:3]))
+    assert [c.title for c in book.chapters] == _TITLES[:3] + ["The Harbour Lights"]

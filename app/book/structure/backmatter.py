@@ -32,6 +32,8 @@ _TRADE = re.compile(r"[$£]\s?\d|\b\d+s\.|\b\d+d\.|\b\d+\s?cents\b|\b(?:12|16|18
 _MAX_WORDS = 4000
 #: Trade marks per word of a section priced through, whatever its name (a title, its format and price, a review).
 _PRICED = 0.03
+#: A section shorter than a page (a single advertisement) may name its price at its foot.
+_PAGE_WORDS = 200
 #: A list's entries: of its paragraphs (five or more), this share are a title and its author (at most 12 words).
 _ENTRIES, _ENTRY_WORDS = 0.6, 12
 
@@ -50,9 +52,14 @@ def is_publishers_list(title: str, texts: list[str]) -> bool:
         return True
     if _NUMBERED.match(title):
         return False
-    marks = sum(len(_TRADE.findall(t)) for t in texts)
+    # (A plain text sets a price's "s." and "d." in italics, "5_s._ 6_d._": the underscores are no part of it.)
+    marks = sum(len(_TRADE.findall(t.replace("_", ""))) for t in texts)
     entries = len(texts) >= 5 and sum(len(t.split()) <= _ENTRY_WORDS for t in texts) >= _ENTRIES * len(texts)
-    return bool(_SERIES_NAME.search(title)) and (marks >= 2 or entries) or marks >= 2 and marks >= _PRICED * words
+    # Priced *through*: a page's worth or more is priced from its first paragraphs on (a last chapter whose own
+    # text ends in a list of priced titles, under no heading of their own, is the author's chapter; round txt21).
+    opening = sum(len(_TRADE.findall(t.replace("_", ""))) for t in texts[:max(3, len(texts) // 4)])
+    return bool(_SERIES_NAME.search(title)) and (marks >= 2 or entries) \
+        or marks >= 2 and marks >= _PRICED * words and (opening > 0 or words < _PAGE_WORDS)
 
 
 def _matter(title: str) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from app.book.model import Chapter, ReadOptions
 from app.book.narration.cleanup import CODE_MENTION, is_apparatus_title, is_boilerplate, is_matter_title, strip_inline
 from app.book.normalize import clean_paragraphs, clean_text
-from app.book.structure.lines import KEYWORD, is_named_heading, leading_number, numbering_restarts
+from app.book.structure.lines import KEYWORD, PICTURE, is_named_heading, leading_number, numbering_restarts
 
 #: Headings deeper than this never start a chapter (h4+ are sections).
 MAX_CHAPTER_LEVEL = 3
@@ -311,4 +311,6 @@ def narration(blocks: Iterable[Block], options: ReadOptions) -> tuple[str, ...]:
 
 def body_words(blocks: Iterable[Block]) -> int:
     """Return the words of a run of blocks that are not headings (a part-title page has none)."""
-    return sum(len(b.text.split()) for b in blocks if not b.level and not is_boilerplate(b.text))
+    # (A transcriber's "[Illustration: ...]" is no word of the text: a part's page with its picture has none.)
+    return sum(len(b.text.split()) for b in blocks
+               if not b.level and not is_boilerplate(b.text) and not PICTURE.match(b.text))

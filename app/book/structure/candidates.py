@@ -9,8 +9,8 @@ import re
 
 from app.book.structure.listing import is_contents_label
 from app.book.structure.lines import (
-    CHAPTER_WORDS, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, Heading, Para, clean_line, keyword_match,
-    number_value, title_line,
+    CHAPTER_WORDS, KEYWORD, NAMED, NUMBERED_TITLE, NUMERAL, ORDINAL_PART, PART_WORDS, PICTURE, Heading, Para,
+    clean_line, keyword_match, number_value, title_line,
 )
 
 
@@ -25,7 +25,7 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
             # "CHAPTER" centred over its number on the next line.
             p = Para(p.first, [f"{first} {clean_line(p.lines[1])}"], p.gap)
             first = p.lines[0]
-        m = keyword_match(first)
+        m = keyword_match(first) or (_label_over_long_title(first) if 2 <= len(p.lines) <= 4 else None)
         rest = m.group("rest").strip(" .:—-") if m else ""
         if m and 2 <= len(p.lines) <= 4 and (len(p.lines) > 2 or rest or clean_line(p.lines[1]).isupper()):
             # "CHAPTER I." over a title that runs on over up to three lines, or "Chapter VI: The Vicar, the
@@ -74,14 +74,31 @@ def candidates(paras: list[Para], lo: int) -> list[Heading]:
             if not title_line(Para(0, [second.rstrip("?!") if asked else second], 0)):
                 continue  # a heading word opening a two-line sentence
             heading.subtitle = title_line(Para(0, [second.rstrip("?!") if asked else second], 0)) + asked
-        elif i + 1 < len(paras) and (sub := title_line(paras[i + 1]) or _capitals_title(paras[i + 1])
-                                     or _asked_in_capitals(paras[i + 1])) \
+        elif (k := _past_picture(paras, i + 1)) < len(paras) \
+                and (sub := title_line(paras[k]) or _capitals_title(paras[k]) or _asked_in_capitals(paras[k])) \
                 and not is_contents_label(sub):
             # (A chapter's own "Table of Contents" under its heading is a listing's label, no subtitle.)
             up = _small_words_up(sub)  # ("_The_ DRY _and_ DUSTY ROAD": in capitals, its small words in italics)
-            heading.subtitle, heading.sub_para = up if up.isupper() else sub, i + 1
+            heading.subtitle, heading.sub_para = up if up.isupper() else sub, k
         found.append(heading)
     return found
+
+
+def _past_picture(paras: list[Para], j: int) -> int:
+    """Return j, or the paragraph after it where j is a picture's mark set between a heading and its title
+    ("PART ONE" / "[Illustration]" / "The Gems of the Ancients", round txt21)."""
+    return j + 1 if j + 1 < len(paras) and PICTURE.match(clean_line(paras[j].text)) else j
+
+
+def _label_over_long_title(first: str) -> re.Match | None:
+    """Return the label's match of a first line too long for a heading line on its own, where the label is set
+    off by a stop, colon or dash and the title runs on to the next lines ("_Chapter II. The Night the Lamp Went
+    Out on the Pier. The Boats Come In_" / "_Late and the Ferryman Counts Them_"): the title's lines decide (round txt21)."""
+    m = KEYWORD.match(first)
+    rest = m.group("rest").strip() if m else ""
+    if not m or not rest or rest[0] not in ".:-\u2013\u2014" or number_value(m.group("num")) is None:
+        return None
+    return m
 
 
 #: A chapter's number and its name in capitals on one line, no stop between ("7 THE CARTER'S ROAD"); never a Roman
@@ -134,3 +151,27 @@ _SMALL = frozenset("a an and as at but by for in of on or the to with from into 
 
 #: Words of a title line; a title wrapped over lines under its label may have as many on each.
 _WRAPPED_TITLE_WORDS = 15
+
+
+def second_title_lines(chosen: list[Heading], paras: list[Para]) -> list[int]:
+    """Join a chapter's second title line to its title; return the paragraphs so emptied (to be blanked).
+
+    A heading may set its title over two lines, each a paragraph, as far apart as the label and the title
+    ("CHAPTER VIII" / "THE LOWER MILL" / "THE WEIR AND THE MILLER'S COTTAGE"), with the text standing
+    further off below: both lines are the title. In the title's case, never a heading of its own, and only
+    where the text stands further off than the lines do (a first line of text set as close is the text's).
+    """
+    heads = {c.para for c in chosen}
+    moved: list[int] = []
+    for c in chosen:
+        j = c.sub_para
+        if c.kind not in ("chapter", "numeral") or j is None or j + 2 >= len(paras) or j + 1 in heads:
+            continue
+        second = title_line(paras[j + 1]) or _capitals_title(paras[j + 1])
+        first = clean_line(paras[j].text)
+        if not second or second.isupper() != first.isupper() or paras[j + 1].gap != paras[j].gap \
+                or paras[j + 2].gap <= paras[j + 1].gap:
+            continue
+        c.subtitle, c.sub_para = f"{c.subtitle}: {second}", j + 1
+        moved.append(j)
+    return moved

@@ -19,7 +19,7 @@ from app.book.structure.backmatter import (
     BACK_MATTER, FRONT_MATTER, closing_list_blocks, closing_lists, mark_closing, mark_lists,
 )
 from app.book.structure.blocks import Block, split_level
-from app.book.structure.candidates import candidates
+from app.book.structure.candidates import candidates, second_title_lines
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.listing import in_page_order
 from app.book.structure.relisted import listed_again, listing_lines
@@ -196,6 +196,8 @@ def mark_headings(text: str, learned: bool = False, model: dict | None = None) -
     # The publisher's lists that end the book ("WORKS BY THE SAME AUTHOR.", priced titles) are no chapters.
     at = set(closing_lists(chosen, [_title(c) for c in chosen], paras))
     lists, chosen = [c for i, c in enumerate(chosen) if i in at], [c for i, c in enumerate(chosen) if i not in at]
+    for j in second_title_lines(chosen, paras):  # round txt21: a title set over two paragraphs
+        out[paras[j].first:paras[j].last] = [""] * len(paras[j].lines)
     _rewrite(out, paras, chosen)
     mark_lists(out, paras, lists)
     mark_closing(out, paras, chosen)

@@ -35,6 +35,9 @@ NUMBERED_TITLE = re.compile(r"^(?P<num>[IVXLCDM]{1,8}|\d{1,3})(?:\.|(?<=[IVXLCDM
 NAMED = re.compile(
     r"^(?:preface|prologue|prelude|epilogue|finale|foreword|introduction|afterword|conclusion|postscript|"
     r"author['\u2019]s\s+preface|introductory|l'envoi|envoi|appendix)\b[\s.:]*(?P<rest>.*)$", re.I)
+#: A transcriber's mark of a picture, with its caption or none ("[Illustration]", "[Illustration: The Quay]"): no
+#: words of the text, nor a title (round txt21: a part's page with its picture is a label, no chapter of its own).
+PICTURE = re.compile(r"^\[(?:Illustration|Frontispiece)\b[^\]]*\]$", re.I)
 #: A numbered section's heading ("16.1. Authors"), never a chapter's title line.
 _SECTION = re.compile(r"^\d+(?:\.\d+)+\.?\s")
 #: "FIRST EPILOGUE: 1813 - 20", "SECOND PART": a part numbered by an ordinal before its word.
@@ -148,7 +151,8 @@ def title_line(para: Para | None) -> str:
         return ""
     text = clean_line(para.text)
     words = text.split()
-    if not words or len(words) > _MAX_TITLE_WORDS or keyword_match(text) or NUMERAL.match(text) or _SECTION.match(text):
+    if not words or len(words) > _MAX_TITLE_WORDS or keyword_match(text) or NUMERAL.match(text) or _SECTION.match(text) \
+            or PICTURE.match(text):
         return ""
     bare = text.strip("\"'\u201c\u201d\u2018\u2019 ")
     if not bare or bare[-1] in ",;!?" or (bare[-1] == ":" and not text.isupper()):

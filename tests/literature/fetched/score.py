@@ -51,6 +51,8 @@ def norm_words(text: str) -> list[str]:
     # Round txt19: accents and "&" are no difference a listener hears ("CAÑONS" / "Canons", "&" / "and"); an
     # accented letter split a word in two ("ca", "ons") and failed a title on its plain-text spelling.
     text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).replace("&", " and ")
+    # Round txt21: so are the ligatures, which NFKD keeps ("MEDIÆVAL" / "mediaeval", "MANŒUVRES" / "manoeuvres").
+    text = text.replace("Æ", "AE").replace("æ", "ae").replace("Œ", "OE").replace("œ", "oe")
     for w in re.findall(r"[a-z0-9]+", text.casefold().replace("’", "'").replace("'s", "")):
         if w.isdigit():
             out.append(str(int(w)))

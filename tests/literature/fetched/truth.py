@@ -28,9 +28,26 @@ MATTER = re.compile(
     re.I)
 
 
-def is_matter(text: str) -> bool:
-    """Return whether a heading is apparatus, not the author's text (curly apostrophes read as straight)."""
-    return bool(MATTER.match(text.replace("\u2019", "'")) or _BYLINE.match(text))
+#: Round txt21: the same apparatus as MATTER by the names it missed on the development draws: an index of any kind
+#: ("ALPHABETICAL INDEX.", "HISTORICAL INDEX", "SHORT INDEX OF SUBJECTS.", "INDEX TO CHAPS. I.-XXXIX.", "INDEX AND
+#: GLOSSARY"), a list or table of the pictures or maps however it names them ("LIST OF MAPS AND FIGURES", "Table of
+#: Illustrations.", "MAPS"), a contents named in German ("INHALTSVERZEICHNISS"). Both readers leave these out.
+#: (Bibliographies, a "List of notes", "SKETCH MAPS AND PLANS" and a title page's heading over its imprint are
+#: no chapters either, but the HTML reader still reads them as chapters: left to be corrected with it.)
+_MORE_MATTER = re.compile(
+    r"^(?!(?:the|a|an) )(?:[\w-]+ ){0,2}ind(?:ex|exes|ices)(?: (?:of|to|and) .*)?|"
+    r"(?:(?:list|table) of (?:the )?(?:[\w-]+ )?)?(?:illustrations|plates|maps|figures|engravings|charts|diagrams)"
+    r"(?: (?:and|&) (?:[\w-]+ )?(?:illustrations|plates|maps|figures|plans|charts|diagrams))?|"
+    r"inhaltsverzeichnis+\W*$",
+    re.I)
+
+
+def is_matter(text: str, more: bool = True) -> bool:
+    """Return whether a heading is apparatus, not the author's text (curly apostrophes read as straight);
+    `more=False` leaves out _MORE_MATTER's names (a book that is only its indexes is its indexes)."""
+    text = text.replace("\u2019", "'")
+    return bool(MATTER.match(text) or _BYLINE.match(text)
+                or more and _MORE_MATTER.fullmatch(text.strip(" .:;,")))
 
 
 #: A by-line set as a heading ("By Henry James 1911", "BY A. CAHAN"): the title page's, no chapter.
@@ -56,6 +73,10 @@ class Heading:
     words_after: int = 0  # words of text from this heading to the next heading of any level
     ids: set = field(default_factory=set)  # its id, ids inside it, and ids just before it
     trade: int = 0  # words of the book trade after it (prices, formats, bindings): a publisher's list's
+    original_level: int = 0  # its level on the page (`level` is lowered where it labels the next heading)
+
+    def __post_init__(self) -> None:
+        self.original_level = self.original_level or self.level
 
 
 @dataclass
@@ -203,7 +224,16 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
     parser.close()
     if not parser.headings:
         return Truth([], known=False)
-    heads = [h for h in parser.headings if not is_matter(h.text)]
+    truth = _truth(parser, book_title, True)
+    # Round txt21: a book that is nothing but its indexes or lists (an index volume) is what it lists, as the
+    # app reads a file of notes: _MORE_MATTER's names are matter only where other chapters remain.
+    return truth if truth.chapters else _truth(parser, book_title, False)
+
+
+def _truth(parser: _Headings, book_title: str, more: bool) -> Truth:
+    for h in parser.headings:
+        h.level = h.original_level  # a label's level is lowered below; each reading starts from the page's
+    heads = [h for h in parser.headings if not is_matter(h.text, more)]
     title_words = _words(book_title)
     heads = [h for h in heads if not (title_words and _words(h.text) == title_words)]
     if not heads:
@@ -225,7 +255,7 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
     # a label whose name (or lead) is set as a heading of its own: the second is part of the first's chapter.
     for a, b in zip(parser.headings, parser.headings[1:]):
         if (a.level == level == b.level and a.ids & parser.hrefs and a.words_after < 5
-                and not b.ids & parser.hrefs and not is_matter(b.text) and not _OPENING.match(b.text)):
+                and not b.ids & parser.hrefs and not is_matter(b.text, more) and not _OPENING.match(b.text)):
             b.level = level + 1
     # Title-page headings ("BY", the author, the publisher) carry no text of their own.
     heads = [h for h in heads if not (h.level == level and _section_words(parser.headings, h, level) < 20
@@ -269,7 +299,7 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
             chapters.append(h.text)
             words.append(h.words_after)
             trade.append(h.trade)
-        elif h.level > level and chapters and not is_matter(h.text):
+        elif h.level > level and chapters and not is_matter(h.text, more):
             words[-1] += h.words_after + len(h.text.split())
             trade[-1] += h.trade
         elif h.level <= level:
