@@ -22,7 +22,8 @@ from app.cast.address import address_gender, is_vocative
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
-from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
+from app.cast.tags import (SENTENCE_BREAK as _SENTENCE_BREAK, Tag, loose_tag_after, loose_tag_before, new_sentence,
+                           one_sentence, tag_after, tag_before, tag_lead_in)
 
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
@@ -37,8 +38,6 @@ SCENE_BREAK_WORDS = 40
 _HISTORY = 10
 #: How many people named before a turn's history are still its candidates (the ranker's far reach).
 _FAR = 6
-#: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
-_SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
 #: Narration that leads into the quote after it: a speech verb (and an adverb or "to her") and a comma or colon.
 _LEAD_IN = re.compile(r"[,:]\s*$")
 _PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
@@ -257,9 +256,10 @@ class Attributor:
                 tag = lead
             if tag is None and before.strip():
                 tag = tag_before(before)
-            if tag is None and between is not None and not _SENTENCE_BREAK.search(before):
-                # The second part of a quote interrupted by its tag ("“My dear,” said Mrs. Harlow, “have you
-                # heard?”"): the tag between the parts is both parts' (its speaker and its delivery).
+            if between is not None and one_sentence(before) and (tag is None or tag is found_after and lead is None and not
+                                                                 _SENTENCE_BREAK.search(before) and new_sentence(after)):
+                # The second part of a quote interrupted by its tag ("“My dear,” said Mrs. Harlow, “have you heard?” Tom
+                # nodded."), or after the tag's sentence ("“No,” said Mrs. Harlow. “Go.”"): both are the tag's speaker's.
                 tag = between
             if tag is None and n == 0 and q.start == 0 and lead_in is not None:
                 tag = lead_in

@@ -164,6 +164,23 @@ def _one_of(words: str, verb: str) -> Tag | None:
     return Tag("role", words, _PLURAL_GENDER.get(noun), verb)
 
 
+#: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
+SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
+
+
+def one_sentence(narration: str) -> bool:
+    """Return whether narration between two quotes is one sentence at most (a full stop only at its end)."""
+    text = narration.rstrip()
+    return all(m.end() >= len(text) for m in SENTENCE_BREAK.finditer(text))
+
+
+
+def new_sentence(narration: str) -> bool:
+    """Return whether narration after a quote opens a sentence of its own ("Tom nodded."), not the quote's
+    inverted or pronoun tag ("said Tom", "she added")."""
+    return narration.lstrip(" ,;:\u2014-")[:1].isupper()
+
+
 _MANNER = re.compile(r"\b([a-z]{3,}ly)\b")
 #: Words in -ly that say nothing of a voice.
 _NOT_MANNER = frozenset("""only early family lovely likely holy july reply ugly emily lily molly sally polly daily silly
