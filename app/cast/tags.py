@@ -229,6 +229,11 @@ def tag_after_end(narration: str) -> int | None:
     return found[2].end() if found else None
 
 
+#: Words before a subject the tag regex found that make it no subject of the speech verb.
+_NO_SUBJECT = frozenset("""at to towards with of from in on into upon by for over under near behind beside round
+around through across about against""".split())
+
+
 def tag_before(narration: str) -> Tag | None:
     """Return the tag that closes the narration right before a quotation, if any."""
     text = narration[-200:]
@@ -238,8 +243,9 @@ def tag_before(narration: str) -> Tag | None:
         # A match that is no subject ("the look and said") gives way to a later start ("Perpetua ... said").
         tag = _tag(m)
         at = m.start() + 1
-        if tag is None or text[:m.start("subj")].split()[-1:] in (["at"], ["to"], ["towards"], ["with"], ["of"], ["from"]):
-            # "looking at Wenna, whose hands shook, said": the one looked at is no subject.
+        if tag is None or text[:m.start("subj")].split()[-1:][0:1] in [[w] for w in _NO_SUBJECT]:
+            # "looking at Wenna, whose hands shook, said", "lit the lamp in the porch and said": the one looked
+            # at, the place, is no subject.
             continue
         if first is None:
             first = (tag, m)
@@ -285,6 +291,9 @@ and or nor""".split())
 #: Capitalised words opening a sentence that are no one ("At the end of the week Perpetua said").
 _LEAD_WORDS = frozenset("""At In On But And Then When After Before As If So Yet While Now Still Thus Here There With
 For By From The A An This That Of To Upon Presently Suddenly Finally Meanwhile Again Once""".split())
+#: A word before a name that makes it the subject of a clause inside the sentence, not of its speech verb
+#: ("When Wenna had gone, Hugh said:").
+_SUBORDINATE = frozenset("when whenever while whilst as if though although since until till because once whereas".split())
 #: "Tamsin's remark was": the possessor of a word for speech says it.
 _POSSESSED_SPEECH = re.compile(r"^['\u2019]s\s+(?:[a-z]+\s+){0,2}?(?:remark|reply|answer|comment|words|exclamation|"
                                r"rejoinder|retort|response|cry|question|observation)\b")
@@ -308,16 +317,30 @@ def _sentences(text: str) -> list[str]:
 _RELATIVE = re.compile(r",\s+(?:whose|which)\b[^,;]*")
 
 
-def _loose(sentence: str, known: Callable[[str], bool] | None = None) -> Tag | None:
+def _subject_words(sentence: str) -> list[re.Match]:
+    """Return the names and pronouns of a sentence, without a capitalised word opening it ("Suddenly Mrs.
+    Ardley" is "Mrs. Ardley", "When Wenna" is "Wenna")."""
+    out = []
+    for m in _SUBJECT_WORD.finditer(sentence):
+        first = m.group().split()[0]
+        if len(m.group().split()) > 1 and (first in _LEAD_WORDS or first.endswith("ly")):
+            m = _SUBJECT_WORD.match(sentence, m.start() + len(first) + 1) or m
+        out.append(m)
+    return out
+
+
+def _loose(sentence: str, known: Callable[[str], bool] | None = None, last: bool = False) -> Tag | None:
     inside = [(r.start(), r.end()) for r in _RELATIVE.finditer(sentence)]
-    verb = next((v for v in _SPEECH_WORDS.finditer(sentence) if not any(a <= v.start() < b for a, b in inside)), None)
-    if not verb:
+    verbs = [v for v in _SPEECH_WORDS.finditer(sentence) if not any(a <= v.start() < b for a, b in inside)]
+    if not verbs:
         return None
+    # Leading into a quote, the last speech word says it ("distressed for an answer, he took it up to say:").
+    verb = verbs[-1] if last else verbs[0]
     # The sentence's subject says it ("Hugh bent towards Wenna and said"; "Tamsin's remark was"): the first
     # one named before the speech word who is no object of a preposition or verb. Failing that, the one
     # named nearest before it ("to give Tamsin time only to say"), then the first after it ("was uttered by
     # Maud").
-    found = list(_SUBJECT_WORD.finditer(sentence))
+    found = _subject_words(sentence)
     before = [m for m in found if m.end() <= verb.start()]
     after = [m for m in found if m.start() >= verb.end()]
     # A later clause has its own subject: "I was going out, when Walter met me and said" is Walter's (an "I"
@@ -326,7 +349,7 @@ def _loose(sentence: str, known: Callable[[str], bool] | None = None) -> Tag | N
     subject = []
     for m in [m for m in before if m.start() >= cut] + before if cut else before:
         previous = sentence[:m.start()].split()[-1:]
-        if previous and previous[0].strip(",;:()\u2014-").lower() in _OBJECT_MARK or m.group() in _LEAD_WORDS:
+        if previous and previous[0].strip(",;:()\u2014-").lower() in _OBJECT_MARK | _SUBORDINATE or m.group() in _LEAD_WORDS:
             continue
         if known is not None and m.group().lower() not in ("he", "she", "i") and not known(m.group()):
             continue  # "Seeing that her thoughts were elsewhere, Hugh ...": a capitalised word, no one
@@ -357,5 +380,4 @@ def loose_tag_before(narration: str, known: Callable[[str], bool] | None = None)
     text = narration.rstrip()
     if not text or text[-1] not in ",:-\u2014":
         return None
-    last = _sentences(text[-300:])[-1]
-    return _loose(last, known)
+    return _loose(_sentences(text[-300:])[-1], known, last=True)
