@@ -277,14 +277,14 @@ _SPEECH_WORDS = re.compile(
     r"whispering|shouting|muttering|murmuring|calling|beginning|repeating|declaring|inquiring|enquiring|"
     r"protesting|explaining|insisting|urging|sighing|laughing|screaming|stammering|faltering|suggesting|"
     r"demanding|uttered|uttering|reply|answer|exclamation|rejoinder|retort|greeted|addressed|accosted|"
-    r"speaking|spoke|speech|words|remark|comment|observation|response|went\s+on|broke\s+in|put\s+in|burst\s+out)\b")
+    r"speaking|spoke|speech|words|remark|comment|observation|response|reasoning|declaration|injunction|went\s+on|broke\s+in|put\s+in|burst\s+out)\b")
 _SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"\u201c\u2018'])")
 _ABBREVIATION = re.compile(r"(?:\b(?:" + "|".join(sorted(ABBREVIATED | {"St", "Messrs", "Mesdames"}, key=len, reverse=True))
                            + r")|\b[A-Z])\.$")
 _SUBJECT_WORD = re.compile(rf"{_NAME}|\b[Hh]e\b|\b[Ss]he\b|\bI\b")
 #: A word right before a name that makes it no subject ("bent towards Wenna and said").
 #: Where a new clause starts, with a subject of its own.
-_CLAUSE_BREAK = re.compile(r"(?:,\s+(?:when|while|whereupon|till|until|and|but|then)|;)\s+")
+_CLAUSE_BREAK = re.compile(r"(?:,\s+(?:when|while|whereupon|till|until|and|but|then)|;|\sthat(?=\s+[A-Z]))\s+")
 _OBJECT_MARK = frozenset("""to towards toward with at of from for by on upon in into about than before after behind
 beside near round around over under against like saw met left joined followed addressed answered asked told
 and or nor""".split())
@@ -294,9 +294,13 @@ For By From The A An This That Of To Upon Presently Suddenly Finally Meanwhile A
 #: A word before a name that makes it the subject of a clause inside the sentence, not of its speech verb
 #: ("When Wenna had gone, Hugh said:").
 _SUBORDINATE = frozenset("when whenever while whilst as if though although since until till because once whereas".split())
+#: Words after which a name still opens its clause ("and at last Wenna said", "then the Heron said").
+_CLAUSE_OPENERS = frozenset("""and but then last now so yet here there again still the whereupon thus also even
+length once""".split())
 #: "Tamsin's remark was": the possessor of a word for speech says it.
 _POSSESSED_SPEECH = re.compile(r"^['\u2019]s\s+(?:[a-z]+\s+){0,2}?(?:remark|reply|answer|comment|words|exclamation|"
-                               r"rejoinder|retort|response|cry|question|observation)\b")
+                               r"rejoinder|retort|response|cry|question|observation|saying|reasoning|language|declaration|reproach|inquiry|"
+                               r"injunction|amendment|exclamation|suggestion)\b")
 
 
 def _sentences(text: str) -> list[str]:
@@ -329,6 +333,21 @@ def _subject_words(sentence: str) -> list[re.Match]:
     return out
 
 
+def _opens_clause(previous: list[str], at_cut: bool) -> bool:
+    """Return whether a name after the word previous (none: the sentence's start) may be its clause's subject:
+    after a comma or a word opening a clause ("and at last Wenna", "the Heron", "suddenly Hugh"), not after a
+    preposition, a subordinating word or a verb whose object it is ("and borne Hugh company")."""
+    if not previous:
+        return True
+    word = previous[-1]
+    bare = word.strip(",;:()\u2014-").lower()
+    # "Fanny turned; and Wenna said": an "and" after a comma or semicolon opens a clause, "Tom and Wenna" not.
+    at_cut = at_cut or len(previous) < 2 or previous[0][-1] in ",;:\u2014-"
+    if bare in _OBJECT_MARK and (bare not in ("and", "or", "nor") or not at_cut):
+        return False
+    return word[-1] in ",;:()\u2014-" or bare in _CLAUSE_OPENERS or bare.endswith("ly") or at_cut
+
+
 def _loose(sentence: str, known: Callable[[str], bool] | None = None, last: bool = False) -> Tag | None:
     inside = [(r.start(), r.end()) for r in _RELATIVE.finditer(sentence)]
     verbs = [v for v in _SPEECH_WORDS.finditer(sentence) if not any(a <= v.start() < b for a, b in inside)]
@@ -346,18 +365,22 @@ def _loose(sentence: str, known: Callable[[str], bool] | None = None, last: bool
     # A later clause has its own subject: "I was going out, when Walter met me and said" is Walter's (an "I"
     # opening the sentence is no speaker of a clause after "when").
     cut = max((b.end() for b in _CLAUSE_BREAK.finditer(sentence, 0, verb.start())), default=0)
-    subject = []
+    subject, weak = [], []
     for m in [m for m in before if m.start() >= cut] + before if cut else before:
-        previous = sentence[:m.start()].split()[-1:]
-        if previous and previous[0].strip(",;:()\u2014-").lower() in _OBJECT_MARK | _SUBORDINATE or m.group() in _LEAD_WORDS:
-            continue
         if known is not None and m.group().lower() not in ("he", "she", "i") and not known(m.group()):
             continue  # "Seeing that her thoughts were elsewhere, Hugh ...": a capitalised word, no one
-        if sentence[m.end():m.end() + 1] in "'\u2019" and not _POSSESSED_SPEECH.match(sentence[m.end():m.end() + 60]):
+        if sentence[m.end():m.end() + 1] in "'\u2019":
+            if _POSSESSED_SPEECH.match(sentence[m.end():m.end() + 60]):
+                subject = [m]  # "stopped by Tamsin's saying": whose saying it is says it
+                break
             continue
-        subject = [m]
-        break
-    for m in subject + list(reversed(before)) + after:
+        previous = sentence[:m.start()].split()[-2:]
+        if previous and previous[-1].lower() in _SUBORDINATE:
+            weak.append(m)  # "When Wenna had gone, Hugh said": Hugh, unless no one else is the subject
+        elif _opens_clause(previous, m.start() == cut) and m.group() not in _LEAD_WORDS:
+            subject = [m]
+            break
+    for m in subject + weak[:1] + list(reversed(before)) + after:
         word = m.group()
         if word == "I":
             return Tag("narrator", word, None, verb.group())
