@@ -262,10 +262,21 @@ def tag_before(narration: str) -> Tag | None:
 _LEAD_IN_END = re.compile(r"(?:[:\u2014]|--|,)\s*$")
 
 
+#: Verbs that, closing a paragraph with nothing said after them, say the next paragraph's speech is coming.
+_ONWARD = r"(?:began|continued|went\s+on|proceeded|resumed|interposed|pursued|rejoined|replied|answered|added)"
+#: "Hartley, with a glance at her, went on.", "Greta began again.": the last sentence of a narration paragraph.
+_CLOSING = re.compile(rf"(?:^|(?<![A-Z][a-z])(?<!\b[A-Z])[.!?]\s+|,\s+|\band\s+){_SUBJ}(?:\s+(?:himself|herself))?(?:(?:,[^,.!?]{{1,60}}){{1,3}},)?"
+                      rf"(?:\s+(?:then|now|again|soon|at\s+last|presently))?{_ADV}\s+(?P<verb>{_ONWARD})(?:\s+again)?(?:\s+[a-z]+ing)?"
+                      r"(?:\s+[a-z]+ly)?(?:,\s+[a-z]+ing\b[^.!?]{0,60})?(?:\s+(?:to|about|with)\s+[^.!?,]{1,40})?\.\s*$")
+
+
 def tag_lead_in(paragraph: str) -> Tag | None:
-    """Return the tag of a narration paragraph that hands over to the next one's quote ("Hartley said:")."""
+    """Return the tag of a narration paragraph that hands over to the next one's quote ("Hartley said:"), or
+    that ends on someone going on to speak ("Hartley, with a glance at her, went on.")."""
     if not _LEAD_IN_END.search(paragraph[-4:]):
-        return None
+        m = _CLOSING.search(paragraph[-240:])
+        tag = _tag(m) if m else None
+        return tag if tag is not None and (tag.kind in ("name", "pronoun", "narrator") or tag.gender) else None  # "The rain went on."
     return tag_before(paragraph.rstrip(" :,-\u2014"))
 
 
