@@ -22,8 +22,8 @@ from app.cast.address import address_gender, is_vocative
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
-from app.cast.tags import (SENTENCE_BREAK as _SENTENCE_BREAK, Tag, loose_tag_after, loose_tag_before, new_sentence,
-                           one_sentence, tag_after, tag_before, tag_lead_in)
+from app.cast.tags import (Tag, loose_tag_after, loose_tag_before, new_sentence, one_sentence, same_sentence, tag_after,
+                           tag_before, tag_lead_in)
 
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
@@ -256,14 +256,14 @@ class Attributor:
                 tag = lead
             if tag is None and before.strip():
                 tag = tag_before(before)
-            if between is not None and one_sentence(before) and (tag is None or tag is found_after and lead is None and not
-                                                                 _SENTENCE_BREAK.search(before) and new_sentence(after)):
-                # The second part of a quote interrupted by its tag ("“My dear,” said Mrs. Harlow, “have you heard?” Tom
-                # nodded."), or after the tag's sentence ("“No,” said Mrs. Harlow. “Go.”"): both are the tag's speaker's.
+            if between is not None and one_sentence(before) and (tag is None or tag is found_after and lead is None and
+                                                                 new_sentence(after)):
+                # The second part of a quote interrupted by its tag ("“Oh,” said Ann, “no!” Tom nodded."), or after its sentence
+                # ("“No,” said Ann. “Go.” Tom muttered."): the tag's speaker's.
                 tag = between
             if tag is None and n == 0 and q.start == 0 and lead_in is not None:
                 tag = lead_in
-            between = found_after
+            between, held = found_after, tag is between  # held: its delivery only an interrupted quote's second part's
             said = self._from_tag(tag, local) if tag is not None else None
             if said is None and tag is found_after and tag is not None and before.strip():
                 # The tag after names no one ("Nothing answered."): the one before still says who spoke
@@ -273,7 +273,7 @@ class Attributor:
                     tag, said = earlier, self._from_tag(earlier, local)
             if tag is not None and tag.gender and turn.gender is None:
                 turn.gender = tag.gender
-            delivery = (tag.verb, tag.manner) if tag is not None else ("", "")
+            delivery = (tag.verb, tag.manner) if tag is not None and (not held or same_sentence(before)) else ("", "")
             if said is None:
                 # A sentence reporting the speech in another order: "and saying,", "was uttered by Catherine".
                 loose = (loose_tag_after(after, self._known) if after.strip() else None) or \

@@ -175,6 +175,11 @@ def one_sentence(narration: str) -> bool:
 
 
 
+def same_sentence(narration: str) -> bool:
+    """Return whether narration between two quotes ends no sentence (an interrupted quote's tag)."""
+    return not SENTENCE_BREAK.search(narration)
+
+
 def new_sentence(narration: str) -> bool:
     """Return whether narration after a quote opens a sentence of its own ("Tom nodded."), not the quote's
     inverted or pronoun tag ("said Tom", "she added")."""
