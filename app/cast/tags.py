@@ -381,18 +381,19 @@ def _loose(sentence: str, known: Callable[[str], bool] | None = None, last: bool
     # A later clause has its own subject: "I was going out, when Walter met me and said" is Walter's (an "I"
     # opening the sentence is no speaker of a clause after "when").
     cut = max((b.end() for b in _CLAUSE_BREAK.finditer(sentence, 0, verb.start())), default=0)
-    subject, weak = [], []
-    for m in [m for m in before if m.start() >= cut] + before if cut else before:
+    # "stopped by Tamsin's saying": whose saying it is says it, whoever the clause is about.
+    subject = [m for m in before if _POSSESSED_SPEECH.match(sentence[m.end():m.end() + 60])][-1:]
+    weak: list[re.Match] = []
+    for m in [] if subject else [m for m in before if m.start() >= cut] + before if cut else before:
         if known is not None and m.group().lower() not in ("he", "she", "i") and not known(m.group()):
             continue  # "Seeing that her thoughts were elsewhere, Hugh ...": a capitalised word, no one
         if sentence[m.end():m.end() + 1] in "'\u2019":
-            if _POSSESSED_SPEECH.match(sentence[m.end():m.end() + 60]):
-                subject = [m]  # "stopped by Tamsin's saying": whose saying it is says it
-                break
             continue
         previous = sentence[:m.start()].split()[-2:]
-        if previous and previous[-1].lower() in _SUBORDINATE:
-            weak.append(m)  # "When Wenna had gone, Hugh said": Hugh, unless no one else is the subject
+        if previous and previous[-1].lower() in _SUBORDINATE and m.start() != cut:
+            # "When Wenna had gone, Hugh said": Hugh, unless no one else is the subject ("I was out, when Wenna
+            # came and said" is Wenna's: the clause after the comma is the speech verb's).
+            weak.append(m)
         elif _opens_clause(previous, m.start() == cut) and m.group() not in _LEAD_WORDS:
             subject = [m]
             break
