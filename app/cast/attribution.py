@@ -3,10 +3,9 @@
 A book is walked once in order. Each paragraph with quotations is a turn of the conversation it is in (a
 long narration paragraph ends a conversation). The first pass finds the anchors: a tag naming someone
 (explicit), a pronoun or description tag resolved to the person of that gender taking part (anaphoric), a
-paragraph continuing the previous one's unclosed speech. The second pass fills the turns between anchors
-with the two people taking turns, keeping the parity the anchors set; a name addressed in the previous
-turn (vocative), the person the paragraph's narration is about, and last the most recent other
-speaker, are the fallbacks (guess).
+paragraph continuing the previous one's unclosed speech. The second pass fills the turns between anchors with
+the two people taking turns, keeping the parity the anchors set; a name addressed in the previous turn
+(vocative), the person the paragraph's narration is about, and the most recent other speaker are the fallbacks.
 """
 from __future__ import annotations
 
@@ -137,9 +136,8 @@ class Attributor:
         if tag.kind == "name":
             person = self._resolve_name(tag.words)
             if person is None and tag.article and tag.words.split()[-1] not in NOT_NAMES:
-                # "said the Heron" when the book also writes "a heron": no name the roster keeps, yet a tag's
-                # subject speaks; it is a part of its own, as "the surgeon" is. A nationality ("the Swede") is
-                # rather a named person's epithet: left to the turns.
+                # "said the Heron" when the book also writes "a heron": no name the roster keeps, yet a tag's subject
+                # speaks, a part as "the surgeon" is. A nationality ("the Swede") is an epithet: left to the turns.
                 return Said(self._role(Tag("role", "the " + tag.words, None, tag.verb)), "explicit", 0.8)
             if person is None:
                 return None
@@ -266,8 +264,7 @@ class Attributor:
             between, held = found_after, tag is between  # held: its delivery only an interrupted quote's second part's
             said = self._from_tag(tag, local) if tag is not None else None
             if said is None and tag is found_after and tag is not None and before.strip():
-                # The tag after names no one ("Nothing answered."): the one before still says who spoke
-                # ("I said, “Who is there?” Nothing answered.").
+                # The tag after names no one: the one before still says who spoke ("I said, “Who?” Nothing answered.").
                 earlier = tag_before(before)
                 if earlier is not None:
                     tag, said = earlier, self._from_tag(earlier, local)
@@ -295,6 +292,7 @@ class Attributor:
                 turn.possessors.append(self._possessor)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.local = list(local)
+        self._hand_over(pieces[-1])  # "“Go,” said Ann; and Tom, looking up, replied:" leads into the next paragraph
         for piece in pieces:
             self._own(piece)
         turn.beat = self._beat(pieces)
@@ -320,12 +318,15 @@ class Attributor:
         if self.first_person:
             self._owned.note(text, self._mentions)
 
+    def _hand_over(self, text: str) -> None:
+        self._lead_in = tag_lead_in(text)
+        self._loose_lead_in = loose_tag_before(text, self._known) if self._lead_in is None else None
+
     def _narration(self, text: str) -> None:
         for _, _, person in self._mentions(text):
             self._remember(person)
         self._own(text)
-        self._lead_in = tag_lead_in(text)
-        self._loose_lead_in = loose_tag_before(text, self._known) if self._lead_in is None else None
+        self._hand_over(text)
         if len(text.split()) > SCENE_BREAK_WORDS:
             self.turns.append(Turn([]))  # an empty turn: the conversation ends
 
@@ -393,8 +394,7 @@ class Attributor:
                     said = own
                 else:
                     said = turn.said or Said(None, "guess", 0.0)
-                # Whoever says it, a quote's verb and manner are its own tag's (the turn's speaker may be
-                # known from another quote's tag, or from none).
+                # Whoever says it, a quote's verb and manner are its own tag's (the speaker may be another tag's, or none's).
                 verb, manner = self.delivery[i]
                 out.append(Said(said.person, said.method, said.confidence, verb, manner))
         return out

@@ -82,3 +82,10 @@ def test_a_paragraph_ending_on_someone_going_on_hands_them_the_next_paragraphs_q
 def test_a_thing_going_on_is_no_speaker():
     cast = _cast(_INTRO + ["Tobias looked away. The rain went on.", "“The gate is locked, and the key is lost.”"])
     assert not any(c.name.lower().startswith("the rain") for c in cast.characters)
+
+
+def test_a_quote_paragraph_ending_on_a_lead_in_hands_the_next_paragraphs_quote_over():
+    # Turn-taking alone would give the next paragraph to the one who did not speak last.
+    cast = _cast(_INTRO + ["“The gate is open,” said Tobias. Mrs. Penhallow looked at him; and after a while "
+                           "Tobias, drawing his coat closer, said:", "“Then I shall shut it, and bring the lamp.”"])
+    assert _speaker_of(cast, "Then I shall shut it") in _TOBIAS
