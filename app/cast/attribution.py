@@ -21,8 +21,8 @@ from app.cast.address import address_gender, is_vocative
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
-from app.cast.tags import (Tag, loose_tag_after, loose_tag_before, new_sentence, one_sentence, same_sentence, tag_after,
-                           tag_before, tag_lead_in)
+from app.cast.loose import loose_tag_after, loose_tag_before
+from app.cast.tags import Tag, new_sentence, one_sentence, same_sentence, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
