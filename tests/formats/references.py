@@ -134,8 +134,11 @@ def pdf_file(entry: dict) -> Path:
 #: xelatex (texlive-xetex), as pdflatex stops at the first character its fonts lack; rsvg-convert
 #: (librsvg2-bin) turns an EPUB's SVG images into PDF for LaTeX. pandoc's LaTeX template also needs
 #: Debian's lmodern, texlive-latex-recommended, texlive-latex-extra and texlive-fonts-recommended
-#: (xelatex stops on a missing lmodern.sty or ZapfDingbats font without them).
-MAKERS = {"libreoffice": ("pandoc", "soffice"), "pandoc-latex": ("pandoc", "xelatex", "rsvg-convert"),
+#: (xelatex stops on a missing lmodern.sty or ZapfDingbats font without them). pdfroff and gs: Debian's groff
+#: (not groff-base) and ghostscript; weasyprint: Debian's weasyprint.
+MAKERS = {"libreoffice": ("pandoc", "soffice"), "libreoffice-odt": ("pandoc", "soffice"),
+          "groff-ms": ("pandoc", "pdfroff", "gs"), "weasyprint": ("pandoc", "weasyprint"),
+          "pandoc-latex": ("pandoc", "xelatex", "rsvg-convert"),
           "fop": ("pandoc", "xsltproc", "fop"), "scan": ("pandoc", "xelatex", "rsvg-convert", "pdftoppm", "tesseract")}
 _FO_XSL = Path("/usr/share/xml/docbook/stylesheet/docbook-xsl/fo/docbook.xsl")
 
@@ -154,6 +157,26 @@ def _latex_pdf(src: Path, tmp: Path) -> Path:
     out = tmp / "printed.pdf"
     _run(["pandoc", "-f", _source_format(src), str(src), "--shift-heading-level-by=-1", "--pdf-engine=xelatex",
           "-o", str(out)], 1800)
+    return out
+
+
+def _groff_pdf(src: Path, tmp: Path) -> Path:
+    """pandoc's ms (groff's -ms macros, its headings as pdfmark bookmarks) through pdfroff: groff -Tps, then
+    Ghostscript's ps2pdf; headings up a level as `_latex_pdf`."""
+    out = tmp / "groff.pdf"
+    _run(["pandoc", "-f", _source_format(src), str(src), "--shift-heading-level-by=-1", "-t", "ms",
+          "--pdf-engine=pdfroff", "-o", str(out)], 1800)
+    return out
+
+
+def _weasyprint_pdf(src: Path, tmp: Path) -> Path:
+    """pandoc's standalone HTML page (its default template and style, pictures beside it, headings up a level as
+    `_latex_pdf`; a picture the source only references is its description) printed by WeasyPrint, whose
+    bookmarks are the page's headings."""
+    html, out = tmp / "book.html", tmp / "book.pdf"
+    _run(["pandoc", "-f", _source_format(src), str(src), "-s", f"--extract-media={tmp / 'media'}",
+          "--shift-heading-level-by=-1", "-t", "html5", "-o", str(html)], 600)
+    _run(["weasyprint", str(html), str(out)], 1800)
     return out
 
 
@@ -187,7 +210,8 @@ def _scan_pdf(src: Path, tmp: Path) -> Path:
 def _made_pdf(entry: dict) -> Path:
     """Return the corpus book as a PDF of another producer, made once into the cache (CACHE/twins/KEY.pdf):
     "libreoffice": pandoc writes a DOCX and Debian's LibreOffice exports it (`soffice --convert-to pdf`, its
-    bookmarks the outline); "pandoc-latex", "fop", "scan": as `_latex_pdf`, `_fop_pdf`, `_scan_pdf` say."""
+    bookmarks the outline); "libreoffice-odt": the same from pandoc's ODT; "groff-ms", "weasyprint",
+    "pandoc-latex", "fop", "scan": as `_groff_pdf`, `_weasyprint_pdf`, `_latex_pdf`, `_fop_pdf`, `_scan_pdf` say."""
     out = CACHE / "twins" / f"{entry['key']}.pdf"
     if out.is_file():
         return out
@@ -201,14 +225,15 @@ def _made_pdf(entry: dict) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="twin-make-") as tmp_name:
         tmp = Path(tmp_name)
-        if make == "libreoffice":
-            docx = tmp / f"{entry['key']}.docx"
-            _run(["pandoc", "-f", "epub", "-t", "docx", str(src), "-o", str(docx)], 300)
+        if make in ("libreoffice", "libreoffice-odt"):
+            docx = tmp / f"{entry['key']}.{'odt' if make == 'libreoffice-odt' else 'docx'}"
+            _run(["pandoc", "-f", _source_format(src), str(src), "-o", str(docx)], 300)
             _run(["soffice", "--headless", "-env:UserInstallation=file:///tmp/audiobook-lo-profile",
                   "--convert-to", "pdf", "--outdir", str(tmp), str(docx)], 600)
             made = docx.with_suffix(".pdf")
         else:
-            made = {"pandoc-latex": _latex_pdf, "fop": _fop_pdf, "scan": _scan_pdf}[make](src, tmp)
+            made = {"groff-ms": _groff_pdf, "weasyprint": _weasyprint_pdf, "pandoc-latex": _latex_pdf,
+                    "fop": _fop_pdf, "scan": _scan_pdf}[make](src, tmp)
         if make == "scan":
             shutil.move(str(tmp / "scan.printed.pdf"), out.with_suffix(".printed.pdf"))
         shutil.move(str(made), out)

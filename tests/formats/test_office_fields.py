@@ -1,4 +1,5 @@
-"""Conventions of office fields and frames, on small files the tests build (invented text)."""
+"""Conventions of office fields, notes, content controls, comments and frames, on small files the tests build
+(invented text)."""
 from __future__ import annotations
 
 import zipfile
@@ -191,3 +192,169 @@ def test_an_office_documents_title_is_never_a_chapters_a_contents_heading_or_a_p
         doc.save(tmp_path / "made.docx")
         book = load_book(tmp_path / "made.docx")
         assert (book.title, book.author) == (expected, "Unknown"), styled
+
+
+def _note_docx(tmp_path, runs: str):
+    """A Word file (python-docx's template) with one footnote, id 1, and a paragraph of `runs` citing it."""
+    import docx
+    from docx.oxml import parse_xml
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    doc = docx.Document()
+    doc.add_paragraph("The miller kept geese by the pond behind the old stone mill.")
+    doc.element.body[-1].addprevious(parse_xml(f'<w:p xmlns:w="{w}">{runs}</w:p>'))
+    path = tmp_path / "made.docx"
+    doc.save(path)
+    notes = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes xmlns:w="{w}">'
+             '<w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> The pond froze '
+             'that winter.</w:t></w:r></w:p></w:footnote></w:footnotes>')
+    rel = ('<Relationship Id="rIdNotes" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+           'footnotes" Target="footnotes.xml"/>')
+    kind = ('<Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.'
+            'wordprocessingml.footnotes+xml"/>')
+    out = tmp_path / "noted.docx"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "word/_rels/document.xml.rels":
+                data = data.replace(b"</Relationships>", rel.encode() + b"</Relationships>")
+            elif info.filename == "[Content_Types].xml":
+                data = data.replace(b"</Types>", kind.encode() + b"</Types>")
+            dst.writestr(info, data)
+        dst.writestr("word/footnotes.xml", notes)
+    return _all_text(load_book(out))
+
+
+def test_docx_a_note_marker_between_two_words_parts_them(tmp_path):
+    # Word prints the marker (superscript) between "pond" and "1850"; the note is read after the
+    # paragraph, and the two words stay two ("pond1850" is neither). Before punctuation, nothing is added.
+    ref = '<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="1"/></w:r>'
+    text = _note_docx(tmp_path, f'<w:r><w:t>They skated on the pond</w:t></w:r>{ref}<w:r><w:t xml:space="preserve">'
+                                f'1850 and on the river</w:t></w:r>{ref}<w:r><w:t>.</w:t></w:r>')
+    assert "They skated on the pond 1850 and on the river." in text
+    assert "The pond froze that winter." in text
+    assert text.index("on the river.") < text.index("The pond froze")
+
+
+def test_odt_a_note_marker_between_two_words_parts_them(tmp_path):
+    note = ('<text:note text:id="n1" text:note-class="footnote"><text:note-citation>1</text:note-citation>'
+            '<text:note-body><text:p>The pond froze that winter.</text:p></text:note-body></text:note>')
+    book = _odt(tmp_path, f'<text:p>They skated on the pond{note}1850 and on the river{note}.</text:p>'
+                          '<text:p>The geese stayed in the barn until spring came back.</text:p>')
+    text = _all_text(book)
+    assert "They skated on the pond 1850 and on the river." in text
+    assert text.count("The pond froze that winter.") == 2
+
+
+def test_odt_a_placeholder_and_an_empty_database_field_are_not_read(tmp_path):
+    # A template's placeholder field is a prompt to whoever fills it in; a database (mail-merge) field
+    # with no record loaded shows its column's name in angle brackets. A loaded one shows a value: read.
+    book = _odt(tmp_path,
+                '<text:p>Dear <text:placeholder text:placeholder-type="text">&lt;Name of the guest&gt;'
+                '</text:placeholder>, welcome to the mill by the pond.</text:p>'
+                '<text:p>Your room is kept by <text:database-display text:table-name="guests" '
+                'text:table-type="table" text:column-name="Host" text:database-name="Addresses">&lt;Host&gt;'
+                '</text:database-display> and your boat by <text:database-display text:table-name="guests" '
+                'text:table-type="table" text:column-name="Boatman" text:database-name="Addresses">Tobin Marsh'
+                '</text:database-display>.</text:p>')
+    text = _all_text(book)
+    assert "welcome to the mill by the pond." in text and "Name of the guest" not in text
+    assert "Host" not in text and "your boat by Tobin Marsh." in text
+
+
+def test_odt_comments_are_not_read_wherever_they_are_anchored(tmp_path):
+    # LibreOffice's comments (office:annotation) sit inline: in a span, over a range closed by
+    # office:annotation-end, or alone in an empty paragraph. None is the document's text.
+    book = _odt(tmp_path,
+                '<text:p>The ferry crossed <text:span><office:annotation><text:p>Check the year of the crossing.'
+                '</text:p></office:annotation></text:span>the river at dawn.</text:p>'
+                '<text:p>The <office:annotation office:name="c2"><text:p>Name the boatman here.</text:p>'
+                '</office:annotation>boatman<office:annotation-end office:name="c2"/> sang all the way over.</text:p>'
+                '<text:p><office:annotation><text:p>Cut this page?</text:p></office:annotation></text:p>')
+    text = _all_text(book)
+    assert "The ferry crossed the river at dawn." in text and "The boatman sang all the way over." in text
+    assert "Check the year" not in text and "Name the boatman" not in text and "Cut this page" not in text
+
+
+def _docx_body(tmp_path, body_xml: str, doc=None):
+    """A Word file (python-docx's template) with `body_xml` (w: elements) before a closing paragraph."""
+    import docx
+    from docx.oxml import parse_xml
+
+    doc = doc or docx.Document()
+    doc.add_paragraph("The miller kept geese by the pond behind the old stone mill.")
+    ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    for el in parse_xml(f"<w:body {ns}>{body_xml}</w:body>"):
+        doc.element.body[-1].addprevious(el)
+    path = tmp_path / "made.docx"
+    doc.save(path)
+    return load_book(path)
+
+
+def test_docx_content_controls_are_read_but_a_contents_control_is_not(tmp_path):
+    # Word's content controls (w:sdt) hold the document's own text: a block of paragraphs, or a run inside a
+    # sentence. The one Word makes for a table of contents (docPartGallery "Table of Contents") is a listing.
+    book = _docx_body(tmp_path,
+                      '<w:sdt><w:sdtPr><w:docPartObj><w:docPartGallery w:val="Table of Contents"/></w:docPartObj>'
+                      '</w:sdtPr><w:sdtContent><w:p><w:r><w:t>Skating rules and lantern hours, page four</w:t></w:r>'
+                      '</w:p></w:sdtContent></w:sdt>'
+                      '<w:sdt><w:sdtPr><w:alias w:val="Summary"/></w:sdtPr><w:sdtContent><w:p><w:r><w:t>The club '
+                      'meets on the ice at noon.</w:t></w:r></w:p></w:sdtContent></w:sdt>'
+                      '<w:p><w:r><w:t xml:space="preserve">Bring </w:t></w:r><w:sdt><w:sdtPr><w:text/></w:sdtPr>'
+                      '<w:sdtContent><w:r><w:t>two lanterns</w:t></w:r></w:sdtContent></w:sdt><w:r>'
+                      '<w:t xml:space="preserve"> and a rope.</w:t></w:r></w:p>')
+    text = _all_text(book)
+    assert "The club meets on the ice at noon." in text and "Bring two lanterns and a rope." in text
+    assert "lantern hours" not in text
+
+
+def test_docx_fields_are_read_as_the_result_they_show_not_their_code(tmp_path):
+    # A field shows its result (a citation, an author, a date) and hides its code ("CITATION ..."):
+    # complex fields (w:fldChar begin / w:instrText / separate / result / end) and w:fldSimple alike.
+    book = _docx_body(tmp_path,
+                      '<w:p><w:r><w:t xml:space="preserve">Ice holds a skater at five inches </w:t></w:r>'
+                      '<w:r><w:fldChar w:fldCharType="begin"/></w:r>'
+                      '<w:r><w:instrText xml:space="preserve"> CITATION '
+                      'Mar11 \\l 1033 </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>'
+                      '<w:r><w:t>(Marsh, 1911)</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>'
+                      '<w:r><w:t xml:space="preserve">, as the club was told by </w:t></w:r>'
+                      '<w:fldSimple w:instr=" AUTHOR \\* MERGEFORMAT ">'
+                      '<w:r><w:t>Tobin Reed</w:t></w:r></w:fldSimple>'
+                      '<w:r><w:t>.</w:t></w:r></w:p>')
+    text = _all_text(book)
+    assert "Ice holds a skater at five inches (Marsh, 1911), as the club was told by Tobin Reed." in text
+    assert "CITATION" not in text and "MERGEFORMAT" not in text
+
+
+def test_docx_comments_are_not_read(tmp_path):
+    # A comment is anchored in the text (commentRangeStart/End, commentReference) and kept in its own part.
+    import docx
+
+    doc = docx.Document()
+    para = doc.add_paragraph("The lanterns are lit at dusk by the oldest member.")
+    doc.add_comment(para.runs, text="Ask who lights them when she is away.", author="Editor")
+    path = tmp_path / "commented.docx"
+    doc.save(path)
+    text = _all_text(load_book(path))
+    assert "The lanterns are lit at dusk by the oldest member." in text
+    assert "Ask who lights them" not in text
+
+
+def test_odt_list_items_are_text_and_fields_read_as_they_show(tmp_path):
+    # Items of a numbered list (text:list, nested too) are text of the chapter they stand in; a field
+    # (author, date, a citation mark) is read as the text it shows.
+    book = _odt(tmp_path,
+                '<text:h text:outline-level="1">Rule One</text:h>'
+                '<text:p>Skaters keep to these lanes, as <text:author-name>Tobin Reed</text:author-name> wrote on '
+                '<text:date text:date-value="1911-01-04">4 January 1911</text:date> '
+                '<text:bibliography-mark text:identifier="Mar11" text:bibliography-type="book" text:author="Marsh" '
+                'text:year="1911">[Mar11]</text:bibliography-mark>.</text:p>'
+                '<text:list><text:list-item><text:p>The north lane is for racing.</text:p>'
+                '<text:list><text:list-item><text:p>Racers skate one way only.</text:p></text:list-item></text:list>'
+                '</text:list-item><text:list-item><text:p>The south lane is for learners.</text:p></text:list-item>'
+                '</text:list>'
+                '<text:h text:outline-level="1">Rule Two</text:h><text:p>No skater goes past the willow.</text:p>')
+    assert [c.title for c in book.chapters] == ["Rule One", "Rule Two"]
+    text = " ".join(book.chapters[0].paragraphs)
+    assert "as Tobin Reed wrote on 4 January 1911 [Mar11]." in text
+    assert "Racers skate one way only." in text and "The south lane is for learners." in text

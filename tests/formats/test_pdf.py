@@ -13,6 +13,7 @@ from app.book import load_book
 from app.book.model import ReadOptions
 from app.core.errors import CorruptBook, ProtectedBook, ScannedBook
 from tests.books.corpus import title_key, words
+from tests.formats.pdfobjects import write_pdf
 from tests.formats.twins import chapter_errors, debian_file, sample, spoken_words
 
 DEVREF = "usr/share/developers-reference/developers-reference"
@@ -312,16 +313,7 @@ def _linked_pdf(path, pages, links, outline=()):
             # The destination's top: the page's top, or the place given (y from the top), as hyperref writes it.
             objs.append(b"<< /Title (%s) /Parent %d 0 R%s /Dest [%d 0 R /XYZ 72 %d 0] >>"
                         % (title.encode("latin-1"), root, near, page_ids[target], 792 - (at[0] if at else 0)))
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for i, body in enumerate(objs, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    return write_pdf(path, objs)
 
 
 def test_a_run_of_lines_each_wholly_a_link_into_the_book_is_a_listing_not_read(tmp_path):

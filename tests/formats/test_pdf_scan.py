@@ -272,3 +272,29 @@ def test_a_chapter_number_the_ocr_lost_is_put_back_in_its_openings_blank(tmp_pat
     book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
     assert [c.title for c in book.chapters][-6:] == ["I", "II", "III", "IV", "V", "VI"], [c.title for c in book.chapters]
     assert book.chapters[-4].paragraphs[1].startswith("The gate stood open"), book.chapters[-4].paragraphs[:2]
+
+
+def test_a_scans_chapters_numbered_with_another_word_than_chapter_are_its_chapters(tmp_path):
+    # A book numbers its chapters "Stave I" (or "Canto", "Letter"); the OCR read each heading at the body's
+    # size, standing apart at its page's top. Each is a chapter, named as printed, never "Chapter II"; a
+    # sentence opening with such a word is none.
+    title = [(150, 200, 24, "The Mill on the Weir"), (200, 240, 13, "Ann Writer")]
+    pages = [title] + [_opening_page(f"Stave {n}", size=13, folio=k + 2) for k, n in enumerate(("I", "II", "III"))]
+    titles = [c.title for c in load_book(_ocr_pdf(tmp_path / "scan.pdf", pages)).chapters]
+    assert titles[-3:] == ["Stave I", "Stave II", "Stave III"], titles
+    assert is_chapter_number("Canto IV") and is_chapter_number("LETTER XII.")
+    assert not is_chapter_number("Story time is over at nine")
+
+
+def test_the_parts_a_scanned_book_names_head_their_text_and_leave_the_numbers_sequence_alone(tmp_path):
+    # "Preface" and "Imprint" stand apart at their pages' tops, read at the body's size like the staves: each
+    # heads its own text. They are no chapter numbers, yet they do not outvote the numbers: a quotation the
+    # OCR read large is still text where the other headings are numbered.
+    heads = ["Imprint", "Preface", "Stave I", "Stave II", "Stave III", "Stave IV", "Colophon"]
+    pages = [[(150, 200, 24, "The Mill on the Weir"), (200, 240, 13, "Ann Writer")]]
+    pages += [_opening_page(h, size=13, folio=k + 2) for k, h in enumerate(heads)]
+    pages[4].insert(3, (72, 420, 14, "\u201cAny more bread, sir?\u201d"))
+    book = load_book(_ocr_pdf(tmp_path / "scan.pdf", pages))
+    titles = [c.title for c in book.chapters]
+    assert titles[-5:] == ["Preface", "Stave I", "Stave II", "Stave III", "Stave IV"], titles
+    assert "Any more bread, sir?" in " ".join(p for c in book.chapters for p in c.paragraphs)

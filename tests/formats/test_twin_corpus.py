@@ -47,6 +47,14 @@ def _office(kind: str, path: str) -> dict:
     ("odt", "tests/samples/toc_done.odt"),  # LibreOffice: headings only, three levels, and their contents listing
     ("docx", "test/docx/track_changes_scrubbed_metadata.docx"),  # Word: a tracked deletion beside an insertion
     ("odt", "tests/samples/tracked_changes.odt"),  # LibreOffice: tracked deletions and insertions
+    # Round office19's producers (all dev): Apache POI's, docx4j's, the ODF Toolkit's and Tika's test files.
+    ("docx", "test-data/document/Bug54849.docx"),  # Word: content controls in body and notes, a note marker
+    ("docx", "test-data/document/form_footnotes.docx"),  # Word: footnotes in a form
+    ("docx", "test-data/document/HeaderFooterUnicode.docx"),  # Word: headers and footers
+    ("docx", "docx4j-samples-docx4j/sample-docs/databinding/WordAddIn_walkthrough.docx"),  # Word: a manual
+    ("odt", "odfdom/src/test/resources/test-input/feature_bullets_numbering.odt"),  # Word 2013's ODT: lists
+    ("odt", "odfdom/src/test/resources/test-input/changeTracked.odt"),  # OpenOffice.org 3.4: a deletion
+    ("odt", "odfdom/src/test/resources/test-input/sample_numbering_DOC_LO41.odt"),  # LibreOffice 4.1: a header
 ])
 def test_an_office_file_reads_as_pandoc_does_without_headers_comments_or_deletions(kind, path):
     r = score_office(_office(kind, path))

@@ -18,8 +18,10 @@ from app.book.formats.htmlhidden import is_hidden
 from app.book.formats.htmltitle import without_title_page
 from app.book.formats.htmllevels import with_lone_parts, with_parts_over_chapters, with_piece_titles
 from app.book.formats.htmlnav import is_back_link
+from app.book.formats.htmlclosing import without_closing_headings
 from app.book.formats.htmlfront import (after_contents, opens_before_listed, without_pre_contents_headings, without_title_headings,
-                                        with_title_lines_joined, without_publishers_preamble, without_title_preamble)
+                                        with_title_lines_joined, without_publishers_preamble, without_title_preamble,
+                                        without_title_page_chapters)
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
@@ -373,6 +375,7 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         # manual's <h2> over its <h3> sections (AsciiDoc, Sphinx) is a chapter over its sections.
         blocks = with_piece_titles(with_lone_parts(with_parts_over_chapters(blocks)))
         blocks = without_title_preamble(without_publishers_preamble(with_title_lines_joined(blocks, title), title), title)
+        blocks = without_closing_headings(without_title_page_chapters(blocks))
     blocks = with_licence(mark_back_matter(blocks), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,

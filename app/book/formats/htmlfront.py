@@ -11,6 +11,7 @@ import re
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.formats.htmllisting import is_publishers_list
+from app.book.formats.htmltitle import is_title_page
 from app.book.normalize import clean_text
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, names_the_book, split_level
 from app.book.structure.headings import FRONT_MATTER
@@ -304,3 +305,70 @@ def opens_before_listed(blocks: list[Block], first: int, after: set[int] = froze
         if own and id(own[0]) in after and body_words(own) >= _HALF_TITLE_WORDS:
             keep.add(i)
     return keep
+
+
+#: A heading with this many short lines under it or fewer (none of this many words) may be a line of the
+#: title set as a heading ("NOTES FOR A VALLEY MEETING" over "Compiled by"): the title page may go on after it.
+_TITLE_LINES_AHEAD, _MEAN_TITLE_LINE_WORDS = 2, 12
+
+
+def without_title_page_chapters(blocks: list[Block]) -> list[Block]:
+    """Return the blocks with the chapter-level headings that open the book over a title page, its verso or a
+    publisher's list read as front matter: the author's name ("ANN LEE, M.A.") over the imprint, a society's
+    name over its list of publications, a volume's number over its year. Such a heading, set at the level of
+    the chapters, was read as a first chapter of short lines. Headings with nothing under them before it (the
+    title's lines) go with it, and those with a line or two; the first heading over text of another kind (prose, a poem, a listing) ends
+    the title page, as does one naming a chapter, a part or a preface."""
+    level = split_level(blocks)
+    if level is None:
+        return blocks
+    heads = [k for k, b in enumerate(blocks) if b.level == level]
+    demoted: list[int] = []
+    pending: list[int] = []  # headings with a line or two of their own, waiting on the next
+    for n, k in enumerate(heads):
+        text = clean_text(blocks[k].text)
+        if text == FRONT_MATTER or is_matter_title(text) or is_apparatus_title(text):
+            pending = []
+            continue
+        if opens_text(text) or KEYWORD.match(text) or NUMERAL.match(text):
+            break
+        end = next((j for j in range(k + 1, len(blocks)) if 0 < blocks[j].level <= level), len(blocks))
+        lines = [b.text for b in blocks[k + 1:end] if not b.links and b.text.strip()]
+        if is_title_page([text, *lines]):
+            demoted += pending + [k]
+            pending = []
+            continue
+        if len(lines) > _TITLE_LINES_AHEAD or lines and sum(len(t.split()) for t in lines) >= _MEAN_TITLE_LINE_WORDS * len(lines):
+            break
+        # A line or two under it ("Compiled by", "OF"): the title's own lines, set as headings between its words.
+        pending.append(k)
+    if not demoted:
+        return blocks
+    # The title page and its verso come before the book's contents: without a contents after them in the front of
+    # the book (its heading, or a run of linked entries), a name over a few lines may be the book's first piece.
+    if not _contents_follows(blocks, demoted[-1]):
+        return blocks
+    first = demoted[0]
+    before = max((k for k in heads if k < first), default=None)
+    out = [Block(b.text, 0, b.ids, b.kind, b.links) if k in set(demoted) else b for k, b in enumerate(blocks)]
+    if before is not None and clean_text(blocks[before].text) == FRONT_MATTER:
+        return out
+    return out[:first] + [Block(FRONT_MATTER, level)] + out[first:]
+
+
+def _contents_follows(blocks: list[Block], at: int) -> bool:
+    """Return whether the book's contents (its heading, or _MIN_LINKED entries with links in a row) stands after
+    block `at` within the front of the book (its first fifth of words)."""
+    total = sum(len(b.text.split()) for b in blocks)
+    seen = sum(len(b.text.split()) for b in blocks[:at + 1])
+    run = 0
+    for b in blocks[at + 1:]:
+        if _CONTENTS_HEAD.match(clean_text(b.text)):
+            return True
+        run = run + 1 if b.links else 0
+        if run >= _MIN_LINKED:
+            return True
+        seen += len(b.text.split())
+        if seen > _FRONT_SHARE * total:
+            return False
+    return False

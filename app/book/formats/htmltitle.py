@@ -1,6 +1,8 @@
 """A Gutenberg HTML title page set in headings: the work's title or subtitle over its by-line."""
 from __future__ import annotations
 
+import re
+
 from app.book.structure.blocks import Block
 
 #: How many words a title page's heading may have under it (the by-line, an imprint, a transcriber's
@@ -24,3 +26,28 @@ def without_title_page(blocks: list[Block], bylines: list[bool]) -> list[Block]:
         if own > _TITLE_PAGE_WORDS:
             break  # past the title page: a heading over a by-line further on is a piece's, by its author
     return out
+
+
+#: A title page's, its verso's or a publisher's list's line names a year, a price, a volume, an edition, a
+#: publisher or a place of publication ("LANTERN. MDCCCX", "THIRD EDITION", "Boards, $2.25.", "Copyright, 1894").
+_IMPRINT = re.compile(
+    r"(?:\b1[4-9]\d\d\b|\b20[0-2]\d\b|[$£©]|\b(?:by|edition|editions|press|publish\w*|publications?|printed|printers?|copyright|"
+    r"volumes?|vol|london|new york|boston|chicago|philadelphia|edinburgh|author of|translated|edited|compiled|"
+    r"illustrated|rights reserved|sons|ltd|limited|inc|company|co)\b\.?)", re.I)
+#: A title page is set in short lines: no paragraph of prose (a preface's, an introduction's) among them.
+_PROSE_LINE_WORDS = 40
+#: Its lines average fewer words than this (a list of a publisher's books: a title, its price).
+_MEAN_LINE_WORDS = 10
+#: At least this many of its lines (and a quarter of them) name the imprint.
+_MIN_IMPRINT_LINES = 2
+
+
+def is_title_page(lines: list[str]) -> bool:
+    """Return whether the text under a heading is a title page, its verso or a publisher's list: short lines
+    only, a few of them naming a year, a price, an edition, a publisher or a place. A poem's short lines name
+    none of these; a preface has paragraphs of prose."""
+    words = [len(t.split()) for t in lines]
+    if not lines or max(words) >= _PROSE_LINE_WORDS or sum(words) >= _MEAN_LINE_WORDS * len(lines):
+        return False
+    imprint = sum(1 for t in lines if _IMPRINT.search(t))
+    return imprint >= _MIN_IMPRINT_LINES and 4 * imprint >= len(lines)

@@ -15,6 +15,7 @@ from lxml import etree
 
 from app.book.structure.blocks import Block, split_chapters
 from app.book.formats.language import guess_language
+from app.book.formats.notemark import NOTE_MARK, note_gap
 from app.book.formats.opening import with_opening
 from app.book.formats.placeholder import is_placeholder, is_placeholder_author, names_document
 from app.book.model import Book, ReadOptions
@@ -31,12 +32,16 @@ MANIFEST = "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"
 #: Drawing elements (draw:frame + draw:text-box, draw:custom-shape, ...) hold a text box's paragraphs.
 _DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
 _T = f"{{{TEXT}}}"
-#: Elements whose content is never narration (a ruby's reading aid says its base's sound again).
+#: Elements whose content is never narration (a ruby's reading aid says its base's sound again; a
+#: placeholder field is a template's prompt to whoever fills it in, "<Click to enter a name>", not text).
 _SKIP = frozenset(f"{_T}{n}" for n in (
     "table-of-content", "alphabetical-index", "illustration-index", "table-index", "object-index",
     "user-index", "bibliography", "tracked-changes", "sequence-decls", "variable-decls", "user-field-decls",
-    "note-ref", "ruby-text",
+    "note-ref", "ruby-text", "placeholder",
 )) | {f"{{{OFFICE}}}annotation", f"{{{OFFICE}}}forms"}
+#: Database fields show a record's value; with no record loaded, LibreOffice shows the column's name in
+#: angle brackets ("<Surname>"), a mail-merge slot that says nothing.
+_DATABASE = frozenset(f"{_T}{n}" for n in ("database-display", "database-name"))
 #: Cross-references: read as the text they show ("see A header"), as the printed page reads,
 #: but not when they show a page number or "above"/"below", which point nowhere in a reading.
 _REFS = frozenset(f"{_T}{n}" for n in ("bookmark-ref", "reference-ref", "sequence-ref"))
@@ -77,7 +82,8 @@ def _text(el: etree._Element, notes: list[str] | None = None) -> str:
             parts.append(node.tail or "")
             continue
         tag = node.tag if isinstance(node.tag, str) else ""
-        if tag in _SKIP or not tag or (tag in _REFS and node.get(f"{_T}reference-format") in _PAGE_FORMATS):
+        if tag in _SKIP or not tag or (tag in _REFS and node.get(f"{_T}reference-format") in _PAGE_FORMATS) or (
+                tag in _DATABASE and re.fullmatch(r"\s*<[^<>]*>\s*", "".join(node.itertext()))):
             parts.append(node.tail or "")
             continue
         if tag == f"{_T}note":
@@ -86,7 +92,7 @@ def _text(el: etree._Element, notes: list[str] | None = None) -> str:
                 text = clean_text(" ".join(_text(p) for p in body.iter(f"{_T}p", f"{_T}h")))
                 if text:
                     notes.append(text)
-            parts.append(node.tail or "")
+            parts.append(NOTE_MARK + (node.tail or ""))
             continue
         if tag.startswith(_DRAW) and notes is not None:
             # A text box anchored in a paragraph or heading (a pull quote, a sidebar) is read after
@@ -103,7 +109,7 @@ def _text(el: etree._Element, notes: list[str] | None = None) -> str:
             parts.append(node.text or "")
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(node))
-    return "".join(parts)
+    return note_gap("".join(parts))
 
 
 def _paragraphs(el: etree._Element) -> list[etree._Element]:
@@ -231,8 +237,9 @@ def read_odt(path: Path, options: ReadOptions) -> Book:
         title = tops[0] if len(tops) == 1 and names_document(tops[0]) else ""
     if is_placeholder_author(author):
         author = ""
-    chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options), title or path.stem,
-                            options, author)
+    # The document's outline says its chapters: the highest heading level repeated (structure/blocks.py).
+    chapters = with_opening(blocks, split_chapters(blocks, title or path.stem, options, outline=True),
+                            title or path.stem, options, author)
     return Book(title=title, author=author, chapters=tuple(chapters), source=path,
                 language=options.language or language.split("-")[0].lower()
                 or guess_language(b.text for b in blocks if not b.level))

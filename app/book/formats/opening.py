@@ -20,13 +20,16 @@ def with_opening(blocks: list[Block], chapters: list[Chapter], title: str, optio
     """Return the chapters with the text before the first chapter heading as an opening chapter, titled
     like the book, when the split left it out. A title page that only names the book and its author
     says what the audiobook's own title and author say, and is not read twice."""
-    level = split_level(blocks)
+    level = split_level(blocks, outline=True)
     first = next((i for i, b in enumerate(blocks) if level is not None and b.level == level), None)
     if not first:
         return chapters
     said = {t.casefold() for t in (title, author) if t}
     opening = tuple(p for p in narration(blocks[:first], options) if p.casefold() not in said)
-    if not opening or (chapters and chapters[0].paragraphs[: len(opening)] == opening):
+    # The split may have kept a long opening itself, as a chapter headed by its first line (the title
+    # page's title): then it is there already, and is not read twice.
+    kept = tuple(p for p in chapters[0].paragraphs if p.casefold() not in said) if chapters else ()
+    if not opening or kept[: len(opening)] == opening:
         return chapters
     if chapters and sum(len(p.split()) for p in opening) < TITLE_PAGE_WORDS:
         # A title page (title, author, date): read at the start of the first chapter, not a chapter.

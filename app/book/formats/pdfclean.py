@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from app.book.structure.blocks import Block
-from app.book.formats.pdffigure import MISSING_PICTURE
+from app.book.formats.pdffigure import without_pictures
 from app.book.formats.pdflayout import Line, soft_hyphen_end
 from app.book.formats.pdflisting import hangs_on, listing_lines
 from app.book.formats.pdfxref import spoken_xrefs
@@ -137,9 +137,8 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
         if (top := _top_three(page)) and {id(top[0]), id(top[1])} <= drop and _repeats(
                 counts, page.index % 2, "top", top[2]) >= (MIN_REPEATS if many else 2):
             drop.add(id(top[2]))
-        page.lines = [ln for ln in page.lines if id(ln) not in drop and not (listings and _LEADERS.search(ln.text))
-                      and not _CONTINUED.match(ln.text.strip())
-                      and not MISSING_PICTURE.fullmatch(ln.text.strip())]
+        page.lines = without_pictures([ln for ln in page.lines if id(ln) not in drop and not (
+            listings and _LEADERS.search(ln.text)) and not _CONTINUED.match(ln.text.strip())])
 
 
 #: Page numbers stand at one place on this share of the pages at least: a number elsewhere is not one.

@@ -17,6 +17,9 @@ import pypdfium2.raw as raw
 #: A picture the producer could not find, printed as its file's path in its place ("[./images/cover.jpg]", as
 #: Apache FOP does): a line of that alone is no text.
 MISSING_PICTURE = re.compile(r"\[?\s*(?:[\w.~-]*/)*[\w.~-]+\.(?:jpe?g|png|gif|svg|tiff?|eps|bmp|webp)\s*\]?", re.I)
+#: A picture's placeholder a converter prints where it could not place the picture: "[IMAGE: alt text]", as
+#: pandoc's ms writer does (through groff), also inside a heading's line ("Colophon [IMAGE: a logo]").
+PICTURE_PLACEHOLDER = re.compile(r"\s*\[IMAGE: [^\]\n]{0,300}\]")
 #: A page whose text outside its forms is shorter than this (a page number) is drawn as forms: read them.
 MIN_OWN_CHARS = 20
 #: How deep forms nest inside a figure (a plot in a drawing): deeper ones are not looked into.
@@ -24,6 +27,17 @@ MAX_DEPTH = 6
 #: Pages with more top-level objects than this are not looked into (one object per glyph: no figures there,
 #: and the walk would cost more than the page).
 MAX_OBJECTS = 20_000
+
+
+def without_pictures(lines: list) -> list:
+    """Return the page's lines without pictures' placeholders and missing pictures' paths (not text)."""
+    out = []
+    for ln in lines:
+        if "[IMAGE: " in ln.text:
+            ln.text = PICTURE_PLACEHOLDER.sub("", ln.text).strip()
+        if ln.text.strip() and not MISSING_PICTURE.fullmatch(ln.text.strip()):
+            out.append(ln)
+    return out
 
 
 def figure_text_objects(page) -> set[int]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pypdfium2.raw as raw
 
 from app.book.formats.pdfscaled import SCALED, ScaledRuns, text_scale
+from app.book.formats.pdfspacing import PEN_SPACE, PenSpaces, settle
 
 #: A superscript run that is a note marker: digits, letters a-z, symbols.
 _MARKER = re.compile(r"^[\[(]?(?:\d{1,3}|[a-z]|[*\u2020\u2021\u00a7\u00b6#]+)[\])]?,?$")
@@ -177,6 +178,14 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
     lines: list[Line] = []
     chars: list[tuple[str, float, float, float, float, _Font]] = []
     scaled = ScaledRuns()
+    pen = PenSpaces()
+
+    def close() -> None:
+        if pen.made:  # the pen's spaces of the line, a letter-spaced run undone (pdfspacing.py)
+            settle(chars)
+            pen.made = False
+        _close(chars, lines, page_index)
+
     for i in range(count):
         code = raw.FPDFText_GetUnicode(textpage, i)
         ch = _TEX_LIGATURES.get(code) or (chr(code) if 0 < code < 0x110000 else "")
@@ -185,7 +194,7 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
                 if chars[-1][5].scaled and raw.FPDFText_IsGenerated(textpage, i) == 1:
                     scaled.pending = True
                 else:
-                    _close(chars, lines, page_index)
+                    close()
             continue
         if ch == " " and raw.FPDFText_IsGenerated(textpage, i) == 1:
             if chars:
@@ -200,11 +209,11 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
         base = page_height - oy.value
         if font.scaled:  # a browser engine's page (pdfscaled.py): PDFium's marks misplace its breaks
             left.value, right.value = scaled.place(textpage, i, _text_object_address(handle, i) or 0, ch, base,
-                                                   size, chars, lambda: _close(chars, lines, page_index))
+                                                   size, chars, close)
         else:
             raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
         if chars and abs(base - chars[-1][3]) > max(size, chars[-1][4]) * 0.6 and chars[-1][0] != " ":
-            _close(chars, lines, page_index)  # a new line PDFium did not mark
+            close()  # a new line PDFium did not mark
         elif (font.invisible or font.scaled) and chars and chars[-1][0] == " " and ch != " ":
             # An OCR layer (Tesseract's) ends every word with a space and may have no line break marked
             # between printed lines: the baseline moved from the last letter's is a new line, or a
@@ -213,10 +222,21 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
             # Scaled text likewise: PDFium marks a space, not a break, between a browser engine's lines.
             last = next((c for c in reversed(chars) if c[0] != " "), None)
             if last is not None and abs(base - last[3]) > max(size, last[4]) * 0.6:
-                _close(chars, lines, page_index)
+                close()
+        elif ch == " " or not chars or font.invisible:
+            pass
+        elif chars[-1][0] == " ":
+            if pen.swallowed(ox.value, base, size, chars):
+                chars.pop()
+        elif not font.scaled and left.value - chars[-1][2] > size * 0.1 \
+                and pen.wants_space(textpage, i, left.value, base, size, chars):
+            chars.append((PEN_SPACE, chars[-1][2], chars[-1][2], chars[-1][3], chars[-1][4], chars[-1][5]))
+            pen.made = True
+        if ch != " ":
+            pen.last = i
         chars.append((ch, left.value, right.value, base, size, font))
     if chars:
-        _close(chars, lines, page_index)
+        close()
     return in_reading_order(_without_stray_markers(lines))
 
 

@@ -14,6 +14,7 @@ from collections import Counter
 
 from app.book.formats.pdfstyle import OCR_HEADING_STEP, Style
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
+from app.book.structure.lines import CHAPTER_WORDS, is_named_heading
 
 #: A heading stands apart: no other line over or under it within this many body sizes.
 OCR_HEADING_GAP = 1.5
@@ -30,6 +31,9 @@ _HEAD = re.compile(r"^(?:(?P<word>[A-Za-z'\u2019]{5,9}(?=\s)|[A-Za-z]{3,5}\.)\s*
 #: A line that opens with a quotation mark or ends a sentence (a heading may end in a full stop: "PREFACE.").
 _SENTENCE = re.compile(r"^[\"\u201c\u2018']|[,;!?\u201d]$")
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+#: The other words books number their chapters with ("Stave I", "Canto IV", "Letter XII"), read as printed:
+#: five letters or more, as _HEAD's word (a short one, "Day", "Fit", is too often a line's first word).
+_OTHER_CHAPTER_WORDS = frozenset(w for w in CHAPTER_WORDS.split("|") if w.isalpha() and len(w) >= 5) - {"chapter"}
 
 
 def _reads_as_sentence(text: str) -> bool:
@@ -98,11 +102,11 @@ def settle_ocr_sizes(pages, style: Style) -> None:
             ln.size = size
     # A listing's heading standing apart ("CONTENTS.", "LIST OF ILLUSTRATIONS."), read at the body's size as
     # the chapter numbers may be: a heading of their level, so the listing under it is matter, not the text
-    # of the preface before it.
+    # of the preface before it. So is a part the book names alone on its line ("PREFACE.", "Epilogue").
     for page in pages:
         for ln in page.lines:
             if (ln.size < size and len(ln.text.split()) <= 6 and _isolated(ln, page.lines, reach, heads)
-                    and (is_matter_title(ln.text) or is_apparatus_title(ln.text))):
+                    and (is_matter_title(ln.text) or is_apparatus_title(ln.text) or is_named_heading(ln.text))):
                 ln.size = size
     _listed_headings(pages, size, reach, heads)
     _restore_lost_numbers(pages, style.body, size)
@@ -223,8 +227,11 @@ def is_chapter_number(text: str, loose: bool = False) -> bool:
 
 
 def _chapter_word(word: str) -> bool:
-    """Return whether a word is "chapter" misread by at most two letters, or "chap." by at most one."""
+    """Return whether a word is "chapter" misread by at most two letters, "chap." by at most one, or another
+    word books number chapters with ("Stave") as printed."""
     word = word.casefold().replace("'", "").replace("\u2019", "")
+    if word in _OTHER_CHAPTER_WORDS:
+        return True
     if word.endswith("."):  # "CIIAP." is the H read as two I's
         return _distance(word[:-1].replace("ii", "h"), "chap") <= 1
     return _distance(word, "chapter") <= 2
@@ -274,6 +281,8 @@ def _written(text: str, n: int) -> str:
     new = str(n) if m.group("num").isdigit() else to_roman(n)
     if word.endswith("."):  # an abbreviation stays one, spelt: "CHAP. III."
         word = "CHAP. " if word.isupper() else "Chap. "
+    elif word.casefold() in _OTHER_CHAPTER_WORDS:
+        word = f"{word} "  # read right: only "chapter" is spelt anew from its misreadings
     elif word:
         word = "CHAPTER " if word.isupper() else "Chapter "
     rest = f" {m.group('rest')}" if m.group("rest") else ""
@@ -289,7 +298,10 @@ def repair_numbers(blocks) -> None:
         return
     level, count = levels.most_common(1)[0]
     heads = [b for b in blocks if b.level == level]
-    if count < 3 or count < len(heads) * 0.6:
+    # The parts a book names ("Preface", "Contents", "Colophon") head their own text at that level: they
+    # say nothing of whether the other headings are numbers.
+    named = sum(1 for b in heads if is_matter_title(b.text) or is_apparatus_title(b.text) or is_named_heading(b.text))
+    if count < 3 or count < (len(heads) - named) * 0.6:
         return
     # Where most headings are numbers, one that is not and reads as a sentence (a quotation, a letter's
     # closing set apart: "“Yours, ever.”", a clause ending in a comma) is a line of the text the OCR read

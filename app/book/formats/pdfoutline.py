@@ -17,8 +17,11 @@ from app.book.normalize import clean_text
 
 #: Outline entries read at most (a hostile outline can be a cycle or millions long).
 MAX_OUTLINE = 20_000
-#: PDF's XYZ destination (left, top, zoom): the only view whose second value is a page's height.
+#: PDF's XYZ destination (left, top, zoom): its second value is a page's height.
 _XYZ = 1
+#: FitH and FitBH (top): the page fit to the window's width, that height at its top (groff's pdfmark
+#: bookmarks through Ghostscript are FitH).
+_FIT_WIDTH = (3, 7)
 #: A heading's division word, printed before the number or letter that the outline's title starts with
 #: ("Appendix A Licence" for the entry "A Licence", "Chapter 5 Arrays" for "5 Arrays").
 _DIVISIONS = frozenset("chapter appendix part section annex book".split())
@@ -66,12 +69,13 @@ def outline(doc: pdfium.PdfDocument) -> tuple[list[Entry], str]:
 def _dest_top(doc: pdfium.PdfDocument, dest, index: int) -> float | None:
     try:
         mode, view = dest.get_view()
-        if mode != _XYZ or len(view) < 2 or not view[1]:
+        at = view[1] if mode == _XYZ and len(view) >= 2 else view[0] if mode in _FIT_WIDTH and view else None
+        if not at:
             return None
         height = doc.get_page_size(index)[1]
     except (pdfium.PdfiumError, ValueError, IndexError, TypeError):
         return None
-    top = height - float(view[1])
+    top = height - float(at)
     return top if 0 <= top <= height else None
 
 

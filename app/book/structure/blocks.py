@@ -120,8 +120,11 @@ def promote_keyword_headings(blocks: list[Block]) -> list[Block]:
 _MAX_SECTION_SHARE = 0.8
 
 
-def _split_level(blocks: list[Block]) -> int | None:
-    """Return the heading level that divides the book: the highest one repeated that spreads the text."""
+def _split_level(blocks: list[Block], outline: bool = False) -> int | None:
+    """Return the heading level that divides the book: the highest one repeated that spreads the text.
+
+    With `outline` (a word processor's document, whose heading levels its author set), the highest level
+    repeated, whatever its sections' sizes: a long chapter is still the chapter the outline says."""
     counts: dict[int, int] = {}
     for b in blocks:
         if 1 <= b.level <= MAX_CHAPTER_LEVEL:
@@ -130,14 +133,14 @@ def _split_level(blocks: list[Block]) -> int | None:
         return None
     repeated = sorted(lvl for lvl, n in counts.items() if n >= 2)
     for level in repeated:
-        if _largest_share(blocks, level) <= _MAX_SECTION_SHARE:
+        if outline or _largest_share(blocks, level) <= _MAX_SECTION_SHARE:
             return level
     return repeated[0] if repeated else min(counts)
 
 
-def split_level(blocks: list[Block]) -> int | None:
+def split_level(blocks: list[Block], outline: bool = False) -> int | None:
     """Return the heading level at which split_chapters divides these blocks (None: no headings)."""
-    return _split_level(blocks)
+    return _split_level(blocks, outline)
 
 
 def _largest_share(blocks: list[Block], level: int) -> float:
@@ -161,18 +164,20 @@ def _title_for(blocks: list[Block], i: int, promoted: bool) -> str:
     return title
 
 
-def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOptions | None = None) -> list[Chapter]:
+def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOptions | None = None,
+                   outline: bool = False) -> list[Chapter]:
     """Return chapters split at headings, numbered from 1; one chapter when there are none.
 
     Text before the first chapter heading is front matter (title page, licence, contents): it is
     read only when it is long enough to be a real unlisted prologue or the options include matter.
     Chapters titled as matter (licence, index) are left out unless the options include them.
+    `outline`: split at the highest heading level repeated, as a word processor's outline says (_split_level).
     """
     options = options or ReadOptions()
     promoted = not any(1 <= b.level <= MAX_CHAPTER_LEVEL for b in blocks)
     if promoted:
         blocks = promote_keyword_headings(blocks)
-    level = _split_level(blocks)
+    level = _split_level(blocks, outline)
     groups: list[tuple[str | None, list[Block]]] = [(None, [])]
     for i, b in enumerate(blocks):
         if level is not None and b.level == level:

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import re
 
+from app.book.structure.backmatter import (
+    BACK_MATTER, FRONT_MATTER, closing_list_blocks, closing_lists, mark_closing, mark_lists,
+)
 from app.book.structure.blocks import Block, split_level
 from app.book.structure.candidates import candidates
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
@@ -190,8 +193,12 @@ def mark_headings(text: str, learned: bool = False, model: dict | None = None) -
     for j in range(lo, hi):
         for n in range(paras[j].first, paras[j].last):
             out[n] = ""
+    # The publisher's lists that end the book ("WORKS BY THE SAME AUTHOR.", priced titles) are no chapters.
+    at = set(closing_lists(chosen, [_title(c) for c in chosen], paras))
+    lists, chosen = [c for i, c in enumerate(chosen) if i in at], [c for i, c in enumerate(chosen) if i not in at]
     _rewrite(out, paras, chosen)
-    _mark_closing(out, paras, chosen)
+    mark_lists(out, paras, lists)
+    mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
     contents_before = _listing_before(paras[:chosen[0].para])
     if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para) or contents_before) \
@@ -364,24 +371,6 @@ def _blank(out: list[str], paras: list[Para], c: Heading) -> None:
                 out[n] = ""
 
 
-def _mark_closing(out: list[str], paras: list[Para], chosen: list[Heading]) -> None:
-    """Head what follows the book's closing "THE END" line as back matter (publishers' lists, ads)."""
-    last = paras[chosen[-1].para].first
-    for p in paras:
-        if p.first > last and len(p.lines) == 1 and CLOSING.match(clean_line(p.text)):
-            rest = [ln for ln in out[p.last:] if ln.strip()]
-            if rest:
-                out.insert(p.last, "")
-                out.insert(p.last + 1, f"# {BACK_MATTER}")
-                out.insert(p.last + 2, "")
-            return
-
-
-#: The titles given to what precedes a book's listed chapters and follows its closing line (matter).
-FRONT_MATTER = "Front matter"
-BACK_MATTER = "Back matter"
-
-
 def mark_back_matter(blocks: list) -> list:
     """Return HTML blocks with what follows the closing "THE END" after the last chapter headed as back matter.
 
@@ -390,6 +379,7 @@ def mark_back_matter(blocks: list) -> list:
     first "THE END" after its title.
     """
     level = split_level(blocks) or 1
+    blocks = closing_list_blocks(blocks, level)  # round txt19: a publisher's lists ending the book
     last = max((i for i, b in enumerate(blocks) if 0 < b.level <= level), default=None)
     if last is None:
         return blocks

@@ -18,6 +18,7 @@ import re
 import statistics
 import sys
 import time
+import unicodedata
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
@@ -47,6 +48,9 @@ def _roman(word: str) -> int | None:
 def norm_words(text: str) -> list[str]:
     """Lower-case words with every number (digits, Roman, words, ordinals) as its digits."""
     out = []
+    # Round txt19: accents and "&" are no difference a listener hears ("CAÑONS" / "Canons", "&" / "and"); an
+    # accented letter split a word in two ("ca", "ons") and failed a title on its plain-text spelling.
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).replace("&", " and ")
     for w in re.findall(r"[a-z0-9]+", text.casefold().replace("’", "'").replace("'s", "")):
         if w.isdigit():
             out.append(str(int(w)))

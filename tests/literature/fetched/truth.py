@@ -22,7 +22,7 @@ MATTER = re.compile(
     r"water-?colou?rs|drawings|pictures|photographs|portraits|sketches)(?: by .*)?|"
     r"illustrations)(?:\W*(?:(?:of|to|in) )?(?:the )?(?:vol\.?|volume) \w+)?|"
     r"footnotes?|(?:end ?)?notes|(?:general )?index(?: (?:of|to) [\w ]+)?|glossary(?: of .*)?|(?:other )?volumes in the same series|transcribers?'?s? notes?|"
-    r"(?:the )?end|finis|advertisements?|(?:new (?:&|and) )?(?:recent |other )?books by .*|new (?:&|and) recent books|"
+    r"(?:the )?end|finis|advertisements|(?:new (?:&|and) )?(?:recent |other )?(?:books|works) by .*|errata|corrigenda|new (?:&|and) recent books|"
     r"by the same author.*|uniform with this (?:volume|series|edition).*|colophon|"
     r"the full project gutenberg license|.*project gutenberg.*)\W*$",
     re.I)
@@ -37,9 +37,14 @@ def is_matter(text: str) -> bool:
 _BYLINE = re.compile(r"^(?:By|BY) (?!THE\b|The\b)[A-Z][\w.]*(?: [A-Z][\w.]*){0,4}(?: \d{4})?\W*$")
 #: Headings that open the author's text even before the contents: a preface, a first chapter unlisted.
 _OPENING = re.compile(r"^\W*(?:(?:the |author'?s |translator'?s )?(?:prefa|forewor|introduct|prolog|note|dedicat)|"
+                      r"(?:a )?(?:note )?to the reader|advertisement\b|announcement|proem|"
                       r"chapter|chap\.|book|part|letter|[IVXL]+\b|\d+\b)", re.I)
 #: A heading that calls itself a chapter, numbered.
 _CHAPTER_LABEL = re.compile(r"^\W*chapter\s+(?:[IVXLC]+|\d+|[a-z]+)\b\W*", re.I)
+#: Words of the book trade: a publisher's list of other books prices them and names their formats and bindings.
+_TRADE = re.compile(r"\b(?:cloth|12mo|16mo|18mo|24mo|8vo|4to|folio|net|price|prices|postpaid|post-paid|"
+                    r"post free|gilt|sewed|boards|bound|binding|illustrated|illustrations|uniform|vols?|volumes?|"
+                    r"edition|editions|publishers?|booksellers?|cents|each)\b|[$£]\s?\d|\b\d+s\.(?: ?\d+d\.)?", re.I)
 _HEADING = {"h1": 1, "h2": 2, "h3": 3, "h4": 4}
 _SKIP = frozenset({"script", "style"})
 
@@ -50,6 +55,7 @@ class Heading:
     text: str
     words_after: int = 0  # words of text from this heading to the next heading of any level
     ids: set = field(default_factory=set)  # its id, ids inside it, and ids just before it
+    trade: int = 0  # words of the book trade after it (prices, formats, bindings): a publisher's list's
 
 
 @dataclass
@@ -134,6 +140,7 @@ class _Headings(HTMLParser):
             self._text.append(data)
         elif self.headings:
             self.headings[-1].words_after += len(re.findall(r"[^\W_]+(?:['’][^\W_]+)*", data))
+            self.headings[-1].trade += len(_TRADE.findall(data))
 
 
 def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
@@ -188,6 +195,7 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
                  or _OPENING.match(h.text)]
     chapters: list[str] = []
     words: list[int] = []
+    trade: list[int] = []
     parts: list[str] = []
     part = ""
     # A heading above the chapter level with text of its own and no chapter before the next heading at its
@@ -203,6 +211,7 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
         if id(h) in whole:
             chapters.append(h.text)
             words.append(h.words_after)
+            trade.append(h.trade)
             continue
         if h.level < level and h in heads:
             part = h.text
@@ -211,12 +220,31 @@ def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
         if h.level == level and h in heads:
             chapters.append(h.text)
             words.append(h.words_after)
+            trade.append(h.trade)
         elif h.level > level and chapters and not is_matter(h.text):
             words[-1] += h.words_after + len(h.text.split())
+            trade[-1] += h.trade
         elif h.level <= level:
             # matter at chapter level ends the chapter before it
             pass
+    # Round txt19: a publisher's list of other books after the text ("WORKS BY THE SAME AUTHOR.", a series'
+    # name over its titles and prices) is matter like "Uniform with this volume", however its heading reads:
+    # the chapters that end the book and are named as a list of books or priced as one are no chapters.
+    while len(chapters) > 1 and _publishers_list(chapters[-1], words[-1], trade[-1]):
+        del chapters[-1], words[-1], trade[-1]
     return Truth(chapters, words, parts)
+
+
+#: How a publisher's list of other books names itself: their series, library, catalogue, announcements.
+_PUBLISHERS = re.compile(r"\b(?:publications|catalogue|announcements|series|library|libraries|works|books|"
+                         r"editions|novels|stories|handbooks|in preparation|now ready|just published|"
+                         r"men of letters)\b", re.I)
+
+
+def _publishers_list(title: str, words: int, trade: int) -> bool:
+    """A section that names itself a list of books, or is priced as one (its trade words one in twenty); a
+    list is short (a book's own long list of names, priced or dated, is its text)."""
+    return words < 4000 and (bool(_PUBLISHERS.search(title)) or words >= 20 and trade >= 0.05 * words)
 
 
 def _section_words(all_heads: list[Heading], h: Heading, level: int) -> int:

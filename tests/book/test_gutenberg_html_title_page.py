@@ -1,0 +1,80 @@
+"""Gutenberg HTML conventions (issue 32), continued: a title page, its verso or a publisher's list under a heading
+set at the level of the chapters.
+
+Each test names the convention, not a book; the HTML is invented."""
+from __future__ import annotations
+
+from tests.book.test_gutenberg_html_unlisted import _PROSE, _book
+
+_CHAPTERS = "".join(f"<h2>THE {n} VOYAGE</h2>{_PROSE}" for n in ("FIRST", "SECOND", "THIRD"))
+_TITLES = ["THE FIRST VOYAGE", "THE SECOND VOYAGE", "THE THIRD VOYAGE"]
+#: The book's contents after its title page (its lines unlinked, as in editions whose links were lost).
+_CONTENTS = "<h2>CONTENTS</h2>" + "".join(f"<p>{t}</p>" for t in _TITLES)
+
+
+def test_an_authors_name_over_the_imprint_set_as_a_chapter_heading_is_no_chapter(tmp_path):
+    # The author's name is an <h2> like the chapters, with the imprint and the verso's lines under it.
+    verso = "".join(f"<p>{line}</p>" for line in (
+        "LATE OF THE MILL COMPANY", "AUTHOR OF", "\u201cTHE WEIR,\u201d \u201cTHE FERRY,\u201d Etc.", "THE MILL PRESS",
+        "1894", "Printed by the Mill Press, Lantern Street", "Copyright, 1894, by Ann Lee",
+        "All Rights Reserved", "Made in the Valley"))
+    book = _book(tmp_path, "<h1>THE VOYAGES</h1><p>BY</p><h2>ANN MARSH LEE, M.A.</h2>" + verso + _CONTENTS + _CHAPTERS)
+    assert [c.title for c in book.chapters] == _TITLES
+
+
+def test_a_name_over_a_few_imprint_lines_with_no_contents_after_it_stays_a_chapter(tmp_path):
+    # The title page comes before the contents; where no contents follows, the name may head the book's first
+    # piece (a magazine's masthead over its first notice, an author's name over a memoir's first lines).
+    verso = "".join(f"<p>{line}</p>" for line in (
+        "AUTHOR OF THE WEIR, THE FERRY, THE LOCK AND THE BRIDGE", "WITH SIX PLATES BY THE AUTHOR", "THE MILL PRESS",
+        "LANTERN AND WEIR", "1894"))
+    book = _book(tmp_path, "<h2>ANN MARSH LEE</h2>" + verso + _CHAPTERS)
+    assert [c.title for c in book.chapters] == ["ANN MARSH LEE", *_TITLES]
+
+
+def test_a_societys_name_over_its_list_of_publications_is_no_chapter(tmp_path):
+    # A title line over "Compiled by", then the society's name over its books and their prices.
+    books = "".join(f"<p>{name}. Cloth, ${k}.50.</p><p>A new edition, revised.</p>"
+                    for k, name in enumerate(("Guide to the mill", "The weir and the lock", "Ferries", "Bridges")))
+    front = ("<h2>NOTES FOR A VALLEY MEETING</h2><h3>Compiled by</h3><h2>ANN LEE</h2><h3>Secretary of the Society</h3>"
+             "<h3>THE VALLEY SOCIETY, 1 MILL STREET, LANTERN 1910</h3><h3>PUBLICATIONS OF THE</h3>"
+             "<h2>VALLEY SOCIETY</h2>" + books)
+    book = _book(tmp_path, front + _CONTENTS + _CHAPTERS)
+    assert [c.title for c in book.chapters] == _TITLES
+
+
+def test_a_first_poem_in_short_lines_before_the_chapters_stays_a_chapter(tmp_path):
+    # Short lines, but none names a year, a price, an edition or a publisher: a poem, the author's text.
+    poem = "".join(f"<p>{line}</p>" for line in (
+        "The miller walks along the weir", "When frost is on the reeds", "He counts the geese that gather near",
+        "And whistles as he feeds.", "The water turns the wheel for him", "Until the light is gone,",
+        "And still the lantern, low and dim, Burns on."))
+    book = _book(tmp_path, "<h2>THE LANTERN</h2>" + poem + _CONTENTS + _CHAPTERS)
+    assert [c.title for c in book.chapters] == ["THE LANTERN", *_TITLES]
+
+
+def test_a_first_chapter_of_prose_under_a_name_stays_a_chapter(tmp_path):
+    # A memoir of the author under the author's name: prose, though it names a year and a press.
+    memoir = "<p>Ann Lee was born in 1841, and her first book came from the Mill Press in Lantern.</p>" + _PROSE
+    book = _book(tmp_path, "<h2>ANN MARSH LEE</h2>" + memoir + _CONTENTS + _CHAPTERS)
+    assert [c.title for c in book.chapters] == ["ANN MARSH LEE", *_TITLES]
+
+
+def test_the_title_page_under_a_chapter_heading_is_read_as_front_matter_when_matter_is_read(tmp_path):
+    verso = "".join(f"<p>{line}</p>" for line in ("THE MILL PRESS", "1894", "Copyright, 1894, by Ann Lee"))
+    book = _book(tmp_path, "<h2>ANN MARSH LEE</h2>" + verso + _CONTENTS + _CHAPTERS, include_matter=True)
+    assert any("Copyright, 1894, by Ann Lee" in p for c in book.chapters for p in c.paragraphs)
+    titles = [c.title for c in book.chapters]
+    assert titles[titles.index("THE FIRST VOYAGE"):][:3] == _TITLES
+
+
+def test_the_end_set_as_a_heading_after_the_last_chapter_is_no_chapter(tmp_path):
+    # "THE END" and the printer's imprint, each an <h2> like the chapters, with nothing under them.
+    book = _book(tmp_path, _CHAPTERS + "<h2>END OF VOL. II.</h2><h2>LANTERN: THE MILL PRESS LTD</h2>")
+    assert [c.title for c in book.chapters] == _TITLES
+    assert book.chapters[-1].paragraphs[-1] == "LANTERN: THE MILL PRESS LTD"
+
+
+def test_a_last_heading_with_text_under_it_stays_a_chapter(tmp_path):
+    book = _book(tmp_path, _CHAPTERS + "<h2>THE HOMECOMING</h2><p>And so they came home at last.</p>")
+    assert [c.title for c in book.chapters] == [*_TITLES, "THE HOMECOMING"]
