@@ -22,7 +22,7 @@ from app.cast.turns import Said, Turn, fill_turns
 from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
 from app.cast.loose import loose_tag_after, loose_tag_before
-from app.cast.tags import Tag, new_sentence, one_sentence, same_sentence, tag_after, tag_before, tag_lead_in
+from app.cast.tags import Tag, hands_over, new_sentence, one_sentence, same_sentence, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
@@ -58,6 +58,8 @@ class Attributor:
         #: The one a kin description's "his" or "her" is ("said her mother"): not the speaker.
         self._possessor: Person | None = None
         self._loose_lead_in: Tag | None = None
+        #: The lead-in came by a reach rule (a closing "X went on.", a quote paragraph's tail): see _vouched.
+        self._reach = False
         #: Parts with no name that speak ("the surgeon"), by their words.
         self._roles = Parts(roster)
         #: Who a speech tag has named: a person, whatever else the name could be.
@@ -232,6 +234,8 @@ class Attributor:
         own: list[Said | None] = []
         lead_in, self._lead_in = self._lead_in, None
         self._loose_lead_in, loose_lead_in = None, self._loose_lead_in
+        if self._reach and not self._vouched(lead_in or loose_lead_in):
+            lead_in = loose_lead_in = None
         for q in quotes:
             for start, end, person in self._mentions(q.text):
                 turn.named.append(person)
@@ -276,7 +280,7 @@ class Attributor:
                 loose = (loose_tag_after(after, self._known) if after.strip() else None) or \
                     (loose_tag_before(before, self._known) if before.strip() else None) or \
                     (loose_lead_in if n == 0 and q.start == 0 else None)
-                if loose is not None:
+                if loose is not None and self._vouched(loose):
                     delivery = delivery if tag is not None else (loose.verb, loose.manner)
                     said = self._from_tag(loose, local)
                     if said is not None:
@@ -292,7 +296,7 @@ class Attributor:
                 turn.possessors.append(self._possessor)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.local = list(local)
-        self._hand_over(pieces[-1])  # "“Go,” said Ann; and Tom, looking up, replied:" leads into the next paragraph
+        self._hand_over(pieces[-1], True)  # "“Go,” said Ann; and Tom, looking up, replied:" leads into the next paragraph
         for piece in pieces:
             self._own(piece)
         turn.beat = self._beat(pieces)
@@ -318,9 +322,17 @@ class Attributor:
         if self.first_person:
             self._owned.note(text, self._mentions)
 
-    def _hand_over(self, text: str) -> None:
+    def _hand_over(self, text: str, quoted: bool = False) -> None:
         self._lead_in = tag_lead_in(text)
         self._loose_lead_in = loose_tag_before(text, self._known) if self._lead_in is None else None
+        self._reach = quoted or self._lead_in is not None and not hands_over(text)
+
+    def _vouched(self, tag: Tag | None) -> bool:
+        """Return whether a reach rule's tag may name its speaker: a name must be a person's by other evidence
+        (a title, a given name, a he or she, an ordinary tag), never a capitalised word made a character by it."""
+        person = self._resolve_name(tag.words) if tag is not None and tag.kind == "name" else None
+        return tag is None or tag.kind != "name" or person is not None and (
+            id(person) in self._speakers or bool(person.titles) or bool(person.gender))
 
     def _narration(self, text: str) -> None:
         for _, _, person in self._mentions(text):

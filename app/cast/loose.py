@@ -88,6 +88,8 @@ def _opens_clause(previous: list[str], at_cut: bool) -> bool:
     at_cut = at_cut or len(previous) < 2 or previous[0][-1] in ",;:\u2014-"
     if bare in _OBJECT_MARK and (bare not in ("and", "or", "nor") or not at_cut):
         return False
+    if bare == "the" and len(previous) == 2 and previous[0].lower() in _OBJECT_MARK - {"and", "or", "nor"}:
+        return False  # "leant over the parapet by the Wye and said": a place after a preposition
     return word[-1] in ",;:()\u2014-" or bare in _CLAUSE_OPENERS or bare.endswith("ly") or at_cut
 
 

@@ -275,10 +275,15 @@ _CLOSING = re.compile(rf"(?:^|(?<![A-Z][a-z])(?<!\b[A-Z])[.!?]\s+|,\s+|\band\s+)
                       r"(?:\s+[a-z]+ly)?(?:,\s+[a-z]+ing\b[^.!?]{0,60})?(?:\s+(?:to|about|with)\s+[^.!?,]{1,40})?\.\s*$")
 
 
+def hands_over(paragraph: str) -> bool:
+    """Return whether a paragraph ends as a lead-in does (a colon, comma or dash), not on a closing sentence."""
+    return bool(_LEAD_IN_END.search(paragraph[-4:]))
+
+
 def tag_lead_in(paragraph: str) -> Tag | None:
     """Return the tag of a narration paragraph that hands over to the next one's quote ("Hartley said:"), or
     that ends on someone going on to speak ("Hartley, with a glance at her, went on.")."""
-    if not _LEAD_IN_END.search(paragraph[-4:]):
+    if not hands_over(paragraph):
         m = _CLOSING.search(paragraph[-240:])
         tag = _tag(m) if m else None
         return tag if tag is not None and (tag.kind in ("name", "pronoun", "narrator") or tag.gender) else None  # "The rain went on."
