@@ -331,8 +331,7 @@ class Attributor:
         """Return whether a reach rule's tag may name its speaker: a name must be a person's by other evidence
         (a title, a given name, a he or she, an ordinary tag), never a capitalised word made a character by it."""
         person = self._resolve_name(tag.words) if tag is not None and tag.kind == "name" else None
-        return tag is None or tag.kind != "name" or person is not None and (
-            id(person) in self._speakers or bool(person.titles) or bool(person.gender))
+        return tag is None or tag.kind != "name" or person is not None and (self._personal(person) or bool(person.gender))
 
     def _narration(self, text: str) -> None:
         for _, _, person in self._mentions(text):
