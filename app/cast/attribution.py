@@ -21,8 +21,9 @@ from app.cast.address import address_gender, is_vocative
 from app.cast.turns import Said, Turn, fill_turns
 from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
+from app.cast.handover import HandOver
 from app.cast.loose import loose_tag_after, loose_tag_before
-from app.cast.tags import Tag, hands_over, new_sentence, one_sentence, same_sentence, tag_after, tag_before, tag_lead_in
+from app.cast.tags import Tag, new_sentence, one_sentence, same_sentence, tag_after, tag_before
 
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
@@ -52,14 +53,11 @@ class Attributor:
         #: Each quotation's own tag's verb and manner, whoever it turns out to name (for its delivery).
         self.delivery: list[tuple[str, str]] = []
         #: A narration paragraph ending "Hartley said:" speaks through the next paragraph's quote.
-        self._lead_in: Tag | None = None
+        self._handed = HandOver()
         #: The people named in the quotes of the paragraph being attributed.
         self._named: list[Person] = []
         #: The one a kin description's "his" or "her" is ("said her mother"): not the speaker.
         self._possessor: Person | None = None
-        self._loose_lead_in: Tag | None = None
-        #: The lead-in came by a reach rule (a closing "X went on.", a quote paragraph's tail): see _vouched.
-        self._reach = False
         #: Parts with no name that speak ("the surgeon"), by their words.
         self._roles = Parts(roster)
         #: Who a speech tag has named: a person, whatever else the name could be.
@@ -232,10 +230,7 @@ class Attributor:
         pieces = [text[cuts[i]:cuts[i + 1]] for i in range(0, len(cuts), 2)]
         local: list[Person] = []
         own: list[Said | None] = []
-        lead_in, self._lead_in = self._lead_in, None
-        self._loose_lead_in, loose_lead_in = None, self._loose_lead_in
-        if self._reach and not self._vouched(lead_in or loose_lead_in):
-            lead_in = loose_lead_in = None
+        lead_in, loose_lead_in = self._handed.take(self._vouched)
         for q in quotes:
             for start, end, person in self._mentions(q.text):
                 turn.named.append(person)
@@ -296,7 +291,7 @@ class Attributor:
                 turn.possessors.append(self._possessor)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         turn.local = list(local)
-        self._hand_over(pieces[-1], True)  # "“Go,” said Ann; and Tom, looking up, replied:" leads into the next paragraph
+        self._handed.note(pieces[-1], self._known, True)  # "“Go,” said Ann; and Tom, looking up, replied:" leads into the next paragraph
         for piece in pieces:
             self._own(piece)
         turn.beat = self._beat(pieces)
@@ -322,14 +317,8 @@ class Attributor:
         if self.first_person:
             self._owned.note(text, self._mentions)
 
-    def _hand_over(self, text: str, quoted: bool = False) -> None:
-        self._lead_in = tag_lead_in(text)
-        self._loose_lead_in = loose_tag_before(text, self._known) if self._lead_in is None else None
-        self._reach = quoted or self._lead_in is not None and not hands_over(text)
-
     def _vouched(self, tag: Tag | None) -> bool:
-        """Return whether a reach rule's tag may name its speaker: a name must be a person's by other evidence
-        (a title, a given name, a he or she, an ordinary tag), never a capitalised word made a character by it."""
+        """Return whether a reach rule's tag names a person by other evidence (a title, given name, he/she, tag)."""
         person = self._resolve_name(tag.words) if tag is not None and tag.kind == "name" else None
         return tag is None or tag.kind != "name" or person is not None and (self._personal(person) or bool(person.gender))
 
@@ -337,7 +326,7 @@ class Attributor:
         for _, _, person in self._mentions(text):
             self._remember(person)
         self._own(text)
-        self._hand_over(text)
+        self._handed.note(text, self._known)
         if len(text.split()) > SCENE_BREAK_WORDS:
             self.turns.append(Turn([]))  # an empty turn: the conversation ends
 
