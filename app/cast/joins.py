@@ -2,6 +2,8 @@
 one surname, a married title and a woman's own name (the joins names._group asks about)."""
 from __future__ import annotations
 
+from collections import Counter
+
 from app.cast.namedata import FEMALE_NAMES, GIVEN_NAMES, MALE_NAMES, SHORT_FOR, TITLES
 from app.cast.person import Person
 
@@ -13,6 +15,10 @@ _PLAIN_TITLES = frozenset({"Mr", "Mister", "Master", "Miss", "Mrs", "Ms"})
 _RARE_FULL_NAME = 6
 #: A titled full name written this often or less can be a formal mention of the man a short form names.
 _HANDFUL = 10
+#: A full name written untitled this often or more, its given name hardly ever alone, is the one man of its surname.
+_FORMAL_NAMED = 10
+#: Another bearer of the surname whose full name is written this often or less is rare beside the usual one.
+_RARE_BEARER = 2
 
 
 def _related_given(a: str, b: str) -> bool:
@@ -60,13 +66,16 @@ def of_gender(person: Person, gender: str | None) -> bool:
     return person.gender is None and person.first not in other
 
 
-def introduced(person: Person, title: str, n: int, bare: int = 0) -> bool:
+def introduced(person: Person, title: str, n: int, bare: int = 0, given_alone: int = 0, linked: bool = False) -> bool:
     """Return whether "Title Surname" (written n times) is this full-named person.
 
     A full name without that title always is. A full name with the same title is one person's introduction
     when the book writes it seldom beside the short form (bare: how often the surname is written alone) ("Dr. James Penrose" once or twice, "Dr. Penrose"
     a hundred times), or at least a third as often as the short form; written often but far less than the
-    short form ("Mr. John Tresham" 22 times beside "Mr. Tresham" 266), it tells two men apart.
+    short form ("Mr. John Tresham" 22 times beside "Mr. Tresham" 266), it tells two men apart, and the book
+    then calls that brother by his given name alone (given_alone: how often); a man whose given name is
+    hardly ever written alone is told apart from no one, when the text links the two forms (linked: "Mr. X"
+    written soon after the full name, no other X between; corefer.titled_after_full).
     """
     if title not in person.titles or _her_own_name(person, title):
         return True
@@ -77,10 +86,14 @@ def introduced(person: Person, title: str, n: int, bare: int = 0) -> bool:
     # his bare surname more than by the title, are formal mentions of him ("Mr. William Hobb" 6 times,
     # "Mr. Hobb" 78, "Hobb" 262); a brother is written out far more (22), a father is "Mr." to the book.
     handful = 1 <= titled_full <= _HANDFUL and n >= 5 * titled_full and bare >= n
-    return titled_full * 3 >= n or person.count * 10 <= n or handful
+    # "Lorimer Hartley" written out 80 times, "Mr. Lorimer Hartley" 10, "Lorimer" alone never: the title is no
+    # part of how the book tells him from anyone (a brother is "Mr. John Tresham" or "John"); "Mr. Hartley" is he.
+    untitled = sum(k for (t, toks), k in person.forms.items() if t is None and len(toks) >= 2)
+    formal = linked and untitled >= _FORMAL_NAMED and untitled >= 2 * titled_full and given_alone * 10 <= person.count
+    return titled_full * 3 >= n or person.count * 10 <= n or handful or formal
 
 
-_MARRIED = ("Mrs", "Lady", "Madame", "Mme", "Frau", "Signora")
+_MARRIED = ("Mrs", "Mistress", "Lady", "Madame", "Mme", "Frau", "Signora")
 
 
 def _her_own_name(person: Person, title: str) -> bool:
@@ -149,3 +162,30 @@ def stranger(person: Person, given: str, n: int, forms: dict) -> bool:
     if not person.last or person.count > _STRANGER_NAMED or n < _STRANGER_RATIO * person.count:
         return False
     return not any(title and toks == (person.last,) for (title, toks) in forms)
+
+
+def written_with(title: str, gender: str | None, bearers: list[Person], linked: Counter | None = None) -> list[Person]:
+    """Narrow the full-named bearers of a surname "Mrs. Vell" may name to the one whose full name the book
+    writes with that title ("Mrs. Greta Vell") and whose gender the text shows as the title's, beside a son
+    "Tobiah Vell" whose gender no pronoun settled (married titles only: "Mr. Vell" may be the father of a son
+    written "Mr. Tobiah Vell", "Miss Vell" the eldest sister of a "Miss Ada Vell"); else to the one the book
+    writes out far more than any other bearer (a man's title) and after whose full name the text writes "Mr.
+    Vell" (linked: corefer.titled_after_full); all of them when that is not one person."""
+    if len(bearers) < 2:
+        return bearers
+    if title in _MARRIED:
+        own = [p for p in bearers if title in p.titles and p.gender == gender]
+        return own if len(own) == 1 else bearers
+    # "Mr. Vell" beside "Amos Vell" written out 20 times and a cousin "Ned Vell" written out once: the man the
+    # book writes out is the one it means; a son written out as often leaves "Mr. Vell" to no one, and so
+    # does "Mr. Amos Vell" (written so, he is told apart from an uncle or father the book calls "Mr. Vell").
+    if gender == "F":
+        return bearers  # "Miss Vell" may be an eldest sister the book never writes out beside a younger one
+
+    def written_out(p: Person) -> int:
+        return sum(n for (_, toks), n in p.forms.items() if len(toks) >= 2)
+    usual = max(bearers, key=written_out)
+    rest = [written_out(p) for p in bearers if p is not usual]
+    rare = max(rest) <= _RARE_BEARER and written_out(usual) >= 4 * max(rest) + 8
+    near = (linked or {}).get((title, usual.last, usual.first), 0)
+    return [usual] if rare and near and title not in usual.titles else bearers

@@ -15,15 +15,13 @@ from app.cast.namedata import (  # noqa: F401  (TITLES and DIMINUTIVES are read 
     CALENDAR_WORDS, DIMINUTIVES, EITHER_NAMES, LOCATIVES, SAME_TITLE, WEAK_LOCATIVES, FEMALE_NAMES, GIVEN_NAME_TITLES, MALE_NAMES, NOT_NAMES, PLACE_WORDS,
     SHORT_FOR, TITLES,
 )
-from app.cast.joins import fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, pet_name_host, stranger
+from app.cast.joins import (fits, introduced, join_rare_forms_of_a_given_name, of_gender, only_titled, pet_name_host,
+                             stranger, written_with)
+from app.cast.corefer import titled_after_full
 from app.cast.person import Person  # noqa: F401  (Person is read through this module too)
+from app.cast.mention import MENTION, split_mention, title_key  # noqa: F401  (read through this module too)
+from app.cast.tagnames import COMMON_STARTS as _COMMON_STARTS, heard as _heard, tag_forms as _tag_forms
 
-_TITLE_RE = "|".join(sorted(TITLES, key=len, reverse=True))
-_TOKEN = r"(?:St\.?\s+)?(?:O['\u2019]|Mc|Mac|D['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:-[A-Z][a-z]+)?"
-#: A run of capitalised words, maybe after a title: "Mr. Harlow", "Ellen Harlow", "Lady Honoria Pell".
-MENTION = re.compile(
-    rf"\b(?:(?P<title>{_TITLE_RE})\.?\s+)?(?P<name>{_TOKEN}(?:\s+(?:(?:de|van|von|du|de la|le|St\.)\s+)?{_TOKEN}){{0,3}})"
-    r"(?:['\u2019]s?)?")
 _WORDS = re.compile(r"[A-Za-z\u00c0-\u024f]+")
 _MALE = re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE)
 _FEMALE = re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)
@@ -35,27 +33,12 @@ MIN_MENTIONS = 2
 _DIMINUTIVE_ALONE = 4
 
 
-def title_key(raw: str | None) -> str | None:
-    if not raw:
-        return None
-    title = raw.rstrip(".")
-    return SAME_TITLE.get(title, title)
-
-
 def sentence_start(text: str, i: int) -> bool:
     """Return whether text[i] opens a sentence (where any word is capitalised, name or not)."""
     j = i - 1
     while j >= 0 and text[j].isspace():
         j -= 1
     return j < 0 or text[j] in _SENTENCE_END
-
-
-def split_mention(m: re.Match) -> tuple[str | None, tuple[str, ...]]:
-    title = title_key(m.group("title"))
-    # "St. John" is one given name (a saint's), not "St" and "John".
-    name = re.sub(r"\bSt\.?\s+(?=[A-Z])", "St.\x00", m.group("name"))
-    tokens = tuple(t.replace("\x00", " ") for t in name.split() if t[0].isupper() and t != "St.")
-    return title, tokens
 
 
 class Roster:
@@ -136,8 +119,6 @@ class Roster:
 _GROUP_BEFORE = re.compile(r"\b(?i:the|these|those|two|three|four|five|six|all|both|several|other|many)"
                            r"(?:\s+[a-z]+){0,2}\s+$")
 _TWO_NAMES = re.compile(r"\b([A-Z][a-z]+)(?:,| and| or) ([A-Z][a-z]+)\b")
-#: Words that start sentences in front of names ("When Ellen"): dropped from a run's front.
-_COMMON_STARTS = frozenset("But And When Then So If As Poor Dear Oh Ah Yes No Well Now Why What".split())
 
 
 def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str] = ()) -> Roster:
@@ -246,50 +227,11 @@ def find_people(texts: list[str], tagged: Iterable[str] = (), bare: Iterable[str
     # "Hilda and Hildy", "Hildy, Hilda": two names the book sets side by side are two people.
     apart = {frozenset(m.groups()) for text in texts for m in _TWO_NAMES.finditer(text)}
     people = _group({f: n for f, n in kept.items() if n >= MIN_MENTIONS or len(f[1]) >= 2 or f[0] or f in speakers},
-                    kept_votes, apart)
+                    kept_votes, apart, titled_after_full(texts))
     return Roster(people)
 
 
-#: A word that is a speech tag's whole subject this often ("said Moss", "Moss said") is someone's name.
-_HEARD_TAGS = 3
-
-
-def _heard(bare: Iterable[str], midsentence: Counter) -> set[str]:
-    """Return the words the book makes a speech tag's whole subject at least _HEARD_TAGS times.
-
-    Such a word is a name even where the book also writes it in lower case ("moss", "the moss") or in a thing's
-    name ("the Green Moss Inn"): a place or a thing says nothing. The word must also stand capitalised inside
-    sentences as often ("We said" opens a sentence; "said Moss" is mid-sentence), and be no pronoun or title.
-    """
-    said: Counter = Counter()
-    for words in bare:
-        m = MENTION.fullmatch(words.strip())
-        if m:
-            title, tokens = split_mention(m)
-            if not title and len(tokens) == 1:
-                said[tokens[0]] += 1
-    return {tok for tok, n in said.items() if n >= _HEARD_TAGS and midsentence[tok] >= _HEARD_TAGS
-            and tok not in NOT_NAMES and tok not in TITLES and tok not in PLACE_WORDS}
-
-
-def _tag_forms(tagged: Iterable[str], lower: Counter, heard: set[str] = frozenset()) -> set[tuple[str | None, tuple[str, ...]]]:
-    """Return the name forms of the names written in speech tags, less the words any sentence starts with."""
-    out = set()
-    for words in tagged:
-        m = MENTION.match(words)
-        if not m:
-            continue
-        title, tokens = split_mention(m)
-        if not title:
-            # "Then Hartley said": "Then" opens the sentence, it is not part of the name.
-            while tokens and tokens[0] not in heard and (lower[tokens[0].lower()] or tokens[0] in NOT_NAMES | _COMMON_STARTS):
-                tokens = tokens[1:]
-        if tokens and not any(t in NOT_NAMES or (not title and t in TITLES) for t in tokens):
-            out.add((title, tokens))
-    return out
-
-
-def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
+def _group(forms: dict, votes: dict, apart: set = frozenset(), linked: Counter | None = None) -> list[Person]:
     """Return the people the name forms make: one Person per person, however many names."""
     full: dict[tuple[str, str], Person] = {}
     people: list[Person] = []
@@ -340,12 +282,15 @@ def _group(forms: dict, votes: dict, apart: set = frozenset()) -> list[Person]:
         by_first = [p for p in distinct if p.first == tok and fits(p, gender)] or \
             [p for p in distinct if p.first in SHORT_FOR.get(tok, ()) and fits(p, gender)]
         # A gendered title joins a full name only of a person known to be of that gender.
-        by_last = [p for p in distinct if p.last == tok and of_gender(p, gender)]
+        by_last = written_with(title, gender, [p for p in distinct if p.last == tok and of_gender(p, gender)],
+                               linked or Counter())
         target = None
         # "Mrs. Rachel" is Mrs. Rachel Orme: a woman's title before a woman's given name is that name.
         if len(by_first) == 1 and (title in GIVEN_NAME_TITLES or (gender == "F" and tok in FEMALE_NAMES)):
             target = by_first[0]
-        elif (len(by_last) == 1 and introduced(by_last[0], title, n, forms.get((None, (tok,)), 0))
+        elif (len(by_last) == 1 and introduced(by_last[0], title, n, forms.get((None, (tok,)), 0),
+                                                     forms.get((None, (by_last[0].first,)), 0),
+                                                     bool((linked or {}).get((title, tok, by_last[0].first))))
               and only_titled(by_last[0], title, tok, forms)):
             # A "Mr. John Tresham" written out beside "Mr. Tresham" is there to tell two men apart.
             target = by_last[0]
