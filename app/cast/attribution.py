@@ -18,7 +18,7 @@ from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention
 from app.cast.ranker import Ranker, rank_turns
 from app.cast.address import address_gender, is_vocative
-from app.cast.turns import Said, Turn, fill_turns
+from app.cast.turns import Said, Turn, fill_turns, settle, split_conversations
 from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
 from app.cast.handover import HandOver
@@ -230,7 +230,7 @@ class Attributor:
         pieces = [text[cuts[i]:cuts[i + 1]] for i in range(0, len(cuts), 2)]
         local: list[Person] = []
         own: list[Said | None] = []
-        lead_in, loose_lead_in = self._handed.take(self._vouched)
+        lead_in, loose_lead_in, handed_by_reach = self._handed.take(self._vouched)
         for q in quotes:
             for start, end, person in self._mentions(q.text):
                 turn.named.append(person)
@@ -253,15 +253,18 @@ class Attributor:
                 tag = lead
             if tag is None and before.strip():
                 tag = tag_before(before)
+            reach: Tag | None = None
             if between is not None and one_sentence(before) and (tag is None or tag is found_after and lead is None and
                                                                  new_sentence(after)):
-                # The second part of a quote interrupted by its tag ("“Oh,” said Ann, “no!” Tom nodded."), or after its sentence
-                # ("“No,” said Ann. “Go.” Tom muttered."): the tag's speaker's.
-                tag = between
+                # The second part of a quote interrupted by its tag ("“Oh,” said Ann, “no!” Tom nodded."): the tag's
+                # speaker's. After the tag's sentence ("“No,” said Ann. “Go.” Tom muttered.") it reaches further.
+                tag, reach = (between, None) if same_sentence(before) else (tag, between)
             if tag is None and n == 0 and q.start == 0 and lead_in is not None:
-                tag = lead_in
+                reach, tag = (lead_in, tag) if handed_by_reach else (reach, lead_in)
+            said = self._reached(reach, local) if reach is not None else None
+            tag = reach if said is not None else tag
             between, held = found_after, tag is between  # held: its delivery only an interrupted quote's second part's
-            said = self._from_tag(tag, local) if tag is not None else None
+            said = said or (self._from_tag(tag, local) if tag is not None else None)
             if said is None and tag is found_after and tag is not None and before.strip():
                 # The tag after names no one: the one before still says who spoke ("I said, “Who?” Nothing answered.").
                 earlier = tag_before(before)
@@ -277,7 +280,8 @@ class Attributor:
                     (loose_lead_in if n == 0 and q.start == 0 else None)
                 if loose is not None and self._vouched(loose):
                     delivery = delivery if tag is not None else (loose.verb, loose.manner)
-                    said = self._from_tag(loose, local)
+                    said = self._reached(loose, local) if loose is loose_lead_in and handed_by_reach else \
+                        self._from_tag(loose, local)
                     if said is not None:
                         said.confidence = round(said.confidence * 0.8, 2)
             if said is None and after.strip() and len(after.split()) <= 6:
@@ -316,6 +320,17 @@ class Attributor:
         self._roles.note(text)
         if self.first_person:
             self._owned.note(text, self._mentions)
+
+    def _reached(self, tag: Tag, local: list[Person]) -> Said | None:
+        """Return who a reach rule's tag names, only when a person of the book already vouched for: named (no part
+        such as "the drummer", whose lines a reach rule would multiply), and a person by a title, a given name,
+        he/she or an earlier tag; else None, and the quote is left to its own tag or the turns."""
+        if tag.kind not in ("name", "pronoun", "narrator", "description") or not self._vouched(tag):
+            return None
+        said = self._from_tag(tag, local)
+        person = said.person if said is not None else None
+        named = person is not None and bool(person.first or person.last) and (self._personal(person) or person.gender)
+        return said if person is NARRATOR or named else None
 
     def _vouched(self, tag: Tag | None) -> bool:
         """Return whether a reach rule's tag names a person by other evidence (a title, given name, he/she, tag)."""
@@ -375,26 +390,9 @@ class Attributor:
         With a ranker, each turn's speaker is the ranker's best candidate (a quote's own explicit tag still
         decides it); log, when given, gets every turn's Candidates (for training the ranker).
         """
-        conversations: list[list[Turn]] = [[]]
-        for turn in self.turns:
-            if not turn.quotes:
-                conversations.append([])
-            else:
-                conversations[-1].append(turn)
+        conversations = split_conversations(self.turns)
         for conv in conversations:
             fill_turns(conv)
         if ranker is not None or log is not None:
             rank_turns(self, conversations, ranker, log, NARRATOR)
-        out: list[Said] = []
-        for turn in self.turns:
-            for i in turn.quotes:
-                own = self.results[i]
-                if own is not None and own.person is not None and (ranker is None or own.method == "explicit"
-                                                                   or own.settled):
-                    said = own
-                else:
-                    said = turn.said or Said(None, "guess", 0.0)
-                # Whoever says it, a quote's verb and manner are its own tag's (the speaker may be another tag's, or none's).
-                verb, manner = self.delivery[i]
-                out.append(Said(said.person, said.method, said.confidence, verb, manner))
-        return out
+        return settle(self.turns, self.results, self.delivery, ranked=ranker is not None)

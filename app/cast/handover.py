@@ -25,10 +25,11 @@ class HandOver:
         self.loose = loose_tag_before(text, known) if self.tag is None else None
         self.reach = quoted or self.tag is not None and not hands_over(text)
 
-    def take(self, vouched: Callable[[Tag | None], bool]) -> tuple[Tag | None, Tag | None]:
-        """Return (tag, loose tag) and forget them; a reach rule's only when vouched says its speaker is a person
-        by other evidence (it never makes a capitalised word a character: "by the Wye and said:")."""
+    def take(self, vouched: Callable[[Tag | None], bool]) -> tuple[Tag | None, Tag | None, bool]:
+        """Return (tag, loose tag, whether a reach rule found them) and forget them; a reach rule's only when vouched
+        says its speaker is a person by other evidence (it never makes a capitalised word a character: "by the Wye
+        and said:"); the attributor checks whom the tag resolves to as well."""
         tag, loose, reach = self.tag, self.loose, self.reach
         self.tag = self.loose = None
         self.reach = False
-        return (None, None) if reach and not vouched(tag or loose) else (tag, loose)
+        return (None, None, False) if reach and not vouched(tag or loose) else (tag, loose, reach)

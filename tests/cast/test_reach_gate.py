@@ -50,3 +50,16 @@ def test_a_quote_paragraphs_tail_hands_a_person_the_next_quote():
     cast = _cast(_INTRO + ["“Go,” said Mrs. Penhallow; and Tobias Wrenfield, looking up, replied:",
                            "“Not without you.”"])
     assert (_speaker_of(cast, "Not without") or "").startswith("Tobias")
+
+
+def test_a_reach_rule_makes_no_part_a_character():
+    # A quote paragraph's tail naming a part with no name ("the drover, looking up, replied:") reaches into the
+    # next paragraph: a reach rule hands a quote only to a named person already vouched for, never makes a
+    # part; the quote is left to the turns.
+    cast = _cast(_INTRO + ["“Go,” said Mrs. Penhallow; and the drover, looking up, replied:", "“Not without you.”"])
+    assert not any("drover" in n.lower() for n in _names(cast))
+
+
+def test_a_named_persons_tag_still_reaches_past_its_sentence():
+    cast = _cast(_INTRO + ["“Stand back,” said Mrs. Penhallow. “The gate is shut.” Tobias answered her and stood aside."])
+    assert (_speaker_of(cast, "The gate is shut") or "").endswith("Penhallow")
