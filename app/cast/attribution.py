@@ -23,7 +23,7 @@ from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
 from app.cast.handover import HandOver
 from app.cast.loose import loose_tag_after, loose_tag_before
-from app.cast.tags import Tag, new_sentence, one_sentence, same_sentence, tag_after, tag_before
+from app.cast.tags import Tag, hands_over, new_sentence, one_sentence, same_sentence, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
@@ -246,6 +246,7 @@ class Attributor:
             tag = tag_after(after) if after.strip() else None
             found_after = tag
             lead = tag_before(before) if before.strip() and _LEAD_IN.search(before) else None
+            reach: Tag | None = None
             if lead is not None and (tag is None or self._from_tag(lead, local) is not None):
                 # "Greta said, “A snake!” The boys agreed." / "Greta answered: “No.” Odo replied, “Yes.”": a clause
                 # ending in its speech verb and a comma or colon right before the quote hands the line over;
@@ -253,7 +254,8 @@ class Attributor:
                 tag = lead
             if tag is None and before.strip():
                 tag = tag_before(before)
-            reach: Tag | None = None
+            if tag is None and n == 0 and before.strip() and not hands_over(before):
+                reach = tag_lead_in(before)  # "Ann began again. “You seemed …”": a sentence of someone going on
             if between is not None and one_sentence(before) and (tag is None or tag is found_after and lead is None and
                                                                  new_sentence(after)):
                 # The second part of a quote interrupted by its tag ("“Oh,” said Ann, “no!” Tom nodded."): the tag's

@@ -18,7 +18,8 @@ thought cries corrected reiterated reasoned mused pursued proceeded argued joine
 whimpered blurted confessed volunteered prompted smiled nodded asserted interposed yawned boomed intervened reminded
 chided scolded cooed purred quavered blustered jeered taunted teased barked spluttered sputtered lisped pronounced
 queried counselled counseled cautioned implored entreated besought commented assented acquiesced ejaculated
-vociferated""".split()
+vociferated simpered bawled piped interjected comforted consoled soothed babbled grunted howled jested lamented
+rasped shrilled snorted scoffed trilled vowed whined gushed begged apologized apologised giggled""".split()
 #: Verbs that report speech only with their particle ("went on", "broke in").
 PHRASAL_VERBS = ("went on", "goes on", "put in", "broke in", "burst out", "struck in", "chimed in", "piped up", "spoke up",
                  "cut in", "broke out", "called out", "cried out", "went on to say")
@@ -268,11 +269,11 @@ _LEAD_IN_END = re.compile(r"(?:[:\u2014]|--|,)\s*$")
 
 
 #: Verbs that, closing a paragraph with nothing said after them, say the next paragraph's speech is coming.
-_ONWARD = r"(?:began|continued|went\s+on|proceeded|resumed|interposed|pursued|rejoined|replied|answered|added)"
+_ONWARD = r"(?:began|continued|went\s+on|proceeded|resumed|interposed|pursued|rejoined|replied|answered|added|spoke)"
 #: "Hartley, with a glance at her, went on.", "Greta began again.": the last sentence of a narration paragraph.
 _CLOSING = re.compile(rf"(?:^|(?<![A-Z][a-z])(?<!\b[A-Z])[.!?]\s+|,\s+|\band\s+){_SUBJ}(?:\s+(?:himself|herself))?(?:(?:,[^,.!?]{{1,60}}){{1,3}},)?"
-                      rf"(?:\s+(?:then|now|again|soon|at\s+last|presently))?{_ADV}\s+(?P<verb>{_ONWARD})(?:\s+again)?(?:\s+[a-z]+ing)?"
-                      r"(?:\s+[a-z]+ly)?(?:,\s+[a-z]+ing\b[^.!?]{0,60})?(?:\s+(?:to|about|with)\s+[^.!?,]{1,40})?\.\s*$")
+                      rf"(?:\s+(?:then|now|again|soon|at\s+last|presently))?{_ADV}\s+(?P<verb>{_ONWARD})(?:\s+(?:again|up|now))?(?:\s+[a-z]+ing)?"
+                      r"(?:\s+[a-z]+ly)?(?:,\s+[a-z]+ing\b[^.!?]{0,60})?(?:\s+(?:to|about|with|in)\s+[^.!?,]{1,40})?\.\s*$")
 
 
 def hands_over(paragraph: str) -> bool:
