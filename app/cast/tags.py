@@ -18,8 +18,7 @@ thought cries corrected reiterated reasoned mused pursued proceeded argued joine
 whimpered blurted confessed volunteered prompted smiled nodded asserted interposed yawned boomed intervened reminded
 chided scolded cooed purred quavered blustered jeered taunted teased barked spluttered sputtered lisped pronounced
 queried counselled counseled cautioned implored entreated besought commented assented acquiesced ejaculated
-vociferated simpered bawled piped interjected comforted consoled soothed babbled grunted howled jested lamented
-rasped shrilled snorted scoffed trilled vowed whined gushed begged apologized apologised giggled""".split()
+vociferated simpered bawled piped interjected comforted consoled soothed""".split()
 #: Verbs that report speech only with their particle ("went on", "broke in").
 PHRASAL_VERBS = ("went on", "goes on", "put in", "broke in", "burst out", "struck in", "chimed in", "piped up", "spoke up",
                  "cut in", "broke out", "called out", "cried out", "went on to say")
