@@ -47,7 +47,7 @@ _POSSESSED_SPEECH = re.compile(r"^['\u2019]s\s+(?:[a-z]+\s+){0,2}?(?:remark|repl
 
 
 def _sentences(text: str) -> list[str]:
-    """Split text into sentences, never after a title's full stop or an initial ("Mrs. Ardley", "E. Smith")."""
+    """Split text into sentences, never after a title's full stop or an initial ("Mrs. Ardley", "E. Quennel")."""
     out: list[str] = []
     start = 0
     for gap in _SENTENCE_GAP.finditer(text):
