@@ -255,7 +255,7 @@ class Attributor:
             if tag is None and before.strip():
                 tag = tag_before(before)
             if tag is None and n == 0 and before.strip() and not hands_over(before):
-                reach = tag_lead_in(before)  # "Ann began again. “You seemed …”": a sentence of someone going on
+                reach = tag_lead_in(before)  # "Ann began again. “The road …”": a sentence of someone going on
             if between is not None and one_sentence(before) and (tag is None or tag is found_after and lead is None and
                                                                  new_sentence(after)):
                 # The second part of a quote interrupted by its tag ("“Oh,” said Ann, “no!” Tom nodded."): the tag's

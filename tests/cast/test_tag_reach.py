@@ -93,19 +93,19 @@ def test_a_quote_paragraph_ending_on_a_lead_in_hands_the_next_paragraphs_quote_o
 
 def test_a_sentence_of_someone_going_on_right_before_a_quote_names_its_speaker():
     # "Ann began again. “…”" inside the quote's own paragraph, with no tag after the quote.
-    cast = _cast(_INTRO + ["They sat a while in silence. Mrs. Penhallow began again. “You seemed to enjoy the drive.”"])
-    assert _is_penhallow(_speaker_of(cast, "You seemed to enjoy"))
-    cast = _cast(_INTRO + ["Tobias said nothing for a time. Mrs. Penhallow resumed in a lower voice. “It was my fault.”"])
-    assert _is_penhallow(_speaker_of(cast, "It was my fault."))
+    cast = _cast(_INTRO + ["They sat a while in silence. Mrs. Penhallow began again. “The road was longer than I thought.”"])
+    assert _is_penhallow(_speaker_of(cast, "The road was longer"))
+    cast = _cast(_INTRO + ["Tobias said nothing for a time. Mrs. Penhallow resumed in a lower voice. “We should have waited.”"])
+    assert _is_penhallow(_speaker_of(cast, "We should have waited."))
 
 
 def test_a_paragraph_ending_on_someone_speaking_now_hands_them_the_next_quote():
-    cast = _cast(_INTRO + ["Mrs. Penhallow, who had seldom spoken before, spoke now.", "“Such things do happen.”"])
+    cast = _cast(_INTRO + ["Mrs. Penhallow, silent until then, spoke now.", "“Such things do happen.”"])
     assert _is_penhallow(_speaker_of(cast, "Such things do happen."))
 
 
 def test_less_common_speech_verbs_make_an_inverted_tag():
-    cast = _cast(_INTRO + ["“We mothers--” simpered Mrs. Penhallow, and then saw that she sounded foolish to them all.", "“Over here!” bawled Tobias from the far end of the yard where the carts stood."])
+    cast = _cast(_INTRO + ["“We aunts--” simpered Mrs. Penhallow, and then saw that she sounded foolish to them all.", "“Over here!” bawled Tobias from the far end of the yard where the carts stood."])
     said = {q.text.lstrip("“")[:8]: (q.speaker, q.method) for q in cast.quotes}
-    assert _is_penhallow(said["We mothe"][0]) and said["We mothe"][1] == "explicit"  # the tag's, not the turns'
+    assert _is_penhallow(said["We aunts"][0]) and said["We aunts"][1] == "explicit"  # the tag's, not the turns'
     assert said["Over her"] == ("Tobias", "explicit") or said["Over her"][0] in _TOBIAS and said["Over her"][1] == "explicit"
