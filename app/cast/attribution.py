@@ -18,9 +18,10 @@ from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention
 from app.cast.ranker import Ranker, rank_turns
 from app.cast.address import address_gender, is_vocative
-from app.cast.turns import Said, Turn, fill_turns, settle, split_conversations
+from app.cast.turns import Said, Turn, conversation, fill_turns, participants, previous_speaker, settle, split_conversations
 from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
+from app.cast.subjects import Subjects
 from app.cast.handover import HandOver
 from app.cast.loose import loose_tag_after, loose_tag_before
 from app.cast.tags import Tag, hands_over, new_sentence, one_sentence, same_sentence, tag_after, tag_before, tag_lead_in
@@ -64,6 +65,8 @@ class Attributor:
         self._speakers: set[int] = set()
         #: "my brother Robert", "Robert, my brother": the people the narration ties to "my <noun>".
         self._owned = NarratorsOwn()
+        #: Who the narration's latest sentences are about, per gender (app/cast/subjects.py).
+        self._subjects = Subjects()
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -86,14 +89,6 @@ class Attributor:
             person = self.roster.lookup(None, tokens[1:])  # "Then Greta"
         return person
 
-    def _participants(self) -> list[Person]:
-        """Return the speakers of the conversation going on, most recent first."""
-        out: list[Person] = []
-        for turn in reversed(self._conversation()[:-1] if self.turns else []):
-            if turn.said and turn.said.person is not None and turn.said.person not in out:
-                out.append(turn.said.person)
-        return out
-
     def _resolve_gender(self, gender: str | None, local: list[Person]) -> Person | None:
         """Return the person a "he"/"she" most likely is.
 
@@ -103,29 +98,32 @@ class Attributor:
         """
         # Whoever the quote names is spoken to or about: not the speaker.
         named = self._named
+        subject = self._subjects.latest(gender)
+        if subject is not None and subject not in named and subject is not NARRATOR:
+            return subject  # "The vicar sat down. “Well, Ada?” he said."
         for person in local:
             if person.gender == gender and person not in named:
                 return person
         # Someone the previous turn spoke to by name answers ("Well, Miss Ashby," said he. ... she replied).
-        conv = self._conversation()
+        conv = conversation(self.turns)
         if len(conv) >= 2:
             for person in conv[-2].addressed:
                 if person.gender == gender and person not in named:
                     return person
-        previous = self._previous_speaker()
+        previous = previous_speaker(self.turns)
         seen: list[Person] = []
-        for person in self._participants() + list(reversed(self.history[-_HISTORY:])):
+        for person in participants(self.turns) + list(reversed(self.history[-_HISTORY:])):
             if person is NARRATOR or person in seen or person.gender != gender or person in named:
                 continue
             seen.append(person)
         if not seen:
             # Nobody of that gender is about: the one just described (app/cast/unnamed.py), else one of no known gender.
-            seen = self._roles.described(gender, self._speakers) or [p for p in self._participants() + list(
+            seen = self._roles.described(gender, self._speakers) or [p for p in participants(self.turns) + list(
                 reversed(self.history[-_HISTORY:])) if p is not NARRATOR and p.gender is None and p not in named
                 and (id(p) in self._speakers or p.titles)][:1]
             if not seen:
                 return None
-        if seen[0] is previous and len(seen) > 1 and seen[1] in self._participants():
+        if seen[0] is previous and len(seen) > 1 and seen[1] in participants(self.turns):
             return seen[1]
         return seen[0]
 
@@ -170,7 +168,7 @@ class Attributor:
             return Said(kin, "anaphoric", 0.75 if sure else 0.65, settled=sure)
         if tag.kind == "description" and tag.words.startswith("the "):
             # "said the old gentleman": someone of that gender and age in the scene (app/cast/describe.py).
-            scene = list(reversed(local)) + list(reversed(self.history[-_HISTORY:])) + self._participants()
+            scene = list(reversed(local)) + list(reversed(self.history[-_HISTORY:])) + participants(self.turns)
             # Nobody fits the age: the "he" or "she" of that gender. Either way the ranker sees a description.
             person = (brought := self._roles.brought(tag.words, tag.gender, self._speakers)) or resolve_description(
                 tag.words.split()[1:], tag.gender, scene, self._named, NARRATOR) or self._resolve_gender(tag.gender, local)
@@ -178,11 +176,11 @@ class Attributor:
         person = self._resolve_gender(tag.gender, local)
         if person is None:
             return None
-        return Said(person, "anaphoric", 0.8 if tag.kind == "pronoun" else 0.6)
+        return Said(person, "anaphoric", 0.8 if tag.kind == "pronoun" else 0.6, settled=self._subjects.settles(person))
 
     def _titled_here(self, word: str) -> Person | None:
         """Return who "the captain" is, by who is in the scene (app/cast/roles.py)."""
-        scene = list(reversed(self.history[-_HISTORY:])) + self._participants()
+        scene = list(reversed(self.history[-_HISTORY:])) + participants(self.turns)
         return titled_in_scene(word, scene, self.roster, NARRATOR)
 
     def _role(self, tag: Tag) -> Person:
@@ -195,7 +193,7 @@ class Attributor:
 
     def _kin(self, words: str, gender: str | None, local: list[Person]) -> tuple[Person, bool] | None:
         """Return who "her mother" is (app/cast/kin.py) and whether the text settles it."""
-        recent = list(reversed(local)) + self._participants() + list(reversed(self.history[-_HISTORY:]))
+        recent = list(reversed(local)) + participants(self.turns) + list(reversed(self.history[-_HISTORY:]))
         found = resolve_kin(words, gender, self._named, recent, NARRATOR)
         if found is None:
             return None
@@ -214,6 +212,7 @@ class Attributor:
     # --- one paragraph --------------------------------------------------------------------------------
     def paragraph(self, text: str, quotes: list[RawQuote], first_index: int) -> None:
         """Attribute the quotations of one paragraph (quotes in order; first_index is the first one's number)."""
+        self._subjects.next_paragraph(bool(quotes))
         if not quotes:
             self._narration(text)
             return
@@ -243,6 +242,7 @@ class Attributor:
             self._named = [person for _, _, person in self._mentions(q.text)]
             self._possessor = None
             local.extend(person for _, _, person in self._mentions(before))
+            self._note_subjects(before)
             tag = tag_after(after) if after.strip() else None
             found_after = tag
             lead = tag_before(before) if before.strip() and _LEAD_IN.search(before) else None
@@ -296,6 +296,7 @@ class Attributor:
             if self._possessor is not None and self._possessor not in turn.possessors:
                 turn.possessors.append(self._possessor)
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
+        self._note_subjects(pieces[-1])
         turn.local = list(local)
         self._handed.note(pieces[-1], self._known, True)  # "“Go,” said Ann; and Tom, looking up, replied:" leads into the next paragraph
         for piece in pieces:
@@ -339,9 +340,15 @@ class Attributor:
         person = self._resolve_name(tag.words) if tag is not None and tag.kind == "name" else None
         return tag is None or tag.kind != "name" or person is not None and (self._personal(person) or bool(person.gender))
 
+    def _note_subjects(self, text: str) -> None:
+        scene = list(reversed(self.history[-_HISTORY:])) + participants(self.turns)
+        self._subjects.note(text, lambda t: [m for m in self._mentions(t) if self._personal(m[2])], lambda words, noun:
+                            self._roles.subject(words, noun, scene, self._speakers, NARRATOR))  # a place is no subject
+
     def _narration(self, text: str) -> None:
         for _, _, person in self._mentions(text):
             self._remember(person)
+        self._note_subjects(text)
         self._own(text)
         self._handed.note(text, self._known)
         if len(text.split()) > SCENE_BREAK_WORDS:
@@ -370,19 +377,6 @@ class Attributor:
                 continue
             if m:
                 return self._resolve_gender("M" if m.group(1) == "He" else "F", [])
-        return None
-
-    def _conversation(self) -> list[Turn]:
-        """Return the turns of the conversation going on, the last one included."""
-        start = len(self.turns)
-        while start > 0 and self.turns[start - 1].quotes:
-            start -= 1
-        return self.turns[start:]
-
-    def _previous_speaker(self) -> Person | None:
-        conv = self._conversation()
-        if len(conv) >= 2 and conv[-2].said is not None:
-            return conv[-2].said.person
         return None
 
     # --- the conversation's turns -------------------------------------------------------------------

@@ -11,7 +11,7 @@ from collections import Counter
 
 from app.cast.namedata import TITLES
 from app.cast.names import Person, Roster, title_key
-from app.cast.unnamed import Described
+from app.cast.unnamed import GENDERED_NOUNS, Described
 
 #: "Mr. Harding, the warden," / "the old warden, Mr. Harding,": a name and a role noun side by side.
 #: "Mr. Harding was the warden.", "Mr. Harding had become warden" are the same tie, said outright. Not before ", and": "Mr. Harding, the
@@ -117,6 +117,21 @@ class Parts:
         if made:
             speakers.add(id(person))
         return [person]
+
+    def subject(self, words: str, noun: str, scene: list[Person], speakers: set[int], skip: Person) -> Person | None:
+        """Return whom a sentence's subject "the <words>" names now (app/cast/subjects.py): the person the book
+        ties the role to, the one of that title in the scene, a part that has spoken, or the newcomer just
+        brought in ("a tall man came in. The man sat down."); None when it names nobody known."""
+        found = self._by_words.get("the " + words)
+        if found is None and noun.capitalize() in TITLES:
+            # Only the one of that title in the scene: a book's other doctor is no subject here.
+            title = title_key(noun.capitalize())
+            return next((p for p in scene if p is not skip and title in p.titles), None)
+        found = found or self.roster.by_role(noun)
+        if found is None and noun in GENDERED_NOUNS:
+            found = next(iter(self._made(self._described.brought(noun, GENDERED_NOUNS[noun]), GENDERED_NOUNS[noun],
+                                         speakers)), None)
+        return found
 
     def person(self, words: str, gender: str | None) -> tuple[Person, bool]:
         """Return the part's person and whether it was made now (then it is in the roster)."""

@@ -162,6 +162,29 @@ def guess(conv: list[Turn], p: int) -> Said | None:
     return turn.said
 
 
+def conversation(turns: list[Turn]) -> list[Turn]:
+    """Return the turns of the conversation going on (since the last empty turn), the last one included."""
+    start = len(turns)
+    while start > 0 and turns[start - 1].quotes:
+        start -= 1
+    return turns[start:]
+
+
+def participants(turns: list[Turn]) -> list[Person]:
+    """Return the speakers of the conversation going on before its last turn, most recent first."""
+    out: list[Person] = []
+    for turn in reversed(conversation(turns)[:-1] if turns else []):
+        if turn.said and turn.said.person is not None and turn.said.person not in out:
+            out.append(turn.said.person)
+    return out
+
+
+def previous_speaker(turns: list[Turn]) -> Person | None:
+    """Return who spoke the turn before the last one of the conversation going on."""
+    conv = conversation(turns)
+    return conv[-2].said.person if len(conv) >= 2 and conv[-2].said is not None else None
+
+
 def split_conversations(turns: list[Turn]) -> list[list[Turn]]:
     """Return the turns grouped into conversations (an empty turn, a long narration, ends one)."""
     conversations: list[list[Turn]] = [[]]

@@ -35,6 +35,7 @@ from pathlib import Path
 from mobi.kindleunpack import unpackBook
 
 from tests.books.corpus import CACHE, _Events, debian_file, words
+from tests.formats.printed import printed_copy
 from tests.formats.unspoken import _deleted_words, not_spoken_phrases  # noqa: F401 - re-exported
 
 MANIFEST = Path(__file__).with_name("twin_manifest.toml")
@@ -71,7 +72,7 @@ class _WithCode(_Events):
 #: Navigation the HTML generators add around each page, not the book's text: Texinfo's header/nav-panel
 #: and mini-toc menus, DocBook's navheader/navfooter and contents, Sphinx's related bars, sidebar,
 #: footer and pilcrow links, SWIG's chapter contents ("sectiontoc", which its PDF prints and the reader leaves out as
-#: a listing); and footnotes, which the PDF reader leaves out (pdfclean.strip_footnotes).
+#: a listing); and footnotes, which the PDF reader leaves out (pdfnotes.strip_footnotes).
 #: Sphinx's EPUB writes an external link's URL after it ("link-target", epub_show_urls="inline"), where
 #: its LaTeX PDF puts the URL in a footnote: that is out too.
 NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader navfooter toc related sphinxsidebar "
@@ -413,12 +414,27 @@ def _inline(node, notes: list[str]) -> str:
     return _inline(node.get("c"), notes)
 
 
-def pandoc_reference(path: Path) -> list[tuple[str, int, str]]:
+def pandoc_reference(path: Path, printed: bool = False) -> list[tuple[str, int, str]]:
     """Return pandoc's reading of an office file: its title-page metadata, headings and blocks, notes after
-    their block; comments and deletions out (pandoc's --track-changes=accept), headers and footers unread."""
-    run = subprocess.run(["pandoc", str(path), "-t", "json", "--track-changes=accept"], capture_output=True,
-                         text=True, timeout=120, check=True)
-    doc = json.loads(run.stdout)
+    their block; comments and deletions out (pandoc's --track-changes=accept), headers and footers unread.
+
+    With `printed`, pandoc reads a copy with what it leaves out of the printed text put in (text boxes, ODF
+    fields, header rows, lists in cells) and a table of contents out (tests/formats/printed.py); the office
+    tables use it since round office21, a PDF's Word twin does not (its tables stay as they were scored)."""
+    tmp = None
+    if printed:
+        path, tmp = printed_copy(path)
+    try:
+        run = subprocess.run(["pandoc", str(path), "-t", "json", "--track-changes=accept"], capture_output=True,
+                             text=True, timeout=120, check=True)
+        return _pandoc_events(path, run.stdout)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def _pandoc_events(path: Path, stdout: str) -> list[tuple[str, int, str]]:
+    doc = json.loads(stdout)
     events: list[tuple[str, int, str]] = []
     meta = doc.get("meta", {})
     with zipfile.ZipFile(path) as zf:

@@ -194,6 +194,15 @@ def test_an_office_documents_title_is_never_a_chapters_a_contents_heading_or_a_p
         assert (book.title, book.author) == (expected, "Unknown"), styled
 
 
+def test_a_windows_built_in_account_is_no_author():
+    # A file written in a Windows sandbox or by a service carries the account's name, not a person's.
+    from app.book.formats.placeholder import is_placeholder_author
+
+    for account in ("WDAGUtilityAccount", "DefaultAccount", "Guest", "Microsoft account"):
+        assert is_placeholder_author(account), account
+    assert not is_placeholder_author("Ada Quillfeather")
+
+
 def _note_docx(tmp_path, runs: str):
     """A Word file (python-docx's template) with one footnote, id 1, and a paragraph of `runs` citing it."""
     import docx

@@ -89,3 +89,20 @@ def test_docx_paragraph_styles_are_looked_up_once_per_style(tmp_path, monkeypatc
     book = read_docx(tmp_path / "lanterns.docx", ReadOptions())
     assert "Lantern 199 hangs by the pond." in " ".join(book.chapters[-1].paragraphs)
     assert len(calls) <= 2
+
+
+def test_office_a_heading_with_nothing_under_it_is_a_chapter_not_the_next_ones_part(tmp_path):
+    # A section that holds only a chart or a formula has a heading and no words; its author set it at the level
+    # of the next heading, not over it: it is a chapter of its own, not folded into the next title
+    # ("Chart: Tallies"), as an e-book's part title page is.
+    import docx
+
+    doc = docx.Document()
+    doc.add_heading("Counts", level=1)
+    doc.add_paragraph("The ferrymen counted every cart that crossed in the spring.")
+    doc.add_heading("Chart", level=1)
+    doc.add_heading("Tallies", level=1)
+    doc.add_paragraph("Forty carts crossed in April and sixty in May.")
+    doc.save(tmp_path / "counts.docx")
+    book = load_book(tmp_path / "counts.docx")
+    assert [c.title for c in book.chapters] == ["Counts", "Chart", "Tallies"]

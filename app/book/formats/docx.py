@@ -19,6 +19,7 @@ from lxml import etree
 
 from app.book.structure.blocks import Block, split_chapters
 from app.book.formats.docxhidden import drop_hidden_runs, hidden_styles, vanish
+from app.book.formats.docxtoc import ContentsField
 from app.book.formats.language import guess_language
 from app.book.formats.notemark import NOTE_MARK, note_gap
 from app.book.formats.opening import with_opening
@@ -120,12 +121,12 @@ _TEXT_BOX = f"{W}txbxContent"
 _NOTE_REFERENCE = frozenset({f"{W}footnoteReference", f"{W}endnoteReference"})
 
 
-def _visible_text(p_element, notes: list[str] | None = None, boxes: list[str] | None = None) -> str:
+def _visible_text(p_element, notes: list[str] | None = None, boxes: list | None = None) -> str:
     """Return a paragraph's text: runs, hyperlinks, content controls, field results and text boxes, tabs
     and breaks as spaces; hidden runs, deletions, field codes and drawing fallbacks out. The ids of the
     footnotes and endnotes it refers to are added to `notes` ("f3", "e1"); with `boxes`, the paragraphs
-    of a text box anchored in it (a pull quote, a sidebar) go there, to be read after it, not inside its
-    sentence or its heading's title."""
+    of a text box anchored in it (a pull quote, a sidebar) go there with their own notes' ids, to be read
+    after it and its notes, not inside its sentence or its heading's title."""
     parts: list[str] = []
     stack = [p_element]
     while stack:
@@ -135,9 +136,12 @@ def _visible_text(p_element, notes: list[str] | None = None, boxes: list[str] | 
             continue
         if tag == _TEXT_BOX and boxes is not None:
             for p in node.iter(f"{W}p"):
-                text = clean_text(_visible_text(p, notes))
+                box_notes: list[str] = []
+                text = clean_text(_visible_text(p, box_notes))
                 if text:
-                    boxes.append(text)
+                    boxes.append((text, box_notes))
+                elif notes is not None:
+                    notes.extend(box_notes)
             continue
         if tag == f"{W}r":
             rpr = node.find(f"{W}rPr")
@@ -224,12 +228,17 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
     styles: dict = {}
     note_texts = note_texts or {}
 
-    def add_notes(refs: list[str]) -> None:
+    def add_notes(refs: list[str], boxes: list = ()) -> None:
+        # The paragraph's notes, then the text boxes anchored in it, each with its own notes after it.
         for ref in dict.fromkeys(refs):
             if ref in note_texts:
                 blocks.append(Block(note_texts[ref]))
+        for text, box_refs in boxes:
+            blocks.append(Block(text))
+            add_notes(box_refs)
     cap = ""
     body = doc.element.body
+    contents = ContentsField.for_body(body)
     stack = list(reversed(list(body)))
     while stack:
         el = stack.pop()
@@ -260,14 +269,13 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
                     blocks.append(Block("; ".join(cells)))
                 add_notes(refs)
             continue
-        if tag != f"{W}p":
+        if tag != f"{W}p" or contents.listing(el):  # a TOC field's entries are a listing, not text
             continue
         refs: list[str] = []
-        boxes: list[str] = []
+        boxes: list = []
         text = clean_text(_visible_text(el, refs, boxes))
         if not text:
-            blocks.extend(Block(b) for b in boxes)
-            add_notes(refs)
+            add_notes(refs, boxes)
             continue
         frame = el.find(f"{W}pPr/{W}framePr")
         if frame is not None and frame.get(f"{W}dropCap") in ("drop", "margin") and not refs and not boxes:
@@ -285,14 +293,12 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
             # The title page is read as it stands: the title is also its first line.
             title = title or text
             blocks.append(Block(text))
-            blocks.extend(Block(b) for b in boxes)
-            add_notes(refs)
+            add_notes(refs, boxes)
             continue
         level = min(6, _level(el, style, cache))
         kind = "code" if not level and _is_code_style(style) else "text"
         blocks.append(Block(text, level, set(), kind))
-        blocks.extend(Block(b) for b in boxes)
-        add_notes(refs)
+        add_notes(refs, boxes)
     if cap:
         blocks.append(Block(cap))
     return blocks, title

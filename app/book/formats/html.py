@@ -375,7 +375,7 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         # manual's <h2> over its <h3> sections (AsciiDoc, Sphinx) is a chapter over its sections.
         blocks = with_piece_titles(with_lone_parts(with_parts_over_chapters(blocks)))
         blocks = without_title_preamble(without_publishers_preamble(with_title_lines_joined(blocks, title), title), title)
-        blocks = without_closing_headings(without_title_page_chapters(blocks))
+        blocks = without_closing_headings(without_title_page_chapters(blocks, title))
     blocks = with_licence(mark_back_matter(blocks), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=page.author, chapters=tuple(chapters), source=path,

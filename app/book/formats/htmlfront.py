@@ -11,7 +11,7 @@ import re
 
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.formats.htmllisting import is_publishers_list
-from app.book.formats.htmltitle import is_title_page
+from app.book.formats.htmltitle import holds_title, names_title, is_title_page
 from app.book.normalize import clean_text
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, names_the_book, split_level
 from app.book.structure.headings import FRONT_MATTER
@@ -312,7 +312,12 @@ def opens_before_listed(blocks: list[Block], first: int, after: set[int] = froze
 _TITLE_LINES_AHEAD, _MEAN_TITLE_LINE_WORDS = 2, 12
 
 
-def without_title_page_chapters(blocks: list[Block]) -> list[Block]:
+#: A volume's number alone ("VOL. IV.") is a title page's line as often as a part's label: it ends no title page
+#: by itself (round html21); a part over its chapters has their text under it, which does.
+_VOLUME_LABEL = re.compile(r"^\W*vol(?:\.|ume)\s*(?:[IVXLC]+|\d+|[a-z]+)\W*$", re.I)
+
+
+def without_title_page_chapters(blocks: list[Block], title: str = "") -> list[Block]:
     """Return the blocks with the chapter-level headings that open the book over a title page, its verso or a
     publisher's list read as front matter: the author's name ("ANN LEE, M.A.") over the imprint, a society's
     name over its list of publications, a volume's number over its year. Such a heading, set at the level of
@@ -328,9 +333,13 @@ def without_title_page_chapters(blocks: list[Block]) -> list[Block]:
     for n, k in enumerate(heads):
         text = clean_text(blocks[k].text)
         if text == FRONT_MATTER or is_matter_title(text) or is_apparatus_title(text):
+            # Round html21: headings of a line or two before the contents or a list of illustrations, the book's
+            # title among their lines ("BUREAU OF ..." / "SIGN LANGUAGE" / "BY" / "ANN LEE."), are its title page.
+            if pending and holds_title([clean_text(b.text) for b in blocks[pending[0]:k]], title):
+                demoted += [j for j in range(pending[0], k) if blocks[j].level]  # the title's lines set above too
             pending = []
             continue
-        if opens_text(text) or KEYWORD.match(text) or NUMERAL.match(text):
+        if opens_text(text) or KEYWORD.match(text) and not _VOLUME_LABEL.match(text) or NUMERAL.match(text):
             break
         end = next((j for j in range(k + 1, len(blocks)) if 0 < blocks[j].level <= level), len(blocks))
         lines = [b.text for b in blocks[k + 1:end] if not b.links and b.text.strip()]
@@ -345,8 +354,10 @@ def without_title_page_chapters(blocks: list[Block]) -> list[Block]:
     if not demoted:
         return blocks
     # The title page and its verso come before the book's contents: without a contents after them in the front of
-    # the book (its heading, or a run of linked entries), a name over a few lines may be the book's first piece.
-    if not _contents_follows(blocks, demoted[-1]):
+    # the book (its heading, or a run of linked entries), a name over a few lines may be the book's first piece,
+    # unless the page opens with the book's own title ("THE" / "PRIVATE LIBRARY" over the imprint, round html21).
+    if not _contents_follows(blocks, demoted[-1]) and not names_title(
+            [clean_text(b.text) for b in blocks[demoted[0]:demoted[-1] + _TITLE_LINES_AHEAD + 1]], title):
         return blocks
     first = demoted[0]
     before = max((k for k in heads if k < first), default=None)

@@ -46,8 +46,58 @@ def is_title_page(lines: list[str]) -> bool:
     """Return whether the text under a heading is a title page, its verso or a publisher's list: short lines
     only, a few of them naming a year, a price, an edition, a publisher or a place. A poem's short lines name
     none of these; a preface has paragraphs of prose."""
+    lines = without_mottoes(lines)
     words = [len(t.split()) for t in lines]
     if not lines or max(words) >= _PROSE_LINE_WORDS or sum(words) >= _MEAN_LINE_WORDS * len(lines):
         return False
     imprint = sum(1 for t in lines if _IMPRINT.search(t))
     return imprint >= _MIN_IMPRINT_LINES and 4 * imprint >= len(lines)
+
+
+#: A motto opens with a quotation mark; its author's name follows it after a dash or on a line of its own.
+_QUOTED = re.compile(r"^\s*[\"“‘']")
+_SIGNED = re.compile(r"[\"”’'][.,]?\s*[—–-]+\s*(?:[A-Z][\w.']*,?\s*){1,5}\W*$")
+_ATTRIBUTION = re.compile(r"^\W*(?:[A-Z][\w.'’]*,?\s*){1,5}\W*$")
+
+
+def without_mottoes(lines: list[str]) -> list[str]:
+    """Return a title page's lines without its mottoes: a quotation set under the title, signed by its author
+    ('"The mill ..." --Lee.', or the name on a line of its own), is no prose of the book's though it runs long."""
+    out: list[str] = []
+    skip_name = False
+    for n, line in enumerate(lines):
+        if skip_name:
+            skip_name = False
+            if _ATTRIBUTION.match(line) and len(line.split()) <= 5:
+                continue
+        if _QUOTED.match(line):
+            if _SIGNED.search(line):
+                continue
+            nxt = lines[n + 1] if n + 1 < len(lines) else ""
+            if _ATTRIBUTION.match(nxt) and len(nxt.split()) <= 5:
+                skip_name = True
+                continue
+        out.append(line)
+    return out
+
+
+#: How many of the book's title's first words a title page opening with it must repeat.
+_TITLE_OPENING_WORDS = 3
+
+
+def names_title(lines: list[str], title: str) -> bool:
+    """Return whether a title page's lines open with the book's own title: its first words (three, or all of a
+    shorter title's), in order, whatever the headings and line breaks it is set in ("THE" / "PRIVATE LIBRARY")."""
+    book = re.findall(r"\w+", title.casefold())
+    page = re.findall(r"\w+", " ".join(lines).casefold())
+    n = min(_TITLE_OPENING_WORDS, len(book))
+    return n >= 2 and page[:n] == book[:n]
+
+
+def holds_title(lines: list[str], title: str) -> bool:
+    """Return whether the lines hold the book's title: its first words (three, or all of a shorter title's of two
+    words or more), in order, anywhere among them (under an institution's or a series' name)."""
+    book = re.findall(r"\w+", title.casefold())
+    page = re.findall(r"\w+", " ".join(lines).casefold())
+    n = min(_TITLE_OPENING_WORDS, len(book))
+    return n >= 2 and any(page[k:k + n] == book[:n] for k in range(len(page) - n + 1))

@@ -53,11 +53,17 @@ _HINT = "Open and save it again in LibreOffice, or use a clean copy"
 
 
 def _drop_hidden(office_text: etree._Element, hidden: set[str]) -> None:
-    """Remove what is not printed: a hidden section (text:display="none") and any paragraph or span of a
-    hidden style, keeping the text that follows a removed span."""
+    """Remove what is not printed: a hidden section (text:display="none"), any paragraph or span of a
+    hidden style and hidden-text fields set to hide, keeping the text that follows a removed span."""
     doomed = [el for el in office_text.iter()
               if isinstance(el.tag, str) and ((el.tag == f"{_T}section" and el.get(f"{_T}display") == "none")
                                               or (hidden and el.get(f"{_T}style-name") in hidden))]
+    # A hidden-text field whose condition hides it, and a paragraph that a hidden-paragraph field hides
+    # (text:is-hidden="true": the state LibreOffice saved), are not printed either.
+    for field in office_text.iter(f"{_T}hidden-text", f"{_T}hidden-paragraph"):
+        if field.get(f"{_T}is-hidden") == "true":
+            doomed.append(field if field.tag == f"{_T}hidden-text" else next(
+                (a for a in field.iterancestors() if a.tag in (f"{_T}p", f"{_T}h")), field))
     for el in doomed:
         parent = el.getparent()
         if parent is None:
@@ -71,9 +77,10 @@ def _drop_hidden(office_text: etree._Element, hidden: set[str]) -> None:
         parent.remove(el)
 
 
-def _text(el: etree._Element, notes: list[str] | None = None) -> str:
+def _text(el: etree._Element, notes: list[str] | None = None, boxes: list[str] | None = None) -> str:
     """Return an inline run of text: spans and links read, text:s/tab/line-break as spaces; a note's
-    text (footnote or endnote) and a text box's paragraphs go to `notes`, to be read after its paragraph."""
+    text (footnote or endnote) goes to `notes`, a text box's paragraphs (each followed by its own notes) to
+    `boxes` (to `notes` without it), to be read after its paragraph: its notes, then its boxes."""
     parts: list[str] = [el.text or ""]
     stack: list[tuple[etree._Element, bool]] = [(child, False) for child in reversed(el)]
     while stack:
@@ -97,10 +104,13 @@ def _text(el: etree._Element, notes: list[str] | None = None) -> str:
         if tag.startswith(_DRAW) and notes is not None:
             # A text box anchored in a paragraph or heading (a pull quote, a sidebar) is read after
             # it as paragraphs of its own, never inside its sentence or its title.
+            target = boxes if boxes is not None else notes
             for p in _paragraphs(node):
-                text = clean_text(_text(p, notes))
+                inner: list[str] = []
+                text = clean_text(_text(p, inner))
                 if text:
-                    notes.append(text)
+                    target.append(text)
+                target.extend(inner)
             parts.append(node.tail or "")
             continue
         if tag in (f"{_T}s", f"{_T}tab", f"{_T}line-break"):
@@ -171,13 +181,14 @@ def _blocks(office_text: etree._Element, code: set[str] = frozenset()) -> list[B
         if not tag or tag in _SKIP:
             continue
         notes: list[str] = []
+        boxes: list[str] = []
         if tag == f"{_T}h":
-            text = clean_text(_text(el, notes))
+            text = clean_text(_text(el, notes, boxes))
             if text:
                 level = el.get(f"{_T}outline-level") or "1"
                 blocks.append(Block(text, min(6, max(1, int(level) if level.isascii() and level.isdigit() else 1))))
         elif tag == f"{_T}p":
-            text = clean_text(_text(el, notes))
+            text = clean_text(_text(el, notes, boxes))
             if text:
                 kind = "code" if el.get(f"{_T}style-name") in code else "text"
                 blocks.append(Block(text, 0, set(), kind))
@@ -189,8 +200,9 @@ def _blocks(office_text: etree._Element, code: set[str] = frozenset()) -> list[B
         else:
             # Lists, sections, tables, frames and text boxes: read what they hold, in order.
             stack.extend(reversed(el))
-        # A footnote or endnote is read where a book's reader reads it: after its paragraph.
-        blocks.extend(Block(n) for n in notes)
+        # A footnote or endnote is read where a book's reader reads it: after its paragraph; a text box
+        # anchored there (a sidebar) after those.
+        blocks.extend(Block(n) for n in notes + boxes)
     return blocks
 
 

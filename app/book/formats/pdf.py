@@ -21,11 +21,12 @@ import pypdfium2.raw as raw
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, narration, split_chapters
 from app.book.narration.cleanup import is_matter_title
 from app.book.formats.pdftitle import TITLE_PAGES, book_title, is_placeholder, is_placeholder_author, title_page
-from app.book.formats.pdfclean import Page, Paragrapher, measure, strip_footnotes, strip_page_furniture
+from app.book.formats.pdfclean import Page, Paragrapher, measure, strip_page_furniture
+from app.book.formats.pdfnotes import strip_footnotes
 from app.book.formats.pdfwords import vocabulary
 from app.book.formats.pdflisted import internal_links, strip_listings
 from app.book.formats.pdffigure import MIN_OWN_CHARS, figure_text_objects
-from app.book.formats.pdfoutline import breaks as outline_breaks, outline
+from app.book.formats.pdfoutline import breaks as outline_breaks, headings as outline_headings, outline
 from app.book.formats.pdfocr import reorder_ocr_lines, repair_numbers, settle_ocr_sizes
 from app.book.formats.language import guess_language
 from app.book.formats.pdflayout import FontCache, Line, page_lines
@@ -251,6 +252,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             raise ScannedBook(f"{path.name} has a text layer on only {texts} of its {len(pages)} pages; "
                               "the others are pictures of text or blank", hint=_OCR_HINT)
         entries, book_entry = outline(doc)
+        headings = outline_headings(doc) - {" ".join(book_entry.casefold().split())}
         title = _meta(doc, "Title")
         author = _meta(doc, "Author")
         language = options.language or _language(doc)
@@ -263,7 +265,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
     if ocr:
         settle_ocr_sizes(pages, style)
     # The title page as printed, before running heads and listings are taken off the pages.
-    page_title, page_author = title_page([list(p.lines) for p in pages[:TITLE_PAGES]])
+    page_title, page_author = title_page([list(p.lines) for p in pages[:TITLE_PAGES]], headings)
     strip_page_furniture(pages, style, listings=not options.include_matter)
     strip_footnotes(pages, style)
     plain, compounds = vocabulary(ln for page in pages for ln in page.lines)

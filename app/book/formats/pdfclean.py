@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from app.book.structure.blocks import Block
 from app.book.formats.pdffigure import without_pictures
 from app.book.formats.pdflayout import Line, soft_hyphen_end
-from app.book.formats.pdflisting import hangs_on, listing_lines
+from app.book.formats.pdflisting import hangs_on
 from app.book.formats.pdfxref import spoken_xrefs
 from app.book.formats.pdfwords import join_lines
 from app.book.formats.pdfstyle import Style, measure  # noqa: F401 - measure re-exported for pdf.py
@@ -91,14 +91,18 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
     """Remove running heads and feet, page numbers and (with `listings`) contents and index pages, in place."""
     counts: Counter = Counter()
     texts: Counter = Counter()
+    inner: Counter = Counter()
     for page in pages:
-        for ln, zone in [*_edge_lines(page).values(), *((ln, "top") for ln in _top_three(page)[2:])]:
+        edges = [*_edge_lines(page).values(), *((ln, "top") for ln in _top_three(page)[2:])]
+        for ln, zone in edges:
             counts[(page.index % 2, zone, edge_key(ln.text), round(ln.size))] += 1
             texts[" ".join(ln.text.casefold().split())] += 1
             # A head in two parts (the chapter's name left, the section's right, as dblatex sets
             # them): the part that stays the same repeats even where the whole line does not.
             for piece in ln.pieces:
                 counts[(page.index % 2, zone, "piece:" + edge_key(piece), round(ln.size))] += 1
+        at_edge = {id(ln) for ln, _zone in edges}
+        inner.update(" ".join(ln.text.casefold().split()) for ln in page.lines if id(ln) not in at_edge)
     many = len(pages) >= 8
 
     def _own_heading(ln: Line) -> bool:
@@ -106,11 +110,19 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
         # to chapter, never as printed: a running line repeats as printed, or is set no larger than the body.
         return _heading_size(ln, style) and texts[" ".join(ln.text.casefold().split())] < 2
 
+    def _text_line(ln: Line) -> bool:
+        # A line of the text that a document repeats (a form's boilerplate, a refrain, a heading every
+        # chapter has) stands at page edges now and then, and inside pages at least half as often; a
+        # running line stands at the edges alone (its chapter's heading aside). A table's header row is
+        # furniture where a long table repeats it atop each page, read once where the table starts.
+        n = inner[" ".join(ln.text.casefold().split())]
+        return not ln.row and n >= 2 and n * 2 >= texts[" ".join(ln.text.casefold().split())]
+
     seen: Counter = Counter()
     for page in pages:
         for ln, zone in _edge_lines(page).values():
             if _repeats(counts, page.index % 2, zone, ln) >= (MIN_REPEATS if many else 2) and not _own_heading(ln) \
-                    and _set_apart(ln, page, zone, style):
+                    and _set_apart(ln, page, zone, style) and not _text_line(ln):
                 seen[(page.index % 2, zone, round(ln.base), round(ln.size))] += 1
     # A place where heads stand holds one on many pages: a line that repeats elsewhere (a code sample's
     # "import os", set apart by its block's padding) standing there once marks no place, or every page's
@@ -130,7 +142,8 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
             near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
             heading = _own_heading(ln)
             if _PAGE_NUMBER.match(ln.text) and not _chapter_number(ln, page, style, numbered) or not heading and _repeats(
-                    counts, slot[0], zone, ln) >= (MIN_REPEATS if many else 2) or near or _numbered_head(ln, page, zone):
+                    counts, slot[0], zone, ln) >= (MIN_REPEATS if many else 2) and not _text_line(ln) \
+                    or near or _numbered_head(ln, page, zone):
                 drop.add(id(ln))
         # A head of three lines (FOP wraps a long title): the third goes with the two above it where it
         # repeats as they do; by repetition only, as a body line may stand there.
@@ -243,36 +256,6 @@ def _top_three(page: Page) -> list[Line]:
     """Return a page's three first lines when all stand in the head zone, else none."""
     top = sorted(page.lines, key=lambda ln: ln.base)[:3]
     return top if len(top) == 3 and all(_in_zone(ln, page) == "top" for ln in top) else []
-
-
-def strip_footnotes(pages: list[Page], style: Style) -> None:
-    """Remove each page's footnotes: the small-type run at its foot from its first marked line down, or
-    from its first line where the page before ended inside a note (TeX carries a long note's rest over to
-    the next page's foot, without a marker)."""
-    carried = False
-    for page in pages:
-        lines = page.lines
-        i = len(lines)
-        while i > 0 and lines[i - 1].size < style.body * 0.92 and lines[i - 1].base > page.height * 0.4:
-            i -= 1
-        # A monospace line opening like a note ("*{b=2} What is...?") is a code block set small at a
-        # page's foot, unless a raised marker stands before it.
-        # A listing numbered line by line, set small, is no note (nor is a callout beside its line).
-        listing = listing_lines(lines[i:]) if i < len(lines) else set()
-        start = next((k for k in range(i, len(lines)) if k - i not in listing
-                      and (lines[k].marked or (not lines[k].mono and _numbered_note(lines[k])))), None)
-        if carried and i < len(lines) and not listing and not any(ln.mono for ln in lines[i:]) \
-                and lines[i].text[:1].islower():
-            start = i  # the rest of a sentence: an admonition or caption set small opens its own
-        carried = start is not None and not _END_SENTENCE.search(lines[-1].text.rstrip())
-        if start is not None:
-            page.lines = lines[:start]
-
-
-def _numbered_note(ln: Line) -> bool:
-    """Return whether a small-type line opens like a footnote ("1 See ...", "* Note ...")."""
-    # "3.9.4 Setup" is a section's number, set small at a page's foot: no note's.
-    return bool(re.match(r"^(?:\d{1,3}(?!\.\d)|[*\u2020\u2021\u00a7])\s?\S", ln.text)) and not _PAGE_NUMBER.match(ln.text)
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 One page at a time: its characters become lines (text, box, font size, bold, monospace), the
 superscript note markers are dropped on the way, marked-content artifacts (a tagged PDF's
-running heads and page numbers) are skipped, and two-column pages are put in reading order.
+running heads and page numbers) are skipped, and pages in columns are put in reading order (pdfcolumns.py).
 Nothing of the page is kept once its lines are built, so memory stays flat in page count.
 """
 from __future__ import annotations
@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import pypdfium2.raw as raw
 
+from app.book.formats.pdfcolumns import in_reading_order
 from app.book.formats.pdfscaled import SCALED, ScaledRuns, text_scale
-from app.book.formats.pdfspacing import PEN_SPACE, PenSpaces, settle
+from app.book.formats.pdfspacing import PEN_SPACE, PenSpaces
 
 #: A superscript run that is a note marker: digits, letters a-z, symbols.
 _MARKER = re.compile(r"^[\[(]?(?:\d{1,3}|[a-z]|[*\u2020\u2021\u00a7\u00b6#]+)[\])]?,?$")
@@ -53,7 +54,7 @@ class Line:
     page: int
     #: A note marker (superscript) stood at the line's start: a footnote's own first line.
     marked: bool = False
-    #: The line's column: 0 for a full-width line or a one-column page, 1 left, 2 right.
+    #: The line's column: 0 for a full-width line or a one-column page, else 1, 2, 3... from the left.
     column: int = 0
     #: A table row (cells set apart by wide gaps), read as "a; b; c" and never joined to another line.
     row: bool = False
@@ -97,8 +98,8 @@ class FontCache:
     def __init__(self) -> None:
         self._objects: dict[int, _Font] = {}
         self._fonts: dict[int, tuple[bool, bool]] = {}
-        #: Text objects looked up, and of them drawn invisible (a scan's OCR layer).
-        self.seen = self.invisible = 0
+        #: Text objects looked up, of them invisible (a scan's OCR layer); spaces held, made up after words (pdfspacing).
+        self.seen = self.invisible = self.spaces = self.word_gaps = 0
         #: The page's text objects drawn inside a figure (pdffigure.py): not read, as artifacts are not.
         self.figures: set[int] = set()
         self._buf = ctypes.create_string_buffer(256)
@@ -181,9 +182,7 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
     pen = PenSpaces()
 
     def close() -> None:
-        if pen.made:  # the pen's spaces of the line, a letter-spaced run undone (pdfspacing.py)
-            settle(chars)
-            pen.made = False
+        pen.settle_line(chars, fonts)  # the pen's and PDFium's spaces of a letter-spaced run (pdfspacing.py)
         _close(chars, lines, page_index)
 
     for i in range(count):
@@ -200,7 +199,9 @@ def page_lines(textpage, page_index: int, page_height: float, fonts: FontCache) 
             if chars:
                 prev = chars[-1]
                 chars.append((" ", prev[2], prev[2], prev[3], prev[4], prev[5]))
+                fonts.word_gaps += pen.make_up(chars)
             continue
+        fonts.spaces += ch == " "
         font = fonts.traits(textpage, handle, i)
         if font.artifact:
             continue
@@ -333,64 +334,6 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
 #: A definition's category set apart at a line's right end, in brackets: "[Function]", "[Data type]",
 #: "[User Option]", "[Special Form]" (Texinfo's @deffn and @deftypefn headers in its PDF).
 _DEF_CATEGORY = re.compile(r"^\[([A-Z][A-Za-z-]*(?: [A-Za-z-]+){0,2})\]$")
-
-
-def in_reading_order(lines: list[Line]) -> list[Line]:
-    """Return the lines with a two-column page read column by column, band by band.
-
-    A gutter is an x position in the middle of the text that no line crosses but full-width
-    ones, with lines on both sides at the same heights. Full-width lines (a title, a figure's
-    caption across the page) cut the page into bands; each band is read left column, then right.
-    """
-    if len(lines) < 6:
-        return lines
-    lo = min(ln.x0 for ln in lines)
-    hi = max(ln.x1 for ln in lines)
-    width = hi - lo
-    if width <= 0:
-        return lines
-    best = None
-    for step in range(30, 71, 2):
-        g = lo + width * step / 100
-        left = sum(1 for ln in lines if ln.x1 < g)
-        right = sum(1 for ln in lines if ln.x0 > g)
-        crossing = len(lines) - left - right
-        if left >= 3 and right >= 3 and crossing <= len(lines) * 0.25:
-            score = crossing - min(left, right) * 0.01
-            if best is None or score < best[0]:
-                best = (score, g)
-    if best is None:
-        return lines
-    g = best[1]
-    left_lines = [ln for ln in lines if ln.x1 < g]
-    right_lines = [ln for ln in lines if ln.x0 > g]
-    # Side by side, not one after the other: the columns must share heights.
-    l_top, l_bot = min(ln.base for ln in left_lines), max(ln.base for ln in left_lines)
-    r_top, r_bot = min(ln.base for ln in right_lines), max(ln.base for ln in right_lines)
-    overlap = min(l_bot, r_bot) - max(l_top, r_top)
-    if overlap < 0.3 * min(l_bot - l_top, r_bot - r_top) or overlap <= 0:
-        return lines
-    ordered: list[Line] = []
-    band: list[Line] = []
-
-    def flush() -> None:
-        band.sort(key=lambda ln: (ln.column, ln.base))
-        ordered.extend(band)
-        band.clear()
-
-    for ln in sorted(lines, key=lambda ln: ln.base):
-        if ln.x1 < g:
-            ln.column = 1
-        elif ln.x0 > g:
-            ln.column = 2
-        else:
-            flush()
-            ln.column = 0
-            ordered.append(ln)
-            continue
-        band.append(ln)
-    flush()
-    return ordered
 
 
 def soft_hyphen_end(text: str) -> bool:

@@ -66,6 +66,20 @@ def outline(doc: pdfium.PdfDocument) -> tuple[list[Entry], str]:
     return chapters, ""
 
 
+def headings(doc: pdfium.PdfDocument) -> set[str]:
+    """Return every outline entry's title, at any level, case-folded: the document's own headings."""
+    out: set[str] = set()
+    try:
+        for n, item in enumerate(doc.get_toc(max_depth=6)):
+            if n >= MAX_OUTLINE:
+                break
+            out.add(" ".join(clean_text(item.get_title() or "").casefold().split()))
+    except (pdfium.PdfiumError, ValueError, RecursionError):
+        pass
+    out.discard("")
+    return out
+
+
 def _dest_top(doc: pdfium.PdfDocument, dest, index: int) -> float | None:
     try:
         mode, view = dest.get_view()

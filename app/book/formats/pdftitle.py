@@ -85,8 +85,17 @@ def _prose(ln: Line, after: list[Line]) -> bool:
     return 0 < ln.x0 - nxt.x0 <= ln.size * 3 and abs(nxt.x1 - ln.x1) <= ln.size * 0.5
 
 
-def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
-    """Return (title, author) read from the first pages' lines ("" where the page says none)."""
+def _heading_key(text: str) -> str:
+    return " ".join(clean_text(text).casefold().split())
+
+
+def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str] = frozenset()) -> tuple[str, str]:
+    """Return (title, author) read from the first pages' lines ("" where the page says none).
+
+    `headings`: the outline's entries (case-folded) that are the document's sections, not its own title. Such
+    a line over text that begins on its page is a chapter's heading, no book's title (a report whose first
+    page opens "Introduction"), and a heading under the title ("Financial Highlights") is no author's name.
+    """
     first = [lines for lines in pages_lines[:TITLE_PAGES] if lines]
     if not first:
         return "", ""
@@ -114,6 +123,8 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
     title = _VERSION_TAIL.sub("", title).strip(" ,:-")
     author = ""
     rest = top[end + 1:]
+    if _heading_key(title) in headings and any(_prose(ln, rest[i + 1:i + 2]) for i, ln in enumerate(rest)):
+        return "", ""
     labelled = next((m.group(1) for page in first for ln in page
                      if (m := _AUTHOR_FIELD.match(ln.text.strip())) and _is_names(m.group(1))), "")
     if labelled:  # "Author: A. Writer" (a Gutenberg header, a metadata block) says so wherever it stands
@@ -125,7 +136,7 @@ def title_page(pages_lines: list[list[Line]]) -> tuple[str, str]:
     for i, ln in enumerate(rest):
         if _prose(ln, rest[i + 1:i + 2]):
             break  # the text has begun (a document's first page): a heading below it names no author
-        if ln.size >= largest * _SAME_SIZE or not _is_names(ln.text):
+        if ln.size >= largest * _SAME_SIZE or not _is_names(ln.text) or _heading_key(ln.text) in headings:
             continue
         parts, own = [_author_text(ln.text)], []
         # "W. N. Venables, D. M. Smith" / "and the R Core Team": one author line set over two; or one

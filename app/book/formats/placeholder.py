@@ -12,6 +12,9 @@ _TITLE = re.compile(r"^(?:untitled\b.*|title|document\s*\d*|unknown|none|microso
 #: Authors a program fills in from the machine's account: "User", "Administrator", "Microsoft Office User".
 _AUTHOR = re.compile(r"^(?:unknown|none|user|admin|administrator|author|owner|microsoft office user|"
                      r"python-docx|windows user|default|\W*|\w|"
+                     # Windows' built-in accounts, which a file written in a sandbox or by a service carries:
+                     # "WDAGUtilityAccount" (Windows Defender Application Guard), "DefaultAccount", "Guest".
+                     r"wdagutilityaccount|defaultaccount|guest|"
                      # Windows names a Microsoft-account login so where no name was given (in the system's
                      # language): "Microsoft account", "Учетная запись Майкрософт", "Microsoft-Konto".
                      r"microsoft account|compte microsoft|cuenta de microsoft|microsoft-konto|"

@@ -199,19 +199,21 @@ def split_chapters(blocks: list[Block], fallback_title: str, options: ReadOption
         opening = next((i for i, (t, _) in enumerate(groups) if not (t and is_matter_title(t))), None)
         groups = [(t, bs) for i, (t, bs) in enumerate(groups) if not (t and (is_matter_title(t) or apparatus and is_apparatus_title(t)
                   and not (i == opening and len(groups) - i > 3 and _OPENING_NOTES.match(t))))]
-    titled = [(t, narration(bs, options)) for t, bs in _fold_title_pages(groups, fallback_title)]
+    titled = [(t, narration(bs, options)) for t, bs in _fold_title_pages(groups, fallback_title, outline)]
     return [Chapter(n, title or fallback_title, paras) for n, (title, paras) in enumerate(
         ((t, p) for t, p in titled if p), start=1)]
 
 
 def _fold_title_pages(
-    groups: list[tuple[str | None, list[Block]]], book_title: str
+    groups: list[tuple[str | None, list[Block]]], book_title: str, outline: bool = False
 ) -> list[tuple[str | None, list[Block]]]:
     """Return the groups with heading-only ones folded into the next title ("Part Two: Chapter 5").
 
     A heading whose title comes back later, with at most one line under it, is a contents listing
     and is dropped; a heading-only group repeating the book's title is the title page and adds
-    nothing to the next title. A document with no text under any heading is left as it is.
+    nothing to the next title. A document with no text under any heading is left as it is. In a
+    word processor's outline (`outline`), a heading with nothing under it (a section holding only a
+    chart or a formula) is a chapter of its own: its author set it at the level of the next, not over it.
     """
     if not any(body_words(bs) for _, bs in groups):
         # A document of headings only (an outline) has no title pages to fold: its headings are its text.
@@ -239,7 +241,7 @@ def _fold_title_pages(
         label = not blocks[1:] and 0 < n < len(groups) - 1 and body_words(groups[n - 1][1]) and body_words(groups[n + 1][1])
         if key and later[key] > 0 and sum(1 for b in blocks if not b.level) <= 1 and not label:
             continue  # a contents listing: the title, perhaps one line, and the chapter itself comes later
-        if not body_words(blocks) and n + 1 < len(groups):
+        if not body_words(blocks) and n + 1 < len(groups) and not (outline and key):
             if key and not names_the_book(title, book_title):
                 piece = title.rstrip(" .:")
                 prefix = f"{prefix}: {piece}" if prefix else piece

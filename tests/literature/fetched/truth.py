@@ -77,6 +77,11 @@ class _Headings(HTMLParser):
         self._text: list[str] = []
         self._skip = 0
         self._pagenum = 0  # depth inside a page-number span (its text is no heading's)
+        self._note_tag = ""
+        self._note_from = 0  # where the note's anchor text begins in the heading's text
+        self._note = 0  # depth inside a note's anchor set in a heading (round html21: its mark is no word of it)
+        self._carry = 0  # words of text since the pending ids (round html21: a half-title line does not drop them)
+        self._alone = False  # the pending ids' paragraph ended before any words: an anchor standing on its own
         self._pending_ids: set[str] = set()  # ids seen since the last words of text
         self.hrefs: set[str] = set()
 
@@ -88,6 +93,10 @@ class _Headings(HTMLParser):
             self._pagenum += 1
         elif re.search(r"pagenum|pageno|page-num", a.get("class") or ""):
             self._pagenum = 1
+        if self._note and tag == self._note_tag:
+            self._note += 1
+        elif not self._note and self._in is not None and _is_note_anchor(tag, a):
+            self._note, self._note_tag, self._note_from = 1, tag, len(self._text)
         if tag == "a" and (a.get("href") or "").startswith("#"):
             self.hrefs.add(a["href"][1:])
         for key in ("id", "name"):
@@ -95,6 +104,8 @@ class _Headings(HTMLParser):
                 if self._in is not None:
                     self._heading_ids.add(a[key])
                 else:
+                    if not self._pending_ids:
+                        self._carry, self._alone = 0, False
                     self._pending_ids.add(a[key])
         if a.get("id") == "pg-footer" or a.get("id") == "pg-end-separator":
             self.ended = True
@@ -107,12 +118,21 @@ class _Headings(HTMLParser):
             self._text.append(" ")
         if tag == "img" and self._in is not None:
             self._text.append(" ")
+        elif tag == "img":
+            self._carry = _CARRY_WORDS + 1  # a picture's anchor names the picture: its caption drops it as before
 
     def handle_endtag(self, tag):
+        if tag in ("p", "div") and self._pending_ids and not self._carry:
+            self._alone = True
         if tag in _SKIP:
             self._skip = max(0, self._skip - 1)
         if self._pagenum:
             self._pagenum -= 1
+        if self._note and tag == self._note_tag:
+            self._note -= 1
+            # the mark is dropped; a superscript of letters ("6<sup>th</sup>", "Aug<sup>st</sup>") is a word's own
+            if not self._note and _NOTE_MARK.fullmatch("".join(self._text[self._note_from:]).strip()):
+                del self._text[self._note_from:]
         if tag in _HEADING and self._in is not None:
             text = " ".join("".join(self._text).split())
             # A note's mark set in the heading ("THE WEIR [3]") is no word of its title (eighth round).
@@ -128,7 +148,9 @@ class _Headings(HTMLParser):
         if self._skip or self._pagenum:
             return
         if data.strip() and self._in is None:
-            self._pending_ids = set()
+            self._carry += len(data.split())
+            if not self._alone or self._carry > _CARRY_WORDS or not all(_carries(i) for i in self._pending_ids):
+                self._pending_ids = set()
         if not self.started and re.search(r"\*\*\*\s*START OF (?:THE|THIS) PROJECT GUTENBERG", data, re.I):
             self.started = True
             return
@@ -141,6 +163,32 @@ class _Headings(HTMLParser):
         elif self.headings:
             self.headings[-1].words_after += len(re.findall(r"[^\W_]+(?:['’][^\W_]+)*", data))
             self.headings[-1].trade += len(_TRADE.findall(data))
+
+
+#: Round html21: a contents link's target set on its own before a half-title or a part's line over the heading it
+#: names ("<p><a id=x></a></p><p>THE BOOK'S TITLE</p>" then "<h2>PART ONE</h2><h3>FIRST POEM</h3>") still names that
+#: heading: its ids carry over a line of this many words at most (an anchor inside a paragraph names the paragraph). A page's or a note's anchor carries none (an index's link to
+#: a page, a note's back-link name no heading).
+_CARRY_WORDS = 6
+_NOT_CARRIED = re.compile(r"^(?:page|pg|p)[_-]?(?:\d+|[ivxlc]+)$|^(?:fn|foot|note|fnanchor|ref)", re.I)
+
+
+def _carries(ident: str) -> bool:
+    return not _NOT_CARRIED.match(ident)
+
+
+#: What a note's mark reads: a number, a letter in brackets, an asterisk or a dagger.
+_NOTE_MARK = re.compile(r"\[?(?:\d{1,3}|[*†‡§]+)\]?|\[[a-z]\]|\((?:\d{1,3}|[*†‡§]+)\)", re.I)
+
+
+def _is_note_anchor(tag: str, attrs: dict) -> bool:
+    """A note's mark set in a heading ("GLOSSARY<a class=fnanchor href=#Footnote_3>3</a>", "<sup>[2]</sup>") is no
+    word of its title (round html21): its anchor names a note by its class or its target, or is a superscript
+    number."""
+    cls, href = attrs.get("class") or "", attrs.get("href") or ""
+    if tag == "a" and (re.search(r"fnanchor|footnote|noteref", cls, re.I) or re.match(r"#(?:fn|foot|note)", href, re.I)):
+        return True
+    return tag == "sup"
 
 
 def gutenberg_truth(html: Path, book_title: str = "") -> Truth:
