@@ -3,10 +3,9 @@
 A book is walked once in order. Each paragraph with quotations is a turn of the conversation it is in (a
 long narration paragraph ends a conversation). The first pass finds the anchors: a tag naming someone
 (explicit), a pronoun or description tag resolved to the person of that gender taking part (anaphoric), a
-paragraph continuing the previous one's unclosed speech. The second pass fills the turns between anchors
-with the two people taking turns, keeping the parity the anchors set; a name addressed in the previous
-turn (vocative), the person the paragraph's narration is about, and last the most recent other
-speaker, are the fallbacks (guess).
+paragraph continuing the previous one's unclosed speech. The second pass fills the turns between anchors with
+the two people taking turns, keeping the parity the anchors set; a name addressed in the previous turn
+(vocative), the person the paragraph's narration is about, and the most recent other speaker are the fallbacks.
 """
 from __future__ import annotations
 
@@ -19,11 +18,13 @@ from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention
 from app.cast.ranker import Ranker, rank_turns
 from app.cast.address import address_gender, is_vocative
-from app.cast.turns import Said, Turn, conversation, fill_turns, participants, previous_speaker
+from app.cast.turns import Said, Turn, conversation, fill_turns, participants, previous_speaker, settle, split_conversations
 from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
 from app.cast.subjects import Subjects
-from app.cast.tags import Tag, loose_tag_after, loose_tag_before, tag_after, tag_before, tag_lead_in
+from app.cast.handover import HandOver
+from app.cast.loose import loose_tag_after, loose_tag_before
+from app.cast.tags import Tag, hands_over, new_sentence, one_sentence, same_sentence, tag_after, tag_before, tag_lead_in
 
 #: Stands for the first-person narrator in the history and the turns.
 NARRATOR = Person(first="I")
@@ -38,8 +39,6 @@ SCENE_BREAK_WORDS = 40
 _HISTORY = 10
 #: How many people named before a turn's history are still its candidates (the ranker's far reach).
 _FAR = 6
-#: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
-_SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
 #: Narration that leads into the quote after it: a speech verb (and an adverb or "to her") and a comma or colon.
 _LEAD_IN = re.compile(r"[,:]\s*$")
 _PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
@@ -55,12 +54,11 @@ class Attributor:
         #: Each quotation's own tag's verb and manner, whoever it turns out to name (for its delivery).
         self.delivery: list[tuple[str, str]] = []
         #: A narration paragraph ending "Hartley said:" speaks through the next paragraph's quote.
-        self._lead_in: Tag | None = None
+        self._handed = HandOver()
         #: The people named in the quotes of the paragraph being attributed.
         self._named: list[Person] = []
         #: The one a kin description's "his" or "her" is ("said her mother"): not the speaker.
         self._possessor: Person | None = None
-        self._loose_lead_in: Tag | None = None
         #: Parts with no name that speak ("the surgeon"), by their words.
         self._roles = Parts(roster)
         #: Who a speech tag has named: a person, whatever else the name could be.
@@ -136,9 +134,8 @@ class Attributor:
         if tag.kind == "name":
             person = self._resolve_name(tag.words)
             if person is None and tag.article and tag.words.split()[-1] not in NOT_NAMES:
-                # "said the Heron" when the book also writes "a heron": no name the roster keeps, yet a tag's
-                # subject speaks; it is a part of its own, as "the surgeon" is. A nationality ("the Swede") is
-                # rather a named person's epithet: left to the turns.
+                # "said the Heron" when the book also writes "a heron": no name the roster keeps, yet a tag's subject
+                # speaks, a part as "the surgeon" is. A nationality ("the Swede") is an epithet: left to the turns.
                 return Said(self._role(Tag("role", "the " + tag.words, None, tag.verb)), "explicit", 0.8)
             if person is None:
                 return None
@@ -232,8 +229,7 @@ class Attributor:
         pieces = [text[cuts[i]:cuts[i + 1]] for i in range(0, len(cuts), 2)]
         local: list[Person] = []
         own: list[Said | None] = []
-        lead_in, self._lead_in = self._lead_in, None
-        self._loose_lead_in, loose_lead_in = None, self._loose_lead_in
+        lead_in, loose_lead_in, handed_by_reach = self._handed.take(self._vouched)
         for q in quotes:
             for start, end, person in self._mentions(q.text):
                 turn.named.append(person)
@@ -250,6 +246,7 @@ class Attributor:
             tag = tag_after(after) if after.strip() else None
             found_after = tag
             lead = tag_before(before) if before.strip() and _LEAD_IN.search(before) else None
+            reach: Tag | None = None
             if lead is not None and (tag is None or self._from_tag(lead, local) is not None):
                 # "Greta said, “A snake!” The boys agreed." / "Greta answered: “No.” Odo replied, “Yes.”": a clause
                 # ending in its speech verb and a comma or colon right before the quote hands the line over;
@@ -257,31 +254,36 @@ class Attributor:
                 tag = lead
             if tag is None and before.strip():
                 tag = tag_before(before)
-            if tag is None and between is not None and not _SENTENCE_BREAK.search(before):
-                # The second part of a quote interrupted by its tag ("“My dear,” said Mrs. Harlow, “have you
-                # heard?”"): the tag between the parts is both parts' (its speaker and its delivery).
-                tag = between
+            if tag is None and n == 0 and before.strip() and not hands_over(before):
+                reach = tag_lead_in(before)  # "Ann began again. “The road …”": a sentence of someone going on
+            if between is not None and one_sentence(before) and (tag is None or tag is found_after and lead is None and
+                                                                 new_sentence(after)):
+                # The second part of a quote interrupted by its tag ("“Oh,” said Ann, “no!” Tom nodded."): the tag's
+                # speaker's. After the tag's sentence ("“No,” said Ann. “Go.” Tom muttered.") it reaches further.
+                tag, reach = (between, None) if same_sentence(before) else (tag, between)
             if tag is None and n == 0 and q.start == 0 and lead_in is not None:
-                tag = lead_in
-            between = found_after
-            said = self._from_tag(tag, local) if tag is not None else None
+                reach, tag = (lead_in, tag) if handed_by_reach else (reach, lead_in)
+            said = self._reached(reach, local) if reach is not None else None
+            tag = reach if said is not None else tag
+            between, held = found_after, tag is between  # held: its delivery only an interrupted quote's second part's
+            said = said or (self._from_tag(tag, local) if tag is not None else None)
             if said is None and tag is found_after and tag is not None and before.strip():
-                # The tag after names no one ("Nothing answered."): the one before still says who spoke
-                # ("I said, “Who is there?” Nothing answered.").
+                # The tag after names no one: the one before still says who spoke ("I said, “Who?” Nothing answered.").
                 earlier = tag_before(before)
                 if earlier is not None:
                     tag, said = earlier, self._from_tag(earlier, local)
             if tag is not None and tag.gender and turn.gender is None:
                 turn.gender = tag.gender
-            delivery = (tag.verb, tag.manner) if tag is not None else ("", "")
+            delivery = (tag.verb, tag.manner) if tag is not None and (not held or same_sentence(before)) else ("", "")
             if said is None:
                 # A sentence reporting the speech in another order: "and saying,", "was uttered by Catherine".
                 loose = (loose_tag_after(after, self._known) if after.strip() else None) or \
                     (loose_tag_before(before, self._known) if before.strip() else None) or \
                     (loose_lead_in if n == 0 and q.start == 0 else None)
-                if loose is not None:
+                if loose is not None and self._vouched(loose):
                     delivery = delivery if tag is not None else (loose.verb, loose.manner)
-                    said = self._from_tag(loose, local)
+                    said = self._reached(loose, local) if loose is loose_lead_in and handed_by_reach else \
+                        self._from_tag(loose, local)
                     if said is not None:
                         said.confidence = round(said.confidence * 0.8, 2)
             if said is None and after.strip() and len(after.split()) <= 6:
@@ -296,6 +298,7 @@ class Attributor:
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         self._note_subjects(pieces[-1])
         turn.local = list(local)
+        self._handed.note(pieces[-1], self._known, True)  # "“Go,” said Ann; and Tom, looking up, replied:" leads into the next paragraph
         for piece in pieces:
             self._own(piece)
         turn.beat = self._beat(pieces)
@@ -321,6 +324,22 @@ class Attributor:
         if self.first_person:
             self._owned.note(text, self._mentions)
 
+    def _reached(self, tag: Tag, local: list[Person]) -> Said | None:
+        """Return who a reach rule's tag names, only when a person of the book already vouched for: named (no part
+        such as "the drummer", whose lines a reach rule would multiply), and a person by a title, a given name,
+        he/she or an earlier tag; else None, and the quote is left to its own tag or the turns."""
+        if tag.kind not in ("name", "pronoun", "narrator", "description") or not self._vouched(tag):
+            return None
+        said = self._from_tag(tag, local)
+        person = said.person if said is not None else None
+        named = person is not None and bool(person.first or person.last) and (self._personal(person) or person.gender)
+        return said if person is NARRATOR or named else None
+
+    def _vouched(self, tag: Tag | None) -> bool:
+        """Return whether a reach rule's tag names a person by other evidence (a title, given name, he/she, tag)."""
+        person = self._resolve_name(tag.words) if tag is not None and tag.kind == "name" else None
+        return tag is None or tag.kind != "name" or person is not None and (self._personal(person) or bool(person.gender))
+
     def _note_subjects(self, text: str) -> None:
         scene = list(reversed(self.history[-_HISTORY:])) + participants(self.turns)
         self._subjects.note(text, lambda t: [m for m in self._mentions(t) if self._personal(m[2])], lambda words, noun:
@@ -331,8 +350,7 @@ class Attributor:
             self._remember(person)
         self._note_subjects(text)
         self._own(text)
-        self._lead_in = tag_lead_in(text)
-        self._loose_lead_in = loose_tag_before(text, self._known) if self._lead_in is None else None
+        self._handed.note(text, self._known)
         if len(text.split()) > SCENE_BREAK_WORDS:
             self.turns.append(Turn([]))  # an empty turn: the conversation ends
 
@@ -368,27 +386,9 @@ class Attributor:
         With a ranker, each turn's speaker is the ranker's best candidate (a quote's own explicit tag still
         decides it); log, when given, gets every turn's Candidates (for training the ranker).
         """
-        conversations: list[list[Turn]] = [[]]
-        for turn in self.turns:
-            if not turn.quotes:
-                conversations.append([])
-            else:
-                conversations[-1].append(turn)
+        conversations = split_conversations(self.turns)
         for conv in conversations:
             fill_turns(conv)
         if ranker is not None or log is not None:
             rank_turns(self, conversations, ranker, log, NARRATOR)
-        out: list[Said] = []
-        for turn in self.turns:
-            for i in turn.quotes:
-                own = self.results[i]
-                if own is not None and own.person is not None and (ranker is None or own.method == "explicit"
-                                                                   or own.settled):
-                    said = own
-                else:
-                    said = turn.said or Said(None, "guess", 0.0)
-                # Whoever says it, a quote's verb and manner are its own tag's (the turn's speaker may be
-                # known from another quote's tag, or from none).
-                verb, manner = self.delivery[i]
-                out.append(Said(said.person, said.method, said.confidence, verb, manner))
-        return out
+        return settle(self.turns, self.results, self.delivery, ranked=ranker is not None)

@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Callable
 
 from app.cast.names import MENTION, TITLES
-from app.cast.namedata import ABBREVIATED
 
 #: Verbs that report speech (past and present); a tag needs one, or a name in a short aside after a quote.
 SPEECH_VERBS = """said says say cried cries replied replies answered answers asked asks exclaimed exclaims returned
@@ -20,7 +18,7 @@ thought cries corrected reiterated reasoned mused pursued proceeded argued joine
 whimpered blurted confessed volunteered prompted smiled nodded asserted interposed yawned boomed intervened reminded
 chided scolded cooed purred quavered blustered jeered taunted teased barked spluttered sputtered lisped pronounced
 queried counselled counseled cautioned implored entreated besought commented assented acquiesced ejaculated
-vociferated""".split()
+vociferated simpered bawled piped interjected comforted consoled soothed""".split()
 #: Verbs that report speech only with their particle ("went on", "broke in").
 PHRASAL_VERBS = ("went on", "goes on", "put in", "broke in", "burst out", "struck in", "chimed in", "piped up", "spoke up",
                  "cut in", "broke out", "called out", "cried out", "went on to say")
@@ -29,6 +27,8 @@ _VERB = r"(?:" + "|".join(re.escape(v).replace(r"\ ", r"\s+") for v in sorted(PH
 _TITLE = "|".join(sorted(TITLES, key=len, reverse=True))
 _NAME = rf"(?:(?:{_TITLE})\.?\s+)?(?:O['\u2019])?[A-Z][a-z\u00c0-\u024f]+(?:[\s-]+(?:(?:de|van|von|du|le)\s+)?[A-Z][a-z\u00c0-\u024f]+){{0,3}}"
 #: "the surgeon", "his wife", "the still waiting Agnes", "the good-hearted Mrs. John Tresham".
+#: A name as tags write it (app/cast/loose.py finds a sentence's subjects with it too).
+NAME = _NAME
 _DESC = rf"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|[Tt]hat)\s+(?:[a-z-]+\s+){{0,2}}(?:{_NAME}|[A-Za-z]+(?:-[a-z]+)*)(?:['\u2019]s\s+[a-z]+(?:-[a-z]+)*)?"
 #: "said one of the boys", "one of the colts cried": someone of a group, a part of its own.
 _ONE_OF = r"[Oo]ne\s+of\s+(?:the|his|her|their|our|my|your)\s+(?:[a-z]+\s+)?[a-z]+s\b"
@@ -164,6 +164,28 @@ def _one_of(words: str, verb: str) -> Tag | None:
     return Tag("role", words, _PLURAL_GENDER.get(noun), verb)
 
 
+#: A sentence ends inside the narration between two quotes (not after a title: "Mrs. Harlow").
+SENTENCE_BREAK = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMs)[.!?](?:\s|$)")
+
+
+def one_sentence(narration: str) -> bool:
+    """Return whether narration between two quotes is one sentence at most (a full stop only at its end)."""
+    text = narration.rstrip()
+    return all(m.end() >= len(text) for m in SENTENCE_BREAK.finditer(text))
+
+
+
+def same_sentence(narration: str) -> bool:
+    """Return whether narration between two quotes ends no sentence (an interrupted quote's tag)."""
+    return not SENTENCE_BREAK.search(narration)
+
+
+def new_sentence(narration: str) -> bool:
+    """Return whether narration after a quote opens a sentence of its own ("Tom nodded."), not the quote's
+    inverted or pronoun tag ("said Tom", "she added")."""
+    return narration.lstrip(" ,;:\u2014-")[:1].isupper()
+
+
 _MANNER = re.compile(r"\b([a-z]{3,}ly)\b")
 #: Words in -ly that say nothing of a voice.
 _NOT_MANNER = frozenset("""only early family lovely likely holy july reply ugly emily lily molly sally polly daily silly
@@ -212,6 +234,11 @@ def tag_after_end(narration: str) -> int | None:
     return found[2].end() if found else None
 
 
+#: Words before a subject the tag regex found that make it no subject of the speech verb.
+_NO_SUBJECT = frozenset("""at to towards with of from in on into upon by for over under near behind beside round
+around through across about against""".split())
+
+
 def tag_before(narration: str) -> Tag | None:
     """Return the tag that closes the narration right before a quotation, if any."""
     text = narration[-200:]
@@ -221,8 +248,9 @@ def tag_before(narration: str) -> Tag | None:
         # A match that is no subject ("the look and said") gives way to a later start ("Perpetua ... said").
         tag = _tag(m)
         at = m.start() + 1
-        if tag is None or text[:m.start("subj")].split()[-1:] in (["at"], ["to"], ["towards"], ["with"], ["of"], ["from"]):
-            # "looking at Wenna, whose hands shook, said": the one looked at is no subject.
+        if tag is None or text[:m.start("subj")].split()[-1:][0:1] in [[w] for w in _NO_SUBJECT]:
+            # "looking at Wenna, whose hands shook, said", "lit the lamp in the porch and said": the one looked
+            # at, the place, is no subject.
             continue
         if first is None:
             first = (tag, m)
@@ -239,106 +267,24 @@ def tag_before(narration: str) -> Tag | None:
 _LEAD_IN_END = re.compile(r"(?:[:\u2014]|--|,)\s*$")
 
 
+#: Verbs that, closing a paragraph with nothing said after them, say the next paragraph's speech is coming.
+_ONWARD = r"(?:began|continued|went\s+on|proceeded|resumed|interposed|pursued|rejoined|replied|answered|added|spoke)"
+#: "Hartley, with a glance at her, went on.", "Greta began again.": the last sentence of a narration paragraph.
+_CLOSING = re.compile(rf"(?:^|(?<![A-Z][a-z])(?<!\b[A-Z])[.!?]\s+|,\s+|\band\s+){_SUBJ}(?:\s+(?:himself|herself))?(?:(?:,[^,.!?]{{1,60}}){{1,3}},)?"
+                      rf"(?:\s+(?:then|now|again|soon|at\s+last|presently))?{_ADV}\s+(?P<verb>{_ONWARD})(?:\s+(?:again|up|now))?(?:\s+[a-z]+ing)?"
+                      r"(?:\s+[a-z]+ly)?(?:,\s+[a-z]+ing\b[^.!?]{0,60})?(?:\s+(?:to|about|with|in)\s+[^.!?,]{1,40})?\.\s*$")
+
+
+def hands_over(paragraph: str) -> bool:
+    """Return whether a paragraph ends as a lead-in does (a colon, comma or dash), not on a closing sentence."""
+    return bool(_LEAD_IN_END.search(paragraph[-4:]))
+
+
 def tag_lead_in(paragraph: str) -> Tag | None:
-    """Return the tag of a narration paragraph that hands over to the next one's quote ("Hartley said:")."""
-    if not _LEAD_IN_END.search(paragraph[-4:]):
-        return None
+    """Return the tag of a narration paragraph that hands over to the next one's quote ("Hartley said:"), or
+    that ends on someone going on to speak ("Hartley, with a glance at her, went on.")."""
+    if not hands_over(paragraph):
+        m = _CLOSING.search(paragraph[-240:])
+        tag = _tag(m) if m else None
+        return tag if tag is not None and (tag.kind in ("name", "pronoun", "narrator") or tag.gender) else None  # "The rain went on."
     return tag_before(paragraph.rstrip(" :,-\u2014"))
-
-
-#: Words that show a sentence reports speech even without a tag's word order ("and saying,", "was uttered
-#: by Catherine", "was her reply").
-_SPEECH_WORDS = re.compile(
-    r"\b(?:" + "|".join(sorted(set(SPEECH_VERBS), key=len, reverse=True)) +
-    r"|saying|crying|replying|answering|asking|exclaiming|returning|continuing|adding|observing|remarking|"
-    r"whispering|shouting|muttering|murmuring|calling|beginning|repeating|declaring|inquiring|enquiring|"
-    r"protesting|explaining|insisting|urging|sighing|laughing|screaming|stammering|faltering|suggesting|"
-    r"demanding|uttered|uttering|reply|answer|exclamation|rejoinder|retort|greeted|addressed|accosted|"
-    r"speaking|spoke|speech|words|remark|comment|observation|response|went\s+on|broke\s+in|put\s+in|burst\s+out)\b")
-_SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"\u201c\u2018'])")
-_ABBREVIATION = re.compile(r"(?:\b(?:" + "|".join(sorted(ABBREVIATED | {"St", "Messrs", "Mesdames"}, key=len, reverse=True))
-                           + r")|\b[A-Z])\.$")
-_SUBJECT_WORD = re.compile(rf"{_NAME}|\b[Hh]e\b|\b[Ss]he\b|\bI\b")
-#: A word right before a name that makes it no subject ("bent towards Wenna and said").
-#: Where a new clause starts, with a subject of its own.
-_CLAUSE_BREAK = re.compile(r"(?:,\s+(?:when|while|whereupon|till|until|and|but|then)|;)\s+")
-_OBJECT_MARK = frozenset("""to towards toward with at of from for by on upon in into about than before after behind
-beside near round around over under against like saw met left joined followed addressed answered asked told
-and or nor""".split())
-#: Capitalised words opening a sentence that are no one ("At the end of the week Perpetua said").
-_LEAD_WORDS = frozenset("""At In On But And Then When After Before As If So Yet While Now Still Thus Here There With
-For By From The A An This That Of To Upon Presently Suddenly Finally Meanwhile Again Once""".split())
-#: "Tamsin's remark was": the possessor of a word for speech says it.
-_POSSESSED_SPEECH = re.compile(r"^['\u2019]s\s+(?:[a-z]+\s+){0,2}?(?:remark|reply|answer|comment|words|exclamation|"
-                               r"rejoinder|retort|response|cry|question|observation)\b")
-
-
-def _sentences(text: str) -> list[str]:
-    """Split text into sentences, never after a title's full stop or an initial ("Mrs. Ardley", "E. Smith")."""
-    out: list[str] = []
-    start = 0
-    for gap in _SENTENCE_GAP.finditer(text):
-        if _ABBREVIATION.search(text[max(start, gap.start() - 12):gap.start()]):
-            continue
-        out.append(text[start:gap.start()])
-        start = gap.end()
-    out.append(text[start:])
-    return out
-
-
-#: A relative clause about someone else: "whose hands began to shake" reports no speech of the
-#: sentence's subject ("Wenna, who remarked" does: its "who" is the speaker).
-_RELATIVE = re.compile(r",\s+(?:whose|which)\b[^,;]*")
-
-
-def _loose(sentence: str, known: Callable[[str], bool] | None = None) -> Tag | None:
-    inside = [(r.start(), r.end()) for r in _RELATIVE.finditer(sentence)]
-    verb = next((v for v in _SPEECH_WORDS.finditer(sentence) if not any(a <= v.start() < b for a, b in inside)), None)
-    if not verb:
-        return None
-    # The sentence's subject says it ("Hugh bent towards Wenna and said"; "Tamsin's remark was"): the first
-    # one named before the speech word who is no object of a preposition or verb. Failing that, the one
-    # named nearest before it ("to give Tamsin time only to say"), then the first after it ("was uttered by
-    # Maud").
-    found = list(_SUBJECT_WORD.finditer(sentence))
-    before = [m for m in found if m.end() <= verb.start()]
-    after = [m for m in found if m.start() >= verb.end()]
-    # A later clause has its own subject: "I was going out, when Walter met me and said" is Walter's (an "I"
-    # opening the sentence is no speaker of a clause after "when").
-    cut = max((b.end() for b in _CLAUSE_BREAK.finditer(sentence, 0, verb.start())), default=0)
-    subject = []
-    for m in [m for m in before if m.start() >= cut] + before if cut else before:
-        previous = sentence[:m.start()].split()[-1:]
-        if previous and previous[0].strip(",;:()\u2014-").lower() in _OBJECT_MARK or m.group() in _LEAD_WORDS:
-            continue
-        if known is not None and m.group().lower() not in ("he", "she", "i") and not known(m.group()):
-            continue  # "Seeing that her thoughts were elsewhere, Hugh ...": a capitalised word, no one
-        if sentence[m.end():m.end() + 1] in "'\u2019" and not _POSSESSED_SPEECH.match(sentence[m.end():m.end() + 60]):
-            continue
-        subject = [m]
-        break
-    for m in subject + list(reversed(before)) + after:
-        word = m.group()
-        if word == "I":
-            return Tag("narrator", word, None, verb.group())
-        if word.lower() in ("he", "she"):
-            return Tag("pronoun", word.lower(), "M" if word.lower() == "he" else "F", verb.group())
-        if MENTION.match(word):
-            return Tag("name", word, None, verb.group())
-    return None
-
-
-def loose_tag_after(narration: str, known: Callable[[str], bool] | None = None) -> Tag | None:
-    """Return who the first sentence after a quote says spoke it, when it reports speech in any order
-    (known: whether a capitalised word names someone, to find the sentence's subject)."""
-    first = _sentences(narration.strip()[:300])[0]
-    return _loose(first, known)
-
-
-def loose_tag_before(narration: str, known: Callable[[str], bool] | None = None) -> Tag | None:
-    """Return who the sentence leading into a quote says speaks ("Mr. Appleby sighed, saying,")."""
-    text = narration.rstrip()
-    if not text or text[-1] not in ",:-\u2014":
-        return None
-    last = _sentences(text[-300:])[-1]
-    return _loose(last, known)

@@ -183,3 +183,32 @@ def previous_speaker(turns: list[Turn]) -> Person | None:
     """Return who spoke the turn before the last one of the conversation going on."""
     conv = conversation(turns)
     return conv[-2].said.person if len(conv) >= 2 and conv[-2].said is not None else None
+
+
+def split_conversations(turns: list[Turn]) -> list[list[Turn]]:
+    """Return the turns grouped into conversations (an empty turn, a long narration, ends one)."""
+    conversations: list[list[Turn]] = [[]]
+    for turn in turns:
+        if not turn.quotes:
+            conversations.append([])
+        else:
+            conversations[-1].append(turn)
+    return conversations
+
+
+def settle(turns: list[Turn], results: list[Said | None], delivery: list[tuple[str, str]], ranked: bool) -> list[Said]:
+    """Return one Said per quotation: its own tag's (when ranked, only an explicit or settled one), else its turn's.
+
+    Whoever says it, a quote's verb and manner are its own tag's (the speaker may be another tag's, or none's).
+    """
+    out: list[Said] = []
+    for turn in turns:
+        for i in turn.quotes:
+            own = results[i]
+            if own is not None and own.person is not None and (not ranked or own.method == "explicit" or own.settled):
+                said = own
+            else:
+                said = turn.said or Said(None, "guess", 0.0)
+            verb, manner = delivery[i]
+            out.append(Said(said.person, said.method, said.confidence, verb, manner))
+    return out
