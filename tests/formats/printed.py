@@ -21,6 +21,8 @@ heading). So the reference is pandoc's reading of a copy of the file with those 
 - a caption set after its table (Word's Caption style, LibreOffice's Table or Caption styles) is read after it, as
   printed: pandoc moved it before the table;
 - DOCX: a simple field (w:fldSimple) is the runs it shows (pandoc read none of a document property's);
+- DOCX: a bidirectional embedding (w:dir, w:bdo) is the runs it holds, in the body and the notes (pandoc read none);
+- a group of text boxes (a diagram) gives every box's paragraphs, not the first box's alone;
 - DOCX: a table without its column grid (w:tblGrid, which the format requires; a generated file may lack it)
   gets one, as Word would write it: pandoc read no word of such a table;
 - DOCX: a table of contents (a TOC field's result, a content control of the "Table of Contents" gallery) is out.
@@ -71,14 +73,24 @@ def printed_copy(path: Path) -> tuple[Path, tempfile.TemporaryDirectory | None]:
             return path, None
         root = etree.fromstring(zf.read(part), _PARSER)
         changed = _docx(root) if part.startswith("word/") else _odt(root)
+        roots = {part: root}
+        if part.startswith("word/"):
+            # The notes' parts: a bidirectional run's text (w:dir, w:bdo) is read there as in the body.
+            for notes in ("word/footnotes.xml", "word/endnotes.xml"):
+                if notes in names:
+                    roots[notes] = etree.fromstring(zf.read(notes), _PARSER)
+                    if _docx_bidi(roots[notes]):
+                        changed = True
+                    else:
+                        del roots[notes]
         if not changed:
             return path, None
         tmp = tempfile.TemporaryDirectory(prefix="printed-")
         out = Path(tmp.name) / path.name
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
             for info in zf.infolist():
-                data = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True) \
-                    if info.filename == part else zf.read(info.filename)
+                data = etree.tostring(roots[info.filename], xml_declaration=True, encoding="UTF-8", standalone=True) \
+                    if info.filename in roots else zf.read(info.filename)
                 # The ODF mimetype stays first and stored, as the format asks.
                 dst.writestr(info, data, compress_type=zipfile.ZIP_STORED if info.filename == "mimetype"
                              else zipfile.ZIP_DEFLATED)
@@ -93,6 +105,19 @@ def _docx(root) -> bool:
     changed |= _docx_grids(root)
     changed |= _docx_captions(root)
     changed |= _docx_simple_fields(root)
+    changed |= _docx_bidi(root)
+    return changed
+
+
+def _docx_bidi(root) -> bool:
+    """A bidirectional embedding or override (w:dir, w:bdo: Word 2010's markup for a run of the other direction,
+    an English name in an Arabic sentence) shows its runs, which pandoc dropped: they stand in its place."""
+    changed = False
+    for el in list(root.iter(f"{W}dir", f"{W}bdo")):
+        for child in list(el):
+            el.addprevious(child)
+        el.getparent().remove(el)
+        changed = True
     return changed
 
 
@@ -147,6 +172,7 @@ def _docx_boxes(root) -> bool:
     for _ in range(10):
         moved = False
         after: dict = {}
+        holders: list = []
         for box in list(root.iter(f"{W}txbxContent")):
             if any(a.tag in (f"{W}txbxContent", f"{MC}Fallback") for a in box.iterancestors()):
                 continue
@@ -167,9 +193,14 @@ def _docx_boxes(root) -> bool:
                 spot.addnext(b)
                 spot = b
             after[anchor] = spot
-            if holder is not None and holder.getparent() is not None:
-                holder.getparent().remove(holder)
+            if holder is not None:
+                holders.append(holder)
             moved = changed = True
+        # The drawings go once every box of the pass is out: a group's (a diagram's) boxes share one holder,
+        # and taking it out with the first box took the others' text with it.
+        for holder in holders:
+            if holder.getparent() is not None:
+                holder.getparent().remove(holder)
         if not moved:
             break
     return changed
