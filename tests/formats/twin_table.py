@@ -196,7 +196,9 @@ def score_office(entry: dict) -> dict | None:
     # The outline's chapters: the top level used more than once (a heading alone at the top is the title).
     levels = sorted({e[1] for e in heads})
     top = next((lv for lv in levels if sum(e[1] == lv for e in heads) >= 2), levels[0] if levels else 0)
-    expected = [e[2] for e in heads if e[1] == top]
+    # A heading of matter (a contents typed by hand, an index, a licence) is not expected: an audiobook leaves
+    # that out by design, as the PDF table does (_MATTER; a contents field's or control's went in round office21).
+    expected = [e[2] for e in heads if e[1] == top and not _MATTER.search(e[2].strip(" .:"))]
     got = {key(c.title) for c in book.chapters}
     found = [t for t in expected if key(t) in got]
     spoken = " ".join(_spoken(c) for c in book.chapters)
