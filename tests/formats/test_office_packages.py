@@ -120,7 +120,7 @@ def test_printed_reference_reads_every_box_of_a_group_not_the_first_alone(tmp_pa
 
 
 def test_printed_reference_reads_a_bidirectional_runs_text_in_the_body_and_the_notes(tmp_path):
-    # Word 2010 wraps a run of the other direction (a Latin name in a right-to-left sentence) in w:dir or w:bdo;
+    # Word 2010 wraps a run of the other direction (an English title in a right-to-left sentence) in w:dir or w:bdo;
     # pandoc read nothing inside, in the body or in a footnote. The runs stand in the wrapper's place.
     path = _saved(tmp_path, "bidi.docx", '<w:p><w:r><w:t xml:space="preserve">See </w:t></w:r><w:dir w:val="rtl">'
                   '<w:r><w:t>Harbour Rules</w:t></w:r></w:dir><w:bdo w:val="ltr"><w:r><w:t xml:space="preserve"> and '
