@@ -13,7 +13,7 @@ lines aside (chapter_titles).
 DOCX/ODT: the reference is pandoc's reading of the file as printed (tests/formats/references.py, printed.py: text
 boxes, ODF fields and sections in, a contents field out; the last column is against pandoc's reading of the file
 itself, the reference before round office21); chapters expected = pandoc's headings of the top level used more
-than once; word error over the whole document; "not spoken" counts header,
+than once, matter headings aside; word error over the whole document; "not spoken" counts header,
 footer, comment and deleted-text paragraphs found in the reading more often than in the reference (a
 deletion: the whole words it touches, with or without the insertions beside it; references.not_spoken_phrases).
 """
