@@ -141,6 +141,9 @@ def _plain_tag(m: re.Match, inverted: bool) -> Tag | None:
     if low in ("he", "she"):
         return Tag("pronoun", low, "M" if low == "he" else "F", verb)
     words = low.split()
+    if len(words) == 3 and words[0] == "the" and words[1] in _ORDINALS and words[2] in PERSON_NOUNS:
+        # "said the first housemaid", "the second soldier": one of several alike, told apart by the count.
+        return Tag("role", low, PERSON_NOUNS[words[2]], verb, own=True)
     if subj[0].isupper() and MENTION.match(subj) and words[0] not in _DETERMINERS:
         return Tag("name", subj, None, verb)
     rest = subj.split(None, 1)[1] if len(words) > 1 else ""
@@ -169,6 +172,7 @@ def _plain_tag(m: re.Match, inverted: bool) -> Tag | None:
     return None
 
 
+_ORDINALS = frozenset("first second third fourth fifth".split())
 #: Words before a newcomer's noun that make it no one person ("a few men", "a second man").
 _NOT_NEWCOMER = frozenset("""other few second third number couple great deal certain good many single""".split())
 

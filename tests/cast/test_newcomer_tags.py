@@ -67,3 +67,9 @@ def test_a_manner_phrase_is_no_detail_of_the_person():
     assert tag_after(", said the gentleman in the same tone.").epithet == ""
     assert tag_after(", said the gentleman who had spoken first.").epithet == ""
     assert tag_after(", replied the lady who had been a nurse.").epithet == "the lady who had been a nurse"
+
+
+def test_one_of_several_alike_told_apart_by_a_count_is_a_part_of_its_own():
+    tag = tag_after(", said the second footman.")
+    assert tag is not None and tag.own and tag.words == "the second footman" and tag.gender == "M"
+    assert tag_after(", said the second.") is None  # no noun: left to the turns
