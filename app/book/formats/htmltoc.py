@@ -13,6 +13,7 @@ from typing import NamedTuple
 from app.book.formats.htmlfront import without_half_title
 from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
                                           joined, names_alike, numbered_keys, with_trailing)
+from app.book.formats.htmlentry import lists_pictures, numbered_alike
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.blocks import Block
@@ -200,8 +201,8 @@ def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = ()
             where.setdefault(ident, i)
     for found, skip in _candidates(blocks, where, list(listing)):
         entries = _without_page_links(found)
-        if sum(1 for _, t, _ in entries if t) < _MIN_ENTRIES:
-            continue
+        if sum(1 for _, t, _ in entries if t) < _MIN_ENTRIES or lists_pictures(blocks, skip):
+            continue  # (a list of illustrations or maps: its links are the pictures', never the chapters')
         starts = _starts(blocks, where, entries, page_anchors)
         if starts is not None:
             return _rebuilt(*nested(blocks, starts, skip, _start_title))
@@ -277,6 +278,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
                       or name and alike(k)
                       or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
         if target in page_anchors:
+            named = named if named is not None else numbered_alike(blocks, window, over, _ENTRY_PAGE.sub("", clean_text(text)))
             named_pages += named is not None
             unnamed_pages += named is None
             if named is None and not linked:

@@ -1,0 +1,43 @@
+"""How a contents listing's entries name the book's headings, beyond their words.
+
+Gutenberg's HTML contents often link each entry to the page it starts on ("III. The Guns ... 32" -> #Page_32), and
+the entry and the heading there may be spelled or cut otherwise ("Millimetre" / "MILLIMETER", a section's name
+added to the chapter's); and a book's list of illustrations is a listing of links as like a contents as can be.
+"""
+from __future__ import annotations
+
+import re
+
+from app.book.normalize import clean_text
+from app.book.structure.blocks import Block
+from app.book.structure.lines import leading_number
+
+#: A list of the book's pictures ("LIST OF ILLUSTRATIONS IN THE TEXT", "Plates", "MAPS AND PLANS"), set over its
+#: own linked entries: the links are the pictures', however much it looks like a contents.
+_PICTURES_HEAD = re.compile(r"^(?:(?:a\s+)?(?:list|table|index)\s+of\s+(?:the\s+)?)?(?:illustrations|plates|engravings|maps|figures|"
+                            r"pictures|drawings|diagrams|portraits|photographs|woodcuts|facsimiles)\b", re.I)
+#: How many unlinked lines (a column's heads, "PAGE") may stand between that heading and the first entry.
+_HEAD_GAP = 2
+
+
+def lists_pictures(blocks: list[Block], skip: set[int]) -> bool:
+    """Return whether the listing made of the blocks `skip` stands under a list of pictures' heading."""
+    if not skip:
+        return False
+    k = min(skip) - 1
+    while k >= 0 and not blocks[k].level and not blocks[k].links and min(skip) - k <= _HEAD_GAP:
+        k -= 1
+    return k >= 0 and bool(blocks[k].level) and bool(_PICTURES_HEAD.match(clean_text(blocks[k].text)))
+
+
+def numbered_alike(blocks: list[Block], window: list[int], label: str, entry: str) -> int | None:
+    """Return the heading in a page-linked entry's window that bears the entry's number, its own or its label's
+    (`entry` without its page number): "III. The 75-Millimetre Guns ... 32" for "CHAPTER III" / "THE 75-MILLIMETER
+    GUNS", "CHAPTER XI" over "From the Frontier: The Siege ... 156" for "CHAPTER XI" / "FROM THE FRONTIER". The
+    names spelled or cut otherwise, the number says which chapter it is."""
+    number = leading_number(clean_text(label)) if label else None
+    if number is None:
+        number = leading_number(clean_text(entry))
+    if number is None:
+        return None
+    return next((k for k in window if leading_number(clean_text(blocks[k].text)) == number), None)
