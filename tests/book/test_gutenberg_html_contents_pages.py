@@ -70,3 +70,20 @@ def test_a_list_of_illustrations_linked_to_its_pictures_is_no_contents(tmp_path)
     book = _book(tmp_path, listing + body)
     titles = [c.title for c in book.chapters]
     assert [t for t in titles if t.startswith("CHAPTER")] == [f"CHAPTER {r}: {n}" for r, n in zip(_ROMAN, _NAMES)]
+
+
+def test_a_list_of_illustrations_under_a_styled_line_and_set_as_headings_is_no_contents(tmp_path):
+    # "ILLUSTRATIONS" set as a styled paragraph, each picture's line an <h4> linking it (the first one back at the
+    # frontispiece); the chapters' headings, unlisted, divide the book. Taken for its contents, the book was four
+    # chapters titled by their pictures' captions.
+    front = '<p><a id="front"></a><img src="front.png" alt=""/></p>'
+    pictures = ['<h4><a href="#front">The Weir at Night . . . Frontispiece</a></h4>']
+    body = ""
+    for k, (r, n) in enumerate(zip(_ROMAN, _NAMES)):
+        body += f"<h3>{r}</h3><h4>{n}</h4>" + _PROSE * 2
+        if k % 2:
+            pictures.append(f'<h4><a href="#p{k}">A View by the Water, {k}</a></h4>')
+            body += f'<p><a id="p{k}"></a><img src="p{k}.png" alt=""/></p>' + _PROSE * 2
+    book = _book(tmp_path, front + '<p class="t2">ILLUSTRATIONS</p>' + "".join(pictures) + body)
+    titles = [c.title for c in book.chapters]
+    assert [t for t in titles if not t.startswith("A View")] == [f"{r}: {n}" for r, n in zip(_ROMAN, _NAMES)], titles

@@ -18,16 +18,23 @@ _PICTURES_HEAD = re.compile(r"^(?:(?:a\s+)?(?:list|table|index)\s+of\s+(?:the\s+
                             r"pictures|drawings|diagrams|portraits|photographs|woodcuts|facsimiles)\b", re.I)
 #: How many unlinked lines (a column's heads, "PAGE") may stand between that heading and the first entry.
 _HEAD_GAP = 2
+#: A list's heading is this short ("ILLUSTRATIONS" may be set as a styled paragraph, no heading).
+_MAX_HEAD_WORDS = 8
 
 
 def lists_pictures(blocks: list[Block], skip: set[int]) -> bool:
-    """Return whether the listing made of the blocks `skip` stands under a list of pictures' heading."""
+    """Return whether the listing made of the blocks `skip` stands under a list of pictures' heading (a heading,
+    or a short paragraph set as one), with at most a line or two between (the columns' heads, a first entry that
+    points back at the frontispiece)."""
     if not skip:
         return False
-    k = min(skip) - 1
-    while k >= 0 and not blocks[k].level and not blocks[k].links and min(skip) - k <= _HEAD_GAP:
-        k -= 1
-    return k >= 0 and bool(blocks[k].level) and bool(_PICTURES_HEAD.match(clean_text(blocks[k].text)))
+    for k in range(min(skip) - 1, max(-1, min(skip) - 2 - _HEAD_GAP), -1):
+        text = clean_text(blocks[k].text)
+        if _PICTURES_HEAD.match(text) and len(text.split()) <= _MAX_HEAD_WORDS:
+            return True
+        if blocks[k].level and not blocks[k].links:
+            return False  # another heading: the list, if any, is its
+    return False
 
 
 def numbered_alike(blocks: list[Block], window: list[int], label: str, entry: str) -> int | None:
