@@ -87,3 +87,25 @@ def test_a_list_of_illustrations_under_a_styled_line_and_set_as_headings_is_no_c
     book = _book(tmp_path, front + '<p class="t2">ILLUSTRATIONS</p>' + "".join(pictures) + body)
     titles = [c.title for c in book.chapters]
     assert [t for t in titles if not t.startswith("A View")] == [f"{r}: {n}" for r, n in zip(_ROMAN, _NAMES)], titles
+
+
+def _stories(middle: str) -> str:
+    rows = "".join(f'<p><a href="#s{k}">{n.title()}</a></p>' for k, n in enumerate(_NAMES[:4]))
+    body = "".join(f'<h2 id="s{k}">{n}</h2>' + (middle if k == 1 else _PROSE * 3) for k, n in enumerate(_NAMES[:4]))
+    return "<h2>CONTENTS</h2>" + rows + body
+
+
+def test_a_listed_storys_parts_after_its_first_are_chapters_too(tmp_path):
+    # The contents lists the stories; one story's heading stands over its "PART I" at the same level (one chapter,
+    # named by both), and its "PART II" and "PART III" follow at that level, unlisted: the story's next chapters.
+    middle = "".join(f"<h2>PART {r}</h2>" + _PROSE * 2 for r in ("I", "II", "III"))
+    book = _book(tmp_path, _stories(middle))
+    assert [c.title for c in book.chapters] == ["THE FORD", "THE MILL: PART I", "PART II", "PART III", "THE LOCK",
+                                                "THE FERRY"]
+
+
+def test_an_unlisted_heading_that_numbers_on_nothing_stays_in_its_chapter(tmp_path):
+    # The guard: "PART III" after "PART I" (a part skipped) and a heading of another kind stay the story's text.
+    middle = "<h2>PART I</h2>" + _PROSE + "<h2>PART III</h2>" + _PROSE + "<h2>AT THE WEIR</h2>" + _PROSE
+    book = _book(tmp_path, _stories(middle))
+    assert [c.title for c in book.chapters] == ["THE FORD", "THE MILL: PART I", "THE LOCK", "THE FERRY"]

@@ -10,7 +10,7 @@ import re
 
 from app.book.normalize import clean_text
 from app.book.structure.blocks import Block
-from app.book.structure.lines import leading_number
+from app.book.structure.lines import KEYWORD, leading_number, number_value
 
 #: A list of the book's pictures ("LIST OF ILLUSTRATIONS IN THE TEXT", "Plates", "MAPS AND PLANS"), set over its
 #: own linked entries: the links are the pictures', however much it looks like a contents.
@@ -48,3 +48,33 @@ def numbered_alike(blocks: list[Block], window: list[int], label: str, entry: st
     if number is None:
         return None
     return next((k for k in window if leading_number(clean_text(blocks[k].text)) == number), None)
+
+
+def _label_number(text: str) -> tuple[str, int] | None:
+    """Return a part's or chapter's label word and number ("PART II" -> ("part", 2)), None for other headings."""
+    m = KEYWORD.match(clean_text(text).rstrip(" ."))
+    number = number_value(m.group("num")) if m and not m.group("rest").strip(" .:") else None
+    return (m.group("word").casefold(), number) if number is not None else None
+
+
+def numbered_on(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> set[int]:
+    """Return the unlisted headings that go on numbering a listed piece's first part: the contents lists a story
+    ("THE MARE"), whose heading stands over its "PART I" at the same level (one chapter, named by both); its
+    "PART II" and "PART III" after, at that level, are its next chapters, not sections of the first."""
+    out: set[int] = set()
+    for i in starts:
+        level, first = blocks[i].level, i + 1
+        if not level or first >= len(blocks) or blocks[first].level != level or first in starts or first in skip:
+            continue
+        label = _label_number(blocks[first].text)
+        if label is None or label[1] != 1:
+            continue
+        for k in range(first + 1, len(blocks)):
+            if k in starts or 0 < blocks[k].level < level:
+                break
+            if blocks[k].level == level:
+                if _label_number(blocks[k].text) != (label[0], label[1] + 1):
+                    break
+                out.add(k)
+                label = (label[0], label[1] + 1)
+    return out

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from app.book.formats.htmlfront import without_half_title
 from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
                                           joined, names_alike, numbered_keys, with_trailing)
-from app.book.formats.htmlentry import lists_pictures, numbered_alike
+from app.book.formats.htmlentry import lists_pictures, numbered_alike, numbered_on
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.blocks import Block
@@ -193,7 +193,6 @@ def _candidates(blocks: list[Block], where: dict[str, int],
 def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = (),
                    page_anchors: set[str] = frozenset()) -> list[Block]:
     """Return the blocks with chapters at the page's contents links; the blocks as they were without a listing.
-
     `page_anchors` are the ids of the page-number marks the walk left unread (see _starts)."""
     where: dict[str, int] = {}
     for i, b in enumerate(blocks):
@@ -359,6 +358,7 @@ def _start_title(blocks: list[Block], i: int, entry: str) -> str:
 def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> list[Block]:
     out: list[Block] = []
     named_by_next: set[int] = set()
+    parts = numbered_on(blocks, starts, skip)  # a listed piece's "PART II", "PART III" after its "PART I"
     for i, b in enumerate(blocks):
         if i in skip or i in named_by_next:
             continue
@@ -379,7 +379,7 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
             else:
                 out.append(b)  # an entry with no words (its name left out by the producer) names nothing
         elif b.level:
-            out.append(Block(b.text, min(6, b.level + _SINK), b.ids, b.kind, b.links))
+            out.append(Block(b.text, 1 if i in parts else min(6, b.level + _SINK), b.ids, b.kind, b.links))
         else:
             out.append(b)
     return out
