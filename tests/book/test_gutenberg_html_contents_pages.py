@@ -109,3 +109,15 @@ def test_an_unlisted_heading_that_numbers_on_nothing_stays_in_its_chapter(tmp_pa
     middle = "<h2>PART I</h2>" + _PROSE + "<h2>PART III</h2>" + _PROSE + "<h2>AT THE WEIR</h2>" + _PROSE
     book = _book(tmp_path, _stories(middle))
     assert [c.title for c in book.chapters] == ["THE FORD", "THE MILL: PART I", "THE LOCK", "THE FERRY"]
+
+
+def test_a_list_of_illustrations_after_the_contents_is_no_page_of_the_listed_preface_before_it(tmp_path):
+    # The contents lists the preface set before it and the chapters, not the list of illustrations after it: unlisted,
+    # the list was read as the preface's last page, each caption spoken.
+    rows = '<p><a href="#pref">PREFACE</a></p>' + "".join(f'<p><a href="#s{k}">{n.title()}</a></p>'
+                                                          for k, n in enumerate(_NAMES[:4]))
+    pictures = "<h2>ILLUSTRATIONS</h2>" + "".join(f"<p>A View by the Water, {k}; Facing page {k * 9}</p>" for k in range(5))
+    body = "".join(f'<h2 id="s{k}">{n}</h2>' + _PROSE * 3 for k, n in enumerate(_NAMES[:4]))
+    book = _book(tmp_path, '<h2 id="pref">PREFACE</h2>' + _PROSE + "<h2>CONTENTS</h2>" + rows + pictures + body)
+    assert [c.title for c in book.chapters] == ["PREFACE", "THE FORD", "THE MILL", "THE LOCK", "THE FERRY"]
+    assert not [p for p in book.chapters[0].paragraphs if "View by the Water" in p]

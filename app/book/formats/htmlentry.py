@@ -22,6 +22,29 @@ _HEAD_GAP = 2
 _MAX_HEAD_WORDS = 8
 
 
+#: A contents' own heading ("CONTENTS.", "Table of Contents").
+_CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\W*$", re.I)
+
+
+#: The front of a book, where its lists stand: its first fifth of words.
+_FRONT_SHARE = 0.2
+
+
+def front_lists(blocks: list[Block]) -> set[int]:
+    """Return the headings in the front of the book that head a list of its pictures or its contents: matter of their
+    own where the contents does not list them, never a section of the chapter before (a listed preface set before
+    the contents; "ILLUSTRATIONS" after it was read as the preface's last page)."""
+    total, seen, out = sum(len(b.text.split()) for b in blocks), 0, set()
+    for k, b in enumerate(blocks):
+        seen += len(b.text.split())
+        if seen > _FRONT_SHARE * total:
+            break
+        text = clean_text(b.text)
+        if b.level and len(text.split()) <= _MAX_HEAD_WORDS and (_PICTURES_HEAD.match(text) or _CONTENTS_HEAD.match(text)):
+            out.add(k)
+    return out
+
+
 def lists_pictures(blocks: list[Block], skip: set[int]) -> bool:
     """Return whether the listing made of the blocks `skip` stands under a list of pictures' heading (a heading,
     or a short paragraph set as one), with at most a line or two between (the columns' heads, a first entry that

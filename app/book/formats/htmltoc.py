@@ -13,7 +13,7 @@ from typing import NamedTuple
 from app.book.formats.htmlfront import without_half_title
 from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
                                           joined, names_alike, numbered_keys, with_trailing)
-from app.book.formats.htmlentry import lists_pictures, numbered_alike, numbered_on
+from app.book.formats.htmlentry import front_lists, lists_pictures, numbered_alike, numbered_on
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.blocks import Block
@@ -358,7 +358,7 @@ def _start_title(blocks: list[Block], i: int, entry: str) -> str:
 def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> list[Block]:
     out: list[Block] = []
     named_by_next: set[int] = set()
-    parts = numbered_on(blocks, starts, skip)  # a listed piece's "PART II", "PART III" after its "PART I"
+    parts = numbered_on(blocks, starts, skip) | front_lists(blocks)  # unlisted, yet no sections (see each)
     for i, b in enumerate(blocks):
         if i in skip or i in named_by_next:
             continue
