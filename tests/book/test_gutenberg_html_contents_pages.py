@@ -7,7 +7,7 @@ from tests.book.test_gutenberg_html_conventions import _book
 from tests.book.test_gutenberg_html_unlisted import _PROSE
 
 _ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
-_NAMES = ("THE FORD", "THE MILL", "THE LOCK", "THE FERRY", "THE BRIDGE", "THE WEIR", "THE QUAY", "THE BARN", "THE INN",
+_NAMES = ("THE CAUSEWAY", "THE MILL", "THE LOCK", "THE FERRY", "THE BRIDGE", "THE WEIR", "THE QUAY", "THE BARN", "THE INN",
           "THE FARM")
 
 
@@ -46,7 +46,7 @@ def test_a_contents_label_over_an_entry_with_a_sections_name_added_names_the_cha
 
 
 def test_a_list_of_illustrations_linked_to_its_pictures_is_no_contents(tmp_path):
-    # The contents links each chapter at its page number ("I.; The Ford; 1" -> #ch0), under its columns' heads and a
+    # The contents links each chapter at its page number ("I.; The Causeway; 1" -> #ch0), under its columns' heads and a
     # preface set before it, which it links by its Roman page; the list of illustrations after it links each picture at its page number too, the first of them
     # (a map) set before the first chapter: its links reached the top of the book first, and the pictures standing
     # under a chapter's heading were taken for the chapters, the chapters whose pictures stand further on left out.
@@ -100,7 +100,7 @@ def test_a_listed_storys_parts_after_its_first_are_chapters_too(tmp_path):
     # named by both), and its "PART II" and "PART III" follow at that level, unlisted: the story's next chapters.
     middle = "".join(f"<h2>PART {r}</h2>" + _PROSE * 2 for r in ("I", "II", "III"))
     book = _book(tmp_path, _stories(middle))
-    assert [c.title for c in book.chapters] == ["THE FORD", "THE MILL: PART I", "PART II", "PART III", "THE LOCK",
+    assert [c.title for c in book.chapters] == ["THE CAUSEWAY", "THE MILL: PART I", "PART II", "PART III", "THE LOCK",
                                                 "THE FERRY"]
 
 
@@ -108,7 +108,7 @@ def test_an_unlisted_heading_that_numbers_on_nothing_stays_in_its_chapter(tmp_pa
     # The guard: "PART III" after "PART I" (a part skipped) and a heading of another kind stay the story's text.
     middle = "<h2>PART I</h2>" + _PROSE + "<h2>PART III</h2>" + _PROSE + "<h2>AT THE WEIR</h2>" + _PROSE
     book = _book(tmp_path, _stories(middle))
-    assert [c.title for c in book.chapters] == ["THE FORD", "THE MILL: PART I", "THE LOCK", "THE FERRY"]
+    assert [c.title for c in book.chapters] == ["THE CAUSEWAY", "THE MILL: PART I", "THE LOCK", "THE FERRY"]
 
 
 def test_a_list_of_illustrations_after_the_contents_is_no_page_of_the_listed_preface_before_it(tmp_path):
@@ -119,5 +119,5 @@ def test_a_list_of_illustrations_after_the_contents_is_no_page_of_the_listed_pre
     pictures = "<h2>ILLUSTRATIONS</h2>" + "".join(f"<p>A View by the Water, {k}; Facing page {k * 9}</p>" for k in range(5))
     body = "".join(f'<h2 id="s{k}">{n}</h2>' + _PROSE * 3 for k, n in enumerate(_NAMES[:4]))
     book = _book(tmp_path, '<h2 id="pref">PREFACE</h2>' + _PROSE + "<h2>CONTENTS</h2>" + rows + pictures + body)
-    assert [c.title for c in book.chapters] == ["PREFACE", "THE FORD", "THE MILL", "THE LOCK", "THE FERRY"]
+    assert [c.title for c in book.chapters] == ["PREFACE", "THE CAUSEWAY", "THE MILL", "THE LOCK", "THE FERRY"]
     assert not [p for p in book.chapters[0].paragraphs if "View by the Water" in p]
