@@ -121,3 +121,13 @@ def test_a_list_of_illustrations_after_the_contents_is_no_page_of_the_listed_pre
     book = _book(tmp_path, '<h2 id="pref">PREFACE</h2>' + _PROSE + "<h2>CONTENTS</h2>" + rows + pictures + body)
     assert [c.title for c in book.chapters] == ["PREFACE", "THE CAUSEWAY", "THE MILL", "THE LOCK", "THE FERRY"]
     assert not [p for p in book.chapters[0].paragraphs if "View by the Water" in p]
+
+
+def test_an_unlisted_introduction_after_the_list_of_illustrations_keeps_its_text(tmp_path):
+    # The guard: the list's heading is matter of its own only where nothing but the listed chapters follows it; an
+    # unlisted introduction after it would be read as part of the list and left out with it.
+    rows = "".join(f'<p><a href="#s{k}">{n.title()}</a></p>' for k, n in enumerate(_NAMES[:4]))
+    pictures = "<h2>ILLUSTRATIONS</h2>" + "".join(f"<p>A View by the Water, {k}; Facing page {k * 9}</p>" for k in range(5))
+    body = "".join(f'<h2 id="s{k}">{n}</h2>' + _PROSE * 3 for k, n in enumerate(_NAMES[:4]))
+    book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + pictures + "<h2>INTRODUCTION</h2>" + _PROSE * 4 + body)
+    assert sum(p.count("evening came") for c in book.chapters for p in c.paragraphs) == 8 * (4 + 12)

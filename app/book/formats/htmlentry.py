@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from app.book.narration.cleanup import is_apparatus_title
 from app.book.normalize import clean_text
 from app.book.structure.blocks import Block
 from app.book.structure.lines import KEYWORD, leading_number, number_value
@@ -30,19 +31,22 @@ _CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\W*$", re.I)
 _FRONT_SHARE = 0.2
 
 
-def front_lists(blocks: list[Block]) -> set[int]:
-    """Return the headings in the front of the book that head a list of its pictures or its contents: matter of their
-    own where the contents does not list them, never a section of the chapter before (a listed preface set before
-    the contents; "ILLUSTRATIONS" after it was read as the preface's last page)."""
-    total, seen, out = sum(len(b.text.split()) for b in blocks), 0, set()
+def front_lists(blocks: list[Block], starts: dict[int, str]) -> set[int]:
+    """Return the headings in the front of the book that head a list of its pictures or its contents, the matter rules'
+    names, with no other heading between them and the next listed chapter: matter of their own where the contents
+    does not list them, never a section of the chapter before (a listed preface set before the contents;
+    "ILLUSTRATIONS" after it was read as the preface's last page). A heading of another kind after them, unlisted (an
+    introduction), would go with them: they are left as they were."""
+    total, seen, lists = sum(len(b.text.split()) for b in blocks), 0, set()
     for k, b in enumerate(blocks):
         seen += len(b.text.split())
         if seen > _FRONT_SHARE * total:
             break
         text = clean_text(b.text)
-        if b.level and len(text.split()) <= _MAX_HEAD_WORDS and (_PICTURES_HEAD.match(text) or _CONTENTS_HEAD.match(text)):
-            out.add(k)
-    return out
+        if b.level and k not in starts and (is_apparatus_title(text) and _PICTURES_HEAD.match(text) or _CONTENTS_HEAD.match(text)):
+            lists.add(k)
+    ends = {k: min((s for s in starts if s > k), default=len(blocks)) for k in lists}
+    return {k for k in lists if all(j in lists for j in range(k + 1, ends[k]) if blocks[j].level)}
 
 
 def lists_pictures(blocks: list[Block], skip: set[int]) -> bool:
