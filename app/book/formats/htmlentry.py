@@ -31,7 +31,7 @@ _CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\W*$", re.I)
 _FRONT_SHARE = 0.2
 
 
-def front_lists(blocks: list[Block], starts: dict[int, str]) -> set[int]:
+def front_lists(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> set[int]:
     """Return the headings in the front of the book that head a list of its pictures or its contents, the matter rules'
     names, with no other heading between them and the next listed chapter: matter of their own where the contents
     does not list them, never a section of the chapter before (a listed preface set before the contents;
@@ -45,8 +45,9 @@ def front_lists(blocks: list[Block], starts: dict[int, str]) -> set[int]:
         text = clean_text(b.text)
         if b.level and k not in starts and (is_apparatus_title(text) and _PICTURES_HEAD.match(text) or _CONTENTS_HEAD.match(text)):
             lists.add(k)
-    ends = {k: min((s for s in starts if s > k), default=len(blocks)) for k in lists}
-    return {k for k in lists if all(j in lists for j in range(k + 1, ends[k]) if blocks[j].level)}
+    # (A start the listing's own blocks cover is no start: what follows it would go with the list.)
+    ends = {k: min((s for s in starts if s > k and s not in skip), default=len(blocks)) for k in lists}
+    return {k for k in lists if all(j in lists for j in range(k + 1, ends[k]) if blocks[j].level and j not in skip)}
 
 
 def lists_pictures(blocks: list[Block], skip: set[int]) -> bool:

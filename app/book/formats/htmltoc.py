@@ -358,7 +358,7 @@ def _start_title(blocks: list[Block], i: int, entry: str) -> str:
 def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> list[Block]:
     out: list[Block] = []
     named_by_next: set[int] = set()
-    parts = numbered_on(blocks, starts, skip) | front_lists(blocks, starts)  # unlisted, yet no sections (see each)
+    parts = numbered_on(blocks, starts, skip) | front_lists(blocks, starts, skip)  # unlisted, yet no sections (see each)
     for i, b in enumerate(blocks):
         if i in skip or i in named_by_next:
             continue
