@@ -13,6 +13,7 @@ from typing import NamedTuple
 from app.book.formats.htmlfront import without_half_title
 from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
                                           joined, names_alike, numbered_keys, with_trailing)
+from app.book.formats.htmlentry import front_lists, lists_pictures, numbered_alike, numbered_on
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.blocks import Block
@@ -192,7 +193,6 @@ def _candidates(blocks: list[Block], where: dict[str, int],
 def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = (),
                    page_anchors: set[str] = frozenset()) -> list[Block]:
     """Return the blocks with chapters at the page's contents links; the blocks as they were without a listing.
-
     `page_anchors` are the ids of the page-number marks the walk left unread (see _starts)."""
     where: dict[str, int] = {}
     for i, b in enumerate(blocks):
@@ -200,8 +200,8 @@ def apply_contents(blocks: list[Block], listing: list[tuple[str, str, int]] = ()
             where.setdefault(ident, i)
     for found, skip in _candidates(blocks, where, list(listing)):
         entries = _without_page_links(found)
-        if sum(1 for _, t, _ in entries if t) < _MIN_ENTRIES:
-            continue
+        if sum(1 for _, t, _ in entries if t) < _MIN_ENTRIES or lists_pictures(blocks, skip):
+            continue  # (a list of illustrations or maps: its links are the pictures', never the chapters')
         starts = _starts(blocks, where, entries, page_anchors)
         if starts is not None:
             return _rebuilt(*nested(blocks, starts, skip, _start_title))
@@ -277,6 +277,7 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
                       or name and alike(k)
                       or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
         if target in page_anchors:
+            named = named if named is not None else numbered_alike(blocks, window, over, _ENTRY_PAGE.sub("", clean_text(text)))
             named_pages += named is not None
             unnamed_pages += named is None
             if named is None and not linked:
@@ -357,6 +358,7 @@ def _start_title(blocks: list[Block], i: int, entry: str) -> str:
 def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> list[Block]:
     out: list[Block] = []
     named_by_next: set[int] = set()
+    parts = numbered_on(blocks, starts, skip) | front_lists(blocks, starts, skip)  # unlisted, yet no sections (see each)
     for i, b in enumerate(blocks):
         if i in skip or i in named_by_next:
             continue
@@ -377,7 +379,7 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
             else:
                 out.append(b)  # an entry with no words (its name left out by the producer) names nothing
         elif b.level:
-            out.append(Block(b.text, min(6, b.level + _SINK), b.ids, b.kind, b.links))
+            out.append(Block(b.text, 1 if i in parts else min(6, b.level + _SINK), b.ids, b.kind, b.links))
         else:
             out.append(b)
     return out
