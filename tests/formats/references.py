@@ -287,6 +287,19 @@ def twin_events(entry: dict) -> list[tuple[str, int, str]]:
                  or re.search(r'<link[^>]*href="([^"#]+)"[^>]*rel="next"', html))
             page = (page.parent / m.group(1)).resolve() if m else None
         return events
+    if kind == "html-links":
+        # The title page, then the pages it links (its own contents), in the order it first names them;
+        # `twin_match` (a regular expression) keeps the chapter pages where the page links others too.
+        html = path.read_text(encoding="utf-8", errors="replace")
+        names = list(dict.fromkeys(re.findall(r'href="([^"#:/]+\.html)', html)))
+        if "twin_match" in entry:
+            names = [n for n in names if re.fullmatch(entry["twin_match"], n)]
+        events = html_events(html)
+        for name in names[:5000]:
+            page = path.parent / name
+            if page.is_file() and page != path:
+                events += html_events(page.read_text(encoding="utf-8", errors="replace"))
+        return events
     if kind == "html-files":
         events = html_events(path.read_text(encoding="utf-8", errors="replace"))
         for page in sorted(path.parent.glob(entry["twin_glob"]))[:5000]:

@@ -1,6 +1,6 @@
 """Score the readers on the twin corpus of tests/formats/twin_manifest.toml, both halves, as a table.
 
-    PYTHONPATH=. .venv/bin/python -m tests.formats.twin_table pdf|docx|odt|fb2|mobi [--half dev|held-out] [--key K] [--repo OWNER/NAME]
+    PYTHONPATH=. .venv/bin/python -m tests.formats.twin_table pdf|docx|odt|fb2|mobi [--half dev|held-out] [--key K] [--group G] [--repo OWNER/NAME]
 
 PDF: the expected chapters are the top entries of the PDF's outline (qpdf); each chapter's reference is
 the twin's text from that title's heading to the next title's (the last such heading in the twin, so a
@@ -282,10 +282,12 @@ def main(argv=None) -> int:
     ap.add_argument("kind", choices=["pdf", "docx", "odt", "fb2", "mobi"])
     ap.add_argument("--half", choices=["dev", "held-out"])
     ap.add_argument("--key")
+    ap.add_argument("--group", help="only the entries of this manifest group (a round's fresh twins: \"fresh\")")
     ap.add_argument("--repo", help="only the entries of this repository (owner/name)")
     args = ap.parse_args(argv)
     rows = [e for e in ref.manifest(args.kind) if (not args.half or e["half"] == args.half)
-            and (not args.key or e["key"] == args.key) and (not args.repo or e.get("repo") == args.repo)]
+            and (not args.key or e["key"] == args.key)
+            and (not args.group or e.get("group") == args.group) and (not args.repo or e.get("repo") == args.repo)]
     if args.kind == "pdf":
         print("| half | book | producer | title / author read | chapter titles found | word error per chapter (%) "
               "| max | running lines spoken | bare numbers |")
