@@ -118,7 +118,20 @@ _GAPDOC_LINKS = re.compile(r'<p\s+id="mathjaxlink"[^>]*>.*?</p>|<p\s+class="foot
 _QANDA_TOC = re.compile(r'(<div class="qandaset">)((?:\s*<dl>\s*<dt>.*?</dl>)+)', re.S)
 
 
+#: Doxygen's pages: the title a div of class "title" inside one of class "header", the text inside a div of class
+#: "contents" (classes that other generators give their navigation): read as a heading and the text.
+_DOXYGEN = re.compile(r'<meta\s+name="generator"\s+content="Doxygen', re.I)
+
+
+def _doxygen_page(html: str) -> str:
+    html = re.sub(r'<div class="title">(.*?)</div>', r"<h1>\1</h1>", html, flags=re.S)
+    return html.replace('class="header"', 'class="doxygen-header"').replace('class="contents"',
+                                                                            'class="doxygen-contents"')
+
+
 def html_events(html: str) -> list[tuple[str, int, str]]:
+    if _DOXYGEN.search(html[:2000]):
+        html = _doxygen_page(html)
     html = _QANDA_TOC.sub(r"\1", html)
     html = _GAPDOC_LINKS.sub("", _NAV_LIST.sub("", _NOTE_MARK.sub("", _XREF.sub(_xref_label, html))))
     parser = _WithCode(NAV_CLASSES)

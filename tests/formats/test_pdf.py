@@ -530,3 +530,19 @@ def test_a_word_set_smaller_and_higher_keeps_its_last_letter(tmp_path):
     text = " ".join(p for c in load_book(_typed_pdf(tmp_path / "raised.pdf", [lines])).chapters for p in c.paragraphs)
     assert "The river ran quietly past the mill." in text, text
     assert "mill.2" not in text and "mill. 2" not in text, text
+
+
+def test_a_contents_heading_over_a_listing_of_links_goes_with_the_listing(tmp_path):
+    # A part's own list of questions, each line a link to its answer, under its "Table of Contents" heading:
+    # the listing is left out, and its heading with it (said alone it announces nothing).
+    listing = ["Why does the mill wheel turn?", "Where does the river rise?", "Who keeps the weir?"]
+    story = ["The river ran quietly past the mill that morning, and the heron stood", "on the weir as it always did,"
+             " watching the water for the silver flash of a fish."]
+    pages = [[(72, 80, "Questions About the Mill"), (72, 110, "Table of Contents")]
+             + [(90, 130 + 16 * k, t) for k, t in enumerate(listing)],
+             [(72, 80 + 16 * k, t) for k, t in enumerate(story)]]
+    links = [(0, 88, 116 + 16 * k, 92 + 6 * len(t), 132 + 16 * k, 1) for k, t in enumerate(listing)]
+    text = " ".join(p for c in load_book(_linked_pdf(tmp_path / "questions.pdf", pages, links)).chapters
+                    for p in c.paragraphs)
+    assert "Table of Contents" not in text and "Who keeps the weir?" not in text, text
+    assert "watching the water for the silver flash of a fish." in text, text

@@ -25,6 +25,7 @@ LISTED_RUN = 3
 LINKED_SHARE = 0.9
 #: At most this many links are read from one page (a page is bounded work, whatever the file says).
 MAX_PAGE_LINKS = 2000
+_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents$", re.I)
 _WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+")
 
 #: A link's area on a page, in top-down page coordinates: (x0, top, x1, bottom).
@@ -99,5 +100,9 @@ def strip_listings(pages, entries) -> None:
     if len(run) >= LISTED_RUN:
         drop.update(id(x) for x in run)
     if drop:
+        # The listing's own heading ("Table of Contents" over a question list set as links) goes with it.
+        flat = [ln for page in pages for ln in page.lines]
+        drop.update(id(ln) for ln, nxt in zip(flat, flat[1:])
+                    if id(nxt) in drop and id(ln) not in drop and _CONTENTS.match(ln.text.strip(" .:")))
         for page in pages:
             page.lines = [ln for ln in page.lines if id(ln) not in drop]
