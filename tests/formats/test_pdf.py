@@ -546,3 +546,19 @@ def test_a_contents_heading_over_a_listing_of_links_goes_with_the_listing(tmp_pa
                     for p in c.paragraphs)
     assert "Table of Contents" not in text and "Who keeps the weir?" not in text, text
     assert "watching the water for the silver flash of a fish." in text, text
+
+
+def test_a_chapter_listing_its_sections_as_bullets_starts_the_next_at_its_heading_not_at_its_bullet(tmp_path):
+    # A short chapter that lists the chapters of its part as bullets, the first of them starting on the same
+    # page: the next chapter starts at its heading, and the list stays the first chapter's text.
+    story = ["The river ran quietly past the mill that morning, and the heron stood on the weir as it",
+             "always did, watching the water for the silver flash of a fish. Nobody in the village could"]
+    page = ([(72, 80, "Garden Work"), (90, 110, "\xb7 Spades and Rakes"), (90, 126, "\xb7 Shears and Knives"),
+             (72, 160, "Spades and Rakes")] + [(72, 190 + 16 * k, t) for k, t in enumerate(story)])
+    more = [(72, 80, "Shears and Knives")] + [(72, 110 + 16 * k, t) for k, t in enumerate(story)]
+    outline = [("Garden Work", 0, 70), ("Spades and Rakes", 0, 150), ("Shears and Knives", 1)]
+    book = load_book(_linked_pdf(tmp_path / "garden.pdf", [page, more], [], outline))
+    assert [c.title for c in book.chapters] == ["Garden Work", "Spades and Rakes", "Shears and Knives"], \
+        [c.title for c in book.chapters]
+    assert "Shears and Knives" in " ".join(book.chapters[0].paragraphs)
+    assert " ".join(book.chapters[1].paragraphs[1:]).startswith("The river ran quietly")
