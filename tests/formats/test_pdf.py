@@ -562,3 +562,18 @@ def test_a_chapter_listing_its_sections_as_bullets_starts_the_next_at_its_headin
         [c.title for c in book.chapters]
     assert "Shears and Knives" in " ".join(book.chapters[0].paragraphs)
     assert " ".join(book.chapters[1].paragraphs[1:]).startswith("The river ran quietly")
+
+
+def test_a_chapters_bulleted_list_of_the_chapters_after_it_is_read(tmp_path):
+    # A part's opening chapter lists the chapters that follow as bullets: its own text, as its HTML edition
+    # prints it, not a contents listing (a contents sets entries bare, or each line wholly a link).
+    story = ["The river ran quietly past the mill that morning, and the heron stood on the weir as it",
+             "always did, watching the water for the silver flash of a fish. Nobody in the village could"]
+    names = ["Spades and Rakes", "Shears and Knives", "Barrows and Carts"]
+    pages = [[(72, 80, "Garden Work")] + [(90, 110 + 16 * k, f"\xb7 {t}") for k, t in enumerate(names)]]
+    pages += [[(72, 80, t)] + [(72, 110 + 16 * k, s) for k, s in enumerate(story)] for t in names]
+    outline = [("Garden Work", 0)] + [(t, k + 1) for k, t in enumerate(names)]
+    book = load_book(_linked_pdf(tmp_path / "garden.pdf", pages, [], outline))
+    assert [c.title for c in book.chapters] == ["Garden Work"] + names, [c.title for c in book.chapters]
+    first = " ".join(book.chapters[0].paragraphs)
+    assert all(t in first for t in names), first

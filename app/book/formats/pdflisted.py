@@ -25,6 +25,9 @@ LISTED_RUN = 3
 LINKED_SHARE = 0.9
 #: At most this many links are read from one page (a page is bounded work, whatever the file says).
 MAX_PAGE_LINKS = 2000
+#: A line opening with a list's bullet: an item of the text's own list, never a chapter's heading nor a contents
+#: entry (a chapter may list the chapters of its part as bullets: the author's text, as its HTML edition shows it).
+LIST_ITEM = re.compile(r"^[\u2022\u25e6\u25aa\u25ab\u2023\u2043\u00b7*\u2013-]\s")
 _CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents$", re.I)
 _WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+")
 
@@ -80,7 +83,8 @@ def strip_listings(pages, entries) -> None:
             last_start[key] = max(index, last_start.get(key, -1))
     drop: set[int] = set()
     for page in pages:
-        hits = [k for k, ln in enumerate(page.lines) if last_start.get(word_key(ln.text), -1) > page.index]
+        hits = [k for k, ln in enumerate(page.lines)
+                if last_start.get(word_key(ln.text), -1) > page.index and not LIST_ITEM.match(ln.text)]
         runs: list[list[int]] = []
         for k in hits:
             if runs and k - runs[-1][-1] <= 2:

@@ -7,13 +7,12 @@ the same page above the heading, stays in that chapter (Texinfo starts an append
 """
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 import pypdfium2 as pdfium
 
 from app.book.formats.pdflayout import Line, soft_hyphen_end
-from app.book.formats.pdflisted import same_words, word_key
+from app.book.formats.pdflisted import LIST_ITEM, same_words, word_key
 from app.book.normalize import clean_text
 
 #: Outline entries read at most (a hostile outline can be a cycle or millions long).
@@ -102,16 +101,12 @@ def heading_matches(line: str, title: str) -> bool:
     return len(a) > 1 and a[0] in _DIVISIONS and a[1:] == b
 
 
-#: A line opening with a list's bullet: an item, never a chapter's heading.
-_LIST_ITEM = re.compile(r"^[\u2022\u25e6\u25aa\u25ab\u2023\u2043\u00b7*\u2013-]\s")
-
-
 def find_title(lines: list[Line], title: str, level_of, after: int = 0) -> tuple[int, int] | None:
     """Return (first line of the chapter's heading, its last line) on a page at or below `after`, or None."""
     for k in range(after, len(lines)):
         ln = lines[k]
         end = None
-        if _LIST_ITEM.match(ln.text):
+        if LIST_ITEM.match(ln.text):
             continue  # a list naming the chapters below ("• Tools for the garden"), not a heading
         if heading_matches(ln.text, title):
             end = k
