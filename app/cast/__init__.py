@@ -49,13 +49,14 @@ def _narration(text: str, quotes: list[RawQuote]) -> str:
 
 
 def _tagged_names(text: str, quotes: list[RawQuote]) -> list[Tag]:
-    """Return the name tags around one paragraph's quotes ("said Whitcombe", "said the Heron")."""
+    """Return the name tags around one paragraph's quotes ("said Whitcombe", "said the Heron"), and those of a
+    description with what tells its person apart ("said the man in the grey coat")."""
     out = []
     for n, q in enumerate(quotes):
         after = text[q.end:quotes[n + 1].start if n + 1 < len(quotes) else len(text)]
         before = text[quotes[n - 1].end if n else 0:q.start]
         tag = (tag_after(after) if after.strip() else None) or (tag_before(before) if before.strip() else None)
-        if tag is not None and tag.kind == "name":
+        if tag is not None and (tag.kind == "name" or tag.epithet):
             out.append(tag)
     return out
 
@@ -70,6 +71,10 @@ def is_first_person(narration: list[str]) -> bool:
 
 
 _SHIPPED = object()
+#: A description with what tells its person apart ("said the man in the grey coat") that this many tags use is
+#: how the book names someone (a part of its own). Written once or twice, it may be a named person met before
+#: the book names him (on PDNC's tuning half, twice: a board's chairman, named in the next scene).
+_EPITHET_TAGS = 3
 
 
 def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SHIPPED, log: list | None = None) -> Cast:
@@ -95,12 +100,15 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
         narration.extend(_narration(t, qs) for t, qs in zip(chapter.paragraphs, per_paragraph))
         tagged.extend(name for t, qs in zip(chapter.paragraphs, per_paragraph) if qs for name in _tagged_names(t, qs))
     first_person = is_first_person(narration)
+    epithets = Counter(t.epithet for t in tagged if t.epithet)
+    tagged = [t for t in tagged if t.kind == "name"]
     roster = find_people(paragraphs, [t.words for t in tagged], [t.words for t in tagged if not t.article])
     roster.roles = find_roles(narration, roster)
     roster.part_names = part_names(narration) if first_person else {}
     roster.newcomers = first_named(((t, len(qs) + 1 if qs else 1) for chapter, (_, per) in zip(book.chapters, found)
                                     for t, qs in zip(chapter.paragraphs, per)), roster.mentions)
     attributor = Attributor(roster, first_person)
+    attributor.epithets = {words for words, n in epithets.items() if n >= _EPITHET_TAGS}
     located: list[tuple[int, int, RawQuote]] = []
     for chapter, (index, per_paragraph) in zip(book.chapters, found):
         _check(cancel)

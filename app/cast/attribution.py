@@ -67,6 +67,8 @@ class Attributor:
         self._owned = NarratorsOwn()
         #: Who the narration's latest sentences are about, per gender (app/cast/subjects.py).
         self._subjects = Subjects()
+        #: Descriptions that tell their person apart which the book's tags repeat (app/cast/tags.py, epithet).
+        self.epithets: set[str] = set()
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -141,8 +143,8 @@ class Attributor:
                 return None
             self._speakers.add(id(person))
             return Said(person, "explicit", 0.95)
-        if tag.kind == "role" and "'s " in tag.words:
-            return Said(self._role(tag), "explicit", 0.8)  # "the child's nurse": whose part it is says who
+        if tag.kind == "role" and ("'s " in tag.words or tag.own):
+            return Said(self._role(tag), "explicit", 0.8)  # "the child's nurse", "said a boy": a part of its own
         if tag.kind == "role":
             noun = tag.words.split()[-1]
             # "the master" of a workhouse is no "Master Robin": a form of address is no office its bearer holds.
@@ -158,6 +160,8 @@ class Attributor:
                 self._speakers.add(id(person))  # "my brother Robert" in the narration: "said my brother" is Robert
                 return Said(person, "explicit", 0.85)
             return Said(name_part(self._role(tag), name), "explicit", 0.8)  # "Her name was Nell": the part's
+        if tag.kind == "description" and tag.epithet in self.epithets:
+            return Said(self._role(Tag("role", tag.epithet, tag.gender, tag.verb)), "explicit", 0.8)
         if tag.kind == "description" and tag.gender is None:
             person = self._titled_here(tag.words.split()[-1])
             return Said(person, "anaphoric", 0.7) if person else None
@@ -186,7 +190,7 @@ class Attributor:
     def _role(self, tag: Tag) -> Person:
         """Return the person for a part with no name ("the surgeon"), made the first time the part speaks."""
         words = tag.words if tag.words.split()[0] in _KEEP_DETERMINER else "the " + tag.words
-        person, made = self._roles.person(words, tag.gender)
+        person, made = (self._roles.newcomer if tag.own else self._roles.person)(words, tag.gender)
         if made:
             self._speakers.add(id(person))
         return person

@@ -70,3 +70,6 @@ SAME_TITLE = {row[0]: row[1] for row in _rows("title_variants.tsv")}
 for _variant, _title in SAME_TITLE.items():
     if _variant not in TITLES and _title in TITLES:
         TITLES[_variant] = TITLES[_title]
+#: Nouns of one person of a kind ("a carpenter", "a passer-by") with the gender the word shows (None: either):
+#: the noun of a speech tag that brings in someone with no name ("said a boy by the door").
+PERSON_NOUNS: dict[str, str | None] = {row[0]: _gender(row[1]) for row in _rows("person_nouns.tsv")}

@@ -133,6 +133,12 @@ class Parts:
                                          speakers)), None)
         return found
 
+    def newcomer(self, words: str, gender: str | None) -> tuple[Person, bool]:
+        """Return the part a tag brings in ("said a sleepy-faced carpenter") and whether it was made now; the
+        next "said the carpenter" or lone "he said" of the scene is that part (app/cast/unnamed.py)."""
+        self._described.introduce(words, gender)
+        return self.person(words, gender)
+
     def person(self, words: str, gender: str | None) -> tuple[Person, bool]:
         """Return the part's person and whether it was made now (then it is in the roster)."""
         person = self._by_words.get(words)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from app.cast.namedata import PERSON_NOUNS
 from app.cast.names import MENTION, TITLES
 
 #: Verbs that report speech (past and present); a tag needs one, or a name in a short aside after a quote.
@@ -32,8 +33,12 @@ NAME = _NAME
 _DESC = rf"(?:[Tt]he|[Hh]is|[Hh]er|[Mm]y|[Oo]ur|[Tt]heir|[Yy]our|[Ii]ts|[Tt]his|[Tt]hat)\s+(?:[a-z-]+\s+){{0,2}}(?:{_NAME}|[A-Za-z]+(?:-[a-z]+)*)(?:['\u2019]s\s+[a-z]+(?:-[a-z]+)*)?"
 #: "said one of the boys", "one of the colts cried": someone of a group, a part of its own.
 _ONE_OF = r"[Oo]ne\s+of\s+(?:the|his|her|their|our|my|your)\s+(?:[a-z]+\s+)?[a-z]+s\b"
+_PERSON_NOUN = "|".join(re.escape(w) for w in sorted(PERSON_NOUNS, key=len, reverse=True))
+#: "said a boy", "cried a sleepy-faced carpenter": someone the tag brings in without a name (app/cast/data/
+#: person_nouns.tsv); at most three words describe the noun.
+_NEWCOMER = rf"[Aa]n?\s+(?:[a-z]+(?:-[a-z]+)*,?\s+){{0,3}}?(?:{_PERSON_NOUN})(?![\w-])"
 #: Not a possessive: "said my brother's wife" is no line of my brother's.
-_SUBJ = rf"(?P<subj>{_ONE_OF}|{_NAME}|[Hh]e|[Ss]he|I|{_DESC})(?![\w'\u2019])"
+_SUBJ = rf"(?P<subj>{_ONE_OF}|{_NEWCOMER}|{_NAME}|[Hh]e|[Ss]he|I|{_DESC})(?![\w'\u2019])"
 _ADV = r"(?:\s+[a-z]+ly)?"
 #: After a quotation: ', said Hartley', ' cried his wife', ' said she'.
 AFTER_INVERTED = re.compile(rf"^[\s,;:\u2014-]*(?:[a-z]+ly\s+)?(?P<verb>{_VERB}){_ADV}\s+{_SUBJ}\b")
@@ -75,6 +80,11 @@ class Tag:
     manner: str = ""
     #: The name came with an article ("the Heron"): a part the book may never name otherwise.
     article: bool = False
+    #: A part of its own, never someone about: the tag brings in a newcomer ("said a sleepy-faced carpenter").
+    own: bool = False
+    #: "said the gentleman in the white waistcoat": the description with what tells the person apart
+    #: (app/cast/attribution.py makes it a part of its own when the book's tags repeat it).
+    epithet: str = ""
 
 
 #: Words that end a noun phrase: a description running into one ("the clerk in a low voice", "the ground as
@@ -86,11 +96,20 @@ he she it they we you i his her its their our was is had has were are be been"""
 def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
     """Return the Tag a tag match makes. inverted: the subject follows the verb ("said the clerk in a low
     voice"): a phrase there ends at its first function word; before the verb one inside it is no subject."""
+    tag = _plain_tag(m, inverted)
+    if tag is not None and inverted and tag.kind == "description" and tag.words.startswith("the "):
+        return replace(tag, epithet=_told_apart(m.string, m.start("subj")))
+    return tag
+
+
+def _plain_tag(m: re.Match, inverted: bool) -> Tag | None:
     subj = m.group("subj")
     verb = m.group("verb")
     words = subj.split()
     if words[0].lower() == "one" and len(words) > 2 and words[1] == "of":
         return _one_of(subj.lower(), verb)
+    if words[0].lower() in ("a", "an"):
+        return _newcomer(words, verb)
     if words[0].lower() in _DETERMINERS and len(words) > 1:
         cut = next((k for k, w in enumerate(words[1:], 1) if w.lower() in _PHRASE_ENDS), None)
         if cut is not None:
@@ -122,6 +141,9 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
     if low in ("he", "she"):
         return Tag("pronoun", low, "M" if low == "he" else "F", verb)
     words = low.split()
+    if len(words) == 3 and words[0] == "the" and words[1] in _ORDINALS and words[2] in PERSON_NOUNS:
+        # "said the first housemaid", "the second soldier": one of several alike, told apart by the count.
+        return Tag("role", low, PERSON_NOUNS[words[2]], verb, own=True)
     if subj[0].isupper() and MENTION.match(subj) and words[0] not in _DETERMINERS:
         return Tag("name", subj, None, verb)
     rest = subj.split(None, 1)[1] if len(words) > 1 else ""
@@ -148,6 +170,47 @@ def _tag(m: re.Match, inverted: bool = False) -> Tag | None:
             part = [w for k, w in enumerate(words) if k < 2 or not w.endswith("ly")]
             return Tag("role", " ".join(part), gender, verb)
     return None
+
+
+_ORDINALS = frozenset("first second third fourth fifth".split())
+#: Words before a newcomer's noun that make it no one person ("a few men", "a second man").
+_NOT_NEWCOMER = frozenset("""other few second third number couple great deal certain good many single""".split())
+
+
+def _newcomer(words: list[str], verb: str) -> Tag | None:
+    """Return the part "said a sleepy-faced carpenter" brings in: someone new to the scene, whom the tag's
+    words describe; never the scene's named person (the next "said the carpenter" is that part)."""
+    low = [w.lower().rstrip(",") for w in words]
+    if set(low[1:-1]) & (_NOT_NEWCOMER | _PHRASE_ENDS) or low[-1] in _GENERIC and set(low[1:-1]) <= _AGE_WORDS:
+        # "said a man", "said an old gentleman" with no word but age: as often a named person met anew (a book
+        # may call its hero "the old gentleman" for chapters) as one new one, and several strangers so
+        # described would gather into one part.
+        return None
+    return Tag("role", " ".join(["the", *low[1:]]), PERSON_NOUNS.get(low[-1]), verb, own=True)
+
+
+#: "said the gentleman in the white waistcoat", "replied the lady who had been a nurse": a kind of person
+#: told apart by what they wear, carry or did: a part of its own, not whoever of that kind is about.
+_TOLD_APART = re.compile(rf"[Tt]he\s+((?:[a-z]+(?:-[a-z]+)*\s+){{0,2}}?)({_PERSON_NOUN})\s+"
+                         r"((?:in|with)\s+the\s+(?:[a-z]+(?:-[a-z]+)*\s+){0,2}?[a-z]+(?:-[a-z]+)*"
+                         r"|who\s+(?:had|was|has|is)\s+[a-z][A-Za-z' -]{2,40}?)(?=\s*(?:[,.;:!?\u2014\u201c\u201d\"]|$))")
+#: Words of a phrase after "in the", "with the" that say how someone speaks or where, not who they are.
+_MANNER_WORDS = frozenset("""same voice tone manner way air accent whisper smile laugh look sigh breath glance
+greatest utmost most least slightest meantime end first last other least calmness composure coolness""".split())
+
+
+_SPOKE = re.compile(r"\b(?:spoken|spoke|said|asked|answered|replied)\b")
+
+
+def _told_apart(text: str, start: int) -> str:
+    """Return the words of "the gentleman in the white waistcoat" at start, "" when the tag has none."""
+    m = _TOLD_APART.match(text, start)
+    if not m or set(m.group(1).split()) & (_NOT_NEWCOMER | _PHRASE_ENDS | {"first", "last", "other", "same"}):
+        return ""
+    tail = m.group(3).split()
+    if tail[0] in ("in", "with") and set(tail[2:]) & _MANNER_WORDS or tail[0] == "who" and _SPOKE.search(m.group(3)):
+        return ""  # "the gentleman who had spoken first" is someone already speaking: left to the scene
+    return "the " + " ".join(m.group(1).split() + [m.group(2)] + tail)
 
 
 #: Plural nouns of a group whose members' gender the noun gives ("one of the girls").

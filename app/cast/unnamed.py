@@ -66,12 +66,12 @@ class Described:
         #: Who the book first names where, by piece of narration (first_named).
         self._newcomers = newcomers or []
         self._pieces = 0
-        self._latest: dict[str, tuple[int, str]] = {}
+        self._latest: dict[str, tuple] = {}
         #: Where each description was first written: one the book has used for long is a known person's.
         self._first: dict[str, int] = {}
         #: Per noun, the latest person an indefinite description brought in ("a white man"): whom a tag's
         #: "said the man" right after means.
-        self._brought: dict[str, tuple[int, str]] = {}
+        self._brought: dict[str, tuple] = {}
 
     def note(self, text: str) -> None:
         """Note the descriptions of people in a piece of narration (in book order)."""
@@ -89,6 +89,14 @@ class Described:
             if m.group(1).lower() != "the":
                 self._brought[noun] = (self._pieces, part)
 
+    def introduce(self, words: str, gender: str | None) -> None:
+        """Note a part a speech tag just brought in ("said a little hump-backed man"): the "said the man" or
+        the "he said" of the next few pieces is that part, not a newcomer the book names later."""
+        noun = words.split()[-1]
+        self._brought[noun] = (self._pieces, words, True)
+        if gender:
+            self._latest[gender] = (self._pieces, words, True)
+
     def part(self, gender: str | None) -> Person | str | None:
         """Return the person of that gender the narration described lately: the newcomer the book names a
         few paragraphs on, else the description's words ("the old lady")."""
@@ -99,9 +107,11 @@ class Described:
         newcomer (named soon, or the description's words), never a man named earlier in the scene."""
         return self._resolve(self._brought.get(noun), gender)
 
-    def _resolve(self, found: tuple[int, str] | None, gender: str | None) -> Person | str | None:
+    def _resolve(self, found: tuple | None, gender: str | None) -> Person | str | None:
         if found is None or self._pieces - found[0] > _REACH:
             return None
+        if len(found) > 2:
+            return found[1]  # a part a tag brought in: it has spoken already
         for n, person in self._newcomers:
             if n > self._pieces + _NAMED_WITHIN:
                 break

@@ -21,12 +21,15 @@ heading). So the reference is pandoc's reading of a copy of the file with those 
 - a caption set after its table (Word's Caption style, LibreOffice's Table or Caption styles) is read after it, as
   printed: pandoc moved it before the table;
 - DOCX: a simple field (w:fldSimple) is the runs it shows (pandoc read none of a document property's);
+- DOCX: a bidirectional embedding (w:dir, w:bdo) is the runs it holds, in the body and the notes (pandoc read none);
+- a group of text boxes (a diagram) gives every box's paragraphs, not the first box's alone;
 - DOCX: a table without its column grid (w:tblGrid, which the format requires; a generated file may lack it)
   gets one, as Word would write it: pandoc read no word of such a table;
 - DOCX: a table of contents (a TOC field's result, a content control of the "Table of Contents" gallery) is out.
 
 Each rule is a convention of the format, not of a file; `printed_copy` returns the path unchanged when none
 applies, so a file without any of these reads exactly as before.
+The DOCX rules are in printed_docx.py, the ODT ones here.
 """
 from __future__ import annotations
 
@@ -37,8 +40,8 @@ from pathlib import Path
 
 from lxml import etree
 
-W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+from tests.formats.printed_docx import MC, W, _docx, _docx_bidi  # noqa: F401 - W, MC: the tests' names
+
 T = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 TB = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
 DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
@@ -57,7 +60,6 @@ _FIELDS = frozenset(T + n for n in (
     "modification-date creator measure table-formula execute-macro dde-connection conditional-text hidden-text "
     "bibliography-mark database-display database-name database-row-number".split()))
 #: Block elements a text box holds (DOCX, ODT) that can stand after a paragraph.
-_W_BLOCKS = frozenset((f"{W}p", f"{W}tbl", f"{W}sdt", f"{W}customXml"))
 _ODF_BLOCKS = frozenset((f"{T}p", f"{T}h", f"{T}list", f"{TB}table", f"{T}section"))
 
 
@@ -71,158 +73,28 @@ def printed_copy(path: Path) -> tuple[Path, tempfile.TemporaryDirectory | None]:
             return path, None
         root = etree.fromstring(zf.read(part), _PARSER)
         changed = _docx(root) if part.startswith("word/") else _odt(root)
+        roots = {part: root}
+        if part.startswith("word/"):
+            # The notes' parts: a bidirectional run's text (w:dir, w:bdo) is read there as in the body.
+            for notes in ("word/footnotes.xml", "word/endnotes.xml"):
+                if notes in names:
+                    roots[notes] = etree.fromstring(zf.read(notes), _PARSER)
+                    if _docx_bidi(roots[notes]):
+                        changed = True
+                    else:
+                        del roots[notes]
         if not changed:
             return path, None
         tmp = tempfile.TemporaryDirectory(prefix="printed-")
         out = Path(tmp.name) / path.name
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
             for info in zf.infolist():
-                data = etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True) \
-                    if info.filename == part else zf.read(info.filename)
+                data = etree.tostring(roots[info.filename], xml_declaration=True, encoding="UTF-8", standalone=True) \
+                    if info.filename in roots else zf.read(info.filename)
                 # The ODF mimetype stays first and stored, as the format asks.
                 dst.writestr(info, data, compress_type=zipfile.ZIP_STORED if info.filename == "mimetype"
                              else zipfile.ZIP_DEFLATED)
     return out, tmp
-
-
-# ----------------------------------------------------------------------------------------------- DOCX
-
-def _docx(root) -> bool:
-    changed = _docx_contents(root)
-    changed |= _docx_boxes(root)
-    changed |= _docx_grids(root)
-    changed |= _docx_captions(root)
-    changed |= _docx_simple_fields(root)
-    return changed
-
-
-def _docx_captions(root) -> bool:
-    """A caption set after its table (Word's Caption style) is read there: pandoc moved it before the table."""
-    changed = False
-    for tbl in root.iter(f"{W}tbl"):
-        nxt = tbl.getnext()
-        style = nxt.find(f"{W}pPr/{W}pStyle") if nxt is not None and nxt.tag == f"{W}p" else None
-        if style is not None and re.search(r"caption", style.get(f"{W}val") or "", re.I):
-            style.getparent().remove(style)
-            changed = True
-    return changed
-
-
-def _docx_simple_fields(root) -> bool:
-    """A simple field (w:fldSimple: a document property, a date, an author) shows its runs, which pandoc dropped:
-    they stand in its place (a TOC's are gone already)."""
-    changed = False
-    for fld in list(root.iter(f"{W}fldSimple")):
-        for child in list(fld):
-            fld.addprevious(child)
-        fld.getparent().remove(fld)
-        changed = True
-    return changed
-
-
-def _docx_grids(root) -> bool:
-    """Give a table without its column grid (w:tblGrid, which the format requires and Word always writes; a
-    generated file may lack it) one column per cell of its widest row: pandoc read no word of such a table."""
-    changed = False
-    for tbl in root.iter(f"{W}tbl"):
-        if tbl.find(f"{W}tblGrid") is not None:
-            continue
-        width = max((len(tr.findall(f"{W}tc")) for tr in tbl.findall(f"{W}tr")), default=0)
-        grid = etree.Element(f"{W}tblGrid")
-        for _ in range(max(width, 1)):
-            etree.SubElement(grid, f"{W}gridCol").set(f"{W}w", "2000")
-        pr = tbl.find(f"{W}tblPr")
-        if pr is not None:
-            pr.addnext(grid)
-        else:
-            tbl.insert(0, grid)
-        changed = True
-    return changed
-
-
-def _docx_boxes(root) -> bool:
-    """Move each text box's blocks after the paragraph anchoring it (outer boxes first; a box in a box comes
-    out on the next pass, its anchor then a body paragraph)."""
-    changed = False
-    for _ in range(10):
-        moved = False
-        after: dict = {}
-        for box in list(root.iter(f"{W}txbxContent")):
-            if any(a.tag in (f"{W}txbxContent", f"{MC}Fallback") for a in box.iterancestors()):
-                continue
-            anchor = next((a for a in box.iterancestors() if a.tag == f"{W}p"), None)
-            if anchor is None or anchor.getparent() is None:
-                continue
-            # The drawing's outermost container within the anchor's run: its AlternateContent, else the
-            # w:drawing or w:pict itself.
-            holder = None
-            for a in box.iterancestors():
-                if a is anchor:
-                    break
-                if a.tag in (f"{MC}AlternateContent", f"{W}drawing", f"{W}pict", f"{W}object"):
-                    holder = a
-            blocks = [b for b in box if b.tag in _W_BLOCKS]
-            spot = after.get(anchor, anchor)  # a paragraph's second box after its first
-            for b in blocks:
-                spot.addnext(b)
-                spot = b
-            after[anchor] = spot
-            if holder is not None and holder.getparent() is not None:
-                holder.getparent().remove(holder)
-            moved = changed = True
-        if not moved:
-            break
-    return changed
-
-
-def _docx_contents(root) -> bool:
-    """Take out a table of contents: a content control of the "Table of Contents" gallery, and the paragraphs
-    from a TOC field's start to its end (its entries)."""
-    changed = False
-    for sdt in list(root.iter(f"{W}sdt")):
-        gallery = sdt.find(f".//{W}docPartGallery")
-        if gallery is not None and "table of contents" in (gallery.get(f"{W}val") or "").lower() \
-                and sdt.getparent() is not None:
-            sdt.getparent().remove(sdt)
-            changed = True
-    body = root.find(f"{W}body")
-    if body is None:
-        return changed
-    for fld in list(root.iter(f"{W}fldSimple")):
-        if re.match(r"\s*TOC\b", fld.get(f"{W}instr") or "") and fld.getparent() is not None:
-            fld.getparent().remove(fld)
-            changed = True
-    paras = [p for p in body.iter(f"{W}p")]
-    doomed: list = []
-    i = 0
-    while i < len(paras):
-        p = paras[i]
-        codes = "".join(t.text or "" for t in p.iter(f"{W}instrText"))
-        if re.match(r"\s*TOC\b", codes):
-            # From this paragraph to the one holding the field's end (depth counted over nested fields).
-            depth, j = 0, i
-            started = False
-            while j < len(paras):
-                for ch in paras[j].iter(f"{W}fldChar", f"{W}instrText"):
-                    kind = ch.get(f"{W}fldCharType")
-                    if not started and ch.tag == f"{W}instrText" and re.match(r"\s*TOC\b", ch.text or ""):
-                        started, depth = True, 1
-                    elif started and kind == "begin":
-                        depth += 1
-                    elif started and kind == "end":
-                        depth -= 1
-                if started and depth <= 0:
-                    break
-                j += 1
-            doomed.extend(paras[i:j + 1])
-            i = j + 1
-            continue
-        i += 1
-    for p in doomed:
-        if p.getparent() is not None:
-            p.getparent().remove(p)
-            changed = True
-    return changed
 
 
 # ----------------------------------------------------------------------------------------------- ODT

@@ -388,10 +388,16 @@ def office_file(entry: dict) -> Path | None:
     if entry["repo"] == "libreoffice":  # a DOCX of the list exported by Debian's LibreOffice
         docx = OFFICE / entry["path"].replace("/", "+", 1)
         out = OFFICE / "libreoffice-7.4" / (Path(entry["path"]).stem + ".odt")
+        if entry.get("group"):  # a later round's exports: named by their whole path, as two stems may be alike
+            out = OFFICE / "libreoffice-7.4" / entry["group"] / (entry["path"].replace("/", "+")[:-5] + ".odt")
         if not out.is_file() and docx.is_file() and shutil.which("soffice"):
-            subprocess.run(["soffice", "--headless", "-env:UserInstallation=file:///tmp/audiobook-lo-profile",
-                            "--convert-to", "odt", "--outdir", str(out.parent), str(docx)],
-                           capture_output=True, timeout=300)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory() as tmp:
+                subprocess.run(["soffice", "--headless", "-env:UserInstallation=file:///tmp/audiobook-lo-profile",
+                                "--convert-to", "odt", "--outdir", tmp, str(docx)], capture_output=True, timeout=300)
+                made = Path(tmp) / (docx.stem + ".odt")
+                if made.is_file():
+                    shutil.move(str(made), str(out))
         return out if out.is_file() else None
     path = OFFICE / entry["repo"].replace("/", "+", 1) / entry["path"]
     if not path.is_file() and entry.get("sdist"):

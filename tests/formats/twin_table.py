@@ -1,6 +1,6 @@
 """Score the readers on the twin corpus of tests/formats/twin_manifest.toml, both halves, as a table.
 
-    PYTHONPATH=. .venv/bin/python -m tests.formats.twin_table pdf|docx|odt|fb2|mobi [--half dev|held-out] [--key K] [--group G] [--repo OWNER/NAME]
+    PYTHONPATH=. .venv/bin/python -m tests.formats.twin_table pdf|docx|odt|fb2|mobi [--half dev|held-out] [--key K] [--repo OWNER/NAME] [--group G]
 
 PDF: the expected chapters are the top entries of the PDF's outline (qpdf); each chapter's reference is
 the twin's text from that title's heading to the next title's (the last such heading in the twin, so a
@@ -13,7 +13,7 @@ lines aside (chapter_titles).
 DOCX/ODT: the reference is pandoc's reading of the file as printed (tests/formats/references.py, printed.py: text
 boxes, ODF fields and sections in, a contents field out; the last column is against pandoc's reading of the file
 itself, the reference before round office21); chapters expected = pandoc's headings of the top level used more
-than once; word error over the whole document; "not spoken" counts header,
+than once, matter headings aside; word error over the whole document; "not spoken" counts header,
 footer, comment and deleted-text paragraphs found in the reading more often than in the reference (a
 deletion: the whole words it touches, with or without the insertions beside it; references.not_spoken_phrases).
 """
@@ -196,7 +196,9 @@ def score_office(entry: dict) -> dict | None:
     # The outline's chapters: the top level used more than once (a heading alone at the top is the title).
     levels = sorted({e[1] for e in heads})
     top = next((lv for lv in levels if sum(e[1] == lv for e in heads) >= 2), levels[0] if levels else 0)
-    expected = [e[2] for e in heads if e[1] == top]
+    # A heading of matter (a contents typed by hand, an index, a licence) is not expected: an audiobook leaves
+    # that out by design, as the PDF table does (_MATTER; a contents field's or control's went in round office21).
+    expected = [e[2] for e in heads if e[1] == top and not _MATTER.search(e[2].strip(" .:"))]
     got = {key(c.title) for c in book.chapters}
     found = [t for t in expected if key(t) in got]
     spoken = " ".join(_spoken(c) for c in book.chapters)
@@ -282,12 +284,13 @@ def main(argv=None) -> int:
     ap.add_argument("kind", choices=["pdf", "docx", "odt", "fb2", "mobi"])
     ap.add_argument("--half", choices=["dev", "held-out"])
     ap.add_argument("--key")
-    ap.add_argument("--group", help="only the entries of this manifest group (a round's fresh twins: \"fresh\")")
     ap.add_argument("--repo", help="only the entries of this repository (owner/name)")
+    ap.add_argument("--group", help="only the entries of this manifest group (a round's fresh files, e.g. fresh23); "
+                                    "'none' for the entries of no group")
     args = ap.parse_args(argv)
     rows = [e for e in ref.manifest(args.kind) if (not args.half or e["half"] == args.half)
-            and (not args.key or e["key"] == args.key)
-            and (not args.group or e.get("group") == args.group) and (not args.repo or e.get("repo") == args.repo)]
+            and (not args.key or e["key"] == args.key) and (not args.repo or e.get("repo") == args.repo)
+            and (not args.group or e.get("group", "none") == args.group)]
     if args.kind == "pdf":
         print("| half | book | producer | title / author read | chapter titles found | word error per chapter (%) "
               "| max | running lines spoken | bare numbers |")

@@ -19,6 +19,7 @@ from lxml import etree
 
 from app.book.structure.blocks import Block, split_chapters
 from app.book.formats.docxhidden import drop_hidden_runs, hidden_styles, vanish
+from app.book.formats.docxpackage import open_word
 from app.book.formats.docxtoc import ContentsField
 from app.book.formats.language import guess_language
 from app.book.formats.notemark import NOTE_MARK, note_gap
@@ -306,7 +307,6 @@ def _blocks(doc, note_texts: dict[str, str] | None = None) -> tuple[list[Block],
 
 def read_docx(path: Path, options: ReadOptions) -> Book:
     """Return the narrated chapters of a DOCX, with title, author and language from its properties."""
-    import docx
     from docx.opc.exceptions import PackageNotFoundError
 
     with SafeZip(path, Limits(max_entries=5_000, max_total_bytes=512 * 1024 * 1024)) as zf:
@@ -321,10 +321,11 @@ def read_docx(path: Path, options: ReadOptions) -> Book:
                 resolve_entities=False, no_network=True, huge_tree=False)) if "word/styles.xml" in names else None)
             hidden = hidden_styles(styles)
             note_texts = _note_texts(zf, names, hidden)
+            content_types = zf.read("[Content_Types].xml") if "[Content_Types].xml" in names else None
         except etree.XMLSyntaxError as exc:
             raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
     try:
-        doc = docx.Document(str(path))
+        doc = open_word(path, content_types)
     except PackageNotFoundError as exc:
         raise CorruptBook(f"{path.name} is not a readable DOCX ({exc})", hint=_HINT) from None
     except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as exc:

@@ -232,7 +232,10 @@ def _fold_title_pages(
     first_text = next((n for n, (_, bs) in enumerate(groups) if body_words(bs)), None)
     half_title = bare[0] if first_text is not None and len(bare) == 1 and bare[0] == first_text - 1 else None
     for n, (title, blocks) in enumerate(groups):
-        if n == half_title and not KEYWORD.match(clean_text(title or "")):
+        if n == half_title and not KEYWORD.match(clean_text(title or "")) and not (
+                outline and not names_the_book(title or "", book_title)):
+            # In a word processor's outline the half title goes only when it repeats the title (announced):
+            # another bare heading there ("Received on: date" set at level 1) is a line of the page.
             continue
         key = (title or "").casefold()
         later[key] -= 1
