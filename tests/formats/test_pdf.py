@@ -530,3 +530,50 @@ def test_a_word_set_smaller_and_higher_keeps_its_last_letter(tmp_path):
     text = " ".join(p for c in load_book(_typed_pdf(tmp_path / "raised.pdf", [lines])).chapters for p in c.paragraphs)
     assert "The river ran quietly past the mill." in text, text
     assert "mill.2" not in text and "mill. 2" not in text, text
+
+
+def test_a_contents_heading_over_a_listing_of_links_goes_with_the_listing(tmp_path):
+    # A part's own list of questions, each line a link to its answer, under its "Table of Contents" heading:
+    # the listing is left out, and its heading with it (said alone it announces nothing).
+    listing = ["Why does the mill wheel turn?", "Where does the river rise?", "Who keeps the weir?"]
+    story = ["The river ran quietly past the mill that morning, and the heron stood", "on the weir as it always did,"
+             " watching the water for the silver flash of a fish."]
+    pages = [[(72, 80, "Questions About the Mill"), (72, 110, "Table of Contents")]
+             + [(90, 130 + 16 * k, t) for k, t in enumerate(listing)],
+             [(72, 80 + 16 * k, t) for k, t in enumerate(story)]]
+    links = [(0, 88, 116 + 16 * k, 92 + 6 * len(t), 132 + 16 * k, 1) for k, t in enumerate(listing)]
+    text = " ".join(p for c in load_book(_linked_pdf(tmp_path / "questions.pdf", pages, links)).chapters
+                    for p in c.paragraphs)
+    assert "Table of Contents" not in text and "Who keeps the weir?" not in text, text
+    assert "watching the water for the silver flash of a fish." in text, text
+
+
+def test_a_chapter_listing_its_sections_as_bullets_starts_the_next_at_its_heading_not_at_its_bullet(tmp_path):
+    # A short chapter that lists the chapters of its part as bullets, the first of them starting on the same
+    # page: the next chapter starts at its heading, and the list stays the first chapter's text.
+    story = ["The river ran quietly past the mill that morning, and the heron stood on the weir as it",
+             "always did, watching the water for the silver flash of a fish. Nobody in the village could"]
+    page = ([(72, 80, "Garden Work"), (90, 110, "\xb7 Spades and Rakes"), (90, 126, "\xb7 Shears and Knives"),
+             (72, 160, "Spades and Rakes")] + [(72, 190 + 16 * k, t) for k, t in enumerate(story)])
+    more = [(72, 80, "Shears and Knives")] + [(72, 110 + 16 * k, t) for k, t in enumerate(story)]
+    outline = [("Garden Work", 0, 70), ("Spades and Rakes", 0, 150), ("Shears and Knives", 1)]
+    book = load_book(_linked_pdf(tmp_path / "garden.pdf", [page, more], [], outline))
+    assert [c.title for c in book.chapters] == ["Garden Work", "Spades and Rakes", "Shears and Knives"], \
+        [c.title for c in book.chapters]
+    assert "Shears and Knives" in " ".join(book.chapters[0].paragraphs)
+    assert " ".join(book.chapters[1].paragraphs[1:]).startswith("The river ran quietly")
+
+
+def test_a_chapters_bulleted_list_of_the_chapters_after_it_is_read(tmp_path):
+    # A part's opening chapter lists the chapters that follow as bullets: its own text, as its HTML edition
+    # prints it, not a contents listing (a contents sets entries bare, or each line wholly a link).
+    story = ["The river ran quietly past the mill that morning, and the heron stood on the weir as it",
+             "always did, watching the water for the silver flash of a fish. Nobody in the village could"]
+    names = ["Spades and Rakes", "Shears and Knives", "Barrows and Carts"]
+    pages = [[(72, 80, "Garden Work")] + [(90, 110 + 16 * k, f"\xb7 {t}") for k, t in enumerate(names)]]
+    pages += [[(72, 80, t)] + [(72, 110 + 16 * k, s) for k, s in enumerate(story)] for t in names]
+    outline = [("Garden Work", 0)] + [(t, k + 1) for k, t in enumerate(names)]
+    book = load_book(_linked_pdf(tmp_path / "garden.pdf", pages, [], outline))
+    assert [c.title for c in book.chapters] == ["Garden Work"] + names, [c.title for c in book.chapters]
+    first = " ".join(book.chapters[0].paragraphs)
+    assert all(t in first for t in names), first

@@ -72,3 +72,21 @@ def test_a_line_of_section_names_under_the_title_is_no_author():
 
     assert not _is_names("Sections Core Documentation Module Documentation Developer Documentation")
     assert _is_names("Ann Marlowe and Tom Riley")
+
+
+def test_a_contents_pages_entries_and_an_editions_line_name_no_book_the_written_by_line_names_its_author(tmp_path):
+    # The book's name is a picture on its title page (a logo); the page prints only the edition and the author,
+    # "Written by ...". The contents page after it sets its part entries larger than the title page's lines:
+    # an entry ("I Field Notes 1") is a chapter's name, and the edition's line is none: the file's name stands.
+    title = [(200, 300, 16, "Handbook for version 2.1"), (200, 340, 12, "Written by Ann Q. Writer"),
+             (200, 360, 10, "2019-2024")]
+    contents = [(72, 80, 24, "Contents"), (72, 130, 18, "I Field Notes 1"), (72, 160, 10, "1 Gardens 3"),
+                (72, 174, 10, "2 Orchards 9"), (72, 200, 18, "II Tools 15"), (72, 230, 10, "3 Spades 17")]
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    book = load_book(_typed_pdf(tmp_path / "field_handbook.pdf", [title, contents, body, body, body, body, body]))
+    assert "Field Notes" not in book.title and "version" not in book.title, book.title
+    assert book.author == "Ann Q. Writer", book.author
+    # The same title page set in the text's own size: no title stands out, the "Written by" line still names.
+    plain = [(x, y, 10, t) for x, y, _size, t in title]
+    book = load_book(_typed_pdf(tmp_path / "field_notes.pdf", [plain, contents, body, body, body, body, body]))
+    assert "Field Notes" not in book.title and book.author == "Ann Q. Writer", (book.title, book.author)

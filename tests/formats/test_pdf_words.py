@@ -211,3 +211,17 @@ def test_a_missing_pictures_file_name_printed_in_its_place_is_not_read(tmp_path)
         "figures/wheel.png"])
     assert "plate" not in text.replace("The first plate", "") and "jpg" not in text and "png" not in text, text
     assert "turning in the race. The second shows the same mill" in text, text
+
+
+def test_empty_bytes_marks_a_converter_printed_around_characters_are_not_read(tmp_path):
+    # dblatex under Python 3 prints each character it escapes in a listing between "b''" marks (a tree
+    # drawn with dashes: "b''—b''b''—b'' rakes"); the marks are no text. A program's own empty bytes,
+    # among plain characters, stay.
+    lines = ["The shed by the orchard holds the tools of the season, each on its own hook:",
+             "b''\u2014b''b''\u2014b'' rakes",
+             "b''\u2014b''b''\u2014b'' spades",
+             "and the keeper's note says: buffer = b'' until the first delivery comes in."]
+    text = _one_page_text(tmp_path / "shed.pdf", lines)
+    assert "rakes" in text and "spades" in text, text
+    assert "b''\u2014" not in text and "\u2014b''" not in text, text
+    assert "buffer = b'' until" in text, text

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pypdfium2.raw as raw
 
 from app.book.formats.pdfcolumns import in_reading_order
+from app.book.formats.pdfleak import without_converter_leaks
 from app.book.formats.pdfscaled import SCALED, ScaledRuns, text_scale
 from app.book.formats.pdfspacing import PEN_SPACE, PenSpaces
 
@@ -314,6 +315,7 @@ def _close(chars: list, lines: list[Line], page: int) -> None:
     # Three cells or more is a table row, read "a; b; c"; fewer is a tab stop, read as a space.
     row = len([c for c in cells if c]) >= 3
     text = "; ".join(c for c in cells if c) if row else " ".join(c for c in cells if c)
+    text = without_converter_leaks(text)
     body = [c for c in chars if c[0] != " "]
     if text:
         bold = sum(1 for c in body if c[5].bold) > len(body) / 2

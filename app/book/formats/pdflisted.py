@@ -25,6 +25,10 @@ LISTED_RUN = 3
 LINKED_SHARE = 0.9
 #: At most this many links are read from one page (a page is bounded work, whatever the file says).
 MAX_PAGE_LINKS = 2000
+#: A line opening with a list's bullet: an item of the text's own list, never a chapter's heading nor a contents
+#: entry (a chapter may list the chapters of its part as bullets: the author's text, as its HTML edition shows it).
+LIST_ITEM = re.compile(r"^[\u2022\u25e6\u25aa\u25ab\u2023\u2043\u00b7*\u2013-]\s")
+_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents$", re.I)
 _WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+")
 
 #: A link's area on a page, in top-down page coordinates: (x0, top, x1, bottom).
@@ -79,7 +83,8 @@ def strip_listings(pages, entries) -> None:
             last_start[key] = max(index, last_start.get(key, -1))
     drop: set[int] = set()
     for page in pages:
-        hits = [k for k, ln in enumerate(page.lines) if last_start.get(word_key(ln.text), -1) > page.index]
+        hits = [k for k, ln in enumerate(page.lines)
+                if last_start.get(word_key(ln.text), -1) > page.index and not LIST_ITEM.match(ln.text)]
         runs: list[list[int]] = []
         for k in hits:
             if runs and k - runs[-1][-1] <= 2:
@@ -99,5 +104,9 @@ def strip_listings(pages, entries) -> None:
     if len(run) >= LISTED_RUN:
         drop.update(id(x) for x in run)
     if drop:
+        # The listing's own heading ("Table of Contents" over a question list set as links) goes with it.
+        flat = [ln for page in pages for ln in page.lines]
+        drop.update(id(ln) for ln, nxt in zip(flat, flat[1:])
+                    if id(nxt) in drop and id(ln) not in drop and _CONTENTS.match(ln.text.strip(" .:")))
         for page in pages:
             page.lines = [ln for ln in page.lines if id(ln) not in drop]

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import pypdfium2 as pdfium
 
 from app.book.formats.pdflayout import Line, soft_hyphen_end
-from app.book.formats.pdflisted import same_words, word_key
+from app.book.formats.pdflisted import LIST_ITEM, same_words, word_key
 from app.book.normalize import clean_text
 
 #: Outline entries read at most (a hostile outline can be a cycle or millions long).
@@ -106,6 +106,8 @@ def find_title(lines: list[Line], title: str, level_of, after: int = 0) -> tuple
     for k in range(after, len(lines)):
         ln = lines[k]
         end = None
+        if LIST_ITEM.match(ln.text):
+            continue  # a list naming the chapters below ("• Tools for the garden"), not a heading
         if heading_matches(ln.text, title):
             end = k
         elif k + 1 < len(lines) and heading_matches(f"{ln.text} {lines[k + 1].text}", title):

@@ -53,8 +53,17 @@ def _set_apart(a: str, b: str) -> bool:
     return bool(_EMAIL.search(a) and _EMAIL.search(b) or _AFFILIATION.search(a) and _AFFILIATION.search(b))
 
 
+#: "by" or "Written by" before the names on a title page.
+_BY = re.compile(r"^(?:written\s+)?by\s+", re.I)
+#: A contents page's heading: the lines under it are its entries ("I User Manual 1"), no book's title.
+_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents$", re.I)
+#: What is left of a title page's line that named an edition alone ("Manual for version 1.9.4", the book's
+#: name drawn as a picture above it): it ends on a word that needs another after it.
+_OPEN_END = re.compile(r"\b(?:for|of|to|in|on|and|the|a|an)$", re.I)
+
+
 def _is_names(text: str) -> bool:
-    text = _ET_AL.sub("", _author_text(re.sub(r"^by\s+", "", text.strip(), flags=re.I)))
+    text = _ET_AL.sub("", _author_text(_BY.sub("", text.strip())))
     tokens = re.findall(r"[\w'\u2019.&-]+|,", text)
     if not 1 <= len([t for t in tokens if t != ","]) <= 16 or _NOT_NAMES.search(text):
         return False
@@ -65,7 +74,7 @@ def _is_names(text: str) -> bool:
 
 
 #: An author's line with its label: "Author: A. Writer", "Authors: A. Writer and B. Maker".
-_AUTHOR_FIELD = re.compile(r"^(?:author|authors|written\s+by)\s*:\s*(\S.*)$", re.I)
+_AUTHOR_FIELD = re.compile(r"^(?:(?:author|authors)\s*:|written\s+by\s*:?)\s*(\S.*)$", re.I)
 #: A title that names its author at its end: "The Mill on the Weir, by Ann Writer".
 _BY_TAIL = re.compile(r",\s+by\s+([^,;:]+?)\.?$", re.I)
 #: Words a line of running text has at least: two such lines in a row in one size are a paragraph.
@@ -85,6 +94,12 @@ def _prose(ln: Line, after: list[Line]) -> bool:
     return 0 < ln.x0 - nxt.x0 <= ln.size * 3 and abs(nxt.x1 - ln.x1) <= ln.size * 0.5
 
 
+def _labelled(first: list[list[Line]]) -> str:
+    """Return the author an "Author:" or "Written by" line of the first pages names, or ""."""
+    return next((clean_text(_author_text(m.group(1))) for page in first for ln in page
+                 if (m := _AUTHOR_FIELD.match(ln.text.strip())) and _is_names(m.group(1))), "")
+
+
 def _heading_key(text: str) -> str:
     return " ".join(clean_text(text).casefold().split())
 
@@ -102,6 +117,12 @@ def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str
     # A matter heading names no book, whatever its size: LaTeX's book and report classes set "Contents" or
     # "Preface" (25 pt) larger than the title page's own title (17 pt), two pages on.
     named = {id(ln): ln.size for lines in first for ln in lines if not is_matter_title(clean_text(ln.text))}
+    for lines in first:
+        # A contents page's entries, under its heading, name chapters: never the book.
+        head = next((ln for ln in lines if _CONTENTS.match(clean_text(ln.text).strip(" .:"))), None)
+        for ln in lines if head else ():
+            if ln.base > head.base:
+                named.pop(id(ln), None)
     if not named:
         return "", ""
     largest = max(named.values())
@@ -110,7 +131,8 @@ def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str
         # body's size over an "Imprint" page name no book.
         body = Counter(round(ln.size, 1) for lines in first for ln in lines).most_common(1)[0][0]
         if largest <= body:
-            return "", ""
+            # No title stands out ("Written by A. Writer" under an edition's line, in the text's size).
+            return "", _labelled(first)
     lines = next(lines for lines in first if any(named.get(id(ln), 0) >= largest for ln in lines))
     top = sorted(lines, key=lambda ln: (ln.base, ln.x0))
     start = next(i for i, ln in enumerate(top) if named.get(id(ln), 0) >= largest)
@@ -121,14 +143,14 @@ def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str
     if len(title.split()) > _MAX_TITLE_WORDS or not re.search(r"[^\W\d_]{2}", title) or is_matter_title(title):
         return "", ""
     title = _VERSION_TAIL.sub("", title).strip(" ,:-")
+    if _OPEN_END.search(title):
+        title = ""  # an edition's line alone; its author may still stand under it
     author = ""
     rest = top[end + 1:]
     if _heading_key(title) in headings and any(_prose(ln, rest[i + 1:i + 2]) for i, ln in enumerate(rest)):
         return "", ""
-    labelled = next((m.group(1) for page in first for ln in page
-                     if (m := _AUTHOR_FIELD.match(ln.text.strip())) and _is_names(m.group(1))), "")
-    if labelled:  # "Author: A. Writer" (a Gutenberg header, a metadata block) says so wherever it stands
-        return title, clean_text(_author_text(labelled))
+    if labelled := _labelled(first):  # "Author: A. Writer" (a Gutenberg header) says so wherever it stands
+        return title, labelled
     if (m := _BY_TAIL.search(title)) and _is_names(m.group(1)):
         # The title names its author ("The Mill on the Weir, by Ann Writer", as Gutenberg's headers set it):
         # the lines under it are its header's fields and markers, no name.
@@ -152,7 +174,7 @@ def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str
         if own:  # "A, B and C"
             names = parts + own
             parts = [", ".join(names[:-1]) + " and " + names[-1]]
-        author = re.sub(r"^by\s+", "", clean_text(" ".join(parts)), flags=re.I)
+        author = _BY.sub("", clean_text(" ".join(parts)))
         break
     return title, author
 
