@@ -140,7 +140,7 @@ _NARRATOR_TAGGED_SHARE = 0.05
 _NARRATOR_ADDRESSED = 5
 #: Or: others address them by name and the next turn is the narrator's own tagged answer ("said I") this
 #: many times, and on at least half the turns they are addressed. The answer is the book's evidence that the
-#: name is the "I"'s, whatever title goes with it ("Captain Vane" in a book Vane tells); someone who merely
+#: name is the "I"'s, whatever title goes with it ("Captain Orrick" in a book Orrick tells); someone who merely
 #: talks with the narrator is addressed mostly by others, or answers himself.
 _NARRATOR_ANSWERED = 5
 
