@@ -158,8 +158,9 @@ def _narrator_by_name(said: list, attributor: Attributor) -> list:
             tagged[id(s.person)] += s.method == "explicit"
             by_id[id(s.person)] = s.person
     answered = _answered_by_narrator(attributor.turns)
+    plain = {"Dr", "Mr", "Miss", "Mrs"}
     fits = [k for k in lines if tagged[k] <= _NARRATOR_TAGGED_SHARE * lines[k] and (
-            (lines[k] >= 10 and addressed[k] >= _NARRATOR_ADDRESSED and by_id[k].titles.keys() <= {"Dr", "Mr", "Miss", "Mrs"})
+            (lines[k] >= 10 and addressed[k] >= _NARRATOR_ADDRESSED and by_id[k].titles.keys() <= plain)
             or (answered[k] >= _NARRATOR_ANSWERED and 2 * answered[k] >= addressed[k]))]
     if not fits:
         return said
