@@ -138,6 +138,11 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
 #: narrator says "said I") on more than this share of their lines, and others address them by name.
 _NARRATOR_TAGGED_SHARE = 0.05
 _NARRATOR_ADDRESSED = 5
+#: Or: others address them by name and the next turn is the narrator's own tagged answer ("said I") this
+#: many times, and on at least half the turns they are addressed. The answer is the book's evidence that the
+#: name is the "I"'s, whatever title goes with it ("Captain Orrick" in a book Orrick tells); someone who merely
+#: talks with the narrator is addressed mostly by others, or answers himself.
+_NARRATOR_ANSWERED = 5
 
 
 def _narrator_by_name(said: list, attributor: Attributor) -> list:
@@ -152,8 +157,11 @@ def _narrator_by_name(said: list, attributor: Attributor) -> list:
             lines[id(s.person)] += 1
             tagged[id(s.person)] += s.method == "explicit"
             by_id[id(s.person)] = s.person
-    fits = [k for k in lines if lines[k] >= 10 and addressed[k] >= _NARRATOR_ADDRESSED
-            and tagged[k] <= _NARRATOR_TAGGED_SHARE * lines[k] and by_id[k].titles.keys() <= {"Dr", "Mr", "Miss", "Mrs"}]
+    answered = _answered_by_narrator(attributor.turns)
+    plain = {"Dr", "Mr", "Miss", "Mrs"}
+    fits = [k for k in lines if tagged[k] <= _NARRATOR_TAGGED_SHARE * lines[k] and (
+            (lines[k] >= 10 and addressed[k] >= _NARRATOR_ADDRESSED and by_id[k].titles.keys() <= plain)
+            or (answered[k] >= _NARRATOR_ANSWERED and 2 * answered[k] >= addressed[k]))]
     if not fits:
         return said
     me = by_id[max(fits, key=lambda k: addressed[k])]
@@ -162,6 +170,16 @@ def _narrator_by_name(said: list, attributor: Attributor) -> list:
     mine = {id(me)} | {k for k, p in by_id.items() if addressed[k] and tagged[k] <= _NARRATOR_TAGGED_SHARE * lines[k]
                        and _other_name_of(p, me)}
     return [Said(NARRATOR, s.method, s.confidence, s.verb, s.manner) if id(s.person) in mine else s for s in said]
+
+
+def _answered_by_narrator(turns: list) -> Counter:
+    """Count, for each person, the turns that address them by name and that the narrator's own tagged line
+    ("said I") answers next."""
+    out: Counter = Counter()
+    for turn, reply in zip(turns, turns[1:]):
+        if reply.said is not None and reply.said.person is NARRATOR and reply.said.method == "explicit":
+            out.update({id(p) for p in turn.addressed})
+    return out
 
 
 def _other_name_of(person, me) -> bool:

@@ -93,3 +93,34 @@ def test_my_brother_is_the_one_the_narration_names_beside_it():
     said = _quote(cast, "The gate is open again,")
     assert not said.by_narrator and said.speaker in ("Ansel",)
     assert "My brother" not in [c.name for c in cast.characters]
+
+
+def test_the_name_the_narrators_own_answers_reply_to_is_the_narrator():
+    # Others call the narrator "Captain Bram Holloway" and "Captain Holloway"; each time, the next turn is
+    # the narrator's "said I": that name is the narrator's, its title notwithstanding, and so is its shorter
+    # form. A lord the narrator talks with is addressed as often, but others answer him: he stays himself.
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from app.cast import _narrator_by_name
+    from app.cast.attribution import NARRATOR
+    from app.cast.person import Person
+    from app.cast.turns import Said, Turn
+
+    bram = Person(first="Bram", last="Holloway", titles=Counter({"Captain": 4}))
+    captain = Person(last="Holloway", titles=Counter({"Captain": 9}))
+    lord = Person(last="Ashgrove", titles=Counter({"Lord": 8}))
+    i_said = Said(NARRATOR, "explicit", 0.9)
+    said = [Said(bram, "vocative", 0.5)] * 4 + [Said(captain, "turn-taking", 0.5)] * 6 + \
+        [Said(lord, "turn-taking", 0.5)] * 12
+    turns = []
+    for _ in range(6):
+        turns += [Turn([], addressed=[bram]), Turn([], said=i_said)]
+    for _ in range(3):
+        turns += [Turn([], addressed=[captain]), Turn([], said=i_said)]
+    for _ in range(8):
+        turns += [Turn([], addressed=[lord]), Turn([], said=Said(lord, "turn-taking", 0.5))]
+    turns += [Turn([], addressed=[lord]), Turn([], said=i_said)] * 2
+    out = _narrator_by_name(said, SimpleNamespace(turns=turns))
+    assert [s.person is NARRATOR for s in out] == [True] * 10 + [False] * 12
+
