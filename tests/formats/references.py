@@ -277,6 +277,16 @@ def expected_outline(entry: dict, pdf: Path) -> list[str]:
     return outline_titles(pdf)
 
 
+def _page_then_linked(path: Path, html: str, names: list[str]) -> list[tuple[str, int, str]]:
+    """A first page's events, then those of the pages it names (bounded), in that order."""
+    events = html_events(html)
+    for name in names[:5000]:
+        page = path.parent / name
+        if page.is_file() and page != path:
+            events += html_events(page.read_text(encoding="utf-8", errors="replace"))
+    return events
+
+
 def twin_events(entry: dict) -> list[tuple[str, int, str]]:
     if "corpus" in entry:
         src = CORPUS / entry["corpus"]
@@ -297,13 +307,7 @@ def twin_events(entry: dict) -> list[tuple[str, int, str]]:
             # Texinfo: rel="next" is the next node of the same level; its full contents block on the
             # first page lists every page in reading order.
             block = html[html.index('class="contents"'):]
-            names = list(dict.fromkeys(re.findall(r'href="([^"#]+\.html)', block)))
-            events = html_events(html)
-            for name in names[:5000]:
-                page = path.parent / name
-                if page.is_file() and page != path:
-                    events += html_events(page.read_text(encoding="utf-8", errors="replace"))
-            return events
+            return _page_then_linked(path, html, list(dict.fromkeys(re.findall(r'href="([^"#]+\.html)', block))))
         events: list = []
         seen: set[Path] = set()
         page: Path | None = path
@@ -322,12 +326,7 @@ def twin_events(entry: dict) -> list[tuple[str, int, str]]:
         names = list(dict.fromkeys(re.findall(r'href="([^"#:/]+\.html)', html)))
         if "twin_match" in entry:
             names = [n for n in names if re.fullmatch(entry["twin_match"], n)]
-        events = html_events(html)
-        for name in names[:5000]:
-            page = path.parent / name
-            if page.is_file() and page != path:
-                events += html_events(page.read_text(encoding="utf-8", errors="replace"))
-        return events
+        return _page_then_linked(path, html, names)
     if kind == "html-files":
         events = html_events(path.read_text(encoding="utf-8", errors="replace"))
         for page in sorted(path.parent.glob(entry["twin_glob"]))[:5000]:
