@@ -208,8 +208,8 @@ def mark_headings(text: str, learned: bool = False, model: dict | None = None) -
             and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
         # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"), or over a
-        # "CONTENTS" line (a listing however it is set): title page, imprint, advertisements, dedication, a
-        # producer's note on the book.
+        # "CONTENTS" line (a listing however it is set), or where several chapters are named before the first
+        # (a listing's entries over synopses): title page, imprint, advertisements, dedication, a producer's note.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
     return "\n".join(out)
 

@@ -5,7 +5,7 @@ after it) leaves its entries among the chosen headings: each names a chapter the
 """
 from __future__ import annotations
 
-from app.book.structure.lines import _SMALL_WORDS, Heading, Para
+from app.book.structure.lines import SMALL_WORDS, Heading, Para
 from app.book.structure.listing import name_key
 
 
@@ -57,7 +57,7 @@ def _namesakes(c: Heading, d: Heading) -> bool:
     nearly the same words (an entry's name is often a little longer or shorter than the heading's)."""
     if c.kind != "named":
         return (d.kind, d.word, d.number) == (c.kind, c.word, c.number)
-    a, b = (set(name_key(h.label)) - _SMALL_WORDS for h in (c, d))  # ("THE MOLE" and "THE HEDGEHOG": not one)
+    a, b = (set(name_key(h.label)) - SMALL_WORDS for h in (c, d))  # ("THE MOLE" and "THE HEDGEHOG": not one)
     return d.kind == "named" and bool(a and b) and len(a & b) >= _NAME_SHARE * min(len(a), len(b))
 
 
