@@ -115,7 +115,7 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
         if len(q.lines) > 1 and _COLUMNS.match(clean_line(q.lines[0])):
             # "PAGE" over the first entry, in its paragraph: a column heading, not the entry.
             q = Para(q.first + 1, q.lines[1:], q.gap)
-        lines = [part for ln in q.lines for part in _split_entries(clean_line(_PAGE.sub("", ln)))]
+        lines = [part for ln in _pages_joined(q.lines) for part in _split_entries(clean_line(_PAGE.sub("", ln)))]
         if _AFTER_CONTENTS.match(lines[0]):
             break
         parsed = [_entry(ln) for ln in lines]
@@ -148,6 +148,22 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
         entries.extend(_names_below(parsed, _hanging(q.lines, lines)))
         k += 1
     return k, entries
+
+
+def _pages_joined(lines: list[str]) -> list[str]:
+    """Return a paragraph's lines with a page number wrapped onto a line of its own set back at the end of the
+    line above ("IV. THE DRAMA . . . . . ." / "58"): the page ends that entry, not the listing (round txt23)."""
+    out: list[str] = []
+    for ln in lines:
+        if out and _BARE_PAGE.match(ln) and out[-1].rstrip().endswith("."):
+            out[-1] = f"{out[-1].rstrip()}   {ln.strip()}"
+        else:
+            out.append(ln)
+    return out
+
+
+#: A line that is only a page number.
+_BARE_PAGE = re.compile(r"^\s*\d{1,4}\s*$")
 
 
 def _synopsis(q: Para, entries: list[ContentsEntry]) -> bool:
