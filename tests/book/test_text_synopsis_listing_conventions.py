@@ -45,3 +45,25 @@ def test_a_lone_short_piece_whose_name_comes_back_stays_a_chapter(tmp_path):
     body = "\n\n\n\n\n".join(f"{n}\n\n\n{short if k == 1 else text}" for k, n in enumerate(names))
     book = read_text_book(tmp_path, f"CURIOUS NOTES OF A COUNTRYSIDE\n\nBY ANN LEE\n\n\n\n\n{body}")
     assert [c.title.upper() for c in book.chapters] == names
+
+
+def test_a_page_number_wrapped_onto_its_own_line_does_not_end_the_listing(tmp_path):
+    # "  II. THE GUILDS . . . . . . . ." / "58": the entry's page set back on the next line. The listing of
+    # two books' chapters goes on past it, so each book's "CHAPTER I" is its own chapter.
+    parts = {"BOOK THE FIRST": ["THE FAIRS", "THE GUILDS"], "BOOK THE SECOND": ["THE PORTS", "THE BANKS", "THE MINTS"]}
+    rows, page = [], 3
+    for part, names in parts.items():
+        rows.append(f"_{part}_")
+        for n, name in enumerate(names, start=1):
+            numeral = "I" * n if n < 4 else "IV"
+            dots = " ." * (26 - len(name) // 2)
+            rows.append(f"  {numeral}. {name}{dots}\n{page}" if (part, n) == ("BOOK THE FIRST", 2)
+                        else f"  {numeral}. {name}{dots}   {page}")
+            page += 20
+    listing = "CONTENTS\n\n\n" + "\n\n".join(rows)
+    text = "\n\n".join(hard_wrapped(300, w) for w in "wvx")
+    body = "\n\n\n\n".join(f"{part}\n\n\n\n" + "\n\n\n\n".join(
+        f"CHAPTER {'I' * n}\n{name}\n\n\n{text}" for n, name in enumerate(names, start=1)) for part, names in parts.items())
+    book = read_text_book(tmp_path, f"THE OLD TRADES\n\nBY ANN LEE\n\n\n\n\n{listing}\n\n\n\n\n{body}")
+    assert [c.title.split("Chapter ")[-1] for c in book.chapters] == [
+        "I: The Fairs", "II: The Guilds", "I: The Ports", "II: The Banks", "III: The Mints"]
