@@ -243,7 +243,10 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
                 # "ANN LEE     13-39" over "   The Ferry, Market Day, The Toll ...": an author's or a part's
                 # pieces listed under it in lower case, no part of its name; the listing goes on.
                 continue
-            if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged) \
+            # A name in sentence case ("The siege of the town      59") is an entry still where it ends in its
+            # page as the entry above it does: the listing's column of pages goes on (round txt23).
+            in_column = paged and bool(entries) and entries[-1].page is not None and pending is None
+            if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged) and not in_column \
                     and not _name_among_names(line, q.lines[n_ln + 1:n_ln + 2], len(entries) + bool(pending)):
                 _flush(entries, pending)
                 return (k, entries) if len(entries) >= 3 else (k, [])
