@@ -1,9 +1,10 @@
-"""A contents listing whose entries stand over synopses, as a plain text sets an analytical contents (issue 32).
+"""Plain-text contents listings in shapes the reader took for headings or cut short (issue 32, round txt23).
 
-"CONTENTS." over each piece's name in capitals, a paragraph of its topics under it ("The Mill--A Flood--The
-Ferry"), and no page numbers: the reader may take the entries for headings, since each is set apart as the
-body's headings are. Each name comes back in the body over a piece many times as long; the later one is
-the heading, and the listing with the title page is the front matter (round txt23).
+- Entries over synopses (an analytical contents): "CONTENTS." over each piece's name in capitals, a paragraph
+  of its topics under it, no page after the name. Each name comes back in the body over a piece many times
+  as long; the later one is the heading, and the listing with the title page is the front matter.
+- A page number wrapped onto a line of its own under its entry's leaders does not end the listing.
+- Names in sentence case, each ending in its page in the listing's column of pages, are entries.
 """
 from __future__ import annotations
 
@@ -67,3 +68,17 @@ def test_a_page_number_wrapped_onto_its_own_line_does_not_end_the_listing(tmp_pa
     book = read_text_book(tmp_path, f"THE OLD TRADES\n\nBY ANN LEE\n\n\n\n\n{listing}\n\n\n\n\n{body}")
     assert [c.title.split("Chapter ")[-1] for c in book.chapters] == [
         "I: The Fairs", "II: The Guilds", "I: The Ports", "II: The Banks", "III: The Mints"]
+
+
+def test_names_in_sentence_case_in_a_column_of_pages_are_entries(tmp_path):
+    # "      The siege of the town          59": a listing's names in sentence case, each ending in its page
+    # as the ones above do; the body heads each in capitals. A name that reads as a sentence does not end
+    # the listing while the column of pages goes on.
+    names = ["First days", "Up and down the river", "The siege of the town", "A well-earned rest",
+             "At work again", "Home at last"]
+    listing = "CONTENTS\n\n  A GUNNER'S DIARY:\n" + "\n".join(
+        f"      {n:<40}{20 * k + 1:>5}" for k, n in enumerate(names)) + "\n\n  INDEX" + " " * 36 + "369"
+    text = "\n\n".join(hard_wrapped(300, w) for w in "wvx")
+    body = "\n\n\n\n".join(f"{n.upper()}\n\n\n{text}" for n in names)
+    book = read_text_book(tmp_path, f"A GUNNER'S DIARY\n\nBY ANN LEE\n\n\n\n\n{listing}\n\n\n\n\n{body}")
+    assert [c.title.casefold() for c in book.chapters] == [n.casefold() for n in names]
