@@ -139,7 +139,7 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
                     entries.append(ContentsEntry("", None, "", label=name))  # "Closing Words   212"
                 continue
             break
-        if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
+        if len(entries) >= 2 and q.gap >= 3 and q.gap > widest and not _next_part(entries, parsed[0]):
             break  # set off wider than anything inside the listing: the book itself begins
         if entries and _repeats_first(entries, parsed[0]):
             break  # the first entry again, however close it stands: the body's first heading
@@ -164,6 +164,15 @@ def _pages_joined(lines: list[str]) -> list[str]:
 
 #: A line that is only a page number.
 _BARE_PAGE = re.compile(r"^\s*\d{1,4}\s*$")
+
+
+def _next_part(entries: list[ContentsEntry], e: ContentsEntry | bool | None) -> bool:
+    """Return whether an entry is the next part after the listing's last ("PART I" over its chapters, then
+    "PART II" set off wider than the chapters are): the listing goes on, since the body's own "PART II"
+    cannot come before its "PART I" (round txt23)."""
+    parts = [x for x in entries if x.part and x.number is not None]
+    return isinstance(e, ContentsEntry) and e.part and e.number is not None and bool(parts) \
+        and e.number == parts[-1].number + 1 and e.word == parts[-1].word
 
 
 def _synopsis(q: Para, entries: list[ContentsEntry]) -> bool:
