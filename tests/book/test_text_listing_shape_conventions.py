@@ -5,6 +5,8 @@
   as long; the later one is the heading, and the listing with the title page is the front matter.
 - A page number wrapped onto a line of its own under its entry's leaders does not end the listing.
 - Names in sentence case, each ending in its page in the listing's column of pages, are entries.
+- The next part after the listing's last ("PART II" after "PART I"'s chapters) does not end it, though set off wider.
+- One line underlined by dashes (a table's caption) does not make a plain text Markdown.
 """
 from __future__ import annotations
 
@@ -82,3 +84,28 @@ def test_names_in_sentence_case_in_a_column_of_pages_are_entries(tmp_path):
     body = "\n\n\n\n".join(f"{n.upper()}\n\n\n{text}" for n in names)
     book = read_text_book(tmp_path, f"A GUNNER'S DIARY\n\nBY ANN LEE\n\n\n\n\n{listing}\n\n\n\n\n{body}")
     assert [c.title.casefold() for c in book.chapters] == [n.casefold() for n in names]
+
+
+def test_a_table_caption_over_a_rule_does_not_make_the_text_markdown(tmp_path):
+    # One line underlined by dashes in a long plain text (a table's caption over its rule) is no setext
+    # heading that divides the book: its "CHAPTER I" ... headings are its chapters.
+    prose = "\n\n".join(["We set out at dawn, and the track ran north through the scrub all day long."] * 40)
+    chapters = "\n\n\n\n".join(f"CHAPTER {r}\n\n\n{prose}" for r in ("I", "II", "III", "IV"))
+    table = (" TABLE SHOWING THE DISTANCES TRAVELLED.\n ---------------------------------------\n"
+             "  Camp      Miles\n  First       12\n  Second      30")
+    book = read_text_book(tmp_path, f"A JOURNEY\n\nBY ANN LEE\n\n\n\n\n{chapters}\n\n\n\n{table}\n")
+    assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III", "Chapter IV"]
+
+
+def test_a_part_listed_after_its_chapters_does_not_end_the_listing_though_set_off_wider(tmp_path):
+    # "PART I" / its chapters / three blank lines / "PART II" / its chapters: the listing goes on to the
+    # second part, so its chapters, numbered from one again, are found under it.
+    parts = {"PART I": ["THE CAMP", "HARD TIMES"], "PART II": ["THE RUSH", "UNKNOWN COUNTRY", "THE RETURN"]}
+    listing = "CONTENTS\n\n" + "\n\n\n\n".join(f"{part}\n\n" + "\n".join(
+        f"CHAPTER {'I' * n}    {name}" for n, name in enumerate(names, start=1)) for part, names in parts.items())
+    text = "\n\n".join(hard_wrapped(300, w) for w in "wvx")
+    body = "\n\n\n\n".join(f"{part}\n\n\n\n" + "\n\n\n\n".join(
+        f"CHAPTER {'I' * n}\n\n{name}\n\n\n{text}" for n, name in enumerate(names, start=1)) for part, names in parts.items())
+    book = read_text_book(tmp_path, f"THE GOLD FIELDS\n\nBY ANN LEE\n\n\n\n\n{listing}\n\n\n\n\n{body}")
+    assert [c.title.split("Chapter ")[-1] for c in book.chapters] == [
+        "I: The Camp", "II: Hard Times", "I: The Rush", "II: Unknown Country", "III: The Return"]
