@@ -229,7 +229,7 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
     sentence, or a gap wider than the listing's own, ends it.
     """
     entries: list[ContentsEntry] = []
-    widest = 0
+    widest = column = 0
     while k < len(paras):
         q = paras[k]
         if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
@@ -240,6 +240,7 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
         paged_indent = -1  # the indent of the last entry that ended in its page
         for n_ln, ln in enumerate(q.lines):
             paged = bool(_NAMED_PAGE.search(ln))
+            column += paged  # lines of the listing so far that end in their page ("xi", "59")
             line = clean_line(_NAMED_PAGE.sub("", ln)).strip()
             if paged:
                 line = line.rstrip(" ,")  # "THE MILL AND THE FERRY,      49": older listings end a name in a comma
@@ -253,8 +254,8 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
                 # pieces listed under it in lower case, no part of its name; the listing goes on.
                 continue
             # A name in sentence case ("The siege of the town      59") is an entry still where it ends in its
-            # page as the entry above it does: the listing's column of pages goes on (round txt23).
-            in_column = paged and bool(entries) and entries[-1].page is not None and pending is None
+            # page as the lines above it do: the listing's column of pages goes on (round txt23).
+            in_column = paged and column >= 2 and pending is None
             if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged) and not in_column \
                     and not _name_among_names(line, q.lines[n_ln + 1:n_ln + 2], len(entries) + bool(pending)):
                 _flush(entries, pending)
