@@ -230,6 +230,7 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
     """
     entries: list[ContentsEntry] = []
     widest = column = 0
+    by_column = False  # a name in sentence case taken for its page (in_column below)
     while k < len(paras):
         q = paras[k]
         if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
@@ -259,7 +260,9 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
             if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged) and not in_column \
                     and not _name_among_names(line, q.lines[n_ln + 1:n_ln + 2], len(entries) + bool(pending)):
                 _flush(entries, pending)
-                return (k, entries) if len(entries) >= 3 else (k, [])
+                # (Cut short after names taken only for their column of pages: the names were not the listing's.)
+                return (k, entries) if len(entries) >= 3 and not by_column else (k, [])
+            by_column = by_column or in_column and not title_line(Para(0, [line.rstrip("?!")], 0))
             if under:
                 entries[-1].label += f" {line}"  # "THE CLOCKMAKER OF THE   50" / "    HILL TOWN"
                 continue
