@@ -254,9 +254,10 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
                 # "ANN LEE     13-39" over "   The Ferry, Market Day, The Toll ...": an author's or a part's
                 # pieces listed under it in lower case, no part of its name; the listing goes on.
                 continue
-            # A name in sentence case ("The siege of the town      59") is an entry still where it ends in its
-            # page as the lines above it do: the listing's column of pages goes on (round txt23).
-            in_column = paged and column >= 2 and pending is None
+            # A name in sentence case ("The siege of the town      59") under a label over its chapters ("A
+            # GUNNER'S DIARY:") is an entry still where it ends in its page as the lines above it do: the
+            # listing's column of pages goes on (round txt23).
+            in_column = paged and column >= 2 and pending is None and any(":" in e.label for e in entries)
             if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged) and not in_column \
                     and not _name_among_names(line, q.lines[n_ln + 1:n_ln + 2], len(entries) + bool(pending)):
                 _flush(entries, pending)
