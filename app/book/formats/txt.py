@@ -225,7 +225,7 @@ def load_text(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     if wrapped:
         title, author = wrapped.title or title, wrapped.author or author
     title = title or _title_line(text)
-    marked = text if _has_markup_headings(text) else mark_headings(text)
+    marked = _marked(text)
     if footer.strip():
         # The licence as a chapter of its own (matter: only with --include-matter), not the last chapter's end.
         marked = f"{marked}\n\n# {LICENCE_TITLE}\n\n{footer}" if marked is not text else f"{marked}\n\n{footer}"
@@ -234,11 +234,30 @@ def load_text(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
                 language=(wrapped.language if wrapped else "") or "en")
 
 
-def _has_markup_headings(text: str) -> bool:
-    """Return whether the text marks its headings itself ("# Title" or a setext underline)."""
+def _marked(text: str) -> str:
+    """Return the text with its chapter headings as "# Title" lines: its own markup where it marks its headings
+    itself, else what the plain-text rules find.
+
+    One or two underlined lines in a long text are seldom its headings: a table's caption over its rule, a
+    periodical's masthead ("VOL. IV. NO. 4." over a rule) (round txt23). The rules read such a text; only
+    where they find no chapters does its markup divide it ("First Part" / "==========" twice in a short essay).
+    """
+    markup = _markup_headings(text)
+    if markup >= _MIN_MARKUP_HEADINGS:
+        return text
+    ruled = mark_headings(text)
+    return text if markup and ruled is text else ruled
+
+
+#: Markup headings ("# Title", setext underlines) that show a text marks its headings itself, whatever the rules find.
+_MIN_MARKUP_HEADINGS = 3
+
+
+def _markup_headings(text: str) -> int:
+    """Return how many headings the text marks itself ("# Title" or a setext underline)."""
     lines = text.split("\n")
-    return any(_ATX.match(ln) for ln in lines) or any(
-        _setext_level(a, b) for a, b in zip(lines, lines[1:]) if a.strip())
+    return sum(1 for ln in lines if _ATX.match(ln)) + sum(
+        1 for a, b in zip(lines, lines[1:]) if a.strip() and _setext_level(a, b))
 
 
 def load_markdown(path: Path, data: bytes, options: ReadOptions | None = None) -> Book:

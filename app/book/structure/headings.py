@@ -22,7 +22,7 @@ from app.book.structure.blocks import Block, split_level
 from app.book.structure.candidates import candidates, second_title_lines
 from app.book.structure.contents import beyond_listing, find_contents, is_contents_label, match_contents, within_parts
 from app.book.structure.listing import in_page_order
-from app.book.structure.relisted import listed_again, listing_lines
+from app.book.structure.relisted import listed_again, listed_before, listing_lines
 from app.book.structure.gaps import fill_first_chapter, fill_numbering_gaps
 from app.book.structure.sections import without_empty_parts, without_inner_sections
 from app.book.structure.layout import (
@@ -203,12 +203,13 @@ def mark_headings(text: str, learned: bool = False, model: dict | None = None) -
     mark_closing(out, paras, chosen)
     start = paras[chosen[0].para].first
     contents_before = _listing_before(paras[:chosen[0].para])
-    if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para) or contents_before) \
+    if (listed or chosen[0].number == 1 or ends_in_title_page(paras, chosen[0].para) or contents_before
+            or listed_before(chosen, paras)) \
             and any(ln.strip() for ln in out[:start]):
         # Before the first chapter the contents names, or before a first heading numbered one ("CHAPTER
         # ONE."), or before a heading the title page stands over ("By A. Writer", "COPYRIGHT, 1905"), or over a
-        # "CONTENTS" line (a listing however it is set): title page, imprint, advertisements, dedication, a
-        # producer's note on the book.
+        # "CONTENTS" line (a listing however it is set), or where several chapters are named before the first
+        # (a listing's entries over synopses): title page, imprint, advertisements, dedication, a producer's note.
         out[0] = f"# {FRONT_MATTER}\n\n{out[0]}"
     return "\n".join(out)
 

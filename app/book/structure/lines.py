@@ -171,6 +171,8 @@ def title_line(para: Para | None) -> str:
 
 #: Words title case leaves in lower case.
 _SMALL_WORDS = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
+#: The same words, which name no chapter when two names are compared (relisted.py).
+SMALL_WORDS = _SMALL_WORDS
 
 
 #: A well-formed Roman numeral in capitals ("XIV", "MDCCC"); "MILL" and "CIVIL" are made of its letters only.

@@ -115,7 +115,7 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
         if len(q.lines) > 1 and _COLUMNS.match(clean_line(q.lines[0])):
             # "PAGE" over the first entry, in its paragraph: a column heading, not the entry.
             q = Para(q.first + 1, q.lines[1:], q.gap)
-        lines = [part for ln in q.lines for part in _split_entries(clean_line(_PAGE.sub("", ln)))]
+        lines = [part for ln in _pages_joined(q.lines) for part in _split_entries(clean_line(_PAGE.sub("", ln)))]
         if _AFTER_CONTENTS.match(lines[0]):
             break
         parsed = [_entry(ln) for ln in lines]
@@ -139,7 +139,7 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
                     entries.append(ContentsEntry("", None, "", label=name))  # "Closing Words   212"
                 continue
             break
-        if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
+        if len(entries) >= 2 and q.gap >= 3 and q.gap > widest and not _next_part(entries, parsed[0]):
             break  # set off wider than anything inside the listing: the book itself begins
         if entries and _repeats_first(entries, parsed[0]):
             break  # the first entry again, however close it stands: the body's first heading
@@ -148,6 +148,31 @@ def _listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]:
         entries.extend(_names_below(parsed, _hanging(q.lines, lines)))
         k += 1
     return k, entries
+
+
+def _pages_joined(lines: list[str]) -> list[str]:
+    """Return a paragraph's lines with a page number wrapped onto a line of its own set back at the end of the
+    line above ("IV. THE DRAMA . . . . . ." / "58"): the page ends that entry, not the listing (round txt23)."""
+    out: list[str] = []
+    for ln in lines:
+        if out and _BARE_PAGE.match(ln) and out[-1].rstrip().endswith("."):
+            out[-1] = f"{out[-1].rstrip()}   {ln.strip()}"
+        else:
+            out.append(ln)
+    return out
+
+
+#: A line that is only a page number.
+_BARE_PAGE = re.compile(r"^\s*\d{1,4}\s*$")
+
+
+def _next_part(entries: list[ContentsEntry], e: ContentsEntry | bool | None) -> bool:
+    """Return whether an entry is the next part after the listing's last ("PART I" over its chapters, then
+    "PART II" set off wider than the chapters are): the listing goes on, since the body's own "PART II"
+    cannot come before its "PART I" (round txt23)."""
+    parts = [x for x in entries if x.part and x.number is not None]
+    return isinstance(e, ContentsEntry) and e.part and e.number is not None and bool(parts) \
+        and e.number == parts[-1].number + 1 and e.word == parts[-1].word
 
 
 def _synopsis(q: Para, entries: list[ContentsEntry]) -> bool:
@@ -204,7 +229,8 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
     sentence, or a gap wider than the listing's own, ends it.
     """
     entries: list[ContentsEntry] = []
-    widest = 0
+    widest = column = 0
+    by_column = False  # a name in sentence case taken for its page (in_column below)
     while k < len(paras):
         q = paras[k]
         if len(entries) >= 2 and q.gap >= 3 and q.gap > widest:
@@ -215,6 +241,7 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
         paged_indent = -1  # the indent of the last entry that ended in its page
         for n_ln, ln in enumerate(q.lines):
             paged = bool(_NAMED_PAGE.search(ln))
+            column += paged  # lines of the listing so far that end in their page ("xi", "59")
             line = clean_line(_NAMED_PAGE.sub("", ln)).strip()
             if paged:
                 line = line.rstrip(" ,")  # "THE MILL AND THE FERRY,      49": older listings end a name in a comma
@@ -227,10 +254,16 @@ def _named_listing(paras: list[Para], k: int) -> tuple[int, list[ContentsEntry]]
                 # "ANN LEE     13-39" over "   The Ferry, Market Day, The Toll ...": an author's or a part's
                 # pieces listed under it in lower case, no part of its name; the listing goes on.
                 continue
-            if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged) \
+            # A name in sentence case ("The siege of the town      59") under a label over its chapters ("A
+            # GUNNER'S DIARY:") is an entry still where it ends in its page as the lines above it do: the
+            # listing's column of pages goes on (round txt23).
+            in_column = paged and column >= 2 and pending is None and any(":" in e.label for e in entries)
+            if not title_line(Para(0, [line.rstrip("?!")], 0)) and not (pending and paged) and not in_column \
                     and not _name_among_names(line, q.lines[n_ln + 1:n_ln + 2], len(entries) + bool(pending)):
                 _flush(entries, pending)
-                return (k, entries) if len(entries) >= 3 else (k, [])
+                # (Cut short after names taken only for their column of pages: the names were not the listing's.)
+                return (k, entries) if len(entries) >= 3 and not by_column else (k, [])
+            by_column = by_column or in_column and not title_line(Para(0, [line.rstrip("?!")], 0))
             if under:
                 entries[-1].label += f" {line}"  # "THE CLOCKMAKER OF THE   50" / "    HILL TOWN"
                 continue

@@ -5,7 +5,8 @@ after it) leaves its entries among the chosen headings: each names a chapter the
 """
 from __future__ import annotations
 
-from app.book.structure.lines import Heading, Para
+from app.book.structure.lines import SMALL_WORDS, Heading, Para
+from app.book.structure.listing import name_key
 
 
 def listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
@@ -29,24 +30,35 @@ def listed_again(chosen: list[Heading], paras: list[Para]) -> list[Heading]:
             start = (c.sub_para if c.sub_para is not None else c.para) + 1
             if later[key] > 0 and listing_lines(paras[start:end]):
                 continue
-            # An entry with its synopsis and no page ("CHAPTER I" / its name / "The ferry--A storm--..."):
-            # a few lines where its namesake later heads a chapter many times as long.
-            # A listing lists several: a lone short chapter (a first part's short first chapter, numbered
-            # again in the next part) is no entry.
-            if entry[n] and (n > 0 and entry[n - 1] or n + 1 < len(chosen) and entry[n + 1]):
-                continue
+        # An entry with its synopsis and no page ("CHAPTER I" / its name / "The ferry--A storm--..."):
+        # a few lines where its namesake later heads a chapter many times as long.
+        # A listing lists several: a lone short chapter (a first part's short first chapter, numbered
+        # again in the next part) is no entry.
+        if entry[n] and (n > 0 and entry[n - 1] or n + 1 < len(chosen) and entry[n + 1]):
+            continue
         out.append(c)
     return out if len(out) >= 2 else chosen
 
 
 def _entry_told(chosen: list[Heading], n: int, own: list[int]) -> bool:
-    """Return whether heading n is short and its namesake later heads a chapter many times as long."""
+    """Return whether heading n is short and its namesake later heads a chapter many times as long.
+
+    The namesake of a numbered heading has its word and number; of a named one ("THE MOLE AT HOME." over a
+    synopsis of the essay's topics in an analytical contents listing, round txt23), its name."""
     c = chosen[n]
-    if c.number is None or c.kind not in ("part", "chapter") or own[n] >= _SYNOPSIS_WORDS:
+    if own[n] >= _SYNOPSIS_WORDS or not (c.number is not None and c.kind in ("part", "chapter") or c.kind == "named"):
         return False
-    again = next((m for m in range(n + 1, len(chosen))
-                  if (chosen[m].kind, chosen[m].word, chosen[m].number) == (c.kind, c.word, c.number)), None)
+    again = next((m for m in range(n + 1, len(chosen)) if _namesakes(c, chosen[m])), None)
     return again is not None and own[n] * _SYNOPSIS_SHARE < own[again]
+
+
+def _namesakes(c: Heading, d: Heading) -> bool:
+    """Return whether heading d names c's chapter again: the same word and number, or for named headings
+    nearly the same words (an entry's name is often a little longer or shorter than the heading's)."""
+    if c.kind != "named":
+        return (d.kind, d.word, d.number) == (c.kind, c.word, c.number)
+    a, b = (set(name_key(h.label)) - SMALL_WORDS for h in (c, d))  # ("THE MOLE" and "THE HEDGEHOG": not one)
+    return d.kind == "named" and bool(a and b) and len(a & b) >= _NAME_SHARE * min(len(a), len(b))
 
 
 def _own_words(chosen: list[Heading], n: int, paras: list[Para]) -> int:
@@ -59,6 +71,8 @@ def _own_words(chosen: list[Heading], n: int, paras: list[Para]) -> int:
 #: A listed entry's synopsis has fewer words than this, and its namesake's chapter this many times as many.
 _SYNOPSIS_WORDS = 500
 _SYNOPSIS_SHARE = 8
+#: Share of the shorter name's words two names of one chapter have in common.
+_NAME_SHARE = 0.6
 
 
 def listing_lines(paras: list[Para]) -> bool:
@@ -77,3 +91,18 @@ def listing_lines(paras: list[Para]) -> bool:
 _LISTING_FEW_WORDS = 20
 _LISTING_PAGED = 0.25
 _LISTING_PAGED_PARAS = 0.4
+
+
+def listed_before(chosen: list[Heading], paras: list[Para]) -> bool:
+    """Return whether the text before the first chapter names several of the chapters on short lines of their
+    own: a contents listing however it is set (its entries over synopses, round txt23), so the text before
+    the first chapter is the front matter, not a chapter titled by the book."""
+    if not chosen:
+        return False
+    names = {tuple(name_key(c.label)) for c in chosen if c.kind == "named"} - {()}
+    named = sum(1 for p in paras[:chosen[0].para] if len(p.lines) == 1 and tuple(name_key(p.text)) in names)
+    return named >= _LISTED_BEFORE
+
+
+#: Chapters named before the first one that make the text before it a listing.
+_LISTED_BEFORE = 3
