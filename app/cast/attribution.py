@@ -23,7 +23,6 @@ from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
 from app.cast.subjects import Subjects
 from app.cast.handover import HandOver
-from app.cast.beats import closing_subject, opening_subject, paragraph_beat
 from app.cast.loose import loose_tag_after, loose_tag_before
 from app.cast.tags import Tag, hands_over, new_sentence, one_sentence, same_sentence, tag_after, tag_before, tag_lead_in
 
@@ -42,6 +41,7 @@ _HISTORY = 10
 _FAR = 6
 #: Narration that leads into the quote after it: a speech verb (and an adverb or "to her") and a comma or colon.
 _LEAD_IN = re.compile(r"[,:]\s*$")
+_PRONOUN_BEAT = re.compile(r"(?:^\s*|[.!?]\s+)(He|She|I)\s+[a-z]+")
 class Attributor:
     """Attribute the quotations of one book, paragraph by paragraph, in book order; then finish()."""
 
@@ -69,8 +69,6 @@ class Attributor:
         self._subjects = Subjects()
         #: Descriptions that tell their person apart which the book's tags repeat (app/cast/tags.py, epithet).
         self.epithets: set[str] = set()
-        #: The named subject closing the last paragraph (app/cast/beats.py): a beat for a quote opening the next.
-        self._closing: Person | None = None
 
     # --- mentions -----------------------------------------------------------------------------------
     def _remember(self, person: Person | None) -> None:
@@ -219,7 +217,6 @@ class Attributor:
     def paragraph(self, text: str, quotes: list[RawQuote], first_index: int) -> None:
         """Attribute the quotations of one paragraph (quotes in order; first_index is the first one's number)."""
         self._subjects.next_paragraph(bool(quotes))
-        closing, self._closing = self._closing, None if quotes else closing_subject(text, self._mentions, self._personal)
         if not quotes:
             self._narration(text)
             return
@@ -298,20 +295,10 @@ class Attributor:
                 named = [p for _, _, p in self._mentions(after) if self._personal(p)]
                 if named:
                     said = Said(named[0], "explicit", 0.7)
-            if said is None and tag is None and not q.continues:
-                # No tag: the narration sentence touching the quote names who acts, and so who speaks (beats.py).
-                import os; V = os.environ.get("BEAT", "bpa s")
-                beat = (closing_subject(before, self._mentions, self._personal) if "b" in V else None) if before.strip() else \
-                    closing if n == 0 and q.start == 0 and "p" in V else None
-                beat = beat or (opening_subject(after, self._mentions, self._personal) if "a" in V else None)
-                prevs = self.turns[-2].said.person if "g" in V and len(self.turns) >= 2 and self.turns[-2].said and self.turns[-2].quotes else None
-                said = Said(beat, "beat", 0.6, settled="s" in V) if beat and beat not in self._named and beat is not prevs else None
             own.append(said)
             self.delivery.append(delivery)
             if self._possessor is not None and self._possessor not in turn.possessors:
                 turn.possessors.append(self._possessor)
-        if "k" in __import__("os").environ.get("BEAT", "") and any(s is not None and s.person is not None and s.method != "beat" for s in own):
-            own = [None if s is not None and s.method == "beat" else s for s in own]  # a tagged paragraph: the beat is a listener's
         local.extend(person for _, _, person in self._mentions(pieces[-1]))
         self._note_subjects(pieces[-1])
         turn.local = list(local)
@@ -380,8 +367,21 @@ class Attributor:
         return id(person) in self._speakers or bool(person.titles) or person.has_given_name
 
     def _beat(self, pieces: list[str]) -> Person | None:
-        return paragraph_beat(pieces, self._mentions, self._personal, lambda g: self._resolve_gender(g, []),
-                              NARRATOR if self.first_person else None)
+        """Return the person the paragraph's narration is about: the first named at a sentence's start."""
+        for piece in pieces:
+            for start, _, person in self._mentions(piece):
+                if (sentence_start(piece, start) or start < 3) and self._personal(person):
+                    return person
+        for piece in pieces:
+            # "She turned away." in the paragraph: the woman of the talk, as a tag's "she" would be.
+            m = _PRONOUN_BEAT.search(piece)
+            if m and m.group(1) == "I":
+                if self.first_person:
+                    return NARRATOR
+                continue
+            if m:
+                return self._resolve_gender("M" if m.group(1) == "He" else "F", [])
+        return None
 
     # --- the conversation's turns -------------------------------------------------------------------
     def finish(self, ranker: Ranker | None = None, log: list | None = None) -> list[Said]:
