@@ -120,3 +120,24 @@ def test_a_long_tables_header_row_repeated_atop_its_pages_is_read_once(tmp_path)
         pages.append(ops)
     text = _text(_pdf(tmp_path / "berths.pdf", pages))
     assert text.count("Name; Berth; Tonnage") == 3, text
+
+
+def test_a_short_chapters_own_running_head_facing_the_books_goes_too(tmp_path):
+    # Facing pages: the even ones head "12   A Book's Title", the odd ones "A Chapter's Title   13". A chapter of
+    # two pages carries its own head once on each side, too few to repeat: it stands where the book's title
+    # heads the other pages, numbered as the page, set off from the text, and goes with them.
+    chapters = ["Harbour Lights", "The Mill Road", "Winter Fair", "Lantern Hill", "North Gate"]
+    said = [f"(On day {k} the {w} morning was bright and the road ran down to the river past the mill.)"
+            for k, w in enumerate(["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                                   "ninth", "tenth"])]
+    pages = []
+    for k in range(10):
+        title = chapters[k // 2]
+        head = f"({k + 1}   Book Of Small Towns)" if k % 2 else f"({title}   {k + 1})"
+        opening = b"BT /F1 20 Tf 72 682 Td (%s) Tj ET\n" % title.encode() if k % 2 == 0 else b""
+        pages.append(_lines([head], 50) + opening + _lines([said[k]], 150))
+    book = load_book(_pdf(tmp_path / "towns.pdf", pages, outline=[(t, 2 * i, 110) for i, t in enumerate(chapters)]))
+    assert [c.title for c in book.chapters] == chapters
+    for c in book.chapters:
+        assert c.paragraphs[0] == c.title and c.title not in " ".join(c.paragraphs[1:]), c.paragraphs
+    assert "Book Of Small Towns" not in " ".join(p for c in book.chapters for p in c.paragraphs)

@@ -140,6 +140,11 @@ def strip_page_furniture(pages: list[Page], style: Style, listings: bool = True)
             slot = (page.index % 2, zone, round(ln.base), round(ln.size))
             # A line where running heads stand is one too, unless it is set large (a chapter's title).
             near = ln.size <= style.body * 1.25 and any((slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
+            # Facing pages head alike: where the book's title heads the even pages, the odd ones carry their
+            # chapter's, which repeats too little in a short chapter. Such a line, numbered as the page, set
+            # off from the text, where the other pages' heads stand, is one.
+            near = near or ln.size <= style.body * 1.25 and _page_numbered(ln) and _set_apart(ln, page, zone, style) \
+                and any((1 - slot[0], slot[1], slot[2] + d, slot[3]) in slots for d in (-1, 0, 1))
             heading = _own_heading(ln)
             if _PAGE_NUMBER.match(ln.text) and not _chapter_number(ln, page, style, numbered) or not heading and _repeats(
                     counts, slot[0], zone, ln) >= (MIN_REPEATS if many else 2) and not _text_line(ln) \
@@ -197,6 +202,13 @@ def _numbered_head(ln: Line, page: Page, zone: str) -> bool:
     if zone == "bottom" and ln is by_height[-1]:
         return ln.base - by_height[-2].base > MARGIN_GAP * ln.size + ln.size
     return False
+
+
+def _page_numbered(ln: Line) -> bool:
+    """Return whether a line opens or ends with a page number beside words ("12   A Title", "A Title   13")."""
+    if ln.pieces:
+        return len(ln.pieces) == 2 and any(_PAGE_NUMBER.match(p) for p in ln.pieces)
+    return bool(re.match(r"^(?:\d{1,4}|[ivxlc]{1,7})\s+\S|.*\S\s+(?:\d{1,4}|[ivxlc]{1,7})$", ln.text.strip()))
 
 
 def _index_page(lines: list[Line]) -> bool:
