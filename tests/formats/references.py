@@ -357,36 +357,9 @@ def outline_titles(pdf: Path) -> list[str]:
     return [o["title"].strip() for o in json.loads(run.stdout).get("outlines", [])]
 
 
-def running_words(text: str) -> str:
-    """Return text as running lines are counted in it: lower-case words split at spaces only, their edges'
-    punctuation off, numbers and signs dropped. A word joined to others by a hyphen, a slash or a dot stays
-    one word: a running line "Auto Multiple Choice" is not counted in a command "auto-multiple-choice" or a
-    path, where `words` would find it (round pdf25: the dev half's 7 running lines were all such)."""
-    out = []
-    for tok in text.replace("\u2019", "'").lower().split():
-        tok = tok.strip("'\"()[]{}<>.,;:!?*\u201c\u201d\u2018\u00ab\u00bb\u2026-\u2013\u2014/\\|")
-        if re.search(r"[^\W\d_]", tok) and not re.search(r"\d", tok):
-            out.append(tok)
-    return " ".join(out)
-
-
-def outline_headings(pdf: Path) -> Counter:
-    """Return how often each title of the PDF's outline, at any level, stands there (as `running_words`): a
-    running head repeating its chapter's title is that chapter's heading once, which is spoken."""
-    run = subprocess.run(["qpdf", "--json", "--json-key=outlines", str(pdf)], capture_output=True, text=True,
-                         timeout=120)
-    found: Counter = Counter()
-    todo = list(json.loads(run.stdout).get("outlines", []))
-    while todo:
-        entry = todo.pop()
-        found[running_words(entry["title"])] += 1
-        todo += entry.get("kids", [])
-    return found
-
-
 def running_lines(pdf: Path) -> tuple[list[str], int]:
     """Return the distinct running lines (first/last line of a page, repeated on 3 pages or more) as
-    `running_words`, and the number of pages whose first or last line is a bare page number."""
+    words, and the number of pages whose first or last line is a bare page number."""
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
                           timeout=300).stdout
     pages = [[" ".join(ln.split()) for ln in p.splitlines() if ln.strip()] for p in text.split("\f")]
@@ -400,7 +373,7 @@ def running_lines(pdf: Path) -> tuple[list[str], int]:
         for e in pair:
             # A line's own text without the page number, when its shape (digits as #) repeats.
             if shape[re.sub(r"\d+", "#", e)] >= many:
-                w = running_words(e)
+                w = " ".join(words(e))
                 if len(w.split()) >= 2:
                     found.add(w)
     return sorted(found), numbered

@@ -6,8 +6,7 @@ PDF: the expected chapters are the top entries of the PDF's outline (qpdf); each
 the twin's text from that title's heading to the next title's (the last such heading in the twin, so a
 contents listing before the body is passed over); word error = jiwer's word-level edit distance over
 tests/books/corpus.py's words(). Running lines spoken = occurrences, in the reading, of pdftotext's
-repeated first/last page lines beyond their occurrences in the twin, both counted on words as printed
-(references.running_words: a hyphenated command or a path is one word); bare numbers = paragraphs that are
+repeated first/last page lines beyond their occurrences in the twin; bare numbers = paragraphs that are
 a number alone. Chapter titles are counted twice: over every top entry, and with matter and a title page's
 lines aside (chapter_titles).
 
@@ -134,19 +133,6 @@ def chapter_titles(titles: list[str], segments: dict, found: list[str]) -> tuple
     return sum(t in found for t in kept), len(kept)
 
 
-def running_spoken(pdf, spoken: str, reference: str) -> tuple[int, int]:
-    """Return how often the PDF's running lines are spoken beyond the twin's count of them, and the pages whose
-    edge is a bare number. Both texts counted on words as printed (ref.running_words: a hyphenated command
-    or a path is one word); a line is allowed as often as the twin has it, or as the outline names it where
-    the twin has fewer (an appendix the HTML edition keeps elsewhere: its heading is said once, no running
-    line)."""
-    spoken, reference = f" {ref.running_words(spoken)} ", f" {ref.running_words(reference)} "
-    lines, numbered = ref.running_lines(pdf)
-    headings = ref.outline_headings(pdf)
-    return sum(max(0, spoken.count(f" {ln} ") - max(reference.count(f" {ln} "), headings[ln]))
-               for ln in lines), numbered
-
-
 def score_pdf(entry: dict) -> dict:
     from app.book import load_book
 
@@ -184,8 +170,10 @@ def score_pdf(entry: dict) -> dict:
         elif c is not None and len(seg.split()) >= 20 and not _LISTING.search(t.strip()):
             errors[t] = jiwer.wer(seg, " ".join(_spoken(x) for x in [c] + _unmatched_after(t, titles, segments, got))
                                   or "nothing")
-    leaked, numbered = running_spoken(pdf, " ".join(" ".join(c.paragraphs) for c in book.chapters),
-                                      " ".join(e[2] for e in events))
+    spoken = " ".join(_spoken(c) for c in book.chapters)
+    reference = " ".join(words(" ".join(e[2] for e in events)))
+    lines, numbered = ref.running_lines(pdf)
+    leaked = sum(max(0, f" {spoken} ".count(f" {ln} ") - f" {reference} ".count(f" {ln} ")) for ln in lines)
     bare = sum(bool(re.fullmatch(r"\d{1,4}|[ivxlc]{1,7}", p.strip())) for c in book.chapters for p in c.paragraphs)
     return {"key": entry["key"], "producer": entry["producer"], "half": entry["half"], "title": book.title,
             "author": book.author, "titles": (len(found), len(titles)), "chapter_titles": chapters_found,
