@@ -14,7 +14,7 @@ description is that person, not a part of its own.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from app.cast.person import Person
 
@@ -59,6 +59,14 @@ def first_named(paragraphs: Iterable[tuple[str, int]],
     return out
 
 
+class _Seen(NamedTuple):
+    """Where a description of someone was last written, and its words."""
+    piece: int
+    words: str
+    #: Brought in by a speech tag ("said a little hump-backed man"): the part has spoken already.
+    spoken: bool = False
+
+
 class Described:
     """The latest person of each gender the narration described, and how many pieces ago."""
 
@@ -66,12 +74,12 @@ class Described:
         #: Who the book first names where, by piece of narration (first_named).
         self._newcomers = newcomers or []
         self._pieces = 0
-        self._latest: dict[str, tuple] = {}
+        self._latest: dict[str, _Seen] = {}
         #: Where each description was first written: one the book has used for long is a known person's.
         self._first: dict[str, int] = {}
         #: Per noun, the latest person an indefinite description brought in ("a white man"): whom a tag's
         #: "said the man" right after means.
-        self._brought: dict[str, tuple] = {}
+        self._brought: dict[str, _Seen] = {}
 
     def note(self, text: str) -> None:
         """Note the descriptions of people in a piece of narration (in book order)."""
@@ -85,17 +93,17 @@ class Described:
             first = self._first.setdefault(part, self._pieces)
             if m.group(1).lower() != "the" or self._pieces - first <= _REACH:
                 # "a man" brings someone in; "the girl" does so only where the book first writes it.
-                self._latest[GENDERED_NOUNS[noun]] = (self._pieces, part)
+                self._latest[GENDERED_NOUNS[noun]] = _Seen(self._pieces, part)
             if m.group(1).lower() != "the":
-                self._brought[noun] = (self._pieces, part)
+                self._brought[noun] = _Seen(self._pieces, part)
 
     def introduce(self, words: str, gender: str | None) -> None:
         """Note a part a speech tag just brought in ("said a little hump-backed man"): the "said the man" or
         the "he said" of the next few pieces is that part, not a newcomer the book names later."""
         noun = words.split()[-1]
-        self._brought[noun] = (self._pieces, words, True)
+        self._brought[noun] = _Seen(self._pieces, words, spoken=True)
         if gender:
-            self._latest[gender] = (self._pieces, words, True)
+            self._latest[gender] = _Seen(self._pieces, words, spoken=True)
 
     def part(self, gender: str | None) -> Person | str | None:
         """Return the person of that gender the narration described lately: the newcomer the book names a
@@ -107,14 +115,14 @@ class Described:
         newcomer (named soon, or the description's words), never a man named earlier in the scene."""
         return self._resolve(self._brought.get(noun), gender)
 
-    def _resolve(self, found: tuple | None, gender: str | None) -> Person | str | None:
-        if found is None or self._pieces - found[0] > _REACH:
+    def _resolve(self, found: _Seen | None, gender: str | None) -> Person | str | None:
+        if found is None or self._pieces - found.piece > _REACH:
             return None
-        if len(found) > 2:
-            return found[1]  # a part a tag brought in: it has spoken already
+        if found.spoken:
+            return found.words  # a part a tag brought in: it has spoken already
         for n, person in self._newcomers:
             if n > self._pieces + _NAMED_WITHIN:
                 break
             if n >= self._pieces and person.gender == gender:
                 return person
-        return found[1]
+        return found.words

@@ -12,6 +12,7 @@ from app.book.narration.cleanup import is_apparatus_title
 from app.book.normalize import clean_text
 from app.book.structure.blocks import Block
 from app.book.structure.lines import KEYWORD, leading_number, number_value
+from app.book.structure.listing import is_contents_label
 
 #: A list of the book's pictures ("LIST OF ILLUSTRATIONS IN THE TEXT", "Plates", "MAPS AND PLANS"), set over its
 #: own linked entries: the links are the pictures', however much it looks like a contents.
@@ -21,10 +22,6 @@ _PICTURES_HEAD = re.compile(r"^(?:(?:a\s+)?(?:list|table|index)\s+of\s+(?:the\s+
 _HEAD_GAP = 2
 #: A list's heading is this short ("ILLUSTRATIONS" may be set as a styled paragraph, no heading).
 _MAX_HEAD_WORDS = 8
-
-
-#: A contents' own heading ("CONTENTS.", "Table of Contents").
-_CONTENTS_HEAD = re.compile(r"^(?:table\s+of\s+)?contents\W*$", re.I)
 
 
 #: The front of a book, where its lists stand: its first fifth of words.
@@ -43,7 +40,7 @@ def front_lists(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> 
         if seen > _FRONT_SHARE * total:
             break
         text = clean_text(b.text)
-        if b.level and k not in starts and (is_apparatus_title(text) and _PICTURES_HEAD.match(text) or _CONTENTS_HEAD.match(text)):
+        if b.level and k not in starts and (is_apparatus_title(text) and _PICTURES_HEAD.match(text) or is_contents_label(text)):
             lists.add(k)
     # (A start the listing's own blocks cover is no start: what follows it would go with the list.)
     ends = {k: min((s for s in starts if s > k and s not in skip), default=len(blocks)) for k in lists}

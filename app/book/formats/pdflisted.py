@@ -18,6 +18,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 
 from app.book.formats.pdflayout import Line
+from app.book.structure.listing import is_contents_label
 
 #: Lines in a row (at most one other line between two, for the title matches) that make a listing.
 LISTED_RUN = 3
@@ -28,7 +29,6 @@ MAX_PAGE_LINKS = 2000
 #: A line opening with a list's bullet: an item of the text's own list, never a chapter's heading nor a contents
 #: entry (a chapter may list the chapters of its part as bullets: the author's text, as its HTML edition shows it).
 LIST_ITEM = re.compile(r"^[\u2022\u25e6\u25aa\u25ab\u2023\u2043\u00b7*\u2013-]\s")
-_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents$", re.I)
 _WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+")
 
 #: A link's area on a page, in top-down page coordinates: (x0, top, x1, bottom).
@@ -107,6 +107,6 @@ def strip_listings(pages, entries) -> None:
         # The listing's own heading ("Table of Contents" over a question list set as links) goes with it.
         flat = [ln for page in pages for ln in page.lines]
         drop.update(id(ln) for ln, nxt in zip(flat, flat[1:])
-                    if id(nxt) in drop and id(ln) not in drop and _CONTENTS.match(ln.text.strip(" .:")))
+                    if id(nxt) in drop and id(ln) not in drop and is_contents_label(ln.text.strip(" .:")))
         for page in pages:
             page.lines = [ln for ln in page.lines if id(ln) not in drop]

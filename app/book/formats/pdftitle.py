@@ -15,6 +15,7 @@ from app.book.narration.gutenberg import title_from_page_title
 from app.book.formats.pdflayout import Line
 from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.normalize import clean_text
+from app.book.structure.listing import is_contents_label
 
 __all__ = ["TITLE_PAGES", "book_title", "is_placeholder", "is_placeholder_author", "title_page"]
 
@@ -55,8 +56,6 @@ def _set_apart(a: str, b: str) -> bool:
 
 #: "by" or "Written by" before the names on a title page.
 _BY = re.compile(r"^(?:written\s+)?by\s+", re.I)
-#: A contents page's heading: the lines under it are its entries ("I User Manual 1"), no book's title.
-_CONTENTS = re.compile(r"^(?:table\s+of\s+)?contents$", re.I)
 #: What is left of a title page's line that named an edition alone ("Manual for version 1.9.4", the book's
 #: name drawn as a picture above it): it ends on a word that needs another after it.
 _OPEN_END = re.compile(r"\b(?:for|of|to|in|on|and|the|a|an)$", re.I)
@@ -119,7 +118,7 @@ def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str
     named = {id(ln): ln.size for lines in first for ln in lines if not is_matter_title(clean_text(ln.text))}
     for lines in first:
         # A contents page's entries, under its heading, name chapters: never the book.
-        head = next((ln for ln in lines if _CONTENTS.match(clean_text(ln.text).strip(" .:"))), None)
+        head = next((ln for ln in lines if is_contents_label(clean_text(ln.text).strip(" .:"))), None)
         for ln in lines if head else ():
             if ln.base > head.base:
                 named.pop(id(ln), None)

@@ -161,7 +161,7 @@ def title_line(para: Para | None) -> str:
     if not letters:
         return ""
     # Title case leaves the small words in lower case ("Monseigneur in the Country").
-    counted = [w for w in words if w.lower() not in _SMALL_WORDS] or words
+    counted = [w for w in words if w.lower() not in SMALL_WORDS] or words
     capitalised = sum(1 for w in counted if w[:1].isupper() or not w[:1].isalpha()) / len(counted)
     # A title is in capitals or title case; "It was night." is a sentence.
     if not bare.isupper() and (capitalised < 0.6 or (bare.endswith(".") and capitalised < 0.8)):
@@ -170,9 +170,7 @@ def title_line(para: Para | None) -> str:
 
 
 #: Words title case leaves in lower case.
-_SMALL_WORDS = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
-#: The same words, which name no chapter when two names are compared (relisted.py).
-SMALL_WORDS = _SMALL_WORDS
+SMALL_WORDS = frozenset("a an and as at but by for in of on or the to with from into upon nor".split())
 
 
 #: A well-formed Roman numeral in capitals ("XIV", "MDCCC"); "MILL" and "CIVIL" are made of its letters only.
@@ -183,7 +181,7 @@ def smart_title(text: str) -> str:
     """Return a heading in capitals as title case ("CHAPTER XXXI: THE LAST VOYAGE" -> "Chapter XXXI: The Last Voyage")."""
     if not text.isupper():
         return text
-    small = _SMALL_WORDS
+    small = SMALL_WORDS
     out = []
     for n, word in enumerate(text.split()):
         core = word.strip(".,:;!?\"'()\u201c\u201d\u2018\u2019")
