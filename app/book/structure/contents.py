@@ -182,18 +182,25 @@ def match_contents(entries: list[ContentsEntry], cands: list[Heading], paras: li
 
 def beyond_listing(chosen: list[Heading], cands: list[Heading]) -> list[Heading]:
     """Return the chapters with those a short listing leaves out: a prelude before, the numbering's rest and
-    a finale after ("CHAPTER LXXXII." to "LXXXVI.", "FINALE." where the contents stops at LXXXI)."""
+    a finale after ("CHAPTER LXXXII." to "LXXXVI.", "FINALE." where the contents stops at LXXXI), and the later
+    parts' chapters counting from one again after a part's heading."""
     numbered = [c for c in chosen if c.kind in ("chapter", "numeral") and c.number is not None]
     if not numbered:
         return chosen
     first, last = chosen[0].para, numbered[-1]
     extra = [c for c in cands if c.kind == "named" and (c.para < first or c.para > last.para
                                                          and not _last_topic(last, c))]
-    number = last.number
+    number, part = last.number, None
     for c in cands:
-        if c.para > last.para and c.kind == last.kind and c.word == last.word and c.number == number + 1:
-            extra.append(c)
-            number += 1
+        if c.para <= last.para:
+            continue
+        if c.kind == "part" and last.kind == "chapter":
+            part = c
+        elif c.kind == last.kind and c.word == last.word and (c.number == number + 1 or part and c.number == 1):
+            # Round txt26: a listing of the first part's chapters only ("Part I" over I-VIII, then the body's
+            # "PART II." over "CHAPTER I." ...): a later part restarts the numbering, its chapters are the book's.
+            extra += [part, c] if c.number == 1 and part else [c]
+            number, part = c.number, None
     return sorted({id(c): c for c in chosen + extra}.values(), key=lambda c: c.para)
 
 

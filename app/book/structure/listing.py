@@ -33,6 +33,7 @@ _COLUMNS = re.compile(r"^(?:chapter|chap\.|pages?|part)(?:\s+(?:pages?|chapter))
 #: The page column's heading set on the first entry's line ("CHAPTER I.        PAGE"): no part of its name.
 _COLUMN_WORD = re.compile(r"^page\.?$", re.I)
 #: Where the listing of contents ends: the next listing of the front matter.
+_INDEX = re.compile(r"^index[.:]?$", re.I)
 _AFTER_CONTENTS = re.compile(r"^(?:list\s+of\s+|illustrations|plates|maps)", re.I)
 
 
@@ -67,8 +68,12 @@ def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
     a paragraph of three or more numbered entries, with the entry paragraphs just before it.
     """
     heads = [i for i, p in enumerate(paras) if len(p.lines) == 1 and _CONTENTS.match(clean_line(p.text))]
+    # Round txt26: an "INDEX." where a contents stands (the book's first fifth) over entries that end in their
+    # pages is the contents by an older name; an index at the back stays an index.
+    heads += [i for i, p in enumerate(paras[: len(paras) // 5]) if len(p.lines) == 1 and _INDEX.match(clean_line(p.text))]
     for i in heads:
-        if (found := _labelled(paras, i)) is None:
+        if (found := _labelled(paras, i)) is None or _INDEX.match(clean_line(paras[i].text)) and sum(
+                1 for p in paras[i + 1:found[0]] for ln in p.lines if _PAGE.search(ln)) < 0.6 * len(found[1]):
             continue
         k, entries = found
         # Two works in one file list their contents one after the other ("CONTENTS." / the first's chapters /
