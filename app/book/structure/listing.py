@@ -89,6 +89,12 @@ def find_contents(paras: list[Para]) -> tuple[int, int, list[ContentsEntry]]:
                 i -= 1
             k, entries = _listing(paras, i)
             return i, k, entries
+        # Round txt26: nor a label over names alone, each ending in its page or year in a column ("A Golden
+        # Wedding        1909"), five or more in one paragraph near the top: a listing of the pieces.
+        if len(p.lines) >= 5 and all(_PAGE.search(ln) and not _entry(clean_line(_PAGE.sub("", ln))) for ln in p.lines):
+            k, entries = _named_listing(paras, i)
+            if len(entries) >= 5:
+                return i, k, entries
     return 0, 0, []
 
 
