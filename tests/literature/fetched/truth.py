@@ -38,7 +38,11 @@ _MORE_MATTER = re.compile(
     r"^(?!(?:the|a|an) )(?:[\w-]+ ){0,2}ind(?:ex|exes|ices)(?: (?:of|to|and) .*)?|"
     r"(?:(?:list|table) of (?:the )?(?:[\w-]+ )?)?(?:illustrations|plates|maps|figures|engravings|charts|diagrams)"
     r"(?: (?:and|&) (?:[\w-]+ )?(?:illustrations|plates|maps|figures|plans|charts|diagrams))?|"
-    r"inhaltsverzeichnis+\W*$",
+    r"inhaltsverzeichnis+\W*$|"
+    # Round txt26: a contents by a qualifying word ("ANALYTICAL TABLE OF CONTENTS.", "DETAILED CONTENTS") and the
+    # pictures "in the text".
+    r"(?:analytical|detailed|general|full|complete|synoptical) (?:table of )?contents|"
+    r"(?:list|table) of (?:the )?(?:illustrations|plates|figures|maps)(?: (?:in|to) the text)",
     re.I)
 
 
