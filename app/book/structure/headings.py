@@ -26,7 +26,7 @@ from app.book.structure.relisted import listed_again, listed_before, listing_lin
 from app.book.structure.gaps import fill_first_chapter, fill_numbering_gaps
 from app.book.structure.sections import without_empty_parts, without_inner_sections
 from app.book.structure.layout import (
-    ends_in_title_page, is_publishers_matter, set_apart_like, without_closer_words,
+    FRONT_OWN_WORDS, ends_in_title_page, front_named, is_publishers_matter, set_apart_like, without_closer_words,
 )
 from app.book.structure.learned import RuleVerdict, review
 from app.book.structure.pieces import numbered_halves, numbering_continues, pieces_apart, set_title
@@ -280,11 +280,13 @@ def named_before(chosen: list[Heading], cands: list[Heading], paras: list[Para],
     named = [c for c in cands if c.kind == "named" and c.para < first and c.para not in have
              and not lo <= c.para < hi and len(paras[c.para].lines) == 1 and is_named_heading(paras[c.para].text)
              and paras[c.para].gap >= 2]
+    named = sorted(named + front_named(paras, first, skip, have), key=lambda c: c.para)
     added = []
     for n, c in enumerate(named):
         end = named[n + 1].para if n + 1 < len(named) else first
         start = c.sub_para + 1 if c.sub_para is not None else c.para + 1
-        if sum(len(paras[k].text.split()) for k in range(start, end)) >= _NAMED_OWN_WORDS:
+        if sum(len(paras[k].text.split()) for k in range(start, end)) >= (
+                FRONT_OWN_WORDS if c.word == "front" else _NAMED_OWN_WORDS):
             added.append(c)
     return sorted(chosen + added, key=lambda c: c.para) if added else chosen
 

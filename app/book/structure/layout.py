@@ -129,6 +129,23 @@ def ends_in_title_page(paras: list[Para], j: int) -> bool:
                for p in paras[max(0, j - _TITLE_PAGE_PARAS - 2):j] for ln in p.lines)
 
 
+def front_named(paras: list[Para], first: int, skip: tuple[int, int], have: set[int]) -> list[Heading]:
+    """Return the short named pieces before the first chapter that a printed book heads as its own (round txt26):
+    "DEDICATION.", "PREFATORY NOTE", "AUTHOR'S NOTE", "NOTE TO THE SECOND EDITION", "LETTER OF TRANSMITTAL", each
+    on a line of its own set apart, outside the contents listing (named_before weighs their words)."""
+    lo, hi = skip
+    return [Heading(i, "named", "front", None, clean_line(p.text)) for i, p in enumerate(paras[:first])
+            if i not in have and not lo <= i < hi and len(p.lines) == 1 and p.gap >= 2
+            and _FRONT_NAMED.match(clean_line(p.text))]
+
+
+#: The names of short front pieces (a dedication, a note to an edition, a letter sending the report).
+_FRONT_NAMED = re.compile(r"^(?:dedication|dedicatory|prefatory\s+note|author['\u2019]?s\s+note|"
+                          r"(?:a\s+)?note\s+to\s+the\s+(?:\w+\s+)?edition|letter\s+of\s+transmittal)\W*$", re.I)
+#: Words such a piece heads at least (a dedication of a sentence or two; the truth's title-page lines head fewer).
+FRONT_OWN_WORDS = 20
+
+
 #: A dedication's last line: "THIS BOOK IS AFFECTIONATELY DEDICATED.", "... ARE RESPECTFULLY INSCRIBED".
 _DEDICATED = re.compile(r"^.*\b(?:is|are)\s+(?:\w+ly\s+)?(?:dedicated|inscribed)\W*$", re.I)
 #: Paragraphs under a title that may hold the title page's by-line.
