@@ -7,12 +7,14 @@ round txt26).
   by an older name; an index at the back stays an index.
 - No label at all: a paragraph of five or more names near the top, each ending in its page or year in a column
   ("A Walk by the Weir        1909"), lists the pieces the body heads by the same names.
+- A short named piece before the first chapter ("DEDICATION.", "PREFATORY NOTE", "NOTE TO THE SECOND EDITION"),
+  set apart over a few sentences, is a chapter as the printed book heads it; over a line only, front matter.
 """
 from __future__ import annotations
 
 from tests.book.plaintext import hard_wrapped, read_text_book
 
-_TEXT = "\n\n".join(hard_wrapped(300, w) for w in "wvxyz")
+_TEXT = "\n\n".join(hard_wrapped(300, w) for w in ("fern", "gorse", "heath", "brook", "stone"))
 
 
 def _parts_book(listed_parts: int) -> str:
@@ -70,4 +72,22 @@ def test_an_index_at_the_back_is_no_contents(tmp_path):
     chapters = "\n\n\n\n".join(f"CHAPTER {'I' * n}.\n\n\n{_TEXT}" for n in range(1, 4))
     index = "INDEX.\n\n\n" + "\n".join(f"  {name:<40}{5 + 12 * n:>6}" for n, name in enumerate(_PIECES))
     book = read_text_book(tmp_path, f"A BOOK\n\nBY ANN LEE\n\n\n\n\n{chapters}\n\n\n\n\n{index}\n")
-    assert len(book.chapters) == 3
+    assert [c.title for c in book.chapters] == ["Chapter I", "Chapter II", "Chapter III"]
+
+
+def _front(dedication_words: int) -> str:
+    dedication = " ".join(["To my friend of the mill, who kept the wheel turning."] * (dedication_words // 10))
+    chapters = "\n\n\n\n".join(f"CHAPTER {'I' * n}.\n\n\n{_TEXT}" for n in range(1, 4))
+    return f"A BOOK\n\nBY ANN LEE\n\n\n\n\nDEDICATION.\n\n\n{dedication}\n\n\n\n\n{chapters}\n"
+
+
+def test_a_dedication_set_apart_before_the_first_chapter_is_a_chapter(tmp_path):
+    # A short named piece the printed book heads ("DEDICATION.", "PREFATORY NOTE", "NOTE TO THE SECOND EDITION").
+    book = read_text_book(tmp_path, _front(40))
+    assert [c.title for c in book.chapters][:2] == ["Dedication", "Chapter I"]
+
+
+def test_a_dedication_of_a_line_stays_front_matter(tmp_path):
+    # The guard: a heading over a few words only (a title page's line) is no chapter.
+    book = read_text_book(tmp_path, _front(10))
+    assert book.chapters[0].title == "Chapter I"
