@@ -2,7 +2,8 @@
 
 - `manifest(kind)`: the manifest's entries of one kind (pdf, docx, odt), each with its half ("dev" or
   "held-out") by the manifest's rule: in the listed order, the 1st, 3rd... entry is dev, the 2nd, 4th... held out;
-  an entry marked `half = "dev"` (development twins added later) is dev and not counted by that rule.
+  an entry marked `half = "dev"` (development twins added later) is dev and not counted by that rule, and one
+  marked `half = "held-out"` (a later round's own split, e.g. round office26's books) is held out, not counted either.
 - `pdf_file(entry)`, `twin_events(entry)`: the PDF and its twin's text as ("h"|"t", level, text) events: the
   shipped plain text line by line, one HTML page, a chain of HTML pages followed by their rel="next" links
   (Texinfo's: the pages its contents block lists, in order), or
@@ -46,7 +47,8 @@ def manifest(kind: str) -> list[dict]:
     entries = tomllib.loads(MANIFEST.read_text(encoding="utf-8")).get(kind, [])
     i = 0
     for entry in entries:
-        if entry.get("half") != "dev":  # an entry added as dev alone says so; the rule counts the others
+        # An entry added later names its half (dev, or held-out by that round's own rule); the rule counts the others.
+        if entry.get("half") not in ("dev", "held-out"):
             entry["half"] = "dev" if i % 2 == 0 else "held-out"
             i += 1
         entry.setdefault("key", Path(entry.get("path", "")).stem)
