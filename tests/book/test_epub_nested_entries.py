@@ -30,3 +30,19 @@ def test_a_chapter_with_text_of_its_own_keeps_its_listed_sections(tmp_path):
     pages = [(f"act-{n}.xhtml", "en", _act(n, prose(600))) for n in (1, 2)]
     book = load_book(write_epub(tmp_path / "essays.epub", pages, _nav(1, 2)))
     assert titles(book) == ["Act 1", "Act 2"]
+
+
+def _chapter(n: int, sections: list[str]) -> str:
+    # pandoc's layout of a technical book: the chapter's heading straight over its first section's heading.
+    body = "".join(f'<section id="c{n}-s{k}"><h2>{name}</h2>{prose(200)}</section>' for k, name in enumerate(sections))
+    return f'<section id="c{n}"><h1>Chapter title {n}</h1>{body}</section>'
+
+
+def test_a_chapter_heading_straight_over_named_sections_keeps_them(tmp_path):
+    sections = ["Getting Ready", "A First Try", "Upgrading to Version 4"]
+    pages = [(f"c{n}.xhtml", "en", _chapter(n, sections)) for n in (1, 2)]
+    nav = toc(*(li(f"c{n}.xhtml", f"Chapter title {n}",
+                   *(li(f"c{n}.xhtml#c{n}-s{k}", name) for k, name in enumerate(sections))) for n in (1, 2)))
+    book = load_book(write_epub(tmp_path / "manual.epub", pages, nav))
+    assert titles(book) == ["Chapter title 1", "Chapter title 2"]
+    assert sum(len(c.paragraphs) for c in book.chapters) >= 6

@@ -586,13 +586,17 @@ def mobi_reference(path: Path) -> tuple[list[str], str]:
         items = {i.get("id"): i.get("href") for i in pkg.iter() if _local(i) == "item"}
         spine = [items[r.get("idref")] for r in pkg.iter() if _local(r) == "itemref" and r.get("idref") in items]
         titles: list[str] = []
+        # The book's own title as an entry (the cover's or the title page's, kindlegen's first entries) is no
+        # chapter: the title is announced once, as in the PDF table (twin_table._title_lines).
+        book_title = " ".join(" ".join(next((e.itertext() for e in pkg.iter() if _local(e) == "title"), [])).split())
         ncx = opf.with_name("toc.ncx")
         if ncx.is_file():
             nav_map = next(e for e in ET.parse(ncx).getroot().iter() if _local(e) == "navMap")
             for point in (p for p in nav_map if _local(p) == "navPoint"):
                 label = next((e for e in point.iter() if _local(e) == "text"), None)
-                if label is not None and (label.text or "").strip():
-                    titles.append(" ".join(label.text.split()))
+                text = " ".join((label.text or "").split()) if label is not None else ""
+                if text and text.casefold() != book_title.casefold():
+                    titles.append(text)
         text = []
         for href in spine:
             page = opf.parent / href

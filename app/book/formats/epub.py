@@ -21,6 +21,7 @@ from app.book.model import Book, Chapter, Cover, Metadata, ReadOptions
 from app.book.formats.epubopf import colophon_year, is_standard_ebooks, read_opf_metadata
 from app.book.normalize import clean_text
 from app.book.safezip import Limits, SafeZip, parse_xml, resolve
+from app.book.formats.epubnested import located
 from app.book.formats.epubtoc import Entry, chapter_entries, children, descendants, local, read_toc
 from app.book.structure.lines import is_named_heading, leading_number, numbering_restarts
 from app.core.errors import CorruptBook
@@ -166,15 +167,6 @@ def _cover(zf: SafeZip, pkg: _Package) -> Cover | None:
     return Cover(data, item[1]) if data else None
 
 
-def _find(blocks: list[Block], fragment: str) -> int:
-    """Return the index of the block where an anchor starts (0 when it is not found)."""
-    if fragment:
-        for i, b in enumerate(blocks):
-            if fragment in b.ids:
-                return i
-    return 0
-
-
 def _primary(language: str) -> str:
     """Return a language's primary subtag ("de" for "de-AT" or "German"), lower case."""
     code = language.strip().lower().replace("_", "-").split("-")[0]
@@ -243,74 +235,12 @@ def _matter_entry(title: str) -> bool:
     return bool(_NON_NARRATION_TITLE.match(title.strip(" .:"))) or is_matter_title(title)
 
 
-def _located(
-    entries: list[Entry], docs: dict[str, Document], order: list[str]
-) -> list[tuple[tuple[int, int], Entry]]:
-    """Return TOC entries in reading order, with same-file sub-entries folded into their parent (a chapter's
-    sections), unless the parent is only a label over two or more of them (an act over its scenes, a story's
-    title over its numbered parts, see _label_over): then they are the chapters, the first announced with it."""
-    position = {name: i for i, name in enumerate(order)}
-    located: list[tuple[tuple[int, int], Entry]] = []
-    parents: dict[int, Entry] = {}
-    at: dict[int, int] = {}  # id of a located entry -> its index in located
-    labels: set[int] = set()  # parents whose first sub-entry took their place
-    inner: dict[int, int] = {}  # id of an entry -> how many sub-entries it has in its own file
-    for e in entries:
-        parents[e.depth] = e
-        parent = parents.get(e.depth - 1)
-        if parent is not None and e.depth > 1 and parent.name == e.name and e.fragment:
-            inner[id(parent)] = inner.get(id(parent), 0) + 1
-    parents = {}
-    for e in entries:
-        parents[e.depth] = e
-        parent = parents.get(e.depth - 1)
-        if e.name not in position:
-            continue
-        where = (position[e.name], _find(docs[e.name].blocks, e.fragment))
-        if parent is not None and e.depth > 1 and parent.name == e.name and e.fragment:
-            # A section anchor inside its chapter's own file is not a chapter of its own, unless the
-            # chapter is only a label over its sub-entries.
-            if id(parent) in labels:
-                pass  # the label's later sub-entries: chapters of their own
-            elif (id(parent) not in at or inner[id(parent)] < 2
-                  or not _label_over(docs[e.name].blocks, located[at[id(parent)]][0][1], where[1], e.title)):
-                continue
-            else:
-                # The first sub-entry starts where its label does, and is announced with it ("Act I: Scene I").
-                labels.add(id(parent))
-                where, label = located[at[id(parent)]]
-                at[id(e)] = at[id(parent)]
-                located[at[id(parent)]] = (where, replace(e, title=f"{label.title}: {e.title}" if label.title else e.title))
-                continue
-        at[id(e)] = len(located)
-        located.append((where, e))
-    return located
-
-
-#: A chapter with fewer words of its own than this (a page) before its first sub-entry is a label over its
-#: sub-entries (an act's heading and its setting over its scenes, a story's title and motto over its numbered
-#: parts, an appendix's note over its documents); its words are read with the first of them.
-_LABEL_WORDS = 300
-
-
-#: A section numbered within its chapter ("2.1. Getting started", "3.1.1 Scope"): a manual's section, never
-#: a chapter of its own however short its chapter's introduction.
-_SECTION_NUMBER = re.compile(r"^\s*(?:[A-Z]|\d{1,3})(?:\.\d{1,3})+\.?(?:\s|$)")
-
-
-def _label_over(blocks: list[Block], start: int, first: int, sub_title: str = "") -> bool:
-    """Return whether the text from a TOC entry's start to its first sub-entry is only its label."""
-    if start >= first or any(_SECTION_NUMBER.match(t) for t in (sub_title, blocks[first].text)):
-        return False
-    return body_words(blocks[start:first]) < _LABEL_WORDS
-
-
 def _toc_chapters(
     entries: list[Entry], docs: dict[str, Document], order: list[str], options: ReadOptions, book_title: str
 ) -> list[Chapter]:
     """Return chapters spanning from each TOC entry to the next, in spine order."""
     starts: dict[tuple[int, int], Entry] = {}
-    for pos, e in sorted(_located(entries, docs, order), key=lambda x: x[0]):
+    for pos, e in sorted(located(entries, docs, order), key=lambda x: x[0]):
         starts.setdefault(pos, e)
     if not starts:
         return []
