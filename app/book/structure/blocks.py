@@ -132,10 +132,24 @@ def _split_level(blocks: list[Block], outline: bool = False) -> int | None:
     if not counts:
         return None
     repeated = sorted(lvl for lvl, n in counts.items() if n >= 2)
-    for level in repeated:
+    for k, level in enumerate(repeated):
         if outline or _largest_share(blocks, level) <= _MAX_SECTION_SHARE:
             return level
+        if k + 1 < len(repeated) and _numbered_within(blocks, repeated[k + 1]):
+            # The level below numbers its headings within their chapter ("1.1.", "1.2."): they are a
+            # chapter's sections, so this level is the chapters', however long one chapter is.
+            return level
     return repeated[0] if repeated else min(counts)
+
+
+#: A heading numbered within its chapter: "2.1. Getting started", "3.1.1 Scope".
+_SECTION_NUMBER = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})+\.?(?:\s|$)")
+
+
+def _numbered_within(blocks: list[Block], level: int) -> bool:
+    """Return whether most headings of a level are numbered within their chapter."""
+    heads = [b.text for b in blocks if b.level == level]
+    return sum(bool(_SECTION_NUMBER.match(t)) for t in heads) * 2 > len(heads)
 
 
 def split_level(blocks: list[Block], outline: bool = False) -> int | None:

@@ -1,0 +1,36 @@
+"""Whole FB2 and Kindle books' conventions (round office26): what their own table of contents says.
+
+Each test builds its file from invented text and names the convention it shows."""
+from __future__ import annotations
+
+from app.book import load_book
+
+_NS = "http://www.gribuser.ru/xml/fictionbook/2.0"
+
+
+def _words(n: int, word: str = "lantern") -> str:
+    return " ".join([f"The {word} swung in the wind over the harbour wall."] * (n // 10))
+
+
+def _section(title: str, *inner: str) -> str:
+    head = f"<title><p>{title}</p></title>" if title else ""
+    return f"<section>{head}{''.join(inner)}</section>"
+
+
+def _fb2(tmp_path, body: str):
+    path = tmp_path / "book.fb2"
+    path.write_text(f"<?xml version='1.0' encoding='utf-8'?><FictionBook xmlns='{_NS}'><description><title-info>"
+                    "<book-title>Harbour Lights</book-title><author><first-name>Ada</first-name>"
+                    "<last-name>Quill</last-name></author><lang>en</lang></title-info></description>"
+                    f"<body>{body}</body></FictionBook>", encoding="utf-8")
+    return load_book(path)
+
+
+def test_sections_numbered_within_one_long_chapter_stay_its_sections(tmp_path):
+    # A book's excerpt: an introduction, one long chapter of numbered sections ("1.1.", "1.2."), a closing note.
+    sections = "".join(_section(f"1.{k}. Lesson {k}", f"<p>{_words(400, 'rope')}</p>") for k in range(1, 9))
+    book = _fb2(tmp_path, _section("Introduction", f"<p>{_words(200)}</p>")
+                + _section("Chapter 1 Selling", f"<p>{_words(40, 'gull')}</p>", sections)
+                + _section("End of the excerpt", f"<p>{_words(50, 'tide')}</p>"))
+    assert [c.title for c in book.chapters] == ["Introduction", "Chapter 1 Selling", "End of the excerpt"]
+    assert any("rope" in p for p in book.chapters[1].paragraphs)
