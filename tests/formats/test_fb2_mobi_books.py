@@ -34,3 +34,13 @@ def test_sections_numbered_within_one_long_chapter_stay_its_sections(tmp_path):
                 + _section("End of the excerpt", f"<p>{_words(50, 'tide')}</p>"))
     assert [c.title for c in book.chapters] == ["Introduction", "Chapter 1 Selling", "End of the excerpt"]
     assert any("rope" in p for p in book.chapters[1].paragraphs)
+
+
+def test_a_typed_contents_of_chapter_lines_is_no_chain_of_titles(tmp_path):
+    # calibre's FB2 of a book without headings: one untitled section of paragraphs, the contents typed as lines.
+    listing = ["Contents", "Introduction"] + [f"Chapter {n}: Harbour {n}: A Morning" for n in range(1, 6)] + [
+        "Epilogue", "Thanks", "for Mara"]
+    body = [f"<p>{line}</p>" for line in listing] + ["<p>Introduction</p>"] + [f"<p>{_words(100)}</p>"] * 4 + [
+        "<p>Chapter 1</p>", "<p>Harbour 1</p>"] + [f"<p>{_words(100, 'gull')}</p>"] * 6
+    book = _fb2(tmp_path, _section("", *body))
+    assert [c.title for c in book.chapters] == ["Introduction", "Chapter 1: Harbour 1"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from app.book.model import Chapter, ReadOptions
 from app.book.narration.cleanup import CODE_MENTION, is_apparatus_title, is_boilerplate, is_matter_title, strip_inline
 from app.book.normalize import clean_paragraphs, clean_text
-from app.book.structure.lines import KEYWORD, PICTURE, is_named_heading, leading_number, numbering_restarts
+from app.book.structure.lines import CHAPTER_WORDS, KEYWORD, PICTURE, is_named_heading, leading_number, numbering_restarts
 
 #: Headings deeper than this never start a chapter (h4+ are sections).
 MAX_CHAPTER_LEVEL = 3
@@ -245,7 +245,10 @@ def _fold_title_pages(
     bare = [n for n, (_, bs) in enumerate(groups) if not body_words(bs) and n + 1 < len(groups)]
     first_text = next((n for n, (_, bs) in enumerate(groups) if body_words(bs)), None)
     half_title = bare[0] if first_text is not None and len(bare) == 1 and bare[0] == first_text - 1 else None
+    listing = set() if outline else _listed_run(groups)
     for n, (title, blocks) in enumerate(groups):
+        if n in listing:
+            continue
         if n == half_title and not KEYWORD.match(clean_text(title or "")) and not (
                 outline and not names_the_book(title or "", book_title)):
             # In a word processor's outline the half title goes only when it repeats the title (announced):
@@ -279,6 +282,30 @@ def _fold_title_pages(
 _OPENING_NOTES = re.compile(r"^\W*notes\W*$", re.I)
 #: A heading that opens the book's end matter: "NOTES", "Author's Notes", "Endnotes", "Appendix", "Appendices".
 _ENDMATTER_HEAD = re.compile(r"^(?:[\w'\u2019-]+\s+){0,3}(?:end)?notes$|^append(?:ix|ices)\b", re.IGNORECASE)
+
+
+def _listed_run(groups: list[tuple[str | None, list[Block]]]) -> set[int]:
+    """Return the groups of a contents listing set as headings: a run of headings with no text between them
+    that holds two chapter headings in a row ("Chapter 1: ...", "Chapter 2: ..."). A chapter is never the
+    title page of the next chapter, so such a run is no chain of part titles, whether or not its chapters come
+    back later (a book's excerpt lists chapters it does not hold)."""
+    def chapter(n: int) -> bool:
+        m = KEYWORD.match(clean_text(groups[n][0] or ""))
+        return bool(m) and re.fullmatch(CHAPTER_WORDS, m.group("word"), re.I) is not None
+    bare = [not body_words(bs) for _, bs in groups]
+    out: set[int] = set()
+    n = 0
+    while n < len(groups):
+        end = n
+        while end < len(groups) and bare[end]:
+            end += 1
+        if any(chapter(k) and chapter(k + 1) for k in range(n, end - 1)):
+            out.update(range(n, end))
+            # The listing's last entry set over the short front page after it (a dedication, a motto).
+            if end < len(groups) and not chapter(end) and body_words(groups[end][1]) < UNLISTED_MIN_WORDS:
+                out.add(end)
+        n = end + 1
+    return out
 
 
 def _part_titles(groups: list[tuple[str | None, list[Block]]]) -> list[str]:
