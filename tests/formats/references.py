@@ -384,8 +384,32 @@ def running_lines(pdf: Path) -> tuple[list[str], int]:
 # ---------------------------------------------------------------- office files
 
 
+def _calibre_file(entry: dict) -> Path | None:
+    """Return a Kindle book or FB2 that Debian's calibre makes from a fetched Standard Ebooks EPUB of the literature
+    corpus (tests/literature/fetched), made on first use where `ebook-convert` is installed; None otherwise."""
+    from tests.literature.fetched.cache import books, materialize
+
+    out = OFFICE / "calibre" / entry["path"]
+    if not out.is_file() and shutil.which("ebook-convert"):
+        source = next((b for b in books() if b.key == entry["source"]), None)
+        if source is None:
+            return None
+        materialize(source)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        extra = ["--mobi-file-type", "both"] if out.suffix == ".mobi" else []
+        with tempfile.TemporaryDirectory() as tmp:
+            made = Path(tmp) / out.name
+            subprocess.run(["ebook-convert", str(source.files["epub"]), str(made), *extra], capture_output=True,
+                           timeout=600)
+            if made.is_file():
+                shutil.move(str(made), str(out))
+    return out if out.is_file() else None
+
+
 def office_file(entry: dict) -> Path | None:
     """Return the cached office file, None when it is not fetched (the manifest says from where)."""
+    if entry["repo"] == "calibre":
+        return _calibre_file(entry)
     if entry["repo"] == "libreoffice":  # a DOCX of the list exported by Debian's LibreOffice
         docx = OFFICE / entry["path"].replace("/", "+", 1)
         out = OFFICE / "libreoffice-7.4" / (Path(entry["path"]).stem + ".odt")
@@ -526,6 +550,14 @@ def fb2_reference(path: Path) -> tuple[list[str], str]:
     text = " ".join(" ".join(p.itertext()) for p in body.iter()
                     if _local(p) in ("p", "v", "subtitle", "text-author"))
     return [t for t in map(title, tops) if t], text
+
+
+def fb2_sections(path: Path) -> int:
+    """Return how many sections with text the main body's top level holds (titled or not): an FB2's division
+    where it titles none (calibre's FB2, one untitled section a file)."""
+    root = ET.parse(path).getroot()
+    body = next(b for b in root.iter() if _local(b) == "body" and b.get("name") not in ("notes", "comments"))
+    return sum(1 for s in body if _local(s) == "section" and "".join(s.itertext()).strip())
 
 
 # ---------------------------------------------------------------- Kindle books

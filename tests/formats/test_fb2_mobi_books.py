@@ -44,3 +44,20 @@ def test_a_typed_contents_of_chapter_lines_is_no_chain_of_titles(tmp_path):
         "<p>Chapter 1</p>", "<p>Harbour 1</p>"] + [f"<p>{_words(100, 'gull')}</p>"] * 6
     book = _fb2(tmp_path, _section("", *body))
     assert [c.title for c in book.chapters] == ["Introduction", "Chapter 1: Harbour 1"]
+
+
+def test_untitled_sections_opened_by_a_bold_line_are_chapters(tmp_path):
+    # calibre's FB2 of an EPUB: one untitled section a file, the chapter's number in bold and its name under it.
+    def chapter(n: str, name: str) -> str:
+        return _section("", "<empty-line/>", f"<p><strong>{n}</strong></p>", f"<p>{name}</p>",
+                        *[f"<p>{_words(100, 'gull')}</p>"] * 4)
+    book = _fb2(tmp_path, _section("", "<p><strong>Imprint</strong></p>", f"<p>{_words(40)}</p>")
+                + chapter("I", "The Quay") + chapter("II", "A Long Night") + chapter("III", "Home Again"))
+    assert [c.title for c in book.chapters][-3:] == ["I: The Quay", "II: A Long Night", "III: Home Again"]
+
+
+def test_a_bold_line_in_a_book_with_titles_stays_a_paragraph(tmp_path):
+    book = _fb2(tmp_path, _section("One", "<p><strong>Warning</strong></p>", f"<p>{_words(200)}</p>")
+                + _section("Two", f"<p>{_words(200)}</p>"))
+    assert [c.title for c in book.chapters] == ["One", "Two"]
+    assert book.chapters[0].paragraphs[1] == "Warning"

@@ -19,6 +19,7 @@ import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
 from app.book.structure.blocks import Block, split_chapters
+from app.book.structure.lines import KEYWORD, NUMERAL
 from app.book.formats.table import book_suffix
 from app.book.inputfile import read_book_bytes
 from app.book.formats.language import guess_language
@@ -97,13 +98,31 @@ def _blocks(body: ET.Element, options: ReadOptions) -> list[Block]:
     # (element, section depth); iterative, so deep nesting cannot overflow the stack.
     stack: list[tuple[ET.Element, int]] = [(c, 0) for c in reversed(list(body))]
     sections = 0
+    # A body without a single <title> (calibre's FB2 of an EPUB: one untitled section a file, each chapter's
+    # heading a bold line) takes a top section's opening bold line as its heading.
+    untitled = not any(_local(e.tag) == "title" for e in body.iter())
+    opening = naming = False
     while stack:
         el, depth = stack.pop()
         tag = _local(el.tag)
         if depth == 0 and sections and tag != "section" and not options.include_matter:
             continue
+        if tag in _BLOCK_TAGS and depth == 1 and (opening or naming):
+            text, naming = _inline(el), False
+            if opening and _bold_line(el):
+                blocks.append(Block(text, 1))
+                # A bare label ("IV", "Chapter 4") is named by the short line under it ("The Ford"), set as
+                # a heading below it, as a chapter's name under its number is.
+                naming = bool(NUMERAL.match(text) or (m := KEYWORD.match(text)) and not m.group("rest").strip(" .:"))
+                opening = False
+                continue
+            opening = False
+            if tag == "p" and 0 < len(text.split()) <= 10 and text.rstrip()[-1:] not in ".!?,;:" and blocks:
+                blocks.append(Block(text, 2))
+                continue
         if tag == "section":
             sections += depth == 0
+            opening = untitled and depth == 0
             stack.extend((c, depth + 1) for c in reversed(list(el)))
         elif tag == "title":
             text = clean_text(" ".join(_inline(p) for p in el if _local(p.tag) == "p"))
@@ -125,6 +144,14 @@ def _blocks(body: ET.Element, options: ReadOptions) -> list[Block]:
         elif tag in ("epigraph", "cite", "poem", "table", "annotation"):
             stack.extend((c, depth) for c in reversed(list(el)))
     return blocks
+
+
+def _bold_line(el: ET.Element) -> bool:
+    """Return whether a paragraph is one short line set wholly in bold (a heading written as a paragraph)."""
+    kids = list(el)
+    return (_local(el.tag) == "p" and not (el.text or "").strip() and len(kids) == 1
+            and _local(kids[0].tag) == "strong" and not (kids[0].tail or "").strip()
+            and 0 < len(_inline(el).split()) <= 12)
 
 
 def _person(el: ET.Element | None) -> str:
