@@ -61,3 +61,40 @@ def test_a_bold_line_in_a_book_with_titles_stays_a_paragraph(tmp_path):
                 + _section("Two", f"<p>{_words(200)}</p>"))
     assert [c.title for c in book.chapters] == ["One", "Two"]
     assert book.chapters[0].paragraphs[1] == "Warning"
+
+
+# Whole books fetched from GitHub (tests/formats/twin_manifest.toml, group books26; dev half): each skips where the
+# file is not in the cache, as on CI, which cannot reach GitHub.
+def _fetched(kind: str, repo: str, path: str) -> dict:
+    import pytest
+
+    from tests.formats import references as ref
+
+    entry = next(e for e in ref.manifest(kind) if e.get("repo") == repo and e.get("path") == path)
+    assert entry["half"] == "dev"
+    if ref.office_file(entry) is None:
+        pytest.skip(f"{repo} {path} is not in the cache ({ref.OFFICE}): it comes from GitHub (the manifest names "
+                    "repo and commit), or is made by Debian's calibre where it is installed")
+    return entry
+
+
+def test_a_kindlegen_book_reads_its_ncx_chapters_with_their_sections_inside():
+    from tests.formats.twin_table import score_mobi
+
+    r = score_mobi(_fetched("mobi", "thoughtbot/maybe_haskell", "release/maybe_haskell.mobi"))
+    assert r["titles"] == (7, 7) and r["chapters"] == 7, r
+    assert r["error"] < 0.01
+
+
+def test_an_fb2_excerpt_reads_its_top_sections_not_the_numbered_ones():
+    from tests.formats.twin_table import score_fb2
+
+    r = score_fb2(_fetched("fb2", "DanikBruh/FB2-books-Reader-WPF", "fb2 books/5.fb2"))
+    assert r["titles"] == (3, 3), r
+
+
+def test_calibres_fb2_reads_a_chapter_for_each_of_its_untitled_sections():
+    from tests.formats.twin_table import score_fb2
+
+    r = score_fb2(_fetched("fb2", "calibre", "charlotte-perkins-gilman_herland.fb2"))
+    assert r["chapters"] == r["sections"] == 16, r
