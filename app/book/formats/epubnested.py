@@ -25,7 +25,7 @@ _LABEL_WORDS = 300
 _SECTION_NUMBER = re.compile(r"^\s*(?:[A-Z]|\d{1,3})(?:\.\d{1,3})+\.?(?:\s|$)")
 
 #: A division's number at the end of its title: "The Second Scene 2", "Manuscript No. 4" (leading_number and
-#: KEYWORD take "III", "IV: The Ford", "Scene 2", "Book the Second"); a bare number at the end is no division's
+#: KEYWORD take "III", "IV: The Crossing", "Scene 2", "Book the Second"); a bare number at the end is no division's
 #: ("Upgrading to Version 4").
 _NUMBERED_END = re.compile(rf"\b(?:no\.?|number|{CHAPTER_WORDS}|{PART_WORDS})\s+(?:the\s+)?{NUMBER}\.?$", re.I)
 

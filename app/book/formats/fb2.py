@@ -111,7 +111,7 @@ def _blocks(body: ET.Element, options: ReadOptions) -> list[Block]:
             text, naming = _inline(el), False
             if opening and _bold_line(el):
                 blocks.append(Block(text, 1))
-                # A bare label ("IV", "Chapter 4") is named by the short line under it ("The Ford"), set as
+                # A bare label ("IV", "Chapter 4") is named by the short line under it ("The Crossing"), set as
                 # a heading below it, as a chapter's name under its number is.
                 naming = bool(NUMERAL.match(text) or (m := KEYWORD.match(text)) and not m.group("rest").strip(" .:"))
                 opening = False
