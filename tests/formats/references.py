@@ -2,7 +2,8 @@
 
 - `manifest(kind)`: the manifest's entries of one kind (pdf, docx, odt), each with its half ("dev" or
   "held-out") by the manifest's rule: in the listed order, the 1st, 3rd... entry is dev, the 2nd, 4th... held out;
-  an entry marked `half = "dev"` (development twins added later) is dev and not counted by that rule.
+  an entry marked `half = "dev"` (development twins added later) is dev and not counted by that rule, and one
+  marked `half = "held-out"` (a later round's own split, e.g. round office26's books) is held out, not counted either.
 - `pdf_file(entry)`, `twin_events(entry)`: the PDF and its twin's text as ("h"|"t", level, text) events: the
   shipped plain text line by line, one HTML page, a chain of HTML pages followed by their rel="next" links
   (Texinfo's: the pages its contents block lists, in order), or
@@ -46,7 +47,8 @@ def manifest(kind: str) -> list[dict]:
     entries = tomllib.loads(MANIFEST.read_text(encoding="utf-8")).get(kind, [])
     i = 0
     for entry in entries:
-        if entry.get("half") != "dev":  # an entry added as dev alone says so; the rule counts the others
+        # An entry added later names its half (dev, or held-out by that round's own rule); the rule counts the others.
+        if entry.get("half") not in ("dev", "held-out"):
             entry["half"] = "dev" if i % 2 == 0 else "held-out"
             i += 1
         entry.setdefault("key", Path(entry.get("path", "")).stem)
@@ -382,8 +384,32 @@ def running_lines(pdf: Path) -> tuple[list[str], int]:
 # ---------------------------------------------------------------- office files
 
 
+def _calibre_file(entry: dict) -> Path | None:
+    """Return a Kindle book or FB2 that Debian's calibre makes from a fetched Standard Ebooks EPUB of the literature
+    corpus (tests/literature/fetched), made on first use where `ebook-convert` is installed; None otherwise."""
+    from tests.literature.fetched.cache import books, materialize
+
+    out = OFFICE / "calibre" / entry["path"]
+    if not out.is_file() and shutil.which("ebook-convert"):
+        source = next((b for b in books() if b.key == entry["source"]), None)
+        if source is None:
+            return None
+        materialize(source)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        extra = ["--mobi-file-type", "both"] if out.suffix == ".mobi" else []
+        with tempfile.TemporaryDirectory() as tmp:
+            made = Path(tmp) / out.name
+            subprocess.run(["ebook-convert", str(source.files["epub"]), str(made), *extra], capture_output=True,
+                           timeout=600)
+            if made.is_file():
+                shutil.move(str(made), str(out))
+    return out if out.is_file() else None
+
+
 def office_file(entry: dict) -> Path | None:
     """Return the cached office file, None when it is not fetched (the manifest says from where)."""
+    if entry["repo"] == "calibre":
+        return _calibre_file(entry)
     if entry["repo"] == "libreoffice":  # a DOCX of the list exported by Debian's LibreOffice
         docx = OFFICE / entry["path"].replace("/", "+", 1)
         out = OFFICE / "libreoffice-7.4" / (Path(entry["path"]).stem + ".odt")
@@ -526,6 +552,14 @@ def fb2_reference(path: Path) -> tuple[list[str], str]:
     return [t for t in map(title, tops) if t], text
 
 
+def fb2_sections(path: Path) -> int:
+    """Return how many sections with text the main body's top level holds (titled or not): an FB2's division
+    where it titles none (calibre's FB2, one untitled section a file)."""
+    root = ET.parse(path).getroot()
+    body = next(b for b in root.iter() if _local(b) == "body" and b.get("name") not in ("notes", "comments"))
+    return sum(1 for s in body if _local(s) == "section" and "".join(s.itertext()).strip())
+
+
 # ---------------------------------------------------------------- Kindle books
 
 
@@ -584,13 +618,17 @@ def mobi_reference(path: Path) -> tuple[list[str], str]:
         items = {i.get("id"): i.get("href") for i in pkg.iter() if _local(i) == "item"}
         spine = [items[r.get("idref")] for r in pkg.iter() if _local(r) == "itemref" and r.get("idref") in items]
         titles: list[str] = []
+        # The book's own title as an entry (the cover's or the title page's, kindlegen's first entries) is no
+        # chapter: the title is announced once, as in the PDF table (twin_table._title_lines).
+        book_title = " ".join(" ".join(next((e.itertext() for e in pkg.iter() if _local(e) == "title"), [])).split())
         ncx = opf.with_name("toc.ncx")
         if ncx.is_file():
             nav_map = next(e for e in ET.parse(ncx).getroot().iter() if _local(e) == "navMap")
             for point in (p for p in nav_map if _local(p) == "navPoint"):
                 label = next((e for e in point.iter() if _local(e) == "text"), None)
-                if label is not None and (label.text or "").strip():
-                    titles.append(" ".join(label.text.split()))
+                text = " ".join((label.text or "").split()) if label is not None else ""
+                if text and text.casefold() != book_title.casefold():
+                    titles.append(text)
         text = []
         for href in spine:
             page = opf.parent / href

@@ -233,7 +233,8 @@ def score_fb2(entry: dict) -> dict | None:
     spoken = " ".join(" ".join(uwords(" ".join(c.paragraphs))) for c in book.chapters)
     return {"key": entry["key"], "producer": entry["producer"], "half": entry["half"],
             "titles": (len(found), len(expected)), "error": jiwer.wer(reference, spoken or "nothing"),
-            "words": len(reference.split()), "title": book.title, "author": book.author}
+            "words": len(reference.split()), "title": book.title, "author": book.author,
+            "chapters": len(book.chapters), "sections": ref.fb2_sections(path)}
 
 
 def score_mobi(entry: dict) -> dict | None:
@@ -246,7 +247,8 @@ def score_mobi(entry: dict) -> dict | None:
     expected, text = ref.mobi_reference(path)
     book = load_book(path, options=ReadOptions(include_matter=True, code="read"))
     reference = " ".join(uwords(text))
-    got = [key(c.title) for c in book.chapters]
+    # A label over numbered divisions is announced with the first ("Part Two: Scene 1"): that chapter is its entry.
+    got = [key(c.title) for c in book.chapters] + [key(c.title.split(": ")[0]) for c in book.chapters]
     found = [t for t in expected if key(t) in got]
     spoken = " ".join(" ".join(uwords(" ".join(c.paragraphs))) for c in book.chapters)
     return {"key": entry["key"], "producer": entry["producer"], "half": entry["half"],
@@ -317,13 +319,15 @@ def main(argv=None) -> int:
                   f"| {_pct(r['error']) if r['error'] is not None else '—'} | {r['words']} |")
             sys.stdout.flush()
     elif args.kind == "fb2":
-        print("| half | file | producer | title / author read | its contents' titles found | word error (%) | words |")
-        print("| --- | --- | --- | --- | --- | --- | --- |")
+        print("| half | file | producer | title / author read | its contents' titles found | chapters read (top "
+              "sections) | word error (%) | words |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for e in rows:
-            if (r := _scored(e, score_fb2, 7)) is None:
+            if (r := _scored(e, score_fb2, 8)) is None:
                 continue
             print(f"| {r['half']} | {e['repo']}/{r['key']} | {r['producer']} | {r['title']} / {r['author'] or '—'} "
-                  f"| {r['titles'][0]} of {r['titles'][1]} | {_pct(r['error'])} | {r['words']} |")
+                  f"| {r['titles'][0]} of {r['titles'][1]} | {r['chapters']} ({r['sections']}) | {_pct(r['error'])} "
+                  f"| {r['words']} |")
     else:
         print("| half | file | producer | headings found | word error (%) | words | headers/footers, comments, "
               "deleted spoken | word error against pandoc alone (%) |")
