@@ -315,8 +315,9 @@ def twin_events(entry: dict) -> list[tuple[str, int, str]]:
             seen.add(page)
             html = page.read_text(encoding="utf-8", errors="replace")
             events += html_events(html)
-            m = (re.search(r'<link[^>]*rel="next"[^>]*href="([^"#]+)', html)
-                 or re.search(r'<link[^>]*href="([^"#]+)"[^>]*rel="next"', html))
+            # latex2html writes its tags in capitals (<LINK REL="next" HREF=...>).
+            m = (re.search(r'<link[^>]*rel="next"[^>]*href="([^"#]+)', html, re.I)
+                 or re.search(r'<link[^>]*href="([^"#]+)"[^>]*rel="next"', html, re.I))
             page = (page.parent / m.group(1)).resolve() if m else None
         return events
     if kind == "html-links":
