@@ -358,9 +358,61 @@ def outline_titles(pdf: Path) -> list[str]:
     return [o["title"].strip() for o in json.loads(run.stdout).get("outlines", [])]
 
 
-def running_lines(pdf: Path) -> tuple[list[str], int]:
+def printed_words(text: str) -> list[tuple[str, bool]]:
+    """Return text's words as `words` finds them, each with whether it is joined to the word before it as printed:
+    by a hyphen, a slash, a dot or a colon and no space, as in a command "auto-multiple-choice", a path "a/b/c" or
+    a name "x.y" (one printed word of three). Other signs between letters ("C++ Annotations", a flattener's
+    "<b>C++</b>Annotations") join nothing: where an edition sets them otherwise the words still match."""
+    out: list[tuple[str, bool]] = []
+    last = None
+    text = text.replace("\u2019", "'").lower()
+    for m in re.finditer(r"[a-z0-9']+", text):
+        w = m.group()
+        if re.search(r"\d", w) or not w.strip("'"):
+            continue
+        out.append((w, last is not None and bool(re.fullmatch(r"[-/.\\:@~=#]+", text[last:m.start()]))))
+        last = m.end()
+    return out
+
+
+def phrase_count(line: str, text: list[tuple[str, bool]]) -> int:
+    """Return how often a running line stands in text (`printed_words`) as printed: its words with the spaces its
+    own print has between them, not joined to the words around it. A head "Widget Handbook" is not found inside
+    a command "widget-handbook" or a path, where `words` alone finds it (round pdf26: every running line the dev
+    half's old count found spoken was such a word, or an outline's heading)."""
+    want = printed_words(line)
+    n = len(want)
+    if not n:
+        return 0
+    first = want[0][0]
+    found = 0
+    for i in range(len(text) - n + 1):
+        if text[i][0] != first or text[i][1]:
+            continue
+        if all(text[i + j][0] == want[j][0] and text[i + j][1] == want[j][1] for j in range(1, n)) and (
+                i + n == len(text) or not text[i + n][1]):
+            found += 1
+    return found
+
+
+def outline_headings(pdf: Path) -> Counter:
+    """Return how often each title of the PDF's outline, at any level, stands there (as `words`): a running head
+    repeating its chapter's title is that chapter's heading once, which is spoken."""
+    run = subprocess.run(["qpdf", "--json", "--json-key=outlines", str(pdf)], capture_output=True, text=True,
+                         timeout=120)
+    found: Counter = Counter()
+    todo = list(json.loads(run.stdout).get("outlines", []))
+    while todo:
+        entry = todo.pop()
+        found[" ".join(words(entry["title"]))] += 1
+        todo += entry.get("kids", [])
+    return found
+
+
+def running_lines(pdf: Path) -> tuple[dict[str, str], int]:
     """Return the distinct running lines (first/last line of a page, repeated on 3 pages or more) as
-    words, and the number of pages whose first or last line is a bare page number."""
+    words, each with one of its printed forms, and the number of pages whose first or last line is a bare page
+    number."""
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
                           timeout=300).stdout
     pages = [[" ".join(ln.split()) for ln in p.splitlines() if ln.strip()] for p in text.split("\f")]
@@ -369,15 +421,15 @@ def running_lines(pdf: Path) -> tuple[list[str], int]:
     shape = Counter(re.sub(r"\d+", "#", e) for pair in edges for e in set(pair))
     numbered = sum(any(re.fullmatch(r"\d{1,4}|[ivxlc]{1,7}", e) for e in pair) for pair in edges)
     many = 3
-    found: set[str] = set()
+    found: dict[str, str] = {}
     for pair in edges:
         for e in pair:
             # A line's own text without the page number, when its shape (digits as #) repeats.
             if shape[re.sub(r"\d+", "#", e)] >= many:
                 w = " ".join(words(e))
                 if len(w.split()) >= 2:
-                    found.add(w)
-    return sorted(found), numbered
+                    found.setdefault(w, e)
+    return dict(sorted(found.items())), numbered
 
 
 # ---------------------------------------------------------------- office files
