@@ -82,7 +82,9 @@ NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader na
                         # (its PDF prints neither)
                         "chlinktop chlinkprevnexttop chlinkprevnextbot chlinkbot ChapSects "
                         # valgrind's DocBook pages: a table of Up/Home/previous/next links above and below each
-                        "nav".split())
+                        "nav "
+                        # texi2html's navigation table above and below each node ([Top][Contents], "<< Chapter", "Next >>")
+                        "nav_table".split())
 
 
 #: DocBook's HTML cross-reference: 'Section 12.1, “What other documentation...”' or 'the section called “X”',
@@ -315,10 +317,11 @@ def twin_events(entry: dict) -> list[tuple[str, int, str]]:
             seen.add(page)
             html = page.read_text(encoding="utf-8", errors="replace")
             events += html_events(html)
-            # latex2html writes its tags in capitals (<LINK REL="next" HREF=...>).
-            m = (re.search(r'<link[^>]*rel="next"[^>]*href="([^"#]+)', html, re.I)
-                 or re.search(r'<link[^>]*href="([^"#]+)"[^>]*rel="next"', html, re.I))
-            page = (page.parent / m.group(1)).resolve() if m else None
+            # latex2html writes its tags in capitals and two "next" links: the next page of the same level, then
+            # the next page in reading order, which is the one followed (the last; other generators write one).
+            m = (re.findall(r'<link[^>]*rel="next"[^>]*href="([^"#]+)', html, re.I)
+                 or re.findall(r'<link[^>]*href="([^"#]+)"[^>]*rel="next"', html, re.I))
+            page = (page.parent / m[-1]).resolve() if m else None
         return events
     if kind == "html-links":
         # The title page, then the pages it links (its own contents), in the order it first names them;
