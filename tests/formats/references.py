@@ -84,7 +84,10 @@ NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader na
                         # valgrind's DocBook pages: a table of Up/Home/previous/next links above and below each
                         "nav "
                         # texi2html's navigation table above and below each node ([Top][Contents], "<< Chapter", "Next >>")
-                        "nav_table".split())
+                        "nav_table "
+                        # latex2html's Next/Up/Previous panel above and below each page and its list of the page's
+                        # sections (ChildLinks), which its LaTeX PDF prints neither of
+                        "navigation ChildLinks".split())
 
 
 #: DocBook's HTML cross-reference: 'Section 12.1, “What other documentation...”' or 'the section called “X”',

@@ -107,7 +107,7 @@ _LISTING = re.compile(r"\bindex$|^list\s+of\s+(?:illustrations|figures|tables|pl
 #: Outline entries that name matter an audiobook leaves out by design (indexes, listings, licences, a colophon):
 #: written here, not taken from app/book, so that the reader's own rule does not decide what it is scored on.
 _MATTER = re.compile(r"\bind(?:ex|exes|ices)$|^(?:[a-z]\s+)?list\s+of\s|^(?:table\s+of\s+)?contents\.?$|"
-                     r"\blicen[cs]e$|^colophon$|^imprint$|^uncopyright$", re.I)
+                     r"\blicen[cs]es?$|^colophon$|^imprint$|^uncopyright$", re.I)
 
 
 def _title_lines(titles: list[str], segments: dict) -> set[str]:
