@@ -238,3 +238,23 @@ def test_running_lines_spoken_are_counted_where_printed_as_words_not_inside_a_co
     # As printed: a head's words with a space between them, not joined to the words around them.
     printed = ref.printed_words("Run widget-handbook now; Widget Handbook, page 4; a/widget handbook")
     assert ref.phrase_count("Widget Handbook 3", printed) == 1
+
+
+def test_html_twins_navigation_of_texi2html_and_latex2html_is_no_body_text_and_latex2html_pages_chain_in_order(
+        tmp_path, monkeypatch):
+    # The reference side (round pdf26): texi2html's table of [Top][Contents] links above each node, latex2html's
+    # Next/Up/Previous panel and its list of a page's sections are no text of the book; latex2html's pages hold
+    # two rel=next links, the same level's next page first, the reading order's second, which is followed.
+    page = ('<table class="nav_table"><tr><td>[<a href="#top">Top</a>][<a href="#toc">Contents</a>]</td>'
+            '<td>[<a href="#n"> Planting &gt;&gt; </a>]</td></tr></table><h2>Sowing</h2><p>Seeds go in rows.</p>'
+            '<DIV CLASS="navigation"><A HREF="n.html">Next:</A> Planting <A HREF="u.html">Up:</A> Garden</DIV>'
+            '<UL CLASS="ChildLinks"><LI><A HREF="c.html">Spacing</A></UL>')
+    assert [e[2] for e in ref.html_events(page)] == ["Sowing", "Seeds go in rows."]
+    names = ["index", "node1", "node2", "node9"]
+    nexts = {"index": ["node1"], "node1": ["node9", "node2"], "node2": ["node9"], "node9": []}
+    for n in names:
+        links = "".join(f'<LINK REL="next" HREF="{m}.html">' for m in nexts[n])
+        (tmp_path / f"{n}.html").write_text(f"<html><head>{links}</head><body><p>Page {n} text.</p></body></html>")
+    monkeypatch.setattr(ref, "_debian", lambda package, path: tmp_path / path)
+    entry = {"twin_kind": "html-chain", "twin_package": "an-invented-doc", "twin_path": "index.html"}
+    assert [e[2] for e in ref.twin_events(entry)] == [f"Page {n} text." for n in names]
