@@ -258,3 +258,13 @@ def test_html_twins_navigation_of_texi2html_and_latex2html_is_no_body_text_and_l
     monkeypatch.setattr(ref, "_debian", lambda package, path: tmp_path / path)
     entry = {"twin_kind": "html-chain", "twin_package": "an-invented-doc", "twin_path": "index.html"}
     assert [e[2] for e in ref.twin_events(entry)] == [f"Page {n} text." for n in names]
+
+
+def test_a_parts_roman_number_in_the_outline_matches_the_html_editions_heading_without_it():
+    # An outline of parts ("II Plotting styles") whose HTML edition heads the part "Plotting styles" (round pdf26);
+    # an appendix's letter went already; a word of Roman letters that is no number stays.
+    from tests.formats.twin_table import key
+
+    assert key("II Sowing seeds") == key("Sowing seeds") == key("IV Sowing seeds")
+    assert key("A A garden plan") == key("A garden plan")
+    assert key("CLI Tools") != key("Tools")

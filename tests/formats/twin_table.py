@@ -39,8 +39,9 @@ def key(title: str) -> str:
     t = re.sub(r"^\d+(?:\.\d+)*\.?\s+(?=\S)", "", t)
     if not title_key(t):
         return " ".join(title.casefold().split())
-    # An appendix's letter before a title that opens with "A" ("A A sample session", Texinfo's outline).
-    t = re.sub(r"^[A-Z]\s+(?=[A-Z])", "", t)
+    # An appendix's letter before a title that opens with "A" ("A A sample session", Texinfo's outline), or a
+    # part's Roman number ("II Plotting styles", an outline of parts whose HTML edition heads "Plotting styles").
+    t = re.sub(r"^(?:[A-Z]|X{0,3}(?:IX|IV|VI{0,3}|I{2,3}))\s+(?=[A-Z])", "", t)
     return title_key(t)
 
 
