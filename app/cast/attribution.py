@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from app.cast.dialogue import RawQuote
-from app.cast.describe import resolve_description
+from app.cast.describe import resolve_description, the_other
 from app.cast.kin import resolve_kin, spouse_of
 from app.cast.namedata import NOT_NAMES
 from app.cast.names import MENTION, Person, Roster, sentence_start, split_mention
@@ -130,6 +130,8 @@ class Attributor:
         return seen[0]
 
     def _from_tag(self, tag: Tag, local: list[Person]) -> Said | None:
+        if tag.kind == "other":  # "said the other": who of the talk did not speak last (app/cast/describe.py)
+            return the_other(tag.gender, self.turns, self.history[-2 * _HISTORY:], self._named, NARRATOR)
         if tag.kind == "narrator":
             # In a book told in the third person, "I said" is a character telling a story or writing.
             return Said(NARRATOR, "explicit", 0.9) if self.first_person else None

@@ -4,10 +4,13 @@ who is present in the scene, never by gender over the whole book.
 The most recent person of that gender the scene holds, whom an age word narrows by the titles the text
 gives: "the girl" is no Mrs., "the old lady" no Miss. (Passing over the previous turn's speaker, since a
 description often marks a new one, measured worse on PDNC's tuning half: benchmarks/README.md, eighth pass.)
+
+"Said the other" is the one description that always marks a new speaker: whoever of the talk did not speak last.
 """
 from __future__ import annotations
 
 from app.cast.person import Person
+from app.cast.turns import Said, participants, previous_speaker
 
 #: Nouns for a child or a youth: a married or professional title is no child's.
 YOUNG_NOUNS = frozenset("girl boy child lad lass youth".split())
@@ -40,3 +43,19 @@ def resolve_description(words: list[str], gender: str | None, scene: list[Person
         if fits_age(words, person):
             fitting.append(person)
     return fitting[0] if fitting else None
+
+
+def the_other(gender: str | None, turns: list, history: list[Person], named: list[Person], skip: Person) -> Said | None:
+    """Return who "said the other" (or "the other man") is: in a talk between two, the one who did not speak the
+    turn before; the talk's other speaker, else the latest one mentioned lately (history: oldest first), of the
+    gender given. None when the previous turn's speaker is unknown: "the other" is then no one in particular."""
+    previous = previous_speaker(turns)
+    if previous is None:
+        return None
+    # After a turn a tag names, the text settles it as a name would: the ranker leaves it.
+    sure = turns[-2].said.method == "explicit"
+    for person in participants(turns) + list(reversed(history)):
+        if person is previous or person is skip or person in named or (gender and person.gender not in (None, gender)):
+            continue
+        return Said(person, "anaphoric", 0.75, settled=sure)
+    return None

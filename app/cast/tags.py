@@ -68,8 +68,8 @@ host landlord grandfather lad fellow squire youth""".split())
 class Tag:
     """Who a tag says speaks: a name as written, a pronoun, or a description."""
 
-    #: "name", "pronoun", "narrator", "description" (resolved to a person about) or "role" (a part with no
-    #: name: "the surgeon").
+    #: "name", "pronoun", "narrator", "description" (resolved to a person about), "role" (a part with no
+    #: name: "the surgeon") or "other" ("said the other": whoever of the talk did not speak last).
     kind: str
     #: The words: "Mrs. Harlow", "she", "his wife".
     words: str
@@ -141,6 +141,9 @@ def _plain_tag(m: re.Match, inverted: bool) -> Tag | None:
     if low in ("he", "she"):
         return Tag("pronoun", low, "M" if low == "he" else "F", verb)
     words = low.split()
+    if words[:2] == ["the", "other"] and (len(words) == 2 or len(words) == 3 and words[2] in _GENERIC):
+        # "said the other", "the other man replied": whoever of the talk did not speak last (attribution.py).
+        return Tag("other", low, "F" if words[-1] in _DESC_FEMALE else "M" if words[-1] in _DESC_MALE else None, verb)
     if len(words) == 3 and words[0] == "the" and words[1] in _ORDINALS and words[2] in PERSON_NOUNS:
         # "said the first housemaid", "the second soldier": one of several alike, told apart by the count.
         return Tag("role", low, PERSON_NOUNS[words[2]], verb, own=True)
