@@ -88,12 +88,21 @@ def titled_in_scene(word: str, scene: list[Person], roster: Roster, skip: Person
     return None if holders else roster.by_title(word)
 
 
+#: Nouns of a part of no gender that may be anyone ("the stranger"): the book may go on calling them "the man".
+#: Not "the man" itself: a described man is the newcomer app/cast/unnamed.py tracks.
+_ANYONE = frozenset("stranger newcomer visitor traveller traveler".split())
+#: How many pieces of narration after a stranger spoke "said the man" is still that stranger.
+_LATELY = 12
+
+
 class Parts:
     """The people of parts with no name ("the surgeon", "my father"), made the first time the part speaks."""
 
     def __init__(self, roster: Roster) -> None:
         self.roster = roster
         self._by_words: dict[str, Person] = {}
+        #: Where each part last spoke, by piece of narration (app/cast/unnamed.py counts them).
+        self._spoke: dict[str, int] = {}
         #: Whom the narration describes lately ("The old lady looked up."), for a "she" with nobody else about.
         self._described = Described(roster.newcomers)
 
@@ -107,8 +116,24 @@ class Parts:
         return self._made(self._described.part(gender), gender, speakers)
 
     def brought(self, words: str, gender: str | None, speakers: set[int]) -> Person | None:
-        """Return whom "said the man" means right after the narration brought in "a white man" (unnamed.py)."""
-        return next(iter(self._made(self._described.brought(words.split()[-1], gender), gender, speakers)), None)
+        """Return whom "said the man" means right after the narration brought in "a white man" (unnamed.py), else
+        a stranger who spoke a few paragraphs ago ("said the stranger" ... "the man said"): the book calls a person it
+        has named by the name, and one it has not by whatever noun fits."""
+        noun = words.split()[-1]
+        return next(iter(self._made(self._described.brought(noun, gender), gender, speakers)), None) or \
+            (self._lately(gender) if noun in GENDERED_NOUNS else None)
+
+    def _lately(self, gender: str | None) -> Person | None:
+        """Return the part described as anyone of a kind ("the stranger") that spoke last, when it spoke
+        within _LATELY pieces of narration and may be of that gender."""
+        if not self._spoke:
+            return None
+        words, piece = max(self._spoke.items(), key=lambda kv: kv[1])
+        person = self._by_words[words]
+        if self._described.pieces - piece > _LATELY or words.split()[-1] not in _ANYONE or \
+                person.gender not in (None, gender):
+            return None
+        return person
 
     def _made(self, found: Person | str | None, gender: str | None, speakers: set[int]) -> list[Person]:
         if found is None or isinstance(found, Person):
@@ -141,6 +166,7 @@ class Parts:
 
     def person(self, words: str, gender: str | None) -> tuple[Person, bool]:
         """Return the part's person and whether it was made now (then it is in the roster)."""
+        self._spoke[words] = self._described.pieces
         person = self._by_words.get(words)
         if person is not None:
             return person, False

@@ -97,6 +97,11 @@ class Described:
             if m.group(1).lower() != "the":
                 self._brought[noun] = _Seen(self._pieces, part)
 
+    @property
+    def pieces(self) -> int:
+        """How many pieces of narration have been noted."""
+        return self._pieces
+
     def introduce(self, words: str, gender: str | None) -> None:
         """Note a part a speech tag just brought in ("said a little hump-backed man"): the "said the man" or
         the "he said" of the next few pieces is that part, not a newcomer the book names later."""

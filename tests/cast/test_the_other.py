@@ -12,13 +12,14 @@ def _said(paragraphs):
     return {q.text: q.speaker for q in cast.quotes}
 
 
-#: A named drover and a carter who talk at a ford; the carter's lines after the first are "said the other".
+#: A named drover and a carter who talk at a ford; the carter's lines after the first are "said the other", one
+#: of them in a paragraph whose narration is about the drover.
 _FORD = ("Bram Tolley led his cattle down to the ford at noon. Bram Tolley was tired, and the river was high. "
          "On the far bank a carter sat on his wagon and watched the water.",
          "“Can a wagon cross here?” asked Bram Tolley.",
          "“Not today,” said the carter.",
          "“Then I wait too,” said Bram Tolley.",
-         "“Wait with me, then,” said the other.",
+         "Bram Tolley frowned at the water. “Wait with me, then,” said the other.",
          "“Gladly,” said Bram Tolley.",
          "“We can share my bread,” the other man said.")
 
