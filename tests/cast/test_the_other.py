@@ -8,7 +8,7 @@ from app.cast.tags import tag_after
 
 
 def _said(paragraphs):
-    cast = find_cast(Book("Ford", "Anon", (Chapter(1, "One", paragraphs),), source=None))
+    cast = find_cast(Book("Crossing", "Anon", (Chapter(1, "One", paragraphs),), source=None))
     return {q.text: q.speaker for q in cast.quotes}
 
 
