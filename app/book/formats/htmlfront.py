@@ -17,8 +17,11 @@ from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, nam
 from app.book.structure.headings import FRONT_MATTER
 from app.book.structure.lines import KEYWORD, NUMERAL, is_named_heading
 
-#: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface.
-_EDITION_PREFACE = re.compile(r"^(?:preface|introduction|foreword)\s+to\s+the\s+\w+\s+edition\W*$", re.I)
+#: "PREFACE TO THE FIRST EDITION.", "Introduction to the Second Edition": an edition's own preface; its name and
+#: the edition's set as one heading over a line break ("PREFACE: to the 1950 Edition"), or a note of its own ("NOTE
+#: TO THIRD EDITION.", round html26: an edition's note before the contents was left out as a title page's line).
+_EDITION_PREFACE = re.compile(
+    r"^(?:preface|introduction|foreword|note)[.:,]?\s+to\s+(?:the\s+)?(?:\w+\s+){1,2}edition\W*$", re.I)
 
 #: A preface by another name: "PREFATORY NOTE.", "Introductory Remarks", "TRANSLATOR'S NOTE.", "The Editor's
 #: Introduction", "To the Reader", "Proem".
@@ -26,6 +29,10 @@ _PREFACE_BY_NAME = re.compile(
     r"^(?:(?:the\s+)?(?:author|editor|translator|compiler)s?['\u2019]s?\s+(?:preface|note|notes|introduction|"
     r"foreword|remarks|apology)|(?:prefatory|preliminary|introductory|explanatory|biographical)\s+(?:note|notes|remarks|"
     r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem|"
+    # Round html26: a note addressed to the book's readers by any name ("A Note to Travellers (and Others)"), and
+    # the author's thanks ("ACKNOWLEDGMENT."), each over a page of its own before the listed chapters.
+    r"(?:a\s+)?note\s+to\s+(?:the\s+|its\s+|our\s+|my\s+)?(?!chapters?\b|pages?\b|p\.|the\s+(?:\w+\s+)?edition)[a-z]"
+    r"[\w ()'\u2019,-]{2,40}|acknowledg(?:e)?ments?|"
     # A preface for its readers or by its writer: "FOREWORD FOR INSTRUCTORS.", "Preface by the Translator".
     r"(?:an?\s+)?(?:preface|foreword|introduction)\s+(?:for|by)\s+[\w .,'\u2019-]{1,40}|"
     r"(?:preface|foreword)\s+to\s+the\s+(?:reader|readers|student|teacher)s?|"
