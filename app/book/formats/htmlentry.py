@@ -7,7 +7,9 @@ added to the chapter's); and a book's list of illustrations is a listing of link
 from __future__ import annotations
 
 import re
+from typing import Callable
 
+from app.book.formats.htmllisting import names_alike
 from app.book.narration.cleanup import is_apparatus_title
 from app.book.normalize import clean_text
 from app.book.structure.blocks import Block
@@ -73,6 +75,16 @@ def numbered_alike(blocks: list[Block], window: list[int], label: str, entry: st
     if number is None:
         return None
     return next((k for k in window if leading_number(clean_text(blocks[k].text)) == number), None)
+
+
+def named_before_next(blocks: list[Block], pos: int, linked_at: list[int], name: str, key: Callable[[str], str]) -> int | None:
+    """Return the heading a page-linked entry names (`name`, its words or nearly all of them, as `key` makes them)
+    between its page's mark and the next entry's: two entries on one page ("The Seal ... 15", "The Church ...
+    15"), the second's heading further down than a page's top, was read as a section of the first's chapter. A
+    heading of another name there is the page's section: no chapter (as before)."""
+    end = min((p for p in linked_at if p > pos), default=pos)
+    return next((k for k in range(pos, end) if blocks[k].level and name
+                 and (key(blocks[k].text) == name or names_alike(name, key(blocks[k].text)))), None)
 
 
 def _label_number(text: str) -> tuple[str, int] | None:

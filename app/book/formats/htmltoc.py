@@ -13,7 +13,7 @@ from typing import NamedTuple
 from app.book.formats.htmlfront import without_half_title
 from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
                                           joined, names_alike, numbered_keys, with_trailing)
-from app.book.formats.htmlentry import front_lists, lists_pictures, numbered_alike, numbered_on
+from app.book.formats.htmlentry import front_lists, lists_pictures, named_before_next, numbered_alike, numbered_on
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.blocks import Block
@@ -249,7 +249,8 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         over, label = label, ""
         pos = where[target]
         window = [k for k in range(pos, min(pos + _WINDOW, len(blocks))) if blocks[k].level]
-        name = _name_key(_ENTRY_PAGE.sub("", clean_text(text))) if by_page and target in page_anchors else ""
+        entry_key = _name_key(_ENTRY_PAGE.sub("", clean_text(text)))
+        name = entry_key if by_page and target in page_anchors else ""
         alike = lambda k: _name_key(blocks[k].text) == name or names_alike(name, _name_key(blocks[k].text))  # noqa: E731
         if name and not any(alike(k) for k in window):
             # A poem or piece starts anywhere on its page: its heading of that name stands before the next
@@ -260,13 +261,11 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
             continue  # a page inside a chapter ("A Walk by the River ... 81"): a section, no chapter
         # The anchor may stand above a part's title page ("BOOK I." "THE WIDOW'S HOUSE." then "CHAPTER I."):
         # the heading the entry names starts the chapter, the headings above it title the part.
-        # The entry names it with or without its number and page ("I. THE FERRY CROSSING 1" for the heading
-        # "THE FERRY CROSSING.").
-        keys = {_key(text), _name_key(_ENTRY_PAGE.sub("", clean_text(text)))} - {""}
+        # The entry names it with or without its number and page ("I. THE FERRY CROSSING 1" for "THE FERRY CROSSING.").
+        keys = {_key(text), entry_key} - {""}
         if over:  # the heading may carry its label and its name ("PART I" <br> "THE MILL")
             keys.add(_key(f"{over} {_ENTRY_PAGE.sub('', clean_text(text))}"))
-        # So does a heading with its own number before the name ("CHAPTER I: THE FIRST CANALS." for "I.
-        # First Canals ... 1"; a listing drops the article).
+        # So does a heading with its own number ("CHAPTER I: THE FIRST CANALS." for "I. First Canals ... 1").
         # A listing may shorten the heading it names ("Introduction" for "INTRODUCTION TO THE NEW
         # ISSUE."): the heading opens with the entry's words.
         # An entry that is its number alone ("III. ... 19": the chapter has no name) names the heading of
@@ -278,10 +277,11 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
                       or any(_key(blocks[k].text).startswith(f"{key} ") for key in keys))), None)
         if target in page_anchors:
             named = named if named is not None else numbered_alike(blocks, window, over, _ENTRY_PAGE.sub("", clean_text(text)))
-            named_pages += named is not None
-            unnamed_pages += named is None
+            named_pages, unnamed_pages = named_pages + (named is not None), unnamed_pages + (named is None)
             if named is None and not linked:
                 continue
+        if by_page and named is None and target not in page_anchors:  # round html26: see named_before_next
+            named = named_before_next(blocks, pos, [where[t] for _, t, _ in entries if t], entry_key, _name_key)
         if by_page and named is None and linked:
             # Among entries linked to their headings, a page starts a chapter only at a heading of that
             # name or a numbered chapter's heading ("CHAPTER IV."), never at a section's.

@@ -1,0 +1,43 @@
+"""Gutenberg HTML conventions (issue 32): the short pages before the first listed chapter that are the author's own
+text under a name no preface has: a note to the readers, an edition's note, the author's acknowledgment.
+
+Each test names the convention, not a book; the HTML is invented."""
+from __future__ import annotations
+
+from tests.book.test_gutenberg_html_opening import _contents, _tales
+from tests.book.test_gutenberg_html_unlisted import _PROSE, _book
+
+_LISTED = ["THE MILL.", "THE WEIR.", "THE FERRY.", "THE LOCK.", "THE BRIDGE."]
+
+
+def test_a_note_to_the_readers_by_any_name_after_the_contents_is_read(tmp_path):
+    # "A Note to Travellers (and Others)": a page of the author's under a heading of its own, after the
+    # contents, shorter than a preface usually is; it was left out with the title page's lines.
+    book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1>" + _contents()
+                 + "<h2>A Note to Travellers <br/> (and Others)</h2>" + _PROSE + _tales())
+    assert [c.title for c in book.chapters] == ["A Note to Travellers (and Others)", *_LISTED]
+
+
+def test_an_editions_note_and_preface_set_over_a_line_break_are_read(tmp_path):
+    # "NOTE TO THIRD EDITION." and "PREFACE:" / "to the 1950 Edition" (one heading over a <br>) before the
+    # contents: each an edition's own preface.
+    book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1><h2>NOTE TO THIRD EDITION.</h2>" + _PROSE
+                 + "<h2>PREFACE<br/>to the 1950 Edition</h2>" + _PROSE + _contents() + _tales())
+    titles = [c.title for c in book.chapters]
+    assert titles[0] == "NOTE TO THIRD EDITION.", titles
+    assert titles[1].startswith("PREFACE") and titles[1].endswith("to the 1950 Edition"), titles
+    assert titles[2:] == _LISTED
+
+
+def test_the_authors_acknowledgment_before_the_listed_chapters_is_read(tmp_path):
+    book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1>" + _contents() + "<h2>ACKNOWLEDGMENT.</h2>"
+                 + "<p>The editor thanks the keepers of the county records for their patience and their kindness.</p>"
+                 + _tales())
+    assert [c.title for c in book.chapters] == ["ACKNOWLEDGMENT.", *_LISTED]
+
+
+def test_a_note_to_a_chapter_before_the_listed_chapters_is_no_chapter_of_its_own(tmp_path):
+    # A note that names a chapter or a page is the apparatus's, not a page addressed to the readers.
+    book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1>" + _contents()
+                 + "<h2>NOTE TO CHAPTER III.</h2><p>The ferry was rebuilt in a later year.</p>" + _tales())
+    assert [c.title for c in book.chapters] == _LISTED
