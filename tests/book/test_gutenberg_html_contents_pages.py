@@ -131,3 +131,29 @@ def test_an_unlisted_introduction_after_the_list_of_illustrations_keeps_its_text
     body = "".join(f'<h2 id="s{k}">{n}</h2>' + _PROSE * 3 for k, n in enumerate(_NAMES[:4]))
     book = _book(tmp_path, "<h2>CONTENTS</h2>" + rows + pictures + "<h2>INTRODUCTION</h2>" + _PROSE * 4 + body)
     assert sum(p.count("evening came") for c in book.chapters for p in c.paragraphs) == 8 * (4 + 12)
+
+
+def _paged(name: str, page: int) -> str:
+    return f'<tr><td><p>{name}</p></td><td><p><a href="#page{page}">{page}</a></p></td></tr>'
+
+
+def test_two_entries_on_one_page_name_the_second_heading_further_down(tmp_path):
+    # A contents of names and page links ("The Seal of the Abbey ... 15", "Description of Ashford Church ... 15"),
+    # the page's mark an anchor beside its number, not in it. The second piece starts lower on page 15 than a
+    # page's top, under a heading retyped ("Description of the Church."): it is its own chapter, not a section
+    # of the first piece's.
+    mark = lambda n: f'<a name="page{n}"></a><span class="pagenum">p. {n}</span>'  # noqa: E731
+    rows = [("The Mill Race", 1), ("The Weir Pool", 5), ("The Seal of the Abbey", 15),
+            ("Description of Ashford Church", 15), ("The Bells of the Tower", 16)]
+    contents = "<h2>CONTENTS.</h2><table>" + "".join(_paged(n, p) for n, p in rows) + "</table>"
+    short = "<p>They walked on along the road and talked of many things.</p>"
+    body = (f"<p>{mark(1)}</p><h2>The Mill Race.</h2>" + _PROSE + f"<p>{mark(5)}</p><h2>The Weir Pool.</h2>" + _PROSE
+            + f"<p>{mark(15)}</p><h2>The Seal of the Abbey.</h2>" + short * 8
+            + "<h2>Description of the Church.</h2>" + _PROSE + f"<p>{mark(16)}</p><h2>The Bells of the Tower.</h2>" + _PROSE)
+    book = _book(tmp_path, "<h1>THE ABBEY</h1>" + contents + body)
+    assert [c.title for c in book.chapters] == ["The Mill Race.", "The Weir Pool.", "The Seal of the Abbey.",
+                                                "Description of the Church.", "The Bells of the Tower."]
+    # A heading of another name there is a section of the page's chapter, as before.
+    book = _book(tmp_path, "<h1>THE ABBEY</h1>" + contents + body.replace("Description of the Church.", "Its Dimensions."))
+    assert [c.title for c in book.chapters] == ["The Mill Race.", "The Weir Pool.", "The Seal of the Abbey.",
+                                                "The Bells of the Tower."]

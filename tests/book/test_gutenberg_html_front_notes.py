@@ -41,3 +41,4 @@ def test_a_note_to_a_chapter_before_the_listed_chapters_is_no_chapter_of_its_own
     book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1>" + _contents()
                  + "<h2>NOTE TO CHAPTER III.</h2><p>The ferry was rebuilt in a later year.</p>" + _tales())
     assert [c.title for c in book.chapters] == _LISTED
+
