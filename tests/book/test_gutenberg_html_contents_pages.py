@@ -157,3 +157,15 @@ def test_two_entries_on_one_page_name_the_second_heading_further_down(tmp_path):
     book = _book(tmp_path, "<h1>THE ABBEY</h1>" + contents + body.replace("Description of the Church.", "Its Dimensions."))
     assert [c.title for c in book.chapters] == ["The Mill Race.", "The Weir Pool.", "The Seal of the Abbey.",
                                                 "The Bells of the Tower."]
+
+
+
+def test_a_heading_at_its_pages_top_with_the_pages_mark_in_its_first_paragraph_starts_its_chapter(tmp_path):
+    # "The Lock ... 21" -> #Page_21, where the page's number is set inside the first paragraph under the heading
+    # ("<h2>THE LOCK</h2><p>The keeper<span class=pagenum>21</span> ..."): the heading stands just above the mark,
+    # and its chapter was merged into the one before.
+    rows = "".join(f'<tr><td>{r}.</td><td>{n.title()}</td><td><a href="#Page_{10 * k + 1}">{10 * k + 1}</a></td></tr>'
+                   for k, (r, n) in enumerate(zip(_ROMAN, _NAMES)))
+    marked = _page(21).replace("<p>", "<p>They walked on along the road", 1)
+    book = _book(tmp_path, _paged_book(rows, list(_NAMES)).replace(_page(21) + "<h2>THE LOCK</h2>", "<h2>THE LOCK</h2>" + marked))
+    assert [c.title for c in book.chapters] == list(_NAMES)

@@ -42,3 +42,11 @@ def test_a_note_to_a_chapter_before_the_listed_chapters_is_no_chapter_of_its_own
                  + "<h2>NOTE TO CHAPTER III.</h2><p>The ferry was rebuilt in a later year.</p>" + _tales())
     assert [c.title for c in book.chapters] == _LISTED
 
+
+
+def test_acknowledgments_before_the_contents_stay_the_title_pages_verso(tmp_path):
+    # Before the contents the thanks are the permissions on the title page's back (the publishers thanked), not
+    # the author's text; after it (above) they are read.
+    book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1><h2>ACKNOWLEDGMENTS</h2>"
+                 + "<p>The poems are used by permission of the publishers, to whom thanks are given.</p>" + _contents() + _tales())
+    assert [c.title for c in book.chapters] == _LISTED

@@ -87,6 +87,19 @@ def named_before_next(blocks: list[Block], pos: int, linked_at: list[int], name:
                  and (key(blocks[k].text) == name or names_alike(name, key(blocks[k].text)))), None)
 
 
+#: A page's mark set in the first paragraph under the heading at the page's top stands this many blocks below it.
+_MARK_BELOW = 2
+
+
+def named_near_mark(blocks: list[Block], pos: int, end: int, alike: Callable[[int], bool]) -> list[int]:
+    """Return the heading a page-linked entry names (`alike`) on its page: anywhere before the next page's mark
+    `end` (a poem or piece starts anywhere on its page), or just above the page's own mark at `pos` (round
+    html26: the heading at the page's top, the mark set in its first paragraph; the chapter was merged into the one
+    before). Empty when none is."""
+    return ([k for k in range(pos, end) if blocks[k].level and alike(k)][:1]
+            or [k for k in range(max(0, pos - _MARK_BELOW), pos) if blocks[k].level and alike(k)][-1:])
+
+
 def _label_number(text: str) -> tuple[str, int] | None:
     """Return a part's or chapter's label word and number ("PART II" -> ("part", 2)), None for other headings."""
     m = KEYWORD.match(clean_text(text).rstrip(" ."))

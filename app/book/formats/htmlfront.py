@@ -29,15 +29,19 @@ _PREFACE_BY_NAME = re.compile(
     r"^(?:(?:the\s+)?(?:author|editor|translator|compiler)s?['\u2019]s?\s+(?:preface|note|notes|introduction|"
     r"foreword|remarks|apology)|(?:prefatory|preliminary|introductory|explanatory|biographical)\s+(?:note|notes|remarks|"
     r"chapter|letter|sketch|essay|memoir)|(?:a\s+)?note\s+to\s+the\s+reader|to\s+the\s+reader|proem|"
-    # Round html26: a note addressed to the book's readers by any name ("A Note to Travellers (and Others)"), and
-    # the author's thanks ("ACKNOWLEDGMENT."), each over a page of its own before the listed chapters.
+    # Round html26: a note addressed to the book's readers by any name ("A Note to Travellers (and Others)").
     r"(?:a\s+)?note\s+to\s+(?:the\s+|its\s+|our\s+|my\s+)?(?!chapters?\b|pages?\b|p\.|the\s+(?:\w+\s+)?edition)[a-z]"
-    r"[\w ()'\u2019,-]{2,40}|acknowledg(?:e)?ments?|"
+    r"[\w ()'\u2019,-]{2,40}|"
     # A preface for its readers or by its writer: "FOREWORD FOR INSTRUCTORS.", "Preface by the Translator".
     r"(?:an?\s+)?(?:preface|foreword|introduction)\s+(?:for|by)\s+[\w .,'\u2019-]{1,40}|"
     r"(?:preface|foreword)\s+to\s+the\s+(?:reader|readers|student|teacher)s?|"
     # A preface set with what goes with it: "PREFACE AND DEDICATION.", "Introduction and Acknowledgments".
     r"(?:preface|foreword|introduction)\s+(?:and|&)\s+(?:dedication|acknowledg(?:e)?ments?|preface|introduction))\W*$", re.I)
+
+
+#: Round html26: the author's thanks after the contents are the author's text however short (a paragraph of names);
+#: before the contents they are the title page's verso (permissions, the publishers thanked).
+_THANKS = re.compile(r"^acknowledg(?:e)?ments?\W*$", re.I)
 
 
 def opens_text(heading: str) -> bool:
@@ -309,7 +313,7 @@ def opens_before_listed(blocks: list[Block], first: int, after: set[int] = froze
         # Its own text: what stands under it before the next heading (a title page's lines are headings too).
         end = next((j for j in range(i + 1, first) if blocks[j].level), first)
         own = [x for x in blocks[i + 1:end] if not x.level]
-        if own and id(own[0]) in after and body_words(own) >= _HALF_TITLE_WORDS:
+        if own and id(own[0]) in after and (body_words(own) >= _HALF_TITLE_WORDS or _THANKS.match(text)):
             keep.add(i)
     return keep
 

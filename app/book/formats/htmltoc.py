@@ -13,7 +13,8 @@ from typing import NamedTuple
 from app.book.formats.htmlfront import without_half_title
 from app.book.formats.htmllisting import (back_links, by_columns, column_row, in_order, is_listing, is_publishers_list,
                                           joined, names_alike, numbered_keys, with_trailing)
-from app.book.formats.htmlentry import front_lists, lists_pictures, named_before_next, numbered_alike, numbered_on
+from app.book.formats.htmlentry import (front_lists, lists_pictures, named_before_next, named_near_mark, numbered_alike,
+                                        numbered_on)
 from app.book.formats.htmlnesting import nested
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.blocks import Block
@@ -253,10 +254,9 @@ def _starts(blocks: list[Block], where: dict[str, int], entries: list[tuple[str,
         name = entry_key if by_page and target in page_anchors else ""
         alike = lambda k: _name_key(blocks[k].text) == name or names_alike(name, _name_key(blocks[k].text))  # noqa: E731
         if name and not any(alike(k) for k in window):
-            # A poem or piece starts anywhere on its page: its heading of that name stands before the next
-            # page's mark, however many lines below the page's top (below another poem's, two on one page).
+            # Its heading of that name stands anywhere on its page, or just above its mark (see named_near_mark).
             end = next((p for p in pages if p > pos), len(blocks))
-            window = [k for k in range(pos, end) if blocks[k].level and alike(k)][:1] or window
+            window = named_near_mark(blocks, pos, end, alike) or window
         if by_page and not window:
             continue  # a page inside a chapter ("A Walk by the River ... 81"): a section, no chapter
         # The anchor may stand above a part's title page ("BOOK I." "THE WIDOW'S HOUSE." then "CHAPTER I."):
