@@ -72,10 +72,11 @@ _PROSE_DASH = re.compile(r"(?<=[\w\"'.,!?_\u2019\u201d])--?(?=[\w\"'_\u201c\u201
 
 
 #: A book's apparatus after (or before) its text: the notes gathered at the end (their markers are never
-#: spoken either), the transcriber's notes, the list of its pictures. Never read by default. A "NOTE."
-#: alone is the author's own word (a note at the end), read as a chapter.
+#: spoken either), the transcriber's notes, the list of its pictures, the printer's corrections ("ERRATA.": round
+#: html26). Never read by default. A "NOTE." alone is the author's own word (a note at the end), read as a chapter.
 _APPARATUS_TITLE = re.compile(
     r"^(?:(?:foot|end)-?notes?|notes|notes (?:and|to the) [\w ]{1,30}|transcriber(?:['\u2019]?s|s['\u2019]?)? notes?|"
+    r"errata|corrigenda|addenda (?:and|et) corrigenda|"
     r"(?:list of |index to (?:the )?)?(?:illustrations|plates|engravings|maps|figures|fac-?similes?)(?: and \w+)?)"
     # One volume's list in a book of several: "LIST OF ILLUSTRATIONS. VOL. I.", "Illustrations to Volume II".
     r"(?:[.,:]?\s*(?:(?:in|to|of) (?:the )?)?(?:vol\.?|volume)\s*[\w.]+)?\s*$",

@@ -25,8 +25,10 @@ _LIST_NAME = re.compile(
     r"announcements?|advertisements|uniform with|in preparation|now ready|just published|publishers?)\b", re.I)
 #: A heading that may name one (a series, a library, somebody's novels), when its section is priced too.
 _SERIES_NAME = re.compile(r"\b(?:series|library|books|works|novels|stories|editions?|handbooks|men of letters)\b", re.I)
-#: The book trade's marks: a price, a format ("$1.25", "3s. 6d.", "50 cents", "Crown 8vo", "12mo", "post free").
+#: The book trade's marks: a price, a format ("$1.25", "3s. 6d.", "50 cents", "Crown 8vo", "12mo", "post free"); a
+#: price in a list's column without its sign, the trade's "net" after it (".75 net", "1.25 net": round html26).
 _TRADE = re.compile(r"[$£]\s?\d|\b\d+s\.|\b\d+d\.|\b\d+\s?cents\b|\b(?:12|16|18|24|32)mo\b|\b(?:[48]vo|4to)\b|"
+                    r"(?:\b\d+)?\.\d\d\s+net\b|"
                     r"\bpost(?:age)?[ -]?(?:free|paid)\b|\bpostpaid\b", re.I)
 #: A list is short: a section of more words is the book's own text, however it reads.
 _MAX_WORDS = 4000

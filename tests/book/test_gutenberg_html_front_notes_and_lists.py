@@ -1,5 +1,6 @@
 """Gutenberg HTML conventions (issue 32): the short pages before the first listed chapter that are the author's own
-text under a name no preface has: a note to the readers, an edition's note, the author's acknowledgment.
+text under a name no preface has (a note to the readers, an edition's note, the author's acknowledgment), and the
+publisher's priced list after the last one.
 
 Each test names the convention, not a book; the HTML is invented."""
 from __future__ import annotations
@@ -50,3 +51,22 @@ def test_acknowledgments_before_the_contents_stay_the_title_pages_verso(tmp_path
     book = _book(tmp_path, "<h1>TALES OF THE KETTLE</h1><h2>ACKNOWLEDGMENTS</h2>"
                  + "<p>The poems are used by permission of the publishers, to whom thanks are given.</p>" + _contents() + _tales())
     assert [c.title for c in book.chapters] == _LISTED
+
+
+def test_a_publishers_list_priced_net_without_a_sign_ends_the_book_as_back_matter(tmp_path):
+    # "A LIST OF PLAYS" after the last scene, each title priced in a column of its own ("1.25 net", ".75 net"): the
+    # publisher's pages, no chapter of the play.
+    plays = "".join(f"<tr><td>The {name}</td><td>{price} net</td></tr>" for name, price in (
+        ("Lantern", "$1.25"), ("Kestrel", ".75"), ("Barley Field", "1.25"), ("Candle", ".75"), ("Orchard Gate", "1.00"),
+        ("Timber Yard", ".75"), ("Wagon", "1.25")))
+    book = _book(tmp_path, "<h1>THE KETTLE</h1><h2>SCENE I</h2>" + _PROSE + "<h2>SCENE II</h2>" + _PROSE
+                 + "<h2>A LIST OF PLAYS</h2><table>" + plays + "</table>")
+    assert [c.title for c in book.chapters] == ["SCENE I", "SCENE II"]
+
+
+def test_the_printers_errata_are_apparatus_never_read_as_a_chapter(tmp_path):
+    # "ERRATA." after the last chapter: the printer's corrections ("Page 12, line 4, for mill read weir"), no text.
+    book = _book(tmp_path, "<h1>THE KETTLE</h1><h2>CHAPTER I</h2>" + _PROSE + "<h2>CHAPTER II</h2>" + _PROSE
+                 + "<h2>ERRATA.</h2><p>Page 12, line 4, for <i>mill</i> read <i>weir</i>.</p>"
+                 + "<p>Page 31, line 9, for <i>ferry</i> read <i>lock</i>.</p>")
+    assert [c.title for c in book.chapters] == ["CHAPTER I", "CHAPTER II"]
