@@ -308,7 +308,7 @@ class Attributor:
         self._handed.note(pieces[-1], self._known, True)  # "“Go,” said Ann; and Tom, looking up, replied:" leads into the next paragraph
         for piece in pieces:
             self._own(piece)
-        turn.beat, turn.touching = self._beat(pieces), touching(pieces, quotes[-1].text, previous, self._mentions, self._personal)
+        turn.beat, turn.touching = self._beat(pieces), touching(pieces, quotes, previous, self._mentions, self._personal)
         turn.recent = next((p for p in reversed(local + self.history[-_HISTORY:])
                             if p is not NARRATOR and p not in turn.named and self._personal(p)), None)
         turn.said = next((s for s in own if s is not None and s.person is not None), None)

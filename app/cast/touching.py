@@ -64,17 +64,17 @@ def opening_subject(text: str, mentions: Mentions, personal: Callable[[Person], 
     return _subject(body[:m.end()] if m else body, mentions, personal)
 
 
-def touching(pieces: list[str], last_quote: str, previous: str, mentions: Mentions,
+def touching(pieces: list[str], quotes: list, previous: str, mentions: Mentions,
              personal: Callable[[Person], bool]) -> Touching:
     """Return who the sentences touching a turn are about.
 
     pieces: the paragraph's narration around its quotes (pieces[0] before the first, pieces[-1] after the
-    last); last_quote: the last quote's words; previous: the narration paragraph right before ("" when the
+    last); quotes: the paragraph's quotes (RawQuote: their .text); previous: the narration paragraph right before ("" when the
     paragraph before had quotes).
     """
     first, last = pieces[0], pieces[-1]
     # After a quote ending in a comma ("“Still,” Tobin said.") the sentence goes on: a tag, not a beat.
-    ends = last_quote.rstrip(" \u201d\u2019\"'").endswith((".", "!", "?", "\u2014", "-"))
+    ends = quotes[-1].text.rstrip(" \u201d\u2019\"'").endswith((".", "!", "?", "\u2014", "-"))
     return Touching(closing_subject(first, mentions, personal) if first.strip() else None,
                     closing_subject(previous, mentions, personal) if previous and not first.strip() else None,
                     opening_subject(last, mentions, personal) if ends and last.strip() else None)
