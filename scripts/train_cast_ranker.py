@@ -11,12 +11,6 @@ is that speaker when its names map to the same PDNC character (the benchmark's m
 conditional logit (a softmax over one turn's candidates) whose score is a linear term plus a hidden layer
 of HIDDEN tanh units, fitted by full-batch L-BFGS with L2 (numpy; deterministic: a seeded start, a fixed
 number of iterations, weights rounded to 5 places), so the same corpus gives the same file.
-
-The file holds the average of SEEDS such fits, one per seed of the hidden layer's start (round cast26a): one
-fit's choices on books unlike the tuning half moved by 1-2 points of LitBank's development half from one seed
-to the next (round cast23a), and the mean of a few fits is steadier. The average is itself one model of the
-same form (the fits' hidden units side by side, their output weights and linear terms divided by their number),
-so app/cast/ranker.py reads it as it reads one fit.
 """
 from __future__ import annotations
 
@@ -45,8 +39,6 @@ L2 = 1e-3
 ITERATIONS = 300
 #: The hidden layer's starting weights are drawn from this seed: the same corpus gives the same file.
 SEED = 0
-#: The seeds of the fits the shipped model averages (their hidden units side by side: 3 x HIDDEN units).
-SEEDS = (0, 1, 2)
 
 
 def novel_examples(name: str) -> tuple[list[np.ndarray], list[int]]:
@@ -156,27 +148,15 @@ def _lbfgs(f, x: np.ndarray, iterations: int, memory: int = 10) -> np.ndarray:
     return x
 
 
-def fit(groups: list[np.ndarray], answers: list[int], seed: int = SEED) -> dict[str, np.ndarray]:
+def fit(groups: list[np.ndarray], answers: list[int]) -> dict[str, np.ndarray]:
     """Return the model (linear weights u, hidden layer W and c, its output weights out) fitted to the turns."""
     X, starts, owner, target = _pack(groups, answers)
     features = X.shape[1]
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(SEED)
     theta = np.concatenate([np.zeros(features), rng.normal(0.0, 0.1, features * HIDDEN), np.zeros(HIDDEN),
                             rng.normal(0.0, 0.1, HIDDEN)])
     theta = _lbfgs(lambda t: _loss(t, X, starts, owner, target), theta, ITERATIONS)
     return {k: np.round(v, 5) for k, v in _unpack(theta, features).items()}
-
-
-def average(models: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Return the one model whose score is the mean of the models' scores (hidden units side by side)."""
-    n = len(models)
-    return {"u": np.round(sum(m["u"] for m in models) / n, 5), "W": np.concatenate([m["W"] for m in models], axis=1),
-            "c": np.concatenate([m["c"] for m in models]), "out": np.round(np.concatenate([m["out"] for m in models]) / n, 5)}
-
-
-def fit_average(groups: list[np.ndarray], answers: list[int]) -> dict[str, np.ndarray]:
-    """Return the average of one fit per seed of SEEDS."""
-    return average([fit(groups, answers, seed) for seed in SEEDS])
 
 
 def _ranker(model: dict[str, np.ndarray]) -> Ranker:
@@ -199,7 +179,7 @@ def main() -> int:
         groups += g
         answers += a
         print(f"{name}: {len(g)} turns", flush=True)
-    model = fit_average(groups, answers)
+    model = fit(groups, answers)
     rule = [0.0] * len(FEATURES)
     rule[FEATURES.index("rule")] = 1.0
     print(f"{len(groups)} turns with the gold speaker among the candidates; training accuracy "
@@ -210,12 +190,11 @@ def main() -> int:
     if not args.check:
         OUT.write_text(json.dumps({
             "about": "Speaker ranker of app/cast/ranker.py: softmax over a turn's candidates; trained by "
-                     "scripts/train_cast_ranker.py on PDNC's tuning half (the first 13 novels in sorted order), "
-                     "the average of one fit per seed in 'seeds'.",
+                     "scripts/train_cast_ranker.py on PDNC's tuning half (the first 13 novels in sorted order).",
             "features": list(FEATURES), "weights": [float(x) for x in model["u"]], "bias": 0.0,
             "hidden": {"weights": [[float(x) for x in row] for row in model["W"]],
                        "bias": [float(x) for x in model["c"]], "out": [float(x) for x in model["out"]]},
-            "seeds": list(SEEDS), "turns": len(groups)}, indent=1) + "\n", encoding="utf-8")
+            "turns": len(groups)}, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {OUT}")
     return 0
 

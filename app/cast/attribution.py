@@ -23,7 +23,6 @@ from app.cast.owned import NARRATORS_OWN, NarratorsOwn, name_part
 from app.cast.roles import Parts, titled_in_scene
 from app.cast.subjects import Subjects
 from app.cast.handover import HandOver
-from app.cast.touching import touching
 from app.cast.loose import loose_tag_after, loose_tag_before
 from app.cast.tags import Tag, hands_over, new_sentence, one_sentence, same_sentence, tag_after, tag_before, tag_lead_in
 
@@ -68,7 +67,6 @@ class Attributor:
         self._owned = NarratorsOwn()
         #: Who the narration's latest sentences are about, per gender (app/cast/subjects.py).
         self._subjects = Subjects()
-        self._previous = ""  # the last paragraph when it was narration alone (app/cast/touching.py)
         #: Descriptions that tell their person apart which the book's tags repeat (app/cast/tags.py, epithet).
         self.epithets: set[str] = set()
 
@@ -219,7 +217,6 @@ class Attributor:
     def paragraph(self, text: str, quotes: list[RawQuote], first_index: int) -> None:
         """Attribute the quotations of one paragraph (quotes in order; first_index is the first one's number)."""
         self._subjects.next_paragraph(bool(quotes))
-        previous, self._previous = self._previous, "" if quotes else text
         if not quotes:
             self._narration(text)
             return
@@ -308,7 +305,7 @@ class Attributor:
         self._handed.note(pieces[-1], self._known, True)  # "“Go,” said Ann; and Tom, looking up, replied:" leads into the next paragraph
         for piece in pieces:
             self._own(piece)
-        turn.beat, turn.touching = self._beat(pieces), touching(pieces, quotes, previous, self._mentions, self._personal)
+        turn.beat = self._beat(pieces)
         turn.recent = next((p for p in reversed(local + self.history[-_HISTORY:])
                             if p is not NARRATOR and p not in turn.named and self._personal(p)), None)
         turn.said = next((s for s in own if s is not None and s.person is not None), None)
@@ -332,8 +329,9 @@ class Attributor:
             self._owned.note(text, self._mentions)
 
     def _reached(self, tag: Tag, local: list[Person]) -> Said | None:
-        """Return who a reach rule's tag names, only a person the book vouched for: named (no part such as "the
-        drummer", whose lines a reach rule would multiply) and personal; else None (its own tag or the turns)."""
+        """Return who a reach rule's tag names, only when a person of the book already vouched for: named (no part
+        such as "the drummer", whose lines a reach rule would multiply), and a person by a title, a given name,
+        he/she or an earlier tag; else None, and the quote is left to its own tag or the turns."""
         if tag.kind not in ("name", "pronoun", "narrator", "description") or not self._vouched(tag):
             return None
         said = self._from_tag(tag, local)

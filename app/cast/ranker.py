@@ -34,7 +34,6 @@ FEATURES = (
     "prev_address_match", "prev_address_mismatch", "next_address_match", "next_address_mismatch",
     "run_pair", "run_parity", "run_nearest",
     "conv_speaker", "near_local", "far", "scene", "possessor", "own_description",
-    "touch_before", "touch_previous", "touch_after", "touch_prev_turn",
 )
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 #: Candidates per turn, at most (the nearest sources first).
@@ -131,8 +130,6 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
     for person in (conv[p + 1].addressed if p + 1 < len(conv) else []):
         add(person)
     add(turn.beat)
-    for person in turn.touching:
-        add(person)
     for person in reversed(turn.local):
         add(person)
     for person in turn.history:
@@ -239,12 +236,6 @@ def candidates(conv: list[Turn], p: int, own: list[Said | None], narrator: Perso
             put("scene")
         if person in turn.possessors:
             put("possessor")
-        # Who the sentence next to the quotes is about (touching.py): the speaker, or the listener reacting.
-        for name, subject in zip(("touch_before", "touch_previous", "touch_after"), turn.touching):
-            if subject is person:
-                put(name)
-        if p and person in conv[p - 1].touching:
-            put("touch_prev_turn")
         rows.append(row)
     return Candidates(turn, people, rows)
 

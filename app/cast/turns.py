@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.cast.person import Person
-from app.cast.touching import Touching
 
 #: How many turns away the other party of a conversation is looked for.
 REACH = 8
@@ -57,8 +56,6 @@ class Turn:
     gender: str | None = None
     #: The gender of whom the turn's quotes speak to by a form of address ("sir", "madam"), None when none.
     address_gender: str | None = None
-    #: Who the narration sentences next to the quotes are about (app/cast/touching.py; ranker features).
-    touching: Touching = Touching()
 
 
 def other_party(conv: list[Turn], i: int, person: Person | None, step: int, dist: int) -> tuple[Person | None, str]:
