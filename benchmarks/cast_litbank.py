@@ -37,7 +37,8 @@ that "I" outside every quotation refers to most. A quotation is right when its m
 speaker. A quotation not found, with no speaker, or whose speaker maps to no entity, is wrong. The excerpt
 names fewer people than the book does: an app character whose names match no entity maps to the entity
 most of its excerpt lines are by, only when the excerpt gives that entity no proper name and no character
-maps to it by name (the "unnamed" column counts these; `--names-only` turns it off).
+that speaks in the excerpt maps to it by name (the "unnamed" column counts these; `--names-only` turns it off;
+before round cast26b any character mapping to it by name blocked it, even one the excerpt never hears).
 """
 from __future__ import annotations
 
@@ -224,7 +225,11 @@ def score_book(key: str, names_only: bool = False) -> Score:
     for g, q in matches:
         if q is not None and q.speaker and q.speaker not in mapped:
             votes[q.speaker][g.speaker] += 1
-    claimed = set(mapped.values())
+    # Claimed: an entity a character that speaks in the excerpt maps to by name. A character the excerpt never
+    # hears ("The individual", a part named only chapters on) overrules no line, so it claims nothing (round
+    # cast26b: the excerpt's "a man" spoke through the app's part "The man" and was scored wrong for it).
+    heard = {q.speaker for _, q in matches if q is not None and q.speaker}
+    claimed = {entity for name, entity in mapped.items() if name in heard}
     for name, counts in ({} if names_only else votes).items():
         entity = counts.most_common(1)[0][0]
         if entity not in proper and entity not in claimed:

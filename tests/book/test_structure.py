@@ -274,6 +274,9 @@ def test_list_chapters_shows_title_words_and_the_firsthard_wrapped(tmp_path, run
     # An index of what it lists is an index: of names, of places, to the plates, by subject.
     ("INDEX OF AUTHORS.", True), ("GENERAL INDEX", True), ("Index to the Maps and Plates", True),
     ("Subject Index", True), ("The Index Card", False), ("Indexing the Stars Over the Old Town", False),
+    # A legal page of several licences, or with its copyright and trademarks, is matter too.
+    ("Widget Copyright, Trademarks, and Licenses", True), ("Copyright and License", True), ("Third-Party Licenses", True),
+    ("Licenses to Dream", False), ("Copyright Law in the Old Town", False),
 ])
 def test_matter_titles(title, matter):
     from app.book.narration.cleanup import is_matter_title

@@ -2,7 +2,8 @@
 
 - `manifest(kind)`: the manifest's entries of one kind (pdf, docx, odt), each with its half ("dev" or
   "held-out") by the manifest's rule: in the listed order, the 1st, 3rd... entry is dev, the 2nd, 4th... held out;
-  an entry marked `half = "dev"` (development twins added later) is dev and not counted by that rule.
+  an entry marked `half = "dev"` (development twins added later) is dev and not counted by that rule, and one
+  marked `half = "held-out"` (a later round's own split, e.g. round office26's books) is held out, not counted either.
 - `pdf_file(entry)`, `twin_events(entry)`: the PDF and its twin's text as ("h"|"t", level, text) events: the
   shipped plain text line by line, one HTML page, a chain of HTML pages followed by their rel="next" links
   (Texinfo's: the pages its contents block lists, in order), or
@@ -46,7 +47,8 @@ def manifest(kind: str) -> list[dict]:
     entries = tomllib.loads(MANIFEST.read_text(encoding="utf-8")).get(kind, [])
     i = 0
     for entry in entries:
-        if entry.get("half") != "dev":  # an entry added as dev alone says so; the rule counts the others
+        # An entry added later names its half (dev, or held-out by that round's own rule); the rule counts the others.
+        if entry.get("half") not in ("dev", "held-out"):
             entry["half"] = "dev" if i % 2 == 0 else "held-out"
             i += 1
         entry.setdefault("key", Path(entry.get("path", "")).stem)
@@ -82,7 +84,12 @@ NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader na
                         # (its PDF prints neither)
                         "chlinktop chlinkprevnexttop chlinkprevnextbot chlinkbot ChapSects "
                         # valgrind's DocBook pages: a table of Up/Home/previous/next links above and below each
-                        "nav".split())
+                        "nav "
+                        # texi2html's navigation table above and below each node ([Top][Contents], "<< Chapter", "Next >>")
+                        "nav_table "
+                        # latex2html's Next/Up/Previous panel above and below each page and its list of the page's
+                        # sections (ChildLinks), which its LaTeX PDF prints neither of
+                        "navigation ChildLinks".split())
 
 
 #: DocBook's HTML cross-reference: 'Section 12.1, “What other documentation...”' or 'the section called “X”',
@@ -315,9 +322,11 @@ def twin_events(entry: dict) -> list[tuple[str, int, str]]:
             seen.add(page)
             html = page.read_text(encoding="utf-8", errors="replace")
             events += html_events(html)
-            m = (re.search(r'<link[^>]*rel="next"[^>]*href="([^"#]+)', html)
-                 or re.search(r'<link[^>]*href="([^"#]+)"[^>]*rel="next"', html))
-            page = (page.parent / m.group(1)).resolve() if m else None
+            # latex2html writes its tags in capitals and two "next" links: the next page of the same level, then
+            # the next page in reading order, which is the one followed (the last; other generators write one).
+            m = (re.findall(r'<link[^>]*rel="next"[^>]*href="([^"#]+)', html, re.I)
+                 or re.findall(r'<link[^>]*href="([^"#]+)"[^>]*rel="next"', html, re.I))
+            page = (page.parent / m[-1]).resolve() if m else None
         return events
     if kind == "html-links":
         # The title page, then the pages it links (its own contents), in the order it first names them;
@@ -357,9 +366,61 @@ def outline_titles(pdf: Path) -> list[str]:
     return [o["title"].strip() for o in json.loads(run.stdout).get("outlines", [])]
 
 
-def running_lines(pdf: Path) -> tuple[list[str], int]:
+def printed_words(text: str) -> list[tuple[str, bool]]:
+    """Return text's words as `words` finds them, each with whether it is joined to the word before it as printed:
+    by a hyphen, a slash, a dot or a colon and no space, as in a command "auto-multiple-choice", a path "a/b/c" or
+    a name "x.y" (one printed word of three). Other signs between letters ("C++ Annotations", a flattener's
+    "<b>C++</b>Annotations") join nothing: where an edition sets them otherwise the words still match."""
+    out: list[tuple[str, bool]] = []
+    last = None
+    text = text.replace("\u2019", "'").lower()
+    for m in re.finditer(r"[a-z0-9']+", text):
+        w = m.group()
+        if re.search(r"\d", w) or not w.strip("'"):
+            continue
+        out.append((w, last is not None and bool(re.fullmatch(r"[-/.\\:@~=#]+", text[last:m.start()]))))
+        last = m.end()
+    return out
+
+
+def phrase_count(line: str, text: list[tuple[str, bool]]) -> int:
+    """Return how often a running line stands in text (`printed_words`) as printed: its words with the spaces its
+    own print has between them, not joined to the words around it. A head "Widget Handbook" is not found inside
+    a command "widget-handbook" or a path, where `words` alone finds it (round pdf26: every running line the dev
+    half's old count found spoken was such a word, or an outline's heading)."""
+    want = printed_words(line)
+    n = len(want)
+    if not n:
+        return 0
+    first = want[0][0]
+    found = 0
+    for i in range(len(text) - n + 1):
+        if text[i][0] != first or text[i][1]:
+            continue
+        if all(text[i + j][0] == want[j][0] and text[i + j][1] == want[j][1] for j in range(1, n)) and (
+                i + n == len(text) or not text[i + n][1]):
+            found += 1
+    return found
+
+
+def outline_headings(pdf: Path) -> Counter:
+    """Return how often each title of the PDF's outline, at any level, stands there (as `words`): a running head
+    repeating its chapter's title is that chapter's heading once, which is spoken."""
+    run = subprocess.run(["qpdf", "--json", "--json-key=outlines", str(pdf)], capture_output=True, text=True,
+                         timeout=120)
+    found: Counter = Counter()
+    todo = list(json.loads(run.stdout).get("outlines", []))
+    while todo:
+        entry = todo.pop()
+        found[" ".join(words(entry["title"]))] += 1
+        todo += entry.get("kids", [])
+    return found
+
+
+def running_lines(pdf: Path) -> tuple[dict[str, str], int]:
     """Return the distinct running lines (first/last line of a page, repeated on 3 pages or more) as
-    words, and the number of pages whose first or last line is a bare page number."""
+    words, each with one of its printed forms, and the number of pages whose first or last line is a bare page
+    number."""
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
                           timeout=300).stdout
     pages = [[" ".join(ln.split()) for ln in p.splitlines() if ln.strip()] for p in text.split("\f")]
@@ -368,22 +429,46 @@ def running_lines(pdf: Path) -> tuple[list[str], int]:
     shape = Counter(re.sub(r"\d+", "#", e) for pair in edges for e in set(pair))
     numbered = sum(any(re.fullmatch(r"\d{1,4}|[ivxlc]{1,7}", e) for e in pair) for pair in edges)
     many = 3
-    found: set[str] = set()
+    found: dict[str, str] = {}
     for pair in edges:
         for e in pair:
             # A line's own text without the page number, when its shape (digits as #) repeats.
             if shape[re.sub(r"\d+", "#", e)] >= many:
                 w = " ".join(words(e))
                 if len(w.split()) >= 2:
-                    found.add(w)
-    return sorted(found), numbered
+                    found.setdefault(w, e)
+    return dict(sorted(found.items())), numbered
 
 
 # ---------------------------------------------------------------- office files
 
 
+def _calibre_file(entry: dict) -> Path | None:
+    """Return a Kindle book or FB2 that Debian's calibre makes from a fetched Standard Ebooks EPUB of the literature
+    corpus (tests/literature/fetched), made on first use where `ebook-convert` is installed; None otherwise."""
+    from tests.literature.fetched.cache import books, materialize
+
+    out = OFFICE / "calibre" / entry["path"]
+    if not out.is_file() and shutil.which("ebook-convert"):
+        source = next((b for b in books() if b.key == entry["source"]), None)
+        if source is None:
+            return None
+        materialize(source)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        extra = ["--mobi-file-type", "both"] if out.suffix == ".mobi" else []
+        with tempfile.TemporaryDirectory() as tmp:
+            made = Path(tmp) / out.name
+            subprocess.run(["ebook-convert", str(source.files["epub"]), str(made), *extra], capture_output=True,
+                           timeout=600)
+            if made.is_file():
+                shutil.move(str(made), str(out))
+    return out if out.is_file() else None
+
+
 def office_file(entry: dict) -> Path | None:
     """Return the cached office file, None when it is not fetched (the manifest says from where)."""
+    if entry["repo"] == "calibre":
+        return _calibre_file(entry)
     if entry["repo"] == "libreoffice":  # a DOCX of the list exported by Debian's LibreOffice
         docx = OFFICE / entry["path"].replace("/", "+", 1)
         out = OFFICE / "libreoffice-7.4" / (Path(entry["path"]).stem + ".odt")
@@ -526,6 +611,14 @@ def fb2_reference(path: Path) -> tuple[list[str], str]:
     return [t for t in map(title, tops) if t], text
 
 
+def fb2_sections(path: Path) -> int:
+    """Return how many sections with text the main body's top level holds (titled or not): an FB2's division
+    where it titles none (calibre's FB2, one untitled section a file)."""
+    root = ET.parse(path).getroot()
+    body = next(b for b in root.iter() if _local(b) == "body" and b.get("name") not in ("notes", "comments"))
+    return sum(1 for s in body if _local(s) == "section" and "".join(s.itertext()).strip())
+
+
 # ---------------------------------------------------------------- Kindle books
 
 
@@ -584,13 +677,17 @@ def mobi_reference(path: Path) -> tuple[list[str], str]:
         items = {i.get("id"): i.get("href") for i in pkg.iter() if _local(i) == "item"}
         spine = [items[r.get("idref")] for r in pkg.iter() if _local(r) == "itemref" and r.get("idref") in items]
         titles: list[str] = []
+        # The book's own title as an entry (the cover's or the title page's, kindlegen's first entries) is no
+        # chapter: the title is announced once, as in the PDF table (twin_table._title_lines).
+        book_title = " ".join(" ".join(next((e.itertext() for e in pkg.iter() if _local(e) == "title"), [])).split())
         ncx = opf.with_name("toc.ncx")
         if ncx.is_file():
             nav_map = next(e for e in ET.parse(ncx).getroot().iter() if _local(e) == "navMap")
             for point in (p for p in nav_map if _local(p) == "navPoint"):
                 label = next((e for e in point.iter() if _local(e) == "text"), None)
-                if label is not None and (label.text or "").strip():
-                    titles.append(" ".join(label.text.split()))
+                text = " ".join((label.text or "").split()) if label is not None else ""
+                if text and text.casefold() != book_title.casefold():
+                    titles.append(text)
         text = []
         for href in spine:
             page = opf.parent / href

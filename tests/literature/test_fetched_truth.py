@@ -53,3 +53,24 @@ def test_an_anchor_inside_a_paragraph_names_no_heading_after_it(tmp_path):
             + "".join(f'<h2 id="{i}">{t}</h2>{_PROSE}' for i, t in heads) + '<p><a href="#cite1">back</a></p>')
     truth = _truth(tmp_path, _contents(heads, "p") + body)
     assert truth.chapters == ["THE WEIR", "THE MILL", "THE FERRY"]
+
+
+def test_a_matter_heading_with_a_bracketed_qualifier_is_still_matter(tmp_path):
+    # Round txt26: "LIST OF ILLUSTRATIONS. [Drawn by ...]" and "List of Pictures (large)" name the apparatus.
+    heads = [("c1", "THE WEIR"), ("c2", "THE MILL"), ("c3", "THE FERRY")]
+    body = ("".join(f'<h2 id="{i}">{t}</h2>{_PROSE * 2}' for i, t in heads)
+            + '<h2>LIST OF ILLUSTRATIONS. [Drawn by Ann Lee.]</h2>' + _PROSE + "<h2>List of Pictures (large)</h2>" + _PROSE)
+    truth = _truth(tmp_path, _contents(heads, "p") + body)
+    assert truth.chapters == ["THE WEIR", "THE MILL", "THE FERRY"]
+
+
+def test_a_publishers_catalogue_in_several_sections_ends_the_book(tmp_path):
+    # Round txt26: "MESSRS. LEE'S PUBLICATIONS." then sections whose headings name no list ("Popular Fiction.");
+    # every short section from the catalogue's heading on is the catalogue's. A chapter of the book's own
+    # whose heading names stories ("STORIES OF THE FERRY") before it stays a chapter.
+    heads = [("c1", "THE WEIR"), ("c2", "STORIES OF THE FERRY"), ("c3", "THE MILL"), ("c4", "THE FROST")]
+    body = "".join(f'<h2 id="{i}">{t}</h2>{_PROSE * 4}' for i, t in heads)
+    lists = ("<h2>MESSRS. LEE'S PUBLICATIONS.</h2>" + _PROSE + "<h2>Popular Fiction.</h2>" + _PROSE
+             + "<h2>Tales for the Young.</h2>" + _PROSE)
+    truth = _truth(tmp_path, _contents(heads, "p") + body + lists)
+    assert truth.chapters == ["THE WEIR", "STORIES OF THE FERRY", "THE MILL", "THE FROST"]

@@ -25,7 +25,9 @@ _MATTER_TITLE = re.compile(
     r"authors['’]?|analytical|alphabetical|topical|chronological|geographical|classified|complete|full) )?"
     r"ind(?:ex|exes|ices)(?: (?:of|to) (?:the )?[\w'’,&-]+(?: (?:and |& )?[\w'’,&-]+){0,5})?|"
     # "GNU Free Documentation License", "The MIT License", "License v2.0" - not "Licence to Kill".
-    r"(?:the )?(?:[\w.-]+ ){0,4}licen[cs]e(?: agreement| v?\d[\d.]*| version \d[\d.]*)?|"
+    r"(?:the )?(?:[\w.-]+ ){0,4}licen[cs]es?(?: agreement| v?\d[\d.]*| version \d[\d.]*)?|"
+    # "Copyright and License", "Widget Copyright, Trademarks, and Licenses": a manual's legal page, its licences.
+    r"(?:[\w.-]+ )?(?:copyright|trademarks?)(?:,? (?:and )?(?:copyright|trademarks?|licen[cs]es?))+|"
     r"copying(?: this (?:manual|document))?|copying conditions|copyright(?: page| notice)?|colophon|imprint|"
     r"(?:table of )?contents(?: (?:of|to|in) (?:the )?(?:vol\.?|volume) [\w.]+)?|short contents|"
     r"document license|licen[cs]ing|terms and conditions|front matter|back matter)\s*$",

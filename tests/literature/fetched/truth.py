@@ -38,7 +38,11 @@ _MORE_MATTER = re.compile(
     r"^(?!(?:the|a|an) )(?:[\w-]+ ){0,2}ind(?:ex|exes|ices)(?: (?:of|to|and) .*)?|"
     r"(?:(?:list|table) of (?:the )?(?:[\w-]+ )?)?(?:illustrations|plates|maps|figures|engravings|charts|diagrams)"
     r"(?: (?:and|&) (?:[\w-]+ )?(?:illustrations|plates|maps|figures|plans|charts|diagrams))?|"
-    r"inhaltsverzeichnis+\W*$",
+    r"inhaltsverzeichnis+\W*$|"
+    # Round txt26: a contents by a qualifying word ("ANALYTICAL TABLE OF CONTENTS.", "DETAILED CONTENTS") and the
+    # pictures "in the text".
+    r"(?:analytical|detailed|general|full|complete|synoptical) (?:table of )?contents|"
+    r"(?:list|table) of (?:the )?(?:illustrations|plates|figures|maps)(?: (?:in|to) the text)",
     re.I)
 
 
@@ -46,8 +50,15 @@ def is_matter(text: str, more: bool = True) -> bool:
     """Return whether a heading is apparatus, not the author's text (curly apostrophes read as straight);
     `more=False` leaves out _MORE_MATTER's names (a book that is only its indexes is its indexes)."""
     text = text.replace("\u2019", "'")
-    return bool(MATTER.match(text) or _BYLINE.match(text)
-                or more and _MORE_MATTER.fullmatch(text.strip(" .:;,")))
+    # Round txt26: a qualifier in brackets after the name ("LIST OF ILLUSTRATIONS. [Drawn by ...]", "List of
+    # Pictures (JPEG)", "By A. B. (C. D.)") leaves it the apparatus it names.
+    bare = _QUALIFIER.sub("", text)
+    return any(bool(MATTER.match(t) or _BYLINE.match(t) or more and _MORE_MATTER.fullmatch(t.strip(" .:;,")))
+               for t in {text, bare} if t)
+
+
+#: A bracketed or parenthesised qualifier at a heading's end.
+_QUALIFIER = re.compile(r"\s*[\[(][^\[\]()]*[\])]\W*$")
 
 
 #: A by-line set as a heading ("By Henry James 1911", "BY A. CAHAN"): the title page's, no chapter.
@@ -310,6 +321,15 @@ def _truth(parser: _Headings, book_title: str, more: bool) -> Truth:
     # the chapters that end the book and are named as a list of books or priced as one are no chapters.
     while len(chapters) > 1 and _publishers_list(chapters[-1], words[-1], trade[-1]):
         del chapters[-1], words[-1], trade[-1]
+    # Round txt26: a publisher's catalogue in several sections ("MESSRS. X'S PUBLICATIONS." then "New Novels.",
+    # "Popular Fiction." ...): from a heading that names a catalogue on, every short section near the end is
+    # the catalogue's, whatever its own heading says.
+    for n in range(1, len(chapters)):
+        rest = words[n:]
+        if (_CATALOGUE.search(chapters[n]) and all(w < 4000 for w in rest)
+                and sum(rest) < 0.25 * sum(words)):
+            del chapters[n:], words[n:], trade[n:]
+            break
     return Truth(chapters, words, parts)
 
 
@@ -317,6 +337,10 @@ def _truth(parser: _Headings, book_title: str, more: bool) -> Truth:
 _PUBLISHERS = re.compile(r"\b(?:publications|catalogue|announcements|series|library|libraries|works|books|"
                          r"editions|novels|stories|handbooks|in preparation|now ready|just published|"
                          r"men of letters)\b", re.I)
+
+
+#: The names a publisher's catalogue gives itself, and no chapter of a book's own (narrower than _PUBLISHERS).
+_CATALOGUE = re.compile(r"\b(?:publications|catalogue|announcements|in preparation|now ready|just published)\b", re.I)
 
 
 def _publishers_list(title: str, words: int, trade: int) -> bool:
