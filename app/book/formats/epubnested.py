@@ -8,8 +8,8 @@ a chapter (a part's page names the chapters listed under it).
 A Kindle book (the EPUB a KF8 or old MOBI unpacks to) is read as its own NCX says instead: its producer built
 the NCX from the book's chapters (kindlegen's from "# Chapter" over "## Section", a chapter heading set
 straight over its first section with no words between), so its sub-entries are sections of their entry,
-in its file or in the next files (a chapter split into several), and only an entry with no text of its own
-in its file (a part's title page) gives way to the entries under it.
+in its file or in the next files (a chapter split into several), and only an entry with no text and no
+sub-entry in its own file (a part's title page) gives way to the entries under it.
 """
 from __future__ import annotations
 
@@ -70,9 +70,11 @@ def located(
             continue
         where = (position[e.name], find(docs[e.name].blocks, e.fragment))
         if kindle and parent is not None and e.depth > 1 and parent.name != e.name and parent.name in position:
-            # A Kindle book's sub-entry in another file: a section of its entry (a chapter split into
-            # files), unless the entry is a part's page with no text of its own, or itself a section.
-            if id(parent) not in at or body_words(docs[parent.name].blocks[out[at[id(parent)]][0][1]:]):
+            # A Kindle book's sub-entry in another file: a section of its entry (a chapter split into files,
+            # calibre's at each section's heading: its first section's anchor is still in the chapter's file),
+            # unless the entry is a part's page, with no text or sub-entry of its own, or itself a section.
+            if (id(parent) not in at or inner.get(id(parent))
+                    or body_words(docs[parent.name].blocks[out[at[id(parent)]][0][1]:])):
                 continue
         if parent is not None and e.depth > 1 and parent.name == e.name and e.fragment:
             # A section anchor inside its chapter's own file is not a chapter of its own, unless the
