@@ -15,6 +15,7 @@ from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block
 from app.book.structure.blocks import body_words, narration
 from app.book.narration.cleanup import is_matter_title, real_title
 from app.book.formats.epubcrypt import refuse_encrypted_text
+from app.book.formats.epubnested import located
 from app.book.structure.blocks import Document
 from app.book.formats.html import html_document
 from app.book.model import Book, Chapter, Cover, Metadata, ReadOptions
@@ -166,15 +167,6 @@ def _cover(zf: SafeZip, pkg: _Package) -> Cover | None:
     return Cover(data, item[1]) if data else None
 
 
-def _find(blocks: list[Block], fragment: str) -> int:
-    """Return the index of the block where an anchor starts (0 when it is not found)."""
-    if fragment:
-        for i, b in enumerate(blocks):
-            if fragment in b.ids:
-                return i
-    return 0
-
-
 def _primary(language: str) -> str:
     """Return a language's primary subtag ("de" for "de-AT" or "German"), lower case."""
     code = language.strip().lower().replace("_", "-").split("-")[0]
@@ -190,8 +182,11 @@ def _in_language(order: list[str], docs: dict[str, Document], language: str) -> 
     return [n for n in order if marked.get(n, wanted) == wanted]
 
 
-def read_epub(path: Path, limits: Limits | None = None, options: ReadOptions | None = None) -> Book:
-    """Return the narrated chapters of an EPUB, with metadata and cover."""
+def read_epub(
+    path: Path, limits: Limits | None = None, options: ReadOptions | None = None, kindle: bool = False
+) -> Book:
+    """Return the narrated chapters of an EPUB, with metadata and cover; `kindle`: the EPUB a Kindle book
+    unpacks to, whose chapters are its table of contents' own (epubnested.located)."""
     options = options or ReadOptions()
     book = path.name
     with SafeZip(path, limits) as zf:
@@ -218,7 +213,7 @@ def read_epub(path: Path, limits: Limits | None = None, options: ReadOptions | N
         title = real_title(pkg.title, path.stem) or next(
             (h for h in (_heading(docs[n]) for n in docs) if h), ""
         )
-        chapters = (_toc_chapters(entries, docs, order, options, title)
+        chapters = (_toc_chapters(entries, docs, order, options, title, kindle)
                     or _spine_chapters(docs, order, options))
         cover = _cover(zf, pkg)
         hints = _pronunciation_hints(zf, pkg, docs.values())
@@ -243,74 +238,13 @@ def _matter_entry(title: str) -> bool:
     return bool(_NON_NARRATION_TITLE.match(title.strip(" .:"))) or is_matter_title(title)
 
 
-def _located(
-    entries: list[Entry], docs: dict[str, Document], order: list[str]
-) -> list[tuple[tuple[int, int], Entry]]:
-    """Return TOC entries in reading order, with same-file sub-entries folded into their parent (a chapter's
-    sections), unless the parent is only a label over two or more of them (an act over its scenes, a story's
-    title over its numbered parts, see _label_over): then they are the chapters, the first announced with it."""
-    position = {name: i for i, name in enumerate(order)}
-    located: list[tuple[tuple[int, int], Entry]] = []
-    parents: dict[int, Entry] = {}
-    at: dict[int, int] = {}  # id of a located entry -> its index in located
-    labels: set[int] = set()  # parents whose first sub-entry took their place
-    inner: dict[int, int] = {}  # id of an entry -> how many sub-entries it has in its own file
-    for e in entries:
-        parents[e.depth] = e
-        parent = parents.get(e.depth - 1)
-        if parent is not None and e.depth > 1 and parent.name == e.name and e.fragment:
-            inner[id(parent)] = inner.get(id(parent), 0) + 1
-    parents = {}
-    for e in entries:
-        parents[e.depth] = e
-        parent = parents.get(e.depth - 1)
-        if e.name not in position:
-            continue
-        where = (position[e.name], _find(docs[e.name].blocks, e.fragment))
-        if parent is not None and e.depth > 1 and parent.name == e.name and e.fragment:
-            # A section anchor inside its chapter's own file is not a chapter of its own, unless the
-            # chapter is only a label over its sub-entries.
-            if id(parent) in labels:
-                pass  # the label's later sub-entries: chapters of their own
-            elif (id(parent) not in at or inner[id(parent)] < 2
-                  or not _label_over(docs[e.name].blocks, located[at[id(parent)]][0][1], where[1], e.title)):
-                continue
-            else:
-                # The first sub-entry starts where its label does, and is announced with it ("Act I: Scene I").
-                labels.add(id(parent))
-                where, label = located[at[id(parent)]]
-                at[id(e)] = at[id(parent)]
-                located[at[id(parent)]] = (where, replace(e, title=f"{label.title}: {e.title}" if label.title else e.title))
-                continue
-        at[id(e)] = len(located)
-        located.append((where, e))
-    return located
-
-
-#: A chapter with fewer words of its own than this (a page) before its first sub-entry is a label over its
-#: sub-entries (an act's heading and its setting over its scenes, a story's title and motto over its numbered
-#: parts, an appendix's note over its documents); its words are read with the first of them.
-_LABEL_WORDS = 300
-
-
-#: A section numbered within its chapter ("2.1. Getting started", "3.1.1 Scope"): a manual's section, never
-#: a chapter of its own however short its chapter's introduction.
-_SECTION_NUMBER = re.compile(r"^\s*(?:[A-Z]|\d{1,3})(?:\.\d{1,3})+\.?(?:\s|$)")
-
-
-def _label_over(blocks: list[Block], start: int, first: int, sub_title: str = "") -> bool:
-    """Return whether the text from a TOC entry's start to its first sub-entry is only its label."""
-    if start >= first or any(_SECTION_NUMBER.match(t) for t in (sub_title, blocks[first].text)):
-        return False
-    return body_words(blocks[start:first]) < _LABEL_WORDS
-
-
 def _toc_chapters(
-    entries: list[Entry], docs: dict[str, Document], order: list[str], options: ReadOptions, book_title: str
+    entries: list[Entry], docs: dict[str, Document], order: list[str], options: ReadOptions, book_title: str,
+    kindle: bool = False,
 ) -> list[Chapter]:
     """Return chapters spanning from each TOC entry to the next, in spine order."""
     starts: dict[tuple[int, int], Entry] = {}
-    for pos, e in sorted(_located(entries, docs, order), key=lambda x: x[0]):
+    for pos, e in sorted(located(entries, docs, order, kindle), key=lambda x: x[0]):
         starts.setdefault(pos, e)
     if not starts:
         return []

@@ -5,7 +5,9 @@ is removed afterwards: a KF8 book (AZW3, or the KF8 half of a joint MOBI) gives 
 old MOBI its HTML, a Print Replica its PDF; each is then read by the reader of that format.
 An old MOBI unpacks to an OPF package (book.html, content.opf with the book's title and author, toc.ncx
 with its own table of contents): that folder is zipped as an EPUB and read as one, so the title, author
-and chapters are the book's own, not guessed from the HTML's headings.
+and chapters are the book's own, not guessed from the HTML's headings. Either EPUB is read as a Kindle
+book's (epub.read_epub's `kindle`): its NCX's entries are the chapters, their sub-entries in a chapter's
+own file its sections, whatever an EPUB's rule for a label over its divisions would make of them.
 A DRM-protected book is refused from its header before anything is unpacked.
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.core.errors import CorruptBook, ProtectedBook
+from app.book.formats.epub import read_epub
 from app.book.formats.palmdoc import is_palmdoc, read_palmdoc
 from app.book.formats.table import FORMATS
 
@@ -90,6 +93,10 @@ def read_mobi(path: Path, options: ReadOptions) -> Book:
         if not found:
             raise CorruptBook(f"{path.name} unpacked to no readable book", hint=_HINT)
         inner = found[0]
-        fmt = next(f for f in FORMATS if inner.suffix.lower() in f.suffixes)
-        book = fmt.read(inner, options)
+        if inner.suffix.lower() == ".epub":
+            # Read as the Kindle book it is: its NCX's entries are its chapters, their sub-entries sections.
+            book = read_epub(inner, options=options, kindle=True)
+        else:
+            fmt = next(f for f in FORMATS if inner.suffix.lower() in f.suffixes)
+            book = fmt.read(inner, options)
     return dataclasses.replace(book, source=path)
