@@ -67,8 +67,17 @@ def test_untitled_top_sections_are_one_chapter_each_never_split_at_a_bold_line(t
                        for n in ("I", "II", "III"))
     title_page = _section(None, "<p>The Lighthouse Keepers</p><p>Mira Vostok</p>")
     path = _fb2(tmp_path, title_page + sections)
-    assert len(load_book(path).chapters) == 3  # the title page is front matter
+    # The title page is front matter; each section is named by its opening bold label and the line under it.
+    assert [c.title for c in load_book(path).chapters] == ["CHAPTER I: The Tide", "CHAPTER II: The Tide",
+                                                          "CHAPTER III: The Tide"]
     assert len(load_book(path, options=ReadOptions(include_matter=True)).chapters) == 4
+
+
+def test_a_bold_line_in_a_titled_book_names_no_section(tmp_path):
+    sections = _section("Chapter 1. Arrival", _para(3, "keeper")) + _section(
+        None, "<p><strong>Interlude</strong></p>" + _para(400, "gull"))
+    titles = [c.title for c in load_book(_fb2(tmp_path, sections)).chapters]
+    assert titles == ["Chapter 1. Arrival", "The Lighthouse Keepers"]
 
 
 def test_notes_body_is_notes_not_chapters(tmp_path):

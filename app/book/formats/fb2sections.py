@@ -7,8 +7,11 @@ part's name ("Part One: The Crossing"; every one of them where the chapters numb
 as the EPUB reader does for a part's title page). Sub-sections numbered within their section ("1.1.",
 "1.2.") are a chapter's sections, and a first sub-section without a title is a chapter's opening: neither
 makes a part. An untitled top section (calibre writes one a file, titling none) is one chapter: it is
-never split at a line guessed to be a heading. Untitled sections before the first chapter (a title
-page, a dedication) are front matter, read only with the matter unless long. No shared level rule is
+never split at a line guessed to be a heading. In a body that titles no section, only its name is taken
+from its opening bold line (calibre sets the chapter's <h1> so), with the short line under a bare label
+("I" over "The Tide": "I: The Tide"); a bold line in a titled book stays a paragraph. Untitled (or
+bold-named) sections before the first chapter (a title page, a dedication), and a bold-named half title
+later, are front matter, read only with the matter unless long. No shared level rule is
 asked, so a part over chapters never loses the chapters' titles to a share test.
 """
 from __future__ import annotations
@@ -18,10 +21,10 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
 from app.book.model import Chapter, ReadOptions
-from app.book.narration.cleanup import is_matter_title
+from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.normalize import clean_text
-from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, narration
-from app.book.structure.lines import leading_number, numbering_restarts
+from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, names_the_book, narration
+from app.book.structure.lines import NUMERAL, keyword_match, leading_number, numbering_restarts
 
 #: blocks_of(container, options, depth): a container's children read as blocks, its sections' titles
 #: headings at their depth (fb2._blocks).
@@ -31,6 +34,8 @@ BlocksOf = Callable[[ET.Element, ReadOptions, int], list[Block]]
 PART_MAX_OWN_WORDS = 100
 #: A title numbered within its section ("1.1.", "2.3 Methods"): a chapter's section, not a part's chapter.
 _NUMBERED_WITHIN = re.compile(r"^\s*\d+\.\d+")
+#: An opening bold line that names its section, and the name under a bare label, at most (words).
+_BOLD_TITLE_MAX_WORDS = 10
 
 
 def _local(tag: object) -> str:
@@ -42,6 +47,23 @@ def _title(section: ET.Element, inline: Callable[[ET.Element], str]) -> str:
     if title is None:
         return ""
     return clean_text(" ".join(inline(p) for p in title if _local(p.tag) == "p"))
+
+
+def _bold_title(section: ET.Element, inline: Callable[[ET.Element], str]) -> str:
+    """Return an untitled section's name from its opening paragraph set wholly in bold, else ""."""
+    paras = [c for c in section if _local(c.tag) == "p"]
+    first = paras[0] if paras else None
+    if first is None or (first.text or "").strip() or len(first) != 1 or _local(first[0].tag) != "strong" \
+            or (first[0].tail or "").strip():
+        return ""
+    label = inline(first)
+    if not label or len(label.split()) > _BOLD_TITLE_MAX_WORDS:
+        return ""
+    bare = NUMERAL.match(label) or (m := keyword_match(label)) is not None and not m.group("rest").strip(" .:")
+    name = inline(paras[1]) if bare and len(paras) > 1 else ""
+    if name and len(name.split()) <= _BOLD_TITLE_MAX_WORDS and not name.endswith((".", "!", "?")):
+        return f"{label.rstrip(' .:')}: {name}"
+    return label
 
 
 def _wrapped(children: list[ET.Element]) -> ET.Element:
@@ -70,10 +92,11 @@ def section_chapters(bodies: list[ET.Element], book_title: str, options: ReadOpt
     the first section it is front matter, after it back matter, both read only with the matter (front
     matter also when long).
     """
-    # (title or "", blocks, part name or "")
-    spans: list[tuple[str, list[Block], str]] = []
+    # (title or "", blocks, part name or "", whether the title is the bold line's)
+    spans: list[tuple[str, list[Block], str, bool]] = []
     front: list[Block] = []
     back: list[Block] = []
+    untitled = not any(_title(s, inline) for body in bodies for s in body.iter() if _local(s.tag) == "section")
     for body in bodies:
         loose: list[ET.Element] = []
         for el in body:
@@ -90,9 +113,10 @@ def section_chapters(bodies: list[ET.Element], book_title: str, options: ReadOpt
                 subs = [c for c in el if _local(c.tag) == "section"]
                 for n, sub in enumerate(subs):
                     blocks = blocks_of(sub, options, 1)
-                    spans.append((_title(sub, inline), (own if n == 0 else []) + blocks, title))
+                    spans.append((_title(sub, inline), (own if n == 0 else []) + blocks, title, False))
             else:
-                spans.append((title, blocks_of(el, options, 1), ""))
+                bold = _bold_title(el, inline) if untitled else ""
+                spans.append((title or bold, blocks_of(el, options, 1), "", bool(bold)))
         if loose:
             (back if spans else front).extend(blocks_of(_wrapped(loose), options, 1))
     if not spans:
@@ -100,21 +124,23 @@ def section_chapters(bodies: list[ET.Element], book_title: str, options: ReadOpt
     return _numbered(_titled(spans, front, back, book_title, options), options)
 
 
-def _titled(spans: list[tuple[str, list[Block], str]], front: list[Block], back: list[Block],
+def _titled(spans: list[tuple[str, list[Block], str, bool]], front: list[Block], back: list[Block],
             book_title: str, options: ReadOptions) -> list[tuple[str, list[Block]]]:
     """Return (title, blocks): parts announced, front pages and matter as the options say."""
     out: list[tuple[str, list[Block]]] = []
     if front and (options.include_matter or body_words(front) >= UNLISTED_MIN_WORDS):
         out.append((book_title, front))
     # Where each part numbers its chapters from one, every chapter names its part ("Part Two, 1").
-    restarts = numbering_restarts([t for t, _, part in spans if part])
+    restarts = numbering_restarts([t for t, _, part, _ in spans if part])
     previous_part = ""
     started = False
-    for title, blocks, part in spans:
-        if not title and not started and not options.include_matter and body_words(blocks) < UNLISTED_MIN_WORDS:
-            continue  # an untitled front page (title page, dedication) before the first chapter
+    for title, blocks, part, bold in spans:
+        short = not options.include_matter and body_words(blocks) < UNLISTED_MIN_WORDS
+        if short and (not title or bold) and not started or short and bold and names_the_book(title, book_title):
+            continue  # an untitled front page (title page, dedication) before the first chapter, a half title
         started = True
-        if title and is_matter_title(title) and not options.include_matter:
+        # A licence or an index is matter; notes and lists gathered at the end are too where the book has chapters.
+        if title and not options.include_matter and (is_matter_title(title) or len(spans) > 1 and is_apparatus_title(title)):
             continue
         full = title or book_title
         if part and (part != previous_part or restarts and leading_number(title)):
