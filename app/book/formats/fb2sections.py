@@ -133,12 +133,14 @@ def _titled(spans: list[tuple[str, list[Block], str, bool]], front: list[Block],
     # Where each part numbers its chapters from one, every chapter names its part ("Part Two, 1").
     restarts = numbering_restarts([t for t, _, part, _ in spans if part])
     previous_part = ""
-    started = False
-    for title, blocks, part, bold in spans:
-        short = not options.include_matter and body_words(blocks) < UNLISTED_MIN_WORDS
-        if short and (not title or bold) and not started or short and bold and names_the_book(title, book_title):
+    # The first chapter: the first section with a title of its own or a long text. Short pages before it are
+    # front pages; a book of short untitled sections alone (a sample, a note) has none, and is read whole.
+    first = next((n for n, (title, blocks, _, bold) in enumerate(spans)
+                  if title and not bold or body_words(blocks) >= UNLISTED_MIN_WORDS), None)
+    for n, (title, blocks, part, bold) in enumerate(spans):
+        short = not options.include_matter and first is not None and body_words(blocks) < UNLISTED_MIN_WORDS
+        if short and (n < first or bold and names_the_book(title, book_title)):
             continue  # an untitled front page (title page, dedication) before the first chapter, a half title
-        started = True
         # A licence or an index is matter; notes and lists gathered at the end are too where the book has chapters.
         if title and not options.include_matter and (is_matter_title(title) or len(spans) > 1 and is_apparatus_title(title)):
             continue
