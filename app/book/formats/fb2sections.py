@@ -95,7 +95,6 @@ def section_chapters(bodies: list[ET.Element], book_title: str, options: ReadOpt
     # (title or "", blocks, part name or "", whether the title is the bold line's)
     spans: list[tuple[str, list[Block], str, bool]] = []
     front: list[Block] = []
-    back: list[Block] = []
     untitled = not any(_title(s, inline) for body in bodies for s in body.iter() if _local(s.tag) == "section")
     for body in bodies:
         loose: list[ET.Element] = []
@@ -105,7 +104,7 @@ def section_chapters(bodies: list[ET.Element], book_title: str, options: ReadOpt
                     loose.append(el)
                 continue
             if loose:
-                (back if spans else front).extend(blocks_of(_wrapped(loose), options, 1))
+                _loose(loose, spans, front, options, blocks_of)
                 loose = []
             title = _title(el, inline)
             own = _own_blocks(el, options, blocks_of)
@@ -118,14 +117,25 @@ def section_chapters(bodies: list[ET.Element], book_title: str, options: ReadOpt
                 bold = _bold_title(el, inline) if untitled else ""
                 spans.append((title or bold, blocks_of(el, options, 1), "", bool(bold)))
         if loose:
-            (back if spans else front).extend(blocks_of(_wrapped(loose), options, 1))
+            _loose(loose, spans, front, options, blocks_of)
     if not spans:
         return None
-    return _numbered(_titled(spans, front, back, book_title, options), options)
+    return _numbered(_titled(spans, front, book_title, options), options)
 
 
-def _titled(spans: list[tuple[str, list[Block], str, bool]], front: list[Block], back: list[Block],
-            book_title: str, options: ReadOptions) -> list[tuple[str, list[Block]]]:
+def _loose(loose: list[ET.Element], spans: list[tuple[str, list[Block], str, bool]], front: list[Block],
+           options: ReadOptions, blocks_of: BlocksOf) -> None:
+    """Text outside the sections: front matter before the first, back matter (read with the matter only,
+    with the chapter before it: a colophon some converters leave in the body) after it."""
+    blocks = blocks_of(_wrapped(loose), options, 1)
+    if not spans:
+        front.extend(blocks)
+    elif options.include_matter:
+        spans[-1][1].extend(blocks)
+
+
+def _titled(spans: list[tuple[str, list[Block], str, bool]], front: list[Block], book_title: str,
+            options: ReadOptions) -> list[tuple[str, list[Block]]]:
     """Return (title, blocks): parts announced, front pages and matter as the options say."""
     out: list[tuple[str, list[Block]]] = []
     if front and (options.include_matter or body_words(front) >= UNLISTED_MIN_WORDS):
@@ -142,15 +152,14 @@ def _titled(spans: list[tuple[str, list[Block], str, bool]], front: list[Block],
         if short and (n < first or bold and names_the_book(title, book_title)):
             continue  # an untitled front page (title page, dedication) before the first chapter, a half title
         # A licence or an index is matter; notes and lists gathered at the end are too where the book has chapters.
-        if title and not options.include_matter and (is_matter_title(title) or len(spans) > 1 and is_apparatus_title(title)):
+        if title and not options.include_matter and (
+                is_matter_title(title) or len(spans) > 1 and is_apparatus_title(title)):
             continue
         full = title or book_title
         if part and (part != previous_part or restarts and leading_number(title)):
             full = f"{part}, {title}" if part == previous_part else f"{part}: {title}"
         previous_part = part
         out.append((full, blocks))
-    if back and options.include_matter and out:
-        out[-1] = (out[-1][0], out[-1][1] + back)
     return out
 
 
