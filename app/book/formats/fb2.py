@@ -3,7 +3,8 @@
 FB2 is one XML file: <description> holds the title, authors, language and the cover's id;
 <body> holds <section>s, each with an optional <title>, nested to any depth. The main body's
 section tree is the book's own table of contents, so it gives the chapters (fb2sections.py);
-only a body with no section at all is split by the shared heading rule. The notes body (<body name="notes">) and note links (<a type="note">) are not read.
+only a body with no section at all is split by the shared heading rule. The notes body
+(<body name="notes">) and note links (<a type="note">) are not read.
 Declared encodings (windows-1251, KOI8-R, UTF-16...) are honoured by the XML parser; a file
 that declares none and is not UTF-8 is read as windows-1251, the usual one of FB2 books.
 """
