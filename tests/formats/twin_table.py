@@ -251,7 +251,10 @@ def score_fb2(entry: dict) -> dict | None:
     book = load_book(path, options=ReadOptions(include_matter=True))
     expected, text = ref.fb2_reference(path)
     reference = " ".join(uwords(text))
-    got = [key(c.title) for c in book.chapters]
+    # A part is announced with its first chapter ("Part One: The Coast: Arrival"), as in the MOBI table: that
+    # chapter is its entry (the part's name may hold ": " itself, so every leading run of the title counts).
+    got = [key(": ".join(c.title.split(": ")[:k])) for c in book.chapters
+           for k in range(1, c.title.count(": ") + 2)]
     found = [t for t in expected if key(t) in got]
     spoken = " ".join(" ".join(uwords(" ".join(c.paragraphs))) for c in book.chapters)
     return {"key": entry["key"], "producer": entry["producer"], "half": entry["half"],

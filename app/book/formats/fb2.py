@@ -1,9 +1,10 @@
-"""Read a FictionBook (FB2, or FB2 in a ZIP) with defusedxml: nested sections as chapters, notes out.
+"""Read a FictionBook (FB2, or FB2 in a ZIP) with defusedxml: its section tree as chapters, notes out.
 
 FB2 is one XML file: <description> holds the title, authors, language and the cover's id;
-<body> holds <section>s, each with an optional <title>, nested to any depth. Section titles
-become headings at their depth, so the shared chapter rule picks the level that divides the
-book. The notes body (<body name="notes">) and note links (<a type="note">) are not read.
+<body> holds <section>s, each with an optional <title>, nested to any depth. The main body's
+section tree is the book's own table of contents, so it gives the chapters (fb2sections.py);
+only a body with no section at all is split by the shared heading rule. The notes body
+(<body name="notes">) and note links (<a type="note">) are not read.
 Declared encodings (windows-1251, KOI8-R, UTF-16...) are honoured by the XML parser; a file
 that declares none and is not UTF-8 is read as windows-1251, the usual one of FB2 books.
 """
@@ -19,6 +20,7 @@ import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
 from app.book.structure.blocks import Block, split_chapters
+from app.book.formats.fb2sections import section_chapters
 from app.book.formats.table import book_suffix
 from app.book.inputfile import read_book_bytes
 from app.book.formats.language import guess_language
@@ -87,15 +89,16 @@ def _inline(el: ET.Element) -> str:
     return re.sub(r"\s+([.,;:!?])", r"\1", clean_text("".join(parts)))
 
 
-def _blocks(body: ET.Element, options: ReadOptions) -> list[Block]:
+def _blocks(body: ET.Element, options: ReadOptions, start: int = 0) -> list[Block]:
     """Return a body's blocks: section titles as headings at their depth, paragraphs, stanzas, table rows.
 
     Text outside every section after the first one (a colophon some converters leave in the body,
-    where FB2 allows none) is back matter: read only with the matter.
+    where FB2 allows none) is back matter: read only with the matter. `start`: the depth of the
+    element's children (1 for a section's, whose own title is then a level-1 heading).
     """
     blocks: list[Block] = []
     # (element, section depth); iterative, so deep nesting cannot overflow the stack.
-    stack: list[tuple[ET.Element, int]] = [(c, 0) for c in reversed(list(body))]
+    stack: list[tuple[ET.Element, int]] = [(c, start) for c in reversed(list(body))]
     sections = 0
     while stack:
         el, depth = stack.pop()
@@ -167,8 +170,10 @@ def read_fb2(path: Path, options: ReadOptions) -> Book:
     authors = [_person(a) for a in (info if info is not None else []) if _local(a.tag) == "author"]
     lang = clean_text((_child(info, "lang").text or "") if _child(info, "lang") is not None else "")
     bodies = [b for b in root if _local(b.tag) == "body" and (b.get("name") or "") not in ("notes", "comments")]
+    chapters = section_chapters(bodies, title or path.stem, options, _blocks, _inline)
     blocks = [blk for body in bodies for blk in _blocks(body, options)]
-    chapters = split_chapters(blocks, title or path.stem, options)
+    if chapters is None:  # no section at all (FB2 requires one): the shared heading rule
+        chapters = split_chapters(blocks, title or path.stem, options)
     return Book(title=title, author=", ".join(a for a in authors if a), chapters=tuple(chapters), source=path,
                 language=options.language or lang.split("-")[0].lower()
                 or guess_language(b.text for b in blocks if not b.level), cover=_cover(root, info))
