@@ -171,9 +171,9 @@ def read_fb2(path: Path, options: ReadOptions) -> Book:
     lang = clean_text((_child(info, "lang").text or "") if _child(info, "lang") is not None else "")
     bodies = [b for b in root if _local(b.tag) == "body" and (b.get("name") or "") not in ("notes", "comments")]
     chapters = section_chapters(bodies, title or path.stem, options, _blocks, _inline)
-    blocks = [blk for body in bodies for blk in _blocks(body, options)]
     if chapters is None:  # no section at all (FB2 requires one): the shared heading rule
-        chapters = split_chapters(blocks, title or path.stem, options)
+        chapters = split_chapters([blk for body in bodies for blk in _blocks(body, options)], title or path.stem,
+                                  options)
     return Book(title=title, author=", ".join(a for a in authors if a), chapters=tuple(chapters), source=path,
                 language=options.language or lang.split("-")[0].lower()
-                or guess_language(b.text for b in blocks if not b.level), cover=_cover(root, info))
+                or guess_language(p for c in chapters for p in c.paragraphs), cover=_cover(root, info))
