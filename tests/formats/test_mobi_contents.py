@@ -30,7 +30,8 @@ def _book(tmp_path, introduction: int = 0):
     return write_epub(tmp_path / "manual.epub", [(f"c{n}.xhtml", "en", _chapter(n, introduction)) for n in (1, 2)], nav)
 
 
-@pytest.mark.skipif(not shutil.which("ebook-convert"), reason="calibre's ebook-convert is not installed")
+@pytest.mark.skipif(not shutil.which("ebook-convert"),
+                    reason="calibre's ebook-convert makes the Kindle book (scripts/system-deps.sh)")
 @pytest.mark.parametrize("introduction", [0, 30])
 def test_a_kindle_books_ncx_entries_are_its_chapters_and_their_sub_entries_its_sections(tmp_path, introduction):
     epub = _book(tmp_path, introduction)
