@@ -49,3 +49,29 @@ def test_book_level_pass_drops_a_pick_set_unlike_the_book_s_headings():
     picks.append(Heading(stray, "named", "", None, paras[stray].text))
     none = RuleVerdict(0, 0, [], [], [], False)
     assert [c.para for c in consistent(paras, picks, none)] == heads
+
+
+def _stray_model(margin: float | None) -> dict:
+    # One tree: a line the rules chose is a heading (p 0.99); any other short line a little more likely one
+    # than not (p 0.6), so the review picks the stray signature too.
+    from app.book.structure.learned import FEATURES
+    at = FEATURES.index("rule_chosen")
+    tree = {"feature": [at, -1, -1], "threshold": [0.5, 0.0, 0.0], "left": [1, -1, -1], "right": [2, -1, -1],
+            "value": [0.0, 0.405465, 4.59512]}
+    model = {"features": list(FEATURES), "bias": 0.0, "rate": 1.0, "trees": [tree],
+             "rules_stand": False, "add": 0.5, "drop": 0.5}
+    return model if margin is None else {**model, "margin": margin}
+
+
+def test_book_level_margin_keeps_the_rules_set_where_the_model_is_barely_surer():
+    # Five "CHAPTER N." headings the rules choose and a signature the model holds a heading at p 0.6: the
+    # model's six are likelier than the rules' five by log(0.6/0.4) = 0.41 only, under a margin of 2, so the
+    # rules' five stand; with no margin the model's six replace them.
+    chapters = "".join(f"\n\n\nCHAPTER {r}.\n\n\n{_PROSE}" for r in ("I", "II", "III", "IV", "V"))
+    paras = paragraphs((chapters + "\nYours ever, Odo\n\n" + _PROSE).split("\n"))
+    rules = rule_headings(paras)
+    heads = [j for j, p in enumerate(paras) if p.text.startswith("CHAPTER")]
+    assert [c.para for c in rules.chosen] == heads
+    assert len(review(paras, rules, _stray_model(None))) == 6
+    assert [c.para for c in review(paras, rules, _stray_model(2.0))] == heads
+    assert len(review(paras, rules, _stray_model(0.2))) == 6

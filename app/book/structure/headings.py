@@ -178,7 +178,7 @@ def mark_headings(text: str, learned: bool = False, model: dict | None = None) -
     The rules below choose the headings; where the shipped line classifier applies (learned.py), it
     can review their choice line by line (learned=True, with `model` or the shipped one; off by default: on 256
     development books, cross-validated by book, it does not beat the rules even with its book-level pass, see
-    tests/README.md, seventeenth round).
+    tests/README.md, seventeenth round; again on 198 in round txt29, with a book-level margin).
     """
     lines = text.split("\n")
     paras = paragraphs(lines)

@@ -257,7 +257,20 @@ def review(paras: list[Para], rules: RuleVerdict, model: dict | None = None) -> 
         picked = consistent(paras, picked, rules, keep_rules=model.get("keep_rules", True))
     if len(picked) < 2:
         return rules.chosen
+    if model.get("margin") is not None and len(chosen) >= 2:
+        # The book-level decision: the model's set replaces the rules' only where the model holds it likelier
+        # than theirs by the margin (log-likelihood over every line it weighs), not where one line tips it.
+        # Parts stand in both sets as the rules set them: the lines are weighed as chapters or not.
+        probs = {j: min(max(probability(model, row), 1e-4), 1 - 1e-4) for j, row in zip(index, rows)}
+        ruled = {c.para for c in rules.chosen if c.kind != "part"}
+        if likelihood(probs, {c.para for c in picked}) - likelihood(probs, ruled) < model["margin"]:
+            return rules.chosen
     return sorted(parts + picked, key=lambda c: c.para)
+
+
+def likelihood(probs: dict[int, float], heads: set[int]) -> float:
+    """The log-likelihood, under the model's line probabilities, that exactly `heads` are the headings."""
+    return sum(math.log(p if j in heads else 1 - p) for j, p in probs.items())
 
 
 def form(paras: list[Para], c: Heading) -> tuple:
