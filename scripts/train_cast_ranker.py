@@ -21,6 +21,8 @@ candidate is that entity when the benchmark's name mapping (`map_character`: pro
 roles of the excerpt) maps it there, or it is the narrator and the entity is the excerpt's "I". Only the
 excerpt (the opening) is annotated, so only its turns are labelled. Each LitBank turn weighs W in the
 loss against 1 for a PDNC turn (about 400 turns against 17,000).
+Round cast29a's out-of-novel check (benchmarks/ranker_cv.py) found no weight that beats PDNC alone by more
+than the seed spread, so the shipped file is trained without it.
 """
 from __future__ import annotations
 
@@ -271,7 +273,9 @@ def main() -> int:
     if not args.check:
         OUT.write_text(json.dumps({
             "about": "Speaker ranker of app/cast/ranker.py: softmax over a turn's candidates; trained by "
-                     "scripts/train_cast_ranker.py on PDNC's tuning half (the first 13 novels in sorted order).",
+                     "scripts/train_cast_ranker.py on PDNC's tuning half (the first 13 novels in sorted order)"
+                     + (f" and LitBank's development half (each turn weighing {args.litbank_weight:g}; "
+                        "benchmarks/cast_litbank.py's half rule)." if args.litbank_weight > 0 else "."),
             "features": list(FEATURES), "weights": [float(x) for x in model["u"]], "bias": 0.0,
             "hidden": {"weights": [[float(x) for x in row] for row in model["W"]],
                        "bias": [float(x) for x in model["c"]], "out": [float(x) for x in model["out"]]},
