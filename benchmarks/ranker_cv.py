@@ -11,7 +11,8 @@ turn, the model is fitted on the other folds' books (the seed also draws the hid
 scored on the left-out books' turns: the share whose gold candidate the model ranks first. Per turn,
 not end to end: a turn's features are the rules' fill, not the ranker's own choices before it.
 
-A configuration: lb (LitBank turn weight; 0 = PDNC only, main's training), hidden, l2, iter. Printed:
+A configuration: lb (LitBank turn weight; 0 = PDNC only, main's training), hidden, l2, iter, and bar (a
+scoring rule, see `right`; 0 = none). Printed:
 each seed's PDNC and LitBank figure, then their mean and spread (max - min) over the seeds, beside the
 rules' own choice and the shipped model (app/cast/data/ranker.json; in sample on PDNC, out on LitBank).
 Round cast29a's rule: a configuration is a candidate only when its out-of-novel mean beats main's
@@ -40,7 +41,7 @@ def _trainer():
 
 def parse_config(text: str, trainer) -> dict:
     """Return a configuration from "lb=10,hidden=16,l2=0.001,iter=300" (missing keys: the script's)."""
-    config = {"lb": 0.0, "hidden": trainer.HIDDEN, "l2": trainer.L2, "iter": trainer.ITERATIONS}
+    config = {"lb": 0.0, "hidden": trainer.HIDDEN, "l2": trainer.L2, "iter": trainer.ITERATIONS, "bar": 0.0}
     for part in filter(None, text.split(",")):
         key, value = part.split("=")
         if key not in config:
@@ -62,8 +63,20 @@ def folds(books: list[str], count: int, seed: int) -> list[list[str]]:
     return out
 
 
-def right(ranker: Ranker, groups, answers) -> int:
-    return sum(int(ranker.choose(g)[0] == a) for g, a in zip(groups, answers))
+def right(ranker: Ranker, groups, answers, bar: float = 0.0) -> int:
+    """Return the turns whose gold candidate is chosen. bar: where the rules chose the narrator or a part (a
+    person with no name) and the model another, the rules' choice stays unless the model's probability
+    reaches bar (0: the model always decides, as the app does today)."""
+    rule, narrator, role = (FEATURES.index(k) for k in ("rule", "narrator", "role"))
+    got = 0
+    for g, a in zip(groups, answers):
+        best, probability = ranker.choose(g)
+        if bar > 0 and g[:, rule].any():
+            mine = int(np.argmax(g[:, rule]))
+            if best != mine and probability < bar and (g[mine, narrator] or g[mine, role]):
+                best = mine
+        got += int(best == a)
+    return got
 
 
 def run(books: dict, config: dict, fold_count: int, seed: int, trainer) -> dict[str, int]:
@@ -83,7 +96,7 @@ def run(books: dict, config: dict, fold_count: int, seed: int, trainer) -> dict[
         ranker = trainer._ranker(model)
         for book in fold:
             g, a = books[book]
-            got["litbank/" if book.startswith("litbank/") else "pdnc/"] += right(ranker, g, a)
+            got["litbank/" if book.startswith("litbank/") else "pdnc/"] += right(ranker, g, a, config["bar"])
     return got
 
 
