@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.book import load_book  # noqa: E402
 from app.cast import find_cast  # noqa: E402
-from app.cast.pairjoin import FEATURES  # noqa: E402
+from app.cast.pairjoin import FEATURES, TAGGED_EXCHANGES  # noqa: E402
 from benchmarks.cast_pdnc import CORPUS, map_names, read_gold, split  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "app" / "cast" / "data" / "pairjoin.json"
@@ -99,6 +99,9 @@ def main() -> int:
         X, y, _ = data[name]
         print(f"{name}: {len(y)} pairs, {int(y.sum())} one person", flush=True)
     y = np.concatenate([d[1] for d in data.values()])
+    X = np.vstack([d[0] for d in data.values()])
+    # The join never makes what pairjoin.two_people forbids, whatever the model says.
+    allowed = (X[:, FEATURES.index("tagged_talk")] < np.log1p(TAGGED_EXCHANGES)) & (X[:, FEATURES.index("and_named")] == 0)
     what = [w for d in data.values() for w in d[2]]
     names = list(data)
     groupings = [("leave one novel out", [[n] for n in names])]
@@ -110,16 +113,16 @@ def main() -> int:
     for label, folds in groupings:
         p = cross_validate(data, folds)
         for t in GRID:
-            joined = p >= t
+            joined = (p >= t) & allowed
             print(f"| {label} | {t:.2f} | {int((joined & (y == 1)).sum())} of {int(y.sum())} | "
                   f"{int((joined & (y == 0)).sum())} of {int((y == 0).sum())} |")
-        merge_free = min((t for t in GRID if not ((p >= t) & (y == 0)).any()), default=1.0)
+        merge_free = min((t for t in GRID if not ((p >= t) & allowed & (y == 0)).any()), default=1.0)
         worst_merge_free = max(worst_merge_free, merge_free)
         if args.pairs and label.startswith("leave"):
             for prob, lab, w in sorted(zip(p, y, what), reverse=True):
                 if prob >= 0.2:
                     print(f"    {prob:.2f} {int(lab)} {w}")
-    w = fit(np.vstack([d[0] for d in data.values()]), y)
+    w = fit(X, y)
     model = {"features": list(FEATURES), "weights": [float(v) for v in w], "threshold": worst_merge_free,
              "trained_on": "PDNC tuning half (benchmarks/cast_pdnc.py split('tune'))",
              "pairs": int(len(y)), "one_person": int(y.sum())}
