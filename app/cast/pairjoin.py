@@ -20,8 +20,8 @@ from collections import Counter
 from importlib import resources
 from itertools import combinations
 
-from app.cast.joins import _related_given
-from app.cast.namedata import SHORT_FOR, TITLES
+from app.cast.joins import _related_given, introduced
+from app.cast.namedata import FEMALE_NAMES, MALE_NAMES, SHORT_FOR, TITLES
 from app.cast.person import Person
 from app.cast.turns import Said, split_conversations
 
@@ -156,12 +156,33 @@ def features(big: Person, small: Person, ev: Evidence, people: list[Person], lin
     ]
 
 
+def kept_apart_by_the_rules(full: Person, short: Person, people: list[Person], linked: Counter) -> bool:
+    """Return whether the name rules' own guards keep a titled surname ("Mr. Pell") apart from a full name
+    the book writes under that title too ("Mr. Arthur Pell"): joins.introduced (a brother told apart by his
+    given name, a father beside a son written out, by the forms' counts), or a married title before a
+    husband's name ("Mrs. Henry Vole" is not "Mrs. Vole"). The model does not overrule a guard; it may join
+    what no guard spoke against (a title whose surname another bearer shares, "Miss Vell" beside "Mrs. Vell")."""
+    if len(short.forms) != 1 or not full.first or not full.last:
+        return False
+    (title, tokens), n = next(iter(short.forms.items()))
+    if not title or tokens != (full.last,) or title not in full.titles:
+        return False
+    if title in _MARRIED and not (full.first in FEMALE_NAMES and full.first not in MALE_NAMES):
+        return True
+    forms: Counter = Counter()
+    for p in people:
+        forms.update(p.forms)
+    return not introduced(full, title, n, forms.get((None, (full.last,)), 0), forms.get((None, (full.first,)), 0),
+                          bool(linked.get((title, full.last, full.first))))
+
+
 def pairs(people: list[Person], ev: Evidence, linked: Counter) -> list[tuple[Person, Person, list[float]]]:
-    """Return (big, small, row) for every candidate pair of speaking characters."""
+    """Return (big, small, row) for every candidate pair of speaking characters no name rule kept apart."""
     speaking = [p for p in people if ev.lines[id(p)]]
     out = []
     for a, b in combinations(speaking, 2):
-        if not candidate(a, b):
+        if not candidate(a, b) or kept_apart_by_the_rules(a, b, people, linked) \
+                or kept_apart_by_the_rules(b, a, people, linked):
             continue
         big, small = (a, b) if (ev.lines[id(a)], a.count) >= (ev.lines[id(b)], b.count) else (b, a)
         out.append((big, small, features(big, small, ev, people, linked)))

@@ -27,7 +27,7 @@ def _daughter_and_mother() -> list[str]:
     # "Miss Pym" beside a "Mrs. Pym": the name rules leave the young woman's title apart from her full name.
     paras = ["Miss Orla Pym was the younger of the house. She kept the books."]
     for i in range(8):
-        paras += [f"Orla Pym walked to the window, {i}. She looked out.", "“It rains again,” said Orla Pym.",
+        paras += [f"Orla Pym walked to the window, {i}. She looked out.", "“It rains again,” said Miss Orla Pym.",
                   "“So it does,” said Hugh Dace. He laughed.", "“I am tired of it,” said Miss Pym. She sighed.",
                   "“Then stay in,” said Hugh Dace."]
     for i in range(3):
