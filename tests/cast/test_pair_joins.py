@@ -45,7 +45,8 @@ def test_a_title_and_the_full_name_written_with_it_are_one_person_when_the_rules
 
 
 def _father_and_son() -> list[str]:
-    paras = ["Mr. Hugh Vane was the son of the house. He kept the books."]
+    # A cousin of the surname keeps the name rules from giving "Mr. Vane" to Hugh: the pair is the model's.
+    paras = ["Ned Vane, a cousin, came by once. He left.", "Ned Vane wrote a letter. He signed it."]
     for i in range(8):
         paras += [f"Hugh Vane walked to the window, {i}. He looked out.", "“It rains again, father,” said Hugh Vane.",
                   "“So it does, Hugh,” said Mr. Vane. He laughed.", "“I am tired of it,” said Hugh Vane. He sighed.",
