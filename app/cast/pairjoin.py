@@ -233,6 +233,7 @@ def join(said: list[Said], people: list[Person], ev: Evidence, linked: Counter, 
     if log is not None:
         log.extend(rows)
     scored = sorted(((model.probability(r), big, small) for big, small, r in rows), key=lambda t: -t[0])
+    sure = {frozenset((id(big), id(small))) for prob, big, small in scored if prob >= model.threshold}
     host: dict[int, Person] = {}
 
     def root(p: Person) -> Person:
@@ -246,7 +247,10 @@ def join(said: list[Said], people: list[Person], ev: Evidence, linked: Counter, 
         a, b = root(big), root(small)
         if a is b:
             continue
-        if any(two_people(ev, frozenset((id(x), id(y)))) for x in members[id(a)] for y in members[id(b)]):
+        # Every member of one group must be the model's sure pair with every member of the other: no chain
+        # through a rare name ("Mr. Weston" to "Weston Vell" to "Mr. Vell" makes no one of two men).
+        if any(two_people(ev, frozenset((id(x), id(y)))) or frozenset((id(x), id(y))) not in sure
+               for x in members[id(a)] for y in members[id(b)]):
             continue
         if (ev.lines[id(b)], b.count) > (ev.lines[id(a)], a.count):
             a, b = b, a
