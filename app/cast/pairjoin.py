@@ -45,12 +45,20 @@ def _long_forms(tok: str) -> set[str]:
     return {tok, *SHORT_FOR.get(tok, ())}
 
 
+def _surname(p: Person) -> str:
+    """The person's surname: the one written with a given name or a title, else a lone word ("Vell")."""
+    if p.last:
+        return p.last
+    words = _tokens(p)
+    return next(iter(words)) if len(words) == 1 else ""
+
+
 def candidate(a: Person, b: Person) -> bool:
-    """Two characters whose names could be one person's: a word in common, or a diminutive's long form."""
-    ta, tb = _tokens(a), _tokens(b)
-    if ta & tb:
-        return True
-    return any(_related_given(x, y) for x in ta for y in tb)
+    """Two characters whose names could be one person's: one surname ("Mr. Vell", "Amos Vell", "Vell").
+    Never a given name alone ("George" beside "Sir George Vell" may be any George: on LitBank's development
+    half such joins were as often wrong as right), never two surnames ("Mr. John Turner" and "Mr. John Hare"
+    are two Johns; a surname changes only by a marriage, which nothing here reads)."""
+    return bool(_surname(a)) and _surname(a) == _surname(b)
 
 
 class Evidence:
