@@ -104,7 +104,8 @@ def main() -> int:
     y = np.concatenate([d[1] for d in data.values()])
     X = np.vstack([d[0] for d in data.values()])
     # The join never makes what pairjoin.two_people forbids, whatever the model says.
-    allowed = (X[:, FEATURES.index("tagged_talk")] < np.log1p(TAGGED_EXCHANGES)) & (X[:, FEATURES.index("and_named")] == 0)
+    allowed = (X[:, FEATURES.index("tagged_talk")] < np.log1p(TAGGED_EXCHANGES)) \
+        & (X[:, FEATURES.index("and_named")] == 0)
     what = [w for d in data.values() for w in d[2]]
     names = list(data)
     groupings = [("leave one novel out", [[n] for n in names])]

@@ -1,15 +1,17 @@
 """One person, one character, learned: a pairwise model over the book's speaking characters whose names
-could be one person's ("Mr. Vell" and "Amos Vell", "Kit" and "Christopher Vell"), asked after attribution.
+carry one surname ("Mr. Vell", "Amos Vell", "Vell"), asked after attribution.
 
 The name rules (names._group, joins.py) join what their guards allow; what they leave apart are pairs of
-speaking characters. Each pair whose names overlap (a shared word, a diminutive) gets a feature row from
-the text's own evidence: how the names relate (one's words inside the other's, given name and surname,
-titles and genders), whether the two take turns in one conversation or address each other (then they are
-two people), whether one sentence names both ("Mr. Vell and Amos" are two), how often each is named and
-speaks, and whether the narration links the two forms ("Amos Vell ... Mr. Vell", corefer.py). A logistic
-model (app/cast/data/pairjoin.json, trained on PDNC's tuning half by scripts/train_cast_joins.py, which
-reproduces the file) scores each row; pairs above the file's threshold are joined, surest first, never two
-groups any of whose members talk with each other. numpy at run time, no download.
+speaking characters. Each such pair gets a feature row from the text's own evidence: how the names relate
+(one's words inside the other's, given names, titles and genders, other bearers of the surname), whether
+the two take turns in one conversation (under their own speech tags or by the rules' guesses) or address
+each other, whether one sentence names both, how often the smaller one is named and speaks, and whether the
+narration links the two forms ("Amos Vell ... Mr. Vell", corefer.py). A logistic model
+(app/cast/data/pairjoin.json, trained on PDNC's tuning half by scripts/train_cast_joins.py, which reproduces
+the file) scores each row; pairs at or above the file's threshold are joined, surest first. Never joined,
+whatever the model says: two people the text shows as two (two_people), a pair the name rules' own guards
+weighed (kept_apart_by_the_rules), and two groups not every cross pair of which is sure. numpy-free at run
+time (a dot product), no download.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from importlib import resources
 from itertools import combinations
 
 from app.cast.joins import _related_given, introduced
-from app.cast.namedata import FEMALE_NAMES, MALE_NAMES, SHORT_FOR, TITLES
+from app.cast.namedata import FEMALE_NAMES, MALE_NAMES, TITLES
 from app.cast.person import Person
 from app.cast.turns import Said, split_conversations
 
@@ -39,10 +41,6 @@ _UNMARRIED = {"Miss", "Mademoiselle", "Mlle", "Fraulein", "Signorina"}
 
 def _tokens(p: Person) -> set[str]:
     return {t for (_, toks) in p.forms for t in toks}
-
-
-def _long_forms(tok: str) -> set[str]:
-    return {tok, *SHORT_FOR.get(tok, ())}
 
 
 def _surname(p: Person) -> str:
@@ -130,7 +128,8 @@ def features(big: Person, small: Person, ev: Evidence, people: list[Person], lin
     talk, address = ev.talk[key], ev.address[key]
     lines_b, lines_s = ev.lines[id(big)], ev.lines[id(small)]
     # A married title one side bears and the other never does: a mother "Mrs. X" beside a daughter "Ada X".
-    married_new = bool((big.titles.keys() & _MARRIED) ^ (small.titles.keys() & _MARRIED)) and bool(big.first or small.first)
+    married_new = bool((big.titles.keys() & _MARRIED) ^ (small.titles.keys() & _MARRIED)) \
+        and bool(big.first or small.first)
     # Others of the shared surname whose gender could be the pair's: the more there are, the less sure a join.
     gender = gb or gs
     rivals = sum(1 for p in people if p is not big and p is not small and big.last and p.last == big.last
