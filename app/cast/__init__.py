@@ -17,6 +17,8 @@ from app.cast.dialogue import RawQuote, detect_marks, find_quotes
 from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
 from app.cast.owned import part_names
+from app.cast.pairjoin import Evidence, PairModel, join, pairs
+from app.cast.corefer import titled_after_full
 from app.cast.roles import find_roles
 from app.cast.unnamed import first_named
 from app.cast.ranker import Ranker
@@ -77,14 +79,19 @@ _SHIPPED = object()
 _EPITHET_TAGS = 3
 
 
-def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SHIPPED, log: list | None = None) -> Cast:
+def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SHIPPED, log: list | None = None,
+              joiner=_SHIPPED, pair_log: list | None = None) -> Cast:
     """Return the book's characters and every quotation with who says it, in book order.
 
     ranker: the learned ranker over each turn's candidates (app/cast/ranker.py); the shipped model by
     default, None for the rules alone. log gets every turn's candidates (scripts/train_cast_ranker.py).
+    joiner: the learned join of two characters into one person (app/cast/pairjoin.py); the shipped model by
+    default, None for the name rules alone. pair_log gets every candidate pair (scripts/train_cast_joins.py).
     """
     if ranker is _SHIPPED:
         ranker = _shipped_ranker()
+    if joiner is _SHIPPED:
+        joiner = _shipped_joiner()
     paragraphs = [p for c in book.chapters for p in c.paragraphs]
     convention = detect_marks(paragraphs)
     found: list[tuple[int, list[list[RawQuote]]]] = []
@@ -118,6 +125,12 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
     said = attributor.finish(ranker, log)
     if first_person:
         said = _narrator_by_name(said, attributor)
+    if joiner is not None or pair_log is not None:
+        evidence = Evidence(attributor.turns, said, paragraphs, roster)
+        if joiner is not None:
+            said = join(said, roster.people, evidence, titled_after_full(paragraphs), joiner, pair_log)
+        else:
+            pair_log.extend(pairs(roster.people, evidence, titled_after_full(paragraphs)))
     names = {id(p): p.name for p in roster.people}
     lines: Counter = Counter()
     quotes = []
@@ -188,6 +201,11 @@ def _other_name_of(person, me) -> bool:
         return False
     consistent = person.first in ("", me.first) and person.last in ("", me.last)
     return consistent and bool((person.first and me.first) or (person.last and me.last))
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_joiner() -> PairModel | None:
+    return PairModel.shipped()
 
 
 @functools.lru_cache(maxsize=1)
