@@ -78,3 +78,29 @@ def test_the_end_set_as_a_heading_after_the_last_chapter_is_no_chapter(tmp_path)
 def test_a_last_heading_with_text_under_it_stays_a_chapter(tmp_path):
     book = _book(tmp_path, _CHAPTERS + "<h2>THE HOMECOMING</h2><p>And so they came home at last.</p>")
     assert [c.title for c in book.chapters] == [*_TITLES, "THE HOMECOMING"]
+
+
+def test_a_by_line_with_a_names_particles_set_as_a_chapter_heading_is_no_chapter(tmp_path):
+    # "by Ana de la Vega" in an <h2> like the chapters, over the translator's credit and an editor's note: the
+    # by-line test wanted every word of the name capitalised, so the page was read as a first chapter named "by ...".
+    note = "<h3>A Note on This Edition</h3><p>" + "The pictures were added from another printing of the book. " * 4 + "</p>"
+    front = "<h1>THE VOYAGES</h1><h2>by Ana de la Vega</h2><h3>Translated by J. R. Holt</h3>" + note
+    book = _book(tmp_path, front + _CHAPTERS)
+    assert [c.title for c in book.chapters] == _TITLES
+
+
+def test_an_illustrators_credit_set_as_a_heading_is_no_chapter(tmp_path):
+    # "Illustrated by J. R. Holt" in an <h3> under the by-line, then the pictures and the book's title again over its
+    # opening pages (no chapter heading of their own): the opening was read as a chapter named "Illustrated by ...".
+    front = ("<h1>THE VOYAGES</h1><h2>By Ann Lee</h2><h3>Illustrated by J. R. Holt</h3>"
+             + '<p><img src="a.png" alt=""/></p>' * 3 + "<h1>The Voyages</h1><h3>Told from the Log</h3>" + _PROSE * 3)
+    book = _book(tmp_path, front + _CHAPTERS)
+    titles = [c.title for c in book.chapters]
+    assert titles[1:] == _TITLES and "Illustrated" not in titles[0]
+
+
+def test_a_chapter_named_by_a_place_after_by_stays_a_chapter(tmp_path):
+    # "By the Sea" and "By Way of the Cape" are chapters' names, no credits.
+    chapters = "".join(f"<h2>{t}</h2>{_PROSE}" for t in ("BY THE SEA", "By Way of the Cape", "THE THIRD VOYAGE"))
+    book = _book(tmp_path, "<h1>THE VOYAGES</h1>" + chapters)
+    assert [c.title for c in book.chapters] == ["BY THE SEA", "By Way of the Cape", "THE THIRD VOYAGE"]

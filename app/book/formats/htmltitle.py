@@ -4,10 +4,36 @@ from __future__ import annotations
 import re
 
 from app.book.structure.blocks import Block
+from app.book.structure.lines import clean_line, is_byline
 
 #: How many words a title page's heading may have under it (the by-line, an imprint, a transcriber's
 #: note) before the next heading; a story over its author's name in a collection has its whole text there.
 _TITLE_PAGE_WORDS = 60
+
+
+#: A title page's credit set as a heading: the by-line with its verb ("Translated by Ann Lee", "Illustrated by
+#: J. R. Holt", "With Illustrations by ...") or a name with its particles ("by Ana de la Vega", "by Jan van Dam"),
+#: which the shared by-line test (capitalised names, for the plain text's lines too) leaves out.
+_CREDIT = re.compile(
+    r"^(?i:(?:(?:written|illustrated|translated|edited|compiled|selected|arranged|adapted|retold|decorated)"
+    r"(?:\s+(?:and|&)\s+\w+)?|(?:with\s+)?(?:illustrations|pictures|drawings|decorations)(?:\s+in\s+colou?r)?)\s+)?"
+    r"(?i:by)\s+[A-Z][\w.'\u2019-]*"
+    r"(?:\s+(?:[A-Z][\w.'\u2019-]*|(?:de|da|di|du|del|della|des|van|von|der|den|la|le|ten|ter|y)(?=\s+\S)))*[\s.,:]*$")
+_PHRASE_WORDS = {"the", "a", "an", "of", "and", "in", "on", "at", "to", "for", "with", "from", "way"}
+#: A name has no more words than this ("by Ana de la Vega y Ruiz").
+_MAX_NAME_WORDS = 7
+
+
+def is_credit_line(text: str) -> bool:
+    """Return whether a heading is a title page's by-line or credit, never a chapter's name."""
+    line = clean_line(text)
+    if is_byline(line):
+        return True
+    if not _CREDIT.match(line):
+        return False
+    name = re.split(r"\bby\s", line, flags=re.I)[-1].split()
+    # A name has none of a phrase's little words ("BY THE SEA", "BY WAY OF THE CAPE" in capitals).
+    return len(name) <= _MAX_NAME_WORDS and not any(w.casefold() in _PHRASE_WORDS for w in name)
 
 
 def without_title_page(blocks: list[Block], bylines: list[bool]) -> list[Block]:
