@@ -104,3 +104,33 @@ def test_a_chapter_named_by_a_place_after_by_stays_a_chapter(tmp_path):
     chapters = "".join(f"<h2>{t}</h2>{_PROSE}" for t in ("BY THE SEA", "By Way of the Cape", "THE THIRD VOYAGE"))
     book = _book(tmp_path, "<h1>THE VOYAGES</h1>" + chapters)
     assert [c.title for c in book.chapters] == ["BY THE SEA", "By Way of the Cape", "THE THIRD VOYAGE"]
+
+
+_VERSO = ("THE VOYAGES", "BY", "ANN LEE", "Author of \u201cThe Weir,\u201d etc.", "LANTERN", "THE MILL PRESS", "1906",
+          "All rights reserved")
+_CAUTION = ("Caution: Readers and players are hereby warned that this book, being fully protected under the copyright "
+            "laws of every country of the union, is subject to a royalty, and that no part of it may be given in any "
+            "form without the written permission of the publishers, whose address stands above.")
+
+
+def test_a_title_page_set_under_no_heading_is_no_first_chapter(tmp_path):
+    # The title page, its verso with the rights notice and the publisher's list of the series as plain paragraphs
+    # before the first heading (a prefatory note at the chapters' level): read as a first chapter named by the
+    # book's title.
+    series = [f"{name}. By Ann Lee, M.A." for name in (
+        "THE WEIR AND THE LOCK", "FERRIES OF THE VALLEY", "BRIDGES AND CAUSEWAYS", "THE MILLER'S YEAR",
+        "A HISTORY OF THE MILL PRESS", "TOLLS AND TOLL-HOUSES", "THE QUAYS OF LANTERN", "BARGES AND BARGEMEN",
+        "THE RIVER IN FLOOD", "OLD INNS OF THE VALLEY", "THE FARMS ALONG THE RIVER", "THE ESTUARY AND THE SEA")]
+    # (three volumes of each: over the length of text an opening before the first heading is read at)
+    volumes = [f"{line} In three volumes." for line in series for _ in range(3)]
+    front = "".join(f"<p>{line}</p>" for line in ["THE VALLEY LIBRARY", "$1.25 net, each", *volumes, *_VERSO])
+    note = "<h2>PREFATORY NOTE</h2>" + _PROSE
+    book = _book(tmp_path, front + f"<p>{_CAUTION}</p>" + note + _CHAPTERS)
+    assert [c.title for c in book.chapters] == ["PREFATORY NOTE", *_TITLES]
+
+
+def test_an_opening_in_prose_under_no_heading_stays_text(tmp_path):
+    # The book's first pages in prose before its first heading (a frame story's opening): text, never a title page.
+    book = _book(tmp_path, "<p>LANTERN, 1906</p>" + _PROSE * 3 + _CHAPTERS)
+    said = " ".join(p for c in book.chapters for p in c.paragraphs)
+    assert said.count("evening came") == 8 * 6

@@ -21,7 +21,7 @@ from app.book.formats.htmlnav import is_back_link
 from app.book.formats.htmlclosing import without_closing_headings
 from app.book.formats.htmlfront import (after_contents, opens_before_listed, without_pre_contents_headings, without_title_headings,
                                         with_title_lines_joined, without_publishers_preamble, without_title_preamble,
-                                        without_title_page_chapters)
+                                        without_title_page_chapters, without_headless_title_page)
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text
@@ -377,6 +377,7 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         # manual's <h2> over its <h3> sections (AsciiDoc, Sphinx) is a chapter over its sections.
         blocks = with_piece_titles(with_lone_parts(with_parts_over_chapters(blocks)))
         blocks = without_title_preamble(without_publishers_preamble(with_title_lines_joined(blocks, title), title), title)
+        blocks = without_headless_title_page(blocks)
         blocks = without_closing_headings(without_title_page_chapters(blocks, title))
     blocks = with_licence(mark_back_matter(blocks), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)
