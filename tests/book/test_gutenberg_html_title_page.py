@@ -134,3 +134,23 @@ def test_an_opening_in_prose_under_no_heading_stays_text(tmp_path):
     book = _book(tmp_path, "<p>LANTERN, 1906</p>" + _PROSE * 3 + _CHAPTERS)
     said = " ".join(p for c in book.chapters for p in c.paragraphs)
     assert said.count("evening came") == 8 * 6
+
+
+def test_a_list_of_illustrations_with_a_bracketed_qualifier_is_no_chapter(tmp_path):
+    # "LIST OF ILLUSTRATIONS." <br> "[Drawn by J. R. Holt.]" at the chapters' level, its captions and pages under it:
+    # the qualifier says who drew them; the list is matter as the bare heading is, never a first chapter.
+    rows = "".join(f"<tr><td>{c}</td><td>{n}</td></tr>" for n, c in (
+        (12, "The weir at dawn, the mist on the water"), (22, "The mill by night, its wheel still"),
+        (32, "The ferry in the rain, the ferryman waiting")))
+    front = ("<h1>THE VOYAGES.</h1><p>BY ANN LEE.</p><p>LANTERN: THE MILL PRESS. 1874.</p>"
+             "<h2>LIST OF ILLUSTRATIONS.<br/><br/><small>[<i>Drawn by J. R. Holt.</i>]</small></h2>"
+             "<table><tr><td> </td><td>PAGE</td></tr>" + rows + "</table><h1>THE VOYAGES.</h1>")
+    book = _book(tmp_path, front + _CHAPTERS)
+    assert [c.title for c in book.chapters] == _TITLES
+
+
+def test_a_chapter_with_a_bracketed_note_in_its_title_stays_a_chapter(tmp_path):
+    # Guard: "THE SECOND VOYAGE [a fragment]" names a chapter; only matter's names are read through the brackets.
+    chapters = _CHAPTERS.replace("<h2>THE SECOND VOYAGE</h2>", "<h2>THE SECOND VOYAGE [a fragment]</h2>")
+    book = _book(tmp_path, "<h1>THE VOYAGES</h1>" + chapters)
+    assert [c.title for c in book.chapters] == ["THE FIRST VOYAGE", "THE SECOND VOYAGE [a fragment]", "THE THIRD VOYAGE"]
