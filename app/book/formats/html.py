@@ -15,13 +15,13 @@ from app.book.structure.headings import FRONT_MATTER, mark_back_matter
 from app.book.structure.lines import join_heading_lines
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
-from app.book.formats.htmltitle import is_credit_line, without_title_page
+from app.book.formats.htmltitle import is_credit_line, without_headless_title_page, without_title_page
 from app.book.formats.htmllevels import with_lone_parts, with_parts_over_chapters, with_piece_titles
 from app.book.formats.htmlnav import is_back_link
 from app.book.formats.htmlclosing import without_closing_headings
 from app.book.formats.htmlfront import (after_contents, opens_before_listed, without_pre_contents_headings, without_title_headings,
                                         with_title_lines_joined, without_publishers_preamble, without_title_preamble,
-                                        without_title_page_chapters, without_headless_title_page)
+                                        without_title_page_chapters)
 from app.book.inputfile import read_book_bytes
 from app.book.model import Book, ReadOptions
 from app.book.normalize import clean_text

@@ -9,7 +9,9 @@ its first chapter: "DIVISION II THE LATER HYMNS: CHAPTER VI: ...".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from app.book.formats.htmlentry import front_lists, numbered_on
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.normalize import clean_text
 from app.book.structure.blocks import Block
@@ -63,7 +65,19 @@ def unlisted_parts(blocks: list[Block], starts: dict[int, str], skip: set[int],
     return found if len(found) >= _MIN_PARTS else {}
 
 
-def part_title(blocks: list[Block], heads: list[int], title: str) -> str:
-    """Return the chapter's title with its part's headings before it ("DIVISION II THE LATER HYMNS: ...")."""
-    names = [clean_text(blocks[k].text).rstrip(" .:") for k in heads]
-    return ": ".join([*names, title.strip()])
+def announced_parts(blocks: list[Block], starts: dict[int, str], skip: set[int],
+                    title_of: Callable[[list[Block], int, str], str]) -> tuple[list[Block], dict[int, str], set[int]]:
+    """Return blocks, starts and skipped blocks with each unlisted part's headings said with its first chapter: the
+    chapter's heading titled "DIVISION II THE LATER HYMNS: CHAPTER VI: ..." (its title as `title_of` gives it), the
+    part's own headings skipped where they stood."""
+    chapters = numbered_on(blocks, starts, skip) | front_lists(blocks, starts, skip)  # unlisted, yet no sections
+    labels = unlisted_parts(blocks, starts, skip, chapters)
+    if not labels:
+        return blocks, starts, skip
+    out = list(blocks)
+    for j, heads in labels.items():
+        b = blocks[j]
+        names = [clean_text(blocks[k].text).rstrip(" .:") for k in heads]
+        title = ": ".join([*names, title_of(blocks, j, starts[j]).strip()])
+        out[j] = Block(title, b.level, b.ids.union(*(blocks[k].ids for k in heads)), b.kind, b.links)
+    return out, starts, skip | {k for heads in labels.values() for k in heads}

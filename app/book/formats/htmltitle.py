@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import re
 
-from app.book.structure.blocks import Block
+from app.book.structure.blocks import Block, split_level
+from app.book.structure.headings import FRONT_MATTER
 from app.book.structure.lines import clean_line, is_byline
 
 #: How many words a title page's heading may have under it (the by-line, an imprint, a transcriber's
@@ -127,3 +128,24 @@ def holds_title(lines: list[str], title: str) -> bool:
     page = re.findall(r"\w+", " ".join(lines).casefold())
     n = min(_TITLE_OPENING_WORDS, len(book))
     return n >= 2 and any(page[k:k + n] == book[:n] for k in range(len(page) - n + 1))
+
+
+#: The verso's notice of copyright and performing rights ("Caution: Professionals and amateurs are hereby warned
+#: that ..., being fully protected under the copyright laws ...", "The acting rights ... are controlled by ..."): a
+#: paragraph of the title page's, however long.
+_RIGHTS_NOTICE = re.compile(r"\b(?:copyright\w*|royalt(?:y|ies)|rights)\b", re.I)
+
+
+def without_headless_title_page(blocks: list[Block]) -> list[Block]:
+    """Return the blocks with the text before the book's first heading headed as front matter where it is a title
+    page, its verso or a publisher's list (short lines naming years, publishers, places, prices; `is_title_page`),
+    its notices of rights aside. Set under no heading at all, it was read as a first chapter named by the book's
+    title. Text of another kind there (a poem, a preface in prose) stays as it was."""
+    first = next((i for i, b in enumerate(blocks) if b.level), None)
+    level = split_level(blocks)
+    if not first or level is None or blocks[first].level < level:
+        return blocks  # (a heading above the chapters next, the book's title over its opening, has rules of its own)
+    lines = [b.text for b in blocks[:first] if b.text.strip() and not _RIGHTS_NOTICE.search(b.text)]
+    if not lines or not is_title_page(lines):
+        return blocks
+    return [Block(FRONT_MATTER, level)] + blocks

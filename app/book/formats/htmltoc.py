@@ -15,7 +15,6 @@ from app.book.formats.htmllisting import (back_links, by_columns, column_row, in
                                           joined, names_alike, numbered_keys, with_trailing)
 from app.book.formats.htmlentry import front_lists, lists_pictures, numbered_alike, numbered_on
 from app.book.formats.htmlnesting import nested
-from app.book.formats.htmlparts import part_title, unlisted_parts
 from app.book.narration.cleanup import is_apparatus_title, is_matter_title
 from app.book.structure.blocks import Block
 from app.book.structure.headings import BACK_MATTER
@@ -360,16 +359,12 @@ def _rebuilt(blocks: list[Block], starts: dict[int, str], skip: set[int]) -> lis
     out: list[Block] = []
     named_by_next: set[int] = set()
     parts = numbered_on(blocks, starts, skip) | front_lists(blocks, starts, skip)  # unlisted, yet no sections (see each)
-    labels = unlisted_parts(blocks, starts, skip, parts)  # a part's heading just above its first chapter
-    announced = {k for heads in labels.values() for k in heads}
     for i, b in enumerate(blocks):
-        if i in skip or i in named_by_next or i in announced:
+        if i in skip or i in named_by_next:
             continue
         if i in starts:
             if b.level:
                 title = starts[i] if starts[i] == BACK_MATTER else _start_title(blocks, i, starts[i])
-                if i in labels:
-                    title = part_title(blocks, labels[i], title)
                 nxt = i + 1
                 if nxt < len(blocks) and blocks[nxt].level == b.level and nxt not in starts and nxt not in skip:
                     # A listed heading with no text of its own over an unlisted one at its level ("THE
