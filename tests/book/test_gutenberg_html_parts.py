@@ -44,7 +44,7 @@ def test_a_parts_heading_the_contents_does_not_link_is_announced_with_its_first_
 
     book = _book(tmp_path, _contents(list(_PARTS)) + _chapters(part))
     titles = [c.title for c in book.chapters]
-    assert titles == [(f"Division {_ROMAN[k // 2]} {_PARTS[k // 2]}: " if k % 2 == 0 else "") + f"Chapter {r}: {n}"
+    assert titles == [(f"Division {_ROMAN[k // 2]}: {_PARTS[k // 2]}: " if k % 2 == 0 else "") + f"Chapter {r}: {n}"
                       for k, (r, n) in enumerate(zip(_ROMAN, _NAMES))]
     # the part's name is said once, where it begins, and not at the end of the chapter before
     assert "MIDDLE RIVER" not in " ".join(book.chapters[1].paragraphs)

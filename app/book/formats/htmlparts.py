@@ -4,7 +4,7 @@ Gutenberg HTML editions often link only the chapters from their contents and set
 ("DIVISION II" <br> "THE LATER HYMNS", "BOOK THE SECOND") in the body just above the part's first chapter, at
 the chapters' level or above. Divided at the listed chapters, such a heading was read as the last words of
 the chapter before, and the part never said where it begins. Read as the issue asks, it is announced with
-its first chapter: "DIVISION II THE LATER HYMNS: CHAPTER VI: ...".
+its first chapter: "DIVISION II: THE LATER HYMNS: CHAPTER VI: ...".
 """
 from __future__ import annotations
 
@@ -21,6 +21,11 @@ from app.book.structure.lines import CLOSING, PICTURE, is_named_heading
 #: A page's number set as a paragraph of its own between the part's heading and its chapter ("53", "[53]",
 #: "{53}", "p. 53", "xii"): the producer's page mark, no text of the part's.
 _PAGE_MARK = re.compile(r"^[\[{(]?(?:p(?:age)?\.?\s*)?(?:\d{1,4}|[ivxlc]{1,7})[\]})]?\.?$", re.I)
+
+#: A part's label and number before its name on the heading's next line ("DIVISION II" <br> "THE LATER HYMNS",
+#: joined with a space): set apart as "DIVISION II: THE LATER HYMNS", so the number is said as a number.
+_LABEL = re.compile(r"^((?:part|book|division|volume|section|period|series|act|canto)\s+(?:[IVXLC]{1,7}|\d{1,3}))\.?\s+(?=\w)",
+                    re.I)
 
 #: Parts recur: one heading alone above a chapter is the book's own title over its text (a half-title).
 _MIN_PARTS = 2
@@ -68,7 +73,7 @@ def unlisted_parts(blocks: list[Block], starts: dict[int, str], skip: set[int],
 def announced_parts(blocks: list[Block], starts: dict[int, str], skip: set[int],
                     title_of: Callable[[list[Block], int, str], str]) -> tuple[list[Block], dict[int, str], set[int]]:
     """Return blocks, starts and skipped blocks with each unlisted part's headings said with its first chapter: the
-    chapter's heading titled "DIVISION II THE LATER HYMNS: CHAPTER VI: ..." (its title as `title_of` gives it), the
+    chapter's heading titled "DIVISION II: THE LATER HYMNS: CHAPTER VI: ..." (its title as `title_of` gives it), the
     part's own headings skipped where they stood."""
     chapters = numbered_on(blocks, starts, skip) | front_lists(blocks, starts, skip)  # unlisted, yet no sections
     labels = unlisted_parts(blocks, starts, skip, chapters)
@@ -77,7 +82,7 @@ def announced_parts(blocks: list[Block], starts: dict[int, str], skip: set[int],
     out = list(blocks)
     for j, heads in labels.items():
         b = blocks[j]
-        names = [clean_text(blocks[k].text).rstrip(" .:") for k in heads]
+        names = [_LABEL.sub(r"\1: ", clean_text(blocks[k].text)).rstrip(" .:") for k in heads]
         title = ": ".join([*names, title_of(blocks, j, starts[j]).strip()])
         out[j] = Block(title, b.level, b.ids.union(*(blocks[k].ids for k in heads)), b.kind, b.links)
     return out, starts, skip | {k for heads in labels.values() for k in heads}
