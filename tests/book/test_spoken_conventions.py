@@ -181,3 +181,10 @@ def test_note_marker_in_any_of_its_printed_forms_is_not_spoken(src, want):
 ])
 def test_powers_insertions_and_a_bracketed_pronoun_are_no_note_markers(src, want):
     assert speak(src) == want
+
+
+def test_a_divisions_numeral_before_its_chapter_in_an_announced_part_is_a_number():
+    # Round html29: a part announced with its first chapter makes a long heading line; "DIVISION I" is the part's
+    # number there as "BOOK I" is, never the pronoun.
+    src = "DIVISION I: THE HYMNS OF THE VALLEY AND THE RIVER: CHAPTER VI: THE SONGS OF THE MILLERS AND THE BARGEMEN"
+    assert speak(src).startswith("DIVISION One: THE HYMNS")

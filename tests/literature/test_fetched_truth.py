@@ -74,3 +74,12 @@ def test_a_publishers_catalogue_in_several_sections_ends_the_book(tmp_path):
              + "<h2>Tales for the Young.</h2>" + _PROSE)
     truth = _truth(tmp_path, _contents(heads, "p") + body + lists)
     assert truth.chapters == ["THE WEIR", "STORIES OF THE FERRY", "THE MILL", "THE FROST"]
+
+
+def test_a_pictures_caption_set_in_a_heading_is_no_word_of_its_title(tmp_path):
+    # Round html29: the chapter's picture and its caption set inside the <h2> over "CHAPTER II".
+    heads = [("c1", "CHAPTER I"), ("c2", "CHAPTER II"), ("c3", "CHAPTER III")]
+    body = "".join(f'<h2 id="{i}"><img src="p{i}.jpg" alt=""/><br/><span class="caption">THE MILL AT DUSK</span>'
+                   f"<br/>{t}</h2>{_PROSE}" if i == "c2" else f'<h2 id="{i}">{t}</h2>{_PROSE}' for i, t in heads)
+    truth = _truth(tmp_path, _contents(heads) + body)
+    assert truth.chapters == ["CHAPTER I", "CHAPTER II", "CHAPTER III"]

@@ -12,10 +12,10 @@ from app.book.formats.htmltoc import apply_contents
 from app.book.narration.gutenberg_html import unwrap, with_licence
 from app.book.structure.blocks import Block, Document, split_chapters
 from app.book.structure.headings import FRONT_MATTER, mark_back_matter
-from app.book.structure.lines import is_byline, join_heading_lines
+from app.book.structure.lines import join_heading_lines
 from app.book.narration.cleanup import prose_of_pre, reads_as_prose
 from app.book.formats.htmlhidden import is_hidden
-from app.book.formats.htmltitle import without_title_page
+from app.book.formats.htmltitle import is_credit_line, without_headless_title_page, without_title_page
 from app.book.formats.htmllevels import with_lone_parts, with_parts_over_chapters, with_piece_titles
 from app.book.formats.htmlnav import is_back_link
 from app.book.formats.htmlclosing import without_closing_headings
@@ -354,9 +354,11 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
     doc = document_blocks(root)
     page = unwrap(root, doc, options)
     title = page.title or next((clean_text(b.text) for b in page.blocks if b.level == 1), "")
-    # A title page's "BY" / "By Ann Lee" set as a heading is no chapter: text of the page it is on.
-    body = [Block(b.text, 0, b.ids, b.kind, b.links) if b.level and is_byline(b.text) else b for b in page.blocks]
-    body = without_title_page(body, [bool(b.level) and is_byline(b.text) for b in page.blocks])
+    # A title page's "BY" / "By Ann Lee" / "Illustrated by J. R. Holt" set as a heading is no chapter: text of the
+    # page it is on.
+    credits = [bool(b.level) and is_credit_line(b.text) for b in page.blocks]
+    body = [Block(b.text, 0, b.ids, b.kind, b.links) if credit else b for b, credit in zip(page.blocks, credits)]
+    body = without_title_page(body, credits)
     blocks = apply_contents(body, [(text, target, at - page.offset) for text, target, at in doc.listing],
                             page_anchors(root))
     if blocks is body:
@@ -375,6 +377,7 @@ def load_html(path: Path, data: bytes, options: ReadOptions | None = None) -> Bo
         # manual's <h2> over its <h3> sections (AsciiDoc, Sphinx) is a chapter over its sections.
         blocks = with_piece_titles(with_lone_parts(with_parts_over_chapters(blocks)))
         blocks = without_title_preamble(without_publishers_preamble(with_title_lines_joined(blocks, title), title), title)
+        blocks = without_headless_title_page(blocks)
         blocks = without_closing_headings(without_title_page_chapters(blocks, title))
     blocks = with_licence(mark_back_matter(blocks), page.footer)
     chapters = split_chapters(blocks, title or path.stem, options)

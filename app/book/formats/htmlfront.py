@@ -383,3 +383,4 @@ def _contents_follows(blocks: list[Block], at: int) -> bool:
         if seen > _FRONT_SHARE * total:
             return False
     return False
+

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from app.book.formats.htmlparts import announced_parts
 from app.book.structure.blocks import Block
 from app.book.normalize import clean_text
 from app.book.structure.lines import is_named_heading, leading_number
@@ -72,6 +73,13 @@ def with_unlisted_chapters(blocks: list[Block], starts: dict[int, str]) -> dict[
 
 def nested(blocks: list[Block], starts: dict[int, str], skip: set[int],
            title_of: Callable[[list[Block], int, str], str]) -> tuple[list[Block], dict[int, str], set[int]]:
+    """Return blocks, starts and skipped blocks with a nested listing's chapters at its chapter level (below),
+    and each part the listing leaves out announced with its first chapter (`htmlparts`)."""
+    return announced_parts(*_nested(blocks, starts, skip, title_of), title_of)
+
+
+def _nested(blocks: list[Block], starts: dict[int, str], skip: set[int],
+            title_of: Callable[[list[Block], int, str], str]) -> tuple[list[Block], dict[int, str], set[int]]:
     """Return blocks, starts and skipped blocks with a nested listing's chapters at its chapter level.
 
     Entries below that level are no chapters; a part (an entry above it) whose own text is short is

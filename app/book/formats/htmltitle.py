@@ -3,11 +3,38 @@ from __future__ import annotations
 
 import re
 
-from app.book.structure.blocks import Block
+from app.book.structure.blocks import Block, split_level
+from app.book.structure.headings import FRONT_MATTER
+from app.book.structure.lines import clean_line, is_byline
 
 #: How many words a title page's heading may have under it (the by-line, an imprint, a transcriber's
 #: note) before the next heading; a story over its author's name in a collection has its whole text there.
 _TITLE_PAGE_WORDS = 60
+
+
+#: A title page's credit set as a heading: the by-line with its verb ("Translated by Ann Lee", "Illustrated by
+#: J. R. Holt", "With Illustrations by ...") or a name with its particles ("by Ana de la Vega", "by Jan van Dam"),
+#: which the shared by-line test (capitalised names, for the plain text's lines too) leaves out.
+_CREDIT = re.compile(
+    r"^(?i:(?:(?:written|illustrated|translated|edited|compiled|selected|arranged|adapted|retold|decorated)"
+    r"(?:\s+(?:and|&)\s+\w+)?|(?:with\s+)?(?:illustrations|pictures|drawings|decorations)(?:\s+in\s+colou?r)?)\s+)?"
+    r"(?i:by)\s+[A-Z][\w.'\u2019-]*"
+    r"(?:\s+(?:[A-Z][\w.'\u2019-]*|(?:de|da|di|du|del|della|des|van|von|der|den|la|le|ten|ter|y)(?=\s+\S)))*[\s.,:]*$")
+_PHRASE_WORDS = {"the", "a", "an", "of", "and", "in", "on", "at", "to", "for", "with", "from", "way"}
+#: A name has no more words than this ("by Ana de la Vega y Ruiz").
+_MAX_NAME_WORDS = 7
+
+
+def is_credit_line(text: str) -> bool:
+    """Return whether a heading is a title page's by-line or credit, never a chapter's name."""
+    line = clean_line(text)
+    if is_byline(line):
+        return True
+    if not _CREDIT.match(line):
+        return False
+    name = re.split(r"\bby\s", line, flags=re.I)[-1].split()
+    # A name has none of a phrase's little words ("BY THE SEA", "BY WAY OF THE CAPE" in capitals).
+    return len(name) <= _MAX_NAME_WORDS and not any(w.casefold() in _PHRASE_WORDS for w in name)
 
 
 def without_title_page(blocks: list[Block], bylines: list[bool]) -> list[Block]:
@@ -101,3 +128,24 @@ def holds_title(lines: list[str], title: str) -> bool:
     page = re.findall(r"\w+", " ".join(lines).casefold())
     n = min(_TITLE_OPENING_WORDS, len(book))
     return n >= 2 and any(page[k:k + n] == book[:n] for k in range(len(page) - n + 1))
+
+
+#: The verso's notice of copyright and performing rights ("Caution: Professionals and amateurs are hereby warned
+#: that ..., being fully protected under the copyright laws ...", "The acting rights ... are controlled by ..."): a
+#: paragraph of the title page's, however long.
+_RIGHTS_NOTICE = re.compile(r"\b(?:copyright\w*|royalt(?:y|ies)|rights)\b", re.I)
+
+
+def without_headless_title_page(blocks: list[Block]) -> list[Block]:
+    """Return the blocks with the text before the book's first heading headed as front matter where it is a title
+    page, its verso or a publisher's list (short lines naming years, publishers, places, prices; `is_title_page`),
+    its notices of rights aside. Set under no heading at all, it was read as a first chapter named by the book's
+    title. Text of another kind there (a poem, a preface in prose) stays as it was."""
+    first = next((i for i, b in enumerate(blocks) if b.level), None)
+    level = split_level(blocks)
+    if not first or level is None or blocks[first].level < level:
+        return blocks  # (a heading above the chapters next, the book's title over its opening, has rules of its own)
+    lines = [b.text for b in blocks[:first] if b.text.strip() and not _RIGHTS_NOTICE.search(b.text)]
+    if not lines or not is_title_page(lines):
+        return blocks
+    return [Block(FRONT_MATTER, level)] + blocks

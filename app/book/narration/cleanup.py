@@ -84,9 +84,17 @@ _APPARATUS_TITLE = re.compile(
     re.IGNORECASE)
 
 
+#: A bracketed qualifier closing such a title: who drew the pictures or wrote the notes ("LIST OF ILLUSTRATIONS.
+#: [Drawn by Ann Lee.]", "NOTES [by the Editor]"), no other name for them.
+_QUALIFIER = re.compile(r"\s*\[[^\[\]]{1,80}\][\s.]*$")
+
+
 def is_apparatus_title(title: str) -> bool:
-    """Return whether a chapter title names a book's notes, transcriber's notes or list of illustrations."""
-    return bool(_APPARATUS_TITLE.match(clean_text(title).strip(" .:")))
+    """Return whether a chapter title names a book's notes, transcriber's notes or list of illustrations, with or
+    without a bracketed qualifier after its name."""
+    text = clean_text(title).strip(" .:")
+    bare = _QUALIFIER.sub("", text).strip(" .:")
+    return bool(_APPARATUS_TITLE.match(text) or bare and _APPARATUS_TITLE.match(bare))
 
 
 def is_matter_title(title: str) -> bool:

@@ -79,6 +79,8 @@ ENGLISH = Language(
                    "VOL.", "ART.", "SECT.", "SEC.", "Letter", "LETTER", "Letters", "LETTERS", "Psalm", "PSALM",
                    "Stave", "STAVE", "Lecture", "LECTURE", "Lesson", "LESSON", "Sermon", "SERMON", "Essay",
                    "ESSAY", "Epistle", "EPISTLE", "Sonnet", "SONNET", "Ode", "ODE", "Hymn", "HYMN",
+                   # A book's divisions above its chapters ("DIVISION I" <br> its name, round html29).
+                   "Division", "DIVISION",
                    # An atlas's or a treatise's numbered plates and tables ("PLATE II.", "Table IV").
                    "Plate", "PLATE", "Plates", "PLATES", "Table", "TABLE", "Tables", "TABLES",
                    "chapter", "chapters", "section", "sect.", "sec.", "vol.", "volume", "chap.", "canto"),

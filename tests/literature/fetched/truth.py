@@ -125,6 +125,10 @@ class _Headings(HTMLParser):
             self._pagenum += 1
         elif re.search(r"pagenum|pageno|page-num", a.get("class") or ""):
             self._pagenum = 1
+        elif self._in is not None and (tag == "figcaption" or re.search(r"\bcaption\b", a.get("class") or "")):
+            # A picture set in the heading with its caption ("THE MILL AT DUSK" over "CHAPTER VI", round html29):
+            # the caption is the picture's, no word of the heading (the reader reads it as the picture's too).
+            self._pagenum = 1
         if self._note and tag == self._note_tag:
             self._note += 1
         elif not self._note and self._in is not None and _is_note_anchor(tag, a):
