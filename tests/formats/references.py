@@ -332,7 +332,8 @@ def twin_events(entry: dict) -> list[tuple[str, int, str]]:
         # The title page, then the pages it links (its own contents), in the order it first names them;
         # `twin_match` (a regular expression) keeps the chapter pages where the page links others too.
         html = path.read_text(encoding="utf-8", errors="replace")
-        names = list(dict.fromkeys(re.findall(r'href="([^"#:/]+\.html)', html)))
+        # LinuxDoc-Tools and other older generators write their tags in capitals (`<A HREF="x-1.html">`).
+        names = list(dict.fromkeys(re.findall(r'href="([^"#:/]+\.html)', html, re.I)))
         if "twin_match" in entry:
             names = [n for n in names if re.fullmatch(entry["twin_match"], n)]
         return _page_then_linked(path, html, names)
