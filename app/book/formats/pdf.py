@@ -181,10 +181,15 @@ _ROMAN = re.compile(r"[ivxlcdm]+", re.I)
 _PAGE_REF = re.compile(r",\s*\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?\b")
 
 
+#: An index entry's page references: after its term ("arrays, 12, 40-45"; "arrays 12, 40"), never after a number
+#: alone, so that a listing of numbers ("[ [ 1, 0, 1, 0 ], ...", a program's output) is no index.
+_ENTRY_REFS = re.compile(r"[^\W\d_][^\s,]*(?:\s+\d{1,4})?((?:,\s*\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?\b)+)")
+
+
 def _is_index(paragraphs: tuple[str, ...]) -> bool:
     """Return whether a chapter is a back-of-book index: page references every few words."""
     words = sum(len(p.split()) for p in paragraphs)
-    refs = sum(len(_PAGE_REF.findall(p)) for p in paragraphs)
+    refs = sum(len(_PAGE_REF.findall(m.group(1))) for p in paragraphs for m in _ENTRY_REFS.finditer(p))
     return words >= 30 and refs >= words / 6
 
 
