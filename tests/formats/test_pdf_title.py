@@ -90,3 +90,15 @@ def test_a_contents_pages_entries_and_an_editions_line_name_no_book_the_written_
     plain = [(x, y, 10, t) for x, y, _size, t in title]
     book = load_book(_typed_pdf(tmp_path / "field_notes.pdf", [plain, contents, body, body, body, body, body]))
     assert "Field Notes" not in book.title and book.author == "Ann Q. Writer", (book.title, book.author)
+
+
+def test_an_author_set_beside_the_date_on_one_line_is_the_author(tmp_path):
+    # LaTeX's article title block as LinuxDoc sets it: the title large, then the author at the left margin and
+    # the revision and date far to the right of the same line, then the abstract on that margin at once.
+    page = [(72, 80, 20, "The Weir Keeper's Handbook"),
+            (72, 120, 10, "The Riverside Mill Keepers Team"), (330, 120, 10, "$Revision: 1.7 $ ($Date: 2002/05/02 $)"),
+            (72, 160, 10, "The weir keeper opens the sluices at dawn and closes them again at dusk, and keeps"),
+            (72, 174, 10, "a log of the water's height for the miller and the ferryman both.")]
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    book = load_book(_typed_pdf(tmp_path / "handbook.pdf", [page, body, body, body, body, body, body]))
+    assert (book.title, book.author) == ("The Weir Keeper's Handbook", "The Riverside Mill Keepers Team")

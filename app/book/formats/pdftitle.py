@@ -83,8 +83,9 @@ _PROSE_WORDS = 6
 def _prose(ln: Line, after: list[Line]) -> bool:
     """Return whether a line and the next are a paragraph's: long, in one size, on one left margin (the
     first maybe indented, the two then ending at one right margin). A title page's subtitles set flush
-    right or centred ("Edition 4 for Widget version 6.1" over the date) share no left margin."""
-    if not after or not all(len(x.text.split()) >= _PROSE_WORDS for x in (ln, after[0])) \
+    right or centred ("Edition 4 for Widget version 6.1" over the date) share no left margin; nor is a line of
+    two parts set apart by a wide gap a paragraph's (an author beside the date)."""
+    if ln.pieces or not after or not all(len(x.text.split()) >= _PROSE_WORDS for x in (ln, after[0])) \
             or abs(after[0].size - ln.size) >= 0.5:
         return False
     nxt = after[0]
@@ -157,9 +158,14 @@ def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str
     for i, ln in enumerate(rest):
         if _prose(ln, rest[i + 1:i + 2]):
             break  # the text has begun (a document's first page): a heading below it names no author
-        if ln.size >= largest * _SAME_SIZE or not _is_names(ln.text) or _heading_key(ln.text) in headings:
+        text = ln.text
+        if len(ln.pieces) == 2 and not _is_names(text) and _is_names(ln.pieces[0]) and not _is_names(ln.pieces[1]):
+            # The author beside the date or revision, set apart on one line (LaTeX's article and LinuxDoc
+            # title blocks: "A. Writer          $Revision: 1.7 $"): the names are the line's left part.
+            text = ln.pieces[0]
+        if ln.size >= largest * _SAME_SIZE or not _is_names(text) or _heading_key(text) in headings:
             continue
-        parts, own = [_author_text(ln.text)], []
+        parts, own = [_author_text(text)], []
         # "W. N. Venables, D. M. Smith" / "and the R Core Team": one author line set over two; or one
         # author a line, in the same type, each with an address or institution (Texinfo's @author lines).
         for nxt in rest[i + 1:i + 4]:
