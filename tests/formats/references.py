@@ -387,7 +387,14 @@ def _epub_events(path: Path) -> list[tuple[str, int, str]]:
 def outline_titles(pdf: Path) -> list[str]:
     run = subprocess.run(["qpdf", "--json", "--json-key=outlines", str(pdf)], capture_output=True, text=True,
                          timeout=120)
-    return [o["title"].strip() for o in json.loads(run.stdout).get("outlines", [])]
+    out: list[str] = []
+    for o in json.loads(run.stdout).get("outlines", []):
+        # A contents entry holding the book's sections (jadetex's outline of an article): they are its chapters.
+        if o.get("kids") and re.fullmatch(r"(?:table\s+of\s+)?contents", o["title"].strip(" .:"), re.I):
+            out += [k["title"].strip() for k in o["kids"]]
+        else:
+            out.append(o["title"].strip())
+    return out
 
 
 def printed_words(text: str) -> list[tuple[str, bool]]:
