@@ -142,6 +142,7 @@ def _doxygen_page(html: str) -> str:
 #: debiandoc-sgml's navigation above and below each page, a paragraph of bracketed links ("[ previous ] [ Contents ]
 #: [ 1 ] [ 2 ] [ next ]"), and its page foot after it: the book's title and an <address> of version, date and author.
 _BRACKET_NAV = re.compile(r'<p>\s*(?:\[\s*(?:<a\s[^>]*>)?[^\[\]<]{1,20}(?:</a>)?\s*\]\s*){2,}</p>', re.I)
+_DEBIANDOC_LABEL = re.compile(r"((?:<h\d>|<br>)\s*(?:<a\s[^>]*>\s*)?(?:Chapter|Appendix)\s+\w+)\s+-\s+", re.I)
 _PAGE_FOOT = re.compile(r'<hr>\s*<p>[^<]{1,200}</p>\s*<address>.*?</address>', re.I | re.S)
 #: HeVeA's rendering of a link it has no macro for: the text, then the target glued to it
 #: ("kfem.sourceforge.nethttp://kfem.sourceforge.net", "&lt;a@b.fr&gt;</span>mailto:a@b.fr"), which the PDF does not print.
@@ -153,7 +154,8 @@ def html_events(html: str) -> list[tuple[str, int, str]]:
     if _DOXYGEN.search(html[:2000]):
         html = _doxygen_page(html)
     if _BRACKET_NAV.search(html):
-        html = _PAGE_FOOT.sub("", _BRACKET_NAV.sub("", html))
+        # and its headings "Chapter 1 - Scope", where the PDF's outline says "Scope": the label as LaTeX prints it
+        html = _DEBIANDOC_LABEL.sub(r"\1 ", _PAGE_FOOT.sub("", _BRACKET_NAV.sub("", html)))
     if _HEVEA.search(html[:3000]):
         html = _GLUED_TARGET.sub("", html)
     html = _QANDA_TOC.sub(r"\1", html)
