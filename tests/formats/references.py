@@ -141,7 +141,8 @@ def _doxygen_page(html: str) -> str:
 
 #: debiandoc-sgml's navigation above and below each page, a paragraph of bracketed links ("[ previous ] [ Contents ]
 #: [ 1 ] [ 2 ] [ next ]"), and its page foot after it: the book's title and an <address> of version, date and author.
-_BRACKET_NAV = re.compile(r'<p>\s*(?:\[\s*(?:<a\s[^>]*>)?[^\[\]<]{1,20}(?:</a>)?\s*\]\s*){2,}</p>', re.I)
+_BRACKET_NAV = re.compile(r'<p>\s*(?:\[\s*(?:<a\s[^>]*>)?[^\[\]<]{1,20}(?:</a>)?\s*\]\s*)*'
+                          r'\[\s*<a\s[^>]*>Contents</a>\s*\]\s*(?:\[\s*(?:<a\s[^>]*>)?[^\[\]<]{1,20}(?:</a>)?\s*\]\s*)+</p>', re.I)
 _DEBIANDOC_LABEL = re.compile(r"((?:<h\d>|<br>)\s*(?:<a\s[^>]*>\s*)?(?:Chapter|Appendix)\s+\w+)\s+-\s+", re.I)
 _PAGE_FOOT = re.compile(r'<hr>\s*<p>[^<]{1,200}</p>\s*<address>.*?</address>', re.I | re.S)
 #: HeVeA's rendering of a link it has no macro for: the text, then the target glued to it
