@@ -102,3 +102,31 @@ def test_an_author_set_beside_the_date_on_one_line_is_the_author(tmp_path):
     body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
     book = load_book(_typed_pdf(tmp_path / "handbook.pdf", [page, body, body, body, body, body, body]))
     assert (book.title, book.author) == ("The Weir Keeper's Handbook", "The Riverside Mill Keepers Team")
+
+
+def test_a_subtitle_opening_with_an_article_is_no_author_the_names_under_it_are(tmp_path):
+    # The program's name large, a subtitle ("An Interactive Charting Program") of capitalised words under it,
+    # then its authors: the subtitle reads like a line of names but opens with an article.
+    page = [(200, 80, 20, "Plotter 5.4"), (180, 110, 14, "An Interactive Charting Program"),
+            (190, 136, 12, "Ann Writer & Bo Maker"), (160, 160, 12, "Version 5.4 organized by: Cy Keeper and many others")]
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    book = load_book(_typed_pdf(tmp_path / "plotter.pdf", [page, body, body, body, body, body, body]))
+    assert book.author == "Ann Writer & Bo Maker", (book.title, book.author)
+
+
+def test_a_metadata_author_that_is_the_titles_program_names_no_one():
+    from app.book.formats.pdftitle import names_its_program
+
+    assert names_its_program("plotter", "plotter documentation")  # a generator's fill-in: the program's name
+    assert names_its_program("Plotter", "The Plotter Manual")
+    assert not names_its_program("Ann Writer", "Ann Writer's Garden")  # a person's name: never
+    assert not names_its_program("Aristotle", "Poetics") and not names_its_program("", "Poetics")
+
+
+def test_a_development_team_under_the_title_is_the_author(tmp_path):
+    # "The Widget development team": a group's own words in lower case before its noun, as Texinfo manuals set it.
+    page = [(72, 80, 20, "Widget"), (300, 100, 11, "The frobbing engine"), (72, 130, 20, "Contributor's Guide"),
+            (72, 160, 14, "The Widget development team")]
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    book = load_book(_typed_pdf(tmp_path / "widget.pdf", [page, body, body, body, body, body, body]))
+    assert book.author == "The Widget development team", (book.title, book.author)

@@ -20,7 +20,8 @@ import pypdfium2.raw as raw
 
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, narration, split_chapters
 from app.book.narration.cleanup import is_matter_title
-from app.book.formats.pdftitle import TITLE_PAGES, book_title, is_placeholder, is_placeholder_author, title_page
+from app.book.formats.pdftitle import (TITLE_PAGES, book_title, is_placeholder, is_placeholder_author,
+                                      names_its_program, title_page)
 from app.book.formats.pdfclean import Page, Paragrapher, measure, strip_page_furniture
 from app.book.formats.pdfnotes import strip_footnotes
 from app.book.formats.pdfwords import vocabulary
@@ -293,6 +294,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             first, named = book_entry, bool(book_entry)
         title = page_title or (first if named else "")
     if is_placeholder_author(author):
+        author = page_author
+    elif page_author and names_its_program(author, title):
         author = page_author
     language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
     if len(pages) <= DOCUMENT_PAGES:

@@ -17,7 +17,7 @@ from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.normalize import clean_text
 from app.book.structure.listing import is_contents_label
 
-__all__ = ["TITLE_PAGES", "book_title", "is_placeholder", "is_placeholder_author", "title_page"]
+__all__ = ["TITLE_PAGES", "book_title", "is_placeholder", "is_placeholder_author", "names_its_program", "title_page"]
 
 #: Pages looked at: a half-title, the title page, its back.
 TITLE_PAGES = 3
@@ -68,8 +68,18 @@ def _is_names(text: str) -> bool:
         return False
     if text.rstrip().endswith((".", ":", "!", "?")) and not re.search(r"\b[A-Z]\.$", text.rstrip()):
         return False
+    if tokens[0] in ("A", "An"):
+        return False  # a subtitle ("An Interactive Plotting Program"); an initial has its dot ("A. Writer")
     capital = [t for t in tokens if t[0].isupper()]
+    if _GROUP.search(text):
+        # "The LilyPond development team": a group's own words may stand in lower case before its noun.
+        tokens = [t for t in tokens if not _GROUP_WORD.match(t)]
     return len(capital) >= 2 and all(_NAME_WORD.match(t) for t in tokens)
+
+
+#: A group named as the author: "The Widget development team", "the Widget project's contributors".
+_GROUP = re.compile(r"\b(?:team|group|project|developers|contributors|community)$", re.I)
+_GROUP_WORD = re.compile(r"^(?:development|documentation|core|team|group|project|developers|contributors|community)$")
 
 
 #: An author's line with its label: "Author: A. Writer", "Authors: A. Writer and B. Maker".
@@ -186,6 +196,13 @@ def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str
 
 def _same_name(a: str, b: str) -> bool:
     return bool(a) and re.sub(r"\W+", " ", a).casefold().strip() == re.sub(r"\W+", " ", b).casefold().strip()
+
+
+def names_its_program(author: str, title: str) -> bool:
+    """Return whether a metadata author is one word of the title, the program the document is about ("gnuplot"
+    for "gnuplot documentation", as a generator fills it in): it names no one who wrote the book."""
+    a = clean_text(author or "").strip().casefold()
+    return bool(a) and " " not in a and a in re.findall(r"[\w+.-]+", clean_text(title or "").casefold())
 
 
 def book_title(title: str, author: str) -> tuple[str, str]:
