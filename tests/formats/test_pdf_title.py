@@ -130,3 +130,13 @@ def test_a_development_team_under_the_title_is_the_author(tmp_path):
     body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
     book = load_book(_typed_pdf(tmp_path / "widget.pdf", [page, body, body, body, body, body, body]))
     assert book.author == "The Widget development team", (book.title, book.author)
+
+
+def test_a_tables_header_and_rows_under_the_title_are_no_author(tmp_path):
+    # A document opening with a table under its title: the header's cells set apart on one line ("Name" over
+    # merged cells, "Contact") and the rows below ("First; Last; Email") are capitalised words, no names.
+    page = [(72, 80, 16, "Merged Cells in a Table"), (72, 104, 11, "Name"), (300, 104, 11, "Contact"),
+            (72, 120, 11, "First"), (160, 120, 11, "Last"), (300, 120, 11, "Email"), (420, 120, 11, "Phone"),
+            (72, 136, 11, "Ann"), (160, 136, 11, "Writer"), (300, 136, 11, "ann@example.org"), (420, 136, 11, "555")]
+    book = load_book(_typed_pdf(tmp_path / "table.pdf", [page]))
+    assert book.author in ("", "Unknown"), book.author

@@ -169,12 +169,13 @@ def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str
         if _prose(ln, rest[i + 1:i + 2]):
             break  # the text has begun (a document's first page): a heading below it names no author
         text = ln.text
-        if len(ln.pieces) == 2 and not _is_names(text) and _is_names(ln.pieces[0]) and not _is_names(ln.pieces[1]):
+        if len(ln.pieces) == 2:
             # The author beside the date or revision, set apart on one line (LaTeX's article and LinuxDoc
-            # title blocks: "A. Writer          $Revision: 1.7 $"): the names are the line's left part.
-            text = ln.pieces[0]
-        if ln.size >= largest * _SAME_SIZE or not _is_names(text) or _heading_key(text) in headings:
-            continue
+            # title blocks: "A. Writer          $Revision: 1.7 $"): the names are the line's left part. Names
+            # are never set apart from each other so: two parts of names are a table's cells ("Name   Contact").
+            text = ln.pieces[0] if _is_names(ln.pieces[0]) and not _is_names(ln.pieces[1]) else ""
+        if ln.row or ln.size >= largest * _SAME_SIZE or not _is_names(text) or _heading_key(text) in headings:
+            continue  # (a table's row, "First; Last; Email", names no author)
         parts, own = [_author_text(text)], []
         # "W. N. Venables, D. M. Smith" / "and the R Core Team": one author line set over two; or one
         # author a line, in the same type, each with an address or institution (Texinfo's @author lines).
