@@ -579,21 +579,6 @@ def test_a_chapters_bulleted_list_of_the_chapters_after_it_is_read(tmp_path):
     assert all(t in first for t in names), first
 
 
-def test_a_chapter_whose_heading_is_not_its_outline_title_starts_on_its_page_not_on_the_blank_page_after_it(tmp_path):
-    # htmldoc's outline names each page by its HTML title ("Mill Notes: The Ferry") over a heading of other
-    # words, and opens the next chapter on a right-hand page, the page between blank: the chapter is its own
-    # page's text, not the blank page's, so its text is not said with the chapter before.
-    first = [(72, 80, "The First Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_HERON)]
-    second = [(72, 80, "Walking Down to the Ferry")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_MEADOW)]
-    third = [(72, 80, "The Third Morning")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_HERON)]
-    outline = [("The First Morning", 0), ("Mill Notes: The Ferry", 1, 60), ("The Third Morning", 3)]
-    book = load_book(_linked_pdf(tmp_path / "blank.pdf", [first, second, [], third], [], outline))
-    assert [c.title for c in book.chapters] == ["The First Morning", "Mill Notes: The Ferry", "The Third Morning"]
-    one, two = (" ".join(c.paragraphs) for c in book.chapters[:2])
-    assert "ferryman" not in one, one
-    assert "Walking Down to the Ferry" in two and two.endswith("the meadow again."), two
-
-
 def test_a_chapter_of_number_listings_is_read_an_index_of_terms_and_pages_is_not(tmp_path):
     # A program's output printed as rows of numbers ("[ [ 1, 0, 1 ], ...") has a comma and a number every
     # word or two, as an index's page references do; but an index's numbers follow its terms.
@@ -601,13 +586,17 @@ def test_a_chapter_of_number_listings_is_read_an_index_of_terms_and_pages_is_not
     output = [(72, 80, "Reading the Tables")] + [(72, 110 + 14 * k, t) for k, t in enumerate(rows)]
     terms = ["apples, 12, 40", "baskets, 3, 17-19", "cider presses, 22, 58", "ferries, 5, 9, 31", "harvest, 14, 77",
              "ladders, 8, 60", "millstones, 2, 44", "orchards, 1, 12, 90", "pruning, 33, 35", "wagons, 7, 81"]
-    index = [(72, 80, "Where to Find It")] + [(72, 110 + 14 * k, t) for k, t in enumerate(terms * 2)]
     # A book, not a short document (whose matter is read): six pages of text before them.
     text = [[(72, 80, f"Morning {n}")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_HERON)] for n in range(6)]
-    outline = [(f"Morning {n}", n) for n in range(6)] + [("Reading the Tables", 6), ("Where to Find It", 7)]
-    book = load_book(_linked_pdf(tmp_path / "numbers.pdf", text + [output, index], [], outline))
-    assert [c.title for c in book.chapters][-2:] == ["Morning 5", "Reading the Tables"]
-    assert "[ [ 1, 1, 0, 1 ], [ 0, 1, 1, 0 ]" in " ".join(book.chapters[-1].paragraphs)
+    outline = [(f"Morning {n}", n) for n in range(6)] + [("Reading the Tables", 6), ("Evening", 7)]
+    book = load_book(_linked_pdf(tmp_path / "numbers.pdf", text + [output, [(72, 80, "Evening")] + text[0][1:]], [],
+                                 outline))
+    assert [c.title for c in book.chapters][-3:] == ["Morning 5", "Reading the Tables", "Evening"]
+    assert "[ [ 1, 1, 0, 1 ], [ 0, 1, 1, 0 ]" in " ".join(book.chapters[-2].paragraphs)
+    # An index of terms and pages, with no index's title, is still one (left out as matter).
+    from app.book.formats.pdf import _is_index
+
+    assert _is_index(tuple(terms * 2)) and not _is_index(tuple(rows))
 
 
 def _nested_outline_pdf(path, pages, outline):

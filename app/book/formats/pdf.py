@@ -190,8 +190,10 @@ _ENTRY_REFS = re.compile(r"[^\W\d_][^\s,]*(?:\s+\d{1,4})?((?:,\s*\d{1,4}(?:\s*[-
 def _is_index(paragraphs: tuple[str, ...]) -> bool:
     """Return whether a chapter is a back-of-book index: page references every few words."""
     words = sum(len(p.split()) for p in paragraphs)
-    refs = sum(len(_PAGE_REF.findall(m.group(1))) for p in paragraphs for m in _ENTRY_REFS.finditer(p))
-    return words >= 30 and refs >= words / 6
+    refs = sum(len(_PAGE_REF.findall(p)) for p in paragraphs)
+    after_terms = sum(len(_PAGE_REF.findall(m.group(1))) for p in paragraphs for m in _ENTRY_REFS.finditer(p))
+    # Most of an index's references stand in runs after a term; a listing's numbers follow numbers.
+    return words >= 30 and refs >= words / 6 and after_terms * 4 >= refs
 
 
 #: A listing's title, whatever it lists ("Subject and Name Index", "List of Maps"): where its

@@ -13,7 +13,6 @@ import pypdfium2 as pdfium
 
 from app.book.formats.pdflayout import Line, soft_hyphen_end
 from app.book.formats.pdflisted import LIST_ITEM, same_words, word_key
-from app.book.narration.cleanup import is_matter_title
 from app.book.structure.listing import is_contents_label
 from app.book.normalize import clean_text
 
@@ -157,11 +156,6 @@ def at_destination(lines: list[Line], top: float, title: str, after: int = 0) ->
     return start, start - 1
 
 
-def _listing_title(title: str) -> bool:
-    """A contents, an index or a list of figures or tables: a listing the reader may have taken off its page."""
-    return is_matter_title(title) or " ".join(title.casefold().split()).startswith("list of ")
-
-
 def breaks(entries: list[Entry], pages, level_of) -> dict[int, dict[int, tuple[str, int]]]:
     """Return, per page, where each outline chapter starts: line index -> (title, last heading line)."""
     out: dict[int, dict[int, tuple[str, int]]] = {}
@@ -188,12 +182,8 @@ def breaks(entries: list[Entry], pages, level_of) -> dict[int, dict[int, tuple[s
         if spot is None and index < len(pages):
             # Not on its page: a listing's title went with its page (a contents or index page left
             # empty), which may be the next one when the outline points at the page before it; else
-            # the chapter starts at the destination's place on its page, or at the page's top. Only a
-            # listing's entry looks at the next page: a chapter's text on its own page is its own, though
-            # the page after it is blank (htmldoc opens each chapter on a right-hand page, its heading
-            # not the outline's title).
-            empty = next((p.index for p in pages[index:index + (2 if _listing_title(title) else 1)]
-                          if not p.lines), None)
+            # the chapter starts at the destination's place on its page, or at the page's top.
+            empty = next((p.index for p in pages[index:index + 2] if not p.lines), None)
             after = last[1] + 1 if index == last[0] else 0
             hit = at_destination(pages[index].lines, entry.top, title, after) if entry.top is not None else None
             spot = (empty, 0, -1) if empty is not None else (index, *hit) if hit else (index, 0, -1)
