@@ -96,12 +96,12 @@ def test_an_author_set_beside_the_date_on_one_line_is_the_author(tmp_path):
     # LaTeX's article title block as LinuxDoc sets it: the title large, then the author at the left margin and
     # the revision and date far to the right of the same line, then the abstract on that margin at once.
     page = [(72, 80, 20, "The Weir Keeper's Handbook"),
-            (72, 120, 10, "The Millpond Mill Keepers Team"), (330, 120, 10, "$Revision: 1.7 $ ($Date: 2002/05/02 $)"),
+            (72, 120, 10, "The Weir Keepers Guild Team"), (330, 120, 10, "$Revision: 1.7 $ ($Date: 2002/05/02 $)"),
             (72, 160, 10, "The weir keeper opens the sluices at dawn and closes them again at dusk, and keeps"),
             (72, 174, 10, "a log of the water's height for the miller and the ferryman both.")]
     body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
     book = load_book(_typed_pdf(tmp_path / "handbook.pdf", [page, body, body, body, body, body, body]))
-    assert (book.title, book.author) == ("The Weir Keeper's Handbook", "The Millpond Mill Keepers Team")
+    assert (book.title, book.author) == ("The Weir Keeper's Handbook", "The Weir Keepers Guild Team")
 
 
 def test_a_subtitle_opening_with_an_article_is_no_author_the_names_under_it_are(tmp_path):
