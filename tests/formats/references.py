@@ -27,6 +27,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
+from html import unescape
 import tomllib
 import xml.etree.ElementTree as ET
 import zipfile
@@ -89,7 +90,9 @@ NAV_CLASSES = frozenset("header nav-panel mini-toc section-toc menu navheader na
                         "nav_table "
                         # latex2html's Next/Up/Previous panel above and below each page and its list of the page's
                         # sections (ChildLinks), which its LaTeX PDF prints neither of
-                        "navigation ChildLinks".split())
+                        "navigation ChildLinks "
+                        # HeVeA's footnotes at a page's foot (the PDF reader leaves notes out)
+                        "thefootnotes".split())
 
 
 #: DocBook's HTML cross-reference: 'Section 12.1, “What other documentation...”' or 'the section called “X”',
@@ -136,9 +139,26 @@ def _doxygen_page(html: str) -> str:
                                                                             'class="doxygen-contents"')
 
 
+#: debiandoc-sgml's navigation above and below each page, a paragraph of bracketed links ("[ previous ] [ Contents ]
+#: [ 1 ] [ 2 ] [ next ]"), and its page foot after it: the book's title and an <address> of version, date and author.
+_BRACKET_NAV = re.compile(r'<p>\s*(?:\[\s*(?:<a\s[^>]*>)?[^\[\]<]{1,20}(?:</a>)?\s*\]\s*)*'
+                          r'\[\s*<a\s[^>]*>Contents</a>\s*\]\s*(?:\[\s*(?:<a\s[^>]*>)?[^\[\]<]{1,20}(?:</a>)?\s*\]\s*)+</p>', re.I)
+_DEBIANDOC_LABEL = re.compile(r"((?:<h\d>|<br>)\s*(?:<a\s[^>]*>\s*)?(?:Chapter|Appendix)\s+\w+)\s+-\s+", re.I)
+_PAGE_FOOT = re.compile(r'<hr>\s*<p>[^<]{1,200}</p>\s*<address>.*?</address>', re.I | re.S)
+#: HeVeA's rendering of a link it has no macro for: the text, then the target glued to it
+#: ("kfem.sourceforge.nethttp://kfem.sourceforge.net", "&lt;a@b.fr&gt;</span>mailto:a@b.fr"), which the PDF does not print.
+_HEVEA = re.compile(r'<meta\s+name="generator"\s+content="hevea', re.I)
+_GLUED_TARGET = re.compile(r'(?:(?<=[^\s>"\'=(])|(?<=</span>))(?:https?://|ftp://|mailto:)[^\s<"]+')
+
+
 def html_events(html: str) -> list[tuple[str, int, str]]:
     if _DOXYGEN.search(html[:2000]):
         html = _doxygen_page(html)
+    if _BRACKET_NAV.search(html):
+        # and its headings "Chapter 1 - Scope", where the PDF's outline says "Scope": the label as LaTeX prints it
+        html = _DEBIANDOC_LABEL.sub(r"\1 ", _PAGE_FOOT.sub("", _BRACKET_NAV.sub("", html)))
+    if _HEVEA.search(html[:3000]):
+        html = _GLUED_TARGET.sub("", html)
     html = _QANDA_TOC.sub(r"\1", html)
     html = _GAPDOC_LINKS.sub("", _NAV_LIST.sub("", _NOTE_MARK.sub("", _XREF.sub(_xref_label, html))))
     parser = _WithCode(NAV_CLASSES)
@@ -284,13 +304,19 @@ def expected_outline(entry: dict, pdf: Path) -> list[str]:
     return outline_titles(pdf)
 
 
-def _page_then_linked(path: Path, html: str, names: list[str]) -> list[tuple[str, int, str]]:
-    """A first page's events, then those of the pages it names (bounded), in that order."""
+def _page_then_linked(path: Path, html: str, names: list[str], title_heads: bool = False) -> list[tuple[str, int, str]]:
+    """A first page's events, then those of the pages it names (bounded), in that order. With `title_heads`
+    each linked page opens with its <title> as a heading: htmldoc makes a PDF's outline of its pages' titles
+    ("Manual: Installation" over a page headed "Installing the program")."""
     events = html_events(html)
     for name in names[:5000]:
         page = path.parent / name
         if page.is_file() and page != path:
-            events += html_events(page.read_text(encoding="utf-8", errors="replace"))
+            text = page.read_text(encoding="utf-8", errors="replace")
+            m = re.search(r"<title>([^<]*)</title>", text, re.I) if title_heads else None
+            if m and m.group(1).strip():
+                events.append(("h", 1, " ".join(unescape(m.group(1)).split())))
+            events += html_events(text)
     return events
 
 
@@ -332,10 +358,11 @@ def twin_events(entry: dict) -> list[tuple[str, int, str]]:
         # The title page, then the pages it links (its own contents), in the order it first names them;
         # `twin_match` (a regular expression) keeps the chapter pages where the page links others too.
         html = path.read_text(encoding="utf-8", errors="replace")
-        names = list(dict.fromkeys(re.findall(r'href="([^"#:/]+\.html)', html)))
+        # LinuxDoc-Tools and other older generators write their tags in capitals (`<A HREF="x-1.html">`).
+        names = list(dict.fromkeys(re.findall(r'href="([^"#:/]+\.html)', html, re.I)))
         if "twin_match" in entry:
             names = [n for n in names if re.fullmatch(entry["twin_match"], n)]
-        return _page_then_linked(path, html, names)
+        return _page_then_linked(path, html, names, entry.get("twin_heads") == "title")
     if kind == "html-files":
         events = html_events(path.read_text(encoding="utf-8", errors="replace"))
         for page in sorted(path.parent.glob(entry["twin_glob"]))[:5000]:
@@ -363,7 +390,14 @@ def _epub_events(path: Path) -> list[tuple[str, int, str]]:
 def outline_titles(pdf: Path) -> list[str]:
     run = subprocess.run(["qpdf", "--json", "--json-key=outlines", str(pdf)], capture_output=True, text=True,
                          timeout=120)
-    return [o["title"].strip() for o in json.loads(run.stdout).get("outlines", [])]
+    out: list[str] = []
+    for o in json.loads(run.stdout).get("outlines", []):
+        # A contents entry holding the book's sections (jadetex's outline of an article): they are its chapters.
+        if o.get("kids") and re.fullmatch(r"(?:table\s+of\s+)?contents", o["title"].strip(" .:"), re.I):
+            out += [k["title"].strip() for k in o["kids"]]
+        else:
+            out.append(o["title"].strip())
+    return out
 
 
 def printed_words(text: str) -> list[tuple[str, bool]]:

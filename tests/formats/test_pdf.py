@@ -577,3 +577,98 @@ def test_a_chapters_bulleted_list_of_the_chapters_after_it_is_read(tmp_path):
     assert [c.title for c in book.chapters] == ["Garden Work"] + names, [c.title for c in book.chapters]
     first = " ".join(book.chapters[0].paragraphs)
     assert all(t in first for t in names), first
+
+
+def test_a_chapter_of_number_listings_is_read_an_index_of_terms_and_pages_is_not(tmp_path):
+    # A program's output printed as rows of numbers ("[ [ 1, 0, 1 ], ...") has a comma and a number every
+    # word or two, as an index's page references do; but an index's numbers follow its terms.
+    rows = [f"[ [ {k % 2}, 1, 0, {k % 3} ], [ 0, 1, {k % 4}, 0 ], [ 1, 1, 0, 1 ] ]," for k in range(14)]
+    output = [(72, 80, "Reading the Tables")] + [(72, 110 + 14 * k, t) for k, t in enumerate(rows)]
+    terms = ["apples, 12, 40", "baskets, 3, 17-19", "cider presses, 22, 58", "ferries, 5, 9, 31", "harvest, 14, 77",
+             "ladders, 8, 60", "millstones, 2, 44", "orchards, 1, 12, 90", "pruning, 33, 35", "wagons, 7, 81"]
+    # A book, not a short document (whose matter is read): six pages of text before them.
+    text = [[(72, 80, f"Morning {n}")] + [(72, 110 + 16 * k, t) for k, t in enumerate(_HERON)] for n in range(6)]
+    outline = [(f"Morning {n}", n) for n in range(6)] + [("Reading the Tables", 6), ("Evening", 7)]
+    book = load_book(_linked_pdf(tmp_path / "numbers.pdf", text + [output, [(72, 80, "Evening")] + text[0][1:]], [],
+                                 outline))
+    assert [c.title for c in book.chapters][-3:] == ["Morning 5", "Reading the Tables", "Evening"]
+    assert "[ [ 1, 1, 0, 1 ], [ 0, 1, 1, 0 ]" in " ".join(book.chapters[-2].paragraphs)
+    # An index of terms and pages, with no index's title, is still one (left out as matter).
+    from app.book.formats.pdf import _is_index
+
+    assert _is_index(tuple(terms * 2)) and not _is_index(tuple(rows))
+
+
+def _nested_outline_pdf(path, pages, outline):
+    """Write a PDF of pages of lines (x, y from the top, size, text) in Helvetica and an outline of
+    (title, page, y from the top, [(title, page, y), ...] children) entries, each pointing at its place (XYZ)."""
+    n = len(pages)
+    page_ids = [4 + 2 * i for i in range(n)]
+    root = 4 + 2 * n
+    objs = [b"<< /Type /Catalog /Pages 2 0 R /Outlines %d 0 R >>" % root,
+            b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % i for i in page_ids), n),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for i, lines in enumerate(pages):
+        text = b"".join(b"BT /F1 %d Tf %d %d Td (%s) Tj ET\n" % (size, x, 792 - y, t.encode("latin-1"))
+                        for x, y, size, t in lines)
+        objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                    b"/Contents %d 0 R >>" % (page_ids[i] + 1))
+        objs.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text))
+    items: list = []  # (title, page, y, parent id, kids' ids)
+    top_ids = []
+
+    def add(entries, parent):
+        ids = []
+        for title, target, y, *kids in entries:
+            me = root + 1 + len(items)
+            items.append([title, target, y, parent, []])
+            ids.append(me)
+            if kids and kids[0]:
+                items[me - root - 1][4] = add(kids[0], me)
+        return ids
+
+    top_ids = add(outline, root)
+    objs.append(b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (top_ids[0], top_ids[-1], len(top_ids)))
+    siblings: dict[int, list[int]] = {root: top_ids}
+    for k, (_t, _p, _y, _parent, kids) in enumerate(items):
+        if kids:
+            siblings[root + 1 + k] = kids
+    for k, (title, target, y, parent, kids) in enumerate(items):
+        me, group = root + 1 + k, siblings[parent]
+        at = group.index(me)
+        near = (b" /Prev %d 0 R" % group[at - 1] if at else b"") + (
+            b" /Next %d 0 R" % group[at + 1] if at + 1 < len(group) else b"")
+        down = b" /First %d 0 R /Last %d 0 R /Count %d" % (kids[0], kids[-1], len(kids)) if kids else b""
+        objs.append(b"<< /Title (%s) /Parent %d 0 R%s%s /Dest [%d 0 R /XYZ 72 %d 0] >>"
+                    % (title.encode("latin-1"), parent, near, down, page_ids[target], 792 - y))
+    return write_pdf(path, objs)
+
+
+def _story(y, lines, size=10):
+    return [(72, y + 14 * k, size, t) for k, t in enumerate(lines)]
+
+
+def test_a_contents_entry_holding_the_sections_gives_them_as_chapters(tmp_path):
+    # jadetex's outline of an article: "Table of Contents" at the top level holds the article's sections, the
+    # appendices beside it. The sections are the chapters; the contents entry alone would leave them out as matter.
+    pages = [[(72, 80, 14, "Table of Contents"), (90, 110, 10, "The Mill"), (90, 124, 10, "The Weir")]]
+    pages += [[(72, 80, 14, f"Part {n} Notes")] for n in range(4)]  # pages enough to be a book, not a document
+    pages += [[(72, 80, 14, "The Mill")] + _story(110, _HERON), [(72, 80, 14, "The Weir")] + _story(110, _MEADOW),
+              [(72, 80, 14, "A. Tools")] + _story(110, _HERON)]
+    outline = [("Table of Contents", 0, 70, [("The Mill", 5, 70), ("The Weir", 6, 70)]), ("A. Tools", 7, 70)]
+    book = load_book(_nested_outline_pdf(tmp_path / "article.pdf", pages, outline))
+    assert [c.title for c in book.chapters][-3:] == ["The Mill", "The Weir", "A. Tools"]
+    assert "ferryman" in " ".join(book.chapters[-2].paragraphs)
+
+
+def test_a_heading_of_the_entrys_words_above_its_destination_is_another_heading(tmp_path):
+    # The chapter before ends with a section of the next chapter's name ("Tools" under "The Mill"), on the page
+    # where that chapter starts lower down: the chapter starts at its destination's heading, not the section's.
+    pages = [[(72, 80, 14, "The Mill")] + _story(110, _MEADOW),
+             [(72, 80, 12, "Tools")] + _story(100, _HERON) + [(72, 200, 14, "Tools")] + _story(230, _MEADOW)]
+    pages += [[(72, 80, 14, f"More on Page {n}")] + _story(110, _HERON) for n in range(5)]
+    outline = [("The Mill", 0, 70, []), ("Tools", 1, 200, []), ("More on Page 0", 2, 70, [])]
+    book = load_book(_nested_outline_pdf(tmp_path / "tools.pdf", pages, outline))
+    mill, tools = (" ".join(c.paragraphs) for c in book.chapters[:2])
+    assert "heron stood" in mill and "heron stood" not in tools, (mill, tools)
+    assert tools.endswith("the meadow again."), tools

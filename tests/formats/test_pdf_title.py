@@ -90,3 +90,53 @@ def test_a_contents_pages_entries_and_an_editions_line_name_no_book_the_written_
     plain = [(x, y, 10, t) for x, y, _size, t in title]
     book = load_book(_typed_pdf(tmp_path / "field_notes.pdf", [plain, contents, body, body, body, body, body]))
     assert "Field Notes" not in book.title and book.author == "Ann Q. Writer", (book.title, book.author)
+
+
+def test_an_author_set_beside_the_date_on_one_line_is_the_author(tmp_path):
+    # LaTeX's article title block as LinuxDoc sets it: the title large, then the author at the left margin and
+    # the revision and date far to the right of the same line, then the abstract on that margin at once.
+    page = [(72, 80, 20, "The Weir Keeper's Handbook"),
+            (72, 120, 10, "The Weir Keepers Guild Team"), (330, 120, 10, "$Revision: 1.7 $ ($Date: 2002/05/02 $)"),
+            (72, 160, 10, "The weir keeper opens the sluices at dawn and closes them again at dusk, and keeps"),
+            (72, 174, 10, "a log of the water's height for the miller and the ferryman both.")]
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    book = load_book(_typed_pdf(tmp_path / "handbook.pdf", [page, body, body, body, body, body, body]))
+    assert (book.title, book.author) == ("The Weir Keeper's Handbook", "The Weir Keepers Guild Team")
+
+
+def test_a_subtitle_opening_with_an_article_is_no_author_the_names_under_it_are(tmp_path):
+    # The program's name large, a subtitle ("An Interactive Charting Program") of capitalised words under it,
+    # then its authors: the subtitle reads like a line of names but opens with an article.
+    page = [(200, 80, 20, "Plotter 5.4"), (180, 110, 14, "An Interactive Charting Program"),
+            (190, 136, 12, "Wren Quillby & Bo Maker"), (160, 160, 12, "Version 5.4 organized by: Cy Keeper and many others")]
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    book = load_book(_typed_pdf(tmp_path / "plotter.pdf", [page, body, body, body, body, body, body]))
+    assert book.author == "Wren Quillby & Bo Maker", (book.title, book.author)
+
+
+def test_a_metadata_author_that_is_the_titles_program_names_no_one():
+    from app.book.formats.pdftitle import names_its_program
+
+    assert names_its_program("plotter", "plotter documentation")  # a generator's fill-in: the program's name
+    assert names_its_program("Plotter", "The Plotter Manual")
+    assert not names_its_program("Wren Quillby", "Wren Quillby's Orchard")  # a person's name: never
+    assert not names_its_program("Aristotle", "Poetics") and not names_its_program("", "Poetics")
+
+
+def test_a_development_team_under_the_title_is_the_author(tmp_path):
+    # "The Widget development team": a group's own words in lower case before its noun, as Texinfo manuals set it.
+    page = [(72, 80, 20, "Widget"), (300, 100, 11, "The frobbing engine"), (72, 130, 20, "Contributor's Guide"),
+            (72, 160, 14, "The Widget development team")]
+    body = [(72, 300 + 14 * k, 10, t) for k, t in enumerate(_MEADOW)]
+    book = load_book(_typed_pdf(tmp_path / "widget.pdf", [page, body, body, body, body, body, body]))
+    assert book.author == "The Widget development team", (book.title, book.author)
+
+
+def test_a_tables_header_and_rows_under_the_title_are_no_author(tmp_path):
+    # A document opening with a table under its title: the header's cells set apart on one line ("Name" over
+    # merged cells, "Contact") and the rows below ("First; Last; Email") are capitalised words, no names.
+    page = [(72, 80, 16, "Merged Cells in a Table"), (72, 104, 11, "Name"), (300, 104, 11, "Contact"),
+            (72, 120, 11, "First"), (160, 120, 11, "Last"), (300, 120, 11, "Email"), (420, 120, 11, "Phone"),
+            (72, 136, 11, "Wren"), (160, 136, 11, "Quillby"), (300, 136, 11, "wren@example.org"), (420, 136, 11, "555")]
+    book = load_book(_typed_pdf(tmp_path / "table.pdf", [page]))
+    assert book.author in ("", "Unknown"), book.author

@@ -33,6 +33,8 @@ from tests.formats import references as ref
 def key(title: str) -> str:
     # The numbering aside ("Chapter 5: Managing Packages"); a title that is its numbering alone
     # ("CHAPTER XVI.") keeps it, or every such chapter would match every other.
+    # Zero-width joiners go first (HeVeA writes "Chapter\u200d1 Preface").
+    title = re.sub("[\u200b-\u200d\u2060\ufeff]", "", title)
     t = re.sub(r"^(?:chapter|appendix|part)\s+(?:\d+|[IVXLC]+|[A-Z])\b\s*[:.]?\s*", "", title.strip(), flags=re.I)
     # A number before the title ("6. I get an error") goes first, so that title_key, which takes one
     # numbering token off, sees the same words on both sides (else it takes the pronoun "I" off one).

@@ -20,7 +20,8 @@ import pypdfium2.raw as raw
 
 from app.book.structure.blocks import UNLISTED_MIN_WORDS, Block, body_words, narration, split_chapters
 from app.book.narration.cleanup import is_matter_title
-from app.book.formats.pdftitle import TITLE_PAGES, book_title, is_placeholder, is_placeholder_author, title_page
+from app.book.formats.pdftitle import (TITLE_PAGES, book_title, is_placeholder, is_placeholder_author,
+                                      names_its_program, title_page)
 from app.book.formats.pdfclean import Page, Paragrapher, measure, strip_page_furniture
 from app.book.formats.pdfnotes import strip_footnotes
 from app.book.formats.pdfwords import vocabulary
@@ -181,11 +182,18 @@ _ROMAN = re.compile(r"[ivxlcdm]+", re.I)
 _PAGE_REF = re.compile(r",\s*\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?\b")
 
 
+#: An index entry's page references: after its term ("arrays, 12, 40-45"; "arrays 12, 40"), never after a number
+#: alone, so that a listing of numbers ("[ [ 1, 0, 1, 0 ], ...", a program's output) is no index.
+_ENTRY_REFS = re.compile(r"[^\W\d_][^\s,]*(?:\s+\d{1,4})?((?:,\s*\d{1,4}(?:\s*[-\u2013]\s*\d{1,4})?\b)+)")
+
+
 def _is_index(paragraphs: tuple[str, ...]) -> bool:
     """Return whether a chapter is a back-of-book index: page references every few words."""
     words = sum(len(p.split()) for p in paragraphs)
     refs = sum(len(_PAGE_REF.findall(p)) for p in paragraphs)
-    return words >= 30 and refs >= words / 6
+    after_terms = sum(len(_PAGE_REF.findall(m.group(1))) for p in paragraphs for m in _ENTRY_REFS.finditer(p))
+    # Most of an index's references stand in runs after a term; a listing's numbers follow numbers.
+    return words >= 30 and refs >= words / 6 and after_terms * 4 >= refs
 
 
 #: A listing's title, whatever it lists ("Subject and Name Index", "List of Maps"): where its
@@ -288,6 +296,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Book:
             first, named = book_entry, bool(book_entry)
         title = page_title or (first if named else "")
     if is_placeholder_author(author):
+        author = page_author
+    elif page_author and names_its_program(author, title):
         author = page_author
     language = language or guess_language(b.text for b in para.blocks if not b.level and b.kind == "text")
     if len(pages) <= DOCUMENT_PAGES:

@@ -13,6 +13,7 @@ import pypdfium2 as pdfium
 
 from app.book.formats.pdflayout import Line, soft_hyphen_end
 from app.book.formats.pdflisted import LIST_ITEM, same_words, word_key
+from app.book.structure.listing import is_contents_label
 from app.book.normalize import clean_text
 
 #: Outline entries read at most (a hostile outline can be a cycle or millions long).
@@ -57,7 +58,19 @@ def outline(doc: pdfium.PdfDocument) -> tuple[list[Entry], str]:
     if not entries:
         return [], ""
     top = min(e.level for e in entries)
-    chapters = [e for e in entries if e.level == top]
+    chapters = []
+    for k, e in enumerate(entries):
+        if e.level != top:
+            continue
+        kids = []
+        for later in entries[k + 1:]:
+            if later.level == top:
+                break
+            if later.level == top + 1:
+                kids.append(Entry(top, later.title, later.index, later.top))
+        # A contents entry holding the book's sections (jadetex bookmarks an article's sections under its
+        # "Table of Contents"): they are the chapters, not matter to leave out with the contents.
+        chapters += kids if kids and is_contents_label(e.title.strip(" .:")) else [e]
     if len(chapters) == 1:
         # A lone top entry is the book's own title: its children are the chapters.
         deeper = [e for e in entries if e.level == top + 1]
@@ -154,6 +167,15 @@ def breaks(entries: list[Entry], pages, level_of) -> dict[int, dict[int, tuple[s
             # Several entries may start on one page ("2.1", "2.2"): look below the last one found.
             after = last[1] + 1 if page.index == last[0] else 0
             hit = find_title(page.lines, title, level_of, after)
+            if hit is not None and page.index == index and entry.top is not None \
+                    and page.lines[hit[1]].base < entry.top - _DEST_SLACK:
+                # The title found above the place the outline points at is another heading of those words
+                # (a section "Advanced features" ending the chapter before the chapter of that name): the
+                # entry's own heading stands at or below its destination, where there is one.
+                at = next((k for k in range(hit[1] + 1, len(page.lines))
+                           if page.lines[k].base >= entry.top - _DEST_SLACK), None)  # jadetex points at a baseline
+                below = find_title(page.lines, title, level_of, at) if at is not None else None
+                hit = below or hit
             if hit is not None:
                 spot = (page.index, *hit)
                 break

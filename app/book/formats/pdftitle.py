@@ -17,7 +17,7 @@ from app.book.formats.placeholder import is_placeholder, is_placeholder_author
 from app.book.normalize import clean_text
 from app.book.structure.listing import is_contents_label
 
-__all__ = ["TITLE_PAGES", "book_title", "is_placeholder", "is_placeholder_author", "title_page"]
+__all__ = ["TITLE_PAGES", "book_title", "is_placeholder", "is_placeholder_author", "names_its_program", "title_page"]
 
 #: Pages looked at: a half-title, the title page, its back.
 TITLE_PAGES = 3
@@ -68,8 +68,18 @@ def _is_names(text: str) -> bool:
         return False
     if text.rstrip().endswith((".", ":", "!", "?")) and not re.search(r"\b[A-Z]\.$", text.rstrip()):
         return False
+    if tokens[0] in ("A", "An"):
+        return False  # a subtitle ("An Interactive Plotting Program"); an initial has its dot ("A. Writer")
     capital = [t for t in tokens if t[0].isupper()]
+    if _GROUP.search(text):
+        # "The LilyPond development team": a group's own words may stand in lower case before its noun.
+        tokens = [t for t in tokens if not _GROUP_WORD.match(t)]
     return len(capital) >= 2 and all(_NAME_WORD.match(t) for t in tokens)
+
+
+#: A group named as the author: "The Widget development team", "the Widget project's contributors".
+_GROUP = re.compile(r"\b(?:team|group|project|developers|contributors|community)$", re.I)
+_GROUP_WORD = re.compile(r"^(?:development|documentation|core|team|group|project|developers|contributors|community)$")
 
 
 #: An author's line with its label: "Author: A. Writer", "Authors: A. Writer and B. Maker".
@@ -83,8 +93,9 @@ _PROSE_WORDS = 6
 def _prose(ln: Line, after: list[Line]) -> bool:
     """Return whether a line and the next are a paragraph's: long, in one size, on one left margin (the
     first maybe indented, the two then ending at one right margin). A title page's subtitles set flush
-    right or centred ("Edition 4 for Widget version 6.1" over the date) share no left margin."""
-    if not after or not all(len(x.text.split()) >= _PROSE_WORDS for x in (ln, after[0])) \
+    right or centred ("Edition 4 for Widget version 6.1" over the date) share no left margin; nor is a line of
+    two parts set apart by a wide gap a paragraph's (an author beside the date)."""
+    if ln.pieces or not after or not all(len(x.text.split()) >= _PROSE_WORDS for x in (ln, after[0])) \
             or abs(after[0].size - ln.size) >= 0.5:
         return False
     nxt = after[0]
@@ -157,9 +168,15 @@ def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str
     for i, ln in enumerate(rest):
         if _prose(ln, rest[i + 1:i + 2]):
             break  # the text has begun (a document's first page): a heading below it names no author
-        if ln.size >= largest * _SAME_SIZE or not _is_names(ln.text) or _heading_key(ln.text) in headings:
-            continue
-        parts, own = [_author_text(ln.text)], []
+        text = ln.text
+        if len(ln.pieces) == 2:
+            # The author beside the date or revision, set apart on one line (LaTeX's article and LinuxDoc
+            # title blocks: "A. Writer          $Revision: 1.7 $"): the names are the line's left part. Names
+            # are never set apart from each other so: two parts of names are a table's cells ("Name   Contact").
+            text = ln.pieces[0] if _is_names(ln.pieces[0]) and not _is_names(ln.pieces[1]) else ""
+        if ln.row or ln.size >= largest * _SAME_SIZE or not _is_names(text) or _heading_key(text) in headings:
+            continue  # (a table's row, "First; Last; Email", names no author)
+        parts, own = [_author_text(text)], []
         # "W. N. Venables, D. M. Smith" / "and the R Core Team": one author line set over two; or one
         # author a line, in the same type, each with an address or institution (Texinfo's @author lines).
         for nxt in rest[i + 1:i + 4]:
@@ -180,6 +197,13 @@ def title_page(pages_lines: list[list[Line]], headings: frozenset[str] | set[str
 
 def _same_name(a: str, b: str) -> bool:
     return bool(a) and re.sub(r"\W+", " ", a).casefold().strip() == re.sub(r"\W+", " ", b).casefold().strip()
+
+
+def names_its_program(author: str, title: str) -> bool:
+    """Return whether a metadata author is one word of the title, the program the document is about ("gnuplot"
+    for "gnuplot documentation", as a generator fills it in): it names no one who wrote the book."""
+    a = clean_text(author or "").strip().casefold()
+    return bool(a) and " " not in a and a in re.findall(r"[\w+.-]+", clean_text(title or "").casefold())
 
 
 def book_title(title: str, author: str) -> tuple[str, str]:
