@@ -53,8 +53,8 @@ def _surname(p: Person) -> str:
 
 def candidate(a: Person, b: Person) -> bool:
     """Two characters whose names could be one person's: one surname ("Mr. Vell", "Amos Vell", "Vell").
-    Never a given name alone ("George" beside "Sir George Vell" may be any George: on LitBank's development
-    half such joins were as often wrong as right), never two surnames ("Mr. John Turner" and "Mr. John Hare"
+    Never a given name alone ("Corwin" beside "Sir Corwin Vell" may be any Corwin: on LitBank's development
+    half such joins were as often wrong as right), never two surnames ("Mr. John Pell" and "Mr. John Rook"
     are two Johns; a surname changes only by a marriage, which nothing here reads)."""
     return bool(_surname(a)) and _surname(a) == _surname(b)
 
@@ -64,7 +64,7 @@ class Evidence:
 
     def __init__(self, turns: list, said: list[Said], paragraphs: list[str], roster):
         self.talk: Counter = Counter()
-        #: Turns one after the other, each with its own speech tag naming one of the two ("said Vane", "said Hugh").
+        #: Turns one after the other, each with its own speech tag naming one of the two ("said Pellow", "said Rufus").
         self.tagged_talk: Counter = Counter()
         self.address: Counter = Counter()
         self.comention: Counter = Counter()
@@ -127,7 +127,7 @@ def features(big: Person, small: Person, ev: Evidence, people: list[Person], lin
                if (last in tb and last in ts) and (first in tb or first in ts))
     talk, address = ev.talk[key], ev.address[key]
     lines_b, lines_s = ev.lines[id(big)], ev.lines[id(small)]
-    # A married title one side bears and the other never does: a mother "Mrs. X" beside a daughter "Ada X".
+    # A married title one side bears and the other never does: a mother "Mrs. X" beside a daughter "Ilsa X".
     married_new = bool((big.titles.keys() & _MARRIED) ^ (small.titles.keys() & _MARRIED)) \
         and bool(big.first or small.first)
     # Others of the shared surname whose gender could be the pair's: the more there are, the less sure a join.
@@ -148,7 +148,7 @@ def features(big: Person, small: Person, ev: Evidence, people: list[Person], lin
         float(bool(married)),
         float(married_new),
         float(all(t for (t, _) in small.forms)),
-        # The small one's titles written with the big one's full name too ("Miss Ada Vell" beside "Miss Vell").
+        # The small one's titles written with the big one's full name too ("Miss Ilsa Vell" beside "Miss Vell").
         float(bool(small.titles) and small.titles.keys() <= big.titles.keys()),
         float(ts <= tb),
         math.log1p(talk),
@@ -205,7 +205,7 @@ TAGGED_EXCHANGES = 2
 
 def two_people(ev: Evidence, key: frozenset) -> bool:
     """Return whether the text shows two people: they answer each other under their own speech tags ("said
-    Hugh Vane" then "said Mr. Vane"), or one sentence names them side by side ("Mr. Vane and Hugh")."""
+    Rufus Pellow" then "said Mr. Pellow"), or one sentence names them side by side ("Mr. Pellow and Rufus")."""
     return ev.tagged_talk[key] >= TAGGED_EXCHANGES or ev.and_named[key] > 0
 
 
@@ -255,7 +255,7 @@ def join(said: list[Said], people: list[Person], ev: Evidence, linked: Counter, 
         if a is b:
             continue
         # Every member of one group must be the model's sure pair with every member of the other: no chain
-        # through a rare name ("Mr. Weston" to "Weston Vell" to "Mr. Vell" makes no one of two men).
+        # through a rare name ("Mr. Dorrel" to "Dorrel Vell" to "Mr. Vell" makes no one of two men).
         if any(two_people(ev, frozenset((id(x), id(y)))) or frozenset((id(x), id(y))) not in sure
                for x in members[id(a)] for y in members[id(b)]):
             continue

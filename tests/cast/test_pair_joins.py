@@ -28,11 +28,11 @@ def _daughter_and_mother() -> list[str]:
     paras = ["Miss Orla Pym was the younger of the house. She kept the books."]
     for i in range(8):
         paras += [f"Orla Pym walked to the window, {i}. She looked out.", "“It rains again,” said Miss Orla Pym.",
-                  "“So it does,” said Hugh Dace. He laughed.", "“I am tired of it,” said Miss Pym. She sighed.",
-                  "“Then stay in,” said Hugh Dace."]
+                  "“So it does,” said Rufus Dace. He laughed.", "“I am tired of it,” said Miss Pym. She sighed.",
+                  "“Then stay in,” said Rufus Dace."]
     for i in range(3):
-        paras += [f"Mrs. Pym sat by the fire, {i}. She knitted. Hugh Dace came in.", "“Good evening,” said Mrs. Pym.",
-                  "“Good evening, madam,” said Hugh Dace."]
+        paras += [f"Mrs. Pym sat by the fire, {i}. She knitted. Rufus Dace came in.", "“Good evening,” said Mrs. Pym.",
+                  "“Good evening, madam,” said Rufus Dace."]
     return paras
 
 
@@ -45,18 +45,18 @@ def test_a_title_and_the_full_name_written_with_it_are_one_person_when_the_rules
 
 
 def _father_and_son() -> list[str]:
-    # A cousin of the surname keeps the name rules from giving "Mr. Vane" to Hugh: the pair is the model's.
-    paras = ["Ned Vane, a cousin, came by once. He left.", "Ned Vane wrote a letter. He signed it."]
+    # A cousin of the surname keeps the name rules from giving "Mr. Pellow" to Rufus: the pair is the model's.
+    paras = ["Jasper Pellow, a cousin, came by once. He left.", "Jasper Pellow wrote a letter. He signed it."]
     for i in range(8):
-        paras += [f"Hugh Vane walked to the window, {i}. He looked out.", "“It rains again, father,” said Hugh Vane.",
-                  "“So it does, Hugh,” said Mr. Vane. He laughed.", "“I am tired of it,” said Hugh Vane. He sighed.",
-                  "“Then stay in,” said Mr. Vane."]
+        paras += [f"Rufus Pellow walked to the window, {i}. He looked out.", "“It rains again, father,” said Rufus Pellow.",
+                  "“So it does, Rufus,” said Mr. Pellow. He laughed.", "“I am tired of it,” said Rufus Pellow. He sighed.",
+                  "“Then stay in,” said Mr. Pellow."]
     return paras
 
 
 def test_two_people_who_answer_each_other_under_their_own_tags_are_never_joined():
-    assert len(_names(_cast(_father_and_son()), "Vane")) == 2
-    assert len(_names(_cast(_father_and_son(), joiner=_JOIN_ALL), "Vane")) == 2
+    assert len(_names(_cast(_father_and_son()), "Pellow")) == 2
+    assert len(_names(_cast(_father_and_son(), joiner=_JOIN_ALL), "Pellow")) == 2
 
 
 def test_two_names_written_side_by_side_are_two_people():

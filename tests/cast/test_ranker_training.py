@@ -43,16 +43,16 @@ def test_a_turn_is_labelled_by_its_quotes_majority_and_the_candidate_that_maps_t
     trainer = _trainer()
     log = [
         # Two of three quotes say "ent-b": the label; the second candidate maps to it.
-        _Logged(_Turn([0, 1, 2]), ["Ada", "the stranger", "I"], _rows(3)),
+        _Logged(_Turn([0, 1, 2]), ["Ilsa", "the stranger", "I"], _rows(3)),
         # No gold on its quotes: no example.
-        _Logged(_Turn([3]), ["Ada"], _rows(1)),
+        _Logged(_Turn([3]), ["Ilsa"], _rows(1)),
         # The gold speaker is none of the candidates: no example.
-        _Logged(_Turn([4]), ["Ada"], _rows(1)),
+        _Logged(_Turn([4]), ["Ilsa"], _rows(1)),
         # The narrator's line: the "I" candidate stands for the excerpt's narrator entity.
-        _Logged(_Turn([5]), ["Ada", "I"], _rows(2)),
+        _Logged(_Turn([5]), ["Ilsa", "I"], _rows(2)),
     ]
     quote_gold = {0: "ent-b", 1: "ent-a", 2: "ent-b", 4: "ent-c", 5: "ent-narrator"}
-    mapping = {"Ada": "ent-a", "the stranger": "ent-b", "I": "ent-narrator"}.get
+    mapping = {"Ilsa": "ent-a", "the stranger": "ent-b", "I": "ent-narrator"}.get
     groups, answers = trainer._turn_examples(log, quote_gold, mapping)
     assert answers == [1, 1]
     assert [g.shape for g in groups] == [(3, len(_rows(1)[0])), (2, len(_rows(1)[0]))]
