@@ -32,7 +32,8 @@ from app.cast.ranker import FEATURES, Ranker
 _SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_cast_ranker.py"
 
 
-def _trainer():
+def load_trainer():
+    """The training script as a module (scripts/ is no package); the tests load it the same way."""
     spec = importlib.util.spec_from_file_location("train_cast_ranker", _SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--config", action="append", default=[], help="lb=W,hidden=H,l2=X,iter=N (repeatable)")
     args = parser.parse_args(argv)
-    trainer = _trainer()
+    trainer = load_trainer()
     books = trainer.examples(args.cache, True)
     total = {s: sum(len(a) for b, (g, a) in books.items() if b.startswith(s)) for s in ("pdnc/", "litbank/")}
     print(f"{len(books)} books; labelled turns: PDNC {total['pdnc/']}, LitBank {total['litbank/']}")

@@ -5,20 +5,11 @@ Invented turns and feature rows only (no corpus): the label mapping any gold sou
 """
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_cast_ranker.py"
-
-
-def _trainer():
-    spec = importlib.util.spec_from_file_location("train_cast_ranker_under_test", _SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from benchmarks.ranker_cv import load_trainer
 
 
 @dataclass
@@ -40,7 +31,7 @@ def _rows(n: int) -> list[list[float]]:
 
 
 def test_a_turn_is_labelled_by_its_quotes_majority_and_the_candidate_that_maps_there():
-    trainer = _trainer()
+    trainer = load_trainer()
     log = [
         # Two of three quotes say "ent-b": the label; the second candidate maps to it.
         _Logged(_Turn([0, 1, 2]), ["Ilsa", "the stranger", "I"], _rows(3)),
@@ -78,7 +69,7 @@ def _toy(seed: int):
 
 
 def test_the_fit_is_deterministic_and_equal_weights_are_the_unweighted_fit():
-    trainer = _trainer()
+    trainer = load_trainer()
     groups, answers = _toy(0)
     a = trainer.fit(groups, answers, hidden=3, iterations=20)
     b = trainer.fit(groups, answers, hidden=3, iterations=20)
@@ -89,7 +80,7 @@ def test_the_fit_is_deterministic_and_equal_weights_are_the_unweighted_fit():
 
 
 def test_a_heavier_source_pulls_the_fit_its_way():
-    trainer = _trainer()
+    trainer = load_trainer()
     groups, answers = _toy(1)
     light = [1.0] * 40 + [0.05] * 20
     heavy = [1.0] * 40 + [20.0] * 20
