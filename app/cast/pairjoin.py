@@ -109,7 +109,7 @@ class Evidence:
                 if 1 < len(ids) <= 6:
                     for x, y in combinations(sorted(ids), 2):
                         self.comention[frozenset((x, y))] += 1
-            for (s1, e1, p1), (s2, _e2, p2) in zip(spans, spans[1:]):
+            for (_s1, e1, p1), (s2, _e2, p2) in zip(spans, spans[1:]):
                 if p1 is not p2 and _AND.fullmatch(text[e1:s2]):
                     self.and_named[frozenset((id(p1), id(p2)))] += 1
 
@@ -126,7 +126,7 @@ def features(big: Person, small: Person, ev: Evidence, people: list[Person], lin
     near = sum(n for (title, last, first), n in linked.items()
                if (last in tb and last in ts) and (first in tb or first in ts))
     talk, address = ev.talk[key], ev.address[key]
-    lines_b, lines_s = ev.lines[id(big)], ev.lines[id(small)]
+    lines_s = ev.lines[id(small)]
     # A married title one side bears and the other never does: a mother "Mrs. X" beside a daughter "Ilsa X".
     married_new = bool((big.titles.keys() & _MARRIED) ^ (small.titles.keys() & _MARRIED)) \
         and bool(big.first or small.first)
