@@ -17,7 +17,7 @@ from app.cast.dialogue import RawQuote, detect_marks, find_quotes
 from app.cast.model import Cast, Character, Quote
 from app.cast.names import find_people
 from app.cast.owned import part_names
-from app.cast.pairjoin import Evidence, PairModel, join, pairs
+from app.cast.pairjoin import Evidence, PairModel, any_candidates, join, pairs
 from app.cast.corefer import titled_after_full
 from app.cast.roles import find_roles
 from app.cast.unnamed import first_named
@@ -125,7 +125,7 @@ def find_cast(book: "Book", *, cancel: threading.Event | None = None, ranker=_SH
     said = attributor.finish(ranker, log)
     if first_person:
         said = _narrator_by_name(said, attributor)
-    if joiner is not None or pair_log is not None:
+    if (joiner is not None or pair_log is not None) and any_candidates(roster.people):
         evidence = Evidence(attributor.turns, said, paragraphs, roster)
         if joiner is not None:
             said = join(said, roster.people, evidence, titled_after_full(paragraphs), joiner, pair_log)

@@ -21,7 +21,7 @@ _FORMAL_NAMED = 10
 _RARE_BEARER = 2
 
 
-def _related_given(a: str, b: str) -> bool:
+def related_given(a: str, b: str) -> bool:
     """Return whether two given names can be one person's ("Bill" and "William", "Tom" and "Tommy")."""
     long_a, long_b = {a, *SHORT_FOR.get(a, ())}, {b, *SHORT_FOR.get(b, ())}
     return a != b and bool(long_a & long_b)
@@ -43,7 +43,7 @@ def join_rare_forms_of_a_given_name(full: dict, people: list[Person], forms: dic
         if rare.count > _RARE_FULL_NAME:
             continue
         hosts = [p for p in people if p is not rare and p.last == rare.last and p.first
-                 and _related_given(p.first, rare.first) and weight(p) >= 4 * weight(rare)
+                 and related_given(p.first, rare.first) and weight(p) >= 4 * weight(rare)
                  and ranks(p) == ranks(rare) and (None in (p.gender, rare.gender) or p.gender == rare.gender)]
         if len(hosts) != 1:
             continue
@@ -93,13 +93,14 @@ def introduced(person: Person, title: str, n: int, bare: int = 0, given_alone: i
     return titled_full * 3 >= n or person.count * 10 <= n or handful or formal
 
 
-_MARRIED = ("Mrs", "Mistress", "Lady", "Madame", "Mme", "Frau", "Signora")
+#: Titles only a married woman bears ("Mrs. Henry Vole" is her husband's name; shared with pairjoin.py).
+MARRIED = ("Mrs", "Mistress", "Lady", "Madame", "Mme", "Frau", "Signora")
 
 
 def _her_own_name(person: Person, title: str) -> bool:
     """"Mrs. Rachel Orme": a married title written before a woman's own given name (never "Mrs. John
     Ravell", her husband's), so "Mrs. Orme" is she."""
-    return title in _MARRIED and title in person.titles and person.first in FEMALE_NAMES \
+    return title in MARRIED and title in person.titles and person.first in FEMALE_NAMES \
         and person.first not in MALE_NAMES
 
 
@@ -111,7 +112,7 @@ def only_titled(person: Person, title: str, surname: str, forms: dict) -> bool:
     """Return whether "Title Surname" can only be this full-named person: no other title of the surname is
     used as often (both "Mr. Harlow" and "Mrs. Harlow" in use: neither is "Ellen Harlow")."""
     gender = TITLES.get(title)
-    if title in _MARRIED:
+    if title in MARRIED:
         # A married title goes with a surname by marriage: "Mrs. Fenwick" is the mother, not Katharine Fenwick;
         # unless the full name carries it too ("Mrs. Rachel Orme").
         return _her_own_name(person, title)
@@ -173,7 +174,7 @@ def written_with(title: str, gender: str | None, bearers: list[Person], linked: 
     Vell" (linked: corefer.titled_after_full); all of them when that is not one person."""
     if len(bearers) < 2:
         return bearers
-    if title in _MARRIED:
+    if title in MARRIED:
         own = [p for p in bearers if title in p.titles and p.gender == gender]
         return own if len(own) == 1 else bearers
     # "Mr. Vell" beside "Amos Vell" written out 20 times and a cousin "Ned Vell" written out once: the man the

@@ -22,7 +22,7 @@ from collections import Counter
 from importlib import resources
 from itertools import combinations
 
-from app.cast.joins import _related_given, introduced
+from app.cast.joins import MARRIED, introduced, related_given
 from app.cast.namedata import FEMALE_NAMES, MALE_NAMES, TITLES
 from app.cast.person import Person
 from app.cast.turns import Said, split_conversations
@@ -35,7 +35,6 @@ FEATURES = (
 )
 _SENTENCE = re.compile(r"(?<=[.!?])[\"\u201d\u2019']?\s+(?=[\"\u201c\u2018']?[A-Z])")
 _AND = re.compile(r"\s*(?:,|and|or|,\s*and)\s*$")
-_MARRIED = {"Mrs", "Mistress", "Lady", "Madame", "Mme", "Frau", "Signora"}
 _UNMARRIED = {"Miss", "Mademoiselle", "Mlle", "Fraulein", "Signorina"}
 
 
@@ -57,6 +56,13 @@ def candidate(a: Person, b: Person) -> bool:
     half such joins were as often wrong as right), never two surnames ("Mr. John Pell" and "Mr. John Rook"
     are two Johns; a surname changes only by a marriage, which nothing here reads)."""
     return bool(_surname(a)) and _surname(a) == _surname(b)
+
+
+def any_candidates(people: list[Person]) -> bool:
+    """Return whether two of the people carry one surname: else no pair is the model's question, and the book's
+    evidence (a pass over every paragraph) need not be gathered."""
+    surnames = Counter(filter(None, map(_surname, people)))
+    return any(n > 1 for n in surnames.values())
 
 
 class Evidence:
@@ -121,14 +127,14 @@ def features(big: Person, small: Person, ev: Evidence, people: list[Person], lin
     tb, ts = _tokens(big), _tokens(small)
     shared = tb & ts
     title_genders = {TITLES.get(t) for t in big.titles} | {TITLES.get(t) for t in small.titles}
-    married = (big.titles.keys() & _MARRIED and small.titles.keys() & _UNMARRIED) or \
-        (small.titles.keys() & _MARRIED and big.titles.keys() & _UNMARRIED)
+    married = (big.titles.keys() & MARRIED and small.titles.keys() & _UNMARRIED) or \
+        (small.titles.keys() & MARRIED and big.titles.keys() & _UNMARRIED)
     near = sum(n for (title, last, first), n in linked.items()
                if (last in tb and last in ts) and (first in tb or first in ts))
     talk, address = ev.talk[key], ev.address[key]
     lines_s = ev.lines[id(small)]
     # A married title one side bears and the other never does: a mother "Mrs. X" beside a daughter "Ilsa X".
-    married_new = bool((big.titles.keys() & _MARRIED) ^ (small.titles.keys() & _MARRIED)) \
+    married_new = bool((big.titles.keys() & MARRIED) ^ (small.titles.keys() & MARRIED)) \
         and bool(big.first or small.first)
     # Others of the shared surname whose gender could be the pair's: the more there are, the less sure a join.
     gender = gb or gs
@@ -140,7 +146,7 @@ def features(big: Person, small: Person, ev: Evidence, people: list[Person], lin
         float(bool(big.first and big.first == small.first)),
         float(not shared),
         float(bool(big.first and small.first and big.first != small.first
-                   and not _related_given(big.first, small.first))),
+                   and not related_given(big.first, small.first))),
         float(bool(big.last and small.last and big.last != small.last)),
         float(gb is not None and gb == gs),
         float(None not in (gb, gs) and gb != gs),
@@ -174,7 +180,7 @@ def kept_apart_by_the_rules(full: Person, short: Person, people: list[Person], l
     (title, tokens), n = next(iter(short.forms.items()))
     if not title or tokens != (full.last,) or title not in full.titles:
         return False
-    if title in _MARRIED and not (full.first in FEMALE_NAMES and full.first not in MALE_NAMES):
+    if title in MARRIED and not (full.first in FEMALE_NAMES and full.first not in MALE_NAMES):
         return True
     forms: Counter = Counter()
     for p in people:

@@ -383,4 +383,3 @@ def _contents_follows(blocks: list[Block], at: int) -> bool:
         if seen > _FRONT_SHARE * total:
             return False
     return False
-
